@@ -1,0 +1,239 @@
+/*
+ * scan.cl - work-efficient scan and reduce over any monoid, in two shapes.
+ *
+ * The host places a configuration before this text:
+ *   SK_T            element type (any OpenCL C type, structs included)
+ *   SK_T_SIZE       sizeof(SK_T) as the host lays it out
+ *   SK_IDENTITY     identity expression
+ *   sk_op(a, b)     the associative operator, a function (never swapped)
+ *   SK_SHAPE_GPU    tiles of SK_WG x SK_ITEMS elements per work-group
+ *   or SK_SHAPE_CPU one work-item per contiguous chunk, work-group size 1
+ * and optionally SK_IN_PARAMS / SK_IN_ARGS / SK_LOAD(i) and SK_OUT_PARAMS /
+ * SK_OUT_ARGS / SK_STORE(i, v) to read and write elements some other way
+ * than from an SK_T array (other primitives lift their data into the monoid
+ * this way and reuse these kernels).
+ *
+ * Rule for every function here: element values are only created from
+ * SK_IDENTITY or SK_LOAD, combined with sk_op and stored. No value ever
+ * steers a branch or an address, so the interval-of-summations test is a
+ * proof of correctness for every monoid at the sizes it runs.
+ *
+ * Tiles are combined across work-groups by reduce-then-scan: reduce every
+ * tile, scan the tile totals (the host recurses on them), then scan every
+ * tile again seeded with its exclusive prefix.
+ */
+
+#ifndef SK_T
+#error "scan.cl: SK_T must be defined by the host configuration"
+#endif
+
+/* The host's layout and the device's must agree. */
+typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -1];
+
+#ifndef SK_IN_PARAMS
+#define SK_IN_PARAMS __global const SK_T *src, ulong src_off
+#define SK_IN_ARGS src, src_off
+#define SK_LOAD(i) src[src_off + (i)]
+#endif
+
+#ifndef SK_OUT_PARAMS
+#define SK_OUT_PARAMS __global SK_T *dst, ulong dst_off
+#define SK_OUT_ARGS dst, dst_off
+#define SK_STORE(i, v) (dst[dst_off + (i)] = (v))
+#endif
+
+/* ======================================================================= */
+#if defined(SK_SHAPE_GPU)
+
+#define SK_TILE (SK_WG * SK_ITEMS)
+/* One padding slot every 32 elements keeps blocked reads conflict-free. */
+#define SK_PAD(i) ((i) + ((i) >> 5))
+#define SK_LDS (SK_PAD(SK_TILE - 1) + 1)
+
+/* Loads one tile (identity past n) into x[] in blocked order: work-item t
+ * gets elements t*SK_ITEMS .. t*SK_ITEMS+SK_ITEMS-1 of the tile. Global
+ * reads are striped (coalesced) and transposed through local memory. */
+void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, SK_T *x)
+{
+    uint lid = get_local_id(0);
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = k * SK_WG + lid;
+        ulong i = base + j;
+        SK_T v = SK_IDENTITY;
+        if (i < n) v = SK_LOAD(i);
+        lds[SK_PAD(j)] = v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < SK_ITEMS; k++)
+        x[k] = lds[SK_PAD(lid * SK_ITEMS + k)];
+}
+
+SK_T sk_thread_reduce(const SK_T *x)
+{
+    SK_T sum = x[0];
+    for (uint k = 1; k < SK_ITEMS; k++) sum = sk_op(sum, x[k]);
+    return sum;
+}
+
+/* Up-sweep of the work-group's SK_WG values (Blelloch). Leaves the partial
+ * tree in s[] and returns the total to every work-item. */
+SK_T sk_wg_upsweep(SK_T v, __local SK_T *s)
+{
+    uint lid = get_local_id(0);
+    s[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1; d < SK_WG; d <<= 1) {
+        uint i = (lid + 1) * 2 * d - 1;
+        if (i < SK_WG) s[i] = sk_op(s[i - d], s[i]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    return s[SK_WG - 1];
+}
+
+/* Exclusive scan of one value per work-item; *total gets the sum of all. */
+SK_T sk_wg_exclusive_scan(SK_T v, __local SK_T *s, SK_T *total)
+{
+    uint lid = get_local_id(0);
+    *total = sk_wg_upsweep(v, s);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) s[SK_WG - 1] = SK_IDENTITY;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = SK_WG / 2; d >= 1; d >>= 1) {
+        uint i = (lid + 1) * 2 * d - 1;
+        if (i < SK_WG) {
+            SK_T left = s[i - d];
+            s[i - d] = s[i];
+            s[i] = sk_op(s[i], left);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    SK_T r = s[lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
+/* Reduces the tile at base; every work-item gets the total. */
+SK_T sk_tile_reduce(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, __local SK_T *s)
+{
+    SK_T x[SK_ITEMS];
+    sk_tile_load(SK_IN_ARGS, base, n, lds, x);
+    SK_T total = sk_wg_upsweep(sk_thread_reduce(x), s);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return total;
+}
+
+/* Scans the tile at base seeded with carry (the combination of everything
+ * before it); returns carry combined with the tile's total. */
+SK_T sk_tile_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusive,
+                  SK_T carry, __local SK_T *lds, __local SK_T *s)
+{
+    uint lid = get_local_id(0);
+    SK_T x[SK_ITEMS];
+    sk_tile_load(SK_IN_ARGS, base, n, lds, x);
+    SK_T total;
+    SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);
+    SK_T run = sk_op(carry, prefix);
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        SK_T inclusive = sk_op(run, x[k]);
+        lds[SK_PAD(lid * SK_ITEMS + k)] = exclusive ? run : inclusive;
+        run = inclusive;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = k * SK_WG + lid;
+        ulong i = base + j;
+        if (i < n) SK_STORE(i, lds[SK_PAD(j)]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return sk_op(carry, total);
+}
+
+/* partials[partials_off + tile] = reduction of the tile. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_reduce_tiles(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off, ulong n)
+{
+    __local SK_T lds[SK_LDS];
+    __local SK_T s[SK_WG];
+    ulong tile = get_group_id(0);
+    SK_T total = sk_tile_reduce(SK_IN_ARGS, tile * SK_TILE, n, lds, s);
+    if (get_local_id(0) == 0) partials[partials_off + tile] = total;
+}
+
+/* One work-group reduces all n elements, tile after tile, in order. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_reduce_single(SK_IN_PARAMS, __global SK_T *result, ulong result_off, ulong n)
+{
+    __local SK_T lds[SK_LDS];
+    __local SK_T s[SK_WG];
+    SK_T carry = SK_IDENTITY;
+    for (ulong base = 0; base < n; base += SK_TILE)
+        carry = sk_op(carry, sk_tile_reduce(SK_IN_ARGS, base, n, lds, s));
+    if (get_local_id(0) == 0) result[result_off] = carry;
+}
+
+/* Scans every tile; with seeds, tile t starts from seeds[seeds_off + t]. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_scan_tiles(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds, ulong seeds_off,
+                   ulong n, uint exclusive, uint has_seeds)
+{
+    __local SK_T lds[SK_LDS];
+    __local SK_T s[SK_WG];
+    ulong tile = get_group_id(0);
+    SK_T carry = SK_IDENTITY;
+    if (has_seeds) carry = seeds[seeds_off + tile];
+    sk_tile_scan(SK_IN_ARGS, SK_OUT_ARGS, tile * SK_TILE, n, exclusive, carry, lds, s);
+}
+
+/* One work-group scans all n elements, tile after tile. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
+{
+    __local SK_T lds[SK_LDS];
+    __local SK_T s[SK_WG];
+    SK_T carry = SK_IDENTITY;
+    for (ulong base = 0; base < n; base += SK_TILE)
+        carry = sk_tile_scan(SK_IN_ARGS, SK_OUT_ARGS, base, n, exclusive, carry, lds, s);
+}
+
+/* ======================================================================= */
+#elif defined(SK_SHAPE_CPU)
+
+/* Work-item c owns elements [c * chunk, min((c + 1) * chunk, n)). */
+
+__kernel void sk_reduce_chunks(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off,
+                               ulong n, ulong chunk)
+{
+    ulong c = get_global_id(0);
+    ulong begin = c * chunk;
+    ulong end = min(begin + chunk, n);
+    SK_T acc = SK_IDENTITY;
+    for (ulong i = begin; i < end; i++) acc = sk_op(acc, SK_LOAD(i));
+    partials[partials_off + c] = acc;
+}
+
+__kernel void sk_scan_chunks(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds,
+                             ulong seeds_off, ulong n, ulong chunk, uint exclusive,
+                             uint has_seeds)
+{
+    ulong c = get_global_id(0);
+    ulong begin = c * chunk;
+    ulong end = min(begin + chunk, n);
+    SK_T acc = SK_IDENTITY;
+    if (has_seeds) acc = seeds[seeds_off + c];
+    if (exclusive) {
+        for (ulong i = begin; i < end; i++) {
+            SK_T x = SK_LOAD(i);
+            SK_STORE(i, acc);
+            acc = sk_op(acc, x);
+        }
+    } else {
+        for (ulong i = begin; i < end; i++) {
+            acc = sk_op(acc, SK_LOAD(i));
+            SK_STORE(i, acc);
+        }
+    }
+}
+
+#else
+#error "scan.cl: define SK_SHAPE_GPU or SK_SHAPE_CPU"
+#endif

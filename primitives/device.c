@@ -1,0 +1,198 @@
+/*
+ * device.c - enumerating OpenCL devices and choosing one from a spec.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "sk_internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SK_MAX_PLATFORMS 16
+#define SK_MAX_DEVICES 64
+
+static void info_string(cl_device_id d, cl_device_info what, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (clGetDeviceInfo(d, what, len, buf, NULL) != CL_SUCCESS) buf[0] = '\0';
+    buf[len - 1] = '\0';
+}
+
+static bool device_has_fp64(cl_device_id d)
+{
+    cl_device_fp_config cfg = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof cfg, &cfg, NULL) == CL_SUCCESS &&
+        cfg != 0)
+        return true;
+    char ext[4096];
+    info_string(d, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+    return strstr(ext, "cl_khr_fp64") != NULL;
+}
+
+sk_status sk__device_describe(cl_platform_id p, cl_device_id d, sk_device_desc *out)
+{
+    memset(out, 0, sizeof *out);
+    out->platform_index = ~0u;
+    out->device_index = ~0u;
+    if (clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof out->platform_name,
+                          out->platform_name, NULL) != CL_SUCCESS)
+        out->platform_name[0] = '\0';
+    out->platform_name[sizeof out->platform_name - 1] = '\0';
+    info_string(d, CL_DEVICE_NAME, out->device_name, sizeof out->device_name);
+    info_string(d, CL_DEVICE_VERSION, out->device_version, sizeof out->device_version);
+    info_string(d, CL_DRIVER_VERSION, out->driver_version, sizeof out->driver_version);
+    cl_device_type type = 0;
+    cl_uint cus = 0;
+    cl_ulong mem = 0, alloc = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof alloc, &alloc, NULL) != CL_SUCCESS)
+        return SK_E_CL;
+    out->is_gpu = (type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)) != 0;
+    out->has_fp64 = device_has_fp64(d);
+    out->compute_units = cus;
+    out->global_mem_bytes = mem;
+    out->max_alloc_bytes = alloc;
+    /* Find the indices the ICD loader gives this device. */
+    cl_platform_id ps[SK_MAX_PLATFORMS];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(SK_MAX_PLATFORMS, ps, &np) != CL_SUCCESS) return SK_OK;
+    for (cl_uint i = 0; i < np && i < SK_MAX_PLATFORMS; i++) {
+        cl_device_id ds[SK_MAX_DEVICES];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, SK_MAX_DEVICES, ds, &nd) != CL_SUCCESS)
+            continue;
+        for (cl_uint j = 0; j < nd && j < SK_MAX_DEVICES; j++) {
+            if (ds[j] == d) {
+                out->platform_index = i;
+                out->device_index = j;
+            }
+        }
+    }
+    return SK_OK;
+}
+
+/* Every device of every platform, flattened. */
+typedef struct device_entry {
+    cl_platform_id platform;
+    cl_device_id device;
+    unsigned pi, di;
+} device_entry;
+
+static size_t enumerate(device_entry *out, size_t cap)
+{
+    cl_platform_id ps[SK_MAX_PLATFORMS];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(SK_MAX_PLATFORMS, ps, &np) != CL_SUCCESS) return 0;
+    size_t n = 0;
+    for (cl_uint i = 0; i < np && i < SK_MAX_PLATFORMS; i++) {
+        cl_device_id ds[SK_MAX_DEVICES];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, SK_MAX_DEVICES, ds, &nd) != CL_SUCCESS)
+            continue;
+        for (cl_uint j = 0; j < nd && j < SK_MAX_DEVICES && n < cap; j++)
+            out[n++] = (device_entry){ps[i], ds[j], i, j};
+    }
+    return n;
+}
+
+sk_status sk_device_list(sk_device_desc *out, size_t capacity, size_t *count)
+{
+    if (!count || (!out && capacity)) return SK_E_INVALID_ARG;
+    device_entry all[SK_MAX_PLATFORMS * 4];
+    size_t n = enumerate(all, sizeof all / sizeof all[0]);
+    *count = n;
+    if (n == 0) return SK_E_NO_DEVICE;
+    for (size_t i = 0; i < n && i < capacity; i++) {
+        sk__device_describe(all[i].platform, all[i].device, &out[i]);
+        out[i].platform_index = all[i].pi;
+        out[i].device_index = all[i].di;
+    }
+    return SK_OK;
+}
+
+static bool contains_nocase(const char *hay, const char *needle)
+{
+    size_t nl = strlen(needle);
+    for (; *hay; hay++) {
+        size_t k = 0;
+        while (k < nl && hay[k] &&
+               tolower((unsigned char)hay[k]) == tolower((unsigned char)needle[k]))
+            k++;
+        if (k == nl) return true;
+    }
+    return nl == 0;
+}
+
+static bool parse_index_pair(const char *s, unsigned *a, unsigned *b)
+{
+    char *end = NULL;
+    unsigned long x = strtoul(s, &end, 10);
+    if (end == s || *end != ':') return false;
+    const char *t = end + 1;
+    unsigned long y = strtoul(t, &end, 10);
+    if (end == t || *end != '\0') return false;
+    *a = (unsigned)x;
+    *b = (unsigned)y;
+    return true;
+}
+
+static bool parse_index(const char *s, unsigned *a)
+{
+    char *end = NULL;
+    unsigned long x = strtoul(s, &end, 10);
+    if (end == s || *end != '\0') return false;
+    *a = (unsigned)x;
+    return true;
+}
+
+/* Does entry e match the spec? Names match on "platform device" and on the
+ * device type ("cpu", "gpu"). */
+static bool spec_matches(const char *spec, const device_entry *e, size_t flat_index)
+{
+    unsigned a, b;
+    if (parse_index_pair(spec, &a, &b)) return e->pi == a && e->di == b;
+    if (parse_index(spec, &a)) return flat_index == a;
+    sk_device_desc d;
+    if (sk__device_describe(e->platform, e->device, &d) != SK_OK) return false;
+    char full[300];
+    snprintf(full, sizeof full, "%s %s %s", d.platform_name, d.device_name,
+             d.is_gpu ? "gpu" : "cpu");
+    return contains_nocase(full, spec);
+}
+
+sk_status sk__device_choose(const char *spec, cl_platform_id *platform,
+                            cl_device_id *device, char *why, size_t why_len)
+{
+    device_entry all[SK_MAX_PLATFORMS * 4];
+    size_t n = enumerate(all, sizeof all / sizeof all[0]);
+    if (n == 0) {
+        snprintf(why, why_len, "no OpenCL platform or device found");
+        return SK_E_NO_DEVICE;
+    }
+    if (!spec || !*spec) spec = getenv("SCANKIT_DEVICE");
+    if (spec && *spec) {
+        for (size_t i = 0; i < n; i++) {
+            if (spec_matches(spec, &all[i], i)) {
+                *platform = all[i].platform;
+                *device = all[i].device;
+                return SK_OK;
+            }
+        }
+        snprintf(why, why_len, "no OpenCL device matches \"%s\"", spec);
+        return SK_E_NO_DEVICE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        cl_device_type t = 0;
+        if (clGetDeviceInfo(all[i].device, CL_DEVICE_TYPE, sizeof t, &t, NULL) == CL_SUCCESS &&
+            (t & CL_DEVICE_TYPE_GPU)) {
+            *platform = all[i].platform;
+            *device = all[i].device;
+            return SK_OK;
+        }
+    }
+    *platform = all[0].platform;
+    *device = all[0].device;
+    return SK_OK;
+}

@@ -1,0 +1,439 @@
+/*
+ * scankit.h - data-parallel primitives for OpenCL devices.
+ *
+ * One work-efficient multi-work-group prefix scan, and the primitives built
+ * on it. Every primitive works on cl_mem buffers (data stays on the device,
+ * calls are asynchronous on the context's in-order queue) and has a host-array
+ * form that copies in, runs and copies out (blocking).
+ *
+ * Every function returns an sk_status: SK_OK (0) on success, a negative code
+ * otherwise. On failure outputs are left untouched, and the context keeps the
+ * details: sk_context_error_detail(), sk_context_cl_error(),
+ * sk_context_build_log().
+ *
+ * One context per thread. The library never prints unless SCANKIT_LOG=1, and
+ * never exits.
+ */
+#ifndef SCANKIT_H
+#define SCANKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#ifdef __APPLE__
+#include <OpenCL/cl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Version and export                                                        */
+/* ------------------------------------------------------------------------ */
+
+#define SK_VERSION_MAJOR 0
+#define SK_VERSION_MINOR 1
+#define SK_VERSION_PATCH 0
+#define SK_VERSION_NUMBER \
+    (SK_VERSION_MAJOR * 10000 + SK_VERSION_MINOR * 100 + SK_VERSION_PATCH)
+
+#if defined(_WIN32)
+#define SK_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define SK_API __attribute__((visibility("default")))
+#else
+#define SK_API
+#endif
+
+/*! sk_version_number() :
+ *  @return SK_VERSION_NUMBER of the library actually linked.
+ *  Since 0.1. */
+SK_API unsigned sk_version_number(void);
+
+/*! sk_version_string() :
+ *  @return the version as "MAJOR.MINOR.PATCH", a static string.
+ *  Since 0.1. */
+SK_API const char *sk_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* X(name, value, description). Values are stable once released. */
+#define SK_STATUS_MAP(X)                                                      \
+    X(OK,               0, "success")                                         \
+    X(E_INVALID_ARG,   -1, "invalid argument")                                \
+    X(E_UNSUPPORTED,   -2, "type or operation not supported on this device")  \
+    X(E_BUILD,         -3, "kernel build failed")                             \
+    X(E_CL,            -4, "OpenCL call failed")                              \
+    X(E_NO_DEVICE,     -5, "no matching OpenCL device")                       \
+    X(E_OUT_OF_MEMORY, -6, "out of host or device memory")                    \
+    X(E_SIZE,          -7, "size out of range")
+
+/*! sk_status :
+ *  Result of every scankit call. 0 is success, errors are negative. */
+typedef enum sk_status {
+#define SK_STATUS_ENUM_(name, value, text) SK_##name = value,
+    SK_STATUS_MAP(SK_STATUS_ENUM_)
+#undef SK_STATUS_ENUM_
+} sk_status;
+
+/*! sk_status_name() :
+ *  @return the code's identifier without prefix, e.g. "E_BUILD";
+ *  "UNKNOWN" for a value that is not a status.
+ *  Since 0.1. */
+SK_API const char *sk_status_name(sk_status st);
+
+/*! sk_status_str() :
+ *  @return a short English description of the code, e.g. "kernel build failed".
+ *  Since 0.1. */
+SK_API const char *sk_status_str(sk_status st);
+
+/*! sk_cl_error_name() :
+ *  @return the name of an OpenCL error code, e.g. "CL_OUT_OF_RESOURCES".
+ *  Since 0.1. */
+SK_API const char *sk_cl_error_name(cl_int code);
+
+/* ------------------------------------------------------------------------ */
+/* Devices                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_device_desc :
+ *  One OpenCL device as seen through the ICD loader. */
+typedef struct sk_device_desc {
+    unsigned platform_index;   /* index among clGetPlatformIDs results  */
+    unsigned device_index;     /* index among that platform's devices   */
+    char platform_name[128];
+    char device_name[128];
+    char device_version[128];  /* CL_DEVICE_VERSION                      */
+    char driver_version[64];   /* CL_DRIVER_VERSION                      */
+    int is_gpu;                /* CL_DEVICE_TYPE_GPU (or accelerator)    */
+    int has_fp64;              /* double precision available             */
+    unsigned compute_units;
+    uint64_t global_mem_bytes;
+    uint64_t max_alloc_bytes;
+} sk_device_desc;
+
+/*! sk_device_list() :
+ *  Fills up to `capacity` entries of `out` (may be NULL when capacity is 0)
+ *  and sets *count to the number of devices present (which may exceed
+ *  capacity). The order is platform order, then device order.
+ *  @return SK_OK, SK_E_INVALID_ARG (count NULL) or SK_E_NO_DEVICE (no
+ *  OpenCL platform at all; *count is then 0).
+ *  Since 0.1. */
+SK_API sk_status sk_device_list(sk_device_desc *out, size_t capacity,
+                                size_t *count);
+
+/* ------------------------------------------------------------------------ */
+/* Context                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_context :
+ *  Owns (or wraps) an OpenCL device, context and in-order queue, the cache of
+ *  built programs, the scratch buffers and the last error. Opaque. */
+typedef struct sk_context sk_context;
+
+/*! sk_context_create() :
+ *  Opens a context on one device. `device_spec` chooses it:
+ *    - "P:D"           platform index P, device index D (as sk_device_list);
+ *    - "N"             the N-th device in sk_device_list order;
+ *    - any other text  the first device whose "platform device" name contains
+ *                      it, case-insensitively (e.g. "nvidia", "pocl", "cpu");
+ *    - NULL or ""      $SCANKIT_DEVICE if set, else the first GPU, else the
+ *                      first device.
+ *  The queue is in order with profiling enabled.
+ *  @return SK_OK, SK_E_INVALID_ARG, SK_E_NO_DEVICE (nothing matches; *ctx is
+ *  then NULL), SK_E_CL or SK_E_OUT_OF_MEMORY.
+ *  Since 0.1. */
+SK_API sk_status sk_context_create(sk_context **ctx, const char *device_spec);
+
+/*! sk_context_wrap() :
+ *  Opens a context on OpenCL objects the caller already has. The queue must
+ *  belong to `context` and `device` and must be in order. scankit retains the
+ *  three objects and releases them in sk_context_free(); the caller keeps its
+ *  own references.
+ *  @return SK_OK, SK_E_INVALID_ARG, SK_E_CL or SK_E_OUT_OF_MEMORY.
+ *  Since 0.1. */
+SK_API sk_status sk_context_wrap(sk_context **ctx, cl_context context,
+                                 cl_device_id device, cl_command_queue queue);
+
+/*! sk_context_free() :
+ *  Waits for queued work, releases programs, scratch and OpenCL objects.
+ *  NULL is accepted and does nothing.
+ *  Since 0.1. */
+SK_API void sk_context_free(sk_context *ctx);
+
+/*! sk_context_cl_context(), sk_context_cl_device(), sk_context_cl_queue() :
+ *  @return the OpenCL objects the context uses (not retained for the caller).
+ *  Since 0.1. */
+SK_API cl_context sk_context_cl_context(const sk_context *ctx);
+SK_API cl_device_id sk_context_cl_device(const sk_context *ctx);
+SK_API cl_command_queue sk_context_cl_queue(const sk_context *ctx);
+
+/*! sk_context_device() :
+ *  Fills *out with the description of the context's device (platform_index
+ *  and device_index are those of sk_device_list, or ~0u for a wrapped device
+ *  that the ICD loader does not list).
+ *  @return SK_OK or SK_E_INVALID_ARG.
+ *  Since 0.1. */
+SK_API sk_status sk_context_device(const sk_context *ctx, sk_device_desc *out);
+
+/*! sk_context_finish() :
+ *  Blocks until all work queued on the context's queue has completed.
+ *  @return SK_OK, SK_E_INVALID_ARG or SK_E_CL.
+ *  Since 0.1. */
+SK_API sk_status sk_context_finish(sk_context *ctx);
+
+/*! sk_context_error_detail() :
+ *  @return a one-line description of the last failure on this context
+ *  (what failed and why), or "" when the last call succeeded. Valid until
+ *  the next call on the context.
+ *  Since 0.1. */
+SK_API const char *sk_context_error_detail(const sk_context *ctx);
+
+/*! sk_context_cl_error() :
+ *  @return the raw cl_int of the last failed OpenCL call (CL_SUCCESS if the
+ *  last failure was not an OpenCL one).
+ *  Since 0.1. */
+SK_API cl_int sk_context_cl_error(const sk_context *ctx);
+
+/*! sk_context_build_log() :
+ *  @return the compiler log of the last program build that failed on this
+ *  context, "" if none failed. Valid until the next failing build.
+ *  Since 0.1. */
+SK_API const char *sk_context_build_log(const sk_context *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Tuning parameters                                                         */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_shape :
+ *  The two kernel shapes. AUTO picks by device type (CPU devices get the CPU
+ *  shape, everything else the GPU shape); $SCANKIT_SHAPE=cpu|gpu overrides
+ *  AUTO at context creation. */
+typedef enum sk_shape { SK_SHAPE_AUTO = 0, SK_SHAPE_CPU = 1, SK_SHAPE_GPU = 2 } sk_shape;
+
+/*! sk_param :
+ *  Sticky per-context settings. 0 means "automatic" for the sizes.
+ *  - SK_PARAM_SHAPE            an sk_shape value.
+ *  - SK_PARAM_WG_SIZE          GPU shape: work-group size (power of two, 1..1024).
+ *  - SK_PARAM_ITEMS_PER_THREAD GPU shape: elements per work-item per tile (1..64).
+ *  - SK_PARAM_CPU_CHUNKS       CPU shape: chunks per launch (1..65536).
+ *  - SK_PARAM_CPU_SERIAL_BELOW CPU shape: below this n one work-item does all.
+ *  - SK_PARAM_PROFILE          1: keep an event per launch for
+ *                              sk_context_profile_take(); 0: don't. */
+typedef enum sk_param {
+    SK_PARAM_SHAPE = 1,
+    SK_PARAM_WG_SIZE = 2,
+    SK_PARAM_ITEMS_PER_THREAD = 3,
+    SK_PARAM_CPU_CHUNKS = 4,
+    SK_PARAM_CPU_SERIAL_BELOW = 5,
+    SK_PARAM_PROFILE = 6
+} sk_param;
+
+/*! sk_context_set_param() :
+ *  Sets one parameter; it stays until changed. Values out of range give
+ *  SK_E_INVALID_ARG and change nothing.
+ *  @return SK_OK or SK_E_INVALID_ARG.
+ *  Since 0.1. */
+SK_API sk_status sk_context_set_param(sk_context *ctx, sk_param param, long value);
+
+/*! sk_context_get_param() :
+ *  Reads one parameter as set (0 for "automatic"); SK_PARAM_SHAPE reads the
+ *  shape in force (CPU or GPU, never AUTO).
+ *  @return SK_OK or SK_E_INVALID_ARG.
+ *  Since 0.1. */
+SK_API sk_status sk_context_get_param(const sk_context *ctx, sk_param param, long *value);
+
+/* ------------------------------------------------------------------------ */
+/* Statistics, profiling, tracing                                            */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_build_stats :
+ *  Counters of program builds since the context was created. */
+typedef struct sk_build_stats {
+    unsigned long compiled;        /* built from source                      */
+    unsigned long from_disk;       /* loaded from the on-disk binary cache   */
+    unsigned long from_memory;     /* found in the in-memory cache           */
+    double seconds;                /* wall time spent compiling or loading   */
+} sk_build_stats;
+
+/*! sk_context_build_stats() :
+ *  @return SK_OK or SK_E_INVALID_ARG.
+ *  Since 0.1. */
+SK_API sk_status sk_context_build_stats(const sk_context *ctx, sk_build_stats *out);
+
+/*! sk_context_profile_take() :
+ *  With SK_PARAM_PROFILE set: waits for the launches recorded since the last
+ *  take, and sets *device_seconds to the span from the first one's start to
+ *  the last one's end on the device (profiling events); *launches to their
+ *  number (may be NULL). Clears the record.
+ *  @return SK_OK, SK_E_INVALID_ARG or SK_E_CL.
+ *  Since 0.1. */
+SK_API sk_status sk_context_profile_take(sk_context *ctx, double *device_seconds,
+                                         unsigned long *launches);
+
+/*! sk_launch_record :
+ *  One kernel launch, as reported to a trace callback. */
+typedef struct sk_launch_record {
+    const char *kernel;            /* kernel function name                  */
+    const char *program;           /* kernel source family, e.g. "scan"     */
+    const char *options;           /* the program's configuration text      */
+    size_t global_size;
+    size_t local_size;
+    const char *scalars;           /* scalar arguments, "name=value ..."    */
+} sk_launch_record;
+
+/*! sk_trace_fn :
+ *  Called once per kernel launch, on the calling thread, before the launch. */
+typedef void (*sk_trace_fn)(const sk_launch_record *rec, void *user);
+
+/*! sk_context_set_trace() :
+ *  Installs (fn non-NULL) or removes (fn NULL) a launch callback. With
+ *  $SCANKIT_TRACE=1 a context starts with a callback that writes one line
+ *  per launch to stderr ($SCANKIT_TRACE=path appends to that file instead).
+ *  @return SK_OK or SK_E_INVALID_ARG.
+ *  Since 0.1. */
+SK_API sk_status sk_context_set_trace(sk_context *ctx, sk_trace_fn fn, void *user);
+
+/* ------------------------------------------------------------------------ */
+/* Element types, operators, monoids                                          */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_type : element types of the built-in operators. */
+typedef enum sk_type {
+    SK_INT32 = 0,
+    SK_UINT32 = 1,
+    SK_INT64 = 2,
+    SK_UINT64 = 3,
+    SK_FLOAT32 = 4,
+    SK_FLOAT64 = 5   /* needs fp64 on the device, else SK_E_UNSUPPORTED */
+} sk_type;
+
+#define SK_TYPE_COUNT 6
+
+/*! sk_op : built-in associative operators. AND, OR and XOR are integer-only.
+ *  MIN and MAX on floats follow OpenCL fmin/fmax (a NaN operand is ignored). */
+typedef enum sk_op {
+    SK_OP_ADD = 0,
+    SK_OP_MUL = 1,
+    SK_OP_MIN = 2,
+    SK_OP_MAX = 3,
+    SK_OP_AND = 4,
+    SK_OP_OR = 5,
+    SK_OP_XOR = 6
+} sk_op;
+
+#define SK_OP_COUNT 7
+
+/*! sk_type_size() : @return bytes per element of `t`, 0 for an invalid type.
+ *  Since 0.1. */
+SK_API size_t sk_type_size(sk_type t);
+
+/*! sk_type_name() : @return "int32", "uint32", "int64", "uint64", "float32"
+ *  or "float64"; NULL for an invalid type. Since 0.1. */
+SK_API const char *sk_type_name(sk_type t);
+
+/*! sk_type_parse() : reads a type name as sk_type_name writes it (also
+ *  "int", "uint", "float", "double", "i32", "u32", "i64", "u64", "f32", "f64").
+ *  @return SK_OK or SK_E_INVALID_ARG. Since 0.1. */
+SK_API sk_status sk_type_parse(const char *name, sk_type *out);
+
+/*! sk_op_name() : @return "add", "mul", "min", "max", "and", "or", "xor";
+ *  NULL for an invalid op. Since 0.1. */
+SK_API const char *sk_op_name(sk_op op);
+
+/*! sk_op_parse() : reads an op name as sk_op_name writes it.
+ *  @return SK_OK or SK_E_INVALID_ARG. Since 0.1. */
+SK_API sk_status sk_op_parse(const char *name, sk_op *out);
+
+/*! sk_monoid :
+ *  A caller-defined associative operator with identity, written in OpenCL C.
+ *  It need not be commutative: scankit never swaps operands.
+ *    type      an OpenCL C type name ("int2", or a typedef from `preamble`);
+ *    size      sizeof(type) on the device, which must equal the host layout
+ *              (a mismatch is reported as SK_E_BUILD);
+ *    identity  an expression of that type, e.g. "(int2)(0, 0)";
+ *    combine   an expression of `a` and `b` (both of that type), e.g.
+ *              "a + b"; it may call functions defined in `preamble`;
+ *    preamble  OpenCL C text placed before the kernels (typedefs, helper
+ *              functions, #pragma OPENCL EXTENSION lines), or NULL.
+ *  A malformed expression gives SK_E_BUILD with the compiler's log in
+ *  sk_context_build_log(). Built once per context and cached. */
+typedef struct sk_monoid {
+    const char *type;
+    size_t size;
+    const char *identity;
+    const char *combine;
+    const char *preamble;
+} sk_monoid;
+
+/* ------------------------------------------------------------------------ */
+/* Scan and reduce                                                           */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_scan_inclusive() :
+ *  dst[i] = src[0] op src[1] op ... op src[i] for 0 <= i < n.
+ *  src and dst hold at least n elements of `type`; src may equal dst (in
+ *  place). n == 0 does nothing. Asynchronous on the context's queue.
+ *  Results are bit-identical run to run on one device and shape (a fixed
+ *  association order), floats included.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type/op, a buffer smaller than
+ *  n elements), SK_E_UNSUPPORTED (float64 without fp64, bitwise op on a
+ *  float type), SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY.
+ *  Since 0.1. */
+SK_API sk_status sk_scan_inclusive(sk_context *ctx, sk_type type, sk_op op,
+                                   cl_mem src, cl_mem dst, size_t n);
+
+/*! sk_scan_exclusive() :
+ *  dst[0] = identity(op); dst[i] = src[0] op ... op src[i-1].
+ *  Otherwise as sk_scan_inclusive(). Since 0.1. */
+SK_API sk_status sk_scan_exclusive(sk_context *ctx, sk_type type, sk_op op,
+                                   cl_mem src, cl_mem dst, size_t n);
+
+/*! sk_reduce() :
+ *  *result = src[0] op ... op src[n-1], identity(op) for n == 0. `result`
+ *  points to host memory of sk_type_size(type) bytes. Blocks until done.
+ *  @return as sk_scan_inclusive(). Since 0.1. */
+SK_API sk_status sk_reduce(sk_context *ctx, sk_type type, sk_op op,
+                           cl_mem src, size_t n, void *result);
+
+/*! sk_scan_inclusive_monoid(), sk_scan_exclusive_monoid(), sk_reduce_monoid() :
+ *  The same with a caller-defined monoid; buffers hold elements of m->size
+ *  bytes. @return as above; SK_E_INVALID_ARG for a monoid with a NULL field
+ *  (other than preamble) or size 0. Since 0.1. */
+SK_API sk_status sk_scan_inclusive_monoid(sk_context *ctx, const sk_monoid *m,
+                                          cl_mem src, cl_mem dst, size_t n);
+SK_API sk_status sk_scan_exclusive_monoid(sk_context *ctx, const sk_monoid *m,
+                                          cl_mem src, cl_mem dst, size_t n);
+SK_API sk_status sk_reduce_monoid(sk_context *ctx, const sk_monoid *m,
+                                  cl_mem src, size_t n, void *result);
+
+/*! Host-array forms: copy `src` (n elements) to the device, run, copy the
+ *  result to `dst` (n elements; may equal src) or `result`. Blocking. dst is
+ *  written only on success.
+ *  Since 0.1. */
+SK_API sk_status sk_scan_inclusive_host(sk_context *ctx, sk_type type, sk_op op,
+                                        const void *src, void *dst, size_t n);
+SK_API sk_status sk_scan_exclusive_host(sk_context *ctx, sk_type type, sk_op op,
+                                        const void *src, void *dst, size_t n);
+SK_API sk_status sk_reduce_host(sk_context *ctx, sk_type type, sk_op op,
+                                const void *src, size_t n, void *result);
+SK_API sk_status sk_scan_inclusive_monoid_host(sk_context *ctx, const sk_monoid *m,
+                                               const void *src, void *dst, size_t n);
+SK_API sk_status sk_scan_exclusive_monoid_host(sk_context *ctx, const sk_monoid *m,
+                                               const void *src, void *dst, size_t n);
+SK_API sk_status sk_reduce_monoid_host(sk_context *ctx, const sk_monoid *m,
+                                       const void *src, size_t n, void *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCANKIT_H */

@@ -1,0 +1,530 @@
+/*
+ * runtime.c - context lifecycle, errors, parameters, scratch buffers,
+ * kernel launches, tracing and profiling.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "sk_internal.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- version and status names ------------------------------------------------ */
+
+#define SK_STR2_(x) #x
+#define SK_STR_(x) SK_STR2_(x)
+
+unsigned sk_version_number(void) { return SK_VERSION_NUMBER; }
+
+const char *sk_version_string(void)
+{
+    return SK_STR_(SK_VERSION_MAJOR) "." SK_STR_(SK_VERSION_MINOR) "." SK_STR_(SK_VERSION_PATCH);
+}
+
+const char *sk_status_name(sk_status st)
+{
+    switch (st) {
+#define SK_STATUS_NAME_(name, value, text) case SK_##name: return #name;
+        SK_STATUS_MAP(SK_STATUS_NAME_)
+#undef SK_STATUS_NAME_
+    }
+    return "UNKNOWN";
+}
+
+const char *sk_status_str(sk_status st)
+{
+    switch (st) {
+#define SK_STATUS_TEXT_(name, value, text) case SK_##name: return text;
+        SK_STATUS_MAP(SK_STATUS_TEXT_)
+#undef SK_STATUS_TEXT_
+    }
+    return "unknown status";
+}
+
+const char *sk_cl_error_name(cl_int code)
+{
+    switch (code) {
+#define SK_CL_NAME_(c) case c: return #c;
+        SK_CL_NAME_(CL_SUCCESS) SK_CL_NAME_(CL_DEVICE_NOT_FOUND)
+        SK_CL_NAME_(CL_DEVICE_NOT_AVAILABLE) SK_CL_NAME_(CL_COMPILER_NOT_AVAILABLE)
+        SK_CL_NAME_(CL_MEM_OBJECT_ALLOCATION_FAILURE) SK_CL_NAME_(CL_OUT_OF_RESOURCES)
+        SK_CL_NAME_(CL_OUT_OF_HOST_MEMORY) SK_CL_NAME_(CL_PROFILING_INFO_NOT_AVAILABLE)
+        SK_CL_NAME_(CL_MEM_COPY_OVERLAP) SK_CL_NAME_(CL_IMAGE_FORMAT_MISMATCH)
+        SK_CL_NAME_(CL_IMAGE_FORMAT_NOT_SUPPORTED) SK_CL_NAME_(CL_BUILD_PROGRAM_FAILURE)
+        SK_CL_NAME_(CL_MAP_FAILURE) SK_CL_NAME_(CL_MISALIGNED_SUB_BUFFER_OFFSET)
+        SK_CL_NAME_(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+        SK_CL_NAME_(CL_COMPILE_PROGRAM_FAILURE) SK_CL_NAME_(CL_LINKER_NOT_AVAILABLE)
+        SK_CL_NAME_(CL_LINK_PROGRAM_FAILURE) SK_CL_NAME_(CL_DEVICE_PARTITION_FAILED)
+        SK_CL_NAME_(CL_KERNEL_ARG_INFO_NOT_AVAILABLE) SK_CL_NAME_(CL_INVALID_VALUE)
+        SK_CL_NAME_(CL_INVALID_DEVICE_TYPE) SK_CL_NAME_(CL_INVALID_PLATFORM)
+        SK_CL_NAME_(CL_INVALID_DEVICE) SK_CL_NAME_(CL_INVALID_CONTEXT)
+        SK_CL_NAME_(CL_INVALID_QUEUE_PROPERTIES) SK_CL_NAME_(CL_INVALID_COMMAND_QUEUE)
+        SK_CL_NAME_(CL_INVALID_HOST_PTR) SK_CL_NAME_(CL_INVALID_MEM_OBJECT)
+        SK_CL_NAME_(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR) SK_CL_NAME_(CL_INVALID_IMAGE_SIZE)
+        SK_CL_NAME_(CL_INVALID_SAMPLER) SK_CL_NAME_(CL_INVALID_BINARY)
+        SK_CL_NAME_(CL_INVALID_BUILD_OPTIONS) SK_CL_NAME_(CL_INVALID_PROGRAM)
+        SK_CL_NAME_(CL_INVALID_PROGRAM_EXECUTABLE) SK_CL_NAME_(CL_INVALID_KERNEL_NAME)
+        SK_CL_NAME_(CL_INVALID_KERNEL_DEFINITION) SK_CL_NAME_(CL_INVALID_KERNEL)
+        SK_CL_NAME_(CL_INVALID_ARG_INDEX) SK_CL_NAME_(CL_INVALID_ARG_VALUE)
+        SK_CL_NAME_(CL_INVALID_ARG_SIZE) SK_CL_NAME_(CL_INVALID_KERNEL_ARGS)
+        SK_CL_NAME_(CL_INVALID_WORK_DIMENSION) SK_CL_NAME_(CL_INVALID_WORK_GROUP_SIZE)
+        SK_CL_NAME_(CL_INVALID_WORK_ITEM_SIZE) SK_CL_NAME_(CL_INVALID_GLOBAL_OFFSET)
+        SK_CL_NAME_(CL_INVALID_EVENT_WAIT_LIST) SK_CL_NAME_(CL_INVALID_EVENT)
+        SK_CL_NAME_(CL_INVALID_OPERATION) SK_CL_NAME_(CL_INVALID_GL_OBJECT)
+        SK_CL_NAME_(CL_INVALID_BUFFER_SIZE) SK_CL_NAME_(CL_INVALID_MIP_LEVEL)
+        SK_CL_NAME_(CL_INVALID_GLOBAL_WORK_SIZE) SK_CL_NAME_(CL_INVALID_PROPERTY)
+        SK_CL_NAME_(CL_INVALID_IMAGE_DESCRIPTOR) SK_CL_NAME_(CL_INVALID_COMPILER_OPTIONS)
+        SK_CL_NAME_(CL_INVALID_LINKER_OPTIONS) SK_CL_NAME_(CL_INVALID_DEVICE_PARTITION_COUNT)
+#undef SK_CL_NAME_
+    }
+    return "CL_UNKNOWN_ERROR";
+}
+
+/* ---- errors and logging ------------------------------------------------------ */
+
+void sk__log(const sk_context *ctx, const char *fmt, ...)
+{
+    if (!ctx || !ctx->log) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("scankit: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+sk_status sk__fail(sk_context *ctx, sk_status st, const char *fmt, ...)
+{
+    if (!ctx) return st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->detail, sizeof ctx->detail, fmt, ap);
+    va_end(ap);
+    sk__log(ctx, "%s: %s", sk_status_name(st), ctx->detail);
+    return st;
+}
+
+sk_status sk__fail_cl(sk_context *ctx, cl_int code, const char *what)
+{
+    sk_status st = SK_E_CL;
+    if (code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_HOST_MEMORY ||
+        code == CL_INVALID_BUFFER_SIZE)
+        st = SK_E_OUT_OF_MEMORY;
+    if (ctx) ctx->last_cl_error = code;
+    char call[96];
+    size_t k = strcspn(what, "(");
+    snprintf(call, sizeof call, "%.*s", (int)(k < 80 ? k : 80), what);
+    return sk__fail(ctx, st, "%s failed: %s (%d)", call, sk_cl_error_name(code), (int)code);
+}
+
+void sk__clear_error(sk_context *ctx)
+{
+    ctx->detail[0] = '\0';
+    ctx->last_cl_error = CL_SUCCESS;
+}
+
+const char *sk_context_error_detail(const sk_context *ctx) { return ctx ? ctx->detail : ""; }
+cl_int sk_context_cl_error(const sk_context *ctx) { return ctx ? ctx->last_cl_error : CL_SUCCESS; }
+
+const char *sk_context_build_log(const sk_context *ctx)
+{
+    return (ctx && ctx->build_log) ? ctx->build_log : "";
+}
+
+/* ---- string builder ----------------------------------------------------------- */
+
+void sk__str_addf(sk__str *s, const char *fmt, ...)
+{
+    if (s->failed) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = s->cap - s->len;
+        int n = vsnprintf(s->buf ? s->buf + s->len : NULL, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) { s->failed = true; return; }
+        if ((size_t)n < room) { s->len += (size_t)n; return; }
+        size_t cap = (s->cap + (size_t)n + 1) * 2;
+        char *b = realloc(s->buf, cap);
+        if (!b) { s->failed = true; return; }
+        s->buf = b;
+        s->cap = cap;
+    }
+}
+
+void sk__str_free(sk__str *s)
+{
+    free(s->buf);
+    s->buf = NULL;
+    s->len = s->cap = 0;
+}
+
+/* ---- trace ------------------------------------------------------------------- */
+
+static void trace_to_file(const sk_launch_record *r, void *user)
+{
+    FILE *f = user;
+    fprintf(f, "scankit launch: kernel=%s program=%s global=%zu local=%zu %s options=\"",
+            r->kernel, r->program, r->global_size, r->local_size, r->scalars);
+    for (const char *p = r->options; *p; p++) {
+        if (*p == '\n') fputs("\\n", f);
+        else if (*p == '"') fputs("\\\"", f);
+        else fputc(*p, f);
+    }
+    fputs("\"\n", f);
+    fflush(f);
+}
+
+sk_status sk_context_set_trace(sk_context *ctx, sk_trace_fn fn, void *user)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    ctx->trace_fn = fn;
+    ctx->trace_user = user;
+    return SK_OK;
+}
+
+static void trace_from_env(sk_context *ctx)
+{
+    const char *t = getenv("SCANKIT_TRACE");
+    if (!t || !*t || strcmp(t, "0") == 0) return;
+    if (strcmp(t, "1") == 0) {
+        sk_context_set_trace(ctx, trace_to_file, stderr);
+        return;
+    }
+    ctx->trace_file = fopen(t, "a");
+    if (ctx->trace_file) sk_context_set_trace(ctx, trace_to_file, ctx->trace_file);
+}
+
+/* ---- context lifecycle ---------------------------------------------------------- */
+
+static sk_shape shape_from_env(void)
+{
+    const char *s = getenv("SCANKIT_SHAPE");
+    if (!s) return SK_SHAPE_AUTO;
+    if (strcasecmp(s, "cpu") == 0) return SK_SHAPE_CPU;
+    if (strcasecmp(s, "gpu") == 0) return SK_SHAPE_GPU;
+    return SK_SHAPE_AUTO;
+}
+
+static sk_status context_alloc(sk_context **out)
+{
+    sk_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return SK_E_OUT_OF_MEMORY;
+    const char *log = getenv("SCANKIT_LOG");
+    ctx->log = log && strcmp(log, "1") == 0;
+    ctx->shape_param = shape_from_env();
+    ctx->cache_dir = sk__default_cache_dir();
+    trace_from_env(ctx);
+    *out = ctx;
+    return SK_OK;
+}
+
+/* Reads the device limits the planner needs. */
+static sk_status context_read_device(sk_context *ctx)
+{
+    sk_status st = SK_OK;
+    SK_TRY(sk__device_describe(ctx->platform, ctx->device, &ctx->desc));
+    SK_CL_TRY(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+                                   sizeof ctx->max_wg_size, &ctx->max_wg_size, NULL));
+    SK_CL_TRY(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE,
+                                   sizeof ctx->local_mem_bytes, &ctx->local_mem_bytes, NULL));
+out:
+    return st;
+}
+
+sk_status sk_context_create(sk_context **out, const char *spec)
+{
+    if (!out) return SK_E_INVALID_ARG;
+    *out = NULL;
+    sk_context *ctx = NULL;
+    sk_status st = context_alloc(&ctx);
+    if (st != SK_OK) return st;
+    cl_int rc = CL_SUCCESS;
+    char why[256] = "";
+    st = sk__device_choose(spec, &ctx->platform, &ctx->device, why, sizeof why);
+    if (st != SK_OK) {
+        sk__log(ctx, "%s", why);
+        goto fail;
+    }
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                     (cl_context_properties)ctx->platform, 0};
+    ctx->context = clCreateContext(props, 1, &ctx->device, NULL, NULL, &rc);
+    if (rc != CL_SUCCESS) goto fail_cl;
+    ctx->queue = clCreateCommandQueue(ctx->context, ctx->device,
+                                      CL_QUEUE_PROFILING_ENABLE, &rc);
+    if (rc != CL_SUCCESS) goto fail_cl;
+    st = context_read_device(ctx);
+    if (st != SK_OK) goto fail;
+    *out = ctx;
+    return SK_OK;
+fail_cl:
+    st = sk__fail_cl(ctx, rc, "clCreateContext/clCreateCommandQueue");
+fail:
+    sk_context_free(ctx);
+    return st;
+}
+
+sk_status sk_context_wrap(sk_context **out, cl_context context, cl_device_id device,
+                          cl_command_queue queue)
+{
+    if (!out) return SK_E_INVALID_ARG;
+    *out = NULL;
+    if (!context || !device || !queue) return SK_E_INVALID_ARG;
+    cl_command_queue_properties qp = 0;
+    if (clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL) != CL_SUCCESS ||
+        (qp & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        return SK_E_INVALID_ARG;
+    sk_context *ctx = NULL;
+    sk_status st = context_alloc(&ctx);
+    if (st != SK_OK) return st;
+    if (clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof ctx->platform, &ctx->platform,
+                        NULL) != CL_SUCCESS) {
+        sk_context_free(ctx);
+        return SK_E_INVALID_ARG;
+    }
+    clRetainContext(context);
+    clRetainDevice(device);
+    clRetainCommandQueue(queue);
+    ctx->context = context;
+    ctx->device = device;
+    ctx->queue = queue;
+    st = context_read_device(ctx);
+    if (st != SK_OK) {
+        sk_context_free(ctx);
+        return st;
+    }
+    *out = ctx;
+    return SK_OK;
+}
+
+static void profile_clear(sk_context *ctx)
+{
+    for (size_t i = 0; i < ctx->event_count; i++) clReleaseEvent(ctx->events[i]);
+    ctx->event_count = 0;
+}
+
+void sk_context_free(sk_context *ctx)
+{
+    if (!ctx) return;
+    if (ctx->queue) clFinish(ctx->queue);
+    profile_clear(ctx);
+    free(ctx->events);
+    sk__program_cache_free(ctx);
+    for (int i = 0; i < SK_SLOT_COUNT; i++)
+        if (ctx->scratch[i].mem) clReleaseMemObject(ctx->scratch[i].mem);
+    if (ctx->queue) clReleaseCommandQueue(ctx->queue);
+    if (ctx->context) clReleaseContext(ctx->context);
+    if (ctx->device) clReleaseDevice(ctx->device);
+    if (ctx->trace_file) fclose(ctx->trace_file);
+    free(ctx->cache_dir);
+    free(ctx->build_log);
+    free(ctx);
+}
+
+cl_context sk_context_cl_context(const sk_context *ctx) { return ctx ? ctx->context : NULL; }
+cl_device_id sk_context_cl_device(const sk_context *ctx) { return ctx ? ctx->device : NULL; }
+cl_command_queue sk_context_cl_queue(const sk_context *ctx) { return ctx ? ctx->queue : NULL; }
+
+sk_status sk_context_device(const sk_context *ctx, sk_device_desc *out)
+{
+    if (!ctx || !out) return SK_E_INVALID_ARG;
+    *out = ctx->desc;
+    return SK_OK;
+}
+
+sk_status sk_context_finish(sk_context *ctx)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    sk_status st = SK_OK;
+    SK_CL_TRY(ctx, clFinish(ctx->queue));
+out:
+    return st;
+}
+
+/* ---- parameters and tuning -------------------------------------------------------- */
+
+static bool is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
+
+sk_status sk_context_set_param(sk_context *ctx, sk_param param, long v)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    switch (param) {
+    case SK_PARAM_SHAPE:
+        if (v != SK_SHAPE_AUTO && v != SK_SHAPE_CPU && v != SK_SHAPE_GPU) break;
+        ctx->shape_param = (sk_shape)v;
+        return SK_OK;
+    case SK_PARAM_WG_SIZE:
+        if (v != 0 && (!is_pow2(v) || v > 1024 || (size_t)v > ctx->max_wg_size)) break;
+        ctx->wg_param = v;
+        return SK_OK;
+    case SK_PARAM_ITEMS_PER_THREAD:
+        if (v < 0 || v > 64) break;
+        ctx->items_param = v;
+        return SK_OK;
+    case SK_PARAM_CPU_CHUNKS:
+        if (v < 0 || v > 65536) break;
+        ctx->chunks_param = v;
+        return SK_OK;
+    case SK_PARAM_CPU_SERIAL_BELOW:
+        if (v < 0) break;
+        ctx->serial_below_param = v;
+        return SK_OK;
+    case SK_PARAM_PROFILE:
+        if (v != 0 && v != 1) break;
+        ctx->profile = v == 1;
+        if (!ctx->profile) profile_clear(ctx);
+        return SK_OK;
+    }
+    return sk__fail(ctx, SK_E_INVALID_ARG, "parameter %d: value %ld out of range",
+                    (int)param, v);
+}
+
+sk_status sk_context_get_param(const sk_context *ctx, sk_param param, long *v)
+{
+    if (!ctx || !v) return SK_E_INVALID_ARG;
+    switch (param) {
+    case SK_PARAM_SHAPE: *v = sk__tuning_for(ctx, 4).shape; return SK_OK;
+    case SK_PARAM_WG_SIZE: *v = ctx->wg_param; return SK_OK;
+    case SK_PARAM_ITEMS_PER_THREAD: *v = ctx->items_param; return SK_OK;
+    case SK_PARAM_CPU_CHUNKS: *v = ctx->chunks_param; return SK_OK;
+    case SK_PARAM_CPU_SERIAL_BELOW: *v = ctx->serial_below_param; return SK_OK;
+    case SK_PARAM_PROFILE: *v = ctx->profile; return SK_OK;
+    }
+    return SK_E_INVALID_ARG;
+}
+
+/* ---- statistics and profiling --------------------------------------------------- */
+
+sk_status sk_context_build_stats(const sk_context *ctx, sk_build_stats *out)
+{
+    if (!ctx || !out) return SK_E_INVALID_ARG;
+    *out = ctx->build_stats;
+    return SK_OK;
+}
+
+static sk_status profile_record(sk_context *ctx, cl_event ev)
+{
+    if (ctx->event_count == ctx->event_cap) {
+        size_t cap = ctx->event_cap ? ctx->event_cap * 2 : 64;
+        cl_event *e = realloc(ctx->events, cap * sizeof *e);
+        if (!e) {
+            clReleaseEvent(ev);
+            return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "profiling record");
+        }
+        ctx->events = e;
+        ctx->event_cap = cap;
+    }
+    ctx->events[ctx->event_count++] = ev;
+    return SK_OK;
+}
+
+sk_status sk_context_profile_take(sk_context *ctx, double *seconds, unsigned long *launches)
+{
+    if (!ctx || !seconds) return SK_E_INVALID_ARG;
+    sk_status st = SK_OK;
+    cl_ulong first = 0, last = 0;
+    *seconds = 0.0;
+    if (launches) *launches = (unsigned long)ctx->event_count;
+    if (ctx->event_count == 0) return SK_OK;
+    SK_CL_TRY(ctx, clWaitForEvents((cl_uint)ctx->event_count, ctx->events));
+    for (size_t i = 0; i < ctx->event_count; i++) {
+        cl_ulong s = 0, e = 0;
+        SK_CL_TRY(ctx, clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_START,
+                                               sizeof s, &s, NULL));
+        SK_CL_TRY(ctx, clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_END,
+                                               sizeof e, &e, NULL));
+        if (i == 0 || s < first) first = s;
+        if (e > last) last = e;
+    }
+    *seconds = (double)(last - first) * 1e-9;
+out:
+    profile_clear(ctx);
+    return st;
+}
+
+/* ---- scratch ------------------------------------------------------------------------ */
+
+sk_status sk__scratch_get(sk_context *ctx, sk__slot slot, size_t bytes, cl_mem *out)
+{
+    sk__scratch *s = &ctx->scratch[slot];
+    if (bytes == 0) bytes = 1;
+    if (s->mem && s->bytes >= bytes) {
+        *out = s->mem;
+        return SK_OK;
+    }
+    /* Grow geometrically so that a run of growing calls reallocates rarely. */
+    size_t want = bytes;
+    if (s->bytes && want < s->bytes + s->bytes / 2) want = s->bytes + s->bytes / 2;
+    if (want > ctx->desc.max_alloc_bytes && bytes <= ctx->desc.max_alloc_bytes)
+        want = bytes;
+    if (s->mem) {
+        clReleaseMemObject(s->mem);
+        s->mem = NULL;
+        s->bytes = 0;
+    }
+    cl_int rc = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, want, NULL, &rc);
+    if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clCreateBuffer(scratch)");
+    s->mem = m;
+    s->bytes = want;
+    *out = m;
+    return SK_OK;
+}
+
+/* ---- launches ----------------------------------------------------------------------- */
+
+sk_status sk__set_arg(sk_context *ctx, cl_kernel k, cl_uint index, size_t size,
+                      const void *value)
+{
+    cl_int rc = clSetKernelArg(k, index, size, value);
+    if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clSetKernelArg");
+    return SK_OK;
+}
+
+sk_status sk__launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
+                     size_t global, size_t local, const char *scalars_fmt, ...)
+{
+    if (ctx->trace_fn) {
+        char scalars[256];
+        va_list ap;
+        va_start(ap, scalars_fmt);
+        vsnprintf(scalars, sizeof scalars, scalars_fmt, ap);
+        va_end(ap);
+        sk_launch_record r = {prog->kernel_names[kernel],
+                              sk__source_name(prog->source),
+                              prog->config, global, local, scalars};
+        ctx->trace_fn(&r, ctx->trace_user);
+    }
+    cl_event ev = NULL;
+    cl_int rc = clEnqueueNDRangeKernel(ctx->queue, prog->kernels[kernel], 1, NULL,
+                                       &global, local ? &local : NULL, 0, NULL,
+                                       ctx->profile ? &ev : NULL);
+    if (rc != CL_SUCCESS) {
+        char what[160];
+        snprintf(what, sizeof what, "clEnqueueNDRangeKernel(%s)", prog->kernel_names[kernel]);
+        sk__fail_cl(ctx, rc, what);
+        snprintf(ctx->detail + strlen(ctx->detail), sizeof ctx->detail - strlen(ctx->detail),
+                 " launching %s (global %zu, local %zu)", prog->kernel_names[kernel],
+                 global, local);
+        return rc == CL_OUT_OF_RESOURCES || rc == CL_MEM_OBJECT_ALLOCATION_FAILURE
+                   ? SK_E_OUT_OF_MEMORY : SK_E_CL;
+    }
+    return ctx->profile ? profile_record(ctx, ev) : SK_OK;
+}
+
+sk_status sk__check_buffer(sk_context *ctx, cl_mem mem, size_t bytes, const char *name)
+{
+    if (!mem) return sk__fail(ctx, SK_E_INVALID_ARG, "%s is NULL", name);
+    size_t size = 0;
+    cl_mem_object_type type = 0;
+    if (clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) != CL_SUCCESS ||
+        type != CL_MEM_OBJECT_BUFFER ||
+        clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) != CL_SUCCESS)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "%s is not a buffer", name);
+    if (size < bytes)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "%s holds %zu bytes, %zu needed", name,
+                        size, bytes);
+    return SK_OK;
+}

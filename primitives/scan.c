@@ -1,0 +1,534 @@
+/*
+ * scan.c - inclusive / exclusive scan and reduce over built-in and custom
+ * monoids: validate, plan, get the cached program, enqueue.
+ *
+ * Reduce-then-scan, recursive on the tile (or chunk) totals:
+ *   level 0: reduce every tile of src into partials[0 .. tiles)
+ *   level 1: exclusive scan of partials, in place (the same algorithm)
+ *   level 0: scan every tile of src into dst, seeded with partials[tile]
+ * Small inputs take a single work-group (GPU shape) or a single work-item
+ * (CPU shape) that walks the whole input in order.
+ */
+#include "sk_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* GPU shape: up to this many tiles, one work-group walking them in order
+ * beats three launches. */
+#define GPU_SINGLE_MAX_TILES 8
+
+/* ---- built-in monoids ---------------------------------------------------------- */
+
+static const struct {
+    const char *cl;        /* OpenCL C type */
+    const char *uns;       /* same-width unsigned type, for wrapping arithmetic */
+    const char *min_id;    /* identity of min: the largest value */
+    const char *max_id;    /* identity of max: the smallest value */
+    bool is_float, is_signed;
+} types[SK_TYPE_COUNT] = {
+    [SK_INT32] = {"int", "uint", "INT_MAX", "INT_MIN", false, true},
+    [SK_UINT32] = {"uint", "uint", "UINT_MAX", "0u", false, false},
+    [SK_INT64] = {"long", "ulong", "LONG_MAX", "LONG_MIN", false, true},
+    [SK_UINT64] = {"ulong", "ulong", "ULONG_MAX", "0ul", false, false},
+    [SK_FLOAT32] = {"float", NULL, "INFINITY", "-INFINITY", true, false},
+    [SK_FLOAT64] = {"double", NULL, "((double)INFINITY)", "(-(double)INFINITY)", true, false},
+};
+
+static const char *const type_names[SK_TYPE_COUNT] = {"int32", "uint32", "int64",
+                                                      "uint64", "float32", "float64"};
+static const char *const op_names[SK_OP_COUNT] = {"add", "mul", "min", "max",
+                                                  "and", "or", "xor"};
+
+size_t sk_type_size(sk_type t)
+{
+    static const size_t sizes[SK_TYPE_COUNT] = {4, 4, 8, 8, 4, 8};
+    return (unsigned)t < SK_TYPE_COUNT ? sizes[t] : 0;
+}
+
+const char *sk_type_name(sk_type t)
+{
+    return (unsigned)t < SK_TYPE_COUNT ? type_names[t] : NULL;
+}
+
+const char *sk_op_name(sk_op op) { return (unsigned)op < SK_OP_COUNT ? op_names[op] : NULL; }
+
+sk_status sk_type_parse(const char *name, sk_type *out)
+{
+    static const struct { const char *name; sk_type t; } aliases[] = {
+        {"int32", SK_INT32}, {"uint32", SK_UINT32}, {"int64", SK_INT64},
+        {"uint64", SK_UINT64}, {"float32", SK_FLOAT32}, {"float64", SK_FLOAT64},
+        {"int", SK_INT32}, {"uint", SK_UINT32}, {"long", SK_INT64}, {"ulong", SK_UINT64},
+        {"float", SK_FLOAT32}, {"double", SK_FLOAT64}, {"i32", SK_INT32},
+        {"u32", SK_UINT32}, {"i64", SK_INT64}, {"u64", SK_UINT64}, {"f32", SK_FLOAT32},
+        {"f64", SK_FLOAT64},
+    };
+    if (!name || !out) return SK_E_INVALID_ARG;
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+        if (strcmp(name, aliases[i].name) == 0) {
+            *out = aliases[i].t;
+            return SK_OK;
+        }
+    }
+    return SK_E_INVALID_ARG;
+}
+
+sk_status sk_op_parse(const char *name, sk_op *out)
+{
+    if (!name || !out) return SK_E_INVALID_ARG;
+    for (int i = 0; i < SK_OP_COUNT; i++) {
+        if (strcmp(name, op_names[i]) == 0) {
+            *out = (sk_op)i;
+            return SK_OK;
+        }
+    }
+    return SK_E_INVALID_ARG;
+}
+
+/* Text of a built-in monoid; `buf` holds the generated strings. */
+typedef struct builtin_text {
+    char identity[64];
+    char combine[160];
+} builtin_text;
+
+static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_text *buf,
+                                sk_monoid *m)
+{
+    if ((unsigned)t >= SK_TYPE_COUNT)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid element type %d", (int)t);
+    if ((unsigned)op >= SK_OP_COUNT)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid operator %d", (int)op);
+    const char *ty = types[t].cl;
+    if (types[t].is_float && op >= SK_OP_AND)
+        return sk__fail(ctx, SK_E_UNSUPPORTED, "operator %s is not defined on %s",
+                        op_names[op], type_names[t]);
+    if (t == SK_FLOAT64 && !ctx->desc.has_fp64)
+        return sk__fail(ctx, SK_E_UNSUPPORTED, "float64 needs fp64, which %s lacks",
+                        ctx->desc.device_name);
+    const char *ident = "0";
+    switch (op) {
+    case SK_OP_ADD:
+    case SK_OP_MUL:
+        ident = op == SK_OP_ADD ? "0" : "1";
+        if (types[t].is_signed) /* wrap modulo 2^bits instead of overflowing */
+            snprintf(buf->combine, sizeof buf->combine, "as_%s(as_%s(a) %c as_%s(b))", ty,
+                     types[t].uns, op == SK_OP_ADD ? '+' : '*', types[t].uns);
+        else
+            snprintf(buf->combine, sizeof buf->combine, "a %c b", op == SK_OP_ADD ? '+' : '*');
+        break;
+    case SK_OP_MIN:
+    case SK_OP_MAX:
+        ident = op == SK_OP_MIN ? types[t].min_id : types[t].max_id;
+        snprintf(buf->combine, sizeof buf->combine, "%s%s(a, b)",
+                 types[t].is_float ? "f" : "", op == SK_OP_MIN ? "min" : "max");
+        break;
+    case SK_OP_AND: ident = "~0"; snprintf(buf->combine, sizeof buf->combine, "a & b"); break;
+    case SK_OP_OR: snprintf(buf->combine, sizeof buf->combine, "a | b"); break;
+    case SK_OP_XOR: snprintf(buf->combine, sizeof buf->combine, "a ^ b"); break;
+    }
+    snprintf(buf->identity, sizeof buf->identity, "(%s)(%s)", ty, ident);
+    *m = (sk_monoid){ty, sk_type_size(t), buf->identity, buf->combine, NULL};
+    return SK_OK;
+}
+
+static sk_status validate_monoid(sk_context *ctx, const sk_monoid *m)
+{
+    if (!m) return sk__fail(ctx, SK_E_INVALID_ARG, "monoid is NULL");
+    if (!m->type || !*m->type || !m->identity || !*m->identity || !m->combine ||
+        !*m->combine)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "monoid needs type, identity and combine");
+    if (m->size == 0) return sk__fail(ctx, SK_E_INVALID_ARG, "monoid size is 0");
+    return SK_OK;
+}
+
+/* ---- programs ------------------------------------------------------------------ */
+
+enum { K_GPU_REDUCE_TILES, K_GPU_REDUCE_SINGLE, K_GPU_SCAN_TILES, K_GPU_SCAN_SINGLE };
+enum { K_CPU_REDUCE_CHUNKS, K_CPU_SCAN_CHUNKS };
+
+static const char *const gpu_kernels[] = {"sk_reduce_tiles", "sk_reduce_single",
+                                          "sk_scan_tiles", "sk_scan_single"};
+static const char *const cpu_kernels[] = {"sk_reduce_chunks", "sk_scan_chunks"};
+
+static char *scan_config(const sk_monoid *m, const sk__tuning *t)
+{
+    sk__str s = {0};
+    sk__str_addf(&s, "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                     "#endif\n");
+    if (m->preamble) sk__str_addf(&s, "%s\n", m->preamble);
+    sk__str_addf(&s, "#define SK_T %s\n#define SK_T_SIZE %zu\n#define SK_IDENTITY (%s)\n",
+                 m->type, m->size, m->identity);
+    sk__str_addf(&s, "SK_T sk_op(SK_T a, SK_T b) { return (%s); }\n", m->combine);
+    if (t->shape == SK_SHAPE_GPU)
+        sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
+                     t->wg_size, t->items);
+    else
+        sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
+    if (s.failed) {
+        sk__str_free(&s);
+        return NULL;
+    }
+    return s.buf;
+}
+
+static sk_status scan_program(sk_context *ctx, const sk_monoid *m, const sk__tuning *t,
+                              const sk__program **out)
+{
+    char *config = scan_config(m, t);
+    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scan configuration");
+    bool gpu = t->shape == SK_SHAPE_GPU;
+    sk_status st = sk__program_get(ctx, SK_SRC_SCAN, config, gpu ? gpu_kernels : cpu_kernels,
+                                   gpu ? 4 : 2, out);
+    free(config);
+    return st;
+}
+
+/* ---- planning ------------------------------------------------------------------ */
+
+/* How one level splits n elements: `parts` tiles or chunks of `chunk`
+ * elements each, or parts == 0 when one work-group / work-item does all. */
+typedef struct level_split {
+    size_t parts;
+    size_t chunk;
+} level_split;
+
+static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+static level_split split_level(const sk__tuning *t, size_t n)
+{
+    level_split s = {0, n};
+    if (t->shape == SK_SHAPE_GPU) {
+        size_t tile = t->wg_size * t->items;
+        size_t tiles = div_up(n, tile);
+        if (tiles > GPU_SINGLE_MAX_TILES) s = (level_split){tiles, tile};
+        return s;
+    }
+    if (n < t->cpu_serial_below) return s;
+    size_t chunk = div_up(n, t->cpu_chunks);
+    if (chunk < 2) chunk = 2;      /* every level must shrink */
+    size_t parts = div_up(n, chunk);
+    if (parts > 1) s = (level_split){parts, chunk};
+    return s;
+}
+
+/* Elements of scratch the recursion on n elements needs (all levels). */
+static size_t scratch_elems(const sk__tuning *t, size_t n)
+{
+    size_t total = 0;
+    for (level_split s = split_level(t, n); s.parts; s = split_level(t, s.parts))
+        total += s.parts;
+    return total;
+}
+
+/* A buffer and an element offset into it. */
+typedef struct span {
+    cl_mem mem;
+    cl_ulong off;
+} span;
+
+typedef struct scan_job {
+    sk_context *ctx;
+    const sk__program *prog;
+    const sk__tuning *t;
+    span scratch;             /* free scratch from here on */
+} scan_job;
+
+/* ---- kernel arguments ------------------------------------------------------------ */
+
+static sk_status set_span(sk_context *ctx, cl_kernel k, cl_uint *i, span s)
+{
+    sk_status st = sk__set_arg(ctx, k, (*i)++, sizeof s.mem, &s.mem);
+    if (st == SK_OK) st = sk__set_arg(ctx, k, (*i)++, sizeof s.off, &s.off);
+    return st;
+}
+
+static sk_status set_ulong(sk_context *ctx, cl_kernel k, cl_uint *i, size_t v)
+{
+    cl_ulong u = v;
+    return sk__set_arg(ctx, k, (*i)++, sizeof u, &u);
+}
+
+static sk_status set_uint(sk_context *ctx, cl_kernel k, cl_uint *i, unsigned v)
+{
+    cl_uint u = v;
+    return sk__set_arg(ctx, k, (*i)++, sizeof u, &u);
+}
+
+/* ---- the recursion ------------------------------------------------------------------- */
+
+/* (src, dst, seeds, n, ..., exclusive, has_seeds) into the scan kernel. */
+static sk_status launch_scan(scan_job *job, span src, span dst, span seeds, size_t n,
+                             level_split s, bool exclusive)
+{
+    sk_context *ctx = job->ctx;
+    bool gpu = job->t->shape == SK_SHAPE_GPU;
+    bool single = s.parts == 0;
+    unsigned k = gpu ? (single ? K_GPU_SCAN_SINGLE : K_GPU_SCAN_TILES) : K_CPU_SCAN_CHUNKS;
+    cl_kernel kern = job->prog->kernels[k];
+    cl_uint i = 0;
+    sk_status st = SK_OK;
+    SK_TRY(set_span(ctx, kern, &i, src));
+    SK_TRY(set_span(ctx, kern, &i, dst));
+    if (!(gpu && single)) SK_TRY(set_span(ctx, kern, &i, seeds));
+    SK_TRY(set_ulong(ctx, kern, &i, n));
+    if (!gpu) SK_TRY(set_ulong(ctx, kern, &i, s.chunk));
+    SK_TRY(set_uint(ctx, kern, &i, exclusive));
+    if (!(gpu && single)) SK_TRY(set_uint(ctx, kern, &i, !single));
+    size_t local = gpu ? job->t->wg_size : 1;
+    size_t global = single ? local : s.parts * local;
+    st = sk__launch(ctx, job->prog, k, global, local,
+                    "n=%zu chunk=%zu exclusive=%d has_seeds=%d src_off=%llu dst_off=%llu "
+                    "seeds_off=%llu", n, s.chunk, (int)exclusive, (int)!single,
+                    (unsigned long long)src.off, (unsigned long long)dst.off,
+                    (unsigned long long)seeds.off);
+out:
+    return st;
+}
+
+/* Reduces n elements of src into partials (one per part of s), or into
+ * `partials` itself when s is single. */
+static sk_status launch_reduce(scan_job *job, span src, span partials, size_t n,
+                               level_split s)
+{
+    sk_context *ctx = job->ctx;
+    bool gpu = job->t->shape == SK_SHAPE_GPU;
+    bool single = s.parts == 0;
+    unsigned k = gpu ? (single ? K_GPU_REDUCE_SINGLE : K_GPU_REDUCE_TILES) : K_CPU_REDUCE_CHUNKS;
+    cl_kernel kern = job->prog->kernels[k];
+    cl_uint i = 0;
+    sk_status st = SK_OK;
+    SK_TRY(set_span(ctx, kern, &i, src));
+    SK_TRY(set_span(ctx, kern, &i, partials));
+    SK_TRY(set_ulong(ctx, kern, &i, n));
+    if (!gpu) SK_TRY(set_ulong(ctx, kern, &i, s.chunk));
+    size_t local = gpu ? job->t->wg_size : 1;
+    size_t global = single ? local : s.parts * local;
+    st = sk__launch(ctx, job->prog, k, global, local,
+                    "n=%zu chunk=%zu src_off=%llu partials_off=%llu", n, s.chunk,
+                    (unsigned long long)src.off, (unsigned long long)partials.off);
+out:
+    return st;
+}
+
+static sk_status scan_levels(scan_job *job, span src, span dst, size_t n, bool exclusive)
+{
+    level_split s = split_level(job->t, n);
+    if (s.parts == 0) return launch_scan(job, src, dst, (span){NULL, 0}, n, s, exclusive);
+    span partials = job->scratch;
+    job->scratch.off += s.parts;
+    sk_status st = launch_reduce(job, src, partials, n, s);
+    if (st == SK_OK) st = scan_levels(job, partials, partials, s.parts, true);
+    if (st == SK_OK) st = launch_scan(job, src, dst, partials, n, s, exclusive);
+    job->scratch.off -= s.parts;
+    return st;
+}
+
+static sk_status reduce_levels(scan_job *job, span src, size_t n, span result)
+{
+    level_split s = split_level(job->t, n);
+    if (s.parts == 0) return launch_reduce(job, src, result, n, s);
+    span partials = job->scratch;
+    job->scratch.off += s.parts;
+    sk_status st = launch_reduce(job, src, partials, n, s);
+    if (st == SK_OK) st = reduce_levels(job, partials, s.parts, result);
+    job->scratch.off -= s.parts;
+    return st;
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+static sk_status check_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
+{
+    if (elem && n > SIZE_MAX / elem)
+        return sk__fail(ctx, SK_E_SIZE, "%zu elements of %zu bytes overflow size_t", n, elem);
+    *bytes = n * elem;
+    return SK_OK;
+}
+
+/* Gets the program and enough scratch for n elements plus `extra`. */
+static sk_status job_open(sk_context *ctx, const sk_monoid *m, size_t n, size_t extra,
+                          sk__tuning *t, scan_job *job)
+{
+    *t = sk__tuning_for(ctx, m->size);
+    *job = (scan_job){ctx, NULL, t, {NULL, 0}};
+    sk_status st = scan_program(ctx, m, t, &job->prog);
+    if (st != SK_OK) return st;
+    size_t elems = scratch_elems(t, n) + extra;
+    return sk__scratch_get(ctx, SK_SLOT_SCAN_PARTIALS, elems * m->size, &job->scratch.mem);
+}
+
+static sk_status scan_run(sk_context *ctx, const sk_monoid *m, cl_mem src, cl_mem dst,
+                          size_t n, bool exclusive)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    sk__clear_error(ctx);
+    size_t bytes = 0;
+    sk_status st = SK_OK;
+    SK_TRY(validate_monoid(ctx, m));
+    SK_TRY(check_size(ctx, n, m->size, &bytes));
+    SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
+    SK_TRY(sk__check_buffer(ctx, dst, bytes, "dst"));
+    if (n == 0) return SK_OK;
+    sk__tuning t;
+    scan_job job;
+    SK_TRY(job_open(ctx, m, n, 0, &t, &job));
+    st = scan_levels(&job, (span){src, 0}, (span){dst, 0}, n, exclusive);
+out:
+    return st;
+}
+
+static sk_status reduce_run(sk_context *ctx, const sk_monoid *m, cl_mem src, size_t n,
+                            void *result)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    sk__clear_error(ctx);
+    size_t bytes = 0;
+    sk_status st = SK_OK;
+    SK_TRY(validate_monoid(ctx, m));
+    if (!result) return sk__fail(ctx, SK_E_INVALID_ARG, "result is NULL");
+    SK_TRY(check_size(ctx, n, m->size, &bytes));
+    SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
+    sk__tuning t;
+    scan_job job;
+    SK_TRY(job_open(ctx, m, n, 1, &t, &job));
+    /* The result sits in the last scratch element; levels use the ones before. */
+    span res = {job.scratch.mem, scratch_elems(&t, n)};
+    SK_TRY(reduce_levels(&job, (span){src, 0}, n, res));
+    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, res.mem, CL_TRUE, res.off * m->size,
+                                       m->size, result, 0, NULL, NULL));
+out:
+    return st;
+}
+
+sk_status sk_scan_inclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
+                                   cl_mem dst, size_t n)
+{
+    return scan_run(ctx, m, src, dst, n, false);
+}
+
+sk_status sk_scan_exclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
+                                   cl_mem dst, size_t n)
+{
+    return scan_run(ctx, m, src, dst, n, true);
+}
+
+sk_status sk_reduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src, size_t n,
+                           void *result)
+{
+    return reduce_run(ctx, m, src, n, result);
+}
+
+/* Built-in (type, op): resolve the monoid, then as above. */
+#define SK_WITH_BUILTIN(ctx, type, op, call)                                   \
+    do {                                                                       \
+        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
+        builtin_text text_;                                                    \
+        sk_monoid m_;                                                          \
+        sk__clear_error(ctx);                                                  \
+        sk_status st_ = builtin_monoid((ctx), (type), (op), &text_, &m_);      \
+        if (st_ != SK_OK) return st_;                                          \
+        const sk_monoid *m = &m_;                                              \
+        return call;                                                           \
+    } while (0)
+
+sk_status sk_scan_inclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src, cl_mem dst,
+                            size_t n)
+{
+    SK_WITH_BUILTIN(ctx, type, op, scan_run(ctx, m, src, dst, n, false));
+}
+
+sk_status sk_scan_exclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src, cl_mem dst,
+                            size_t n)
+{
+    SK_WITH_BUILTIN(ctx, type, op, scan_run(ctx, m, src, dst, n, true));
+}
+
+sk_status sk_reduce(sk_context *ctx, sk_type type, sk_op op, cl_mem src, size_t n,
+                    void *result)
+{
+    SK_WITH_BUILTIN(ctx, type, op, reduce_run(ctx, m, src, n, result));
+}
+
+/* ---- host-array forms ------------------------------------------------------------------ */
+
+/* Uploads n elements into the staging slot; *mem is valid until the next call. */
+static sk_status stage_in(sk_context *ctx, const void *src, size_t n, size_t elem,
+                          cl_mem *mem)
+{
+    size_t bytes = 0;
+    sk_status st = SK_OK;
+    SK_TRY(check_size(ctx, n, elem, &bytes));
+    if (n && !src) return sk__fail(ctx, SK_E_INVALID_ARG, "src is NULL");
+    SK_TRY(sk__scratch_get(ctx, SK_SLOT_HOST, bytes, mem));
+    if (bytes)
+        SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_FALSE, 0, bytes, src, 0,
+                                            NULL, NULL));
+out:
+    return st;
+}
+
+static sk_status scan_host(sk_context *ctx, const sk_monoid *m, const void *src, void *dst,
+                           size_t n, bool exclusive)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    sk_status st = SK_OK;
+    cl_mem mem = NULL;
+    SK_TRY(validate_monoid(ctx, m));
+    if (n && !dst) return sk__fail(ctx, SK_E_INVALID_ARG, "dst is NULL");
+    SK_TRY(stage_in(ctx, src, n, m->size, &mem));
+    if (n == 0) return SK_OK;
+    SK_TRY(scan_run(ctx, m, mem, mem, n, exclusive));
+    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, n * m->size, dst, 0,
+                                       NULL, NULL));
+out:
+    return st;
+}
+
+static sk_status reduce_host(sk_context *ctx, const sk_monoid *m, const void *src, size_t n,
+                             void *result)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    sk_status st = SK_OK;
+    cl_mem mem = NULL;
+    SK_TRY(validate_monoid(ctx, m));
+    SK_TRY(stage_in(ctx, src, n, m->size, &mem));
+    SK_TRY(reduce_run(ctx, m, mem, n, result));
+out:
+    return st;
+}
+
+sk_status sk_scan_inclusive_monoid_host(sk_context *ctx, const sk_monoid *m, const void *src,
+                                        void *dst, size_t n)
+{
+    return scan_host(ctx, m, src, dst, n, false);
+}
+
+sk_status sk_scan_exclusive_monoid_host(sk_context *ctx, const sk_monoid *m, const void *src,
+                                        void *dst, size_t n)
+{
+    return scan_host(ctx, m, src, dst, n, true);
+}
+
+sk_status sk_reduce_monoid_host(sk_context *ctx, const sk_monoid *m, const void *src,
+                                size_t n, void *result)
+{
+    return reduce_host(ctx, m, src, n, result);
+}
+
+sk_status sk_scan_inclusive_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
+                                 void *dst, size_t n)
+{
+    SK_WITH_BUILTIN(ctx, type, op, scan_host(ctx, m, src, dst, n, false));
+}
+
+sk_status sk_scan_exclusive_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
+                                 void *dst, size_t n)
+{
+    SK_WITH_BUILTIN(ctx, type, op, scan_host(ctx, m, src, dst, n, true));
+}
+
+sk_status sk_reduce_host(sk_context *ctx, sk_type type, sk_op op, const void *src, size_t n,
+                         void *result)
+{
+    SK_WITH_BUILTIN(ctx, type, op, reduce_host(ctx, m, src, n, result));
+}

@@ -1,0 +1,53 @@
+/*
+ * tuning.c - launch shapes per (device class, element size).
+ *
+ * The only place that looks at what kind of device the context has. Each
+ * number says where it came from; parameters set on the context override.
+ */
+#include "sk_internal.h"
+
+/* GPU shape: a tile of about 16 KiB of elements keeps enough loads in flight
+ * per work-group while leaving local memory for several work-groups per
+ * compute unit (48 KiB on NVIDIA). 256 work-items is the common sweet spot
+ * of NVIDIA and AMD parts. */
+#define GPU_WG 256
+#define GPU_TILE_BYTES 16384
+#define GPU_MAX_ITEMS 16
+
+/* CPU shape (PoCL, work-group size 1): a few chunks per compute unit balance
+ * the load; below 32K elements one work-item finishing the whole scan beats
+ * three launches. Measured on a 2-core PoCL 3.1 with bench/bench_scan. */
+#define CPU_CHUNKS_PER_CU 4
+#define CPU_SERIAL_BELOW 32768
+
+static size_t clamp_size(size_t v, size_t lo, size_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+sk__tuning sk__tuning_for(const sk_context *ctx, size_t elem_size)
+{
+    sk__tuning t;
+    t.shape = ctx->shape_param;
+    if (t.shape == SK_SHAPE_AUTO) t.shape = ctx->desc.is_gpu ? SK_SHAPE_GPU : SK_SHAPE_CPU;
+    if (elem_size == 0) elem_size = 1;
+
+    size_t wg = ctx->wg_param ? (size_t)ctx->wg_param : GPU_WG;
+    while (wg > ctx->max_wg_size && wg > 1) wg /= 2;
+    /* The tile and the work-group sums must fit in local memory. */
+    while (wg > 1 && (wg * 2 + wg) * elem_size > ctx->local_mem_bytes) wg /= 2;
+    size_t items = ctx->items_param
+                       ? (size_t)ctx->items_param
+                       : clamp_size(GPU_TILE_BYTES / (wg * elem_size), 1, GPU_MAX_ITEMS);
+    while (items > 1 && (wg * items * 33 / 32 + 1 + wg) * elem_size > ctx->local_mem_bytes)
+        items /= 2;
+    if (wg * items < 2) items = 2;   /* a tile of one element would never shrink */
+    t.wg_size = wg;
+    t.items = items;
+
+    size_t cus = ctx->desc.compute_units ? ctx->desc.compute_units : 1;
+    t.cpu_chunks = ctx->chunks_param ? (size_t)ctx->chunks_param : cus * CPU_CHUNKS_PER_CU;
+    t.cpu_serial_below = ctx->serial_below_param ? (size_t)ctx->serial_below_param
+                                                 : CPU_SERIAL_BELOW;
+    return t;
+}
