@@ -198,16 +198,50 @@ void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
 /* ======================================================================= */
 #elif defined(SK_SHAPE_CPU)
 
-/* Work-item c owns elements [c * chunk, min((c + 1) * chunk, n)). */
+/* Work-item c owns elements [c * chunk, min((c + 1) * chunk, n)).
+ *
+ * With SK_V (an 8-wide vector of SK_T and sk_opv, its lane-wise operator;
+ * the host defines them only for the built-in operators, which are
+ * commutative, and only with the plain array input and output), chunks are
+ * processed eight elements at a time: a reduce keeps eight lane
+ * accumulators, a scan does an in-register scan of eight lanes in three
+ * steps. The association order stays fixed, so results stay deterministic. */
+
+#if defined(SK_V)
+#define SK_VEC_IO 1
+SK_V sk_shift1(SK_V x, SK_T e) { return (SK_V)(e, x.s0, x.s1, x.s2, x.s3, x.s4, x.s5, x.s6); }
+SK_V sk_shift2(SK_V x, SK_T e) { return (SK_V)(e, e, x.s0, x.s1, x.s2, x.s3, x.s4, x.s5); }
+SK_V sk_shift4(SK_V x, SK_T e) { return (SK_V)(e, e, e, e, x.s0, x.s1, x.s2, x.s3); }
+
+/* Inclusive scan of the eight lanes: lane j = x0 op ... op xj. */
+SK_V sk_lanes_scan(SK_V x)
+{
+    const SK_T e = SK_IDENTITY;
+    x = sk_opv(sk_shift1(x, e), x);
+    x = sk_opv(sk_shift2(x, e), x);
+    return sk_opv(sk_shift4(x, e), x);
+}
+
+SK_T sk_lanes_reduce(SK_V v)
+{
+    SK_T r = sk_op(sk_op(v.s0, v.s1), sk_op(v.s2, v.s3));
+    return sk_op(r, sk_op(sk_op(v.s4, v.s5), sk_op(v.s6, v.s7)));
+}
+#endif
 
 __kernel void sk_reduce_chunks(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off,
                                ulong n, ulong chunk)
 {
     ulong c = get_global_id(0);
-    ulong begin = c * chunk;
-    ulong end = min(begin + chunk, n);
+    ulong i = c * chunk;
+    ulong end = min(i + chunk, n);
     SK_T acc = SK_IDENTITY;
-    for (ulong i = begin; i < end; i++) acc = sk_op(acc, SK_LOAD(i));
+#if defined(SK_VEC_IO)
+    SK_V lanes = (SK_V)(SK_IDENTITY);
+    for (; i + 8 <= end; i += 8) lanes = sk_opv(lanes, vload8(0, src + src_off + i));
+    acc = sk_lanes_reduce(lanes);
+#endif
+    for (; i < end; i++) acc = sk_op(acc, SK_LOAD(i));
     partials[partials_off + c] = acc;
 }
 
@@ -216,18 +250,34 @@ __kernel void sk_scan_chunks(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *s
                              uint has_seeds)
 {
     ulong c = get_global_id(0);
-    ulong begin = c * chunk;
-    ulong end = min(begin + chunk, n);
+    ulong i = c * chunk;
+    ulong end = min(i + chunk, n);
     SK_T acc = SK_IDENTITY;
     if (has_seeds) acc = seeds[seeds_off + c];
+#if defined(SK_VEC_IO)
+    const SK_T e = SK_IDENTITY;
     if (exclusive) {
-        for (ulong i = begin; i < end; i++) {
+        for (; i + 8 <= end; i += 8) {
+            SK_V x = sk_lanes_scan(vload8(0, src + src_off + i));
+            vstore8(sk_opv((SK_V)(acc), sk_shift1(x, e)), 0, dst + dst_off + i);
+            acc = sk_op(acc, x.s7);
+        }
+    } else {
+        for (; i + 8 <= end; i += 8) {
+            SK_V x = sk_opv((SK_V)(acc), sk_lanes_scan(vload8(0, src + src_off + i)));
+            vstore8(x, 0, dst + dst_off + i);
+            acc = x.s7;
+        }
+    }
+#endif
+    if (exclusive) {
+        for (; i < end; i++) {
             SK_T x = SK_LOAD(i);
             SK_STORE(i, acc);
             acc = sk_op(acc, x);
         }
     } else {
-        for (ulong i = begin; i < end; i++) {
+        for (; i < end; i++) {
             acc = sk_op(acc, SK_LOAD(i));
             SK_STORE(i, acc);
         }

@@ -89,10 +89,46 @@ sk_status sk_op_parse(const char *name, sk_op *out)
 typedef struct builtin_text {
     char identity[64];
     char combine[160];
+    char vec_type[16];        /* 8-wide vector type, e.g. "uint8" */
+    char vec_combine[160];    /* the operator on vectors */
 } builtin_text;
 
+/* What the kernels are built for: a monoid, and for the built-in operators
+ * an 8-wide vector form the CPU shape uses (vec_type NULL otherwise). */
+typedef struct scan_op {
+    sk_monoid m;
+    const char *vec_type;
+    const char *vec_combine;
+} scan_op;
+
+/* Writes the operator text for scalar (w == "") or 8-wide (w == "8") types. */
+static void op_text(sk_type t, sk_op op, const char *w, char *out, size_t len)
+{
+    const char *ty = types[t].cl;
+    switch (op) {
+    case SK_OP_ADD:
+    case SK_OP_MUL: {
+        char sym = op == SK_OP_ADD ? '+' : '*';
+        if (types[t].is_signed) /* wrap modulo 2^bits instead of overflowing */
+            snprintf(out, len, "as_%s%s(as_%s%s(a) %c as_%s%s(b))", ty, w, types[t].uns, w,
+                     sym, types[t].uns, w);
+        else
+            snprintf(out, len, "a %c b", sym);
+        break;
+    }
+    case SK_OP_MIN:
+    case SK_OP_MAX:
+        snprintf(out, len, "%s%s(a, b)", types[t].is_float ? "f" : "",
+                 op == SK_OP_MIN ? "min" : "max");
+        break;
+    case SK_OP_AND: snprintf(out, len, "a & b"); break;
+    case SK_OP_OR: snprintf(out, len, "a | b"); break;
+    case SK_OP_XOR: snprintf(out, len, "a ^ b"); break;
+    }
+}
+
 static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_text *buf,
-                                sk_monoid *m)
+                                scan_op *out)
 {
     if ((unsigned)t >= SK_TYPE_COUNT)
         return sk__fail(ctx, SK_E_INVALID_ARG, "invalid element type %d", (int)t);
@@ -107,27 +143,21 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
                         ctx->desc.device_name);
     const char *ident = "0";
     switch (op) {
-    case SK_OP_ADD:
-    case SK_OP_MUL:
-        ident = op == SK_OP_ADD ? "0" : "1";
-        if (types[t].is_signed) /* wrap modulo 2^bits instead of overflowing */
-            snprintf(buf->combine, sizeof buf->combine, "as_%s(as_%s(a) %c as_%s(b))", ty,
-                     types[t].uns, op == SK_OP_ADD ? '+' : '*', types[t].uns);
-        else
-            snprintf(buf->combine, sizeof buf->combine, "a %c b", op == SK_OP_ADD ? '+' : '*');
-        break;
-    case SK_OP_MIN:
-    case SK_OP_MAX:
-        ident = op == SK_OP_MIN ? types[t].min_id : types[t].max_id;
-        snprintf(buf->combine, sizeof buf->combine, "%s%s(a, b)",
-                 types[t].is_float ? "f" : "", op == SK_OP_MIN ? "min" : "max");
-        break;
-    case SK_OP_AND: ident = "~0"; snprintf(buf->combine, sizeof buf->combine, "a & b"); break;
-    case SK_OP_OR: snprintf(buf->combine, sizeof buf->combine, "a | b"); break;
-    case SK_OP_XOR: snprintf(buf->combine, sizeof buf->combine, "a ^ b"); break;
+    case SK_OP_ADD: ident = "0"; break;
+    case SK_OP_MUL: ident = "1"; break;
+    case SK_OP_MIN: ident = types[t].min_id; break;
+    case SK_OP_MAX: ident = types[t].max_id; break;
+    case SK_OP_AND: ident = "~0"; break;
+    case SK_OP_OR:
+    case SK_OP_XOR: ident = "0"; break;
     }
     snprintf(buf->identity, sizeof buf->identity, "(%s)(%s)", ty, ident);
-    *m = (sk_monoid){ty, sk_type_size(t), buf->identity, buf->combine, NULL};
+    op_text(t, op, "", buf->combine, sizeof buf->combine);
+    op_text(t, op, "8", buf->vec_combine, sizeof buf->vec_combine);
+    snprintf(buf->vec_type, sizeof buf->vec_type, "%s8", ty);
+    out->m = (sk_monoid){ty, sk_type_size(t), buf->identity, buf->combine, NULL};
+    out->vec_type = buf->vec_type;
+    out->vec_combine = buf->vec_combine;
     return SK_OK;
 }
 
@@ -150,8 +180,9 @@ static const char *const gpu_kernels[] = {"sk_reduce_tiles", "sk_reduce_single",
                                           "sk_scan_tiles", "sk_scan_single"};
 static const char *const cpu_kernels[] = {"sk_reduce_chunks", "sk_scan_chunks"};
 
-static char *scan_config(const sk_monoid *m, const sk__tuning *t)
+static char *scan_config(const scan_op *op, const sk__tuning *t)
 {
+    const sk_monoid *m = &op->m;
     sk__str s = {0};
     sk__str_addf(&s, "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                      "#endif\n");
@@ -164,6 +195,9 @@ static char *scan_config(const sk_monoid *m, const sk__tuning *t)
                      t->wg_size, t->items);
     else
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
+    if (t->shape == SK_SHAPE_CPU && op->vec_type)
+        sk__str_addf(&s, "#define SK_V %s\nSK_V sk_opv(SK_V a, SK_V b) { return (%s); }\n",
+                     op->vec_type, op->vec_combine);
     if (s.failed) {
         sk__str_free(&s);
         return NULL;
@@ -171,10 +205,10 @@ static char *scan_config(const sk_monoid *m, const sk__tuning *t)
     return s.buf;
 }
 
-static sk_status scan_program(sk_context *ctx, const sk_monoid *m, const sk__tuning *t,
+static sk_status scan_program(sk_context *ctx, const scan_op *op, const sk__tuning *t,
                               const sk__program **out)
 {
-    char *config = scan_config(m, t);
+    char *config = scan_config(op, t);
     if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scan configuration");
     bool gpu = t->shape == SK_SHAPE_GPU;
     sk_status st = sk__program_get(ctx, SK_SRC_SCAN, config, gpu ? gpu_kernels : cpu_kernels,
@@ -211,12 +245,19 @@ static level_split split_level(const sk__tuning *t, size_t n)
     return s;
 }
 
-/* Elements of scratch the recursion on n elements needs (all levels). */
+/* Elements of scratch the recursion on n elements needs (all levels), and
+ * enough for the CPU shape's windows (two alternating areas of chunk totals
+ * plus a carry each) when n spans more than one window. */
 static size_t scratch_elems(const sk__tuning *t, size_t n)
 {
     size_t total = 0;
     for (level_split s = split_level(t, n); s.parts; s = split_level(t, s.parts))
         total += s.parts;
+    if (t->shape == SK_SHAPE_CPU && n > t->cpu_window) {
+        level_split w = split_level(t, t->cpu_window);
+        size_t windowed = 2 * (w.parts + 2);
+        if (windowed > total) total = windowed;
+    }
     return total;
 }
 
@@ -256,7 +297,9 @@ static sk_status set_uint(sk_context *ctx, cl_kernel k, cl_uint *i, unsigned v)
 
 /* ---- the recursion ------------------------------------------------------------------- */
 
-/* (src, dst, seeds, n, ..., exclusive, has_seeds) into the scan kernel. */
+/* Scans n elements of src into dst, split as s; every tile or chunk starts
+ * from its seed in `seeds` (none when seeds.mem is NULL; the GPU shape's
+ * single work-group takes no seeds). */
 static sk_status launch_scan(scan_job *job, span src, span dst, span seeds, size_t n,
                              level_split s, bool exclusive)
 {
@@ -265,6 +308,7 @@ static sk_status launch_scan(scan_job *job, span src, span dst, span seeds, size
     bool single = s.parts == 0;
     unsigned k = gpu ? (single ? K_GPU_SCAN_SINGLE : K_GPU_SCAN_TILES) : K_CPU_SCAN_CHUNKS;
     cl_kernel kern = job->prog->kernels[k];
+    bool has_seeds = seeds.mem != NULL;
     cl_uint i = 0;
     sk_status st = SK_OK;
     SK_TRY(set_span(ctx, kern, &i, src));
@@ -273,12 +317,12 @@ static sk_status launch_scan(scan_job *job, span src, span dst, span seeds, size
     SK_TRY(set_ulong(ctx, kern, &i, n));
     if (!gpu) SK_TRY(set_ulong(ctx, kern, &i, s.chunk));
     SK_TRY(set_uint(ctx, kern, &i, exclusive));
-    if (!(gpu && single)) SK_TRY(set_uint(ctx, kern, &i, !single));
+    if (!(gpu && single)) SK_TRY(set_uint(ctx, kern, &i, has_seeds));
     size_t local = gpu ? job->t->wg_size : 1;
     size_t global = single ? local : s.parts * local;
     st = sk__launch(ctx, job->prog, k, global, local,
                     "n=%zu chunk=%zu exclusive=%d has_seeds=%d src_off=%llu dst_off=%llu "
-                    "seeds_off=%llu", n, s.chunk, (int)exclusive, (int)!single,
+                    "seeds_off=%llu", n, s.chunk, (int)exclusive, (int)has_seeds,
                     (unsigned long long)src.off, (unsigned long long)dst.off,
                     (unsigned long long)seeds.off);
 out:
@@ -310,10 +354,45 @@ out:
     return st;
 }
 
+static span span_at(span s, size_t elems) { return (span){s.mem, s.off + elems}; }
+
+/* CPU shape, n beyond one cache window: reduce-then-scan window after
+ * window, so the scan pass finds each window still in cache. Window w's
+ * chunk totals get one extra, empty chunk; their exclusive scan, seeded with
+ * the previous window's carry, leaves the next carry in that extra slot.
+ * Two partial areas alternate so the previous carry survives. */
+static sk_status scan_windows(scan_job *job, span src, span dst, size_t n, bool exclusive)
+{
+    size_t w = job->t->cpu_window;
+    level_split full = split_level(job->t, w);
+    size_t chunk = full.parts ? full.chunk : w;
+    size_t stride = div_up(w, chunk) + 1;   /* <= full.parts + 2 */
+    span area[2] = {job->scratch, span_at(job->scratch, stride)};
+    span carry = {NULL, 0};
+    sk_status st = SK_OK;
+    for (size_t base = 0, k = 0; base < n && st == SK_OK; base += w, k++) {
+        size_t len = n - base < w ? n - base : w;
+        level_split s = {div_up(len, chunk), chunk};
+        level_split with_carry = {s.parts + 1, chunk};
+        span parts = area[k & 1];
+        st = launch_reduce(job, span_at(src, base), parts, len, with_carry);
+        if (st == SK_OK)
+            st = launch_scan(job, parts, parts, carry, s.parts + 1,
+                             (level_split){0, s.parts + 1}, true);
+        if (st == SK_OK)
+            st = launch_scan(job, span_at(src, base), span_at(dst, base), parts, len, s,
+                             exclusive);
+        carry = span_at(parts, s.parts);
+    }
+    return st;
+}
+
 static sk_status scan_levels(scan_job *job, span src, span dst, size_t n, bool exclusive)
 {
     level_split s = split_level(job->t, n);
     if (s.parts == 0) return launch_scan(job, src, dst, (span){NULL, 0}, n, s, exclusive);
+    if (job->t->shape == SK_SHAPE_CPU && n > job->t->cpu_window)
+        return scan_windows(job, src, dst, n, exclusive);
     span partials = job->scratch;
     job->scratch.off += s.parts;
     sk_status st = launch_reduce(job, src, partials, n, s);
@@ -346,51 +425,48 @@ static sk_status check_size(sk_context *ctx, size_t n, size_t elem, size_t *byte
 }
 
 /* Gets the program and enough scratch for n elements plus `extra`. */
-static sk_status job_open(sk_context *ctx, const sk_monoid *m, size_t n, size_t extra,
+static sk_status job_open(sk_context *ctx, const scan_op *op, size_t n, size_t extra,
                           sk__tuning *t, scan_job *job)
 {
-    *t = sk__tuning_for(ctx, m->size);
+    *t = sk__tuning_for(ctx, op->m.size);
     *job = (scan_job){ctx, NULL, t, {NULL, 0}};
-    sk_status st = scan_program(ctx, m, t, &job->prog);
+    sk_status st = scan_program(ctx, op, t, &job->prog);
     if (st != SK_OK) return st;
     size_t elems = scratch_elems(t, n) + extra;
-    return sk__scratch_get(ctx, SK_SLOT_SCAN_PARTIALS, elems * m->size, &job->scratch.mem);
+    return sk__scratch_get(ctx, SK_SLOT_SCAN_PARTIALS, elems * op->m.size,
+                           &job->scratch.mem);
 }
 
-static sk_status scan_run(sk_context *ctx, const sk_monoid *m, cl_mem src, cl_mem dst,
+static sk_status scan_run(sk_context *ctx, const scan_op *op, cl_mem src, cl_mem dst,
                           size_t n, bool exclusive)
 {
-    if (!ctx) return SK_E_INVALID_ARG;
-    sk__clear_error(ctx);
+    const sk_monoid *m = &op->m;
     size_t bytes = 0;
     sk_status st = SK_OK;
-    SK_TRY(validate_monoid(ctx, m));
     SK_TRY(check_size(ctx, n, m->size, &bytes));
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
     SK_TRY(sk__check_buffer(ctx, dst, bytes, "dst"));
     if (n == 0) return SK_OK;
     sk__tuning t;
     scan_job job;
-    SK_TRY(job_open(ctx, m, n, 0, &t, &job));
+    SK_TRY(job_open(ctx, op, n, 0, &t, &job));
     st = scan_levels(&job, (span){src, 0}, (span){dst, 0}, n, exclusive);
 out:
     return st;
 }
 
-static sk_status reduce_run(sk_context *ctx, const sk_monoid *m, cl_mem src, size_t n,
+static sk_status reduce_run(sk_context *ctx, const scan_op *op, cl_mem src, size_t n,
                             void *result)
 {
-    if (!ctx) return SK_E_INVALID_ARG;
-    sk__clear_error(ctx);
+    const sk_monoid *m = &op->m;
     size_t bytes = 0;
     sk_status st = SK_OK;
-    SK_TRY(validate_monoid(ctx, m));
     if (!result) return sk__fail(ctx, SK_E_INVALID_ARG, "result is NULL");
     SK_TRY(check_size(ctx, n, m->size, &bytes));
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
     sk__tuning t;
     scan_job job;
-    SK_TRY(job_open(ctx, m, n, 1, &t, &job));
+    SK_TRY(job_open(ctx, op, n, 1, &t, &job));
     /* The result sits in the last scratch element; levels use the ones before. */
     span res = {job.scratch.mem, scratch_elems(&t, n)};
     SK_TRY(reduce_levels(&job, (span){src, 0}, n, res));
@@ -398,55 +474,6 @@ static sk_status reduce_run(sk_context *ctx, const sk_monoid *m, cl_mem src, siz
                                        m->size, result, 0, NULL, NULL));
 out:
     return st;
-}
-
-sk_status sk_scan_inclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
-                                   cl_mem dst, size_t n)
-{
-    return scan_run(ctx, m, src, dst, n, false);
-}
-
-sk_status sk_scan_exclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
-                                   cl_mem dst, size_t n)
-{
-    return scan_run(ctx, m, src, dst, n, true);
-}
-
-sk_status sk_reduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src, size_t n,
-                           void *result)
-{
-    return reduce_run(ctx, m, src, n, result);
-}
-
-/* Built-in (type, op): resolve the monoid, then as above. */
-#define SK_WITH_BUILTIN(ctx, type, op, call)                                   \
-    do {                                                                       \
-        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
-        builtin_text text_;                                                    \
-        sk_monoid m_;                                                          \
-        sk__clear_error(ctx);                                                  \
-        sk_status st_ = builtin_monoid((ctx), (type), (op), &text_, &m_);      \
-        if (st_ != SK_OK) return st_;                                          \
-        const sk_monoid *m = &m_;                                              \
-        return call;                                                           \
-    } while (0)
-
-sk_status sk_scan_inclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src, cl_mem dst,
-                            size_t n)
-{
-    SK_WITH_BUILTIN(ctx, type, op, scan_run(ctx, m, src, dst, n, false));
-}
-
-sk_status sk_scan_exclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src, cl_mem dst,
-                            size_t n)
-{
-    SK_WITH_BUILTIN(ctx, type, op, scan_run(ctx, m, src, dst, n, true));
-}
-
-sk_status sk_reduce(sk_context *ctx, sk_type type, sk_op op, cl_mem src, size_t n,
-                    void *result)
-{
-    SK_WITH_BUILTIN(ctx, type, op, reduce_run(ctx, m, src, n, result));
 }
 
 /* ---- host-array forms ------------------------------------------------------------------ */
@@ -467,68 +494,128 @@ out:
     return st;
 }
 
-static sk_status scan_host(sk_context *ctx, const sk_monoid *m, const void *src, void *dst,
+static sk_status scan_host(sk_context *ctx, const scan_op *op, const void *src, void *dst,
                            size_t n, bool exclusive)
 {
-    if (!ctx) return SK_E_INVALID_ARG;
     sk_status st = SK_OK;
     cl_mem mem = NULL;
-    SK_TRY(validate_monoid(ctx, m));
     if (n && !dst) return sk__fail(ctx, SK_E_INVALID_ARG, "dst is NULL");
-    SK_TRY(stage_in(ctx, src, n, m->size, &mem));
+    SK_TRY(stage_in(ctx, src, n, op->m.size, &mem));
     if (n == 0) return SK_OK;
-    SK_TRY(scan_run(ctx, m, mem, mem, n, exclusive));
-    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, n * m->size, dst, 0,
+    SK_TRY(scan_run(ctx, op, mem, mem, n, exclusive));
+    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, n * op->m.size, dst, 0,
                                        NULL, NULL));
 out:
     return st;
 }
 
-static sk_status reduce_host(sk_context *ctx, const sk_monoid *m, const void *src, size_t n,
+static sk_status reduce_host(sk_context *ctx, const scan_op *op, const void *src, size_t n,
                              void *result)
 {
-    if (!ctx) return SK_E_INVALID_ARG;
     sk_status st = SK_OK;
     cl_mem mem = NULL;
-    SK_TRY(validate_monoid(ctx, m));
-    SK_TRY(stage_in(ctx, src, n, m->size, &mem));
-    SK_TRY(reduce_run(ctx, m, mem, n, result));
+    if (!result) return sk__fail(ctx, SK_E_INVALID_ARG, "result is NULL");
+    SK_TRY(stage_in(ctx, src, n, op->m.size, &mem));
+    SK_TRY(reduce_run(ctx, op, mem, n, result));
 out:
     return st;
 }
 
-sk_status sk_scan_inclusive_monoid_host(sk_context *ctx, const sk_monoid *m, const void *src,
-                                        void *dst, size_t n)
+/* ---- entry points: resolve the operator, then one of the runners ---------------------- */
+
+/* `call` sees `op`, a validated scan_op for a caller's monoid. */
+#define SK_WITH_MONOID(ctx, monoid, call)                                      \
+    do {                                                                       \
+        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
+        sk__clear_error(ctx);                                                  \
+        sk_status st_ = validate_monoid((ctx), (monoid));                      \
+        if (st_ != SK_OK) return st_;                                          \
+        const scan_op op_ = {*(monoid), NULL, NULL};                           \
+        const scan_op *op = &op_;                                              \
+        return call;                                                           \
+    } while (0)
+
+/* `call` sees `op`, the scan_op of a built-in (type, operator). */
+#define SK_WITH_BUILTIN(ctx, type, oper, call)                                 \
+    do {                                                                       \
+        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
+        sk__clear_error(ctx);                                                  \
+        builtin_text text_;                                                    \
+        scan_op op_;                                                           \
+        sk_status st_ = builtin_monoid((ctx), (type), (oper), &text_, &op_);   \
+        if (st_ != SK_OK) return st_;                                          \
+        const scan_op *op = &op_;                                              \
+        return call;                                                           \
+    } while (0)
+
+sk_status sk_scan_inclusive(sk_context *ctx, sk_type type, sk_op oper, cl_mem src,
+                            cl_mem dst, size_t n)
 {
-    return scan_host(ctx, m, src, dst, n, false);
+    SK_WITH_BUILTIN(ctx, type, oper, scan_run(ctx, op, src, dst, n, false));
 }
 
-sk_status sk_scan_exclusive_monoid_host(sk_context *ctx, const sk_monoid *m, const void *src,
-                                        void *dst, size_t n)
+sk_status sk_scan_exclusive(sk_context *ctx, sk_type type, sk_op oper, cl_mem src,
+                            cl_mem dst, size_t n)
 {
-    return scan_host(ctx, m, src, dst, n, true);
+    SK_WITH_BUILTIN(ctx, type, oper, scan_run(ctx, op, src, dst, n, true));
+}
+
+sk_status sk_reduce(sk_context *ctx, sk_type type, sk_op oper, cl_mem src, size_t n,
+                    void *result)
+{
+    SK_WITH_BUILTIN(ctx, type, oper, reduce_run(ctx, op, src, n, result));
+}
+
+sk_status sk_scan_inclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
+                                   cl_mem dst, size_t n)
+{
+    SK_WITH_MONOID(ctx, m, scan_run(ctx, op, src, dst, n, false));
+}
+
+sk_status sk_scan_exclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
+                                   cl_mem dst, size_t n)
+{
+    SK_WITH_MONOID(ctx, m, scan_run(ctx, op, src, dst, n, true));
+}
+
+sk_status sk_reduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src, size_t n,
+                           void *result)
+{
+    SK_WITH_MONOID(ctx, m, reduce_run(ctx, op, src, n, result));
+}
+
+sk_status sk_scan_inclusive_host(sk_context *ctx, sk_type type, sk_op oper, const void *src,
+                                 void *dst, size_t n)
+{
+    SK_WITH_BUILTIN(ctx, type, oper, scan_host(ctx, op, src, dst, n, false));
+}
+
+sk_status sk_scan_exclusive_host(sk_context *ctx, sk_type type, sk_op oper, const void *src,
+                                 void *dst, size_t n)
+{
+    SK_WITH_BUILTIN(ctx, type, oper, scan_host(ctx, op, src, dst, n, true));
+}
+
+sk_status sk_reduce_host(sk_context *ctx, sk_type type, sk_op oper, const void *src,
+                         size_t n, void *result)
+{
+    SK_WITH_BUILTIN(ctx, type, oper, reduce_host(ctx, op, src, n, result));
+}
+
+sk_status sk_scan_inclusive_monoid_host(sk_context *ctx, const sk_monoid *m,
+                                        const void *src, void *dst, size_t n)
+{
+    SK_WITH_MONOID(ctx, m, scan_host(ctx, op, src, dst, n, false));
+}
+
+sk_status sk_scan_exclusive_monoid_host(sk_context *ctx, const sk_monoid *m,
+                                        const void *src, void *dst, size_t n)
+{
+    SK_WITH_MONOID(ctx, m, scan_host(ctx, op, src, dst, n, true));
 }
 
 sk_status sk_reduce_monoid_host(sk_context *ctx, const sk_monoid *m, const void *src,
                                 size_t n, void *result)
 {
-    return reduce_host(ctx, m, src, n, result);
-}
-
-sk_status sk_scan_inclusive_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
-                                 void *dst, size_t n)
-{
-    SK_WITH_BUILTIN(ctx, type, op, scan_host(ctx, m, src, dst, n, false));
-}
-
-sk_status sk_scan_exclusive_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
-                                 void *dst, size_t n)
-{
-    SK_WITH_BUILTIN(ctx, type, op, scan_host(ctx, m, src, dst, n, true));
-}
-
-sk_status sk_reduce_host(sk_context *ctx, sk_type type, sk_op op, const void *src, size_t n,
-                         void *result)
-{
-    SK_WITH_BUILTIN(ctx, type, op, reduce_host(ctx, m, src, n, result));
+    SK_WITH_MONOID(ctx, m, reduce_host(ctx, op, src, n, result));
 }

@@ -78,6 +78,7 @@ typedef struct sk__tuning {
     size_t items;                  /* GPU: items per work-item */
     size_t cpu_chunks;             /* CPU: chunks per launch */
     size_t cpu_serial_below;       /* CPU: one work-item below this n */
+    size_t cpu_window;             /* CPU: elements per cache window */
 } sk__tuning;
 
 /* ---- the context ------------------------------------------------------------ */
@@ -93,7 +94,7 @@ struct sk_context {
 
     /* params as set (0 = automatic) */
     sk_shape shape_param;
-    long wg_param, items_param, chunks_param, serial_below_param;
+    long wg_param, items_param, chunks_param, serial_below_param, window_param;
     bool profile;
 
     sk__program *programs;         /* in-memory program cache */

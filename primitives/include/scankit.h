@@ -226,6 +226,9 @@ typedef enum sk_shape { SK_SHAPE_AUTO = 0, SK_SHAPE_CPU = 1, SK_SHAPE_GPU = 2 } 
  *  - SK_PARAM_ITEMS_PER_THREAD GPU shape: elements per work-item per tile (1..64).
  *  - SK_PARAM_CPU_CHUNKS       CPU shape: chunks per launch (1..65536).
  *  - SK_PARAM_CPU_SERIAL_BELOW CPU shape: below this n one work-item does all.
+ *  - SK_PARAM_CPU_WINDOW       CPU shape: elements per cache window; longer
+ *                              scans run window after window so that the
+ *                              second pass over each window hits the cache.
  *  - SK_PARAM_PROFILE          1: keep an event per launch for
  *                              sk_context_profile_take(); 0: don't. */
 typedef enum sk_param {
@@ -234,7 +237,8 @@ typedef enum sk_param {
     SK_PARAM_ITEMS_PER_THREAD = 3,
     SK_PARAM_CPU_CHUNKS = 4,
     SK_PARAM_CPU_SERIAL_BELOW = 5,
-    SK_PARAM_PROFILE = 6
+    SK_PARAM_PROFILE = 6,
+    SK_PARAM_CPU_WINDOW = 7
 } sk_param;
 
 /*! sk_context_set_param() :
