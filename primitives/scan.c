@@ -424,6 +424,34 @@ static sk_status check_size(sk_context *ctx, size_t n, size_t elem, size_t *byte
     return SK_OK;
 }
 
+/* GPU shape: a large element type can leave a kernel unable to run a
+ * work-group of the tuned size (registers); halve it until it fits. */
+static sk_status fit_work_group(sk_context *ctx, const scan_op *op, sk__tuning *t,
+                                const sk__program **prog)
+{
+    sk_status st = SK_OK;
+    while (t->shape == SK_SHAPE_GPU && st == SK_OK) {
+        size_t fits = t->wg_size;
+        for (unsigned k = 0; k < (*prog)->kernel_count; k++) {
+            size_t wg = 0;
+            cl_int rc = clGetKernelWorkGroupInfo((*prog)->kernels[k], ctx->device,
+                                                 CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
+                                                 NULL);
+            if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clGetKernelWorkGroupInfo");
+            if (wg < fits) fits = wg;
+        }
+        if (fits >= t->wg_size) break;
+        if (t->wg_size == 1)
+            return sk__fail(ctx, SK_E_UNSUPPORTED, "scan kernels of %s cannot run on %s",
+                            op->m.type, ctx->desc.device_name);
+        while (t->wg_size > fits && t->wg_size > 1) t->wg_size /= 2;
+        if (t->wg_size * t->items < 2) t->items = 2;
+        sk__log(ctx, "scan: work-group size lowered to %zu for %s", t->wg_size, op->m.type);
+        st = scan_program(ctx, op, t, prog);
+    }
+    return st;
+}
+
 /* Gets the program and enough scratch for n elements plus `extra`. */
 static sk_status job_open(sk_context *ctx, const scan_op *op, size_t n, size_t extra,
                           sk__tuning *t, scan_job *job)
@@ -431,6 +459,7 @@ static sk_status job_open(sk_context *ctx, const scan_op *op, size_t n, size_t e
     *t = sk__tuning_for(ctx, op->m.size);
     *job = (scan_job){ctx, NULL, t, {NULL, 0}};
     sk_status st = scan_program(ctx, op, t, &job->prog);
+    if (st == SK_OK) st = fit_work_group(ctx, op, t, &job->prog);
     if (st != SK_OK) return st;
     size_t elems = scratch_elems(t, n) + extra;
     return sk__scratch_get(ctx, SK_SLOT_SCAN_PARTIALS, elems * op->m.size,
