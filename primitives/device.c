@@ -147,8 +147,8 @@ static bool parse_index(const char *s, unsigned *a)
     return true;
 }
 
-/* Does entry e match the spec? Names match on "platform device" and on the
- * device type ("cpu", "gpu"). */
+/* Does entry e match the spec? Names match on "platform vendor device" and
+ * on the device type ("cpu", "gpu"). */
 static bool spec_matches(const char *spec, const device_entry *e, size_t flat_index)
 {
     unsigned a, b;
@@ -156,8 +156,13 @@ static bool spec_matches(const char *spec, const device_entry *e, size_t flat_in
     if (parse_index(spec, &a)) return flat_index == a;
     sk_device_desc d;
     if (sk__device_describe(e->platform, e->device, &d) != SK_OK) return false;
-    char full[300];
-    snprintf(full, sizeof full, "%s %s %s", d.platform_name, d.device_name,
+    char vendor[128] = "";
+    if (clGetPlatformInfo(e->platform, CL_PLATFORM_VENDOR, sizeof vendor, vendor, NULL) !=
+        CL_SUCCESS)
+        vendor[0] = '\0';
+    vendor[sizeof vendor - 1] = '\0';
+    char full[450];
+    snprintf(full, sizeof full, "%s %s %s %s", d.platform_name, vendor, d.device_name,
              d.is_gpu ? "gpu" : "cpu");
     return contains_nocase(full, spec);
 }

@@ -498,7 +498,7 @@ sk_status sk__launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
         vsnprintf(scalars, sizeof scalars, scalars_fmt, ap);
         va_end(ap);
         sk_launch_record r = {prog->kernel_names[kernel],
-                              sk__source_name(prog->source),
+                              prog->source->name,
                               prog->config, global, local, scalars};
         ctx->trace_fn(&r, ctx->trace_user);
     }

@@ -211,7 +211,7 @@ static sk_status scan_program(sk_context *ctx, const scan_op *op, const sk__tuni
     char *config = scan_config(op, t);
     if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scan configuration");
     bool gpu = t->shape == SK_SHAPE_GPU;
-    sk_status st = sk__program_get(ctx, SK_SRC_SCAN, config, gpu ? gpu_kernels : cpu_kernels,
+    sk_status st = sk__program_get(ctx, "scan", config, gpu ? gpu_kernels : cpu_kernels,
                                    gpu ? 4 : 2, out);
     free(config);
     return st;

@@ -143,8 +143,9 @@ typedef struct sk_context sk_context;
  *  Opens a context on one device. `device_spec` chooses it:
  *    - "P:D"           platform index P, device index D (as sk_device_list);
  *    - "N"             the N-th device in sk_device_list order;
- *    - any other text  the first device whose "platform device" name contains
- *                      it, case-insensitively (e.g. "nvidia", "pocl", "cpu");
+ *    - any other text  the first device whose platform name, platform vendor,
+ *                      device name or type ("cpu"/"gpu") contains it,
+ *                      case-insensitively (e.g. "nvidia", "pocl", "cpu");
  *    - NULL or ""      $SCANKIT_DEVICE if set, else the first GPU, else the
  *                      first device.
  *  The queue is in order with profiling enabled.
