@@ -1,0 +1,397 @@
+/*
+ * appkit.h - code shared by the scankit command-line programs.
+ *
+ *   errors     ak_err carries one line of text; main prints it as "tool: text".
+ *   types      element types of files (the scankit types plus uint8 flags).
+ *   options    a small long/short option parser and number parsers.
+ *   files      element files: raw little-endian or NumPy .npy (v1/v2/v3),
+ *              read whole; written through a temporary file and rename().
+ *   data       a seeded PRNG (xoshiro256** seeded by splitmix64) and the
+ *              input distributions of datagen, so that tests and benchmarks
+ *              regenerate exactly the data datagen writes.
+ *   timing     a monotonic clock and progress on a terminal.
+ *
+ * Functions that can fail return 0 on success and -1 on failure, with the
+ * reason in the ak_err they were given. Nothing here prints except the
+ * ak_print_* and progress functions, and nothing exits.
+ *
+ * Files are little-endian; the programs run on little-endian hosts only
+ * (ak_host_is_little_endian() lets a program refuse to run elsewhere).
+ */
+#ifndef SK_APPKIT_H
+#define SK_APPKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scankit.h"
+
+#if defined(__GNUC__)
+#define AK_PRINTF(fmt_index, first_arg) \
+    __attribute__((format(printf, fmt_index, first_arg)))
+#else
+#define AK_PRINTF(fmt_index, first_arg)
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Exit codes and errors                                                     */
+/* ------------------------------------------------------------------------ */
+
+enum { AK_EXIT_OK = 0, AK_EXIT_FAIL = 1, AK_EXIT_USAGE = 2 };
+
+/*! ak_err : the reason for the last failure, one line without the tool name. */
+typedef struct ak_err {
+    char msg[1024];
+} ak_err;
+
+/*! ak_fail() : formats the reason into *e. @return -1, for `return ak_fail(...)`. */
+int ak_fail(ak_err *e, const char *fmt, ...) AK_PRINTF(2, 3);
+
+/*! ak_fail_sk() : a scankit failure: "<what>: <status text>: <context detail>".
+ *  ctx may be NULL. @return -1. */
+int ak_fail_sk(ak_err *e, const sk_context *ctx, sk_status st, const char *what);
+
+/*! ak_print_error() : writes "tool: msg\n" to stderr as exactly one line
+ *  (newlines and tabs inside msg become spaces). */
+void ak_print_error(const char *tool, const char *msg);
+
+/*! ak_print_usage_error() : "tool: msg" then the one-line usage and a hint
+ *  to run --help. @return AK_EXIT_USAGE. */
+int ak_print_usage_error(const char *tool, const char *usage, const char *msg);
+
+/*! ak_host_is_little_endian() : @return 1 on a little-endian host. */
+int ak_host_is_little_endian(void);
+
+/* ------------------------------------------------------------------------ */
+/* Element types                                                             */
+/* ------------------------------------------------------------------------ */
+
+/*! ak_dtype : element types of files. The first six have the values of the
+ *  matching sk_type; AK_UINT8 is for flag arrays. */
+typedef enum ak_dtype {
+    AK_DTYPE_NONE = -1,
+    AK_INT32 = SK_INT32,
+    AK_UINT32 = SK_UINT32,
+    AK_INT64 = SK_INT64,
+    AK_UINT64 = SK_UINT64,
+    AK_FLOAT32 = SK_FLOAT32,
+    AK_FLOAT64 = SK_FLOAT64,
+    AK_UINT8 = SK_TYPE_COUNT
+} ak_dtype;
+
+#define AK_DTYPE_COUNT (SK_TYPE_COUNT + 1)
+
+size_t ak_dtype_size(ak_dtype t);           /* 0 for an invalid type       */
+const char *ak_dtype_name(ak_dtype t);      /* "uint32", ...; "?" if invalid */
+const char *ak_dtype_npy_descr(ak_dtype t); /* "<u4", ..., "|u1"            */
+int ak_dtype_is_float(ak_dtype t);
+int ak_dtype_is_signed(ak_dtype t);         /* signed integer types        */
+
+/*! ak_dtype_parse() : "int32", "uint32", "int64", "uint64", "float32",
+ *  "float64", "uint8" and the aliases "i32" "int" "u32" "uint" "i64" "long"
+ *  "u64" "ulong" "f32" "float" "f64" "double" "u8". @return 0 or -1. */
+int ak_dtype_parse(const char *name, ak_dtype *out);
+
+/*! ak_dtype_to_sk() : @return 0 and sets *out for the six scankit types,
+ *  -1 for AK_UINT8 or an invalid type. */
+int ak_dtype_to_sk(ak_dtype t, sk_type *out);
+
+/*! The list of type names for usage text. */
+#define AK_SK_TYPE_NAMES "uint32|int32|uint64|int64|float32|float64"
+
+/* ------------------------------------------------------------------------ */
+/* Command-line options                                                      */
+/* ------------------------------------------------------------------------ */
+
+/*! ak_option : one option of a program. `id` must be positive; a table ends
+ *  with an entry whose id is 0. `short_name` is 0 when there is none. */
+typedef struct ak_option {
+    const char *long_name;
+    char short_name;
+    int takes_value;
+    int id;
+} ak_option;
+
+/*! ak_args : iteration state over argv. `value` is the option's value or
+ *  the operand's text after ak_args_next(). */
+typedef struct ak_args {
+    int argc;
+    char **argv;
+    int next;
+    int operands_only; /* after "--" */
+    const char *value;
+} ak_args;
+
+enum { AK_ARGS_END = 0, AK_ARGS_OPERAND = -1, AK_ARGS_ERROR = -2 };
+
+void ak_args_init(ak_args *a, int argc, char **argv);
+
+/*! ak_args_next() : reads the next option or operand. Accepts "--name",
+ *  "--name=value", "--name value", "-x", "-x value", "-xvalue", "--" and
+ *  "-" (an operand). @return the option's id, AK_ARGS_OPERAND,
+ *  AK_ARGS_END, or AK_ARGS_ERROR (unknown option, missing or unexpected
+ *  value; the reason is in *e). */
+int ak_args_next(ak_args *a, const ak_option *opts, ak_err *e);
+
+/*! ak_parse_count() : a non-negative integer with an optional binary suffix
+ *  K (2^10), M (2^20), G (2^30) or T (2^40), either case: "1000", "16M".
+ *  @return 0, or -1 for anything else or a value over SIZE_MAX. */
+int ak_parse_count(const char *s, size_t *out);
+
+int ak_parse_u64(const char *s, uint64_t *out); /* decimal or 0x hex      */
+int ak_parse_i64(const char *s, int64_t *out);  /* decimal, optional sign */
+int ak_parse_f64(const char *s, double *out);   /* finite values only     */
+
+/* ------------------------------------------------------------------------ */
+/* Element files                                                             */
+/* ------------------------------------------------------------------------ */
+
+/*! ak_format : how an element file is laid out. */
+typedef enum ak_format {
+    AK_FORMAT_AUTO = 0,
+    AK_FORMAT_RAW = 1, /* elements only, little-endian                    */
+    AK_FORMAT_NPY = 2  /* NumPy .npy, 1-D, C order, little-endian dtype   */
+} ak_format;
+
+/*! ak_format_parse() : "raw" or "npy". @return 0 or -1. */
+int ak_format_parse(const char *name, ak_format *out);
+
+/*! ak_format_of_path() : AK_FORMAT_NPY for a name ending in ".npy",
+ *  AK_FORMAT_RAW otherwise (also for "-"). */
+ak_format ak_format_of_path(const char *path);
+
+/*! ak_path_is_stdio() : 1 for "-". */
+int ak_path_is_stdio(const char *path);
+
+/*! ak_display_name() : the path as used in messages ("stdin"/"stdout" for
+ *  "-", given which). */
+const char *ak_display_name(const char *path, int is_output);
+
+/*! ak_array : a whole element file in memory. */
+typedef struct ak_array {
+    ak_dtype type;
+    ak_format format; /* the layout it was read in */
+    size_t n;
+    void *data;       /* n * ak_dtype_size(type) bytes, malloc'ed; may be NULL when n == 0 */
+} ak_array;
+
+/*! ak_read_opts : how to read an element file.
+ *    type          the type the user asked for (--type), or AK_DTYPE_NONE;
+ *                  a .npy file whose dtype differs is an error;
+ *    raw_default   the type of a raw file when `type` is NONE;
+ *    tool          program name for progress output (may be NULL). */
+typedef struct ak_read_opts {
+    ak_dtype type;
+    ak_dtype raw_default;
+    const char *tool;
+} ak_read_opts;
+
+/*! ak_array_read() : reads `path` ("-" = stdin). A name ending in ".npy" is
+ *  read as .npy; stdin is .npy when it starts with the .npy magic; anything
+ *  else is raw. Errors (one line each, starting with the file's name): the
+ *  file cannot be opened or read, a raw size that is not a multiple of the
+ *  element size, a .npy with a bad magic, unsupported version, truncated or
+ *  malformed header, an unsupported, big-endian or disagreeing dtype,
+ *  fortran_order True, a shape that is not 1-D, or data shorter or longer
+ *  than the shape says. On failure *out is left empty. @return 0 or -1. */
+int ak_array_read(const char *path, const ak_read_opts *opts, ak_array *out, ak_err *e);
+
+/*! ak_array_free() : frees the data and empties *a. NULL-safe. */
+void ak_array_free(ak_array *a);
+
+/*! ak_npy_header() : formats a .npy v1.0 header for a 1-D little-endian
+ *  array into buf (magic included, padded with spaces to a multiple of 64
+ *  bytes, ending in '\n'). @return its length, or 0 if cap is too small. */
+size_t ak_npy_header(char *buf, size_t cap, ak_dtype type, size_t n);
+
+/* ------------------------------------------------------------------------ */
+/* Output paths and safe writing                                             */
+/* ------------------------------------------------------------------------ */
+
+/*! ak_default_output_path() : `input` with ".<tool>" inserted before the
+ *  extension of its last component: "d/data.bin" -> "d/data.scan.bin",
+ *  "data" -> "data.scan", ".hidden" -> ".hidden.scan".
+ *  @return a malloc'ed string, NULL when out of memory. */
+char *ak_default_output_path(const char *input, const char *tool);
+
+/*! ak_output_choice : where a program's output goes. */
+typedef struct ak_output_choice {
+    const char *input;   /* INPUT operand ("-" for stdin)                   */
+    const char *output;  /* -o value or NULL                                */
+    const char *tool;    /* for the default name ".<tool>"                  */
+    int in_place;        /* --in-place                                      */
+} ak_output_choice;
+
+/*! ak_output_resolve() : picks the output path: -o if given ("-" = stdout),
+ *  else the input itself with in_place, else stdout for stdin input, else
+ *  ak_default_output_path(). Refuses a path that names the input file (same
+ *  st_dev and st_ino, whatever the spelling) unless in_place.
+ *  *path is a malloc'ed string, or NULL for stdout. @return 0 or -1. */
+int ak_output_resolve(const ak_output_choice *c, char **path, ak_err *e);
+
+/*! ak_output : an output being written. A regular file (or a new one) is
+ *  written to a temporary file beside it and renamed over it on commit, so
+ *  a failure never leaves a partial output. Devices, pipes and other special
+ *  files (e.g. /dev/null, /dev/full) are written directly. While a temporary
+ *  file exists, SIGINT, SIGTERM and SIGHUP remove it before the program
+ *  dies. */
+typedef struct ak_output {
+    char *path;      /* final destination; NULL for stdout             */
+    char *tmp_path;  /* temporary file, NULL when writing directly     */
+    FILE *fp;
+    const char *tool;
+    uint64_t bytes_written;
+} ak_output;
+
+/*! ak_output_open() : path NULL means stdout. @return 0 or -1. */
+int ak_output_open(ak_output *o, const char *path, const char *tool, ak_err *e);
+
+/*! ak_output_write() : writes all `bytes` (progress on a terminal for large
+ *  writes is the caller's choice through `progress`, may be NULL). */
+struct ak_progress;
+int ak_output_write(ak_output *o, const void *data, size_t bytes,
+                    struct ak_progress *progress, ak_err *e);
+
+/*! ak_output_write_header() : the .npy header for `n` elements of `type`
+ *  when format is AK_FORMAT_NPY; nothing for raw. @return 0 or -1. */
+int ak_output_write_header(ak_output *o, ak_format format, ak_dtype type,
+                           size_t n, ak_err *e);
+
+/*! ak_output_commit() : flushes, syncs, closes and renames the temporary
+ *  file into place (or flushes stdout / closes the special file). On failure
+ *  the temporary file is removed. @return 0 or -1. */
+int ak_output_commit(ak_output *o, ak_err *e);
+
+/*! ak_output_abort() : closes and removes the temporary file; the
+ *  destination is untouched. Safe after commit and on a zeroed ak_output. */
+void ak_output_abort(ak_output *o);
+
+/*! ak_array_save() : open + header + data + commit in one call.
+ *  @return 0 or -1 (nothing left behind on failure). */
+int ak_array_save(const char *path, const char *tool, ak_format format,
+                  ak_dtype type, const void *data, size_t n, ak_err *e);
+
+/* ------------------------------------------------------------------------ */
+/* Timing and progress                                                       */
+/* ------------------------------------------------------------------------ */
+
+/*! ak_now() : seconds from a monotonic clock. */
+double ak_now(void);
+
+/*! ak_progress : a percentage on stderr for long operations, shown only
+ *  when stderr is a terminal and the total is large (>= 256 MiB of work). */
+typedef struct ak_progress {
+    const char *tool;
+    const char *what;
+    uint64_t total;
+    uint64_t done;
+    int last_percent;
+    int enabled;
+} ak_progress;
+
+void ak_progress_start(ak_progress *p, const char *tool, const char *what, uint64_t total);
+void ak_progress_add(ak_progress *p, uint64_t amount); /* NULL-safe */
+void ak_progress_end(ak_progress *p);                  /* NULL-safe */
+
+/* ------------------------------------------------------------------------ */
+/* Data generation                                                           */
+/* ------------------------------------------------------------------------ */
+
+/*! ak_rng : xoshiro256** (Blackman & Vigna, 2018), a 256-bit state seeded
+ *  by running splitmix64 from the 64-bit seed. Same seed, same sequence on
+ *  every platform. */
+typedef struct ak_rng {
+    uint64_t s[4];
+} ak_rng;
+
+void ak_rng_seed(ak_rng *r, uint64_t seed);
+uint64_t ak_rng_next(ak_rng *r);
+
+/*! ak_rng_below() : uniform in [0, bound) without modulo bias; bound 0 means
+ *  2^64 (the raw output). */
+uint64_t ak_rng_below(ak_rng *r, uint64_t bound);
+
+/*! ak_dist : input distributions.
+ *    UNIFORM     integers uniform over the type (or --range [LO, HI]);
+ *                floats uniform in [0, 1) (or [LO, HI)).
+ *    SORTED      UNIFORM values sorted ascending; REVERSED: descending.
+ *    EQUAL       every element the same UNIFORM value.
+ *    FEW_UNIQUE  16 distinct UNIFORM values (fewer if the range has fewer),
+ *                each element one of them at random.
+ *    ENTROPY     bitwise AND of K random 64-bit words (Thearling & Smith):
+ *                each bit is 1 with probability 2^-K. 32-bit types take the
+ *                high 32 bits; floats take the top 53 (24) bits as the
+ *                fraction of a value in [0, 1). K = 1 is UNIFORM's bits. */
+typedef enum ak_dist {
+    AK_DIST_UNIFORM = 0,
+    AK_DIST_SORTED,
+    AK_DIST_REVERSED,
+    AK_DIST_EQUAL,
+    AK_DIST_FEW_UNIQUE,
+    AK_DIST_ENTROPY
+} ak_dist;
+
+/*! ak_value : a range bound; .i for signed, .u for unsigned, .f for floats. */
+typedef union ak_value {
+    int64_t i;
+    uint64_t u;
+    double f;
+} ak_value;
+
+/*! ak_gen_spec : everything that determines generated data. */
+typedef struct ak_gen_spec {
+    ak_dtype type;
+    ak_dist dist;
+    unsigned entropy_k; /* ENTROPY only, >= 1 */
+    uint64_t seed;
+    int has_range;
+    ak_value lo, hi;    /* integers: [lo, hi]; floats: [lo, hi) */
+} ak_gen_spec;
+
+/*! ak_dist_parse() : "uniform", "sorted", "reversed", "equal", "few-unique",
+ *  "entropy:K" (K >= 1). @return 0 or -1. */
+int ak_dist_parse(const char *s, ak_dist *dist, unsigned *entropy_k);
+
+/*! ak_dist_name() : the name as ak_dist_parse reads it (without ":K"). */
+const char *ak_dist_name(ak_dist d);
+
+/*! ak_range_parse() : "LO:HI" for `type`; integers need LO <= HI inside the
+ *  type, floats finite LO < HI. @return 0 or -1 with the reason in *e. */
+int ak_range_parse(const char *s, ak_dtype type, ak_value *lo, ak_value *hi, ak_err *e);
+
+/*! ak_gen : a generator in progress; see ak_gen_init(). */
+typedef struct ak_gen {
+    ak_gen_spec spec;
+    ak_rng rng;
+    int is_float;
+    uint64_t lo_bits;       /* integers: lo as two's complement bits       */
+    uint64_t span;          /* integers: hi - lo + 1 (0 = 2^64)            */
+    int span_shift;         /* 64 - log2(span) for a power-of-two span > 1 */
+    unsigned table_size;    /* EQUAL: 1, FEW_UNIQUE: up to 16              */
+    uint64_t table[16];     /* element bit patterns                        */
+} ak_gen;
+
+/*! ak_gen_init() : checks the spec (type, K, range) and prepares a stream.
+ *  @return 0 or -1. */
+int ak_gen_init(ak_gen *g, const ak_gen_spec *spec, ak_err *e);
+
+/*! ak_gen_is_streamable() : 0 for SORTED and REVERSED, which need the whole
+ *  array (ak_gen_fill). */
+int ak_gen_is_streamable(const ak_gen_spec *spec);
+
+/*! ak_gen_next_block() : the next `count` elements of the stream into buf.
+ *  For SORTED/REVERSED these are the unsorted values. */
+void ak_gen_next_block(ak_gen *g, void *buf, size_t count);
+
+/*! ak_gen_fill() : the whole array of n elements, exactly as datagen writes
+ *  it for the same spec (sorted in place for SORTED/REVERSED, no extra
+ *  memory). @return 0 or -1. */
+int ak_gen_fill(const ak_gen_spec *spec, void *buf, size_t n, ak_err *e);
+
+/*! ak_sort_elements() : sorts n elements of `type` in place, ascending
+ *  (descending if `descending`), floats in IEEE totalOrder. In-place MSD
+ *  radix sort, no extra memory beyond a few KiB of stack. */
+void ak_sort_elements(ak_dtype type, void *data, size_t n, int descending);
+
+#endif /* SK_APPKIT_H */

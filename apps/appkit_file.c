@@ -1,0 +1,1052 @@
+/*
+ * appkit_file.c - element files: reading raw and .npy files whole, and
+ * writing outputs through a temporary file that is renamed into place.
+ *
+ * The .npy format (NumPy NEP 1): the magic "\x93NUMPY", a major and minor
+ * version byte, the header length (2 bytes little-endian in version 1.0,
+ * 4 bytes in 2.0 and 3.0), then the header, a Python dict literal such as
+ * {'descr': '<u4', 'fortran_order': False, 'shape': (10,), } padded with
+ * spaces and ending in '\n', then the data.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+
+#include "appkit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define NPY_MAGIC "\x93NUMPY"
+#define NPY_MAGIC_LEN 6
+#define NPY_MAX_HEADER ((uint32_t)1 << 20)
+#define IO_CHUNK ((size_t)64 << 20)
+
+/* ------------------------------------------------------------------------ */
+/* Names and formats                                                         */
+/* ------------------------------------------------------------------------ */
+
+int ak_path_is_stdio(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
+const char *ak_display_name(const char *path, int is_output)
+{
+    if (!path || ak_path_is_stdio(path))
+        return is_output ? "stdout" : "stdin";
+    return path;
+}
+
+int ak_format_parse(const char *name, ak_format *out)
+{
+    if (strcmp(name, "raw") == 0)
+        *out = AK_FORMAT_RAW;
+    else if (strcmp(name, "npy") == 0)
+        *out = AK_FORMAT_NPY;
+    else
+        return -1;
+    return 0;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+ak_format ak_format_of_path(const char *path)
+{
+    if (path && !ak_path_is_stdio(path) && has_suffix(path, ".npy"))
+        return AK_FORMAT_NPY;
+    return AK_FORMAT_RAW;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading bytes                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Reads exactly `len` bytes unless the file ends; *got says how many came.
+ * @return -1 only on a read error. */
+static int read_fully(FILE *fp, void *buf, size_t len, size_t *got, ak_progress *p)
+{
+    size_t done = 0;
+    while (done < len) {
+        size_t want = len - done < IO_CHUNK ? len - done : IO_CHUNK;
+        size_t k = fread((char *)buf + done, 1, want, fp);
+        done += k;
+        ak_progress_add(p, k);
+        if (k < want)
+            break;
+    }
+    *got = done;
+    return ferror(fp) ? -1 : 0;
+}
+
+static int fail_read(ak_err *e, const char *name)
+{
+    return ak_fail(e, "%s: read failed: %s", name, strerror(errno ? errno : EIO));
+}
+
+/* A stream of unknown length: `prefix` then everything up to end of file,
+ * into a new buffer *buf of *len bytes. */
+static int read_to_end(FILE *fp, const char *name, const unsigned char *prefix,
+                       size_t prefix_len, unsigned char **buf, size_t *len, ak_err *e)
+{
+    size_t cap = (size_t)1 << 16;
+    unsigned char *b = malloc(cap);
+    if (!b)
+        return ak_fail(e, "%s: out of memory", name);
+    memcpy(b, prefix, prefix_len);
+    size_t used = prefix_len;
+    for (;;) {
+        if (used == cap) {
+            size_t grown = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
+            unsigned char *nb = grown > cap ? realloc(b, grown) : NULL;
+            if (!nb) {
+                free(b);
+                return ak_fail(e, "%s: out of memory after %zu bytes", name, used);
+            }
+            b = nb;
+            cap = grown;
+        }
+        size_t k = fread(b + used, 1, cap - used, fp);
+        used += k;
+        if (k == 0 || ferror(fp))
+            break;
+    }
+    if (ferror(fp)) {
+        free(b);
+        return fail_read(e, name);
+    }
+    *buf = b;
+    *len = used;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* .npy header parsing                                                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct npy_header {
+    char descr[32];
+    int descr_is_string;
+    int fortran_order;
+    int has_descr, has_order, has_shape;
+    int ndim;
+    uint64_t dims[8];
+} npy_header;
+
+typedef struct dict_cursor {
+    const char *p;
+    const char *end;
+} dict_cursor;
+
+static void skip_space(dict_cursor *c)
+{
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+        c->p++;
+}
+
+static int accept_char(dict_cursor *c, char ch)
+{
+    skip_space(c);
+    if (c->p < c->end && *c->p == ch) {
+        c->p++;
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_string(dict_cursor *c, char *out, size_t cap)
+{
+    skip_space(c);
+    if (c->p >= c->end || (*c->p != '\'' && *c->p != '"'))
+        return -1;
+    char quote = *c->p++;
+    size_t n = 0;
+    while (c->p < c->end && *c->p != quote) {
+        if (n + 1 < cap)
+            out[n++] = *c->p;
+        c->p++;
+    }
+    if (c->p >= c->end)
+        return -1;
+    c->p++;
+    out[n] = '\0';
+    return 0;
+}
+
+static int accept_word(dict_cursor *c, const char *word)
+{
+    skip_space(c);
+    size_t k = strlen(word);
+    if ((size_t)(c->end - c->p) >= k && strncmp(c->p, word, k) == 0) {
+        c->p += k;
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_uint(dict_cursor *c, uint64_t *out)
+{
+    skip_space(c);
+    if (c->p >= c->end || *c->p < '0' || *c->p > '9')
+        return -1;
+    uint64_t v = 0;
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+        unsigned d = (unsigned)(*c->p++ - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    if (c->p < c->end && *c->p == 'L') /* Python 2 long literals */
+        c->p++;
+    *out = v;
+    return 0;
+}
+
+static int parse_shape(dict_cursor *c, npy_header *h)
+{
+    if (!accept_char(c, '('))
+        return -1;
+    h->ndim = 0;
+    while (!accept_char(c, ')')) {
+        uint64_t d;
+        if (h->ndim == 8 || parse_uint(c, &d) != 0)
+            return -1;
+        h->dims[h->ndim++] = d;
+        if (!accept_char(c, ',')) {
+            if (!accept_char(c, ')'))
+                return -1;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* Skips a bracketed value such as a structured dtype's list of fields. */
+static int skip_list(dict_cursor *c)
+{
+    if (!accept_char(c, '['))
+        return -1;
+    int depth = 1;
+    while (c->p < c->end && depth > 0) {
+        char ch = *c->p;
+        if (ch == '\'' || ch == '"') {
+            char ignored[256];
+            if (parse_string(c, ignored, sizeof ignored) != 0)
+                return -1;
+            continue;
+        }
+        depth += (ch == '[' || ch == '(') - (ch == ']' || ch == ')');
+        c->p++;
+    }
+    return depth == 0 ? 0 : -1;
+}
+
+static int skip_unknown_value(dict_cursor *c)
+{
+    char text[256];
+    npy_header scratch;
+    if (parse_string(c, text, sizeof text) == 0)
+        return 0;
+    if (accept_word(c, "True") || accept_word(c, "False") || accept_word(c, "None"))
+        return 0;
+    if (skip_list(c) == 0)
+        return 0;
+    return parse_shape(c, &scratch);
+}
+
+static int parse_entry(dict_cursor *c, npy_header *h)
+{
+    char key[64];
+    if (parse_string(c, key, sizeof key) != 0 || !accept_char(c, ':'))
+        return -1;
+    if (strcmp(key, "descr") == 0) {
+        h->has_descr = 1;
+        if (parse_string(c, h->descr, sizeof h->descr) == 0) {
+            h->descr_is_string = 1;
+            return 0;
+        }
+        return skip_list(c); /* a structured dtype: reported as unsupported */
+    }
+    if (strcmp(key, "fortran_order") == 0) {
+        h->has_order = 1;
+        if (accept_word(c, "True"))
+            h->fortran_order = 1;
+        else if (!accept_word(c, "False"))
+            return -1;
+        return 0;
+    }
+    if (strcmp(key, "shape") == 0) {
+        h->has_shape = 1;
+        return parse_shape(c, h);
+    }
+    return skip_unknown_value(c);
+}
+
+static int parse_dict(const char *text, size_t len, npy_header *h)
+{
+    dict_cursor c = {text, text + len};
+    memset(h, 0, sizeof *h);
+    if (!accept_char(&c, '{'))
+        return -1;
+    while (!accept_char(&c, '}')) {
+        if (parse_entry(&c, h) != 0)
+            return -1;
+        if (!accept_char(&c, ',')) {
+            if (!accept_char(&c, '}'))
+                return -1;
+            break;
+        }
+    }
+    skip_space(&c);
+    return c.p == c.end ? 0 : -1;
+}
+
+static int dtype_from_descr(const char *descr, ak_dtype *out)
+{
+    for (int t = 0; t < AK_DTYPE_COUNT; t++) {
+        const char *d = ak_dtype_npy_descr((ak_dtype)t);
+        if (strcmp(descr, d) == 0 || (d[0] == '|' && descr[0] == '<' &&
+                                      strcmp(descr + 1, d + 1) == 0)) {
+            *out = (ak_dtype)t;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int is_big_endian_descr(const char *descr)
+{
+    ak_dtype t;
+    char little[32];
+    size_t len = strlen(descr);
+    if (descr[0] != '>' || len >= sizeof little)
+        return 0;
+    memcpy(little, descr, len + 1);
+    little[0] = '<';
+    return dtype_from_descr(little, &t) == 0 && ak_dtype_size(t) > 1;
+}
+
+static void format_shape(const npy_header *h, char *buf, size_t cap)
+{
+    size_t used = (size_t)snprintf(buf, cap, "(");
+    for (int i = 0; i < h->ndim && used < cap; i++)
+        used += (size_t)snprintf(buf + used, cap - used, i ? ", %llu" : "%llu",
+                                 (unsigned long long)h->dims[i]);
+    if (used < cap)
+        snprintf(buf + used, cap - used, h->ndim == 1 ? ",)" : ")");
+}
+
+/* Checks the parsed header and sets the element type and count. */
+static int check_header(const npy_header *h, const char *name, ak_dtype *type,
+                        uint64_t *n, ak_err *e)
+{
+    if (!h->has_descr || !h->has_order || !h->has_shape)
+        return ak_fail(e, "%s: malformed .npy header (needs descr, fortran_order and shape)",
+                       name);
+    if (!h->descr_is_string)
+        return ak_fail(e, "%s: unsupported .npy dtype (structured)", name);
+    if (is_big_endian_descr(h->descr))
+        return ak_fail(e, "%s: big-endian .npy dtype '%s' is not supported", name, h->descr);
+    if (dtype_from_descr(h->descr, type) != 0)
+        return ak_fail(e, "%s: unsupported .npy dtype '%s' (use <i4 <u4 <i8 <u8 <f4 <f8 |u1)",
+                       name, h->descr);
+    if (h->fortran_order)
+        return ak_fail(e, "%s: .npy with fortran_order True is not supported", name);
+    if (h->ndim != 1) {
+        char shape[128];
+        format_shape(h, shape, sizeof shape);
+        return ak_fail(e, "%s: .npy shape %s is not 1-D", name, shape);
+    }
+    *n = h->dims[0];
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* .npy preamble from a FILE                                                 */
+/* ------------------------------------------------------------------------ */
+
+static uint32_t le_u32(const unsigned char *b, size_t bytes)
+{
+    uint32_t v = 0;
+    for (size_t i = bytes; i-- > 0;)
+        v = (v << 8) | b[i];
+    return v;
+}
+
+/* Reads the rest of a .npy preamble after the magic: version, header length,
+ * header. Sets *type, *n and adds the bytes read to *consumed. */
+static int read_npy_header(FILE *fp, const char *name, ak_dtype *type, uint64_t *n,
+                           ak_err *e)
+{
+    unsigned char ver[2], lenbuf[4];
+    size_t got;
+    if (read_fully(fp, ver, 2, &got, NULL) != 0)
+        return fail_read(e, name);
+    if (got < 2)
+        return ak_fail(e, "%s: truncated .npy header", name);
+    if (ver[0] < 1 || ver[0] > 3)
+        return ak_fail(e, "%s: unsupported .npy version %u.%u", name, ver[0], ver[1]);
+    size_t len_bytes = ver[0] == 1 ? 2 : 4;
+    if (read_fully(fp, lenbuf, len_bytes, &got, NULL) != 0)
+        return fail_read(e, name);
+    if (got < len_bytes)
+        return ak_fail(e, "%s: truncated .npy header", name);
+    uint32_t hlen = le_u32(lenbuf, len_bytes);
+    if (hlen > NPY_MAX_HEADER)
+        return ak_fail(e, "%s: .npy header length %u is implausible", name, (unsigned)hlen);
+    char *text = malloc(hlen + 1u);
+    if (!text)
+        return ak_fail(e, "%s: out of memory", name);
+    int rc = read_fully(fp, text, hlen, &got, NULL);
+    npy_header h;
+    if (rc != 0)
+        rc = fail_read(e, name);
+    else if (got < hlen)
+        rc = ak_fail(e, "%s: truncated .npy header", name);
+    else if (parse_dict(text, hlen, &h) != 0)
+        rc = ak_fail(e, "%s: malformed .npy header", name);
+    else
+        rc = check_header(&h, name, type, n, e);
+    free(text);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Whole-file reading                                                        */
+/* ------------------------------------------------------------------------ */
+
+typedef struct input_file {
+    FILE *fp;
+    const char *name;
+    int is_regular;
+    uint64_t regular_left; /* bytes from the current position to the end */
+} input_file;
+
+static int open_input(const char *path, input_file *in, ak_err *e)
+{
+    in->name = ak_display_name(path, 0);
+    in->fp = ak_path_is_stdio(path) ? stdin : fopen(path, "rb");
+    if (!in->fp)
+        return ak_fail(e, "%s: cannot open: %s", in->name, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(in->fp), &st) != 0)
+        return ak_fail(e, "%s: cannot stat: %s", in->name, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return ak_fail(e, "%s: is a directory", in->name);
+    in->is_regular = S_ISREG(st.st_mode);
+    if (in->is_regular) {
+        off_t pos = ftello(in->fp);
+        in->regular_left = (uint64_t)st.st_size - (uint64_t)(pos > 0 ? pos : 0);
+    }
+    return 0;
+}
+
+static void close_input(input_file *in)
+{
+    if (in->fp && in->fp != stdin)
+        fclose(in->fp); /* read-only: nothing to lose */
+    in->fp = NULL;
+}
+
+/* Bytes of data a header or a file size implies, with overflow checked. */
+static int data_bytes(uint64_t n, ak_dtype type, size_t *bytes)
+{
+    size_t size = ak_dtype_size(type);
+    if (n > SIZE_MAX / size)
+        return -1;
+    *bytes = (size_t)n * size;
+    return 0;
+}
+
+static int check_data_length(const char *name, ak_format fmt, ak_dtype type,
+                             uint64_t have, uint64_t n_header, ak_err *e)
+{
+    size_t size = ak_dtype_size(type);
+    if (fmt == AK_FORMAT_RAW) {
+        if (have % size != 0)
+            return ak_fail(e, "%s: size %llu is not a multiple of %zu (%s)", name,
+                           (unsigned long long)have, size, ak_dtype_name(type));
+        return 0;
+    }
+    size_t want;
+    if (data_bytes(n_header, type, &want) != 0)
+        return ak_fail(e, "%s: .npy shape (%llu,) is too large", name,
+                       (unsigned long long)n_header);
+    if (have < want)
+        return ak_fail(e, "%s: truncated .npy data: %llu bytes for %llu elements of %s",
+                       name, (unsigned long long)have, (unsigned long long)n_header,
+                       ak_dtype_name(type));
+    if (have > want)
+        return ak_fail(e, "%s: .npy data is %llu bytes longer than its shape says", name,
+                       (unsigned long long)(have - want));
+    return 0;
+}
+
+/* Data of a regular file: its length is known, so check it first, then
+ * read straight into a buffer of the exact size. */
+static int read_data_regular(input_file *in, const unsigned char *prefix, size_t prefix_len,
+                             ak_array *out, const ak_read_opts *opts, ak_err *e)
+{
+    uint64_t have = in->regular_left + prefix_len;
+    if (have > SIZE_MAX)
+        return ak_fail(e, "%s: too large for this machine", in->name);
+    size_t bytes = (size_t)have;
+    void *data = bytes ? malloc(bytes) : NULL;
+    if (bytes && !data)
+        return ak_fail(e, "%s: cannot allocate %zu bytes", in->name, bytes);
+    memcpy(data, prefix, prefix_len);
+    ak_progress p;
+    ak_progress_start(&p, opts->tool, "reading", bytes);
+    size_t got;
+    errno = 0;
+    int rc = read_fully(in->fp, (char *)data + prefix_len, bytes - prefix_len, &got, &p);
+    ak_progress_end(&p);
+    if (rc != 0 || got != bytes - prefix_len) {
+        free(data);
+        if (rc != 0)
+            return fail_read(e, in->name);
+        return ak_fail(e, "%s: file shrank while being read", in->name);
+    }
+    out->data = data;
+    return 0;
+}
+
+/* Data of a pipe or terminal: read to the end, then check the length. */
+static int read_data_stream(input_file *in, const unsigned char *prefix, size_t prefix_len,
+                            uint64_t *have, ak_array *out, ak_err *e)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    if (read_to_end(in->fp, in->name, prefix, prefix_len, &buf, &len, e) != 0)
+        return -1;
+    out->data = buf;
+    *have = len;
+    return 0;
+}
+
+static int resolve_type(const ak_read_opts *opts, ak_format fmt, ak_dtype header_type,
+                        const char *name, ak_dtype *type, ak_err *e)
+{
+    if (fmt == AK_FORMAT_RAW) {
+        *type = opts->type != AK_DTYPE_NONE ? opts->type : opts->raw_default;
+        return 0;
+    }
+    if (opts->type != AK_DTYPE_NONE && opts->type != header_type)
+        return ak_fail(e, "%s: --type %s disagrees with the .npy dtype '%s' (%s)", name,
+                       ak_dtype_name(opts->type), ak_dtype_npy_descr(header_type),
+                       ak_dtype_name(header_type));
+    *type = header_type;
+    return 0;
+}
+
+/* Decides the format, reads a .npy preamble if there is one, and returns
+ * any bytes read while sniffing stdin that belong to raw data. */
+static int read_preamble(const char *path, input_file *in, ak_format *fmt,
+                         ak_dtype *header_type, uint64_t *n_header,
+                         unsigned char *prefix, size_t *prefix_len, ak_err *e)
+{
+    *prefix_len = 0;
+    *fmt = ak_format_of_path(path);
+    if (*fmt == AK_FORMAT_RAW && !ak_path_is_stdio(path))
+        return 0;
+    size_t got;
+    errno = 0;
+    if (read_fully(in->fp, prefix, NPY_MAGIC_LEN, &got, NULL) != 0)
+        return fail_read(e, in->name);
+    int magic_ok = got == NPY_MAGIC_LEN && memcmp(prefix, NPY_MAGIC, NPY_MAGIC_LEN) == 0;
+    if (!magic_ok && *fmt == AK_FORMAT_NPY)
+        return ak_fail(e, "%s: not a .npy file (bad magic)", in->name);
+    if (!magic_ok) {
+        *prefix_len = got; /* stdin holding raw data */
+        if (in->is_regular)
+            in->regular_left -= got;
+        return 0;
+    }
+    *fmt = AK_FORMAT_NPY;
+    if (read_npy_header(in->fp, in->name, header_type, n_header, e) != 0)
+        return -1;
+    if (in->is_regular) {
+        off_t pos = ftello(in->fp);
+        struct stat st;
+        if (pos < 0 || fstat(fileno(in->fp), &st) != 0)
+            return fail_read(e, in->name);
+        in->regular_left = (uint64_t)st.st_size - (uint64_t)pos;
+    }
+    return 0;
+}
+
+static int read_array(const char *path, input_file *in, const ak_read_opts *opts,
+                      ak_array *out, ak_err *e)
+{
+    unsigned char prefix[NPY_MAGIC_LEN];
+    size_t prefix_len;
+    ak_dtype header_type = AK_DTYPE_NONE;
+    uint64_t n_header = 0;
+    if (read_preamble(path, in, &out->format, &header_type, &n_header, prefix,
+                      &prefix_len, e) != 0)
+        return -1;
+    if (resolve_type(opts, out->format, header_type, in->name, &out->type, e) != 0)
+        return -1;
+    uint64_t have;
+    if (in->is_regular) {
+        have = in->regular_left + prefix_len;
+        if (check_data_length(in->name, out->format, out->type, have, n_header, e) != 0)
+            return -1;
+        if (read_data_regular(in, prefix, prefix_len, out, opts, e) != 0)
+            return -1;
+    } else {
+        if (read_data_stream(in, prefix, prefix_len, &have, out, e) != 0)
+            return -1;
+        if (check_data_length(in->name, out->format, out->type, have, n_header, e) != 0)
+            return -1;
+    }
+    out->n = (size_t)(have / ak_dtype_size(out->type));
+    return 0;
+}
+
+int ak_array_read(const char *path, const ak_read_opts *opts, ak_array *out, ak_err *e)
+{
+    memset(out, 0, sizeof *out);
+    out->type = AK_DTYPE_NONE;
+    if (!ak_host_is_little_endian())
+        return ak_fail(e, "big-endian hosts are not supported");
+    input_file in = {0};
+    int rc = open_input(path, &in, e);
+    if (rc == 0)
+        rc = read_array(path, &in, opts, out, e);
+    close_input(&in);
+    if (rc != 0)
+        ak_array_free(out);
+    return rc;
+}
+
+void ak_array_free(ak_array *a)
+{
+    if (!a)
+        return;
+    free(a->data);
+    a->data = NULL;
+    a->n = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* .npy header writing                                                       */
+/* ------------------------------------------------------------------------ */
+
+size_t ak_npy_header(char *buf, size_t cap, ak_dtype type, size_t n)
+{
+    char dict[160];
+    int dlen = snprintf(dict, sizeof dict,
+                        "{'descr': '%s', 'fortran_order': False, 'shape': (%llu,), }",
+                        ak_dtype_npy_descr(type), (unsigned long long)n);
+    if (dlen < 0 || (size_t)dlen >= sizeof dict)
+        return 0;
+    size_t unpadded = NPY_MAGIC_LEN + 2 + 2 + (size_t)dlen + 1;
+    size_t total = (unpadded + 63) / 64 * 64;
+    if (total > cap)
+        return 0;
+    size_t hlen = total - (NPY_MAGIC_LEN + 4);
+    memcpy(buf, NPY_MAGIC, NPY_MAGIC_LEN);
+    buf[6] = 1;
+    buf[7] = 0;
+    buf[8] = (char)(hlen & 0xff);
+    buf[9] = (char)(hlen >> 8);
+    memcpy(buf + 10, dict, (size_t)dlen);
+    memset(buf + 10 + dlen, ' ', total - 10 - (size_t)dlen - 1);
+    buf[total - 1] = '\n';
+    return total;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output paths                                                              */
+/* ------------------------------------------------------------------------ */
+
+char *ak_default_output_path(const char *input, const char *tool)
+{
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base)
+        dot = base + strlen(base);
+    size_t head = (size_t)(dot - input);
+    size_t len = strlen(input) + strlen(tool) + 2;
+    char *out = malloc(len);
+    if (!out)
+        return NULL;
+    snprintf(out, len, "%.*s.%s%s", (int)head, input, tool, dot);
+    return out;
+}
+
+/* 1 when both name the same existing file; `a` may be "-" for stdin. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    int ok_a = ak_path_is_stdio(a) ? fstat(STDIN_FILENO, &sa) : stat(a, &sa);
+    if (ok_a != 0 || stat(b, &sb) != 0)
+        return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static char *dup_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+int ak_output_resolve(const ak_output_choice *c, char **path, ak_err *e)
+{
+    *path = NULL;
+    const char *chosen = NULL;
+    char *owned = NULL;
+    if (c->output)
+        chosen = ak_path_is_stdio(c->output) ? NULL : c->output;
+    else if (ak_path_is_stdio(c->input))
+        chosen = NULL;
+    else if (c->in_place)
+        chosen = c->input;
+    else if (!(chosen = owned = ak_default_output_path(c->input, c->tool)))
+        return ak_fail(e, "out of memory");
+    if (!chosen)
+        return 0;
+    if (!c->in_place && same_file(c->input, chosen)) {
+        ak_fail(e, "%s: is the input file; use --in-place to overwrite it", chosen);
+        free(owned);
+        return -1;
+    }
+    *path = owned ? owned : dup_string(chosen);
+    return *path ? 0 : ak_fail(e, "out of memory");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Removing temporary files on fatal signals                                  */
+/* ------------------------------------------------------------------------ */
+
+#define CLEANUP_SLOTS 4
+
+/* Paths of temporary files to unlink if a fatal signal arrives: the only
+ * process-wide state here, written before the handler can see it. */
+static char cleanup_paths[CLEANUP_SLOTS][PATH_MAX];
+static volatile sig_atomic_t cleanup_armed[CLEANUP_SLOTS];
+
+static void unlink_temps_and_die(int sig)
+{
+    for (int i = 0; i < CLEANUP_SLOTS; i++)
+        if (cleanup_armed[i])
+            unlink(cleanup_paths[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_cleanup_handlers(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = unlink_temps_and_die;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction old;
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            sigaction(signals[i], &sa, NULL);
+    }
+}
+
+static void cleanup_arm(const char *path)
+{
+    if (strlen(path) >= PATH_MAX)
+        return;
+    for (int i = 0; i < CLEANUP_SLOTS; i++) {
+        if (!cleanup_armed[i]) {
+            memcpy(cleanup_paths[i], path, strlen(path) + 1);
+            cleanup_armed[i] = 1;
+            install_cleanup_handlers();
+            return;
+        }
+    }
+}
+
+static void cleanup_disarm(const char *path)
+{
+    for (int i = 0; i < CLEANUP_SLOTS; i++)
+        if (cleanup_armed[i] && strcmp(cleanup_paths[i], path) == 0)
+            cleanup_armed[i] = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing outputs                                                           */
+/* ------------------------------------------------------------------------ */
+
+static const char *output_name(const ak_output *o)
+{
+    return o->path ? o->path : "stdout";
+}
+
+static int fail_write(ak_output *o, int err, ak_err *e)
+{
+    return ak_fail(e, "%s: write failed: %s", output_name(o), strerror(err ? err : EIO));
+}
+
+static mode_t new_file_mode(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return (mode_t)0666 & ~mask;
+}
+
+/* The temporary file's name: "<dir>/.<base>.XXXXXX". */
+static char *temp_template(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = path + dir_len;
+    size_t len = strlen(path) + 10;
+    char *t = malloc(len);
+    if (t)
+        snprintf(t, len, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
+    return t;
+}
+
+static void directory_of(const char *path, char *buf, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(buf, cap, ".");
+        return;
+    }
+    size_t len = slash == path ? 1 : (size_t)(slash - path);
+    snprintf(buf, cap, "%.*s", (int)len, path);
+}
+
+static int open_temp(ak_output *o, mode_t mode, ak_err *e)
+{
+    o->tmp_path = temp_template(o->path);
+    if (!o->tmp_path)
+        return ak_fail(e, "out of memory");
+    int fd = mkstemp(o->tmp_path);
+    if (fd < 0) {
+        int err = errno;
+        char dir[PATH_MAX];
+        directory_of(o->path, dir, sizeof dir);
+        free(o->tmp_path);
+        o->tmp_path = NULL;
+        return ak_fail(e, "%s: cannot create a file in '%s': %s", o->path, dir, strerror(err));
+    }
+    cleanup_arm(o->tmp_path);
+    if (fchmod(fd, mode) != 0 || !(o->fp = fdopen(fd, "wb"))) {
+        int err = errno;
+        close(fd);
+        ak_output_abort(o);
+        return ak_fail(e, "%s: cannot prepare the output: %s", o->path, strerror(err));
+    }
+    return 0;
+}
+
+/* The path a symbolic link names, relative links taken from the link's
+ * directory; NULL when `path` is not a link or on failure. */
+static char *link_target(const char *path)
+{
+    struct stat lst;
+    char target[PATH_MAX];
+    if (lstat(path, &lst) != 0 || !S_ISLNK(lst.st_mode))
+        return NULL;
+    ssize_t len = readlink(path, target, sizeof target - 1);
+    if (len <= 0)
+        return NULL;
+    target[len] = '\0';
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = (target[0] == '/' || !slash) ? 0 : (size_t)(slash - path) + 1;
+    size_t cap = dir_len + (size_t)len + 1;
+    char *out = malloc(cap);
+    if (out)
+        snprintf(out, cap, "%.*s%s", (int)dir_len, path, target);
+    return out;
+}
+
+/* Follows symbolic links (dangling ones too, as a shell redirection does)
+ * so that the rename replaces the file they name, not the link. */
+static int final_destination(const char *path, char **out, ak_err *e)
+{
+    char *current = dup_string(path);
+    for (int depth = 0; current && depth < 40; depth++) {
+        char *next = link_target(current);
+        if (!next)
+            break;
+        free(current);
+        current = next;
+    }
+    *out = current;
+    return current ? 0 : ak_fail(e, "out of memory");
+}
+
+int ak_output_open(ak_output *o, const char *path, const char *tool, ak_err *e)
+{
+    memset(o, 0, sizeof *o);
+    o->tool = tool;
+    if (!path) {
+        if (isatty(STDOUT_FILENO))
+            return ak_fail(e, "refusing to write binary data to a terminal "
+                              "(use -o FILE or a pipe)");
+        o->fp = stdout;
+        return 0;
+    }
+    if (final_destination(path, &o->path, e) != 0)
+        return -1;
+    struct stat st;
+    int exists = stat(o->path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
+        ak_output_abort(o);
+        return ak_fail(e, "%s: is a directory", path);
+    }
+    if (exists && !S_ISREG(st.st_mode)) {
+        o->fp = fopen(o->path, "wb"); /* a device or pipe: write directly */
+        if (o->fp)
+            return 0;
+        int err = errno;
+        ak_output_abort(o);
+        return ak_fail(e, "%s: cannot open for writing: %s", path, strerror(err));
+    }
+    mode_t mode = exists ? (st.st_mode & 07777) : new_file_mode();
+    if (open_temp(o, mode, e) != 0) {
+        ak_output_abort(o);
+        return -1;
+    }
+    return 0;
+}
+
+int ak_output_write(ak_output *o, const void *data, size_t bytes, ak_progress *p,
+                    ak_err *e)
+{
+    const char *c = data;
+    while (bytes > 0) {
+        size_t k = bytes < IO_CHUNK ? bytes : IO_CHUNK;
+        errno = 0;
+        if (fwrite(c, 1, k, o->fp) != k)
+            return fail_write(o, errno, e);
+        c += k;
+        bytes -= k;
+        o->bytes_written += k;
+        ak_progress_add(p, k);
+    }
+    return 0;
+}
+
+int ak_output_write_header(ak_output *o, ak_format format, ak_dtype type, size_t n,
+                           ak_err *e)
+{
+    if (format != AK_FORMAT_NPY)
+        return 0;
+    char header[256];
+    size_t len = ak_npy_header(header, sizeof header, type, n);
+    if (len == 0)
+        return ak_fail(e, "%s: cannot format the .npy header", output_name(o));
+    return ak_output_write(o, header, len, NULL, e);
+}
+
+static int commit_stdout(ak_output *o, ak_err *e)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return fail_write(o, errno, e);
+    return 0;
+}
+
+static int commit_direct(ak_output *o, ak_err *e)
+{
+    errno = 0;
+    int flushed = fflush(o->fp) == 0 && !ferror(o->fp);
+    int err = errno;
+    int closed = fclose(o->fp) == 0;
+    if (!closed && flushed)
+        err = errno;
+    o->fp = NULL;
+    if (!flushed || !closed)
+        return fail_write(o, err, e);
+    return 0;
+}
+
+static int commit_temp(ak_output *o, ak_err *e)
+{
+    errno = 0;
+    int ok = fflush(o->fp) == 0 && !ferror(o->fp) && fsync(fileno(o->fp)) == 0;
+    int err = errno;
+    if (fclose(o->fp) != 0 && ok) {
+        ok = 0;
+        err = errno;
+    }
+    o->fp = NULL;
+    if (!ok) {
+        fail_write(o, err, e);
+        ak_output_abort(o);
+        return -1;
+    }
+    if (rename(o->tmp_path, o->path) != 0) {
+        ak_fail(e, "%s: cannot rename the finished output into place: %s", o->path,
+                strerror(errno));
+        ak_output_abort(o);
+        return -1;
+    }
+    cleanup_disarm(o->tmp_path);
+    free(o->tmp_path);
+    o->tmp_path = NULL;
+    return 0;
+}
+
+int ak_output_commit(ak_output *o, ak_err *e)
+{
+    int rc;
+    if (!o->path)
+        rc = commit_stdout(o, e);
+    else if (!o->tmp_path)
+        rc = commit_direct(o, e);
+    else
+        rc = commit_temp(o, e);
+    o->fp = NULL;
+    free(o->path);
+    o->path = NULL;
+    return rc;
+}
+
+void ak_output_abort(ak_output *o)
+{
+    if (o->fp && o->fp != stdout)
+        fclose(o->fp);
+    o->fp = NULL;
+    if (o->tmp_path) {
+        unlink(o->tmp_path);
+        cleanup_disarm(o->tmp_path);
+        free(o->tmp_path);
+        o->tmp_path = NULL;
+    }
+    free(o->path);
+    o->path = NULL;
+}
+
+int ak_array_save(const char *path, const char *tool, ak_format format, ak_dtype type,
+                  const void *data, size_t n, ak_err *e)
+{
+    ak_output o;
+    if (ak_output_open(&o, path, tool, e) != 0)
+        return -1;
+    ak_progress p;
+    ak_progress_start(&p, tool, "writing", (uint64_t)n * ak_dtype_size(type));
+    int rc = ak_output_write_header(&o, format, type, n, e);
+    if (rc == 0)
+        rc = ak_output_write(&o, data, n * ak_dtype_size(type), &p, e);
+    ak_progress_end(&p);
+    if (rc == 0)
+        return ak_output_commit(&o, e);
+    ak_output_abort(&o);
+    return -1;
+}

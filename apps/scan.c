@@ -1,0 +1,568 @@
+/*
+ * scan - prefix scan of a file of elements on an OpenCL device.
+ *
+ *   scan data.bin                 inclusive sum, uint32, to data.scan.bin
+ *   scan data.npy --op max -e     exclusive max, type from the .npy header
+ *   datagen -n 1M -o - | scan - > out.bin
+ *
+ * Exit status: 0 success, 1 bad input or failure (one line on stderr),
+ * 2 usage error.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "appkit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char TOOL[] = "scan";
+static const char USAGE[] =
+    "scan INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
+    "            [--op add|mul|min|max|and|or|xor] [--exclusive] [--in-place]\n"
+    "            [--format raw|npy] [--chunk N] [--device SPEC] [--list-devices]\n"
+    "            [--time] [--help] [--version]";
+
+static const char HELP[] =
+    "Computes the prefix scan of a file of elements on an OpenCL device.\n"
+    "\n"
+    "  INPUT               raw little-endian elements, or a NumPy .npy file (1-D,\n"
+    "                      little-endian); '-' reads stdin (.npy recognised by its\n"
+    "                      magic)\n"
+    "  -o, --output FILE   where to write; '-' is stdout. Default: INPUT with\n"
+    "                      '.scan' before its extension (data.bin -> data.scan.bin),\n"
+    "                      stdout when INPUT is '-'. Written to a temporary file\n"
+    "                      and renamed, so a failure leaves no partial output.\n"
+    "  -t, --type TYPE     element type of a raw file (default uint32); must agree\n"
+    "                      with the dtype of a .npy file\n"
+    "      --op OP         add (default), mul, min, max, and, or, xor; and/or/xor\n"
+    "                      need an integer type\n"
+    "  -e, --exclusive     exclusive scan: out[0] is the identity of OP, out[i]\n"
+    "                      combines in[0..i-1] (default: inclusive, in[0..i])\n"
+    "      --in-place      allow the output to replace INPUT (default output is\n"
+    "                      then INPUT itself)\n"
+    "      --format FMT    output layout, raw or npy (default: as the input, npy\n"
+    "                      when OUTPUT ends in .npy)\n"
+    "      --chunk N       scan at most N elements per device pass (suffixes K M G);\n"
+    "                      default: as many as the device's largest buffer holds.\n"
+    "                      Each pass carries the running total into the next,\n"
+    "                      so any size works (float results depend on N)\n"
+    "  -d, --device SPEC   OpenCL device: 'P:D' indices, an index N, or part of\n"
+    "                      the platform/device name (default $SCANKIT_DEVICE, else\n"
+    "                      the first GPU, else the first device)\n"
+    "      --list-devices  list the OpenCL devices and exit\n"
+    "      --time          print a time breakdown to stderr\n"
+    "  -h, --help          show this help and exit\n"
+    "  -V, --version       show the version and exit\n"
+    "\n"
+    "Integer add and mul wrap around. Exit status: 0 success, 1 bad input or\n"
+    "failure, 2 usage error.\n";
+
+enum {
+    OPT_OUTPUT = 1,
+    OPT_TYPE,
+    OPT_OP,
+    OPT_EXCLUSIVE,
+    OPT_IN_PLACE,
+    OPT_FORMAT,
+    OPT_CHUNK,
+    OPT_DEVICE,
+    OPT_LIST_DEVICES,
+    OPT_TIME,
+    OPT_HELP,
+    OPT_VERSION
+};
+
+static const ak_option OPTIONS[] = {
+    {"output", 'o', 1, OPT_OUTPUT},
+    {"type", 't', 1, OPT_TYPE},
+    {"op", 0, 1, OPT_OP},
+    {"exclusive", 'e', 0, OPT_EXCLUSIVE},
+    {"in-place", 0, 0, OPT_IN_PLACE},
+    {"format", 0, 1, OPT_FORMAT},
+    {"chunk", 0, 1, OPT_CHUNK},
+    {"device", 'd', 1, OPT_DEVICE},
+    {"list-devices", 0, 0, OPT_LIST_DEVICES},
+    {"time", 0, 0, OPT_TIME},
+    {"help", 'h', 0, OPT_HELP},
+    {"version", 'V', 0, OPT_VERSION},
+    {NULL, 0, 0, 0},
+};
+
+typedef struct scan_args {
+    const char *input;
+    const char *output;
+    const char *device;
+    ak_dtype type; /* AK_DTYPE_NONE unless --type */
+    sk_op op;
+    ak_format format; /* AK_FORMAT_AUTO unless --format */
+    size_t chunk;     /* --chunk: most elements per device pass, 0 = auto */
+    int exclusive;
+    int in_place;
+    int time;
+    int list_devices;
+    int help;
+    int version;
+} scan_args;
+
+/* Milliseconds of each phase, for --time. */
+typedef struct scan_times {
+    double start;
+    double read, context, upload, compute, download, write;
+    sk_build_stats build;
+} scan_times;
+
+typedef struct scan_job {
+    const scan_args *args;
+    scan_times times;
+    char *out_path; /* NULL: stdout */
+    unsigned long passes; /* device passes (more than 1 for large inputs) */
+    ak_array data;
+    sk_context *ctx;
+    ak_output out;
+} scan_job;
+
+/* ------------------------------------------------------------------------ */
+/* Command line                                                              */
+/* ------------------------------------------------------------------------ */
+
+static int op_is_bitwise(sk_op op)
+{
+    return op == SK_OP_AND || op == SK_OP_OR || op == SK_OP_XOR;
+}
+
+static int usage_error(const char *msg)
+{
+    return ak_print_usage_error(TOOL, USAGE, msg);
+}
+
+static int take_option(scan_args *a, int id, const char *value, ak_err *e)
+{
+    switch (id) {
+    case OPT_OUTPUT: a->output = value; return 0;
+    case OPT_DEVICE: a->device = value; return 0;
+    case OPT_EXCLUSIVE: a->exclusive = 1; return 0;
+    case OPT_IN_PLACE: a->in_place = 1; return 0;
+    case OPT_LIST_DEVICES: a->list_devices = 1; return 0;
+    case OPT_TIME: a->time = 1; return 0;
+    case OPT_HELP: a->help = 1; return 0;
+    case OPT_VERSION: a->version = 1; return 0;
+    case OPT_TYPE:
+        if (ak_dtype_parse(value, &a->type) != 0 || a->type == AK_UINT8)
+            return ak_fail(e, "unknown --type '%s' (use %s)", value, AK_SK_TYPE_NAMES);
+        return 0;
+    case OPT_OP:
+        if (sk_op_parse(value, &a->op) != SK_OK)
+            return ak_fail(e, "unknown --op '%s' (use add, mul, min, max, and, or, xor)", value);
+        return 0;
+    case OPT_FORMAT:
+        if (ak_format_parse(value, &a->format) != 0)
+            return ak_fail(e, "unknown --format '%s' (use raw or npy)", value);
+        return 0;
+    case OPT_CHUNK:
+        if (ak_parse_count(value, &a->chunk) != 0 || a->chunk < 2)
+            return ak_fail(e, "bad --chunk '%s' (a count of at least 2, e.g. 64M)", value);
+        return 0;
+    default:
+        return ak_fail(e, "internal error: option %d", id);
+    }
+}
+
+static int check_args(const scan_args *a, ak_err *e)
+{
+    if (a->help || a->version || a->list_devices)
+        return 0;
+    if (!a->input)
+        return ak_fail(e, "missing INPUT");
+    if (a->in_place && ak_path_is_stdio(a->input))
+        return ak_fail(e, "--in-place needs an input file, not stdin");
+    if (a->type != AK_DTYPE_NONE && ak_dtype_is_float(a->type) && op_is_bitwise(a->op))
+        return ak_fail(e, "--op %s needs an integer type, not %s", sk_op_name(a->op),
+                       ak_dtype_name(a->type));
+    return 0;
+}
+
+/* @return AK_EXIT_OK, or AK_EXIT_USAGE after printing the reason. */
+static int parse_args(int argc, char **argv, scan_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->type = AK_DTYPE_NONE;
+    a->op = SK_OP_ADD;
+    a->format = AK_FORMAT_AUTO;
+    ak_args it;
+    ak_err e;
+    ak_args_init(&it, argc, argv);
+    int id;
+    while ((id = ak_args_next(&it, OPTIONS, &e)) != AK_ARGS_END) {
+        if (id == AK_ARGS_ERROR)
+            return usage_error(e.msg);
+        if (id == AK_ARGS_OPERAND) {
+            if (a->input)
+                return usage_error("more than one INPUT given");
+            a->input = it.value;
+        } else if (take_option(a, id, it.value, &e) != 0) {
+            return usage_error(e.msg);
+        }
+    }
+    if (check_args(a, &e) != 0)
+        return usage_error(e.msg);
+    return AK_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* --list-devices                                                            */
+/* ------------------------------------------------------------------------ */
+
+static void format_bytes(uint64_t bytes, char *buf, size_t cap)
+{
+    if (bytes >= ((uint64_t)1 << 30))
+        snprintf(buf, cap, "%.1f GiB", (double)bytes / (double)((uint64_t)1 << 30));
+    else
+        snprintf(buf, cap, "%.0f MiB", (double)bytes / (double)((uint64_t)1 << 20));
+}
+
+static int name_width(const sk_device_desc *d, size_t count, int platform, int minimum)
+{
+    int w = minimum;
+    for (size_t i = 0; i < count; i++) {
+        int len = (int)strlen(platform ? d[i].platform_name : d[i].device_name);
+        if (len > w)
+            w = len;
+    }
+    return w;
+}
+
+static void print_device_table(const sk_device_desc *d, size_t count)
+{
+    int wn = name_width(d, count, 0, 4), wp = name_width(d, count, 1, 8);
+    printf("%-6s %-4s %-*s %-*s %-4s %s\n", "index", "type", wn, "name", wp, "platform",
+           "fp64", "memory");
+    for (size_t i = 0; i < count; i++) {
+        char index[32], mem[32];
+        snprintf(index, sizeof index, "%u:%u", d[i].platform_index, d[i].device_index);
+        format_bytes(d[i].global_mem_bytes, mem, sizeof mem);
+        printf("%-6s %-4s %-*s %-*s %-4s %s\n", index, d[i].is_gpu ? "gpu" : "cpu", wn,
+               d[i].device_name, wp, d[i].platform_name, d[i].has_fp64 ? "yes" : "no", mem);
+    }
+}
+
+static int list_devices(void)
+{
+    ak_err e;
+    size_t count = 0;
+    sk_status st = sk_device_list(NULL, 0, &count);
+    if (st != SK_OK || count == 0) {
+        ak_print_error(TOOL, "no OpenCL device found");
+        return AK_EXIT_FAIL;
+    }
+    sk_device_desc *d = calloc(count, sizeof *d);
+    if (!d) {
+        ak_print_error(TOOL, "out of memory");
+        return AK_EXIT_FAIL;
+    }
+    st = sk_device_list(d, count, &count);
+    if (st != SK_OK) {
+        ak_fail_sk(&e, NULL, st, "listing devices");
+        ak_print_error(TOOL, e.msg);
+        free(d);
+        return AK_EXIT_FAIL;
+    }
+    print_device_table(d, count);
+    free(d);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        ak_print_error(TOOL, "stdout: write failed");
+        return AK_EXIT_FAIL;
+    }
+    return AK_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The scan                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static double ms_since(double t0)
+{
+    return (ak_now() - t0) * 1e3;
+}
+
+static int read_input(scan_job *j, ak_err *e)
+{
+    ak_read_opts ro = {j->args->type, AK_UINT32, TOOL};
+    double t0 = ak_now();
+    if (ak_array_read(j->args->input, &ro, &j->data, e) != 0)
+        return -1;
+    j->times.read = ms_since(t0);
+    const char *name = ak_display_name(j->args->input, 0);
+    sk_type t;
+    if (ak_dtype_to_sk(j->data.type, &t) != 0)
+        return ak_fail(e, "%s: element type %s cannot be scanned (use %s)", name,
+                       ak_dtype_name(j->data.type), AK_SK_TYPE_NAMES);
+    if (ak_dtype_is_float(j->data.type) && op_is_bitwise(j->args->op))
+        return ak_fail(e, "%s: --op %s needs an integer type, not %s", name,
+                       sk_op_name(j->args->op), ak_dtype_name(j->data.type));
+    return 0;
+}
+
+static int open_context(scan_job *j, ak_err *e)
+{
+    double t0 = ak_now();
+    sk_status st = sk_context_create(&j->ctx, j->args->device);
+    if (st != SK_OK) {
+        j->ctx = NULL;
+        const char *env = getenv("SCANKIT_DEVICE");
+        char what[256];
+        if (j->args->device && j->args->device[0])
+            snprintf(what, sizeof what, "--device '%s'", j->args->device);
+        else if (env && env[0])
+            snprintf(what, sizeof what, "SCANKIT_DEVICE='%s'", env);
+        else
+            snprintf(what, sizeof what, "cannot open an OpenCL device");
+        return ak_fail_sk(e, NULL, st, what);
+    }
+    j->times.context = ms_since(t0);
+    return 0;
+}
+
+static int fail_cl(ak_err *e, const char *what, cl_int code)
+{
+    return ak_fail(e, "%s failed: %s", what, sk_cl_error_name(code));
+}
+
+/* Elements per device pass: all of them when the device's largest buffer
+ * holds them (and --chunk allows), else as many as it holds. */
+static int pass_capacity(scan_job *j, size_t *capacity, ak_err *e)
+{
+    size_t size = ak_dtype_size(j->data.type);
+    size_t cap = j->data.n;
+    sk_device_desc d;
+    if (sk_context_device(j->ctx, &d) == SK_OK && d.max_alloc_bytes / size < cap)
+        cap = (size_t)(d.max_alloc_bytes / size);
+    if (j->args->chunk && j->args->chunk < cap)
+        cap = j->args->chunk;
+    if (cap < 2 && cap < j->data.n)
+        return ak_fail(e, "the device cannot hold two elements of %s in one buffer",
+                       ak_dtype_name(j->data.type));
+    *capacity = cap;
+    return 0;
+}
+
+static int upload(scan_job *j, cl_mem buf, size_t offset, const void *src, size_t bytes,
+                  ak_err *e)
+{
+    double t0 = ak_now();
+    cl_int err = clEnqueueWriteBuffer(sk_context_cl_queue(j->ctx), buf, CL_TRUE, offset,
+                                      bytes, src, 0, NULL, NULL);
+    j->times.upload += ms_since(t0);
+    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the input to the device", err);
+}
+
+static int download(scan_job *j, cl_mem buf, size_t offset, void *dst, size_t bytes,
+                    ak_err *e)
+{
+    double t0 = ak_now();
+    cl_int err = clEnqueueReadBuffer(sk_context_cl_queue(j->ctx), buf, CL_TRUE, offset,
+                                     bytes, dst, 0, NULL, NULL);
+    j->times.download += ms_since(t0);
+    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the result from the device", err);
+}
+
+/* Scans the first m elements of buf in place. An exclusive scan that hands
+ * a running total to the next pass reduces the pass first (into carry). */
+static int run_kernels(scan_job *j, cl_mem buf, size_t m, void *carry, ak_err *e)
+{
+    sk_type t;
+    ak_dtype_to_sk(j->data.type, &t);
+    sk_op op = j->args->op;
+    double t0 = ak_now();
+    sk_status st = SK_OK;
+    if (j->args->exclusive && carry)
+        st = sk_reduce(j->ctx, t, op, buf, m, carry);
+    if (st == SK_OK)
+        st = j->args->exclusive ? sk_scan_exclusive(j->ctx, t, op, buf, buf, m)
+                                : sk_scan_inclusive(j->ctx, t, op, buf, buf, m);
+    if (st == SK_OK)
+        st = sk_context_finish(j->ctx);
+    j->times.compute += ms_since(t0);
+    if (st != SK_OK)
+        return ak_fail_sk(e, j->ctx, st, ak_display_name(j->args->input, 0));
+    return 0;
+}
+
+/* One pass over data[start, start+len): the buffer holds the running total
+ * of the elements before `start` (when carry_in) followed by those elements,
+ * so scanning it continues the scan of the previous passes. carry_out (NULL
+ * on the last pass) receives the total up to start+len-1. */
+static int scan_pass(scan_job *j, cl_mem buf, size_t start, size_t len,
+                     const void *carry_in, void *carry_out, ak_err *e)
+{
+    size_t size = ak_dtype_size(j->data.type);
+    size_t lead = carry_in ? 1 : 0;
+    unsigned char *host = (unsigned char *)j->data.data + start * size;
+    if (carry_in && upload(j, buf, 0, carry_in, size, e) != 0)
+        return -1;
+    if (upload(j, buf, lead * size, host, len * size, e) != 0 ||
+        run_kernels(j, buf, len + lead, carry_out, e) != 0 ||
+        download(j, buf, lead * size, host, len * size, e) != 0)
+        return -1;
+    if (carry_out && !j->args->exclusive)
+        memcpy(carry_out, host + (len - 1) * size, size);
+    return 0;
+}
+
+static void record_build_stats(scan_job *j, const sk_build_stats *before)
+{
+    sk_build_stats after;
+    if (sk_context_build_stats(j->ctx, &after) != SK_OK)
+        return;
+    j->times.build.compiled = after.compiled - before->compiled;
+    j->times.build.from_disk = after.from_disk - before->from_disk;
+    j->times.build.from_memory = after.from_memory - before->from_memory;
+    j->times.build.seconds = after.seconds - before->seconds;
+    double rest = j->times.compute - j->times.build.seconds * 1e3;
+    j->times.compute = rest > 0 ? rest : 0;
+}
+
+/* The scan in passes of at most `capacity` elements through one buffer. */
+static int scan_passes(scan_job *j, cl_mem buf, size_t capacity, ak_err *e)
+{
+    size_t n = j->data.n, size = ak_dtype_size(j->data.type);
+    unsigned char carry_in[8], carry_out[8];
+    size_t lead = 0; /* 1 once a running total is carried */
+    for (size_t start = 0; start < n;) {
+        size_t room = capacity - lead;
+        size_t len = n - start < room ? n - start : room;
+        int last = start + len == n;
+        if (scan_pass(j, buf, start, len, lead ? carry_in : NULL, last ? NULL : carry_out,
+                      e) != 0)
+            return -1;
+        if (!last)
+            memcpy(carry_in, carry_out, size);
+        lead = 1;
+        start += len;
+        j->passes++;
+    }
+    return 0;
+}
+
+static int scan_on_device(scan_job *j, ak_err *e)
+{
+    size_t capacity = 0;
+    if (j->data.n == 0)
+        return 0;
+    if (pass_capacity(j, &capacity, e) != 0)
+        return -1;
+    cl_int err;
+    cl_mem buf = clCreateBuffer(sk_context_cl_context(j->ctx), CL_MEM_READ_WRITE,
+                                capacity * ak_dtype_size(j->data.type), NULL, &err);
+    if (!buf)
+        return fail_cl(e, "allocating the device buffer", err);
+    sk_build_stats before;
+    sk_context_build_stats(j->ctx, &before);
+    int rc = scan_passes(j, buf, capacity, e);
+    if (rc == 0)
+        record_build_stats(j, &before);
+    cl_int released = clReleaseMemObject(buf);
+    if (rc == 0 && released != CL_SUCCESS)
+        rc = fail_cl(e, "releasing the device buffer", released);
+    return rc;
+}
+
+static ak_format output_format(const scan_job *j)
+{
+    if (j->args->format != AK_FORMAT_AUTO)
+        return j->args->format;
+    if (j->out_path && ak_format_of_path(j->out_path) == AK_FORMAT_NPY)
+        return AK_FORMAT_NPY;
+    return j->data.format;
+}
+
+static int write_output(scan_job *j, ak_err *e)
+{
+    double t0 = ak_now();
+    size_t bytes = j->data.n * ak_dtype_size(j->data.type);
+    ak_progress p;
+    ak_progress_start(&p, TOOL, "writing", bytes);
+    int rc = ak_output_write_header(&j->out, output_format(j), j->data.type, j->data.n, e);
+    if (rc == 0)
+        rc = ak_output_write(&j->out, j->data.data, bytes, &p, e);
+    ak_progress_end(&p);
+    if (rc == 0)
+        rc = ak_output_commit(&j->out, e);
+    j->times.write = ms_since(t0);
+    return rc;
+}
+
+static void print_times(const scan_job *j)
+{
+    const scan_times *t = &j->times;
+    double compute_s = t->compute * 1e-3;
+    fprintf(stderr, "read:     %10.3f ms  (%zu elements of %s)\n", t->read, j->data.n,
+            ak_dtype_name(j->data.type));
+    fprintf(stderr, "context:  %10.3f ms\n", t->context);
+    fprintf(stderr, "upload:   %10.3f ms\n", t->upload);
+    fprintf(stderr, "build:    %10.3f ms  (compiled %lu, disk %lu, memory %lu)\n",
+            t->build.seconds * 1e3, t->build.compiled, t->build.from_disk,
+            t->build.from_memory);
+    if (compute_s > 0)
+        fprintf(stderr, "compute:  %10.3f ms  (%.3g elements/s, %lu pass%s)\n", t->compute,
+                (double)j->data.n / compute_s, j->passes, j->passes == 1 ? "" : "es");
+    else
+        fprintf(stderr, "compute:  %10.3f ms\n", t->compute);
+    fprintf(stderr, "download: %10.3f ms\n", t->download);
+    fprintf(stderr, "write:    %10.3f ms\n", t->write);
+    fprintf(stderr, "total:    %10.3f ms\n", ms_since(t->start));
+}
+
+static int run_steps(scan_job *j, ak_err *e)
+{
+    ak_output_choice choice = {j->args->input, j->args->output, TOOL, j->args->in_place};
+    if (ak_output_resolve(&choice, &j->out_path, e) != 0)
+        return -1;
+    if (read_input(j, e) != 0)
+        return -1;
+    if (ak_output_open(&j->out, j->out_path, TOOL, e) != 0)
+        return -1;
+    if (open_context(j, e) != 0 || scan_on_device(j, e) != 0)
+        return -1;
+    return write_output(j, e);
+}
+
+static int run(const scan_args *a, double start)
+{
+    scan_job j;
+    memset(&j, 0, sizeof j);
+    j.args = a;
+    j.times.start = start;
+    ak_err e;
+    int rc = run_steps(&j, &e);
+    ak_output_abort(&j.out); /* no-op after a commit */
+    sk_context_free(j.ctx);
+    if (rc == 0 && a->time)
+        print_times(&j);
+    ak_array_free(&j.data);
+    free(j.out_path);
+    if (rc != 0) {
+        ak_print_error(TOOL, e.msg);
+        return AK_EXIT_FAIL;
+    }
+    return AK_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    double start = ak_now();
+    scan_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != AK_EXIT_OK)
+        return rc;
+    if (a.help) {
+        printf("usage: %s\n\n%s", USAGE, HELP);
+        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+    }
+    if (a.version) {
+        printf("%s (scankit) %s\n", TOOL, sk_version_string());
+        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+    }
+    if (a.list_devices)
+        return list_devices();
+    return run(&a, start);
+}
