@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "appkit.h"
+#include "scan_check.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static const char USAGE[] =
     "scan INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
     "            [--op add|mul|min|max|and|or|xor] [--exclusive] [--in-place]\n"
     "            [--format raw|npy] [--chunk N] [--device SPEC] [--list-devices]\n"
-    "            [--time] [--help] [--version]";
+    "            [--check] [--time] [--help] [--version]";
 
 static const char HELP[] =
     "Computes the prefix scan of a file of elements on an OpenCL device.\n"
@@ -50,6 +51,8 @@ static const char HELP[] =
     "                      the platform/device name (default $SCANKIT_DEVICE, else\n"
     "                      the first GPU, else the first device)\n"
     "      --list-devices  list the OpenCL devices and exit\n"
+    "      --check         check the result against a serial scan on the host and\n"
+    "                      say so on stderr (exit 1 on a mismatch)\n"
     "      --time          print a time breakdown to stderr\n"
     "  -h, --help          show this help and exit\n"
     "  -V, --version       show the version and exit\n"
@@ -68,6 +71,7 @@ enum {
     OPT_DEVICE,
     OPT_LIST_DEVICES,
     OPT_TIME,
+    OPT_CHECK,
     OPT_HELP,
     OPT_VERSION
 };
@@ -83,6 +87,7 @@ static const ak_option OPTIONS[] = {
     {"device", 'd', 1, OPT_DEVICE},
     {"list-devices", 0, 0, OPT_LIST_DEVICES},
     {"time", 0, 0, OPT_TIME},
+    {"check", 0, 0, OPT_CHECK},
     {"help", 'h', 0, OPT_HELP},
     {"version", 'V', 0, OPT_VERSION},
     {NULL, 0, 0, 0},
@@ -99,6 +104,7 @@ typedef struct scan_args {
     int exclusive;
     int in_place;
     int time;
+    int check;
     int list_devices;
     int help;
     int version;
@@ -117,6 +123,7 @@ typedef struct scan_job {
     char *out_path; /* NULL: stdout */
     unsigned long passes; /* device passes (more than 1 for large inputs) */
     ak_array data;
+    void *input_copy; /* --check: the input as read */
     sk_context *ctx;
     ak_output out;
 } scan_job;
@@ -144,6 +151,7 @@ static int take_option(scan_args *a, int id, const char *value, ak_err *e)
     case OPT_IN_PLACE: a->in_place = 1; return 0;
     case OPT_LIST_DEVICES: a->list_devices = 1; return 0;
     case OPT_TIME: a->time = 1; return 0;
+    case OPT_CHECK: a->check = 1; return 0;
     case OPT_HELP: a->help = 1; return 0;
     case OPT_VERSION: a->version = 1; return 0;
     case OPT_TYPE:
@@ -512,6 +520,31 @@ static void print_times(const scan_job *j)
     fprintf(stderr, "total:    %10.3f ms\n", ms_since(t->start));
 }
 
+/* --check needs the input after the scan has replaced it. */
+static int keep_input(scan_job *j, ak_err *e)
+{
+    size_t bytes = j->data.n * ak_dtype_size(j->data.type);
+    if (!j->args->check || bytes == 0)
+        return 0;
+    j->input_copy = malloc(bytes);
+    if (!j->input_copy)
+        return ak_fail(e, "out of memory keeping a copy of the input for --check");
+    memcpy(j->input_copy, j->data.data, bytes);
+    return 0;
+}
+
+static int check_result(scan_job *j, ak_err *e)
+{
+    if (!j->args->check)
+        return 0;
+    if (j->data.n && scan_check(j->data.type, j->args->op, j->args->exclusive,
+                                j->input_copy, j->data.data, j->data.n, e) != 0)
+        return -1;
+    fprintf(stderr, "check: ok (%zu elements match a serial %s %s scan)\n", j->data.n,
+            j->args->exclusive ? "exclusive" : "inclusive", sk_op_name(j->args->op));
+    return 0;
+}
+
 static int run_steps(scan_job *j, ak_err *e)
 {
     ak_output_choice choice = {j->args->input, j->args->output, TOOL, j->args->in_place};
@@ -521,7 +554,8 @@ static int run_steps(scan_job *j, ak_err *e)
         return -1;
     if (ak_output_open(&j->out, j->out_path, TOOL, e) != 0)
         return -1;
-    if (open_context(j, e) != 0 || scan_on_device(j, e) != 0)
+    if (keep_input(j, e) != 0 || open_context(j, e) != 0 || scan_on_device(j, e) != 0 ||
+        check_result(j, e) != 0)
         return -1;
     return write_output(j, e);
 }
@@ -539,6 +573,7 @@ static int run(const scan_args *a, double start)
     if (rc == 0 && a->time)
         print_times(&j);
     ak_array_free(&j.data);
+    free(j.input_copy);
     free(j.out_path);
     if (rc != 0) {
         ak_print_error(TOOL, e.msg);
