@@ -1,0 +1,552 @@
+/*
+ * bench_scan - scankit's uint32 add scan (inclusive, exclusive) and reduce
+ * against, in the same run and on the same data: a plain serial C loop and
+ * a plain OpenCL copy kernel on the same device and buffers.
+ *
+ *   bench_scan [--min-log2 K] [--max-log2 K] [--repeats R] [--device SPEC]
+ *              [--shape cpu|gpu] [--seed S] [--csv FILE]
+ *
+ * For each n = 2^min .. 2^max: every result is checked against the serial
+ * loop before anything is timed (a wrong result is reported as an error
+ * and not timed). Times are medians of R runs after 2 warm-ups: scankit's
+ * device time is the span of one call's launches (profiling events), its
+ * wall time covers the call plus sk_context_finish; the copy kernel is
+ * timed by its profiling event, in two forms (one element per work-item,
+ * and 16 contiguous elements per work-item), the faster one reported.
+ * Exit 0 when every result was right, 1 otherwise, 2 on bad usage.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <scankit.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WARMUPS 2
+#define MAX_REPEATS 1001
+#define COPY_CHUNK 16
+
+/* ---- options ------------------------------------------------------------------ */
+
+typedef struct options {
+    int min_log2, max_log2, repeats;
+    const char *device, *shape, *csv;
+    uint64_t seed;
+} options;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: bench_scan [--min-log2 K] [--max-log2 K] [--repeats R]\n"
+               "                  [--device SPEC] [--shape cpu|gpu] [--seed S] [--csv FILE]\n"
+               "  n = 2^K for K from --min-log2 (16) to --max-log2 (26); R repeats (11)\n");
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 0);
+    if (errno || !end || *end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+/* One "--name value" pair; false on a bad name or value. */
+static bool parse_pair(options *o, const char *name, const char *value)
+{
+    long v = 0;
+    if (!strcmp(name, "--min-log2") && parse_long(value, 0, 40, &v)) o->min_log2 = (int)v;
+    else if (!strcmp(name, "--max-log2") && parse_long(value, 0, 40, &v)) o->max_log2 = (int)v;
+    else if (!strcmp(name, "--repeats") && parse_long(value, 1, MAX_REPEATS, &v))
+        o->repeats = (int)v;
+    else if (!strcmp(name, "--device")) o->device = value;
+    else if (!strcmp(name, "--csv")) o->csv = value;
+    else if (!strcmp(name, "--shape") && (!strcmp(value, "cpu") || !strcmp(value, "gpu")))
+        o->shape = value;
+    else if (!strcmp(name, "--seed")) {
+        char *end = NULL;
+        errno = 0;
+        o->seed = strtoull(value, &end, 0);
+        return !errno && end && !*end;
+    } else return false;
+    return true;
+}
+
+/* 0: run; 1: --help shown; 2: bad usage. */
+static int parse_options(int argc, char **argv, options *o)
+{
+    *o = (options){16, 26, 11, NULL, NULL, NULL, (uint64_t)time(NULL)};
+    for (int i = 1; i < argc; i += 2) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 1;
+        }
+        if (i + 1 >= argc || !parse_pair(o, argv[i], argv[i + 1])) {
+            fprintf(stderr, "bench_scan: bad option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (o->min_log2 > o->max_log2) {
+        fprintf(stderr, "bench_scan: --min-log2 is above --max-log2\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- time and statistics ------------------------------------------------------- */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n); sorts v. */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- the benchmark state --------------------------------------------------------- */
+
+typedef enum bench_op { OP_INCLUSIVE, OP_EXCLUSIVE, OP_REDUCE } bench_op;
+
+static const char *const op_names[] = {"inclusive", "exclusive", "reduce"};
+
+typedef struct bench {
+    options opt;
+    sk_context *ctx;
+    cl_command_queue queue;
+    cl_program copy_prog;
+    cl_kernel copy1, copy16;
+    cl_mem src, dst;
+    uint32_t *in, *want, *got;  /* host: input, serial result, device result */
+    size_t cap;                 /* elements in every buffer above */
+    FILE *csv;
+    char device_name[272];   /* "device (platform)" */
+    const char *shape_name;
+} bench;
+
+/* One row of the table; the scankit times are valid only when error is "". */
+typedef struct row {
+    bench_op op;
+    size_t n;
+    double dev_ms, wall_ms, serial_ms, copy_ms;
+    const char *copy_kernel;
+    unsigned long launches;
+    char error[160];
+} row;
+
+static int cl_fail(cl_int rc, const char *what)
+{
+    fprintf(stderr, "bench_scan: %s: %s\n", what, sk_cl_error_name(rc));
+    return 1;
+}
+
+static int sk_fail(const bench *b, sk_status st, const char *what)
+{
+    fprintf(stderr, "bench_scan: %s: %s (%s)\n", what, sk_status_str(st),
+            b->ctx ? sk_context_error_detail(b->ctx) : "");
+    return 1;
+}
+
+/* ---- the copy kernels ---------------------------------------------------------------- */
+
+static const char *copy_source =
+    "__kernel void bench_copy1(__global const uint *src, __global uint *dst, ulong n)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    if (i < n) dst[i] = src[i];\n"
+    "}\n"
+    "__kernel void bench_copy16(__global const uint *src, __global uint *dst, ulong n)\n"
+    "{\n"
+    "    ulong begin = (ulong)get_global_id(0) * 16;\n"
+    "    ulong end = min(begin + 16, n);\n"
+    "    for (ulong i = begin; i < end; i++) dst[i] = src[i];\n"
+    "}\n";
+
+static void print_build_log(bench *b)
+{
+    char log[4096] = "";
+    cl_device_id dev = sk_context_cl_device(b->ctx);
+    if (clGetProgramBuildInfo(b->copy_prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log,
+                              NULL) == CL_SUCCESS)
+        fprintf(stderr, "%s\n", log);
+}
+
+static int copy_open(bench *b)
+{
+    cl_int rc = CL_SUCCESS;
+    cl_device_id dev = sk_context_cl_device(b->ctx);
+    b->copy_prog = clCreateProgramWithSource(sk_context_cl_context(b->ctx), 1, &copy_source,
+                                             NULL, &rc);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateProgramWithSource(copy)");
+    rc = clBuildProgram(b->copy_prog, 1, &dev, "", NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        print_build_log(b);
+        return cl_fail(rc, "clBuildProgram(copy)");
+    }
+    b->copy1 = clCreateKernel(b->copy_prog, "bench_copy1", &rc);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateKernel(bench_copy1)");
+    b->copy16 = clCreateKernel(b->copy_prog, "bench_copy16", &rc);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateKernel(bench_copy16)");
+    return 0;
+}
+
+/* One launch of a copy kernel over n elements; *ms gets its device time. */
+static int copy_launch(bench *b, cl_kernel k, size_t n, double *ms)
+{
+    cl_ulong un = n, start = 0, end = 0;
+    size_t global = k == b->copy16 ? (n + COPY_CHUNK - 1) / COPY_CHUNK : n;
+    cl_event ev = NULL;
+    cl_int rc = clSetKernelArg(k, 0, sizeof b->src, &b->src);
+    if (rc == CL_SUCCESS) rc = clSetKernelArg(k, 1, sizeof b->dst, &b->dst);
+    if (rc == CL_SUCCESS) rc = clSetKernelArg(k, 2, sizeof un, &un);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clSetKernelArg(copy)");
+    rc = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, NULL, 0, NULL, &ev);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clEnqueueNDRangeKernel(copy)");
+    rc = clWaitForEvents(1, &ev);
+    if (rc == CL_SUCCESS)
+        rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+    cl_int rel = clReleaseEvent(ev);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "copy kernel profiling");
+    if (rel != CL_SUCCESS) return cl_fail(rel, "clReleaseEvent");
+    *ms = (double)(end - start) * 1e-6;
+    return 0;
+}
+
+/* ---- device buffers ------------------------------------------------------------------ */
+
+static int poison_dst(bench *b, size_t n)
+{
+    const cl_uint pattern = 0xA5A5A5A5u;
+    cl_int rc = clEnqueueFillBuffer(b->queue, b->dst, &pattern, sizeof pattern, 0,
+                                    n * sizeof(uint32_t), 0, NULL, NULL);
+    return rc == CL_SUCCESS ? 0 : cl_fail(rc, "clEnqueueFillBuffer");
+}
+
+static int read_dst(bench *b, size_t n)
+{
+    cl_int rc = clEnqueueReadBuffer(b->queue, b->dst, CL_TRUE, 0, n * sizeof(uint32_t),
+                                    b->got, 0, NULL, NULL);
+    return rc == CL_SUCCESS ? 0 : cl_fail(rc, "clEnqueueReadBuffer");
+}
+
+/* Index of the first of n elements where got and want differ, or n. */
+static size_t first_mismatch(const uint32_t *got, const uint32_t *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i]) return i;
+    return n;
+}
+
+/* ---- the three measurements ------------------------------------------------------- */
+
+/* Serial loop for op over in[0..n) into want[] (want[0] for reduce). */
+static void serial_run(bench_op op, const uint32_t *in, uint32_t *want, size_t n)
+{
+    uint32_t acc = 0;
+    if (op == OP_INCLUSIVE) {
+        for (size_t i = 0; i < n; i++) want[i] = acc += in[i];
+    } else if (op == OP_EXCLUSIVE) {
+        for (size_t i = 0; i < n; i++) {
+            want[i] = acc;
+            acc += in[i];
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) acc += in[i];
+        *(volatile uint32_t *)want = acc;
+    }
+}
+
+/* Median wall time of the serial loop; leaves its result in b->want. */
+static double serial_ms(bench *b, bench_op op, size_t n)
+{
+    double t[MAX_REPEATS];
+    serial_run(op, b->in, b->want, n);   /* warm-up: pages and caches */
+    for (int r = 0; r < b->opt.repeats; r++) {
+        double t0 = now_seconds();
+        serial_run(op, b->in, b->want, n);
+        t[r] = (now_seconds() - t0) * 1e3;
+    }
+    return median(t, b->opt.repeats);
+}
+
+/* Checks one copy kernel, then times it: median device ms, or -1 when its
+ * result was wrong. */
+static int copy_kernel_ms(bench *b, cl_kernel k, size_t n, double *ms)
+{
+    double t[MAX_REPEATS], dummy = 0;
+    if (poison_dst(b, n) || copy_launch(b, k, n, &dummy) || read_dst(b, n)) return 1;
+    if (first_mismatch(b->got, b->in, n) != n) {
+        *ms = -1;
+        return 0;
+    }
+    for (int r = 0; r < WARMUPS; r++)
+        if (copy_launch(b, k, n, &dummy)) return 1;
+    for (int r = 0; r < b->opt.repeats; r++)
+        if (copy_launch(b, k, n, &t[r])) return 1;
+    *ms = median(t, b->opt.repeats);
+    return 0;
+}
+
+/* The faster correct copy kernel's median time into r->copy_ms. */
+static int copy_ms(bench *b, size_t n, row *r)
+{
+    double one = -1, chunked = -1;
+    if (copy_kernel_ms(b, b->copy1, n, &one) || copy_kernel_ms(b, b->copy16, n, &chunked))
+        return 1;
+    bool use_one = one >= 0 && (chunked < 0 || one <= chunked);
+    r->copy_ms = use_one ? one : chunked;
+    r->copy_kernel = use_one ? "copy1" : chunked >= 0 ? "copy16" : "wrong";
+    return 0;
+}
+
+/* One scankit call of op on src[0..n); reduce's result goes to b->got[0]. */
+static sk_status scankit_call(bench *b, bench_op op, size_t n)
+{
+    if (op == OP_INCLUSIVE)
+        return sk_scan_inclusive(b->ctx, SK_UINT32, SK_OP_ADD, b->src, b->dst, n);
+    if (op == OP_EXCLUSIVE)
+        return sk_scan_exclusive(b->ctx, SK_UINT32, SK_OP_ADD, b->src, b->dst, n);
+    return sk_reduce(b->ctx, SK_UINT32, SK_OP_ADD, b->src, n, b->got);
+}
+
+/* One timed call: wall ms (call + finish) and device ms (its launches). */
+static int scankit_timed(bench *b, bench_op op, size_t n, double *wall, double *dev,
+                         unsigned long *launches)
+{
+    double t0 = now_seconds(), seconds = 0;
+    sk_status st = scankit_call(b, op, n);
+    if (st == SK_OK) st = sk_context_finish(b->ctx);
+    *wall = (now_seconds() - t0) * 1e3;
+    if (st == SK_OK) st = sk_context_profile_take(b->ctx, &seconds, launches);
+    if (st != SK_OK) return sk_fail(b, st, op_names[op]);
+    *dev = seconds * 1e3;
+    return 0;
+}
+
+/* Runs op once on a poisoned output and compares with the serial result in
+ * b->want; a mismatch goes to r->error. */
+static int scankit_check(bench *b, bench_op op, size_t n, row *r)
+{
+    double wall = 0, dev = 0;
+    size_t count = op == OP_REDUCE ? 1 : n;
+    if (op != OP_REDUCE && poison_dst(b, n)) return 1;
+    if (scankit_timed(b, op, n, &wall, &dev, &r->launches)) return 1;
+    if (op != OP_REDUCE && read_dst(b, n)) return 1;
+    size_t bad = first_mismatch(b->got, b->want, count);
+    if (bad != count)
+        snprintf(r->error, sizeof r->error, "wrong result at [%zu]: %" PRIu32 ", want %" PRIu32,
+                 bad, b->got[bad], b->want[bad]);
+    return 0;
+}
+
+/* Checks, then times op: medians of device and wall ms; checks the last
+ * timed result again. */
+static int scankit_ms(bench *b, bench_op op, size_t n, row *r)
+{
+    double wall[MAX_REPEATS], dev[MAX_REPEATS], w = 0, d = 0;
+    if (scankit_check(b, op, n, r)) return 1;
+    if (r->error[0]) return 0;   /* reported, never timed */
+    for (int i = 0; i < WARMUPS; i++)
+        if (scankit_timed(b, op, n, &w, &d, &r->launches)) return 1;
+    for (int i = 0; i < b->opt.repeats; i++)
+        if (scankit_timed(b, op, n, &wall[i], &dev[i], &r->launches)) return 1;
+    size_t count = op == OP_REDUCE ? 1 : n;
+    if (op != OP_REDUCE && read_dst(b, n)) return 1;
+    if (first_mismatch(b->got, b->want, count) != count) {
+        snprintf(r->error, sizeof r->error, "wrong result after the timed runs");
+        return 0;
+    }
+    r->wall_ms = median(wall, b->opt.repeats);
+    r->dev_ms = median(dev, b->opt.repeats);
+    return 0;
+}
+
+/* ---- output ------------------------------------------------------------------------- */
+
+static void print_header(const bench *b)
+{
+    printf("scankit scan, uint32 add: %s, %s shape, seed %" PRIu64 "\n", b->device_name,
+           b->shape_name, b->opt.seed);
+    printf("times: median of %d runs after %d warm-ups; scankit = device time of one call's "
+           "launches (wall = call + finish);\n",
+           b->opt.repeats, WARMUPS);
+    printf("x serial = serial / scankit (above 1: faster than the serial loop); "
+           "of copy = copy / scankit (1 = copy speed)\n\n");
+    printf("%-9s %10s %11s %11s %8s %10s %9s %9s %8s\n", "op", "n", "scankit ms", "wall ms",
+           "Gelem/s", "serial ms", "copy ms", "x serial", "of copy");
+}
+
+static void print_row(const row *r)
+{
+    if (r->error[0]) {
+        printf("%-9s %10zu ERROR: %s\n", op_names[r->op], r->n, r->error);
+        return;
+    }
+    printf("%-9s %10zu %11.3f %11.3f %8.3f %10.3f %9.3f %9.2f %8.2f\n", op_names[r->op], r->n,
+           r->dev_ms, r->wall_ms, (double)r->n / (r->dev_ms * 1e6), r->serial_ms, r->copy_ms,
+           r->serial_ms / r->dev_ms, r->copy_ms / r->dev_ms);
+}
+
+static void csv_header(bench *b)
+{
+    fprintf(b->csv, "device,shape,seed,op,n,repeats,scankit_device_ms,scankit_wall_ms,"
+                    "gelem_per_s,launches,serial_ms,copy_ms,copy_kernel,ratio_vs_serial,"
+                    "fraction_of_copy,error\n");
+}
+
+static void csv_row(bench *b, const row *r)
+{
+    const char *dev = b->device_name;
+    fprintf(b->csv, "\"%s\",%s,%" PRIu64 ",%s,%zu,%d,", dev, b->shape_name, b->opt.seed,
+            op_names[r->op], r->n, b->opt.repeats);
+    if (r->error[0]) {
+        fprintf(b->csv, ",,,,%.6f,%.6f,%s,,,\"%s\"\n", r->serial_ms, r->copy_ms,
+                r->copy_kernel, r->error);
+        return;
+    }
+    fprintf(b->csv, "%.6f,%.6f,%.6f,%lu,%.6f,%.6f,%s,%.4f,%.4f,\n", r->dev_ms, r->wall_ms,
+            (double)r->n / (r->dev_ms * 1e6), r->launches, r->serial_ms, r->copy_ms,
+            r->copy_kernel, r->serial_ms / r->dev_ms, r->copy_ms / r->dev_ms);
+}
+
+/* ---- setup ---------------------------------------------------------------------------- */
+
+static void fill_random(uint32_t *p, size_t n, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        p[i] = (uint32_t)((z ^ (z >> 31)) >> 32);
+    }
+}
+
+static int context_open(bench *b)
+{
+    sk_device_desc d;
+    long shape = 0;
+    sk_status st = sk_context_create(&b->ctx, b->opt.device);
+    if (st != SK_OK) return sk_fail(b, st, "opening the device");
+    if (b->opt.shape) {
+        st = sk_context_set_param(b->ctx, SK_PARAM_SHAPE,
+                                  !strcmp(b->opt.shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
+        if (st != SK_OK) return sk_fail(b, st, "setting the shape");
+    }
+    st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
+    if (st == SK_OK) st = sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);
+    if (st == SK_OK) st = sk_context_device(b->ctx, &d);
+    if (st != SK_OK) return sk_fail(b, st, "configuring the context");
+    snprintf(b->device_name, sizeof b->device_name, "%s (%s)", d.device_name, d.platform_name);
+    b->shape_name = shape == SK_SHAPE_CPU ? "cpu" : "gpu";
+    b->queue = sk_context_cl_queue(b->ctx);
+    return 0;
+}
+
+static int buffers_open(bench *b)
+{
+    cl_int rc = CL_SUCCESS;
+    size_t bytes = b->cap * sizeof(uint32_t);
+    b->in = malloc(bytes);
+    b->want = malloc(bytes);
+    b->got = malloc(bytes);
+    if (!b->in || !b->want || !b->got) {
+        fprintf(stderr, "bench_scan: out of host memory (3 x %zu bytes)\n", bytes);
+        return 1;
+    }
+    fill_random(b->in, b->cap, b->opt.seed);
+    cl_context cl = sk_context_cl_context(b->ctx);
+    b->src = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateBuffer(src)");
+    b->dst = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateBuffer(dst)");
+    rc = clEnqueueWriteBuffer(b->queue, b->src, CL_TRUE, 0, bytes, b->in, 0, NULL, NULL);
+    return rc == CL_SUCCESS ? 0 : cl_fail(rc, "clEnqueueWriteBuffer(src)");
+}
+
+static int bench_open(bench *b)
+{
+    if (b->opt.max_log2 >= (int)(sizeof(size_t) * 8 - 3)) {
+        fprintf(stderr, "bench_scan: 2^%d elements do not fit in memory\n", b->opt.max_log2);
+        return 1;
+    }
+    b->cap = (size_t)1 << b->opt.max_log2;
+    if (context_open(b) || buffers_open(b) || copy_open(b)) return 1;
+    if (b->opt.csv && !(b->csv = fopen(b->opt.csv, "w"))) {
+        fprintf(stderr, "bench_scan: cannot write %s: %s\n", b->opt.csv, strerror(errno));
+        return 1;
+    }
+    if (b->csv) csv_header(b);
+    return 0;
+}
+
+/* Releases everything; 1 when a release or the CSV file failed. */
+static int bench_close(bench *b)
+{
+    int bad = 0;
+    cl_mem mems[] = {b->src, b->dst};
+    for (int i = 0; i < 2; i++)
+        if (mems[i] && clReleaseMemObject(mems[i]) != CL_SUCCESS) bad = 1;
+    if (b->copy1 && clReleaseKernel(b->copy1) != CL_SUCCESS) bad = 1;
+    if (b->copy16 && clReleaseKernel(b->copy16) != CL_SUCCESS) bad = 1;
+    if (b->copy_prog && clReleaseProgram(b->copy_prog) != CL_SUCCESS) bad = 1;
+    if (b->csv && fclose(b->csv) != 0) bad = 1;
+    sk_context_free(b->ctx);
+    free(b->in);
+    free(b->want);
+    free(b->got);
+    return bad;
+}
+
+/* ---- main ------------------------------------------------------------------------------ */
+
+/* All rows of one n; *wrong counts results that were wrong. */
+static int run_size(bench *b, size_t n, int *wrong)
+{
+    row copy = {0};
+    if (copy_ms(b, n, &copy)) return 1;
+    for (int op = OP_INCLUSIVE; op <= OP_REDUCE; op++) {
+        row r = {.op = (bench_op)op, .n = n, .copy_ms = copy.copy_ms,
+                 .copy_kernel = copy.copy_kernel};
+        r.serial_ms = serial_ms(b, r.op, n);
+        if (copy.copy_ms < 0) snprintf(r.error, sizeof r.error, "the copy kernel was wrong");
+        else if (scankit_ms(b, r.op, n, &r)) return 1;
+        *wrong += r.error[0] != 0;
+        print_row(&r);
+        if (b->csv) csv_row(b, &r);
+        fflush(stdout);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    bench b = {0};
+    int rc = parse_options(argc, argv, &b.opt);
+    if (rc) return rc == 1 ? 0 : 2;
+    int wrong = 0, failed = bench_open(&b);
+    if (!failed) print_header(&b);
+    for (int k = b.opt.min_log2; !failed && k <= b.opt.max_log2; k++)
+        failed = run_size(&b, (size_t)1 << k, &wrong);
+    failed |= bench_close(&b);
+    if (wrong) fprintf(stderr, "bench_scan: %d wrong result(s)\n", wrong);
+    return failed || wrong ? 1 : 0;
+}

@@ -1,0 +1,31 @@
+# Checks beyond the Criterion suites (included by tests/CMakeLists.txt).
+#
+#   oclgrind_scan_kernels                every scan kernel under Oclgrind's race,
+#                                        uninitialised-value and API checks
+#   oclgrind_check_catches_planted_race  the same check fails on a planted race
+#   install_package_builds_a_consumer    cmake --install, then a separate project
+#                                        builds against it (CMake and pkg-config)
+#
+# The Oclgrind tests are skipped (exit 77) when oclgrind is not installed.
+
+# --- Oclgrind -------------------------------------------------------------------
+add_executable(og_driver ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_driver.c)
+target_link_libraries(og_driver PRIVATE scankit)
+add_executable(og_planted_race ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/planted_race.c)
+target_link_libraries(og_planted_race PRIVATE scankit)
+
+set(SKT_OG_RUN ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/run.sh)
+add_test(NAME oclgrind_scan_kernels
+  COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_driver>)
+add_test(NAME oclgrind_check_catches_planted_race
+  COMMAND sh ${SKT_OG_RUN} --self-test $<TARGET_FILE:og_planted_race>)
+set_tests_properties(oclgrind_scan_kernels oclgrind_check_catches_planted_race
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# --- install ----------------------------------------------------------------------
+add_test(NAME install_package_builds_a_consumer
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/check.sh
+          ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/install-check $<CONFIG>)
+set_tests_properties(install_package_builds_a_consumer PROPERTIES
+  SKIP_RETURN_CODE 77 TIMEOUT 300
+  ENVIRONMENT "CMAKE=${CMAKE_COMMAND};CC=${CMAKE_C_COMPILER}")

@@ -1,0 +1,129 @@
+#!/bin/sh
+# run.sh - runs programs under Oclgrind's checks; any report fails.
+#
+#   run.sh PROGRAM [ARGS...]     passes (exit 0) when PROGRAM succeeds under
+#                                oclgrind --data-races --uninitialized
+#                                --check-api and the log stays empty
+#   run.sh --scan-kernels DRIVER the scan kernel check, og_driver in two passes:
+#                                every case with all three checks except the
+#                                CPU shape's built-in operators, then those
+#                                without --uninitialized (their 8-wide code
+#                                makes that plugin of Oclgrind 21.10 crash)
+#   run.sh --self-test PROGRAM [ARGS...]
+#                                passes when the first form FAILS on PROGRAM
+#                                because Oclgrind logged a data race (run it
+#                                on planted_race)
+#
+# Oclgrind 21.10 exits with the program's own status even when it reports a
+# race, so the check reads the log: an empty log is the only pass. Logs are
+# kept in the current directory as oclgrind-NAME.log. $OCLGRIND names the
+# oclgrind executable (default: oclgrind from PATH). Exit 77 (skipped) when it
+# is not installed, 2 on bad usage, 1 on failure.
+set -u
+
+OCLGRIND=${OCLGRIND:-oclgrind}
+ALL_CHECKS="--data-races --uninitialized --check-api"
+
+usage() {
+    echo "usage: run.sh [--self-test | --scan-kernels] PROGRAM [ARGS...]" >&2
+    exit 2
+}
+
+# og_run LOG FLAGS PROGRAM [ARGS...]: runs PROGRAM under oclgrind FLAGS,
+# logging to LOG. Sets og_status (the program's exit status) and og_log
+# (empty, reported or missing). Programs are always compiled from source
+# (the on-disk binary cache is off); under the oclgrind wrapper only
+# Oclgrind's device is visible.
+og_run() {
+    log=$1
+    flags=$2
+    shift 2
+    rm -f "$log"
+    # shellcheck disable=SC2086 # FLAGS is a list of options
+    env -u SCANKIT_DEVICE -u SCANKIT_SHAPE SCANKIT_CACHE_DIR=off \
+        "$OCLGRIND" $flags --log "$log" "$@"
+    og_status=$?
+    if [ ! -e "$log" ]; then
+        og_log=missing
+    elif [ -s "$log" ]; then
+        og_log=reported
+    else
+        og_log=empty
+    fi
+}
+
+# check LOG FLAGS PROGRAM [ARGS...]: 0 when the program succeeded and the
+# log is empty; otherwise says why (with the log's first lines) and 1.
+check() {
+    log=$1
+    flags=$2
+    og_run "$@"
+    verdict=0
+    if [ "$og_log" = missing ]; then
+        echo "run.sh: oclgrind wrote no log ($log)"
+        verdict=1
+    elif [ "$og_log" = reported ]; then
+        echo "run.sh: Oclgrind made $(grep -c '^[A-Z]' "$log") report(s); first lines of $log:"
+        head -n 30 "$log" | sed 's/^/    /'
+        verdict=1
+    fi
+    if [ "$og_status" -ne 0 ]; then
+        echo "run.sh: $3 exited with status $og_status"
+        verdict=1
+    fi
+    shift 2
+    if [ $verdict -eq 0 ]; then
+        echo "run.sh: PASS: $* under oclgrind $flags, empty log"
+    else
+        echo "run.sh: FAIL: $* under oclgrind $flags"
+    fi
+    return $verdict
+}
+
+log_for() {
+    echo "./oclgrind-$(basename "$1")$2.log"
+}
+
+scan_kernels() {
+    driver=$1
+    check "$(log_for "$driver" "")" "$ALL_CHECKS" \
+        "$driver" --expect-oclgrind --cpu-builtin skip || return 1
+    check "$(log_for "$driver" -cpu-builtin)" "--data-races --check-api" \
+        "$driver" --expect-oclgrind --cpu-builtin only
+}
+
+# The planted race must make the check fail through the log alone (the
+# program itself succeeds), and the log must name a data race.
+self_test() {
+    log=$(log_for "$1" "")
+    if check "$log" "$ALL_CHECKS" "$@"; then
+        echo "run.sh: SELF-TEST FAIL: the check passed a program with a planted race"
+        return 1
+    fi
+    if [ "$og_status" -ne 0 ] || ! grep -q 'data race' "$log"; then
+        echo "run.sh: SELF-TEST FAIL: expected a clean exit and a data race in $log"
+        return 1
+    fi
+    echo "run.sh: the first data race Oclgrind reported:"
+    grep -m 1 -A 12 'data race' "$log" | sed 's/^/    /'
+    echo "run.sh: SELF-TEST PASS: the check failed on the planted race" \
+        "(exit status $og_status, data race in the log)"
+}
+
+mode=plain
+case "${1:-}" in
+--self-test) mode=self_test; shift ;;
+--scan-kernels) mode=scan_kernels; shift ;;
+-*) usage ;;
+esac
+[ $# -ge 1 ] || usage
+if ! command -v "$OCLGRIND" >/dev/null 2>&1; then
+    echo "run.sh: $OCLGRIND not found; skipping"
+    exit 77
+fi
+
+case $mode in
+plain) check "$(log_for "$1" "")" "$ALL_CHECKS" "$@" || exit 1 ;;
+self_test) self_test "$@" || exit 1 ;;
+scan_kernels) [ $# -eq 1 ] || usage; scan_kernels "$1" || exit 1 ;;
+esac
