@@ -437,6 +437,158 @@ SK_API sk_status sk_scan_exclusive_monoid_host(sk_context *ctx, const sk_monoid 
 SK_API sk_status sk_reduce_monoid_host(sk_context *ctx, const sk_monoid *m,
                                        const void *src, size_t n, void *result);
 
+/* ------------------------------------------------------------------------ */
+/* Stream compaction                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Common rules of the functions below:
+ *  - Elements are of any sk_type; src and dst hold at least n of them.
+ *  - *count receives the number of elements written (0 and n included);
+ *    the cl_mem forms enqueue their kernels and block only to read it.
+ *  - Kept elements keep their input order (every mode is stable).
+ *  - dst is written only in [0, *count) (a partition writes all n); what
+ *    lies beyond is left as it was.
+ *  - The cl_mem forms need distinct buffers: an output that is also an
+ *    input gives SK_E_INVALID_ARG (in place is not supported). The host
+ *    forms copy in and out, so there dst may equal src.
+ *  - A predicate is an OpenCL C expression of `x`, an element of the type
+ *    (e.g. "x % 3 == 0", "isnan(x)", "x > 0.5f && x < 2.0f"). It is built
+ *    once per (expression, type, device, shape) and cached; a malformed one
+ *    gives SK_E_BUILD with the compiler's log in sk_context_build_log(),
+ *    and the context stays usable.
+ *  - Bad arguments (NULL, invalid type, empty predicate, bad flag or value
+ *    size, a buffer smaller than n elements) give SK_E_INVALID_ARG and leave
+ *    every output, *count included, untouched; a byte size over SIZE_MAX
+ *    gives SK_E_SIZE; float64 without fp64 gives SK_E_UNSUPPORTED.
+ *  - Offsets are computed by sk_scan_exclusive over per-chunk (CPU shape)
+ *    or per-tile (GPU shape) counts; indices are 64-bit, so n may exceed
+ *    2^32 where the device holds the data. */
+
+/*! sk_select_if() :
+ *  Copies the elements of src for which `predicate` holds to dst, in order.
+ *  @return SK_OK, SK_E_INVALID_ARG, SK_E_SIZE, SK_E_UNSUPPORTED, SK_E_BUILD,
+ *  SK_E_CL or SK_E_OUT_OF_MEMORY.
+ *  Since 0.1. */
+SK_API sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate,
+                              cl_mem src, cl_mem dst, size_t n, size_t *count);
+
+/*! sk_select_if_pairs() :
+ *  As sk_select_if() on keys_in, carrying values along: values_out[k] is the
+ *  value of the k-th kept key. Values are value_size (4 or 8) bytes each;
+ *  values_in and values_out may both be NULL (then value_size is ignored
+ *  and this is sk_select_if()). Five distinct buffers otherwise.
+ *  @return as sk_select_if(). Since 0.1. */
+SK_API sk_status sk_select_if_pairs(sk_context *ctx, sk_type type, const char *predicate,
+                                    cl_mem keys_in, cl_mem values_in, size_t value_size,
+                                    cl_mem keys_out, cl_mem values_out, size_t n,
+                                    size_t *count);
+
+/*! sk_select_flagged() :
+ *  Copies src[i] to dst, in order, for every i with flags[i] != 0. flags
+ *  holds n flags of flag_size bytes: 1 (uint8) or 4 (uint32); it may not
+ *  be dst.
+ *  @return as sk_select_if() (never SK_E_BUILD from the caller's text).
+ *  Since 0.1. */
+SK_API sk_status sk_select_flagged(sk_context *ctx, sk_type type, cl_mem src, cl_mem flags,
+                                   size_t flag_size, cl_mem dst, size_t n, size_t *count);
+
+/*! sk_partition() :
+ *  Stable two-way partition: dst gets the elements for which `predicate`
+ *  holds, in input order, followed by all the others, in input order. All
+ *  n elements of dst are written; *count_selected is the number selected.
+ *  @return as sk_select_if(). Since 0.1. */
+SK_API sk_status sk_partition(sk_context *ctx, sk_type type, const char *predicate,
+                              cl_mem src, cl_mem dst, size_t n, size_t *count_selected);
+
+/*! sk_unique() :
+ *  Copies src to dst dropping every element equal to its predecessor in src
+ *  (consecutive duplicates, as std::unique). Equality is the type's `==`:
+ *  for floats +0.0 equals -0.0 (the first of a run is kept), and NaN equals
+ *  nothing, so consecutive NaNs are all kept.
+ *  @return as sk_select_flagged(). Since 0.1. */
+SK_API sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst, size_t n,
+                           size_t *count);
+
+/*! Host-array forms: copy the inputs (n elements each) to the device, run,
+ *  copy back only the produced part of dst (and values_out): *count
+ *  elements, all n for a partition. Blocking. Outputs are written only on
+ *  success; dst may equal src. Pointers may be NULL when n is 0.
+ *  Since 0.1. */
+SK_API sk_status sk_select_if_host(sk_context *ctx, sk_type type, const char *predicate,
+                                   const void *src, void *dst, size_t n, size_t *count);
+SK_API sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type type,
+                                         const char *predicate, const void *keys_in,
+                                         const void *values_in, size_t value_size,
+                                         void *keys_out, void *values_out, size_t n,
+                                         size_t *count);
+SK_API sk_status sk_select_flagged_host(sk_context *ctx, sk_type type, const void *src,
+                                        const void *flags, size_t flag_size, void *dst,
+                                        size_t n, size_t *count);
+SK_API sk_status sk_partition_host(sk_context *ctx, sk_type type, const char *predicate,
+                                   const void *src, void *dst, size_t n,
+                                   size_t *count_selected);
+SK_API sk_status sk_unique_host(sk_context *ctx, sk_type type, const void *src, void *dst,
+                                size_t n, size_t *count);
+
+/* ------------------------------------------------------------------------ */
+/* Radix sort                                                                */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_sort_order : ascending, or its exact reverse (still stable: equal keys
+ *  keep their input order in both). */
+typedef enum sk_sort_order { SK_ASCENDING = 0, SK_DESCENDING = 1 } sk_sort_order;
+
+/*! sk_sort_keys() :
+ *  Sorts the first n keys of `keys` in place: LSD radix sort, stable.
+ *  Key types: all six sk_type values. Integers sort by value; floats in IEEE
+ *  totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN (NaNs
+ *  ordered among themselves by payload). Digits whose value is the same in
+ *  every key are skipped. Scratch of n keys comes from the context. n of 0
+ *  or 1 does nothing. Asynchronous on the context's queue, except for one
+ *  small blocking read before the passes (which digits to skip).
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type or order, a buffer
+ *  smaller than n keys, n keys overflowing size_t), SK_E_UNSUPPORTED
+ *  (float64 without fp64), SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY.
+ *  Outputs are untouched on SK_E_INVALID_ARG and SK_E_UNSUPPORTED.
+ *  Since 0.1. */
+SK_API sk_status sk_sort_keys(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
+                              sk_sort_order order);
+
+/*! sk_sort_pairs() :
+ *  Sorts keys as sk_sort_keys() and moves the n values of `values` (4 or 8
+ *  bytes each, `value_size`; any bits) with them. keys and values must be
+ *  different buffers.
+ *  @return as sk_sort_keys(); SK_E_INVALID_ARG for a value_size other than
+ *  4 or 8. Since 0.1. */
+SK_API sk_status sk_sort_pairs(sk_context *ctx, sk_type key_type, cl_mem keys,
+                               size_t value_size, cl_mem values, size_t n,
+                               sk_sort_order order);
+
+/*! sk_sort_keys_bits(), sk_sort_pairs_bits() :
+ *  Sort by bits [begin_bit, end_bit) of the transformed key only (the
+ *  unsigned key whose order is the sort order: the sign bit flipped for
+ *  signed integers, totalOrder bits for floats), stably: keys equal in
+ *  those bits keep their order. 0 <= begin_bit < end_bit <= key bits, else
+ *  SK_E_INVALID_ARG. With [0, key bits) they are sk_sort_keys/_pairs.
+ *  Since 0.1. */
+SK_API sk_status sk_sort_keys_bits(sk_context *ctx, sk_type key_type, cl_mem keys,
+                                   size_t n, sk_sort_order order, unsigned begin_bit,
+                                   unsigned end_bit);
+SK_API sk_status sk_sort_pairs_bits(sk_context *ctx, sk_type key_type, cl_mem keys,
+                                    size_t value_size, cl_mem values, size_t n,
+                                    sk_sort_order order, unsigned begin_bit,
+                                    unsigned end_bit);
+
+/*! sk_sort_keys_host(), sk_sort_pairs_host() :
+ *  Host-array forms: copy in, sort, copy back (blocking). The arrays are
+ *  written only on success.
+ *  Since 0.1. */
+SK_API sk_status sk_sort_keys_host(sk_context *ctx, sk_type key_type, void *keys, size_t n,
+                                   sk_sort_order order);
+SK_API sk_status sk_sort_pairs_host(sk_context *ctx, sk_type key_type, void *keys,
+                                    size_t value_size, void *values, size_t n,
+                                    sk_sort_order order);
+
 #ifdef __cplusplus
 }
 #endif
