@@ -50,6 +50,14 @@ typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -
 #define SK_PAD(i) ((i) + ((i) >> 5))
 #define SK_LDS (SK_PAD(SK_TILE - 1) + 1)
 
+/* A work-group of one work-item needs no barriers (and PoCL 3.1 aborts
+ * compiling some barrier loops at that size). */
+#if SK_WG == 1
+#define SK_BARRIER() ((void)0)
+#else
+#define SK_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#endif
+
 /* Loads one tile (identity past n) into x[] in blocked order: work-item t
  * gets elements t*SK_ITEMS .. t*SK_ITEMS+SK_ITEMS-1 of the tile. Global
  * reads are striped (coalesced) and transposed through local memory. */
@@ -63,7 +71,7 @@ void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, SK_T *x)
         if (i < n) v = SK_LOAD(i);
         lds[SK_PAD(j)] = v;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_BARRIER();
     for (uint k = 0; k < SK_ITEMS; k++)
         x[k] = lds[SK_PAD(lid * SK_ITEMS + k)];
 }
@@ -79,25 +87,33 @@ SK_T sk_thread_reduce(const SK_T *x)
  * tree in s[] and returns the total to every work-item. */
 SK_T sk_wg_upsweep(SK_T v, __local SK_T *s)
 {
+#if SK_WG == 1
+    return v;
+#else
     uint lid = get_local_id(0);
     s[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_BARRIER();
     for (uint d = 1; d < SK_WG; d <<= 1) {
         uint i = (lid + 1) * 2 * d - 1;
         if (i < SK_WG) s[i] = sk_op(s[i - d], s[i]);
-        barrier(CLK_LOCAL_MEM_FENCE);
+        SK_BARRIER();
     }
     return s[SK_WG - 1];
+#endif
 }
 
 /* Exclusive scan of one value per work-item; *total gets the sum of all. */
 SK_T sk_wg_exclusive_scan(SK_T v, __local SK_T *s, SK_T *total)
 {
+#if SK_WG == 1
+    *total = v;
+    return SK_IDENTITY;
+#else
     uint lid = get_local_id(0);
     *total = sk_wg_upsweep(v, s);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_BARRIER();
     if (lid == 0) s[SK_WG - 1] = SK_IDENTITY;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_BARRIER();
     for (uint d = SK_WG / 2; d >= 1; d >>= 1) {
         uint i = (lid + 1) * 2 * d - 1;
         if (i < SK_WG) {
@@ -105,11 +121,12 @@ SK_T sk_wg_exclusive_scan(SK_T v, __local SK_T *s, SK_T *total)
             s[i - d] = s[i];
             s[i] = sk_op(s[i], left);
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
+        SK_BARRIER();
     }
     SK_T r = s[lid];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_BARRIER();
     return r;
+#endif
 }
 
 /* Reduces the tile at base; every work-item gets the total. */
@@ -118,7 +135,7 @@ SK_T sk_tile_reduce(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, __loca
     SK_T x[SK_ITEMS];
     sk_tile_load(SK_IN_ARGS, base, n, lds, x);
     SK_T total = sk_wg_upsweep(sk_thread_reduce(x), s);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_BARRIER();
     return total;
 }
 
@@ -138,13 +155,13 @@ SK_T sk_tile_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusi
         lds[SK_PAD(lid * SK_ITEMS + k)] = exclusive ? run : inclusive;
         run = inclusive;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_BARRIER();
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint j = k * SK_WG + lid;
         ulong i = base + j;
         if (i < n) SK_STORE(i, lds[SK_PAD(j)]);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_BARRIER();
     return sk_op(carry, total);
 }
 

@@ -273,8 +273,12 @@ sk_status sk_context_wrap(sk_context **out, cl_context context, cl_device_id dev
     *out = NULL;
     if (!context || !device || !queue) return SK_E_INVALID_ARG;
     cl_command_queue_properties qp = 0;
+    cl_context qctx = NULL;
+    cl_device_id qdev = NULL;
     if (clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL) != CL_SUCCESS ||
-        (qp & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL) != CL_SUCCESS ||
+        clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL) != CL_SUCCESS ||
+        (qp & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) || qctx != context || qdev != device)
         return SK_E_INVALID_ARG;
     sk_context *ctx = NULL;
     sk_status st = context_alloc(&ctx);

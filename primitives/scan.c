@@ -156,8 +156,13 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     op_text(t, op, "8", buf->vec_combine, sizeof buf->vec_combine);
     snprintf(buf->vec_type, sizeof buf->vec_type, "%s8", ty);
     out->m = (sk_monoid){ty, sk_type_size(t), buf->identity, buf->combine, NULL};
-    out->vec_type = buf->vec_type;
-    out->vec_combine = buf->vec_combine;
+    /* The 8-lane reduce regroups operands, which is exact only where the
+     * operator is: integers, and float min/max. Float add and mul keep the
+     * in-order loop (regrouped float products can overflow where the
+     * in-order ones do not). */
+    bool exact = !types[t].is_float || op == SK_OP_MIN || op == SK_OP_MAX;
+    out->vec_type = exact ? buf->vec_type : NULL;
+    out->vec_combine = exact ? buf->vec_combine : NULL;
     return SK_OK;
 }
 
@@ -419,7 +424,8 @@ static sk_status reduce_levels(scan_job *job, span src, size_t n, span result)
 static sk_status check_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
 {
     if (elem && n > SIZE_MAX / elem)
-        return sk__fail(ctx, SK_E_SIZE, "%zu elements of %zu bytes overflow size_t", n, elem);
+        return sk__fail(ctx, SK_E_INVALID_ARG, "%zu elements of %zu bytes overflow size_t",
+                        n, elem);
     *bytes = n * elem;
     return SK_OK;
 }

@@ -390,8 +390,9 @@ typedef struct sk_monoid {
  *  Results are bit-identical run to run on one device and shape (a fixed
  *  association order), floats included.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type/op, a buffer smaller than
- *  n elements), SK_E_UNSUPPORTED (float64 without fp64, bitwise op on a
- *  float type), SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY.
+ *  n elements, n elements whose size overflows size_t), SK_E_UNSUPPORTED
+ *  (float64 without fp64, bitwise op on a float type), SK_E_BUILD, SK_E_CL
+ *  or SK_E_OUT_OF_MEMORY.
  *  Since 0.1. */
 SK_API sk_status sk_scan_inclusive(sk_context *ctx, sk_type type, sk_op op,
                                    cl_mem src, cl_mem dst, size_t n);

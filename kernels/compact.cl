@@ -1,0 +1,288 @@
+/*
+ * compact.cl - stream compaction (select-if, select-flagged, unique,
+ * stable partition) in two shapes, on offsets from scankit's scan.
+ *
+ * The host places a configuration before this text:
+ *   SK_T            element type (uint, int, ulong, long, float, double)
+ *   SK_C            count / offset type: uint, or ulong when n >= 2^32
+ *   one of
+ *   SK_KEEP_IF      keep x where sk_pred(x) holds (the host defines sk_pred
+ *                   from the caller's expression)
+ *   SK_KEEP_FLAGS   keep element i where flags[i] != 0; SK_FLAG_T is uchar
+ *                   or uint
+ *   SK_KEEP_UNIQUE  keep element i where i == 0 or src[i] != src[i - 1]
+ *   SK_V            with values: the value type (uint or ulong), carried
+ *                   along with the kept keys
+ *   SK_SHAPE_GPU    tiles of SK_WG x SK_ITEMS elements per work-group
+ *   or SK_SHAPE_CPU one work-item per contiguous chunk, work-group size 1
+ *
+ * Every kernel takes the same leading arguments (src, flags, vsrc); flags
+ * and vsrc are unused unless SK_KEEP_FLAGS / SK_V say otherwise (the host
+ * then passes src for them).
+ *
+ * Three launches and the scan: count the kept elements of every chunk or
+ * tile (plus a zero after the last), exclusive-scan those counts on the host
+ * side with sk_scan_exclusive (which leaves the total in the extra slot),
+ * then every chunk or tile re-evaluates the predicate and writes its kept
+ * elements from its offset on; a partition writes its rejected elements
+ * from total + (rejected before it) on. No flag array goes through global
+ * memory.
+ */
+
+#ifndef SK_T
+#error "compact.cl: SK_T must be defined by the host configuration"
+#endif
+#ifndef SK_C
+#error "compact.cl: SK_C must be defined by the host configuration"
+#endif
+
+#ifndef SK_FLAG_T
+#define SK_FLAG_T uchar
+#endif
+
+#if defined(SK_V)
+#define SK_HAS_V 1
+#else
+#define SK_V uint
+#endif
+
+#define SK_PARAMS                                                              \
+    __global const SK_T *src, __global const SK_FLAG_T *flags,                 \
+        __global const SK_V *vsrc
+
+/* 1 when element i (whose value is x) is kept, else 0. */
+#if defined(SK_KEEP_IF)
+#define SK_KEEP(x, i) ((uint)(sk_pred(x) ? 1 : 0))
+#elif defined(SK_KEEP_FLAGS)
+#define SK_KEEP(x, i) ((uint)(flags[i] != 0))
+#elif defined(SK_KEEP_UNIQUE)
+#define SK_KEEP(x, i) ((uint)((i) == 0 || (x) != src[(i) - 1]))
+#else
+#error "compact.cl: define SK_KEEP_IF, SK_KEEP_FLAGS or SK_KEEP_UNIQUE"
+#endif
+
+/* ======================================================================= */
+#if defined(SK_SHAPE_GPU)
+
+#define SK_TILE (SK_WG * SK_ITEMS)
+/* One padding slot every 32 elements keeps blocked reads conflict-free. */
+#define SK_PAD(i) ((i) + ((i) >> 5))
+#define SK_LDS (SK_PAD(SK_TILE - 1) + 1)
+
+/* Inclusive scan of one uint per work-item (Hillis-Steele over two
+ * alternating halves of s[2 * SK_WG]); *total gets the sum of all. Returns
+ * the exclusive prefix of the calling work-item. */
+uint sk_wg_count_scan(uint v, __local uint *s, uint *total)
+{
+    uint lid = get_local_id(0);
+    uint in = 0, out = SK_WG;
+    s[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1; d < SK_WG; d <<= 1) {
+        uint sum = s[in + lid];
+        if (lid >= d) sum += s[in + lid - d];
+        s[out + lid] = sum;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint t = in;
+        in = out;
+        out = t;
+    }
+    uint inclusive = s[in + lid];
+    *total = s[in + SK_WG - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return inclusive - v;
+}
+
+/* counts[tile] = kept elements of the tile; group 0 also zeroes
+ * counts[tiles], the slot the exclusive scan turns into the total. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_compact_count_tiles(SK_PARAMS, __global SK_C *counts, ulong n)
+{
+    __local uint s[2 * SK_WG];
+    uint lid = get_local_id(0);
+    ulong tile = get_group_id(0);
+    ulong base = tile * SK_TILE;
+    uint kept = 0;
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        ulong i = base + k * SK_WG + lid;
+        if (i < n) kept += SK_KEEP(src[i], i);
+    }
+    uint total;
+    sk_wg_count_scan(kept, s, &total);
+    if (lid == 0) {
+        counts[tile] = total;
+        if (tile == 0) counts[get_num_groups(0)] = 0;
+    }
+}
+
+/* Loads the tile striped (coalesced) into local memory with its keep flags
+ * (0 past n). */
+void sk_tile_load(SK_PARAMS, ulong base, ulong n, __local SK_T *lk, __local SK_V *lv,
+                  __local uchar *lf)
+{
+    uint lid = get_local_id(0);
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = k * SK_WG + lid;
+        ulong i = base + j;
+        SK_T x = 0;
+        uchar f = 0;
+        if (i < n) {
+            x = src[i];
+            f = (uchar)SK_KEEP(x, i);
+        }
+        lk[SK_PAD(j)] = x;
+        lf[SK_PAD(j)] = f;
+#if defined(SK_HAS_V)
+        lv[SK_PAD(j)] = i < n ? vsrc[i] : 0;
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Rearranges the loaded tile in local memory: kept elements first, in
+ * order, then (partition) the rejected ones, in order. Each work-item takes
+ * SK_ITEMS consecutive elements; a work-group scan of their keep counts
+ * gives where they go. Returns the tile's kept count. */
+uint sk_tile_rearrange(__local SK_T *lk, __local SK_V *lv, __local uchar *lf,
+                       __local uint *s, uint partition)
+{
+    uint lid = get_local_id(0);
+    uint first = lid * SK_ITEMS;
+    SK_T x[SK_ITEMS];
+    SK_V v[SK_ITEMS];
+    uint f[SK_ITEMS];
+    uint mine = 0;
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        x[k] = lk[SK_PAD(first + k)];
+#if defined(SK_HAS_V)
+        v[k] = lv[SK_PAD(first + k)];
+#endif
+        f[k] = lf[SK_PAD(first + k)];
+        mine += f[k];
+    }
+    uint kept;
+    uint kp = sk_wg_count_scan(mine, s, &kept); /* barriers: all reads done */
+    uint rp = kept + first - kp;
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint to = f[k] ? kp : rp;
+        if (f[k] || partition) {
+            lk[SK_PAD(to)] = x[k];
+#if defined(SK_HAS_V)
+            lv[SK_PAD(to)] = v[k];
+#endif
+        }
+        kp += f[k];
+        rp += 1 - f[k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return kept;
+}
+
+/* Writes every tile's kept elements from offsets[tile] on; with partition,
+ * its rejected ones from total + (rejected before the tile) on, total being
+ * offsets[tiles]. Global writes are striped (coalesced). */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_compact_write_tiles(SK_PARAMS, __global const SK_C *offsets, __global SK_T *dst,
+                            __global SK_V *vdst, ulong n, uint partition)
+{
+    __local SK_T lk[SK_LDS];
+    __local uchar lf[SK_LDS];
+    __local uint s[2 * SK_WG];
+#if defined(SK_HAS_V)
+    __local SK_V lv[SK_LDS];
+#else
+    __local SK_V *lv = 0;
+#endif
+    uint lid = get_local_id(0);
+    ulong tile = get_group_id(0);
+    ulong base = tile * SK_TILE;
+    sk_tile_load(src, flags, vsrc, base, n, lk, lv, lf);
+    uint kept = sk_tile_rearrange(lk, lv, lf, s, partition);
+    ulong len = min((ulong)SK_TILE, n - base);
+    ulong out = offsets[tile];
+    ulong rejected_base = (ulong)offsets[get_num_groups(0)] + (base - out) - kept;
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = k * SK_WG + lid;
+        ulong to = j < kept ? out + j : rejected_base + j;
+        if (j < kept || (partition && j < len)) {
+            dst[to] = lk[SK_PAD(j)];
+#if defined(SK_HAS_V)
+            vdst[to] = lv[SK_PAD(j)];
+#endif
+        }
+    }
+}
+
+/* ======================================================================= */
+#elif defined(SK_SHAPE_CPU)
+
+/* Work-item c owns elements [c * chunk, min((c + 1) * chunk, n)). */
+
+/* counts[c] = kept elements of chunk c; work-item 0 also zeroes
+ * counts[chunks], the slot the exclusive scan turns into the total. */
+__kernel void sk_compact_count_chunks(SK_PARAMS, __global SK_C *counts, ulong n,
+                                      ulong chunk)
+{
+    ulong c = get_global_id(0);
+    ulong i = c * chunk;
+    ulong end = min(i + chunk, n);
+    SK_C kept = 0;
+    for (; i < end; i++) kept += SK_KEEP(src[i], i);
+    counts[c] = kept;
+    if (c == 0) counts[get_global_size(0)] = 0;
+}
+
+/* Select: chunk c writes its kept elements to [offsets[c], offsets[c + 1]).
+ * Every element is stored at the next free slot and the slot advances only
+ * when it is kept (no branch on the predicate); a rejected element's store
+ * is overwritten by the next kept one, and the loop ends as soon as the
+ * chunk's last kept element is stored, so no store leaves the range. */
+void sk_select_chunk(SK_PARAMS, __global SK_T *dst, __global SK_V *vdst, ulong i,
+                     SK_C o, SK_C end_o)
+{
+    for (; o < end_o; i++) {
+        SK_T x = src[i];
+        dst[o] = x;
+#if defined(SK_HAS_V)
+        vdst[o] = vsrc[i];
+#endif
+        o += SK_KEEP(x, i);
+    }
+}
+
+/* Partition: kept elements from o, rejected ones from r, one store each. */
+void sk_partition_chunk(SK_PARAMS, __global SK_T *dst, __global SK_V *vdst, ulong i,
+                        ulong end, SK_C o, SK_C r)
+{
+    for (; i < end; i++) {
+        SK_T x = src[i];
+        SK_C f = SK_KEEP(x, i);
+        SK_C to = f ? o : r;
+        dst[to] = x;
+#if defined(SK_HAS_V)
+        vdst[to] = vsrc[i];
+#endif
+        o += f;
+        r += 1 - f;
+    }
+}
+
+__kernel void sk_compact_write_chunks(SK_PARAMS, __global const SK_C *offsets,
+                                      __global SK_T *dst, __global SK_V *vdst, ulong n,
+                                      ulong chunk, uint partition)
+{
+    ulong c = get_global_id(0);
+    ulong i = c * chunk;
+    ulong end = min(i + chunk, n);
+    SK_C o = offsets[c];
+    if (partition) {
+        SK_C r = offsets[get_global_size(0)] + (SK_C)(i - o);
+        sk_partition_chunk(src, flags, vsrc, dst, vdst, i, end, o, r);
+    } else {
+        sk_select_chunk(src, flags, vsrc, dst, vdst, i, o, offsets[c + 1]);
+    }
+}
+
+#else
+#error "compact.cl: define SK_SHAPE_GPU or SK_SHAPE_CPU"
+#endif

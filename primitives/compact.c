@@ -1,0 +1,566 @@
+/*
+ * compact.c - stream compaction on the scan: select-if (with or without
+ * values), select-flagged, stable partition and unique.
+ *
+ * Every mode is three steps over chunks (CPU shape) or tiles (GPU shape):
+ *   1. count the kept elements of every part into counts[0 .. parts), and a
+ *      zero into counts[parts];
+ *   2. sk_scan_exclusive over those parts + 1 counts, in place: counts[p]
+ *      becomes the output offset of part p and counts[parts] the total;
+ *   3. every part re-evaluates the predicate and writes its kept elements
+ *      from its offset on (a partition also writes its rejected elements
+ *      after all kept ones).
+ * The total is then read back (the only blocking step of the cl_mem forms).
+ * Counts are uint32, or uint64 when n >= 2^32.
+ */
+#include "sk_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- what is being compacted ------------------------------------------------------ */
+
+typedef enum keep_kind { KEEP_IF, KEEP_FLAGS, KEEP_UNIQUE } keep_kind;
+
+typedef struct compact_spec {
+    sk_type type;
+    keep_kind keep;
+    const char *predicate;      /* KEEP_IF: OpenCL C expression of x */
+    size_t flag_size;           /* KEEP_FLAGS: 1 or 4 */
+    size_t value_size;          /* 0: no values; else 4 or 8 */
+    bool partition;             /* write the rejected elements too */
+} compact_spec;
+
+/* The buffers of one call; flags, vsrc and vdst are NULL when unused. */
+typedef struct compact_io {
+    cl_mem src, flags, vsrc, dst, vdst;
+} compact_io;
+
+static const char *const cl_types[SK_TYPE_COUNT] = {"int", "uint", "long",
+                                                    "ulong", "float", "double"};
+
+static sk_status validate_spec(sk_context *ctx, const compact_spec *s)
+{
+    if ((unsigned)s->type >= SK_TYPE_COUNT)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid element type %d", (int)s->type);
+    if (s->keep == KEEP_IF && (!s->predicate || !*s->predicate))
+        return sk__fail(ctx, SK_E_INVALID_ARG, "predicate is NULL or empty");
+    if (s->keep == KEEP_FLAGS && s->flag_size != 1 && s->flag_size != 4)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "flag_size is %zu, not 1 or 4", s->flag_size);
+    if (s->value_size != 0 && s->value_size != 4 && s->value_size != 8)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "value_size is %zu, not 4 or 8",
+                        s->value_size);
+    if (s->type == SK_FLOAT64 && !ctx->desc.has_fp64)
+        return sk__fail(ctx, SK_E_UNSUPPORTED, "float64 needs fp64, which %s lacks",
+                        ctx->desc.device_name);
+    return SK_OK;
+}
+
+static sk_status byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
+{
+    if (elem && n > SIZE_MAX / elem)
+        return sk__fail(ctx, SK_E_SIZE, "%zu elements of %zu bytes overflow size_t", n, elem);
+    *bytes = n * elem;
+    return SK_OK;
+}
+
+/* Outputs must be distinct from every other buffer of the call. */
+static sk_status check_distinct(sk_context *ctx, const compact_io *io)
+{
+    const cl_mem ins[] = {io->src, io->flags, io->vsrc};
+    for (size_t i = 0; i < 3; i++) {
+        if (ins[i] && (ins[i] == io->dst || ins[i] == io->vdst))
+            return sk__fail(ctx, SK_E_INVALID_ARG,
+                            "an output buffer is also an input (in place is not supported)");
+    }
+    if (io->vdst && io->vdst == io->dst)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "keys and values outputs are the same buffer");
+    return SK_OK;
+}
+
+static sk_status validate_io(sk_context *ctx, const compact_spec *s, const compact_io *io,
+                             size_t n, size_t *count)
+{
+    size_t bytes = 0, flag_bytes = 0, value_bytes = 0;
+    sk_status st = SK_OK;
+    if (!count) return sk__fail(ctx, SK_E_INVALID_ARG, "count is NULL");
+    SK_TRY(byte_size(ctx, n, sk_type_size(s->type), &bytes));
+    SK_TRY(sk__check_buffer(ctx, io->src, bytes, "src"));
+    SK_TRY(sk__check_buffer(ctx, io->dst, bytes, "dst"));
+    if (s->keep == KEEP_FLAGS) {
+        SK_TRY(byte_size(ctx, n, s->flag_size, &flag_bytes));
+        SK_TRY(sk__check_buffer(ctx, io->flags, flag_bytes, "flags"));
+    }
+    if (s->value_size) {
+        SK_TRY(byte_size(ctx, n, s->value_size, &value_bytes));
+        SK_TRY(sk__check_buffer(ctx, io->vsrc, value_bytes, "values_in"));
+        SK_TRY(sk__check_buffer(ctx, io->vdst, value_bytes, "values_out"));
+    }
+    st = check_distinct(ctx, io);
+out:
+    return st;
+}
+
+/* ---- planning ---------------------------------------------------------------------- */
+
+/* How the n elements split: `parts` chunks (CPU) or tiles (GPU) of `chunk`
+ * elements, with counts of `count_size` bytes. */
+typedef struct compact_plan {
+    sk__tuning t;
+    bool gpu;
+    size_t parts, chunk;
+    size_t count_size;
+} compact_plan;
+
+static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+/* Local memory of the GPU write kernel: the tile's keys, values and keep
+ * flags (padded) and the work-group scan's 2 x wg counts. */
+static size_t gpu_local_bytes(const compact_spec *s, size_t wg, size_t items)
+{
+    size_t tile = wg * items;
+    size_t padded = tile + (tile - 1) / 32;
+    return padded * (sk_type_size(s->type) + s->value_size + 1) + 2 * wg * sizeof(cl_uint);
+}
+
+static void plan_parts(compact_plan *p, size_t n)
+{
+    if (p->gpu) {
+        p->chunk = p->t.wg_size * p->t.items;
+    } else if (n < p->t.cpu_serial_below) {
+        p->chunk = n;
+    } else {
+        p->chunk = div_up(n, p->t.cpu_chunks);
+    }
+    p->parts = div_up(n, p->chunk);
+}
+
+static compact_plan plan_for(const sk_context *ctx, const compact_spec *s, size_t n)
+{
+    compact_plan p;
+    p.t = sk__tuning_for(ctx, sk_type_size(s->type) + s->value_size);
+    p.gpu = p.t.shape == SK_SHAPE_GPU;
+    while (p.gpu && p.t.items > 1 &&
+           gpu_local_bytes(s, p.t.wg_size, p.t.items) > ctx->local_mem_bytes)
+        p.t.items /= 2;
+    while (p.gpu && p.t.wg_size > 1 &&
+           gpu_local_bytes(s, p.t.wg_size, p.t.items) > ctx->local_mem_bytes)
+        p.t.wg_size /= 2;
+    p.count_size = n > UINT32_MAX ? sizeof(cl_ulong) : sizeof(cl_uint);
+    plan_parts(&p, n);
+    return p;
+}
+
+/* ---- programs ---------------------------------------------------------------------- */
+
+enum { K_COUNT, K_WRITE };
+
+static const char *const gpu_kernels[] = {"sk_compact_count_tiles", "sk_compact_write_tiles"};
+static const char *const cpu_kernels[] = {"sk_compact_count_chunks",
+                                          "sk_compact_write_chunks"};
+
+static void config_keep(sk__str *c, const compact_spec *s)
+{
+    switch (s->keep) {
+    case KEEP_IF:
+        sk__str_addf(c, "#define SK_KEEP_IF 1\nbool sk_pred(SK_T x)\n{\n    return (\n%s\n);\n}\n",
+                     s->predicate);
+        break;
+    case KEEP_FLAGS:
+        sk__str_addf(c, "#define SK_KEEP_FLAGS 1\n#define SK_FLAG_T %s\n",
+                     s->flag_size == 1 ? "uchar" : "uint");
+        break;
+    case KEEP_UNIQUE:
+        sk__str_addf(c, "#define SK_KEEP_UNIQUE 1\n");
+        break;
+    }
+}
+
+static char *compact_config(const compact_spec *s, const compact_plan *p)
+{
+    sk__str c = {0};
+    sk__str_addf(&c, "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                     "#endif\n");
+    sk__str_addf(&c, "#define SK_T %s\n#define SK_C %s\n", cl_types[s->type],
+                 p->count_size == sizeof(cl_uint) ? "uint" : "ulong");
+    if (s->value_size) sk__str_addf(&c, "#define SK_V %s\n", s->value_size == 4 ? "uint" : "ulong");
+    if (p->gpu)
+        sk__str_addf(&c, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
+                     p->t.wg_size, p->t.items);
+    else
+        sk__str_addf(&c, "#define SK_SHAPE_CPU 1\n");
+    config_keep(&c, s);
+    if (c.failed) {
+        sk__str_free(&c);
+        return NULL;
+    }
+    return c.buf;
+}
+
+static sk_status get_program(sk_context *ctx, const compact_spec *s, const compact_plan *p,
+                             const sk__program **out)
+{
+    char *config = compact_config(s, p);
+    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "compaction configuration");
+    sk_status st = sk__program_get(ctx, "compact", config, p->gpu ? gpu_kernels : cpu_kernels,
+                                   2, out);
+    free(config);
+    return st;
+}
+
+/* The smallest CL_KERNEL_WORK_GROUP_SIZE of the program's kernels. */
+static sk_status kernels_fit(sk_context *ctx, const sk__program *prog, size_t *fits)
+{
+    *fits = SIZE_MAX;
+    for (unsigned k = 0; k < prog->kernel_count; k++) {
+        size_t wg = 0;
+        cl_int rc = clGetKernelWorkGroupInfo(prog->kernels[k], ctx->device,
+                                             CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+        if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clGetKernelWorkGroupInfo");
+        if (wg < *fits) *fits = wg;
+    }
+    return SK_OK;
+}
+
+/* Gets the program; on the GPU shape, halves the work-group until the
+ * kernels can run it (large element types on register-poor devices). */
+static sk_status open_program(sk_context *ctx, const compact_spec *s, compact_plan *p,
+                              size_t n, const sk__program **prog)
+{
+    sk_status st = get_program(ctx, s, p, prog);
+    while (st == SK_OK && p->gpu) {
+        size_t fits = 0;
+        st = kernels_fit(ctx, *prog, &fits);
+        if (st != SK_OK || fits >= p->t.wg_size) break;
+        if (p->t.wg_size == 1)
+            return sk__fail(ctx, SK_E_UNSUPPORTED, "compaction kernels cannot run on %s",
+                            ctx->desc.device_name);
+        while (p->t.wg_size > fits && p->t.wg_size > 1) p->t.wg_size /= 2;
+        sk__log(ctx, "compact: work-group size lowered to %zu", p->t.wg_size);
+        plan_parts(p, n);
+        st = get_program(ctx, s, p, prog);
+    }
+    return st;
+}
+
+/* ---- launches ---------------------------------------------------------------------- */
+
+typedef struct compact_job {
+    sk_context *ctx;
+    const compact_spec *spec;
+    compact_plan plan;
+    const sk__program *prog;
+    compact_io io;
+    cl_mem counts;
+    size_t n;
+} compact_job;
+
+/* Arguments 0..2 of every kernel: src, flags, vsrc (src when unused). */
+static sk_status set_inputs(compact_job *j, cl_kernel k)
+{
+    cl_mem flags = j->io.flags ? j->io.flags : j->io.src;
+    cl_mem vsrc = j->io.vsrc ? j->io.vsrc : j->io.src;
+    sk_status st = sk__set_arg(j->ctx, k, 0, sizeof(cl_mem), &j->io.src);
+    if (st == SK_OK) st = sk__set_arg(j->ctx, k, 1, sizeof(cl_mem), &flags);
+    if (st == SK_OK) st = sk__set_arg(j->ctx, k, 2, sizeof(cl_mem), &vsrc);
+    return st;
+}
+
+static sk_status set_ulong(sk_context *ctx, cl_kernel k, cl_uint i, size_t v)
+{
+    cl_ulong u = v;
+    return sk__set_arg(ctx, k, i, sizeof u, &u);
+}
+
+static size_t local_size(const compact_job *j) { return j->plan.gpu ? j->plan.t.wg_size : 1; }
+
+static sk_status launch_count(compact_job *j)
+{
+    cl_kernel k = j->prog->kernels[K_COUNT];
+    sk_status st = SK_OK;
+    SK_TRY(set_inputs(j, k));
+    SK_TRY(sk__set_arg(j->ctx, k, 3, sizeof(cl_mem), &j->counts));
+    SK_TRY(set_ulong(j->ctx, k, 4, j->n));
+    if (!j->plan.gpu) SK_TRY(set_ulong(j->ctx, k, 5, j->plan.chunk));
+    st = sk__launch(j->ctx, j->prog, K_COUNT, j->plan.parts * local_size(j), local_size(j),
+                    "n=%zu chunk=%zu parts=%zu", j->n, j->plan.chunk, j->plan.parts);
+out:
+    return st;
+}
+
+static sk_status launch_write(compact_job *j)
+{
+    cl_kernel k = j->prog->kernels[K_WRITE];
+    cl_mem vdst = j->io.vdst ? j->io.vdst : j->io.dst;
+    cl_uint partition = j->spec->partition;
+    cl_uint i = 6;
+    sk_status st = SK_OK;
+    SK_TRY(set_inputs(j, k));
+    SK_TRY(sk__set_arg(j->ctx, k, 3, sizeof(cl_mem), &j->counts));
+    SK_TRY(sk__set_arg(j->ctx, k, 4, sizeof(cl_mem), &j->io.dst));
+    SK_TRY(sk__set_arg(j->ctx, k, 5, sizeof(cl_mem), &vdst));
+    SK_TRY(set_ulong(j->ctx, k, i++, j->n));
+    if (!j->plan.gpu) SK_TRY(set_ulong(j->ctx, k, i++, j->plan.chunk));
+    SK_TRY(sk__set_arg(j->ctx, k, i, sizeof partition, &partition));
+    st = sk__launch(j->ctx, j->prog, K_WRITE, j->plan.parts * local_size(j), local_size(j),
+                    "n=%zu chunk=%zu parts=%zu partition=%u", j->n, j->plan.chunk,
+                    j->plan.parts, (unsigned)partition);
+out:
+    return st;
+}
+
+/* Blocks until the total (counts[parts]) is known. */
+static sk_status read_total(compact_job *j, size_t *count)
+{
+    sk_status st = SK_OK;
+    cl_ulong wide = 0;
+    cl_uint narrow = 0;
+    void *dst = j->plan.count_size == sizeof wide ? (void *)&wide : (void *)&narrow;
+    SK_CL_TRY(j->ctx, clEnqueueReadBuffer(j->ctx->queue, j->counts, CL_TRUE,
+                                          j->plan.parts * j->plan.count_size,
+                                          j->plan.count_size, dst, 0, NULL, NULL));
+    *count = j->plan.count_size == sizeof wide ? (size_t)wide : (size_t)narrow;
+out:
+    return st;
+}
+
+static sk_status compact_run(sk_context *ctx, const compact_spec *s, const compact_io *io,
+                             size_t n, size_t *count)
+{
+    sk_status st = SK_OK;
+    SK_TRY(validate_spec(ctx, s));
+    SK_TRY(validate_io(ctx, s, io, n, count));
+    if (n == 0) {
+        *count = 0;
+        return SK_OK;
+    }
+    compact_job j = {ctx, s, plan_for(ctx, s, n), NULL, *io, NULL, n};
+    SK_TRY(open_program(ctx, s, &j.plan, n, &j.prog));
+    SK_TRY(sk__scratch_get(ctx, SK_SLOT_COMPACT_A, (j.plan.parts + 1) * j.plan.count_size,
+                           &j.counts));
+    SK_TRY(launch_count(&j));
+    SK_TRY(sk_scan_exclusive(ctx, j.plan.count_size == sizeof(cl_uint) ? SK_UINT32 : SK_UINT64,
+                             SK_OP_ADD, j.counts, j.counts, j.plan.parts + 1));
+    SK_TRY(launch_write(&j));
+    st = read_total(&j, count);
+out:
+    return st;
+}
+
+/* ---- host-array forms ------------------------------------------------------------------ */
+
+/* Host pointers of one call; flags, vsrc and vdst NULL when unused. */
+typedef struct host_io {
+    const void *src, *flags, *vsrc;
+    void *dst, *vdst;
+} host_io;
+
+static sk_status check_host(sk_context *ctx, const compact_spec *s, const host_io *h,
+                            size_t n, size_t *count)
+{
+    if (!count) return sk__fail(ctx, SK_E_INVALID_ARG, "count is NULL");
+    if (n == 0) return SK_OK;
+    if (!h->src || !h->dst) return sk__fail(ctx, SK_E_INVALID_ARG, "src or dst is NULL");
+    if (s->keep == KEEP_FLAGS && !h->flags)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "flags is NULL");
+    if (s->value_size && (!h->vsrc || !h->vdst))
+        return sk__fail(ctx, SK_E_INVALID_ARG, "values_in or values_out is NULL");
+    return SK_OK;
+}
+
+/* Uploads n elements of `elem` bytes into a scratch slot. */
+static sk_status stage_in(sk_context *ctx, sk__slot slot, const void *src, size_t n,
+                          size_t elem, cl_mem *mem)
+{
+    size_t bytes = 0;
+    sk_status st = SK_OK;
+    SK_TRY(byte_size(ctx, n, elem, &bytes));
+    SK_TRY(sk__scratch_get(ctx, slot, bytes, mem));
+    SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_FALSE, 0, bytes, src, 0, NULL,
+                                        NULL));
+out:
+    return st;
+}
+
+static sk_status stage_all(sk_context *ctx, const compact_spec *s, const host_io *h,
+                           size_t n, compact_io *io)
+{
+    size_t es = sk_type_size(s->type);
+    sk_status st = SK_OK;
+    *io = (compact_io){NULL, NULL, NULL, NULL, NULL};
+    SK_TRY(stage_in(ctx, SK_SLOT_HOST, h->src, n, es, &io->src));
+    if (s->keep == KEEP_FLAGS)
+        SK_TRY(stage_in(ctx, SK_SLOT_HOST_VALUES, h->flags, n, s->flag_size, &io->flags));
+    if (s->value_size) {
+        SK_TRY(stage_in(ctx, SK_SLOT_HOST_VALUES, h->vsrc, n, s->value_size, &io->vsrc));
+        SK_TRY(sk__scratch_get(ctx, SK_SLOT_COMPACT_B, n * s->value_size, &io->vdst));
+    }
+    SK_TRY(sk__scratch_get(ctx, SK_SLOT_HOST_OUT, n * es, &io->dst));
+out:
+    return st;
+}
+
+/* Copies in, runs, copies out the first `count` outputs (all n for a
+ * partition). dst is written only on success. */
+static sk_status compact_host(sk_context *ctx, const compact_spec *s, const host_io *h,
+                              size_t n, size_t *count)
+{
+    compact_io io;
+    size_t got = 0;
+    sk_status st = SK_OK;
+    SK_TRY(validate_spec(ctx, s));
+    SK_TRY(check_host(ctx, s, h, n, count));
+    if (n == 0) {
+        *count = 0;
+        return SK_OK;
+    }
+    SK_TRY(stage_all(ctx, s, h, n, &io));
+    SK_TRY(compact_run(ctx, s, &io, n, &got));
+    size_t out_n = s->partition ? n : got;
+    if (out_n && s->value_size)
+        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, io.vdst, CL_FALSE, 0,
+                                           out_n * s->value_size, h->vdst, 0, NULL, NULL));
+    if (out_n)
+        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, io.dst, CL_TRUE, 0,
+                                           out_n * sk_type_size(s->type), h->dst, 0, NULL,
+                                           NULL));
+    *count = got;
+out:
+    return st;
+}
+
+/* ---- entry points ---------------------------------------------------------------------- */
+
+#define SK_ENTER(ctx)                                                          \
+    do {                                                                       \
+        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
+        sk__clear_error(ctx);                                                  \
+    } while (0)
+
+static compact_spec spec_if(sk_type type, const char *predicate, size_t value_size,
+                            bool partition)
+{
+    return (compact_spec){type, KEEP_IF, predicate, 0, value_size, partition};
+}
+
+static compact_spec spec_flagged(sk_type type, size_t flag_size)
+{
+    return (compact_spec){type, KEEP_FLAGS, NULL, flag_size, 0, false};
+}
+
+static compact_spec spec_unique(sk_type type)
+{
+    return (compact_spec){type, KEEP_UNIQUE, NULL, 0, 0, false};
+}
+
+/* Pairs: values_in and values_out are both given, or both NULL (no values). */
+static sk_status pairs_spec(sk_context *ctx, sk_type type, const char *predicate,
+                            bool has_in, bool has_out, size_t value_size, compact_spec *s)
+{
+    if (has_in != has_out)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "values_in and values_out: give both or neither");
+    *s = spec_if(type, predicate, has_in ? value_size : 0, false);
+    if (has_in && value_size != 4 && value_size != 8)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "value_size is %zu, not 4 or 8", value_size);
+    return SK_OK;
+}
+
+sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
+                       cl_mem dst, size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_if(type, predicate, 0, false);
+    compact_io io = {src, NULL, NULL, dst, NULL};
+    return compact_run(ctx, &s, &io, n, count);
+}
+
+sk_status sk_select_if_pairs(sk_context *ctx, sk_type type, const char *predicate,
+                             cl_mem keys_in, cl_mem values_in, size_t value_size,
+                             cl_mem keys_out, cl_mem values_out, size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_spec s;
+    sk_status st = pairs_spec(ctx, type, predicate, values_in != NULL, values_out != NULL,
+                              value_size, &s);
+    if (st != SK_OK) return st;
+    compact_io io = {keys_in, NULL, values_in, keys_out, values_out};
+    return compact_run(ctx, &s, &io, n, count);
+}
+
+sk_status sk_select_flagged(sk_context *ctx, sk_type type, cl_mem src, cl_mem flags,
+                            size_t flag_size, cl_mem dst, size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_flagged(type, flag_size);
+    compact_io io = {src, flags, NULL, dst, NULL};
+    return compact_run(ctx, &s, &io, n, count);
+}
+
+sk_status sk_partition(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
+                       cl_mem dst, size_t n, size_t *count_selected)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_if(type, predicate, 0, true);
+    compact_io io = {src, NULL, NULL, dst, NULL};
+    return compact_run(ctx, &s, &io, n, count_selected);
+}
+
+sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst, size_t n,
+                    size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_unique(type);
+    compact_io io = {src, NULL, NULL, dst, NULL};
+    return compact_run(ctx, &s, &io, n, count);
+}
+
+sk_status sk_select_if_host(sk_context *ctx, sk_type type, const char *predicate,
+                            const void *src, void *dst, size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_if(type, predicate, 0, false);
+    host_io h = {src, NULL, NULL, dst, NULL};
+    return compact_host(ctx, &s, &h, n, count);
+}
+
+sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type type, const char *predicate,
+                                  const void *keys_in, const void *values_in,
+                                  size_t value_size, void *keys_out, void *values_out,
+                                  size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_spec s;
+    sk_status st = pairs_spec(ctx, type, predicate, values_in != NULL, values_out != NULL,
+                              value_size, &s);
+    if (st != SK_OK) return st;
+    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
+    return compact_host(ctx, &s, &h, n, count);
+}
+
+sk_status sk_select_flagged_host(sk_context *ctx, sk_type type, const void *src,
+                                 const void *flags, size_t flag_size, void *dst, size_t n,
+                                 size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_flagged(type, flag_size);
+    host_io h = {src, flags, NULL, dst, NULL};
+    return compact_host(ctx, &s, &h, n, count);
+}
+
+sk_status sk_partition_host(sk_context *ctx, sk_type type, const char *predicate,
+                            const void *src, void *dst, size_t n, size_t *count_selected)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_if(type, predicate, 0, true);
+    host_io h = {src, NULL, NULL, dst, NULL};
+    return compact_host(ctx, &s, &h, n, count_selected);
+}
+
+sk_status sk_unique_host(sk_context *ctx, sk_type type, const void *src, void *dst, size_t n,
+                         size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_unique(type);
+    host_io h = {src, NULL, NULL, dst, NULL};
+    return compact_host(ctx, &s, &h, n, count);
+}

@@ -1,0 +1,550 @@
+/*
+ * sort.c - LSD radix sort of keys, or of (key, value) pairs: validate,
+ * plan, get the cached program, enqueue.
+ *
+ * Keys are sorted by their transformed bits (kernels/sort.cl: sign flips
+ * for signed integers, IEEE totalOrder for floats, everything inverted for
+ * descending order), digit by digit from the least significant end. Before
+ * the passes, one kernel computes the AND and the OR of all transformed
+ * keys; bits where they agree are the same in every key, so the passes
+ * cover only the span of bits that differ and skip every digit inside it
+ * that is constant. Each pass:
+ *   1. a digit histogram per part (a chunk on the CPU shape, a tile on the
+ *      GPU shape), digit-major;
+ *   2. an exclusive scan of the histograms with sk_scan_exclusive (the
+ *      library's own scan: uint32 counts, uint64 from n = 2^32 on);
+ *   3. a stable scatter from one buffer to the other.
+ * The buffers alternate between the caller's and scratch; after an odd
+ * number of passes the result is copied back.
+ */
+#include "sk_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Digit widths of the CPU shape. Measured on the 2-core PoCL 3.1 machine
+ * (Xeon, AVX-512; shared and loaded by other jobs, so variants ran
+ * interleaved in one process, median of 3), 2^24 uniform uint32 keys,
+ * device time:
+ *   keys, one chunk (one core):  4 bits 412 ms, 8 bits 342 ms, 11 bits 288 ms
+ *   keys, default chunks:        4 bits 226 ms, 8 bits 175 ms, 11 bits 153 ms
+ *   pairs (uint32 values):       8 bits 707 ms, 9 bits 738 ms, 11 bits 827 ms
+ *                                (a loaded moment: compare within the row)
+ * 11 bits make 32-bit keys three passes instead of four (64-bit: six, not
+ * eight); with values every digit has two write streams, and 8 bits win.
+ * Private write combining (16 keys per digit, flushed as one line) was
+ * slower on PoCL (361 ms vs 288 ms on one chunk) and is not used. */
+#define CPU_RADIX_BITS_KEYS 11
+#define CPU_RADIX_BITS_PAIRS 8
+/* Digit width of the GPU shape: each bit costs one work-group split (a
+ * local scan) per pass, 4 bits keep the local histogram and the rank work
+ * small (the classic choice for split-based local sorting). */
+#define GPU_RADIX_BITS 4
+/* GPU shape: work-groups of the AND/OR pass (each strides over the keys). */
+#define GPU_BOUNDS_GROUPS 256
+
+/* ---- requests ------------------------------------------------------------ */
+
+typedef struct sort_req {
+    sk_type key_type;
+    size_t value_size;            /* 0: keys only */
+    size_t n;
+    sk_sort_order order;
+    unsigned begin_bit, end_bit;
+} sort_req;
+
+static const struct {
+    const char *cl;               /* the key's bits as an OpenCL C type */
+    unsigned bits;
+    int kind;                     /* 0 unsigned, 1 signed, 2 float */
+} key_types[SK_TYPE_COUNT] = {
+    [SK_INT32] = {"uint", 32, 1},    [SK_UINT32] = {"uint", 32, 0},
+    [SK_INT64] = {"ulong", 64, 1},   [SK_UINT64] = {"ulong", 64, 0},
+    [SK_FLOAT32] = {"uint", 32, 2},  [SK_FLOAT64] = {"ulong", 64, 2},
+};
+
+static sk_status validate_req(sk_context *ctx, const sort_req *r, bool pairs)
+{
+    if ((unsigned)r->key_type >= SK_TYPE_COUNT)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid key type %d", (int)r->key_type);
+    if (r->order != SK_ASCENDING && r->order != SK_DESCENDING)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid sort order %d", (int)r->order);
+    if (pairs && r->value_size != 4 && r->value_size != 8)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "value size %zu (must be 4 or 8)",
+                        r->value_size);
+    unsigned bits = key_types[r->key_type].bits;
+    if (r->begin_bit >= r->end_bit || r->end_bit > bits)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "bit range [%u, %u) outside [0, %u)",
+                        r->begin_bit, r->end_bit, bits);
+    size_t ks = sk_type_size(r->key_type);
+    size_t vs = r->value_size ? r->value_size : 1;
+    if (r->n > SIZE_MAX / (ks > vs ? ks : vs))
+        return sk__fail(ctx, SK_E_INVALID_ARG, "%zu keys overflow size_t", r->n);
+    if (r->key_type == SK_FLOAT64 && !ctx->desc.has_fp64)
+        return sk__fail(ctx, SK_E_UNSUPPORTED, "float64 keys need fp64, which %s lacks",
+                        ctx->desc.device_name);
+    return SK_OK;
+}
+
+static sk_status validate_buffers(sk_context *ctx, const sort_req *r, cl_mem keys,
+                                  cl_mem values, bool pairs)
+{
+    sk_status st = sk__check_buffer(ctx, keys, r->n * sk_type_size(r->key_type), "keys");
+    if (st != SK_OK || !pairs) return st;
+    st = sk__check_buffer(ctx, values, r->n * r->value_size, "values");
+    if (st == SK_OK && values == keys)
+        st = sk__fail(ctx, SK_E_INVALID_ARG, "keys and values are the same buffer");
+    return st;
+}
+
+/* ---- planning ------------------------------------------------------------- */
+
+typedef struct sort_plan {
+    sk__tuning t;
+    bool gpu;
+    size_t key_size;
+    unsigned radix_bits;
+    size_t parts;                 /* chunks (CPU) or tiles (GPU) */
+    size_t chunk;                 /* keys per part */
+    size_t bound_parts;           /* parts of the AND/OR pass */
+    bool wide;                    /* 64-bit counts */
+    const sk__program *prog;
+} sort_plan;
+
+enum { K_BOUNDS, K_HIST, K_SCATTER };
+
+static const char *const gpu_kernels[] = {"sk_sort_bounds_groups", "sk_sort_hist_tiles",
+                                          "sk_sort_scatter_tiles"};
+static const char *const cpu_kernels[] = {"sk_sort_bounds_chunks", "sk_sort_hist_chunks",
+                                          "sk_sort_scatter_chunks"};
+
+static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+/* Local memory of the GPU shape's scatter (the largest user). */
+static size_t gpu_local_bytes(size_t wg, size_t items, unsigned radix_bits)
+{
+    return (wg * items + 2 * wg + ((size_t)1 << radix_bits)) * 4;
+}
+
+static void split_parts(sort_plan *p, size_t n)
+{
+    if (p->gpu) {
+        p->chunk = p->t.wg_size * p->t.items;
+        p->parts = div_up(n, p->chunk);
+        p->bound_parts = p->parts < GPU_BOUNDS_GROUPS ? p->parts : GPU_BOUNDS_GROUPS;
+        return;
+    }
+    size_t parts = n < p->t.cpu_serial_below ? 1 : p->t.cpu_chunks;
+    if (parts > n) parts = n;
+    p->chunk = div_up(n, parts);
+    p->parts = div_up(n, p->chunk);
+    p->bound_parts = p->parts;
+}
+
+static sort_plan plan_for(sk_context *ctx, const sort_req *r)
+{
+    sort_plan p = {0};
+    p.key_size = sk_type_size(r->key_type);
+    p.t = sk__tuning_for(ctx, p.key_size);
+    p.gpu = p.t.shape == SK_SHAPE_GPU;
+    p.radix_bits = p.gpu                ? GPU_RADIX_BITS
+                   : r->value_size != 0 ? CPU_RADIX_BITS_PAIRS
+                                        : CPU_RADIX_BITS_KEYS;
+    /* The bounds pass keeps two keys per work-item in local memory. */
+    while (p.gpu && p.t.wg_size > 1 && 2 * p.t.wg_size * p.key_size > ctx->local_mem_bytes)
+        p.t.wg_size /= 2;
+    while (p.gpu && p.t.items > 1 &&
+           gpu_local_bytes(p.t.wg_size, p.t.items, p.radix_bits) > ctx->local_mem_bytes)
+        p.t.items /= 2;
+    p.wide = r->n > UINT32_MAX;
+    split_parts(&p, r->n);
+    return p;
+}
+
+/* ---- programs ------------------------------------------------------------- */
+
+static char *sort_config(const sort_plan *p, const sort_req *r)
+{
+    sk__str s = {0};
+    sk__str_addf(&s, "#define SK_KEY_T %s\n#define SK_KEY_BITS %u\n#define SK_KEY_KIND %d\n",
+                 key_types[r->key_type].cl, key_types[r->key_type].bits,
+                 key_types[r->key_type].kind);
+    sk__str_addf(&s, "#define SK_COUNT_T %s\n#define SK_RADIX_BITS %u\n",
+                 p->wide ? "ulong" : "uint", p->radix_bits);
+    if (r->value_size) sk__str_addf(&s, "#define SK_VAL_T %s\n", r->value_size == 8 ? "ulong" : "uint");
+    if (p->gpu)
+        sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
+                     p->t.wg_size, p->t.items);
+    else
+        sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
+    if (s.failed) {
+        sk__str_free(&s);
+        return NULL;
+    }
+    return s.buf;
+}
+
+static sk_status sort_program(sk_context *ctx, sort_plan *p, const sort_req *r)
+{
+    char *config = sort_config(p, r);
+    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "sort configuration");
+    sk_status st = sk__program_get(ctx, "sort", config, p->gpu ? gpu_kernels : cpu_kernels,
+                                   3, &p->prog);
+    free(config);
+    return st;
+}
+
+/* Smallest CL_KERNEL_WORK_GROUP_SIZE of the program's kernels. */
+static sk_status kernel_wg_limit(sk_context *ctx, const sk__program *prog, size_t *limit)
+{
+    for (unsigned k = 0; k < prog->kernel_count; k++) {
+        size_t wg = 0;
+        cl_int rc = clGetKernelWorkGroupInfo(prog->kernels[k], ctx->device,
+                                             CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+        if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clGetKernelWorkGroupInfo");
+        if (k == 0 || wg < *limit) *limit = wg;
+    }
+    return SK_OK;
+}
+
+/* Builds (or finds) the program; on the GPU shape lowers the work-group
+ * size until every kernel can run it. */
+static sk_status open_program(sk_context *ctx, sort_plan *p, const sort_req *r)
+{
+    sk_status st = sort_program(ctx, p, r);
+    while (st == SK_OK && p->gpu) {
+        size_t limit = 0;
+        st = kernel_wg_limit(ctx, p->prog, &limit);
+        if (st != SK_OK || limit >= p->t.wg_size) break;
+        if (p->t.wg_size == 1)
+            return sk__fail(ctx, SK_E_UNSUPPORTED, "sort kernels cannot run on %s",
+                            ctx->desc.device_name);
+        while (p->t.wg_size > limit && p->t.wg_size > 1) p->t.wg_size /= 2;
+        sk__log(ctx, "sort: work-group size lowered to %zu", p->t.wg_size);
+        split_parts(p, r->n);
+        st = sort_program(ctx, p, r);
+    }
+    return st;
+}
+
+/* ---- kernel arguments ------------------------------------------------------ */
+
+typedef struct arg_list {
+    sk_context *ctx;
+    cl_kernel k;
+    cl_uint next;
+    sk_status st;
+} arg_list;
+
+static void arg(arg_list *a, size_t size, const void *value)
+{
+    if (a->st == SK_OK) a->st = sk__set_arg(a->ctx, a->k, a->next++, size, value);
+}
+
+static void arg_mem(arg_list *a, cl_mem m) { arg(a, sizeof m, &m); }
+
+static void arg_ulong(arg_list *a, size_t v)
+{
+    cl_ulong u = v;
+    arg(a, sizeof u, &u);
+}
+
+static void arg_uint(arg_list *a, unsigned v)
+{
+    cl_uint u = v;
+    arg(a, sizeof u, &u);
+}
+
+/* A key-typed scalar (SK_KEY_T is uint or ulong). */
+static void arg_key(arg_list *a, size_t key_size, uint64_t v)
+{
+    cl_uint u32 = (cl_uint)v;
+    cl_ulong u64 = v;
+    if (key_size == 4) arg(a, sizeof u32, &u32);
+    else arg(a, sizeof u64, &u64);
+}
+
+/* ---- the sort ---------------------------------------------------------------- */
+
+typedef struct sort_job {
+    sk_context *ctx;
+    const sort_req *r;
+    sort_plan p;
+    uint64_t flip;                /* XOR-ed onto transformed keys */
+    cl_mem hist;
+} sort_job;
+
+static sk_status launch(sort_job *j, unsigned kernel, size_t parts, const char *what,
+                        unsigned shift, unsigned mask)
+{
+    size_t local = j->p.gpu ? j->p.t.wg_size : 1;
+    return sk__launch(j->ctx, j->p.prog, kernel, parts * local, local,
+                      "%s n=%zu parts=%zu chunk=%zu shift=%u mask=%u descending=%d", what,
+                      j->r->n, parts, j->p.chunk, shift, mask, j->flip != 0);
+}
+
+/* Reads back the AND and OR of all transformed keys of `keys`. */
+static sk_status key_bounds(sort_job *j, cl_mem keys, uint64_t *and_out, uint64_t *or_out)
+{
+    sk_context *ctx = j->ctx;
+    size_t ks = j->p.key_size, parts = j->p.bound_parts;
+    unsigned char *host = NULL;
+    cl_mem partials = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_AUX, 2 * parts * ks, &partials));
+    arg_list a = {ctx, j->p.prog->kernels[K_BOUNDS], 0, SK_OK};
+    arg_mem(&a, keys);
+    arg_mem(&a, partials);
+    arg_ulong(&a, j->r->n);
+    if (!j->p.gpu) arg_ulong(&a, j->p.chunk);
+    arg_key(&a, ks, j->flip);
+    SK_TRY(a.st);
+    SK_TRY(launch(j, K_BOUNDS, parts, "bounds", 0, 0));
+    host = malloc(2 * parts * ks);
+    if (!host) SK_TRY(sk__fail(ctx, SK_E_OUT_OF_MEMORY, "sort: key bounds"));
+    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, partials, CL_TRUE, 0, 2 * parts * ks, host,
+                                       0, NULL, NULL));
+    uint64_t and_all = ~(uint64_t)0, or_all = 0;
+    for (size_t i = 0; i < parts; i++) {
+        uint64_t x = 0, y = 0;
+        memcpy(&x, host + 2 * i * ks, ks); /* little-endian host and device */
+        memcpy(&y, host + (2 * i + 1) * ks, ks);
+        and_all &= x;
+        or_all |= y;
+    }
+    *and_out = and_all;
+    *or_out = or_all;
+out:
+    free(host);
+    return st;
+}
+
+/* Buffers of one pass: read from src, write to dst. */
+typedef struct pass_bufs {
+    cl_mem src_k, dst_k, src_v, dst_v;
+} pass_bufs;
+
+static sk_status launch_hist(sort_job *j, cl_mem keys, unsigned shift, unsigned mask)
+{
+    arg_list a = {j->ctx, j->p.prog->kernels[K_HIST], 0, SK_OK};
+    arg_mem(&a, keys);
+    arg_mem(&a, j->hist);
+    arg_ulong(&a, j->r->n);
+    if (!j->p.gpu) arg_ulong(&a, j->p.chunk);
+    arg_ulong(&a, j->p.parts);
+    arg_uint(&a, shift);
+    arg_uint(&a, mask);
+    arg_key(&a, j->p.key_size, j->flip);
+    if (a.st != SK_OK) return a.st;
+    return launch(j, K_HIST, j->p.parts, "hist", shift, mask);
+}
+
+static sk_status launch_scatter(sort_job *j, const pass_bufs *b, unsigned shift,
+                                unsigned mask)
+{
+    arg_list a = {j->ctx, j->p.prog->kernels[K_SCATTER], 0, SK_OK};
+    arg_mem(&a, b->src_k);
+    arg_mem(&a, b->dst_k);
+    if (j->r->value_size) {
+        arg_mem(&a, b->src_v);
+        arg_mem(&a, b->dst_v);
+    }
+    arg_mem(&a, j->hist);
+    arg_ulong(&a, j->r->n);
+    if (!j->p.gpu) arg_ulong(&a, j->p.chunk);
+    arg_ulong(&a, j->p.parts);
+    arg_uint(&a, shift);
+    arg_uint(&a, mask);
+    arg_key(&a, j->p.key_size, j->flip);
+    if (a.st != SK_OK) return a.st;
+    return launch(j, K_SCATTER, j->p.parts, "scatter", shift, mask);
+}
+
+static sk_status run_pass(sort_job *j, const pass_bufs *b, unsigned shift, unsigned mask)
+{
+    size_t count = ((size_t)1 << j->p.radix_bits) * j->p.parts;
+    sk_status st = launch_hist(j, b->src_k, shift, mask);
+    if (st == SK_OK)
+        st = sk_scan_exclusive(j->ctx, j->p.wide ? SK_UINT64 : SK_UINT32, SK_OP_ADD, j->hist,
+                               j->hist, count);
+    if (st == SK_OK) st = launch_scatter(j, b, shift, mask);
+    return st;
+}
+
+static unsigned lowest_bit(uint64_t x)
+{
+    unsigned b = 0;
+    while (!((x >> b) & 1)) b++;
+    return b;
+}
+
+static unsigned highest_bit(uint64_t x)
+{
+    unsigned b = 63;
+    while (!((x >> b) & 1)) b--;
+    return b;
+}
+
+static uint64_t range_mask(unsigned begin, unsigned end)
+{
+    uint64_t hi = end >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << end) - 1);
+    return hi & ~(((uint64_t)1 << begin) - 1);
+}
+
+/* The passes over the bits in `diff` (bits that differ between keys), one
+ * digit at a time from the lowest differing bit; constant digits skipped. */
+static sk_status run_passes(sort_job *j, cl_mem keys, cl_mem values, cl_mem tmp_k,
+                            cl_mem tmp_v, uint64_t diff)
+{
+    pass_bufs b = {keys, tmp_k, values, tmp_v};
+    sk_status st = SK_OK;
+    unsigned lo = lowest_bit(diff), hi = highest_bit(diff) + 1;
+    for (unsigned shift = lo; shift < hi && st == SK_OK; shift += j->p.radix_bits) {
+        unsigned width = hi - shift < j->p.radix_bits ? hi - shift : j->p.radix_bits;
+        unsigned mask = (1u << width) - 1;
+        if (((diff >> shift) & mask) == 0) continue;
+        st = run_pass(j, &b, shift, mask);
+        b = (pass_bufs){b.dst_k, b.src_k, b.dst_v, b.src_v};
+    }
+    sk_context *ctx = j->ctx;
+    if (st != SK_OK || b.src_k == keys) return st;
+    SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, b.src_k, keys, 0, 0,
+                                       j->r->n * j->p.key_size, 0, NULL, NULL));
+    if (j->r->value_size)
+        SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, b.src_v, values, 0, 0,
+                                           j->r->n * j->r->value_size, 0, NULL, NULL));
+out:
+    return st;
+}
+
+/* Sorts validated buffers. */
+static sk_status sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values)
+{
+    if (r->n < 2) return SK_OK;
+    sort_job j = {ctx, r, plan_for(ctx, r), 0, NULL};
+    j.flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
+    if (j.p.key_size == 4) j.flip &= 0xffffffffu;
+    cl_mem tmp_k = NULL, tmp_v = NULL;
+    uint64_t and_all = 0, or_all = 0;
+    sk_status st = SK_OK;
+    SK_TRY(open_program(ctx, &j.p, r));
+    SK_TRY(key_bounds(&j, keys, &and_all, &or_all));
+    uint64_t diff = (and_all ^ or_all) & range_mask(r->begin_bit, r->end_bit);
+    if (diff == 0) return SK_OK;  /* every key has the same bits there */
+    size_t count_size = j.p.wide ? 8 : 4;
+    SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_HIST,
+                           ((size_t)1 << j.p.radix_bits) * j.p.parts * count_size, &j.hist));
+    SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_KEYS, r->n * j.p.key_size, &tmp_k));
+    if (r->value_size)
+        SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_VALUES, r->n * r->value_size, &tmp_v));
+    st = run_passes(&j, keys, values, tmp_k, tmp_v, diff);
+out:
+    return st;
+}
+
+/* ---- host-array forms ---------------------------------------------------------- */
+
+static sk_status stage(sk_context *ctx, sk__slot slot, const void *src, size_t bytes,
+                       cl_mem *mem)
+{
+    sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(ctx, slot, bytes, mem));
+    SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_FALSE, 0, bytes, src, 0, NULL,
+                                        NULL));
+out:
+    return st;
+}
+
+static sk_status sort_host(sk_context *ctx, const sort_req *r, void *keys, void *values)
+{
+    bool pairs = r->value_size != 0;
+    size_t kb = r->n * sk_type_size(r->key_type), vb = r->n * r->value_size;
+    cl_mem km = NULL, vm = NULL;
+    sk_status st = SK_OK;
+    if (r->n < 2) return SK_OK;
+    SK_TRY(stage(ctx, SK_SLOT_HOST, keys, kb, &km));
+    if (pairs) SK_TRY(stage(ctx, SK_SLOT_HOST_VALUES, values, vb, &vm));
+    SK_TRY(sort_run(ctx, r, km, vm));
+    if (pairs)
+        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, vm, CL_FALSE, 0, vb, values, 0, NULL,
+                                           NULL));
+    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, km, CL_TRUE, 0, kb, keys, 0, NULL, NULL));
+out:
+    if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
+    return st;
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+static sk_status sort_mem(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values,
+                          bool pairs)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    sk__clear_error(ctx);
+    sk_status st = validate_req(ctx, r, pairs);
+    if (st == SK_OK) st = validate_buffers(ctx, r, keys, values, pairs);
+    if (st == SK_OK) st = sort_run(ctx, r, keys, pairs ? values : NULL);
+    return st;
+}
+
+static sk_status sort_host_checked(sk_context *ctx, const sort_req *r, void *keys,
+                                   void *values, bool pairs)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    sk__clear_error(ctx);
+    sk_status st = validate_req(ctx, r, pairs);
+    if (st != SK_OK) return st;
+    if (r->n && !keys) return sk__fail(ctx, SK_E_INVALID_ARG, "keys is NULL");
+    if (pairs && r->n && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
+    if (pairs && r->n && keys == values)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "keys and values are the same array");
+    return sort_host(ctx, r, keys, pairs ? values : NULL);
+}
+
+static unsigned all_bits(sk_type t)
+{
+    return (unsigned)t < SK_TYPE_COUNT ? key_types[t].bits : 1;
+}
+
+sk_status sk_sort_keys(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
+                       sk_sort_order order)
+{
+    sort_req r = {key_type, 0, n, order, 0, all_bits(key_type)};
+    return sort_mem(ctx, &r, keys, NULL, false);
+}
+
+sk_status sk_sort_keys_bits(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
+                            sk_sort_order order, unsigned begin_bit, unsigned end_bit)
+{
+    sort_req r = {key_type, 0, n, order, begin_bit, end_bit};
+    return sort_mem(ctx, &r, keys, NULL, false);
+}
+
+sk_status sk_sort_pairs(sk_context *ctx, sk_type key_type, cl_mem keys, size_t value_size,
+                        cl_mem values, size_t n, sk_sort_order order)
+{
+    sort_req r = {key_type, value_size, n, order, 0, all_bits(key_type)};
+    return sort_mem(ctx, &r, keys, values, true);
+}
+
+sk_status sk_sort_pairs_bits(sk_context *ctx, sk_type key_type, cl_mem keys,
+                             size_t value_size, cl_mem values, size_t n, sk_sort_order order,
+                             unsigned begin_bit, unsigned end_bit)
+{
+    sort_req r = {key_type, value_size, n, order, begin_bit, end_bit};
+    return sort_mem(ctx, &r, keys, values, true);
+}
+
+sk_status sk_sort_keys_host(sk_context *ctx, sk_type key_type, void *keys, size_t n,
+                            sk_sort_order order)
+{
+    sort_req r = {key_type, 0, n, order, 0, all_bits(key_type)};
+    return sort_host_checked(ctx, &r, keys, NULL, false);
+}
+
+sk_status sk_sort_pairs_host(sk_context *ctx, sk_type key_type, void *keys,
+                             size_t value_size, void *values, size_t n, sk_sort_order order)
+{
+    sort_req r = {key_type, value_size, n, order, 0, all_bits(key_type)};
+    return sort_host_checked(ctx, &r, keys, values, true);
+}

@@ -1,0 +1,396 @@
+/*
+ * reference.c - plain, serial CPU references for the scankit tests.
+ * See reference.h for the semantics pinned here.
+ */
+#include "reference.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+int skt_ref_supported(sk_type t, sk_op op)
+{
+    if ((int)t < 0 || (int)t >= SK_TYPE_COUNT || (int)op < 0 || (int)op >= SK_OP_COUNT)
+        return 0;
+    if (t == SK_FLOAT32 || t == SK_FLOAT64)
+        return op == SK_OP_ADD || op == SK_OP_MUL || op == SK_OP_MIN || op == SK_OP_MAX;
+    return 1;
+}
+
+size_t skt_ref_type_size(sk_type t)
+{
+    switch (t) {
+    case SK_INT32: return sizeof(int32_t);
+    case SK_UINT32: return sizeof(uint32_t);
+    case SK_INT64: return sizeof(int64_t);
+    case SK_UINT64: return sizeof(uint64_t);
+    case SK_FLOAT32: return sizeof(float);
+    case SK_FLOAT64: return sizeof(double);
+    }
+    return 0;
+}
+
+/* ---- one combine per type -------------------------------------------------- */
+
+static int32_t comb_i32(sk_op op, int32_t a, int32_t b)
+{
+    switch (op) {
+    case SK_OP_ADD: return (int32_t)((uint32_t)a + (uint32_t)b);
+    case SK_OP_MUL: return (int32_t)((uint32_t)a * (uint32_t)b);
+    case SK_OP_MIN: return a < b ? a : b;
+    case SK_OP_MAX: return a > b ? a : b;
+    case SK_OP_AND: return a & b;
+    case SK_OP_OR: return a | b;
+    case SK_OP_XOR: return a ^ b;
+    }
+    return 0;
+}
+
+static uint32_t comb_u32(sk_op op, uint32_t a, uint32_t b)
+{
+    switch (op) {
+    case SK_OP_ADD: return a + b;
+    case SK_OP_MUL: return a * b;
+    case SK_OP_MIN: return a < b ? a : b;
+    case SK_OP_MAX: return a > b ? a : b;
+    case SK_OP_AND: return a & b;
+    case SK_OP_OR: return a | b;
+    case SK_OP_XOR: return a ^ b;
+    }
+    return 0;
+}
+
+static int64_t comb_i64(sk_op op, int64_t a, int64_t b)
+{
+    switch (op) {
+    case SK_OP_ADD: return (int64_t)((uint64_t)a + (uint64_t)b);
+    case SK_OP_MUL: return (int64_t)((uint64_t)a * (uint64_t)b);
+    case SK_OP_MIN: return a < b ? a : b;
+    case SK_OP_MAX: return a > b ? a : b;
+    case SK_OP_AND: return a & b;
+    case SK_OP_OR: return a | b;
+    case SK_OP_XOR: return a ^ b;
+    }
+    return 0;
+}
+
+static uint64_t comb_u64(sk_op op, uint64_t a, uint64_t b)
+{
+    switch (op) {
+    case SK_OP_ADD: return a + b;
+    case SK_OP_MUL: return a * b;
+    case SK_OP_MIN: return a < b ? a : b;
+    case SK_OP_MAX: return a > b ? a : b;
+    case SK_OP_AND: return a & b;
+    case SK_OP_OR: return a | b;
+    case SK_OP_XOR: return a ^ b;
+    }
+    return 0;
+}
+
+static float comb_f32(sk_op op, float a, float b)
+{
+    switch (op) {
+    case SK_OP_ADD: return a + b;
+    case SK_OP_MUL: return a * b;
+    case SK_OP_MIN: return fminf(a, b);
+    case SK_OP_MAX: return fmaxf(a, b);
+    default: break;
+    }
+    return NAN;
+}
+
+static double comb_f64(sk_op op, double a, double b)
+{
+    switch (op) {
+    case SK_OP_ADD: return a + b;
+    case SK_OP_MUL: return a * b;
+    case SK_OP_MIN: return fmin(a, b);
+    case SK_OP_MAX: return fmax(a, b);
+    default: break;
+    }
+    return NAN;
+}
+
+void skt_ref_identity(sk_type t, sk_op op, void *out)
+{
+    switch (t) {
+    case SK_INT32: {
+        int32_t v = 0;
+        if (op == SK_OP_MUL) v = 1;
+        else if (op == SK_OP_MIN) v = INT32_MAX;
+        else if (op == SK_OP_MAX) v = INT32_MIN;
+        else if (op == SK_OP_AND) v = -1;
+        memcpy(out, &v, sizeof v);
+        return;
+    }
+    case SK_UINT32: {
+        uint32_t v = 0;
+        if (op == SK_OP_MUL) v = 1;
+        else if (op == SK_OP_MIN) v = UINT32_MAX;
+        else if (op == SK_OP_MAX) v = 0;
+        else if (op == SK_OP_AND) v = UINT32_MAX;
+        memcpy(out, &v, sizeof v);
+        return;
+    }
+    case SK_INT64: {
+        int64_t v = 0;
+        if (op == SK_OP_MUL) v = 1;
+        else if (op == SK_OP_MIN) v = INT64_MAX;
+        else if (op == SK_OP_MAX) v = INT64_MIN;
+        else if (op == SK_OP_AND) v = -1;
+        memcpy(out, &v, sizeof v);
+        return;
+    }
+    case SK_UINT64: {
+        uint64_t v = 0;
+        if (op == SK_OP_MUL) v = 1;
+        else if (op == SK_OP_MIN) v = UINT64_MAX;
+        else if (op == SK_OP_MAX) v = 0;
+        else if (op == SK_OP_AND) v = UINT64_MAX;
+        memcpy(out, &v, sizeof v);
+        return;
+    }
+    case SK_FLOAT32: {
+        float v = 0.0f;
+        if (op == SK_OP_MUL) v = 1.0f;
+        else if (op == SK_OP_MIN) v = INFINITY;
+        else if (op == SK_OP_MAX) v = -INFINITY;
+        memcpy(out, &v, sizeof v);
+        return;
+    }
+    case SK_FLOAT64: {
+        double v = 0.0;
+        if (op == SK_OP_MUL) v = 1.0;
+        else if (op == SK_OP_MIN) v = INFINITY;
+        else if (op == SK_OP_MAX) v = -INFINITY;
+        memcpy(out, &v, sizeof v);
+        return;
+    }
+    }
+}
+
+void skt_ref_combine(sk_type t, sk_op op, const void *a, const void *b, void *out)
+{
+    switch (t) {
+    case SK_INT32: {
+        int32_t x, y, r;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        r = comb_i32(op, x, y);
+        memcpy(out, &r, sizeof r);
+        return;
+    }
+    case SK_UINT32: {
+        uint32_t x, y, r;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        r = comb_u32(op, x, y);
+        memcpy(out, &r, sizeof r);
+        return;
+    }
+    case SK_INT64: {
+        int64_t x, y, r;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        r = comb_i64(op, x, y);
+        memcpy(out, &r, sizeof r);
+        return;
+    }
+    case SK_UINT64: {
+        uint64_t x, y, r;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        r = comb_u64(op, x, y);
+        memcpy(out, &r, sizeof r);
+        return;
+    }
+    case SK_FLOAT32: {
+        float x, y, r;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        r = comb_f32(op, x, y);
+        memcpy(out, &r, sizeof r);
+        return;
+    }
+    case SK_FLOAT64: {
+        double x, y, r;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        r = comb_f64(op, x, y);
+        memcpy(out, &r, sizeof r);
+        return;
+    }
+    }
+}
+
+/* The scans: one accumulator, left to right. Reading src[i] before writing
+ * dst[i] keeps them correct in place. */
+void skt_ref_scan(sk_type t, sk_op op, int exclusive, const void *src, void *dst,
+                  size_t n)
+{
+    size_t es = skt_ref_type_size(t);
+    const unsigned char *s = src;
+    unsigned char *d = dst;
+    unsigned char acc[8], x[8];
+
+    skt_ref_identity(t, op, acc);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(x, s + i * es, es);
+        if (exclusive) {
+            memcpy(d + i * es, acc, es);
+            skt_ref_combine(t, op, acc, x, acc);
+        } else if (i == 0) {
+            /* dst[0] = src[0]: no operation is applied to the first element. */
+            memcpy(acc, x, es);
+            memcpy(d, acc, es);
+        } else {
+            skt_ref_combine(t, op, acc, x, acc);
+            memcpy(d + i * es, acc, es);
+        }
+    }
+}
+
+void skt_ref_reduce(sk_type t, sk_op op, const void *src, size_t n, void *result)
+{
+    size_t es = skt_ref_type_size(t);
+    const unsigned char *s = src;
+    unsigned char acc[8];
+
+    skt_ref_identity(t, op, acc);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0)
+            memcpy(acc, s, es);
+        else
+            skt_ref_combine(t, op, acc, s + i * es, acc);
+    }
+    memcpy(result, acc, es);
+}
+
+/* ---- 2x2 matrices modulo 2^32 ------------------------------------------------ */
+
+skt_mat2 skt_ref_mat2_identity(void)
+{
+    skt_mat2 r = {1u, 0u, 0u, 1u};
+    return r;
+}
+
+skt_mat2 skt_ref_mat2_mul(skt_mat2 x, skt_mat2 y)
+{
+    skt_mat2 r;
+    r.a = x.a * y.a + x.b * y.c;
+    r.b = x.a * y.b + x.b * y.d;
+    r.c = x.c * y.a + x.d * y.c;
+    r.d = x.c * y.b + x.d * y.d;
+    return r;
+}
+
+void skt_ref_mat2_scan(int exclusive, const skt_mat2 *src, skt_mat2 *dst, size_t n)
+{
+    skt_mat2 acc = skt_ref_mat2_identity();
+    for (size_t i = 0; i < n; i++) {
+        skt_mat2 x = src[i];
+        if (exclusive) {
+            dst[i] = acc;
+            acc = skt_ref_mat2_mul(acc, x);
+        } else {
+            acc = i == 0 ? x : skt_ref_mat2_mul(acc, x);
+            dst[i] = acc;
+        }
+    }
+}
+
+skt_mat2 skt_ref_mat2_reduce(const skt_mat2 *src, size_t n)
+{
+    skt_mat2 acc = skt_ref_mat2_identity();
+    for (size_t i = 0; i < n; i++)
+        acc = i == 0 ? src[0] : skt_ref_mat2_mul(acc, src[i]);
+    return acc;
+}
+
+/* ---- affine maps with a length counter --------------------------------------- */
+
+skt_affine skt_ref_affine_identity(void)
+{
+    skt_affine r = {1u, 0u, 0u};
+    return r;
+}
+
+skt_affine skt_ref_affine_combine(skt_affine x, skt_affine y)
+{
+    skt_affine r;
+    r.m = x.m * y.m;
+    r.c = x.c * y.m + y.c;
+    r.len = x.len + y.len;
+    return r;
+}
+
+void skt_ref_affine_scan(int exclusive, const skt_affine *src, skt_affine *dst,
+                         size_t n)
+{
+    skt_affine acc = skt_ref_affine_identity();
+    for (size_t i = 0; i < n; i++) {
+        skt_affine x = src[i];
+        if (exclusive) {
+            dst[i] = acc;
+            acc = skt_ref_affine_combine(acc, x);
+        } else {
+            acc = i == 0 ? x : skt_ref_affine_combine(acc, x);
+            dst[i] = acc;
+        }
+    }
+}
+
+skt_affine skt_ref_affine_reduce(const skt_affine *src, size_t n)
+{
+    skt_affine acc = skt_ref_affine_identity();
+    for (size_t i = 0; i < n; i++)
+        acc = i == 0 ? src[0] : skt_ref_affine_combine(acc, src[i]);
+    return acc;
+}
+
+/* ---- the interval-of-summations monoid (VERIFY.md) ---------------------------- */
+
+skt_interval skt_ref_interval_identity(void)
+{
+    skt_interval r = {SKT_IV_IDENTITY_I, SKT_IV_IDENTITY_I};
+    return r;
+}
+
+skt_interval skt_ref_interval_top(void)
+{
+    skt_interval r = {SKT_IV_TOP_I, SKT_IV_TOP_I};
+    return r;
+}
+
+skt_interval skt_ref_interval_combine(skt_interval x, skt_interval y)
+{
+    if (x.i == SKT_IV_IDENTITY_I)
+        return y;
+    if (y.i == SKT_IV_IDENTITY_I)
+        return x;
+    if (x.i == SKT_IV_TOP_I || y.i == SKT_IV_TOP_I)
+        return skt_ref_interval_top();
+    if (x.j + 1 == y.i) {
+        skt_interval r = {x.i, y.j};
+        return r;
+    }
+    return skt_ref_interval_top();
+}
+
+void skt_ref_interval_scan(int exclusive, const skt_interval *src,
+                           skt_interval *dst, size_t n)
+{
+    skt_interval acc = skt_ref_interval_identity();
+    for (size_t i = 0; i < n; i++) {
+        skt_interval x = src[i];
+        if (exclusive) {
+            dst[i] = acc;
+            acc = skt_ref_interval_combine(acc, x);
+        } else {
+            acc = skt_ref_interval_combine(acc, x);
+            dst[i] = acc;
+        }
+    }
+}

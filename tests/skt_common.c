@@ -1,0 +1,563 @@
+/*
+ * skt_common.c - helpers shared by the scankit Criterion tests.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "skt_common.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+sk_context *skt_ctx = NULL;
+
+/* ---- PRNG -------------------------------------------------------------------- */
+
+static uint64_t g_seed;
+static uint64_t g_s[4];
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+void skt_reseed(uint64_t seed)
+{
+    uint64_t x = seed;
+    g_seed = seed;
+    for (int i = 0; i < 4; i++)
+        g_s[i] = splitmix64(&x);
+}
+
+uint64_t skt_seed(void) { return g_seed; }
+
+uint64_t skt_rand(void)
+{
+    uint64_t r = rotl(g_s[1] * 5, 7) * 9;
+    uint64_t t = g_s[1] << 17;
+    g_s[2] ^= g_s[0];
+    g_s[3] ^= g_s[1];
+    g_s[1] ^= g_s[2];
+    g_s[0] ^= g_s[3];
+    g_s[2] ^= t;
+    g_s[3] = rotl(g_s[3], 45);
+    return r;
+}
+
+uint64_t skt_rand_below(uint64_t bound)
+{
+    /* Rejection sampling: no modulo bias. */
+    uint64_t lim = UINT64_MAX - UINT64_MAX % bound;
+    uint64_t r;
+    do {
+        r = skt_rand();
+    } while (r >= lim);
+    return r % bound;
+}
+
+double skt_rand_unit(void) { return (double)(skt_rand() >> 11) * 0x1.0p-53; }
+
+double skt_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t pick_seed(void)
+{
+    const char *env = getenv("SKT_SEED");
+    if (env && *env) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long v = strtoull(env, &end, 0);
+        if (errno == 0 && end && *end == '\0')
+            return (uint64_t)v;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x = (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^
+                 ((uint64_t)getpid() << 32);
+    return splitmix64(&x);
+}
+
+/* ---- setup ----------------------------------------------------------------------- */
+
+void skt_setup(void)
+{
+    skt_reseed(pick_seed());
+    const struct criterion_test *t = criterion_current_test;
+    cr_log_info("%s::%s: seed %llu (rerun with SKT_SEED=%llu)",
+                t && t->category ? t->category : "?", t && t->name ? t->name : "?",
+                (unsigned long long)g_seed, (unsigned long long)g_seed);
+#ifdef SKT_BINARY_DIR
+    /* Keep built programs in the build tree rather than the user's cache,
+     * unless the caller chose a cache directory. */
+    setenv("SCANKIT_CACHE_DIR", SKT_BINARY_DIR "/tests/skt-cache", 0);
+#endif
+}
+
+void skt_ctx_open(void)
+{
+    skt_setup();
+    skt_ctx = NULL;
+    sk_status st = sk_context_create(&skt_ctx, NULL);
+    if (st == SK_E_NO_DEVICE)
+        cr_skip_test("no OpenCL device");
+    cr_assert_eq(st, SK_OK, "sk_context_create(NULL) -> %s", sk_status_name(st));
+    cr_assert_not_null(skt_ctx);
+}
+
+void skt_ctx_close(void)
+{
+    sk_context_free(skt_ctx);
+    skt_ctx = NULL;
+}
+
+int skt_has_fp64(void)
+{
+    sk_device_desc d;
+    SKT_OK(sk_context_device(skt_ctx, &d));
+    return d.has_fp64 != 0;
+}
+
+/* ---- data ------------------------------------------------------------------------ */
+
+static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* Probability p in [0,1] */
+static int chance(double p) { return skt_rand_unit() < p; }
+
+static void fill_int(sk_type t, sk_op op, void *dst, size_t n)
+{
+    int bits = (t == SK_INT32 || t == SK_UINT32) ? 32 : 64;
+    int is_signed = (t == SK_INT32 || t == SK_INT64);
+    uint64_t mask = bits == 32 ? 0xFFFFFFFFull : ~0ull;
+    double nn = n ? (double)n : 1.0;
+    uint64_t walk = is_signed ? 0 : (1ull << (bits - 1)) - 2000;
+
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = 0;
+        switch (op) {
+        case SK_OP_ADD:
+        case SK_OP_XOR:
+            v = skt_rand();
+            break;
+        case SK_OP_MUL:
+            v = skt_rand() | 1u;
+            break;
+        case SK_OP_AND:
+            v = ~0ull;
+            if (chance(clampd(48.0 / nn, 0.0, 1.0)))
+                v &= ~(1ull << skt_rand_below((uint64_t)bits));
+            break;
+        case SK_OP_OR:
+            v = 0;
+            if (chance(clampd(48.0 / nn, 0.0, 1.0)))
+                v |= 1ull << skt_rand_below((uint64_t)bits);
+            break;
+        case SK_OP_MIN:
+        case SK_OP_MAX:
+            /* A walk that crosses zero (signed) or the sign bit (unsigned). */
+            walk += skt_rand_below(2001) - 1000; /* wraps: fine, unsigned */
+            v = walk;
+            if (chance(3.0 / nn))
+                v = skt_rand(); /* rare full-range outlier */
+            break;
+        }
+        v &= mask;
+        if (bits == 32) {
+            uint32_t w = (uint32_t)v;
+            memcpy((char *)dst + 4 * i, &w, 4);
+        } else {
+            memcpy((char *)dst + 8 * i, &v, 8);
+        }
+    }
+}
+
+static void put_real(sk_type t, void *dst, size_t i, double v)
+{
+    if (t == SK_FLOAT32) {
+        float f = (float)v;
+        memcpy((char *)dst + 4 * i, &f, 4);
+    } else {
+        memcpy((char *)dst + 8 * i, &v, 8);
+    }
+}
+
+static void fill_real(sk_type t, sk_op op, void *dst, size_t n)
+{
+    double nn = n ? (double)n : 1.0;
+    if (op == SK_OP_ADD) {
+        /* x = k/4, |k| <= K with n*K <= 2^mantissa: every sub-range sum is an
+         * integer multiple of 1/4 below 2^mantissa/4 in magnitude: exact. */
+        double mant = t == SK_FLOAT32 ? 0x1.0p24 : 0x1.0p53;
+        double kmax = floor(mant / nn);
+        if (kmax > 4096) kmax = 4096;
+        if (kmax < 1) kmax = 1;
+        uint64_t k = (uint64_t)kmax;
+        for (size_t i = 0; i < n; i++) {
+            int64_t q = (int64_t)skt_rand_below(2 * k + 1) - (int64_t)k;
+            put_real(t, dst, i, (double)q / 4.0);
+        }
+    } else if (op == SK_OP_MUL) {
+        /* Exponent walk kept in [-E, E]: every sub-range product is +-2^e with
+         * |e| <= 2E, far from overflow and underflow. */
+        int E = t == SK_FLOAT32 ? 60 : 500;
+        int e = 0;
+        for (size_t i = 0; i < n; i++) {
+            double v;
+            switch (skt_rand_below(4)) {
+            case 0: v = 1.0; break;
+            case 1: v = -1.0; break;
+            case 2: v = e < E ? 2.0 : 0.5; break;
+            default: v = e > -E ? 0.5 : 2.0; break;
+            }
+            if (v == 2.0) e++;
+            if (v == 0.5) e--;
+            put_real(t, dst, i, v);
+        }
+    } else { /* MIN, MAX */
+        double w = 0.0;
+        for (size_t i = 0; i < n; i++) {
+            w += (skt_rand_unit() - 0.5) * 2.0;
+            double v = w;
+            if (i > 0) {
+                uint64_t r = skt_rand_below(100);
+                if (r < 2) v = NAN;
+                else if (r < 3) v = 0.0;
+                else if (r < 4) v = -0.0;
+                if (chance(1.0 / nn)) v = INFINITY;
+                if (chance(1.0 / nn)) v = -INFINITY;
+            }
+            put_real(t, dst, i, v);
+        }
+    }
+}
+
+void skt_fill(sk_type t, sk_op op, void *dst, size_t n)
+{
+    if (t == SK_FLOAT32 || t == SK_FLOAT64)
+        fill_real(t, op, dst, n);
+    else
+        fill_int(t, op, dst, n);
+}
+
+void skt_fill_float_noisy(sk_type t, void *dst, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put_real(t, dst, i, skt_rand_unit() * 2.0 - 1.0);
+}
+
+/* ---- poison ------------------------------------------------------------------------ */
+
+void skt_poison(void *p, size_t bytes) { memset(p, SKT_POISON_BYTE, bytes); }
+
+size_t skt_find_unpoisoned(const void *p, size_t bytes)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < bytes; i++)
+        if (c[i] != SKT_POISON_BYTE)
+            return i;
+    return (size_t)-1;
+}
+
+/* ---- buffers ------------------------------------------------------------------------ */
+
+void *skt_malloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    cr_assert_not_null(p, "malloc(%zu) failed", bytes);
+    return p;
+}
+
+cl_mem skt_buf_new(size_t bytes)
+{
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(sk_context_cl_context(skt_ctx), CL_MEM_READ_WRITE,
+                              bytes ? bytes : 16, NULL, &err);
+    cr_assert_eq(err, CL_SUCCESS, "clCreateBuffer(%zu) -> %s", bytes,
+                 sk_cl_error_name(err));
+    return m;
+}
+
+void skt_buf_free(cl_mem m)
+{
+    if (m)
+        clReleaseMemObject(m);
+}
+
+void skt_buf_upload(cl_mem m, size_t offset, const void *src, size_t bytes)
+{
+    if (!bytes)
+        return;
+    cl_int err = clEnqueueWriteBuffer(sk_context_cl_queue(skt_ctx), m, CL_TRUE, offset,
+                                      bytes, src, 0, NULL, NULL);
+    cr_assert_eq(err, CL_SUCCESS, "clEnqueueWriteBuffer -> %s", sk_cl_error_name(err));
+}
+
+void skt_buf_download(cl_mem m, size_t offset, void *dst, size_t bytes)
+{
+    if (!bytes)
+        return;
+    cl_int err = clEnqueueReadBuffer(sk_context_cl_queue(skt_ctx), m, CL_TRUE, offset,
+                                     bytes, dst, 0, NULL, NULL);
+    cr_assert_eq(err, CL_SUCCESS, "clEnqueueReadBuffer -> %s", sk_cl_error_name(err));
+}
+
+void skt_buf_fill(cl_mem m, const void *pattern, size_t pattern_size, size_t offset,
+                  size_t bytes)
+{
+    if (!bytes)
+        return;
+    cl_int err = clEnqueueFillBuffer(sk_context_cl_queue(skt_ctx), m, pattern,
+                                     pattern_size, offset, bytes, 0, NULL, NULL);
+    cr_assert_eq(err, CL_SUCCESS, "clEnqueueFillBuffer -> %s", sk_cl_error_name(err));
+}
+
+void skt_buf_poison(cl_mem m, size_t bytes)
+{
+    unsigned char b = SKT_POISON_BYTE;
+    skt_buf_fill(m, &b, 1, 0, bytes);
+}
+
+void skt_finish(void)
+{
+    cl_int err = clFinish(sk_context_cl_queue(skt_ctx));
+    cr_assert_eq(err, CL_SUCCESS, "clFinish -> %s", sk_cl_error_name(err));
+}
+
+/* ---- params ------------------------------------------------------------------------- */
+
+void skt_set_param(sk_param p, long v)
+{
+    sk_status st = sk_context_set_param(skt_ctx, p, v);
+    cr_assert_eq(st, SK_OK, "sk_context_set_param(%d, %ld) -> %s", (int)p, v,
+                 sk_status_name(st));
+}
+
+long skt_get_param(sk_param p)
+{
+    long v = -12345;
+    sk_status st = sk_context_get_param(skt_ctx, p, &v);
+    cr_assert_eq(st, SK_OK, "sk_context_get_param(%d) -> %s", (int)p, sk_status_name(st));
+    return v;
+}
+
+void skt_force_shape(sk_shape s)
+{
+    skt_set_param(SK_PARAM_SHAPE, (long)s);
+    cr_assert_eq(skt_get_param(SK_PARAM_SHAPE), (long)s,
+                 "shape %s was set but does not read back", skt_shape_name(s));
+}
+
+void skt_tiles_set(long wg, long ipt, long chunks, long serial_below)
+{
+    skt_set_param(SK_PARAM_WG_SIZE, wg);
+    skt_set_param(SK_PARAM_ITEMS_PER_THREAD, ipt);
+    skt_set_param(SK_PARAM_CPU_CHUNKS, chunks);
+    skt_set_param(SK_PARAM_CPU_SERIAL_BELOW, serial_below);
+}
+
+void skt_tiles_default(void) { skt_tiles_set(0, 0, 0, 0); }
+
+void skt_tiles_small(void) { skt_tiles_set(4, 2, 3, 1); }
+
+const char *skt_shape_name(sk_shape s)
+{
+    switch (s) {
+    case SK_SHAPE_AUTO: return "auto";
+    case SK_SHAPE_CPU: return "cpu";
+    case SK_SHAPE_GPU: return "gpu";
+    }
+    return "?";
+}
+
+/* ---- comparisons ----------------------------------------------------------------------- */
+
+const char *skt_fmt(const char *fmt, ...)
+{
+    static char bufs[8][512];
+    static int next;
+    char *b = bufs[next++ & 7];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof bufs[0], fmt, ap);
+    va_end(ap);
+    return b;
+}
+
+const char *skt_fmt_elem(sk_type t, const void *p, char *buf, size_t cap)
+{
+    switch (t) {
+    case SK_INT32: { int32_t v; memcpy(&v, p, 4); snprintf(buf, cap, "%" PRId32, v); break; }
+    case SK_UINT32: { uint32_t v; memcpy(&v, p, 4); snprintf(buf, cap, "%" PRIu32 " (0x%08" PRIx32 ")", v, v); break; }
+    case SK_INT64: { int64_t v; memcpy(&v, p, 8); snprintf(buf, cap, "%" PRId64, v); break; }
+    case SK_UINT64: { uint64_t v; memcpy(&v, p, 8); snprintf(buf, cap, "%" PRIu64 " (0x%016" PRIx64 ")", v, v); break; }
+    case SK_FLOAT32: { float v; uint32_t b; memcpy(&v, p, 4); memcpy(&b, p, 4); snprintf(buf, cap, "%.9g (0x%08" PRIx32 ")", (double)v, b); break; }
+    case SK_FLOAT64: { double v; uint64_t b; memcpy(&v, p, 8); memcpy(&b, p, 8); snprintf(buf, cap, "%.17g (0x%016" PRIx64 ")", v, b); break; }
+    default: snprintf(buf, cap, "?"); break;
+    }
+    return buf;
+}
+
+static int elem_equal(sk_type t, const void *a, const void *b)
+{
+    if (t == SK_FLOAT32) {
+        float x, y;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        return x == y || (isnan(x) && isnan(y));
+    }
+    if (t == SK_FLOAT64) {
+        double x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        return x == y || (isnan(x) && isnan(y));
+    }
+    return memcmp(a, b, skt_ref_type_size(t)) == 0;
+}
+
+void skt_expect_elems(sk_type t, const void *got, const void *want, size_t n,
+                      const char *what)
+{
+    size_t es = skt_ref_type_size(t);
+    const char *g = got, *w = want;
+    size_t first = (size_t)-1, bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!elem_equal(t, g + i * es, w + i * es)) {
+            if (first == (size_t)-1)
+                first = i;
+            bad++;
+        }
+    }
+    if (bad) {
+        char gb[64], wb[64];
+        cr_assert_fail("%s: %zu of %zu elements differ; first at [%zu]: got %s, "
+                       "expected %s [seed %llu]",
+                       what, bad, n, first, skt_fmt_elem(t, g + first * es, gb, sizeof gb),
+                       skt_fmt_elem(t, w + first * es, wb, sizeof wb),
+                       (unsigned long long)g_seed);
+    }
+}
+
+void skt_expect_bytes(const void *got, const void *want, size_t n, size_t elem,
+                      const char *what)
+{
+    const unsigned char *g = got, *w = want;
+    size_t first = (size_t)-1, bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (memcmp(g + i * elem, w + i * elem, elem) != 0) {
+            if (first == (size_t)-1)
+                first = i;
+            bad++;
+        }
+    }
+    if (bad) {
+        char gb[200] = "", wb[200] = "";
+        size_t gl = 0, wl = 0;
+        for (size_t k = 0; k < elem && k < 32; k++) {
+            gl += (size_t)snprintf(gb + gl, sizeof gb - gl, "%02x", g[first * elem + k]);
+            wl += (size_t)snprintf(wb + wl, sizeof wb - wl, "%02x", w[first * elem + k]);
+        }
+        cr_assert_fail("%s: %zu of %zu elements differ; first at [%zu]: got %s, "
+                       "expected %s [seed %llu]",
+                       what, bad, n, first, gb, wb, (unsigned long long)g_seed);
+    }
+}
+
+/* ---- custom monoids ---------------------------------------------------------------------- */
+
+static const sk_monoid mono_mat2 = {
+    .type = "uint4",
+    .size = 16,
+    .identity = "(uint4)(1u, 0u, 0u, 1u)",
+    .combine = "skt_mat2_mul(a, b)",
+    .preamble =
+        "/* 2x2 matrices modulo 2^32, row-major (s0 s1; s2 s3). */\n"
+        "uint4 skt_mat2_mul(uint4 x, uint4 y)\n"
+        "{\n"
+        "    return (uint4)(x.s0 * y.s0 + x.s1 * y.s2,\n"
+        "                   x.s0 * y.s1 + x.s1 * y.s3,\n"
+        "                   x.s2 * y.s0 + x.s3 * y.s2,\n"
+        "                   x.s2 * y.s1 + x.s3 * y.s3);\n"
+        "}\n",
+};
+
+static const sk_monoid mono_affine = {
+    .type = "skt_affine_t",
+    .size = 12,
+    .identity = "skt_affine_id()",
+    .combine = "skt_affine_then(a, b)",
+    .preamble =
+        "typedef struct { uint m; uint c; uint len; } skt_affine_t;\n"
+        "skt_affine_t skt_affine_id(void)\n"
+        "{\n"
+        "    skt_affine_t r; r.m = 1u; r.c = 0u; r.len = 0u; return r;\n"
+        "}\n"
+        "/* x -> a.m*x + a.c, then x -> b.m*x + b.c */\n"
+        "skt_affine_t skt_affine_then(skt_affine_t a, skt_affine_t b)\n"
+        "{\n"
+        "    skt_affine_t r;\n"
+        "    r.m = a.m * b.m;\n"
+        "    r.c = a.c * b.m + b.c;\n"
+        "    r.len = a.len + b.len;\n"
+        "    return r;\n"
+        "}\n",
+};
+
+static const sk_monoid mono_interval = {
+    .type = "int2",
+    .size = 8,
+    .identity = "(int2)(-1, -1)",
+    .combine = "skt_iv_combine(a, b)",
+    .preamble =
+        "/* VERIFY.md: (i, j) stands for in_i + ... + in_j; (-1,-1) is the\n"
+        " * identity, (-2,-2) is top (any non-contiguous sum). */\n"
+        "int2 skt_iv_combine(int2 a, int2 b)\n"
+        "{\n"
+        "    if (a.x == -1) return b;\n"
+        "    if (b.x == -1) return a;\n"
+        "    if (a.x == -2 || b.x == -2) return (int2)(-2, -2);\n"
+        "    if (a.y + 1 == b.x) return (int2)(a.x, b.y);\n"
+        "    return (int2)(-2, -2);\n"
+        "}\n",
+};
+
+const sk_monoid *skt_monoid_mat2(void) { return &mono_mat2; }
+const sk_monoid *skt_monoid_affine(void) { return &mono_affine; }
+const sk_monoid *skt_monoid_interval(void) { return &mono_interval; }
+
+void skt_fill_mat2(skt_mat2 *dst, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        skt_mat2 m;
+        do {
+            uint64_t r1 = skt_rand(), r2 = skt_rand();
+            m.a = (uint32_t)r1;
+            m.b = (uint32_t)(r1 >> 32);
+            m.c = (uint32_t)r2;
+            m.d = (uint32_t)(r2 >> 32);
+        } while (((m.a * m.d - m.b * m.c) & 1u) == 0);
+        dst[i] = m;
+    }
+}
+
+void skt_fill_affine(skt_affine *dst, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = skt_rand();
+        dst[i].m = (uint32_t)r | 1u; /* odd: the product never collapses */
+        dst[i].c = (uint32_t)(r >> 32);
+        dst[i].len = (uint32_t)skt_rand_below(1000);
+    }
+}

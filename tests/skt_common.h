@@ -1,0 +1,164 @@
+/*
+ * skt_common.h - helpers shared by the scankit Criterion tests.
+ *
+ * Criterion forks one process per test, so each test opens its own context in
+ * the suite's .init (skt_ctx_open) and frees it in .fini (skt_ctx_close).
+ * Every test process draws its random data from one seed, logged with
+ * cr_log_info (visible with --verbose) and repeated in every failure message
+ * made by these helpers; SKT_SEED=<seed> reproduces a run.
+ */
+#ifndef SKT_COMMON_H
+#define SKT_COMMON_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+
+#include "scankit.h"
+#include "ref/reference.h"
+
+/* ---- context --------------------------------------------------------------- */
+
+/* The context of the running test (NULL outside .init/.fini). */
+extern sk_context *skt_ctx;
+
+/* Suite hooks: skt_ctx_open seeds the PRNG, points the program cache at the
+ * build tree (unless SCANKIT_CACHE_DIR is set), opens skt_ctx on the default
+ * device ($SCANKIT_DEVICE, else first GPU, else first device) and skips the
+ * test when there is none. skt_ctx_close frees it. */
+void skt_ctx_open(void);
+void skt_ctx_close(void);
+
+/* Seeds the PRNG and sets up the environment without opening a context, for
+ * suites whose tests create their own contexts. */
+void skt_setup(void);
+
+/* 1 if skt_ctx's device has double precision. */
+int skt_has_fp64(void);
+
+/* ---- seeded PRNG (xoshiro256**, seeded through splitmix64) ----------------- */
+
+uint64_t skt_seed(void);
+void skt_reseed(uint64_t seed);
+uint64_t skt_rand(void);
+uint64_t skt_rand_below(uint64_t bound); /* uniform in [0, bound), bound > 0 */
+double skt_rand_unit(void);              /* uniform in [0, 1) */
+
+/* ---- random input data --------------------------------------------------- */
+
+/* Fills dst with n random elements suited to (t, op):
+ *   integers: add/xor full-range words; mul odd words (products never
+ *   collapse to 0); and/or mostly all-ones/all-zeros with a few bits cleared/
+ *   set, so prefixes keep changing over the whole array; min/max a random
+ *   walk across zero (and across the sign bit for unsigned), with rare
+ *   full-range outliers;
+ *   floats: add uses multiples of 1/4 small enough that every partial sum of
+ *   every sub-range is exact (result independent of association); mul uses
+ *   {1, -1, 2, 0.5} with the exponent kept in a band so no sub-range product
+ *   overflows or underflows; min/max a random walk with NaN, +-0 and rare
+ *   +-inf mixed in (never NaN first: see test_scan.c). */
+void skt_fill(sk_type t, sk_op op, void *dst, size_t n);
+
+/* Random non-integer floats in [-1, 1] (sums are rounded: use for the
+ * determinism and error-bound checks only). */
+void skt_fill_float_noisy(sk_type t, void *dst, size_t n);
+
+/* ---- poison ---------------------------------------------------------------- */
+
+#define SKT_POISON_BYTE 0xA5
+
+void skt_poison(void *p, size_t bytes);
+/* Index of the first byte that is not poison, or (size_t)-1 if all are. */
+size_t skt_find_unpoisoned(const void *p, size_t bytes);
+
+/* ---- buffers on skt_ctx ---------------------------------------------------- */
+
+cl_mem skt_buf_new(size_t bytes);               /* asserts; bytes may be 0 */
+void skt_buf_free(cl_mem m);                    /* NULL-safe */
+void skt_buf_upload(cl_mem m, size_t offset, const void *src, size_t bytes);
+void skt_buf_download(cl_mem m, size_t offset, void *dst, size_t bytes);
+void skt_buf_poison(cl_mem m, size_t bytes);    /* first `bytes` := 0xA5 */
+void skt_buf_fill(cl_mem m, const void *pattern, size_t pattern_size,
+                  size_t offset, size_t bytes); /* clEnqueueFillBuffer */
+void skt_finish(void);
+
+/* Host allocations that fail the test instead of returning NULL. */
+void *skt_malloc(size_t bytes);
+
+/* ---- shapes and tiles ------------------------------------------------------ */
+
+void skt_set_param(sk_param p, long v);         /* asserts SK_OK */
+long skt_get_param(sk_param p);                 /* asserts SK_OK */
+void skt_force_shape(sk_shape s);               /* SK_SHAPE_CPU or _GPU */
+
+/* All tile parameters back to automatic (0). */
+void skt_tiles_default(void);
+/* Small tiles so that small n spans many work-groups and several recursion
+ * levels: GPU work-group 4 x 2 items (tile 8), CPU 3 chunks, no serial path. */
+void skt_tiles_small(void);
+/* Explicit tiles: GPU wg x ipt, CPU chunks and serial threshold. */
+void skt_tiles_set(long wg, long ipt, long chunks, long serial_below);
+
+const char *skt_shape_name(sk_shape s);
+
+/* ---- comparisons ---------------------------------------------------------- */
+
+/* Element-wise comparison of n elements of built-in type t: integers exactly,
+ * floats by value (NaN equals NaN; +0 equals -0). On mismatch fails the test
+ * with `what`, the index, both values, the mismatch count and the seed. */
+void skt_expect_elems(sk_type t, const void *got, const void *want, size_t n,
+                      const char *what);
+
+/* Byte-wise comparison of n elements of `elem` bytes (custom monoids). */
+void skt_expect_bytes(const void *got, const void *want, size_t n, size_t elem,
+                      const char *what);
+
+/* Formats one element of type t into buf. */
+const char *skt_fmt_elem(sk_type t, const void *p, char *buf, size_t cap);
+
+/* printf into a static rotating buffer (for `what` strings). */
+const char *skt_fmt(const char *fmt, ...);
+
+/* Asserts that `call` returns SK_OK; the message has the context's detail
+ * and the seed. */
+#define SKT_OK(call)                                                              \
+    do {                                                                          \
+        sk_status skt_st_ = (call);                                               \
+        cr_assert_eq(skt_st_, SK_OK, "%s -> %s (%s) [seed %llu]", #call,          \
+                     sk_status_name(skt_st_),                                     \
+                     skt_ctx ? sk_context_error_detail(skt_ctx) : "",             \
+                     (unsigned long long)skt_seed());                             \
+    } while (0)
+
+/* Asserts that `call` returns `expected`. */
+#define SKT_EXPECT_STATUS(call, expected)                                         \
+    do {                                                                          \
+        sk_status skt_st_ = (call);                                               \
+        cr_assert_eq(skt_st_, (expected), "%s -> %s, expected %s [seed %llu]",    \
+                     #call, sk_status_name(skt_st_), sk_status_name(expected),    \
+                     (unsigned long long)skt_seed());                             \
+    } while (0)
+
+/* ---- custom monoids used by several test files ---------------------------- */
+
+/* 2x2 uint matrices modulo 2^32 as "uint4" (16 bytes), combine through a
+ * helper function defined in the preamble; matches skt_ref_mat2_*. */
+const sk_monoid *skt_monoid_mat2(void);
+/* Affine maps with a length counter, a struct typedef'd in the preamble
+ * (12 bytes); matches skt_ref_affine_*. */
+const sk_monoid *skt_monoid_affine(void);
+/* The interval-of-summations monoid of VERIFY.md on "int2". */
+const sk_monoid *skt_monoid_interval(void);
+
+/* Random 2x2 matrices with odd determinant (invertible mod 2^32, so long
+ * products never collapse to zero). */
+void skt_fill_mat2(skt_mat2 *dst, size_t n);
+void skt_fill_affine(skt_affine *dst, size_t n);
+
+/* Wall-clock seconds (monotonic). */
+double skt_now(void);
+
+#endif /* SKT_COMMON_H */
