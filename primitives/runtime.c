@@ -375,10 +375,6 @@ sk_status sk_context_set_param(sk_context *ctx, sk_param param, long v)
         if (v < 0) break;
         ctx->serial_below_param = v;
         return SK_OK;
-    case SK_PARAM_CPU_WINDOW:
-        if (v < 0) break;
-        ctx->window_param = v;
-        return SK_OK;
     case SK_PARAM_PROFILE:
         if (v != 0 && v != 1) break;
         ctx->profile = v == 1;
@@ -398,7 +394,6 @@ sk_status sk_context_get_param(const sk_context *ctx, sk_param param, long *v)
     case SK_PARAM_ITEMS_PER_THREAD: *v = ctx->items_param; return SK_OK;
     case SK_PARAM_CPU_CHUNKS: *v = ctx->chunks_param; return SK_OK;
     case SK_PARAM_CPU_SERIAL_BELOW: *v = ctx->serial_below_param; return SK_OK;
-    case SK_PARAM_CPU_WINDOW: *v = ctx->window_param; return SK_OK;
     case SK_PARAM_PROFILE: *v = ctx->profile; return SK_OK;
     }
     return SK_E_INVALID_ARG;

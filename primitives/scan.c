@@ -185,7 +185,9 @@ static const char *const gpu_kernels[] = {"sk_reduce_tiles", "sk_reduce_single",
                                           "sk_scan_tiles", "sk_scan_single"};
 static const char *const cpu_kernels[] = {"sk_reduce_chunks", "sk_scan_chunks"};
 
-static char *scan_config(const scan_op *op, const sk__tuning *t)
+/* The configuration text placed before scan.cl: the monoid, the level-0
+ * input/output when it is not a plain array (io), and the shape. */
+static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tuning *t)
 {
     const sk_monoid *m = &op->m;
     sk__str s = {0};
@@ -195,12 +197,13 @@ static char *scan_config(const scan_op *op, const sk__tuning *t)
     sk__str_addf(&s, "#define SK_T %s\n#define SK_T_SIZE %zu\n#define SK_IDENTITY (%s)\n",
                  m->type, m->size, m->identity);
     sk__str_addf(&s, "SK_T sk_op(SK_T a, SK_T b) { return (%s); }\n", m->combine);
+    if (io) sk__str_addf(&s, "%s\n", io->text);
     if (t->shape == SK_SHAPE_GPU)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      t->wg_size, t->items);
     else
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
-    if (t->shape == SK_SHAPE_CPU && op->vec_type)
+    if (t->shape == SK_SHAPE_CPU && op->vec_type && !io)
         sk__str_addf(&s, "#define SK_V %s\nSK_V sk_opv(SK_V a, SK_V b) { return (%s); }\n",
                      op->vec_type, op->vec_combine);
     if (s.failed) {
@@ -210,10 +213,10 @@ static char *scan_config(const scan_op *op, const sk__tuning *t)
     return s.buf;
 }
 
-static sk_status scan_program(sk_context *ctx, const scan_op *op, const sk__tuning *t,
-                              const sk__program **out)
+static sk_status scan_program(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
+                              const sk__tuning *t, const sk__program **out)
 {
-    char *config = scan_config(op, t);
+    char *config = scan_config(op, io, t);
     if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scan configuration");
     bool gpu = t->shape == SK_SHAPE_GPU;
     sk_status st = sk__program_get(ctx, "scan", config, gpu ? gpu_kernels : cpu_kernels,
@@ -250,19 +253,12 @@ static level_split split_level(const sk__tuning *t, size_t n)
     return s;
 }
 
-/* Elements of scratch the recursion on n elements needs (all levels), and
- * enough for the CPU shape's windows (two alternating areas of chunk totals
- * plus a carry each) when n spans more than one window. */
+/* Elements of scratch the recursion on n elements needs (all levels). */
 static size_t scratch_elems(const sk__tuning *t, size_t n)
 {
     size_t total = 0;
     for (level_split s = split_level(t, n); s.parts; s = split_level(t, s.parts))
         total += s.parts;
-    if (t->shape == SK_SHAPE_CPU && n > t->cpu_window) {
-        level_split w = split_level(t, t->cpu_window);
-        size_t windowed = 2 * (w.parts + 2);
-        if (windowed > total) total = windowed;
-    }
     return total;
 }
 
@@ -272,9 +268,14 @@ typedef struct span {
     cl_ulong off;
 } span;
 
+/* Level 0 reads and writes through `io` (plain arrays when io is NULL)
+ * with program `top`; the levels above work on plain arrays of partials
+ * with program `plain` (the same as top when io is NULL). */
 typedef struct scan_job {
     sk_context *ctx;
-    const sk__program *prog;
+    const sk__program *top;
+    const sk__program *plain;
+    const sk__scan_io *io;
     const sk__tuning *t;
     span scratch;             /* free scratch from here on */
 } scan_job;
@@ -300,24 +301,41 @@ static sk_status set_uint(sk_context *ctx, cl_kernel k, cl_uint *i, unsigned v)
     return sk__set_arg(ctx, k, (*i)++, sizeof u, &u);
 }
 
+/* The input of a level: level 0 through the job's io, if any. */
+static sk_status set_input(const scan_job *job, unsigned level, cl_kernel k, cl_uint *i,
+                           span s)
+{
+    if (level == 0 && job->io) return job->io->set_in(job->ctx, k, i, job->io->user);
+    return set_span(job->ctx, k, i, s);
+}
+
+static sk_status set_output(const scan_job *job, unsigned level, cl_kernel k, cl_uint *i,
+                            span s)
+{
+    if (level == 0 && job->io && job->io->set_out)
+        return job->io->set_out(job->ctx, k, i, job->io->user);
+    return set_span(job->ctx, k, i, s);
+}
+
 /* ---- the recursion ------------------------------------------------------------------- */
 
-/* Scans n elements of src into dst, split as s; every tile or chunk starts
- * from its seed in `seeds` (none when seeds.mem is NULL; the GPU shape's
- * single work-group takes no seeds). */
-static sk_status launch_scan(scan_job *job, span src, span dst, span seeds, size_t n,
-                             level_split s, bool exclusive)
+/* Scans n elements of src into dst at `level`, split as s; every tile or
+ * chunk starts from its seed in `seeds` (none when seeds.mem is NULL; the
+ * GPU shape's single work-group takes no seeds). */
+static sk_status launch_scan(scan_job *job, unsigned level, span src, span dst, span seeds,
+                             size_t n, level_split s, bool exclusive)
 {
     sk_context *ctx = job->ctx;
+    const sk__program *prog = level ? job->plain : job->top;
     bool gpu = job->t->shape == SK_SHAPE_GPU;
     bool single = s.parts == 0;
     unsigned k = gpu ? (single ? K_GPU_SCAN_SINGLE : K_GPU_SCAN_TILES) : K_CPU_SCAN_CHUNKS;
-    cl_kernel kern = job->prog->kernels[k];
+    cl_kernel kern = prog->kernels[k];
     bool has_seeds = seeds.mem != NULL;
     cl_uint i = 0;
     sk_status st = SK_OK;
-    SK_TRY(set_span(ctx, kern, &i, src));
-    SK_TRY(set_span(ctx, kern, &i, dst));
+    SK_TRY(set_input(job, level, kern, &i, src));
+    SK_TRY(set_output(job, level, kern, &i, dst));
     if (!(gpu && single)) SK_TRY(set_span(ctx, kern, &i, seeds));
     SK_TRY(set_ulong(ctx, kern, &i, n));
     if (!gpu) SK_TRY(set_ulong(ctx, kern, &i, s.chunk));
@@ -325,96 +343,65 @@ static sk_status launch_scan(scan_job *job, span src, span dst, span seeds, size
     if (!(gpu && single)) SK_TRY(set_uint(ctx, kern, &i, has_seeds));
     size_t local = gpu ? job->t->wg_size : 1;
     size_t global = single ? local : s.parts * local;
-    st = sk__launch(ctx, job->prog, k, global, local,
-                    "n=%zu chunk=%zu exclusive=%d has_seeds=%d src_off=%llu dst_off=%llu "
-                    "seeds_off=%llu", n, s.chunk, (int)exclusive, (int)has_seeds,
-                    (unsigned long long)src.off, (unsigned long long)dst.off,
-                    (unsigned long long)seeds.off);
+    st = sk__launch(ctx, prog, k, global, local,
+                    "level=%u n=%zu chunk=%zu exclusive=%d has_seeds=%d src_off=%llu "
+                    "dst_off=%llu seeds_off=%llu", level, n, s.chunk, (int)exclusive,
+                    (int)has_seeds, (unsigned long long)src.off,
+                    (unsigned long long)dst.off, (unsigned long long)seeds.off);
 out:
     return st;
 }
 
-/* Reduces n elements of src into partials (one per part of s), or into
- * `partials` itself when s is single. */
-static sk_status launch_reduce(scan_job *job, span src, span partials, size_t n,
-                               level_split s)
+/* Reduces n elements of src at `level` into partials (one per part of s),
+ * or into `partials` itself when s is single. */
+static sk_status launch_reduce(scan_job *job, unsigned level, span src, span partials,
+                               size_t n, level_split s)
 {
     sk_context *ctx = job->ctx;
+    const sk__program *prog = level ? job->plain : job->top;
     bool gpu = job->t->shape == SK_SHAPE_GPU;
     bool single = s.parts == 0;
     unsigned k = gpu ? (single ? K_GPU_REDUCE_SINGLE : K_GPU_REDUCE_TILES) : K_CPU_REDUCE_CHUNKS;
-    cl_kernel kern = job->prog->kernels[k];
+    cl_kernel kern = prog->kernels[k];
     cl_uint i = 0;
     sk_status st = SK_OK;
-    SK_TRY(set_span(ctx, kern, &i, src));
+    SK_TRY(set_input(job, level, kern, &i, src));
     SK_TRY(set_span(ctx, kern, &i, partials));
     SK_TRY(set_ulong(ctx, kern, &i, n));
     if (!gpu) SK_TRY(set_ulong(ctx, kern, &i, s.chunk));
     size_t local = gpu ? job->t->wg_size : 1;
     size_t global = single ? local : s.parts * local;
-    st = sk__launch(ctx, job->prog, k, global, local,
-                    "n=%zu chunk=%zu src_off=%llu partials_off=%llu", n, s.chunk,
-                    (unsigned long long)src.off, (unsigned long long)partials.off);
+    st = sk__launch(ctx, prog, k, global, local,
+                    "level=%u n=%zu chunk=%zu src_off=%llu partials_off=%llu", level, n,
+                    s.chunk, (unsigned long long)src.off, (unsigned long long)partials.off);
 out:
     return st;
 }
 
-static span span_at(span s, size_t elems) { return (span){s.mem, s.off + elems}; }
-
-/* CPU shape, n beyond one cache window: reduce-then-scan window after
- * window, so the scan pass finds each window still in cache. Window w's
- * chunk totals get one extra, empty chunk; their exclusive scan, seeded with
- * the previous window's carry, leaves the next carry in that extra slot.
- * Two partial areas alternate so the previous carry survives. */
-static sk_status scan_windows(scan_job *job, span src, span dst, size_t n, bool exclusive)
-{
-    size_t w = job->t->cpu_window;
-    level_split full = split_level(job->t, w);
-    size_t chunk = full.parts ? full.chunk : w;
-    size_t stride = div_up(w, chunk) + 1;   /* <= full.parts + 2 */
-    span area[2] = {job->scratch, span_at(job->scratch, stride)};
-    span carry = {NULL, 0};
-    sk_status st = SK_OK;
-    for (size_t base = 0, k = 0; base < n && st == SK_OK; base += w, k++) {
-        size_t len = n - base < w ? n - base : w;
-        level_split s = {div_up(len, chunk), chunk};
-        level_split with_carry = {s.parts + 1, chunk};
-        span parts = area[k & 1];
-        st = launch_reduce(job, span_at(src, base), parts, len, with_carry);
-        if (st == SK_OK)
-            st = launch_scan(job, parts, parts, carry, s.parts + 1,
-                             (level_split){0, s.parts + 1}, true);
-        if (st == SK_OK)
-            st = launch_scan(job, span_at(src, base), span_at(dst, base), parts, len, s,
-                             exclusive);
-        carry = span_at(parts, s.parts);
-    }
-    return st;
-}
-
-static sk_status scan_levels(scan_job *job, span src, span dst, size_t n, bool exclusive)
+static sk_status scan_levels(scan_job *job, unsigned level, span src, span dst, size_t n,
+                             bool exclusive)
 {
     level_split s = split_level(job->t, n);
-    if (s.parts == 0) return launch_scan(job, src, dst, (span){NULL, 0}, n, s, exclusive);
-    if (job->t->shape == SK_SHAPE_CPU && n > job->t->cpu_window)
-        return scan_windows(job, src, dst, n, exclusive);
+    if (s.parts == 0)
+        return launch_scan(job, level, src, dst, (span){NULL, 0}, n, s, exclusive);
     span partials = job->scratch;
     job->scratch.off += s.parts;
-    sk_status st = launch_reduce(job, src, partials, n, s);
-    if (st == SK_OK) st = scan_levels(job, partials, partials, s.parts, true);
-    if (st == SK_OK) st = launch_scan(job, src, dst, partials, n, s, exclusive);
+    sk_status st = launch_reduce(job, level, src, partials, n, s);
+    if (st == SK_OK) st = scan_levels(job, level + 1, partials, partials, s.parts, true);
+    if (st == SK_OK) st = launch_scan(job, level, src, dst, partials, n, s, exclusive);
     job->scratch.off -= s.parts;
     return st;
 }
 
-static sk_status reduce_levels(scan_job *job, span src, size_t n, span result)
+static sk_status reduce_levels(scan_job *job, unsigned level, span src, size_t n,
+                               span result)
 {
     level_split s = split_level(job->t, n);
-    if (s.parts == 0) return launch_reduce(job, src, result, n, s);
+    if (s.parts == 0) return launch_reduce(job, level, src, result, n, s);
     span partials = job->scratch;
     job->scratch.off += s.parts;
-    sk_status st = launch_reduce(job, src, partials, n, s);
-    if (st == SK_OK) st = reduce_levels(job, partials, s.parts, result);
+    sk_status st = launch_reduce(job, level, src, partials, n, s);
+    if (st == SK_OK) st = reduce_levels(job, level + 1, partials, s.parts, result);
     job->scratch.off -= s.parts;
     return st;
 }
@@ -430,62 +417,97 @@ static sk_status check_size(sk_context *ctx, size_t n, size_t elem, size_t *byte
     return SK_OK;
 }
 
-/* GPU shape: a large element type can leave a kernel unable to run a
- * work-group of the tuned size (registers); halve it until it fits. */
-static sk_status fit_work_group(sk_context *ctx, const scan_op *op, sk__tuning *t,
-                                const sk__program **prog)
+/* The largest work-group every kernel of the program can run. */
+static sk_status program_max_wg(sk_context *ctx, const sk__program *prog, size_t *fits)
 {
-    sk_status st = SK_OK;
-    while (t->shape == SK_SHAPE_GPU && st == SK_OK) {
+    for (unsigned k = 0; k < prog->kernel_count; k++) {
+        size_t wg = 0;
+        cl_int rc = clGetKernelWorkGroupInfo(prog->kernels[k], ctx->device,
+                                             CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+        if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clGetKernelWorkGroupInfo");
+        if (wg < *fits) *fits = wg;
+    }
+    return SK_OK;
+}
+
+/* Builds the job's programs. GPU shape: a large element type can leave a
+ * kernel unable to run a work-group of the tuned size (registers); halve
+ * it until every kernel of both programs fits. */
+static sk_status job_programs(scan_job *job, const scan_op *op, sk__tuning *t)
+{
+    sk_context *ctx = job->ctx;
+    for (;;) {
+        sk_status st = scan_program(ctx, op, job->io, t, &job->top);
+        if (st == SK_OK)
+            st = job->io ? scan_program(ctx, op, NULL, t, &job->plain)
+                         : (job->plain = job->top, SK_OK);
+        if (st != SK_OK || t->shape != SK_SHAPE_GPU) return st;
         size_t fits = t->wg_size;
-        for (unsigned k = 0; k < (*prog)->kernel_count; k++) {
-            size_t wg = 0;
-            cl_int rc = clGetKernelWorkGroupInfo((*prog)->kernels[k], ctx->device,
-                                                 CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
-                                                 NULL);
-            if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clGetKernelWorkGroupInfo");
-            if (wg < fits) fits = wg;
-        }
-        if (fits >= t->wg_size) break;
+        SK_TRY(program_max_wg(ctx, job->top, &fits));
+        SK_TRY(program_max_wg(ctx, job->plain, &fits));
+        if (fits >= t->wg_size) return SK_OK;
         if (t->wg_size == 1)
             return sk__fail(ctx, SK_E_UNSUPPORTED, "scan kernels of %s cannot run on %s",
                             op->m.type, ctx->desc.device_name);
         while (t->wg_size > fits && t->wg_size > 1) t->wg_size /= 2;
         if (t->wg_size * t->items < 2) t->items = 2;
         sk__log(ctx, "scan: work-group size lowered to %zu for %s", t->wg_size, op->m.type);
-        st = scan_program(ctx, op, t, prog);
+    out:
+        if (st != SK_OK) return st;
     }
-    return st;
 }
 
-/* Gets the program and enough scratch for n elements plus `extra`. */
-static sk_status job_open(sk_context *ctx, const scan_op *op, size_t n, size_t extra,
-                          sk__tuning *t, scan_job *job)
+/* Gets the programs and enough scratch for n elements plus `extra`. */
+static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
+                          size_t n, size_t extra, sk__tuning *t, scan_job *job)
 {
     *t = sk__tuning_for(ctx, op->m.size);
-    *job = (scan_job){ctx, NULL, t, {NULL, 0}};
-    sk_status st = scan_program(ctx, op, t, &job->prog);
-    if (st == SK_OK) st = fit_work_group(ctx, op, t, &job->prog);
+    *job = (scan_job){ctx, NULL, NULL, io, t, {NULL, 0}};
+    sk_status st = job_programs(job, op, t);
     if (st != SK_OK) return st;
     size_t elems = scratch_elems(t, n) + extra;
     return sk__scratch_get(ctx, SK_SLOT_SCAN_PARTIALS, elems * op->m.size,
                            &job->scratch.mem);
 }
 
+/* Scans n elements after the buffers were validated (n > 0). */
+static sk_status scan_go(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
+                         span src, span dst, size_t n, bool exclusive)
+{
+    sk__tuning t;
+    scan_job job;
+    sk_status st = job_open(ctx, op, io, n, 0, &t, &job);
+    if (st == SK_OK) st = scan_levels(&job, 0, src, dst, n, exclusive);
+    return st;
+}
+
+/* Reduces n elements into host memory after validation. */
+static sk_status reduce_go(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
+                           span src, size_t n, void *result)
+{
+    sk__tuning t;
+    scan_job job;
+    sk_status st = SK_OK;
+    SK_TRY(job_open(ctx, op, io, n, 1, &t, &job));
+    /* The result sits after the scratch the levels use. */
+    span res = {job.scratch.mem, scratch_elems(&t, n)};
+    SK_TRY(reduce_levels(&job, 0, src, n, res));
+    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, res.mem, CL_TRUE, res.off * op->m.size,
+                                       op->m.size, result, 0, NULL, NULL));
+out:
+    return st;
+}
+
 static sk_status scan_run(sk_context *ctx, const scan_op *op, cl_mem src, cl_mem dst,
                           size_t n, bool exclusive)
 {
-    const sk_monoid *m = &op->m;
     size_t bytes = 0;
     sk_status st = SK_OK;
-    SK_TRY(check_size(ctx, n, m->size, &bytes));
+    SK_TRY(check_size(ctx, n, op->m.size, &bytes));
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
     SK_TRY(sk__check_buffer(ctx, dst, bytes, "dst"));
     if (n == 0) return SK_OK;
-    sk__tuning t;
-    scan_job job;
-    SK_TRY(job_open(ctx, op, n, 0, &t, &job));
-    st = scan_levels(&job, (span){src, 0}, (span){dst, 0}, n, exclusive);
+    st = scan_go(ctx, op, NULL, (span){src, 0}, (span){dst, 0}, n, exclusive);
 out:
     return st;
 }
@@ -493,22 +515,31 @@ out:
 static sk_status reduce_run(sk_context *ctx, const scan_op *op, cl_mem src, size_t n,
                             void *result)
 {
-    const sk_monoid *m = &op->m;
     size_t bytes = 0;
     sk_status st = SK_OK;
     if (!result) return sk__fail(ctx, SK_E_INVALID_ARG, "result is NULL");
-    SK_TRY(check_size(ctx, n, m->size, &bytes));
+    SK_TRY(check_size(ctx, n, op->m.size, &bytes));
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
-    sk__tuning t;
-    scan_job job;
-    SK_TRY(job_open(ctx, op, n, 1, &t, &job));
-    /* The result sits in the last scratch element; levels use the ones before. */
-    span res = {job.scratch.mem, scratch_elems(&t, n)};
-    SK_TRY(reduce_levels(&job, (span){src, 0}, n, res));
-    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, res.mem, CL_TRUE, res.off * m->size,
-                                       m->size, result, 0, NULL, NULL));
+    st = reduce_go(ctx, op, NULL, (span){src, 0}, n, result);
 out:
     return st;
+}
+
+/* ---- for the primitives built on the scan (sk_internal.h) --------------------------- */
+
+sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
+                          size_t n, bool exclusive)
+{
+    if (n == 0) return SK_OK;
+    const scan_op op = {*m, NULL, NULL};
+    return scan_go(ctx, &op, io, (span){NULL, 0}, (span){NULL, 0}, n, exclusive);
+}
+
+sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
+                            size_t n, void *result)
+{
+    const scan_op op = {*m, NULL, NULL};
+    return reduce_go(ctx, &op, io, (span){NULL, 0}, n, result);
 }
 
 /* ---- host-array forms ------------------------------------------------------------------ */

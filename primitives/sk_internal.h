@@ -94,7 +94,6 @@ typedef struct sk__tuning {
     size_t items;                  /* GPU: items per work-item */
     size_t cpu_chunks;             /* CPU: chunks per launch */
     size_t cpu_serial_below;       /* CPU: one work-item below this n */
-    size_t cpu_window;             /* CPU: elements per cache window */
 } sk__tuning;
 
 /* ---- the context ------------------------------------------------------------ */
@@ -110,7 +109,7 @@ struct sk_context {
 
     /* params as set (0 = automatic) */
     sk_shape shape_param;
-    long wg_param, items_param, chunks_param, serial_below_param, window_param;
+    long wg_param, items_param, chunks_param, serial_below_param;
     bool profile;
 
     sk__program *programs;         /* in-memory program cache */
@@ -182,6 +181,36 @@ sk_status sk__program_get(sk_context *ctx, const char *source, const char *confi
                           const sk__program **out);
 void sk__program_cache_free(sk_context *ctx);
 char *sk__default_cache_dir(void);
+
+/* ---- scan.c: the scan for primitives built on it ------------------------------ */
+
+/* Level 0 of a scan reading and writing something other than plain arrays
+ * of the monoid's type (the levels above always use plain partials).
+ *   text     OpenCL C defining SK_IN_PARAMS, SK_IN_ARGS and SK_LOAD(i) (an
+ *            SK_T from element i) and, for scans, SK_OUT_PARAMS, SK_OUT_ARGS
+ *            and SK_STORE(i, v) (store element i's result v); helper
+ *            functions may precede them. SK_T, SK_IDENTITY and sk_op are
+ *            defined before it. Part of the program cache key.
+ *   set_in   sets the kernel arguments of SK_IN_PARAMS from *arg on,
+ *            advancing *arg past them; set_out the same for SK_OUT_PARAMS
+ *            (NULL for reductions).
+ * A load or store may let a flag steer a select, but never an element
+ * value, so the interval-of-summations argument still covers the scan. */
+typedef struct sk__scan_io {
+    const char *text;
+    sk_status (*set_in)(sk_context *ctx, cl_kernel k, cl_uint *arg, const void *user);
+    sk_status (*set_out)(sk_context *ctx, cl_kernel k, cl_uint *arg, const void *user);
+    const void *user;
+} sk__scan_io;
+
+/* Inclusive or exclusive scan of n lifted elements through io. The caller
+ * has validated its own arguments and the monoid. Asynchronous. */
+sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
+                          size_t n, bool exclusive);
+
+/* Reduction of n lifted elements through io into host memory. Blocking. */
+sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
+                            size_t n, void *result);
 
 /* ---- small string builder (runtime.c) ------------------------------------------ */
 

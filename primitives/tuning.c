@@ -19,10 +19,6 @@
  * three launches. Measured on a 2-core PoCL 3.1 with bench/bench_scan. */
 #define CPU_CHUNKS_PER_CU 4
 #define CPU_SERIAL_BELOW 32768
-/* CPU shape: longer scans run in windows of this many bytes, so that the
- * scan pass re-reads each window from cache instead of memory (2-core PoCL:
- * see bench/NOTES-cpu.md for the measurement behind the value). */
-#define CPU_WINDOW_BYTES (4u << 20)
 
 static size_t clamp_size(size_t v, size_t lo, size_t hi)
 {
@@ -53,7 +49,5 @@ sk__tuning sk__tuning_for(const sk_context *ctx, size_t elem_size)
     t.cpu_chunks = ctx->chunks_param ? (size_t)ctx->chunks_param : cus * CPU_CHUNKS_PER_CU;
     t.cpu_serial_below = ctx->serial_below_param ? (size_t)ctx->serial_below_param
                                                  : CPU_SERIAL_BELOW;
-    size_t window = ctx->window_param ? (size_t)ctx->window_param : CPU_WINDOW_BYTES / elem_size;
-    t.cpu_window = window < 2 ? 2 : window;
     return t;
 }

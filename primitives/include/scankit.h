@@ -227,9 +227,6 @@ typedef enum sk_shape { SK_SHAPE_AUTO = 0, SK_SHAPE_CPU = 1, SK_SHAPE_GPU = 2 } 
  *  - SK_PARAM_ITEMS_PER_THREAD GPU shape: elements per work-item per tile (1..64).
  *  - SK_PARAM_CPU_CHUNKS       CPU shape: chunks per launch (1..65536).
  *  - SK_PARAM_CPU_SERIAL_BELOW CPU shape: below this n one work-item does all.
- *  - SK_PARAM_CPU_WINDOW       CPU shape: elements per cache window; longer
- *                              scans run window after window so that the
- *                              second pass over each window hits the cache.
  *  - SK_PARAM_PROFILE          1: keep an event per launch for
  *                              sk_context_profile_take(); 0: don't. */
 typedef enum sk_param {
@@ -238,8 +235,7 @@ typedef enum sk_param {
     SK_PARAM_ITEMS_PER_THREAD = 3,
     SK_PARAM_CPU_CHUNKS = 4,
     SK_PARAM_CPU_SERIAL_BELOW = 5,
-    SK_PARAM_PROFILE = 6,
-    SK_PARAM_CPU_WINDOW = 7
+    SK_PARAM_PROFILE = 6
 } sk_param;
 
 /*! sk_context_set_param() :
@@ -452,8 +448,9 @@ SK_API sk_status sk_reduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  *  - The cl_mem forms need distinct buffers: an output that is also an
  *    input gives SK_E_INVALID_ARG (in place is not supported). The host
  *    forms copy in and out, so there dst may equal src.
- *  - A predicate is an OpenCL C expression of `x`, an element of the type
- *    (e.g. "x % 3 == 0", "isnan(x)", "x > 0.5f && x < 2.0f"). It is built
+ *  - A predicate is an OpenCL C expression of `x`, the element as its
+ *    OpenCL C type (int, uint, long, ulong, float or double), e.g.
+ *    "x % 3 == 0", "isnan(x)", "x > 0.5f && x < 2.0f". It is built
  *    once per (expression, type, device, shape) and cached; a malformed one
  *    gives SK_E_BUILD with the compiler's log in sk_context_build_log(),
  *    and the context stays usable.
@@ -477,7 +474,8 @@ SK_API sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predica
  *  As sk_select_if() on keys_in, carrying values along: values_out[k] is the
  *  value of the k-th kept key. Values are value_size (4 or 8) bytes each;
  *  values_in and values_out may both be NULL (then value_size is ignored
- *  and this is sk_select_if()). Five distinct buffers otherwise.
+ *  and this is sk_select_if()). keys_out and values_out must differ from
+ *  each other and from every input.
  *  @return as sk_select_if(). Since 0.1. */
 SK_API sk_status sk_select_if_pairs(sk_context *ctx, sk_type type, const char *predicate,
                                     cl_mem keys_in, cl_mem values_in, size_t value_size,

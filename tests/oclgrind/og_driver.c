@@ -50,24 +50,23 @@ typedef struct og_config {
     sk_shape shape;
     long wg, items;            /* GPU shape; 0 = automatic */
     long chunks, serial_below; /* CPU shape; 0 = automatic */
-    long window;               /* CPU shape: elements per cache window; 0 = automatic */
     size_t sizes[MAX_SIZES];
 } og_config;
 
 /* Sizes largest first (see the top of the file). Tiles of 8 and 16
  * elements: one work-group up to 8 tiles, one per tile above; 700 recurses
  * twice (88 tiles, then 11). The small CPU configuration splits every level
- * into 3 chunks down to 2 elements, and runs 333 as 6 windows of 64.
+ * into 3 chunks down to 2 elements.
  * Default tiles on Oclgrind: 4096 elements for uint32 (18433 is 5 tiles: one
  * work-group), 2048 for int2 (10 tiles: one work-group per tile, padded
  * local memory); default CPU chunks: one work-item below 32768 elements,
  * 4 chunks above. */
 static const og_config configs[] = {
-    {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, 0, {700, 200, 37, 1}},
-    {"gpu wg=8 items=2", SK_SHAPE_GPU, 8, 2, 0, 0, 0, {333, 100}},
-    {"cpu chunks=3 serial_below=1 window=64", SK_SHAPE_CPU, 0, 0, 3, 1, 64, {333, 50, 2, 1}},
-    {"gpu default tiles", SK_SHAPE_GPU, 0, 0, 0, 0, 0, {18433}},
-    {"cpu default chunks", SK_SHAPE_CPU, 0, 0, 0, 0, 0, {40000, 5000}},
+    {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, {700, 200, 37, 1}},
+    {"gpu wg=8 items=2", SK_SHAPE_GPU, 8, 2, 0, 0, {333, 100}},
+    {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, 0, 0, 3, 1, {333, 50, 2, 1}},
+    {"gpu default tiles", SK_SHAPE_GPU, 0, 0, 0, 0, {18433}},
+    {"cpu default chunks", SK_SHAPE_CPU, 0, 0, 0, 0, {40000, 5000}},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
@@ -339,10 +338,10 @@ static int open_config(og_state *g, size_t index)
 {
     static const sk_param params[] = {SK_PARAM_SHAPE, SK_PARAM_WG_SIZE,
                                       SK_PARAM_ITEMS_PER_THREAD, SK_PARAM_CPU_CHUNKS,
-                                      SK_PARAM_CPU_SERIAL_BELOW, SK_PARAM_CPU_WINDOW};
+                                      SK_PARAM_CPU_SERIAL_BELOW};
     const og_config *c = &configs[index];
     const long values[] = {c->shape, c->wg,           c->items,
-                           c->chunks, c->serial_below, c->window};
+                           c->chunks, c->serial_below};
     sk_status st = sk_context_wrap(&g->per_config[index], sk_context_cl_context(g->base),
                                    sk_context_cl_device(g->base),
                                    sk_context_cl_queue(g->base));
