@@ -85,13 +85,7 @@ sk_status sk_op_parse(const char *name, sk_op *out)
     return SK_E_INVALID_ARG;
 }
 
-/* Text of a built-in monoid; `buf` holds the generated strings. */
-typedef struct builtin_text {
-    char identity[64];
-    char combine[160];
-    char vec_type[16];        /* 8-wide vector type, e.g. "uint8" */
-    char vec_combine[160];    /* the operator on vectors */
-} builtin_text;
+typedef sk__monoid_text builtin_text;
 
 /* What the kernels are built for: a monoid, and for the built-in operators
  * an 8-wide vector form the CPU shape uses (vec_type NULL otherwise). */
@@ -99,6 +93,7 @@ typedef struct scan_op {
     sk_monoid m;
     const char *vec_type;
     const char *vec_combine;
+    bool size_is_bound;       /* m.size bounds sizeof(type) from above */
 } scan_op;
 
 /* Writes the operator text for scalar (w == "") or 8-wide (w == "8") types. */
@@ -163,10 +158,20 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     bool exact = !types[t].is_float || op == SK_OP_MIN || op == SK_OP_MAX;
     out->vec_type = exact ? buf->vec_type : NULL;
     out->vec_combine = exact ? buf->vec_combine : NULL;
+    out->size_is_bound = false;
     return SK_OK;
 }
 
-static sk_status validate_monoid(sk_context *ctx, const sk_monoid *m)
+sk_status sk__monoid_of(sk_context *ctx, sk_type t, sk_op op, sk__monoid_text *buf,
+                        sk_monoid *out)
+{
+    scan_op o;
+    sk_status st = builtin_monoid(ctx, t, op, buf, &o);
+    if (st == SK_OK) *out = o.m;
+    return st;
+}
+
+sk_status sk__validate_monoid(sk_context *ctx, const sk_monoid *m)
 {
     if (!m) return sk__fail(ctx, SK_E_INVALID_ARG, "monoid is NULL");
     if (!m->type || !*m->type || !m->identity || !*m->identity || !m->combine ||
@@ -194,8 +199,11 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     sk__str_addf(&s, "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                      "#endif\n");
     if (m->preamble) sk__str_addf(&s, "%s\n", m->preamble);
-    sk__str_addf(&s, "#define SK_T %s\n#define SK_T_SIZE %zu\n#define SK_IDENTITY (%s)\n",
-                 m->type, m->size, m->identity);
+    sk__str_addf(&s, "#define SK_T %s\n#define SK_IDENTITY (%s)\n", m->type, m->identity);
+    if (op->size_is_bound)
+        sk__str_addf(&s, "#define SK_T_SIZE sizeof(SK_T)\n");
+    else
+        sk__str_addf(&s, "#define SK_T_SIZE %zu\n", m->size);
     sk__str_addf(&s, "SK_T sk_op(SK_T a, SK_T b) { return (%s); }\n", m->combine);
     if (io) sk__str_addf(&s, "%s\n", io->text);
     if (t->shape == SK_SHAPE_GPU)
@@ -531,14 +539,14 @@ sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io
                           size_t n, bool exclusive)
 {
     if (n == 0) return SK_OK;
-    const scan_op op = {*m, NULL, NULL};
+    const scan_op op = {*m, NULL, NULL, true};
     return scan_go(ctx, &op, io, (span){NULL, 0}, (span){NULL, 0}, n, exclusive);
 }
 
 sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                             size_t n, void *result)
 {
-    const scan_op op = {*m, NULL, NULL};
+    const scan_op op = {*m, NULL, NULL, false};
     return reduce_go(ctx, &op, io, (span){NULL, 0}, n, result);
 }
 
@@ -594,9 +602,9 @@ out:
     do {                                                                       \
         if (!(ctx)) return SK_E_INVALID_ARG;                                   \
         sk__clear_error(ctx);                                                  \
-        sk_status st_ = validate_monoid((ctx), (monoid));                      \
+        sk_status st_ = sk__validate_monoid((ctx), (monoid));                      \
         if (st_ != SK_OK) return st_;                                          \
-        const scan_op op_ = {*(monoid), NULL, NULL};                           \
+        const scan_op op_ = {*(monoid), NULL, NULL, false};                    \
         const scan_op *op = &op_;                                              \
         return call;                                                           \
     } while (0)

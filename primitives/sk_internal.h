@@ -78,6 +78,7 @@ typedef enum sk__slot {
     SK_SLOT_SORT_AUX = 10,
     SK_SLOT_SEGSCAN_A = 11,        /* segmented scan, polynomial evaluation */
     SK_SLOT_SEGSCAN_B = 12,
+    SK_SLOT_SEGSCAN_C = 13,        /* segmented scan: small results */
     SK_SLOT_COUNT = 16
 } sk__slot;
 
@@ -204,13 +205,32 @@ typedef struct sk__scan_io {
 } sk__scan_io;
 
 /* Inclusive or exclusive scan of n lifted elements through io. The caller
- * has validated its own arguments and the monoid. Asynchronous. */
+ * has validated its own arguments and the monoid; m->size may bound the
+ * type's size from above (the scratch is sized with it). Asynchronous. */
 sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                           size_t n, bool exclusive);
 
-/* Reduction of n lifted elements through io into host memory. Blocking. */
+/* Reduction of n lifted elements through io into host memory (m->size
+ * exact). Blocking. */
 sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                             size_t n, void *result);
+
+/* The text of a built-in (type, operator) monoid; sk_monoid points into it. */
+typedef struct sk__monoid_text {
+    char identity[64];
+    char combine[160];
+    char vec_type[16];             /* 8-wide vector type, e.g. "uint8" */
+    char vec_combine[160];         /* the operator on vectors */
+} sk__monoid_text;
+
+/* The monoid of a built-in (type, op); SK_E_INVALID_ARG / SK_E_UNSUPPORTED
+ * as the scan entry points report them. */
+sk_status sk__monoid_of(sk_context *ctx, sk_type t, sk_op op, sk__monoid_text *buf,
+                        sk_monoid *out);
+
+/* SK_E_INVALID_ARG (with detail) for a NULL monoid, a missing field or
+ * size 0. */
+sk_status sk__validate_monoid(sk_context *ctx, const sk_monoid *m);
 
 /* ---- small string builder (runtime.c) ------------------------------------------ */
 

@@ -588,6 +588,92 @@ SK_API sk_status sk_sort_pairs_host(sk_context *ctx, sk_type key_type, void *key
                                     size_t value_size, void *values, size_t n,
                                     sk_sort_order order);
 
+/* ------------------------------------------------------------------------ */
+/* Segmented scan and segment reductions                                     */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_segments :
+ *  How n elements split into segments, by exactly one of:
+ *    flags      n head flags of flag_size bytes (1: uint8, 4: uint32);
+ *               element i starts a segment where flags[i] != 0, and
+ *               element 0 always starts one;
+ *    offsets    `count` segment start offsets of offset_type (SK_UINT32 or
+ *               SK_UINT64), non-decreasing, offsets[0] == 0, none above n;
+ *               equal offsets are empty segments.
+ *  The other member is NULL. */
+typedef struct sk_segments {
+    cl_mem flags;
+    size_t flag_size;
+    cl_mem offsets;
+    sk_type offset_type;
+    size_t count;
+} sk_segments;
+
+/*! sk_segscan_inclusive() :
+ *  The inclusive scan restarting at every segment: dst[i] combines src[h]
+ *  .. src[i], h the start of i's segment. It is the scan of the lifted
+ *  monoid (f1, v1) + (f2, v2) = (f1 | f2, f2 ? v2 : v1 op v2), run by the
+ *  same kernels as sk_scan_inclusive(). src may equal dst. Asynchronous,
+ *  except that offsets are checked on the device first (a blocking read).
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL, both or neither of flags and
+ *  offsets, bad flag_size or offset_type, buffers smaller than stated,
+ *  offsets not a valid segmentation), SK_E_UNSUPPORTED, SK_E_BUILD, SK_E_CL
+ *  or SK_E_OUT_OF_MEMORY. Since 0.1. */
+SK_API sk_status sk_segscan_inclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
+                                      cl_mem dst, size_t n, const sk_segments *seg);
+
+/*! sk_segscan_exclusive() :
+ *  As sk_segscan_inclusive(), exclusive: the first element of each segment
+ *  gets the identity, dst[i] combines src[h] .. src[i-1]. Since 0.1. */
+SK_API sk_status sk_segscan_exclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
+                                      cl_mem dst, size_t n, const sk_segments *seg);
+
+/*! sk_segscan_inclusive_monoid(), sk_segscan_exclusive_monoid() :
+ *  The same over a caller-defined monoid (see sk_monoid). Since 0.1. */
+SK_API sk_status sk_segscan_inclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
+                                             cl_mem dst, size_t n, const sk_segments *seg);
+SK_API sk_status sk_segscan_exclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
+                                             cl_mem dst, size_t n, const sk_segments *seg);
+
+/*! sk_segreduce() :
+ *  One total per segment (reduce by key): totals[s] combines the elements
+ *  of segment s, in order; an empty segment (offsets only) gets the
+ *  identity. *segments (may be NULL) gets the number of segments: the
+ *  number of heads for flags, seg->count for offsets. `totals` must hold n
+ *  elements for flags (at most n segments), seg->count for offsets. Blocks
+ *  until done.
+ *  @return as sk_segscan_inclusive(). Since 0.1. */
+SK_API sk_status sk_segreduce(sk_context *ctx, sk_type type, sk_op op, cl_mem src, size_t n,
+                              const sk_segments *seg, cl_mem totals, size_t *segments);
+
+/*! sk_segreduce_monoid() : sk_segreduce() over a caller-defined monoid.
+ *  Since 0.1. */
+SK_API sk_status sk_segreduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
+                                     size_t n, const sk_segments *seg, cl_mem totals,
+                                     size_t *segments);
+
+/*! sk_segments_host : sk_segments with host arrays instead of buffers. */
+typedef struct sk_segments_host {
+    const void *flags;
+    size_t flag_size;
+    const void *offsets;
+    sk_type offset_type;
+    size_t count;
+} sk_segments_host;
+
+/*! sk_segscan_inclusive_host(), sk_segscan_exclusive_host(), sk_segreduce_host() :
+ *  Host-array forms (blocking). sk_segreduce_host writes *segments totals
+ *  (n at most for flags, seg->count for offsets). Since 0.1. */
+SK_API sk_status sk_segscan_inclusive_host(sk_context *ctx, sk_type type, sk_op op,
+                                           const void *src, void *dst, size_t n,
+                                           const sk_segments_host *seg);
+SK_API sk_status sk_segscan_exclusive_host(sk_context *ctx, sk_type type, sk_op op,
+                                           const void *src, void *dst, size_t n,
+                                           const sk_segments_host *seg);
+SK_API sk_status sk_segreduce_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
+                                   size_t n, const sk_segments_host *seg, void *totals,
+                                   size_t *segments);
+
 #ifdef __cplusplus
 }
 #endif
