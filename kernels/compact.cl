@@ -240,6 +240,20 @@ __kernel void sk_compact_count_chunks(SK_PARAMS, __global SK_C *counts, ulong n,
 void sk_select_chunk(SK_PARAMS, __global SK_T *dst, __global SK_V *vdst, ulong i,
                      SK_C o, SK_C end_o)
 {
+#if !defined(SK_HAS_V)
+    /* Four at a time while four stores cannot pass end_o: the slots depend
+     * on the running count only once per group. */
+    for (; end_o - o >= 4; i += 4) {
+        SK_T x0 = src[i], x1 = src[i + 1], x2 = src[i + 2], x3 = src[i + 3];
+        SK_C k0 = SK_KEEP(x0, i), k1 = SK_KEEP(x1, i + 1), k2 = SK_KEEP(x2, i + 2);
+        SK_C k3 = SK_KEEP(x3, i + 3);
+        dst[o] = x0;
+        dst[o + k0] = x1;
+        dst[o + k0 + k1] = x2;
+        dst[o + k0 + k1 + k2] = x3;
+        o += k0 + k1 + k2 + k3;
+    }
+#endif
     for (; o < end_o; i++) {
         SK_T x = src[i];
         dst[o] = x;

@@ -56,14 +56,6 @@ static sk_status validate_spec(sk_context *ctx, const compact_spec *s)
     return SK_OK;
 }
 
-static sk_status byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
-{
-    if (elem && n > SIZE_MAX / elem)
-        return sk__fail(ctx, SK_E_SIZE, "%zu elements of %zu bytes overflow size_t", n, elem);
-    *bytes = n * elem;
-    return SK_OK;
-}
-
 /* Outputs must be distinct from every other buffer of the call. */
 static sk_status check_distinct(sk_context *ctx, const compact_io *io)
 {
@@ -84,15 +76,15 @@ static sk_status validate_io(sk_context *ctx, const compact_spec *s, const compa
     size_t bytes = 0, flag_bytes = 0, value_bytes = 0;
     sk_status st = SK_OK;
     if (!count) return sk__fail(ctx, SK_E_INVALID_ARG, "count is NULL");
-    SK_TRY(byte_size(ctx, n, sk_type_size(s->type), &bytes));
+    SK_TRY(sk__byte_size(ctx, n, sk_type_size(s->type), &bytes));
     SK_TRY(sk__check_buffer(ctx, io->src, bytes, "src"));
     SK_TRY(sk__check_buffer(ctx, io->dst, bytes, "dst"));
     if (s->keep == KEEP_FLAGS) {
-        SK_TRY(byte_size(ctx, n, s->flag_size, &flag_bytes));
+        SK_TRY(sk__byte_size(ctx, n, s->flag_size, &flag_bytes));
         SK_TRY(sk__check_buffer(ctx, io->flags, flag_bytes, "flags"));
     }
     if (s->value_size) {
-        SK_TRY(byte_size(ctx, n, s->value_size, &value_bytes));
+        SK_TRY(sk__byte_size(ctx, n, s->value_size, &value_bytes));
         SK_TRY(sk__check_buffer(ctx, io->vsrc, value_bytes, "values_in"));
         SK_TRY(sk__check_buffer(ctx, io->vdst, value_bytes, "values_out"));
     }
@@ -374,7 +366,7 @@ static sk_status stage_in(sk_context *ctx, sk__slot slot, const void *src, size_
 {
     size_t bytes = 0;
     sk_status st = SK_OK;
-    SK_TRY(byte_size(ctx, n, elem, &bytes));
+    SK_TRY(sk__byte_size(ctx, n, elem, &bytes));
     SK_TRY(sk__scratch_get(ctx, slot, bytes, mem));
     SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_FALSE, 0, bytes, src, 0, NULL,
                                         NULL));

@@ -518,6 +518,15 @@ sk_status sk__launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
     return ctx->profile ? profile_record(ctx, ev) : SK_OK;
 }
 
+sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
+{
+    if (elem && n > SIZE_MAX / elem)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "%zu elements of %zu bytes overflow size_t",
+                        n, elem);
+    *bytes = n * elem;
+    return SK_OK;
+}
+
 sk_status sk__check_buffer(sk_context *ctx, cl_mem mem, size_t bytes, const char *name)
 {
     if (!mem) return sk__fail(ctx, SK_E_INVALID_ARG, "%s is NULL", name);

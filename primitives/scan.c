@@ -416,15 +416,6 @@ static sk_status reduce_levels(scan_job *job, unsigned level, span src, size_t n
 
 /* ---- entry points ------------------------------------------------------------------ */
 
-static sk_status check_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
-{
-    if (elem && n > SIZE_MAX / elem)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "%zu elements of %zu bytes overflow size_t",
-                        n, elem);
-    *bytes = n * elem;
-    return SK_OK;
-}
-
 /* The largest work-group every kernel of the program can run. */
 static sk_status program_max_wg(sk_context *ctx, const sk__program *prog, size_t *fits)
 {
@@ -511,7 +502,7 @@ static sk_status scan_run(sk_context *ctx, const scan_op *op, cl_mem src, cl_mem
 {
     size_t bytes = 0;
     sk_status st = SK_OK;
-    SK_TRY(check_size(ctx, n, op->m.size, &bytes));
+    SK_TRY(sk__byte_size(ctx, n, op->m.size, &bytes));
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
     SK_TRY(sk__check_buffer(ctx, dst, bytes, "dst"));
     if (n == 0) return SK_OK;
@@ -526,7 +517,7 @@ static sk_status reduce_run(sk_context *ctx, const scan_op *op, cl_mem src, size
     size_t bytes = 0;
     sk_status st = SK_OK;
     if (!result) return sk__fail(ctx, SK_E_INVALID_ARG, "result is NULL");
-    SK_TRY(check_size(ctx, n, op->m.size, &bytes));
+    SK_TRY(sk__byte_size(ctx, n, op->m.size, &bytes));
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
     st = reduce_go(ctx, op, NULL, (span){src, 0}, n, result);
 out:
@@ -558,7 +549,7 @@ static sk_status stage_in(sk_context *ctx, const void *src, size_t n, size_t ele
 {
     size_t bytes = 0;
     sk_status st = SK_OK;
-    SK_TRY(check_size(ctx, n, elem, &bytes));
+    SK_TRY(sk__byte_size(ctx, n, elem, &bytes));
     if (n && !src) return sk__fail(ctx, SK_E_INVALID_ARG, "src is NULL");
     SK_TRY(sk__scratch_get(ctx, SK_SLOT_HOST, bytes, mem));
     if (bytes)

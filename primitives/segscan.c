@@ -245,15 +245,6 @@ out:
 
 /* ---- validation ---------------------------------------------------------------------- */
 
-static sk_status check_bytes(sk_context *ctx, size_t n, size_t size, size_t *bytes)
-{
-    if (size && n > SIZE_MAX / size)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "%zu elements of %zu bytes overflow size_t",
-                        n, size);
-    *bytes = n * size;
-    return SK_OK;
-}
-
 static sk_status validate_segments(sk_context *ctx, const sk_segments *seg, size_t n)
 {
     size_t bytes = 0;
@@ -264,14 +255,14 @@ static sk_status validate_segments(sk_context *ctx, const sk_segments *seg, size
     if (seg->flags) {
         if (seg->flag_size != 1 && seg->flag_size != 4)
             return sk__fail(ctx, SK_E_INVALID_ARG, "flag_size %zu: use 1 or 4", seg->flag_size);
-        SK_TRY(check_bytes(ctx, n, seg->flag_size, &bytes));
+        SK_TRY(sk__byte_size(ctx, n, seg->flag_size, &bytes));
         return sk__check_buffer(ctx, seg->flags, bytes, "flags");
     }
     if (seg->offset_type != SK_UINT32 && seg->offset_type != SK_UINT64)
         return sk__fail(ctx, SK_E_INVALID_ARG, "offset_type must be uint32 or uint64");
     if (n > 0 && seg->count == 0)
         return sk__fail(ctx, SK_E_INVALID_ARG, "no segment offsets for %zu elements", n);
-    SK_TRY(check_bytes(ctx, seg->count, sk_type_size(seg->offset_type), &bytes));
+    SK_TRY(sk__byte_size(ctx, seg->count, sk_type_size(seg->offset_type), &bytes));
     st = sk__check_buffer(ctx, seg->offsets, bytes, "offsets");
 out:
     return st;
@@ -285,9 +276,9 @@ static sk_status job_open(sk_context *ctx, const sk_monoid *m, cl_mem src, cl_me
     sk_status st = SK_OK;
     SK_TRY(sk__validate_monoid(ctx, m));
     SK_TRY(validate_segments(ctx, seg, n));
-    SK_TRY(check_bytes(ctx, n, m->size, &bytes));
+    SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
-    SK_TRY(check_bytes(ctx, dst_elems, m->size, &bytes));
+    SK_TRY(sk__byte_size(ctx, dst_elems, m->size, &bytes));
     SK_TRY(sk__check_buffer(ctx, dst, bytes ? bytes : 1, "dst"));
     *j = (seg_job){ctx, m, src, dst, n, seg->flags, seg->flag_size, NULL, seg};
 out:
@@ -454,12 +445,12 @@ static sk_status upload_segments(sk_context *ctx, const sk_segments_host *h, siz
     if (h->flags) {
         if (h->flag_size != 1 && h->flag_size != 4)
             return sk__fail(ctx, SK_E_INVALID_ARG, "flag_size %zu: use 1 or 4", h->flag_size);
-        SK_TRY(check_bytes(ctx, n, h->flag_size, &bytes));
+        SK_TRY(sk__byte_size(ctx, n, h->flag_size, &bytes));
         return upload(ctx, SK_SLOT_HOST_VALUES, h->flags, bytes, &d->flags);
     }
     if (h->offset_type != SK_UINT32 && h->offset_type != SK_UINT64)
         return sk__fail(ctx, SK_E_INVALID_ARG, "offset_type must be uint32 or uint64");
-    SK_TRY(check_bytes(ctx, h->count, sk_type_size(h->offset_type), &bytes));
+    SK_TRY(sk__byte_size(ctx, h->count, sk_type_size(h->offset_type), &bytes));
     st = upload(ctx, SK_SLOT_HOST_VALUES, h->offsets, bytes, &d->offsets);
 out:
     return st;
@@ -472,7 +463,7 @@ static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, const void *s
     cl_mem in = NULL;
     size_t bytes = 0;
     sk_status st = SK_OK;
-    SK_TRY(check_bytes(ctx, n, m->size, &bytes));
+    SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
     if (n && !dst) return sk__fail(ctx, SK_E_INVALID_ARG, "dst is NULL");
     SK_TRY(upload_segments(ctx, h, n, &seg));
     SK_TRY(upload(ctx, SK_SLOT_HOST, src, bytes, &in));
@@ -492,7 +483,7 @@ static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, const void 
     cl_mem in = NULL, out_mem = NULL;
     size_t bytes = 0, got = 0;
     sk_status st = SK_OK;
-    SK_TRY(check_bytes(ctx, n, m->size, &bytes));
+    SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
     if (!totals) return sk__fail(ctx, SK_E_INVALID_ARG, "totals is NULL");
     SK_TRY(upload_segments(ctx, h, n, &seg));
     SK_TRY(upload(ctx, SK_SLOT_HOST, src, bytes, &in));

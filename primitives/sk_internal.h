@@ -163,6 +163,9 @@ sk_status sk__launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
 sk_status sk__set_arg(sk_context *ctx, cl_kernel k, cl_uint index, size_t size,
                       const void *value);
 
+/* *bytes = n * elem, or SK_E_INVALID_ARG when that overflows size_t. */
+sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes);
+
 /* Checks that `mem` is a buffer of at least `bytes` bytes. */
 sk_status sk__check_buffer(sk_context *ctx, cl_mem mem, size_t bytes, const char *name);
 
