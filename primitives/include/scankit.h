@@ -674,6 +674,70 @@ SK_API sk_status sk_segreduce_host(sk_context *ctx, sk_type type, sk_op op, cons
                                    size_t n, const sk_segments_host *seg, void *totals,
                                    size_t *segments);
 
+/* ------------------------------------------------------------------------ */
+/* Polynomial evaluation                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Every evaluation reads coefficients a_0 .. a_d (ncoef = d + 1 of them, in
+ * that order) of type SK_FLOAT32 or SK_FLOAT64 and computes
+ * p(x) = a_0 + a_1 x + ... + a_d x^d in that type.
+ *
+ * One point: Horner's rule as a scan of the affine maps r -> r x + a_i,
+ * a_d first, composed by (m1, c1) then (m2, c2) = (m1 m2, c1 m2 + c2). The
+ * composition of all of them maps 0 to p(x); the reduction runs on
+ * scankit's scan kernels, so any degree the device memory holds works in
+ * parallel. (The other formulation, a multiplicative scan of the powers
+ * x^i then a dot product with a, needs a second pass over n elements and
+ * has the same error bound.)
+ * Many points: one work-item per point running plain Horner.
+ *
+ * Accuracy: each term a_i x^i meets at most 2d roundings (at most i
+ * multiplications and d additions on its way into the result, in any
+ * association order), so
+ *     |computed - p(x)| <= gamma(2d) * sum_i |a_i| |x|^i,
+ *     gamma(k) = k u / (1 - k u),  u = 2^-24 (float32) or 2^-53 (float64),
+ * i.e. a relative error of at most gamma(2d) times the condition number
+ * sum |a_i x^i| / |p(x)| (plus underflow), provided |x|^(d+1) does not
+ * overflow the type: the one-point scan forms powers of x, so where they
+ * overflow the result is +-inf or NaN even if plain Horner would have
+ * stayed finite. NaN coefficients or points give NaN. */
+
+/*! sk_poly_eval() :
+ *  *result = p(x) for coefficients in a buffer of ncoef elements of `type`
+ *  (x is converted to `type` first; the result is returned as a double).
+ *  ncoef == 0 gives 0. Blocks until done.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL, type not float32/float64, buffer
+ *  too small), SK_E_UNSUPPORTED (float64 without fp64), SK_E_BUILD, SK_E_CL
+ *  or SK_E_OUT_OF_MEMORY. Since 0.1. */
+SK_API sk_status sk_poly_eval(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
+                              double x, double *result);
+
+/*! sk_poly_eval_points() :
+ *  values[k] = p(points[k]) for k < npoints; points and values hold npoints
+ *  elements of `type` (they may be the same buffer). Low degrees use one
+ *  work-item per point; high degrees with few points evaluate point after
+ *  point with the scan. Asynchronous for the former, blocking for the
+ *  latter. @return as sk_poly_eval(). Since 0.1. */
+SK_API sk_status sk_poly_eval_points(sk_context *ctx, sk_type type, cl_mem coeffs,
+                                     size_t ncoef, cl_mem points, cl_mem values,
+                                     size_t npoints);
+
+/*! sk_poly_horner_prefixes() :
+ *  Every Horner prefix at x: prefixes[k] = a_d x^k + a_(d-1) x^(k-1) + ...
+ *  + a_(d-k) for 0 <= k <= d (so prefixes[d] = p(x)); `prefixes` holds
+ *  ncoef elements of `type`. The inclusive scan of the affine maps.
+ *  Asynchronous. @return as sk_poly_eval(). Since 0.1. */
+SK_API sk_status sk_poly_horner_prefixes(sk_context *ctx, sk_type type, cl_mem coeffs,
+                                         size_t ncoef, double x, cl_mem prefixes);
+
+/*! sk_poly_eval_host(), sk_poly_eval_points_host() :
+ *  Host-array forms (blocking). Since 0.1. */
+SK_API sk_status sk_poly_eval_host(sk_context *ctx, sk_type type, const void *coeffs,
+                                   size_t ncoef, double x, double *result);
+SK_API sk_status sk_poly_eval_points_host(sk_context *ctx, sk_type type, const void *coeffs,
+                                          size_t ncoef, const void *points, void *values,
+                                          size_t npoints);
+
 #ifdef __cplusplus
 }
 #endif

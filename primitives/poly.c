@@ -1,0 +1,287 @@
+/*
+ * poly.c - polynomial evaluation on scankit's scan.
+ *
+ * One point, any degree: Horner's rule r <- r x + a_i (i = d .. 0) is a
+ * composition of affine maps, and composition is associative:
+ *     (m1, c1) then (m2, c2) = (m1 m2, c1 m2 + c2).
+ * Element i of the lifted sequence is (x, a_(d-i)); its reduction is
+ * (x^(d+1), p(x)) and its inclusive scan gives every Horner prefix. Both
+ * run on the scan kernels through sk__reduce_lifted / sk__scan_lifted.
+ *
+ * Many points: one work-item per point with plain Horner (poly.cl), which
+ * is the right algorithm once there are enough points to fill the device;
+ * with few points of high degree, point after point through the scan.
+ */
+#include "sk_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Below this many points (and above POINTS_SCAN_DEGREE coefficients), the
+ * scan per point beats one work-item per point: a single work-item would
+ * walk all coefficients alone. */
+#define POINTS_SCAN_BELOW 64
+#define POINTS_SCAN_DEGREE 65536
+
+typedef struct poly_job {
+    sk_context *ctx;
+    sk_type type;
+    const char *cl;           /* "float" or "double" */
+    size_t size;              /* bytes per coefficient */
+    cl_mem coeffs;
+    size_t ncoef;
+    cl_mem out;               /* Horner prefixes, when scanning */
+    union { float f; double d; } x;
+} poly_job;
+
+static sk_status validate(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
+                          poly_job *j)
+{
+    size_t bytes = 0;
+    sk_status st = SK_OK;
+    if (type != SK_FLOAT32 && type != SK_FLOAT64)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "polynomials need float32 or float64");
+    if (type == SK_FLOAT64 && !ctx->desc.has_fp64)
+        return sk__fail(ctx, SK_E_UNSUPPORTED, "float64 needs fp64, which %s lacks",
+                        ctx->desc.device_name);
+    *j = (poly_job){ctx, type, type == SK_FLOAT32 ? "float" : "double", sk_type_size(type),
+                    coeffs, ncoef, NULL, {0}};
+    SK_TRY(sk__byte_size(ctx, ncoef, j->size, &bytes));
+    st = sk__check_buffer(ctx, coeffs, bytes, "coeffs");
+out:
+    return st;
+}
+
+/* ---- one point: the affine-map monoid ------------------------------------------ */
+
+static void set_x(poly_job *j, double x)
+{
+    if (j->type == SK_FLOAT32) j->x.f = (float)x;
+    else j->x.d = x;
+}
+
+static sk_status set_in(sk_context *ctx, cl_kernel k, cl_uint *arg, const void *user)
+{
+    const poly_job *j = user;
+    cl_ulong last = j->ncoef - 1;
+    sk_status st = sk__set_arg(ctx, k, (*arg)++, sizeof j->coeffs, &j->coeffs);
+    if (st == SK_OK) st = sk__set_arg(ctx, k, (*arg)++, sizeof last, &last);
+    if (st == SK_OK) st = sk__set_arg(ctx, k, (*arg)++, j->size, &j->x);
+    return st;
+}
+
+static sk_status set_out(sk_context *ctx, cl_kernel k, cl_uint *arg, const void *user)
+{
+    const poly_job *j = user;
+    return sk__set_arg(ctx, k, (*arg)++, sizeof j->out, &j->out);
+}
+
+/* The monoid on T2 = (m, c) and the loads (and stores of c) of the job. */
+static sk_status affine(poly_job *j, char *type, char *identity, char *combine, char *io,
+                        size_t io_len)
+{
+    snprintf(type, 16, "%s2", j->cl);
+    snprintf(identity, 48, "(%s2)(1, 0)", j->cl);
+    snprintf(combine, 64, "(%s2)(a.x * b.x, a.y * b.x + b.y)", j->cl);
+    int n = snprintf(io, io_len,
+                     "#define SK_IN_PARAMS __global const %s *sk_coeffs, ulong sk_last, %s sk_x\n"
+                     "#define SK_IN_ARGS sk_coeffs, sk_last, sk_x\n"
+                     "#define SK_LOAD(i) ((SK_T)(sk_x, sk_coeffs[sk_last - (i)]))\n"
+                     "#define SK_OUT_PARAMS __global %s *sk_prefixes\n"
+                     "#define SK_OUT_ARGS sk_prefixes\n"
+                     "#define SK_STORE(i, v) (sk_prefixes[i] = (v).y)\n",
+                     j->cl, j->cl, j->cl);
+    if (n < 0 || (size_t)n >= io_len)
+        return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "polynomial configuration");
+    return SK_OK;
+}
+
+static sk_status eval_one(poly_job *j, double x, double *result)
+{
+    char type[16], identity[48], combine[64], io[512];
+    sk_status st = affine(j, type, identity, combine, io, sizeof io);
+    if (st != SK_OK) return st;
+    if (j->ncoef == 0) {
+        *result = 0.0;
+        return SK_OK;
+    }
+    set_x(j, x);
+    sk_monoid m = {type, 2 * j->size, identity, combine, NULL};
+    sk__scan_io sio = {io, set_in, NULL, j};
+    union { float f[2]; double d[2]; } r;
+    st = sk__reduce_lifted(j->ctx, &m, &sio, j->ncoef, &r);
+    if (st == SK_OK) *result = j->type == SK_FLOAT32 ? (double)r.f[1] : r.d[1];
+    return st;
+}
+
+/* ---- many points ------------------------------------------------------------------ */
+
+static const char *const points_kernels[] = {"sk_poly_horner_points"};
+
+static sk_status eval_points_horner(poly_job *j, cl_mem points, cl_mem values,
+                                    size_t npoints)
+{
+    sk_context *ctx = j->ctx;
+    char config[128];
+    snprintf(config, sizeof config,
+             "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#endif\n"
+             "#define SK_T %s\n", j->cl);
+    const sk__program *prog = NULL;
+    cl_ulong ncoef = j->ncoef, np = npoints;
+    cl_kernel k = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(sk__program_get(ctx, "poly", config, points_kernels, 1, &prog));
+    k = prog->kernels[0];
+    SK_TRY(sk__set_arg(ctx, k, 0, sizeof j->coeffs, &j->coeffs));
+    SK_TRY(sk__set_arg(ctx, k, 1, sizeof ncoef, &ncoef));
+    SK_TRY(sk__set_arg(ctx, k, 2, sizeof points, &points));
+    SK_TRY(sk__set_arg(ctx, k, 3, sizeof values, &values));
+    SK_TRY(sk__set_arg(ctx, k, 4, sizeof np, &np));
+    st = sk__launch(ctx, prog, 0, (npoints + 63) / 64 * 64, 0, "ncoef=%zu npoints=%zu",
+                    j->ncoef, npoints);
+out:
+    return st;
+}
+
+/* Few points of high degree: the scan per point, through host memory. */
+static sk_status eval_points_scan(poly_job *j, cl_mem points, cl_mem values, size_t npoints)
+{
+    sk_context *ctx = j->ctx;
+    size_t bytes = npoints * j->size;
+    unsigned char *buf = malloc(bytes);
+    sk_status st = SK_OK;
+    if (!buf) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "%zu points", npoints);
+    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, points, CL_TRUE, 0, bytes, buf, 0, NULL,
+                                       NULL));
+    for (size_t k = 0; k < npoints && st == SK_OK; k++) {
+        double x, r = 0;
+        if (j->type == SK_FLOAT32) {
+            float f;
+            memcpy(&f, buf + k * 4, 4);
+            x = f;
+        } else {
+            memcpy(&x, buf + k * 8, 8);
+        }
+        st = eval_one(j, x, &r);
+        if (j->type == SK_FLOAT32) {
+            float f = (float)r;
+            memcpy(buf + k * 4, &f, 4);
+        } else {
+            memcpy(buf + k * 8, &r, 8);
+        }
+    }
+    if (st == SK_OK)
+        SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, values, CL_TRUE, 0, bytes, buf, 0,
+                                            NULL, NULL));
+out:
+    free(buf);
+    return st;
+}
+
+/* ---- entry points ---------------------------------------------------------------- */
+
+sk_status sk_poly_eval(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef, double x,
+                       double *result)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    sk__clear_error(ctx);
+    poly_job j;
+    sk_status st = validate(ctx, type, coeffs, ncoef, &j);
+    if (st != SK_OK) return st;
+    if (!result) return sk__fail(ctx, SK_E_INVALID_ARG, "result is NULL");
+    return eval_one(&j, x, result);
+}
+
+sk_status sk_poly_eval_points(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
+                              cl_mem points, cl_mem values, size_t npoints)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    sk__clear_error(ctx);
+    poly_job j;
+    size_t bytes = 0;
+    sk_status st = SK_OK;
+    SK_TRY(validate(ctx, type, coeffs, ncoef, &j));
+    SK_TRY(sk__byte_size(ctx, npoints, j.size, &bytes));
+    SK_TRY(sk__check_buffer(ctx, points, bytes, "points"));
+    SK_TRY(sk__check_buffer(ctx, values, bytes, "values"));
+    if (npoints == 0) return SK_OK;
+    if (npoints < POINTS_SCAN_BELOW && ncoef > POINTS_SCAN_DEGREE)
+        st = eval_points_scan(&j, points, values, npoints);
+    else
+        st = eval_points_horner(&j, points, values, npoints);
+out:
+    return st;
+}
+
+sk_status sk_poly_horner_prefixes(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
+                                  double x, cl_mem prefixes)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    sk__clear_error(ctx);
+    poly_job j;
+    size_t bytes = 0;
+    char ty[16], identity[48], combine[64], io[512];
+    sk_status st = SK_OK;
+    SK_TRY(validate(ctx, type, coeffs, ncoef, &j));
+    SK_TRY(sk__byte_size(ctx, ncoef, j.size, &bytes));
+    SK_TRY(sk__check_buffer(ctx, prefixes, bytes, "prefixes"));
+    if (ncoef == 0) return SK_OK;
+    SK_TRY(affine(&j, ty, identity, combine, io, sizeof io));
+    set_x(&j, x);
+    j.out = prefixes;
+    sk_monoid m = {ty, 2 * j.size, identity, combine, NULL};
+    sk__scan_io sio = {io, set_in, set_out, &j};
+    st = sk__scan_lifted(ctx, &m, &sio, ncoef, false);
+out:
+    return st;
+}
+
+/* ---- host-array forms ------------------------------------------------------------- */
+
+static sk_status upload(sk_context *ctx, sk__slot slot, const void *src, size_t bytes,
+                        cl_mem *mem)
+{
+    sk_status st = SK_OK;
+    if (bytes && !src) return sk__fail(ctx, SK_E_INVALID_ARG, "a host array is NULL");
+    SK_TRY(sk__scratch_get(ctx, slot, bytes, mem));
+    if (bytes)
+        SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_FALSE, 0, bytes, src, 0,
+                                            NULL, NULL));
+out:
+    return st;
+}
+
+sk_status sk_poly_eval_host(sk_context *ctx, sk_type type, const void *coeffs, size_t ncoef,
+                            double x, double *result)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    size_t bytes = 0;
+    cl_mem c = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(sk__byte_size(ctx, ncoef, sk_type_size(type), &bytes));
+    SK_TRY(upload(ctx, SK_SLOT_HOST, coeffs, bytes, &c));
+    st = sk_poly_eval(ctx, type, c, ncoef, x, result);
+out:
+    return st;
+}
+
+sk_status sk_poly_eval_points_host(sk_context *ctx, sk_type type, const void *coeffs,
+                                   size_t ncoef, const void *points, void *values,
+                                   size_t npoints)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    size_t cbytes = 0, pbytes = 0;
+    cl_mem c = NULL, p = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(sk__byte_size(ctx, ncoef, sk_type_size(type), &cbytes));
+    SK_TRY(sk__byte_size(ctx, npoints, sk_type_size(type), &pbytes));
+    if (npoints && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
+    SK_TRY(upload(ctx, SK_SLOT_HOST, coeffs, cbytes, &c));
+    SK_TRY(upload(ctx, SK_SLOT_HOST_VALUES, points, pbytes, &p));
+    SK_TRY(sk_poly_eval_points(ctx, type, c, ncoef, p, p, npoints));
+    if (pbytes)
+        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, p, CL_TRUE, 0, pbytes, values, 0, NULL,
+                                           NULL));
+out:
+    return st;
+}
