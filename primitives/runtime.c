@@ -135,22 +135,37 @@ const char *sk_context_build_log(const sk_context *ctx)
 
 /* ---- string builder ----------------------------------------------------------- */
 
+static bool str_grow(sk__str *s, size_t need)
+{
+    size_t cap = (s->cap + need + 1) * 2;
+    char *b = realloc(s->buf, cap);
+    if (!b) return false;
+    s->buf = b;
+    s->cap = cap;
+    return true;
+}
+
 void sk__str_addf(sk__str *s, const char *fmt, ...)
 {
     if (s->failed) return;
+    if (!s->buf && !str_grow(s, 256)) {
+        s->failed = true;
+        return;
+    }
     for (;;) {
         va_list ap;
         va_start(ap, fmt);
         size_t room = s->cap - s->len;
-        int n = vsnprintf(s->buf ? s->buf + s->len : NULL, room, fmt, ap);
+        int n = vsnprintf(s->buf + s->len, room, fmt, ap);
         va_end(ap);
-        if (n < 0) { s->failed = true; return; }
-        if ((size_t)n < room) { s->len += (size_t)n; return; }
-        size_t cap = (s->cap + (size_t)n + 1) * 2;
-        char *b = realloc(s->buf, cap);
-        if (!b) { s->failed = true; return; }
-        s->buf = b;
-        s->cap = cap;
+        if (n < 0 || ((size_t)n >= room && !str_grow(s, (size_t)n))) {
+            s->failed = true;
+            return;
+        }
+        if ((size_t)n < room) {
+            s->len += (size_t)n;
+            return;
+        }
     }
 }
 

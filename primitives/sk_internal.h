@@ -245,7 +245,7 @@ typedef struct sk__str {
 
 void sk__str_addf(sk__str *s, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3), nonnull(1, 2)))
 #endif
     ;
 void sk__str_free(sk__str *s);
