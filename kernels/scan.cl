@@ -234,12 +234,9 @@ SK_T sk_lanes_reduce(SK_V v)
 }
 #endif
 
-__kernel void sk_reduce_chunks(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off,
-                               ulong n, ulong chunk)
+/* Combination of elements [i, end), in order. */
+SK_T sk_chunk_reduce(SK_IN_PARAMS, ulong i, ulong end)
 {
-    ulong c = get_global_id(0);
-    ulong i = c * chunk;
-    ulong end = min(i + chunk, n);
     SK_T acc = SK_IDENTITY;
 #if defined(SK_VEC_IO)
     SK_V lanes = (SK_V)(SK_IDENTITY);
@@ -247,18 +244,12 @@ __kernel void sk_reduce_chunks(SK_IN_PARAMS, __global SK_T *partials, ulong part
     acc = sk_lanes_reduce(lanes);
 #endif
     for (; i < end; i++) acc = sk_op(acc, SK_LOAD(i));
-    partials[partials_off + c] = acc;
+    return acc;
 }
 
-__kernel void sk_scan_chunks(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds,
-                             ulong seeds_off, ulong n, ulong chunk, uint exclusive,
-                             uint has_seeds)
+/* Scans elements [i, end) starting from acc. */
+void sk_chunk_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong i, ulong end, SK_T acc, uint exclusive)
 {
-    ulong c = get_global_id(0);
-    ulong i = c * chunk;
-    ulong end = min(i + chunk, n);
-    SK_T acc = SK_IDENTITY;
-    if (has_seeds) acc = seeds[seeds_off + c];
     if (exclusive) {
         for (; i < end; i++) {
             SK_T x = SK_LOAD(i);
@@ -271,6 +262,25 @@ __kernel void sk_scan_chunks(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *s
             SK_STORE(i, acc);
         }
     }
+}
+
+__kernel void sk_reduce_chunks(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off,
+                               ulong n, ulong chunk)
+{
+    ulong c = get_global_id(0);
+    ulong begin = c * chunk;
+    partials[partials_off + c] = sk_chunk_reduce(SK_IN_ARGS, begin, min(begin + chunk, n));
+}
+
+__kernel void sk_scan_chunks(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds,
+                             ulong seeds_off, ulong n, ulong chunk, uint exclusive,
+                             uint has_seeds)
+{
+    ulong c = get_global_id(0);
+    ulong begin = c * chunk;
+    SK_T acc = SK_IDENTITY;
+    if (has_seeds) acc = seeds[seeds_off + c];
+    sk_chunk_scan(SK_IN_ARGS, SK_OUT_ARGS, begin, min(begin + chunk, n), acc, exclusive);
 }
 
 #else
