@@ -139,17 +139,13 @@ SK_T sk_tile_reduce(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, __loca
     return total;
 }
 
-/* Scans the tile at base seeded with carry (the combination of everything
- * before it); returns carry combined with the tile's total. */
-SK_T sk_tile_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusive,
-                  SK_T carry, __local SK_T *lds, __local SK_T *s)
+/* Writes a scanned tile: work-item t's elements x[] (blocked order) start
+ * from run, the combination of everything before them. Goes back through
+ * local memory so that the global writes are striped (coalesced). */
+void sk_tile_store(SK_OUT_PARAMS, ulong base, ulong n, uint exclusive, SK_T run,
+                   const SK_T *x, __local SK_T *lds)
 {
     uint lid = get_local_id(0);
-    SK_T x[SK_ITEMS];
-    sk_tile_load(SK_IN_ARGS, base, n, lds, x);
-    SK_T total;
-    SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);
-    SK_T run = sk_op(carry, prefix);
     for (uint k = 0; k < SK_ITEMS; k++) {
         SK_T inclusive = sk_op(run, x[k]);
         lds[SK_PAD(lid * SK_ITEMS + k)] = exclusive ? run : inclusive;
@@ -162,6 +158,18 @@ SK_T sk_tile_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusi
         if (i < n) SK_STORE(i, lds[SK_PAD(j)]);
     }
     SK_BARRIER();
+}
+
+/* Scans the tile at base seeded with carry (the combination of everything
+ * before it); returns carry combined with the tile's total. */
+SK_T sk_tile_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusive,
+                  SK_T carry, __local SK_T *lds, __local SK_T *s)
+{
+    SK_T x[SK_ITEMS];
+    sk_tile_load(SK_IN_ARGS, base, n, lds, x);
+    SK_T total;
+    SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);
+    sk_tile_store(SK_OUT_ARGS, base, n, exclusive, sk_op(carry, prefix), x, lds);
     return sk_op(carry, total);
 }
 
