@@ -141,9 +141,10 @@ SK_T sk_tile_reduce(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, __loca
 
 /* Writes a scanned tile: work-item t's elements x[] (blocked order) start
  * from run, the combination of everything before them. Goes back through
- * local memory so that the global writes are striped (coalesced). */
-void sk_tile_store(SK_OUT_PARAMS, ulong base, ulong n, uint exclusive, SK_T run,
-                   const SK_T *x, __local SK_T *lds)
+ * local memory so that the global writes are striped (coalesced). A lifted
+ * store may read the input parameters too (segment heads), hence both. */
+void sk_tile_store(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusive,
+                   SK_T run, const SK_T *x, __local SK_T *lds)
 {
     uint lid = get_local_id(0);
     for (uint k = 0; k < SK_ITEMS; k++) {
@@ -169,7 +170,7 @@ SK_T sk_tile_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusi
     sk_tile_load(SK_IN_ARGS, base, n, lds, x);
     SK_T total;
     SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);
-    sk_tile_store(SK_OUT_ARGS, base, n, exclusive, sk_op(carry, prefix), x, lds);
+    sk_tile_store(SK_IN_ARGS, SK_OUT_ARGS, base, n, exclusive, sk_op(carry, prefix), x, lds);
     return sk_op(carry, total);
 }
 

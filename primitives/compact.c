@@ -200,20 +200,6 @@ static sk_status get_program(sk_context *ctx, const compact_spec *s, const compa
     return st;
 }
 
-/* The smallest CL_KERNEL_WORK_GROUP_SIZE of the program's kernels. */
-static sk_status kernels_fit(sk_context *ctx, const sk__program *prog, size_t *fits)
-{
-    *fits = SIZE_MAX;
-    for (unsigned k = 0; k < prog->kernel_count; k++) {
-        size_t wg = 0;
-        cl_int rc = clGetKernelWorkGroupInfo(prog->kernels[k], ctx->device,
-                                             CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-        if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clGetKernelWorkGroupInfo");
-        if (wg < *fits) *fits = wg;
-    }
-    return SK_OK;
-}
-
 /* Gets the program; on the GPU shape, halves the work-group until the
  * kernels can run it (large element types on register-poor devices). */
 static sk_status open_program(sk_context *ctx, const compact_spec *s, compact_plan *p,
@@ -222,7 +208,7 @@ static sk_status open_program(sk_context *ctx, const compact_spec *s, compact_pl
     sk_status st = get_program(ctx, s, p, prog);
     while (st == SK_OK && p->gpu) {
         size_t fits = 0;
-        st = kernels_fit(ctx, *prog, &fits);
+        st = sk__program_max_wg(ctx, *prog, &fits);
         if (st != SK_OK || fits >= p->t.wg_size) break;
         if (p->t.wg_size == 1)
             return sk__fail(ctx, SK_E_UNSUPPORTED, "compaction kernels cannot run on %s",
@@ -360,31 +346,17 @@ static sk_status check_host(sk_context *ctx, const compact_spec *s, const host_i
     return SK_OK;
 }
 
-/* Uploads n elements of `elem` bytes into a scratch slot. */
-static sk_status stage_in(sk_context *ctx, sk__slot slot, const void *src, size_t n,
-                          size_t elem, cl_mem *mem)
-{
-    size_t bytes = 0;
-    sk_status st = SK_OK;
-    SK_TRY(sk__byte_size(ctx, n, elem, &bytes));
-    SK_TRY(sk__scratch_get(ctx, slot, bytes, mem));
-    SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_FALSE, 0, bytes, src, 0, NULL,
-                                        NULL));
-out:
-    return st;
-}
-
 static sk_status stage_all(sk_context *ctx, const compact_spec *s, const host_io *h,
                            size_t n, compact_io *io)
 {
     size_t es = sk_type_size(s->type);
     sk_status st = SK_OK;
     *io = (compact_io){NULL, NULL, NULL, NULL, NULL};
-    SK_TRY(stage_in(ctx, SK_SLOT_HOST, h->src, n, es, &io->src));
+    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, h->src, n, es, &io->src));
     if (s->keep == KEEP_FLAGS)
-        SK_TRY(stage_in(ctx, SK_SLOT_HOST_VALUES, h->flags, n, s->flag_size, &io->flags));
+        SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST_VALUES, h->flags, n, s->flag_size, &io->flags));
     if (s->value_size) {
-        SK_TRY(stage_in(ctx, SK_SLOT_HOST_VALUES, h->vsrc, n, s->value_size, &io->vsrc));
+        SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST_VALUES, h->vsrc, n, s->value_size, &io->vsrc));
         SK_TRY(sk__scratch_get(ctx, SK_SLOT_COMPACT_B, n * s->value_size, &io->vdst));
     }
     SK_TRY(sk__scratch_get(ctx, SK_SLOT_HOST_OUT, n * es, &io->dst));

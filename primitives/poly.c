@@ -238,19 +238,6 @@ out:
 
 /* ---- host-array forms ------------------------------------------------------------- */
 
-static sk_status upload(sk_context *ctx, sk__slot slot, const void *src, size_t bytes,
-                        cl_mem *mem)
-{
-    sk_status st = SK_OK;
-    if (bytes && !src) return sk__fail(ctx, SK_E_INVALID_ARG, "a host array is NULL");
-    SK_TRY(sk__scratch_get(ctx, slot, bytes, mem));
-    if (bytes)
-        SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_FALSE, 0, bytes, src, 0,
-                                            NULL, NULL));
-out:
-    return st;
-}
-
 sk_status sk_poly_eval_host(sk_context *ctx, sk_type type, const void *coeffs, size_t ncoef,
                             double x, double *result)
 {
@@ -259,7 +246,7 @@ sk_status sk_poly_eval_host(sk_context *ctx, sk_type type, const void *coeffs, s
     cl_mem c = NULL;
     sk_status st = SK_OK;
     SK_TRY(sk__byte_size(ctx, ncoef, sk_type_size(type), &bytes));
-    SK_TRY(upload(ctx, SK_SLOT_HOST, coeffs, bytes, &c));
+    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, coeffs, bytes, 1, &c));
     st = sk_poly_eval(ctx, type, c, ncoef, x, result);
 out:
     return st;
@@ -276,8 +263,8 @@ sk_status sk_poly_eval_points_host(sk_context *ctx, sk_type type, const void *co
     SK_TRY(sk__byte_size(ctx, ncoef, sk_type_size(type), &cbytes));
     SK_TRY(sk__byte_size(ctx, npoints, sk_type_size(type), &pbytes));
     if (npoints && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
-    SK_TRY(upload(ctx, SK_SLOT_HOST, coeffs, cbytes, &c));
-    SK_TRY(upload(ctx, SK_SLOT_HOST_VALUES, points, pbytes, &p));
+    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, coeffs, cbytes, 1, &c));
+    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST_VALUES, points, pbytes, 1, &p));
     SK_TRY(sk_poly_eval_points(ctx, type, c, ncoef, p, p, npoints));
     if (pbytes)
         SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, p, CL_TRUE, 0, pbytes, values, 0, NULL,

@@ -492,6 +492,23 @@ sk_status sk__scratch_get(sk_context *ctx, sk__slot slot, size_t bytes, cl_mem *
     return SK_OK;
 }
 
+/* Host-array forms: n elements of elem bytes copied into a scratch slot.
+ * Blocking, so the caller's array may go as soon as this returns. */
+sk_status sk__stage_in(sk_context *ctx, sk__slot slot, const void *src, size_t n, size_t elem,
+                       cl_mem *mem)
+{
+    size_t bytes = 0;
+    sk_status st = SK_OK;
+    SK_TRY(sk__byte_size(ctx, n, elem, &bytes));
+    if (bytes && !src) return sk__fail(ctx, SK_E_INVALID_ARG, "a host array is NULL");
+    SK_TRY(sk__scratch_get(ctx, slot, bytes, mem));
+    if (bytes)
+        SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_TRUE, 0, bytes, src, 0, NULL,
+                                            NULL));
+out:
+    return st;
+}
+
 /* ---- launches ----------------------------------------------------------------------- */
 
 sk_status sk__set_arg(sk_context *ctx, cl_kernel k, cl_uint index, size_t size,
@@ -539,6 +556,19 @@ sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
         return sk__fail(ctx, SK_E_INVALID_ARG, "%zu elements of %zu bytes overflow size_t",
                         n, elem);
     *bytes = n * elem;
+    return SK_OK;
+}
+
+sk_status sk__program_max_wg(sk_context *ctx, const sk__program *prog, size_t *fits)
+{
+    *fits = SIZE_MAX;
+    for (unsigned k = 0; k < prog->kernel_count; k++) {
+        size_t wg = 0;
+        cl_int rc = clGetKernelWorkGroupInfo(prog->kernels[k], ctx->device,
+                                             CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+        if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clGetKernelWorkGroupInfo");
+        if (wg < *fits) *fits = wg;
+    }
     return SK_OK;
 }
 

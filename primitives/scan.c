@@ -416,19 +416,6 @@ static sk_status reduce_levels(scan_job *job, unsigned level, span src, size_t n
 
 /* ---- entry points ------------------------------------------------------------------ */
 
-/* The largest work-group every kernel of the program can run. */
-static sk_status program_max_wg(sk_context *ctx, const sk__program *prog, size_t *fits)
-{
-    for (unsigned k = 0; k < prog->kernel_count; k++) {
-        size_t wg = 0;
-        cl_int rc = clGetKernelWorkGroupInfo(prog->kernels[k], ctx->device,
-                                             CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-        if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clGetKernelWorkGroupInfo");
-        if (wg < *fits) *fits = wg;
-    }
-    return SK_OK;
-}
-
 /* Builds the job's programs. GPU shape: a large element type can leave a
  * kernel unable to run a work-group of the tuned size (registers); halve
  * it until every kernel of both programs fits. */
@@ -441,9 +428,10 @@ static sk_status job_programs(scan_job *job, const scan_op *op, sk__tuning *t)
             st = job->io ? scan_program(ctx, op, NULL, t, &job->plain)
                          : (job->plain = job->top, SK_OK);
         if (st != SK_OK || t->shape != SK_SHAPE_GPU) return st;
-        size_t fits = t->wg_size;
-        SK_TRY(program_max_wg(ctx, job->top, &fits));
-        SK_TRY(program_max_wg(ctx, job->plain, &fits));
+        size_t fits = 0, fits_plain = 0;
+        SK_TRY(sk__program_max_wg(ctx, job->top, &fits));
+        SK_TRY(sk__program_max_wg(ctx, job->plain, &fits_plain));
+        if (fits_plain < fits) fits = fits_plain;
         if (fits >= t->wg_size) return SK_OK;
         if (t->wg_size == 1)
             return sk__fail(ctx, SK_E_UNSUPPORTED, "scan kernels of %s cannot run on %s",
@@ -543,29 +531,13 @@ sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_
 
 /* ---- host-array forms ------------------------------------------------------------------ */
 
-/* Uploads n elements into the staging slot; *mem is valid until the next call. */
-static sk_status stage_in(sk_context *ctx, const void *src, size_t n, size_t elem,
-                          cl_mem *mem)
-{
-    size_t bytes = 0;
-    sk_status st = SK_OK;
-    SK_TRY(sk__byte_size(ctx, n, elem, &bytes));
-    if (n && !src) return sk__fail(ctx, SK_E_INVALID_ARG, "src is NULL");
-    SK_TRY(sk__scratch_get(ctx, SK_SLOT_HOST, bytes, mem));
-    if (bytes)
-        SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_FALSE, 0, bytes, src, 0,
-                                            NULL, NULL));
-out:
-    return st;
-}
-
 static sk_status scan_host(sk_context *ctx, const scan_op *op, const void *src, void *dst,
                            size_t n, bool exclusive)
 {
     sk_status st = SK_OK;
     cl_mem mem = NULL;
     if (n && !dst) return sk__fail(ctx, SK_E_INVALID_ARG, "dst is NULL");
-    SK_TRY(stage_in(ctx, src, n, op->m.size, &mem));
+    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, src, n, op->m.size, &mem));
     if (n == 0) return SK_OK;
     SK_TRY(scan_run(ctx, op, mem, mem, n, exclusive));
     SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, n * op->m.size, dst, 0,
@@ -580,7 +552,7 @@ static sk_status reduce_host(sk_context *ctx, const scan_op *op, const void *src
     sk_status st = SK_OK;
     cl_mem mem = NULL;
     if (!result) return sk__fail(ctx, SK_E_INVALID_ARG, "result is NULL");
-    SK_TRY(stage_in(ctx, src, n, op->m.size, &mem));
+    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, src, n, op->m.size, &mem));
     SK_TRY(reduce_run(ctx, op, mem, n, result));
 out:
     return st;

@@ -418,20 +418,6 @@ sk_status sk_segreduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src, s
 
 /* ---- host-array forms ---------------------------------------------------------------------- */
 
-/* Copies host data into a scratch slot (at least 1 byte). */
-static sk_status upload(sk_context *ctx, sk__slot slot, const void *src, size_t bytes,
-                        cl_mem *mem)
-{
-    sk_status st = SK_OK;
-    if (bytes && !src) return sk__fail(ctx, SK_E_INVALID_ARG, "a host array is NULL");
-    SK_TRY(sk__scratch_get(ctx, slot, bytes, mem));
-    if (bytes)
-        SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_FALSE, 0, bytes, src, 0,
-                                            NULL, NULL));
-out:
-    return st;
-}
-
 /* The device-side segments for host segments: flags or offsets uploaded. */
 static sk_status upload_segments(sk_context *ctx, const sk_segments_host *h, size_t n,
                                  sk_segments *d)
@@ -446,12 +432,12 @@ static sk_status upload_segments(sk_context *ctx, const sk_segments_host *h, siz
         if (h->flag_size != 1 && h->flag_size != 4)
             return sk__fail(ctx, SK_E_INVALID_ARG, "flag_size %zu: use 1 or 4", h->flag_size);
         SK_TRY(sk__byte_size(ctx, n, h->flag_size, &bytes));
-        return upload(ctx, SK_SLOT_HOST_VALUES, h->flags, bytes, &d->flags);
+        return sk__stage_in(ctx, SK_SLOT_HOST_VALUES, h->flags, bytes, 1, &d->flags);
     }
     if (h->offset_type != SK_UINT32 && h->offset_type != SK_UINT64)
         return sk__fail(ctx, SK_E_INVALID_ARG, "offset_type must be uint32 or uint64");
     SK_TRY(sk__byte_size(ctx, h->count, sk_type_size(h->offset_type), &bytes));
-    st = upload(ctx, SK_SLOT_HOST_VALUES, h->offsets, bytes, &d->offsets);
+    st = sk__stage_in(ctx, SK_SLOT_HOST_VALUES, h->offsets, bytes, 1, &d->offsets);
 out:
     return st;
 }
@@ -466,7 +452,7 @@ static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, const void *s
     SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
     if (n && !dst) return sk__fail(ctx, SK_E_INVALID_ARG, "dst is NULL");
     SK_TRY(upload_segments(ctx, h, n, &seg));
-    SK_TRY(upload(ctx, SK_SLOT_HOST, src, bytes, &in));
+    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, src, bytes, 1, &in));
     SK_TRY(segscan_run(ctx, m, in, in, n, &seg, exclusive));
     if (bytes)
         SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, in, CL_TRUE, 0, bytes, dst, 0, NULL,
@@ -486,7 +472,7 @@ static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, const void 
     SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
     if (!totals) return sk__fail(ctx, SK_E_INVALID_ARG, "totals is NULL");
     SK_TRY(upload_segments(ctx, h, n, &seg));
-    SK_TRY(upload(ctx, SK_SLOT_HOST, src, bytes, &in));
+    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, src, bytes, 1, &in));
     size_t capacity = seg.offsets ? seg.count : n;
     SK_TRY(sk__scratch_get(ctx, SK_SLOT_HOST_OUT, (capacity ? capacity : 1) * m->size,
                            &out_mem));

@@ -163,6 +163,14 @@ sk_status sk__launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
 sk_status sk__set_arg(sk_context *ctx, cl_kernel k, cl_uint index, size_t size,
                       const void *value);
 
+/* Host-array forms: copies n elements of elem bytes into a scratch slot
+ * (blocking). SK_E_INVALID_ARG for a NULL src with n > 0. */
+sk_status sk__stage_in(sk_context *ctx, sk__slot slot, const void *src, size_t n, size_t elem,
+                       cl_mem *mem);
+
+/* *fits = the smallest CL_KERNEL_WORK_GROUP_SIZE of the program's kernels. */
+sk_status sk__program_max_wg(sk_context *ctx, const sk__program *prog, size_t *fits);
+
 /* *bytes = n * elem, or SK_E_INVALID_ARG when that overflows size_t. */
 sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes);
 
