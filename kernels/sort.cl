@@ -205,19 +205,27 @@ void sk_sort_scatter_tiles(__global const SK_KEY_T *keys, __global SK_KEY_T *key
 /* Work-item c owns keys [c * chunk, min((c + 1) * chunk, n)). Histograms
  * are private arrays: no local memory, no atomics. */
 
+/* AND and OR of the chunk's transformed keys (partials[2c], [2c+1]), and
+ * its histogram of the digit at (shift, mask), which the host uses for the
+ * first pass when that digit turns out to be the first one sorted. */
 __kernel void sk_sort_bounds_chunks(__global const SK_KEY_T *keys, __global SK_KEY_T *partials,
-                                    ulong n, ulong chunk, SK_KEY_T flip)
+                                    __global SK_COUNT_T *hist, ulong n, ulong chunk,
+                                    ulong parts, uint shift, uint mask, SK_KEY_T flip)
 {
     ulong c = get_global_id(0);
     ulong end = min((c + 1) * chunk, n);
     SK_KEY_T a = ~(SK_KEY_T)0, o = 0;
+    SK_COUNT_T h[SK_RADIX];
+    for (uint d = 0; d < SK_RADIX; d++) h[d] = 0;
     for (ulong i = c * chunk; i < end; i++) {
         SK_KEY_T b = sk_key_bits(keys[i], flip);
         a &= b;
         o |= b;
+        h[(uint)(b >> shift) & mask]++;
     }
     partials[2 * c] = a;
     partials[2 * c + 1] = o;
+    for (uint d = 0; d < SK_RADIX; d++) hist[d * parts + c] = h[d];
 }
 
 __kernel void sk_sort_hist_chunks(__global const SK_KEY_T *keys, __global SK_COUNT_T *hist,

@@ -8,14 +8,18 @@
  * the passes, one kernel computes the AND and the OR of all transformed
  * keys; bits where they agree are the same in every key, so the passes
  * cover only the span of bits that differ and skip every digit inside it
- * that is constant. Each pass:
+ * that is constant. (On the CPU shape that kernel also counts the lowest
+ * digit of the bit range, the first pass's histogram whenever the lowest
+ * bit differs between keys.) Each pass:
  *   1. a digit histogram per part (a chunk on the CPU shape, a tile on the
  *      GPU shape), digit-major;
  *   2. an exclusive scan of the histograms with sk_scan_exclusive (the
  *      library's own scan: uint32 counts, uint64 from n = 2^32 on);
  *   3. a stable scatter from one buffer to the other.
- * The buffers alternate between the caller's and scratch; after an odd
- * number of passes the result is copied back.
+ * The buffers alternate between the caller's and scratch, and an odd
+ * number of passes ends with a copy back; keys-only sorts with an odd
+ * number of passes (three or more) go through two scratch buffers instead
+ * and need no copy (see pass_plan).
  */
 #include "sk_internal.h"
 
@@ -266,12 +270,18 @@ static void arg_key(arg_list *a, size_t key_size, uint64_t v)
 
 /* ---- the sort ---------------------------------------------------------------- */
 
+/* One pass: sort by the digit (bits >> shift) & mask. */
+typedef struct pass_digit {
+    unsigned shift, mask;
+} pass_digit;
+
 typedef struct sort_job {
     sk_context *ctx;
     const sort_req *r;
     sort_plan p;
     uint64_t flip;                /* XOR-ed onto transformed keys */
     cl_mem hist;
+    pass_digit first;             /* CPU shape: the digit the bounds pass counts */
 } sort_job;
 
 static sk_status launch(sort_job *j, unsigned kernel, size_t parts, const char *what,
@@ -295,11 +305,17 @@ static sk_status key_bounds(sort_job *j, cl_mem keys, uint64_t *and_out, uint64_
     arg_list a = {ctx, j->p.prog->kernels[K_BOUNDS], 0, SK_OK};
     arg_mem(&a, keys);
     arg_mem(&a, partials);
+    if (!j->p.gpu) arg_mem(&a, j->hist);
     arg_ulong(&a, j->r->n);
-    if (!j->p.gpu) arg_ulong(&a, j->p.chunk);
+    if (!j->p.gpu) {
+        arg_ulong(&a, j->p.chunk);
+        arg_ulong(&a, j->p.parts);
+        arg_uint(&a, j->first.shift);
+        arg_uint(&a, j->first.mask);
+    }
     arg_key(&a, ks, j->flip);
     SK_TRY(a.st);
-    SK_TRY(launch(j, K_BOUNDS, parts, "bounds", 0, 0));
+    SK_TRY(launch(j, K_BOUNDS, parts, "bounds", j->first.shift, j->first.mask));
     host = malloc(2 * parts * ks);
     if (!host) SK_TRY(sk__fail(ctx, SK_E_OUT_OF_MEMORY, "sort: key bounds"));
     SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, partials, CL_TRUE, 0, 2 * parts * ks, host,
@@ -360,10 +376,12 @@ static sk_status launch_scatter(sort_job *j, const pass_bufs *b, unsigned shift,
     return launch(j, K_SCATTER, j->p.parts, "scatter", shift, mask);
 }
 
-static sk_status run_pass(sort_job *j, const pass_bufs *b, unsigned shift, unsigned mask)
+/* A pass; its histogram is already in j->hist when `counted`. */
+static sk_status run_pass(sort_job *j, const pass_bufs *b, unsigned shift, unsigned mask,
+                          bool counted)
 {
     size_t count = ((size_t)1 << j->p.radix_bits) * j->p.parts;
-    sk_status st = launch_hist(j, b->src_k, shift, mask);
+    sk_status st = counted ? SK_OK : launch_hist(j, b->src_k, shift, mask);
     if (st == SK_OK)
         st = sk_scan_exclusive(j->ctx, j->p.wide ? SK_UINT64 : SK_UINT32, SK_OP_ADD, j->hist,
                                j->hist, count);
@@ -391,28 +409,77 @@ static uint64_t range_mask(unsigned begin, unsigned end)
     return hi & ~(((uint64_t)1 << begin) - 1);
 }
 
+#define MAX_PASSES 64
+
 /* The passes over the bits in `diff` (bits that differ between keys), one
- * digit at a time from the lowest differing bit; constant digits skipped. */
-static sk_status run_passes(sort_job *j, cl_mem keys, cl_mem values, cl_mem tmp_k,
-                            cl_mem tmp_v, uint64_t diff)
+ * digit at a time from the lowest differing bit; constant digits skipped.
+ * @return their number. */
+static unsigned list_passes(const sort_job *j, uint64_t diff, pass_digit *out)
 {
-    pass_bufs b = {keys, tmp_k, values, tmp_v};
-    sk_status st = SK_OK;
+    unsigned count = 0, rb = j->p.radix_bits;
     unsigned lo = lowest_bit(diff), hi = highest_bit(diff) + 1;
-    for (unsigned shift = lo; shift < hi && st == SK_OK; shift += j->p.radix_bits) {
-        unsigned width = hi - shift < j->p.radix_bits ? hi - shift : j->p.radix_bits;
+    for (unsigned shift = lo; shift < hi; shift += rb) {
+        unsigned width = hi - shift < rb ? hi - shift : rb;
         unsigned mask = (1u << width) - 1;
-        if (((diff >> shift) & mask) == 0) continue;
-        st = run_pass(j, &b, shift, mask);
-        b = (pass_bufs){b.dst_k, b.src_k, b.dst_v, b.src_v};
+        if ((diff >> shift) & mask) out[count++] = (pass_digit){shift, mask};
     }
+    return count;
+}
+
+/* Where each pass writes. Keys only, with an odd number of passes (three or
+ * more): through two scratch buffers, the last pass into the caller's, so
+ * that no copy is needed (keys, A, B, A, ..., keys). Otherwise the caller's
+ * buffers and one scratch alternate, and an odd number of passes ends with
+ * a copy back. */
+typedef struct pass_plan {
+    cl_mem keys, values;          /* the caller's */
+    cl_mem tmp_k, tmp_v;          /* scratch */
+    cl_mem tmp_k2;                /* second key scratch, or NULL */
+} pass_plan;
+
+static pass_bufs pass_buffers(const pass_plan *pp, unsigned i, unsigned count)
+{
+    if (pp->tmp_k2) {
+        cl_mem src = i == 0 ? pp->keys : i % 2 ? pp->tmp_k : pp->tmp_k2;
+        cl_mem dst = i + 1 == count ? pp->keys : i % 2 ? pp->tmp_k2 : pp->tmp_k;
+        return (pass_bufs){src, dst, NULL, NULL};
+    }
+    if (i % 2 == 0) return (pass_bufs){pp->keys, pp->tmp_k, pp->values, pp->tmp_v};
+    return (pass_bufs){pp->tmp_k, pp->keys, pp->tmp_v, pp->values};
+}
+
+static sk_status run_passes(sort_job *j, const pass_plan *pp, const pass_digit *passes,
+                            unsigned count)
+{
     sk_context *ctx = j->ctx;
-    if (st != SK_OK || b.src_k == keys) return st;
-    SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, b.src_k, keys, 0, 0,
+    sk_status st = SK_OK;
+    for (unsigned i = 0; i < count && st == SK_OK; i++) {
+        pass_bufs b = pass_buffers(pp, i, count);
+        bool counted = i == 0 && !j->p.gpu && passes[0].shift == j->first.shift &&
+                       passes[0].mask == j->first.mask;
+        st = run_pass(j, &b, passes[i].shift, passes[i].mask, counted);
+    }
+    if (st != SK_OK || pp->tmp_k2 || count % 2 == 0) return st;
+    SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, pp->tmp_k, pp->keys, 0, 0,
                                        j->r->n * j->p.key_size, 0, NULL, NULL));
     if (j->r->value_size)
-        SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, b.src_v, values, 0, 0,
+        SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, pp->tmp_v, pp->values, 0, 0,
                                            j->r->n * j->r->value_size, 0, NULL, NULL));
+out:
+    return st;
+}
+
+/* Scratch for the passes: the buffers of pass_plan. */
+static sk_status open_scratch(sort_job *j, unsigned count, pass_plan *pp)
+{
+    sk_context *ctx = j->ctx;
+    const sort_req *r = j->r;
+    sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_KEYS, r->n * j->p.key_size, &pp->tmp_k));
+    if (r->value_size)
+        SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_VALUES, r->n * r->value_size, &pp->tmp_v));
+    else if (count % 2 == 1 && count >= 3)
+        SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_VALUES, r->n * j->p.key_size, &pp->tmp_k2));
 out:
     return st;
 }
@@ -421,23 +488,25 @@ out:
 static sk_status sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values)
 {
     if (r->n < 2) return SK_OK;
-    sort_job j = {ctx, r, plan_for(ctx, r), 0, NULL};
+    sort_job j = {ctx, r, plan_for(ctx, r), 0, NULL, {0, 0}};
     j.flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
     if (j.p.key_size == 4) j.flip &= 0xffffffffu;
-    cl_mem tmp_k = NULL, tmp_v = NULL;
+    pass_plan pp = {keys, values, NULL, NULL, NULL};
+    pass_digit passes[MAX_PASSES];
     uint64_t and_all = 0, or_all = 0;
     sk_status st = SK_OK;
+    unsigned width = r->end_bit - r->begin_bit;
+    j.first = (pass_digit){r->begin_bit, (1u << (width < j.p.radix_bits ? width
+                                                                        : j.p.radix_bits)) - 1};
     SK_TRY(open_program(ctx, &j.p, r));
+    SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_HIST, ((size_t)1 << j.p.radix_bits) * j.p.parts *
+                                                       (j.p.wide ? 8 : 4), &j.hist));
     SK_TRY(key_bounds(&j, keys, &and_all, &or_all));
     uint64_t diff = (and_all ^ or_all) & range_mask(r->begin_bit, r->end_bit);
     if (diff == 0) return SK_OK;  /* every key has the same bits there */
-    size_t count_size = j.p.wide ? 8 : 4;
-    SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_HIST,
-                           ((size_t)1 << j.p.radix_bits) * j.p.parts * count_size, &j.hist));
-    SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_KEYS, r->n * j.p.key_size, &tmp_k));
-    if (r->value_size)
-        SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_VALUES, r->n * r->value_size, &tmp_v));
-    st = run_passes(&j, keys, values, tmp_k, tmp_v, diff);
+    unsigned count = list_passes(&j, diff, passes);
+    SK_TRY(open_scratch(&j, count, &pp));
+    st = run_passes(&j, &pp, passes, count);
 out:
     return st;
 }

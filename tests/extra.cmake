@@ -2,7 +2,9 @@
 #
 #   oclgrind_scan_kernels                every scan kernel under Oclgrind's race,
 #                                        uninitialised-value and API checks
+#   oclgrind_sort_kernels                every radix sort kernel, the same way
 #   oclgrind_check_catches_planted_race  the same check fails on a planted race
+#   oclgrind_compact_kernels             every compaction kernel, the same way
 #   install_package_builds_a_consumer    cmake --install, then a separate project
 #                                        builds against it (CMake and pkg-config)
 #
@@ -13,14 +15,27 @@ add_executable(og_driver ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_driver.c)
 target_link_libraries(og_driver PRIVATE scankit)
 add_executable(og_planted_race ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/planted_race.c)
 target_link_libraries(og_planted_race PRIVATE scankit)
+add_executable(og_sort ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_sort.c
+                       ${CMAKE_CURRENT_SOURCE_DIR}/ref/ref_sort.c)
+target_link_libraries(og_sort PRIVATE scankit)
+add_executable(og_compact ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_compact.c
+                          ${CMAKE_CURRENT_SOURCE_DIR}/ref/ref_compact.c)
+target_link_libraries(og_compact PRIVATE scankit)
 
 set(SKT_OG_RUN ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/run.sh)
 add_test(NAME oclgrind_scan_kernels
   COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_driver>)
+add_test(NAME oclgrind_sort_kernels
+  COMMAND sh ${SKT_OG_RUN} --sort-kernels $<TARGET_FILE:og_sort>)
 add_test(NAME oclgrind_check_catches_planted_race
   COMMAND sh ${SKT_OG_RUN} --self-test $<TARGET_FILE:og_planted_race>)
-set_tests_properties(oclgrind_scan_kernels oclgrind_check_catches_planted_race
+set_tests_properties(oclgrind_scan_kernels oclgrind_sort_kernels
+  oclgrind_check_catches_planted_race
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+add_test(NAME oclgrind_compact_kernels
+  COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_compact>)
+set_tests_properties(oclgrind_compact_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
 # --- install ----------------------------------------------------------------------
 add_test(NAME install_package_builds_a_consumer

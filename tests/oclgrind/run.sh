@@ -9,6 +9,10 @@
 #                                CPU shape's built-in operators, then those
 #                                without --uninitialized (their 8-wide code
 #                                makes that plugin of Oclgrind 21.10 crash)
+#   run.sh --sort-kernels DRIVER the radix sort check, og_sort in two passes:
+#                                the GPU shape with all three checks, then
+#                                the CPU shape without --uninitialized (its
+#                                histogram scan is the uint32 add scan above)
 #   run.sh --self-test PROGRAM [ARGS...]
 #                                passes when the first form FAILS on PROGRAM
 #                                because Oclgrind logged a data race (run it
@@ -25,7 +29,7 @@ OCLGRIND=${OCLGRIND:-oclgrind}
 ALL_CHECKS="--data-races --uninitialized --check-api"
 
 usage() {
-    echo "usage: run.sh [--self-test | --scan-kernels] PROGRAM [ARGS...]" >&2
+    echo "usage: run.sh [--self-test | --scan-kernels | --sort-kernels] PROGRAM [ARGS...]" >&2
     exit 2
 }
 
@@ -92,6 +96,14 @@ scan_kernels() {
         "$driver" --expect-oclgrind --cpu-builtin only
 }
 
+sort_kernels() {
+    driver=$1
+    check "$(log_for "$driver" -gpu)" "$ALL_CHECKS" \
+        "$driver" --expect-oclgrind --shape gpu || return 1
+    check "$(log_for "$driver" -cpu)" "--data-races --check-api" \
+        "$driver" --expect-oclgrind --shape cpu
+}
+
 # The planted race must make the check fail through the log alone (the
 # program itself succeeds), and the log must name a data race.
 self_test() {
@@ -114,6 +126,7 @@ mode=plain
 case "${1:-}" in
 --self-test) mode=self_test; shift ;;
 --scan-kernels) mode=scan_kernels; shift ;;
+--sort-kernels) mode=sort_kernels; shift ;;
 -*) usage ;;
 esac
 [ $# -ge 1 ] || usage
@@ -126,4 +139,5 @@ case $mode in
 plain) check "$(log_for "$1" "")" "$ALL_CHECKS" "$@" || exit 1 ;;
 self_test) self_test "$@" || exit 1 ;;
 scan_kernels) [ $# -eq 1 ] || usage; scan_kernels "$1" || exit 1 ;;
+sort_kernels) [ $# -eq 1 ] || usage; sort_kernels "$1" || exit 1 ;;
 esac

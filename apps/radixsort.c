@@ -1,0 +1,591 @@
+/*
+ * radixsort - sorts a file of keys (optionally with a file of values) on an
+ * OpenCL device: scankit's stable LSD radix sort.
+ *
+ *   radixsort keys.bin                       uint32 keys to keys.sorted.bin
+ *   radixsort k.npy --descending --check     type from the .npy header
+ *   radixsort k.bin --type float32 --values v.bin   v.sorted.bin too
+ *
+ * Exit status: 0 success, 1 bad input or failure (one line on stderr),
+ * 2 usage error.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "appkit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char TOOL[] = "radixsort";
+static const char USAGE[] =
+    "radixsort INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
+    "                 [--descending] [--bits B:E] [--values FILE [--values-type TYPE]\n"
+    "                 [--values-out FILE]] [--in-place] [--check] [--device SPEC]\n"
+    "                 [--list-devices] [--time] [--help] [--version]";
+
+static const char HELP[] =
+    "Sorts a file of keys on an OpenCL device (stable LSD radix sort).\n"
+    "\n"
+    "  INPUT               raw little-endian keys, or a NumPy .npy file (1-D,\n"
+    "                      little-endian); '-' reads stdin\n"
+    "  -o, --output FILE   where to write the sorted keys; '-' is stdout. Default:\n"
+    "                      INPUT with '.sorted' before its extension\n"
+    "                      (keys.bin -> keys.sorted.bin; .npy stays .npy), stdout\n"
+    "                      when INPUT is '-'. Written to a temporary file and\n"
+    "                      renamed, so a failure leaves no partial output.\n"
+    "  -t, --type TYPE     key type of a raw file (default uint32); must agree with\n"
+    "                      the dtype of a .npy file\n"
+    "  -r, --descending    largest first (the exact reverse order, still stable)\n"
+    "      --bits B:E      sort by bits B..E-1 of the order key only (0 <= B < E <=\n"
+    "                      key bits): the key itself for unsigned types, the sign\n"
+    "                      bit flipped for signed ones, the totalOrder bits for floats\n"
+    "      --values FILE   values that move with the keys (4- or 8-byte elements,\n"
+    "                      as many as there are keys)\n"
+    "      --values-type T type of a raw values file (default uint32; any of the\n"
+    "                      key types)\n"
+    "      --values-out F  where to write the values (default: FILE with '.sorted'\n"
+    "                      before its extension)\n"
+    "      --in-place      allow the output to replace INPUT\n"
+    "      --check         verify the result on the host (sorted in the requested\n"
+    "                      order, a permutation of the input) before writing it\n"
+    "  -d, --device SPEC   OpenCL device: 'P:D' indices, an index N, or part of\n"
+    "                      the platform/device name (default $SCANKIT_DEVICE, else\n"
+    "                      the first GPU, else the first device)\n"
+    "      --list-devices  list the OpenCL devices and exit\n"
+    "      --time          print a time breakdown to stderr\n"
+    "  -h, --help          show this help and exit\n"
+    "  -V, --version       show the version and exit\n"
+    "\n"
+    "Floats sort in IEEE totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.\n"
+    "Exit status: 0 success, 1 bad input or failure, 2 usage error.\n";
+
+enum {
+    OPT_OUTPUT = 1, OPT_TYPE, OPT_DESCENDING, OPT_BITS, OPT_VALUES, OPT_VALUES_TYPE,
+    OPT_VALUES_OUT, OPT_IN_PLACE, OPT_CHECK, OPT_DEVICE, OPT_LIST_DEVICES, OPT_TIME,
+    OPT_HELP, OPT_VERSION
+};
+
+static const ak_option OPTIONS[] = {
+    {"output", 'o', 1, OPT_OUTPUT},
+    {"type", 't', 1, OPT_TYPE},
+    {"descending", 'r', 0, OPT_DESCENDING},
+    {"bits", 0, 1, OPT_BITS},
+    {"values", 0, 1, OPT_VALUES},
+    {"values-type", 0, 1, OPT_VALUES_TYPE},
+    {"values-out", 0, 1, OPT_VALUES_OUT},
+    {"in-place", 0, 0, OPT_IN_PLACE},
+    {"check", 0, 0, OPT_CHECK},
+    {"device", 'd', 1, OPT_DEVICE},
+    {"list-devices", 0, 0, OPT_LIST_DEVICES},
+    {"time", 0, 0, OPT_TIME},
+    {"help", 'h', 0, OPT_HELP},
+    {"version", 'V', 0, OPT_VERSION},
+    {NULL, 0, 0, 0},
+};
+
+typedef struct sort_args {
+    const char *input, *output, *device, *values, *values_out;
+    ak_dtype type, values_type;   /* AK_DTYPE_NONE unless given */
+    int descending, has_bits, in_place, check, time, list_devices, help, version;
+    unsigned begin_bit, end_bit;
+} sort_args;
+
+typedef struct sort_times {
+    double start, read, context, upload, compute, download, check, write;
+    sk_build_stats build;
+} sort_times;
+
+typedef struct sort_job {
+    const sort_args *args;
+    sort_times times;
+    ak_array keys, values;
+    char *out_path, *values_path; /* NULL: stdout */
+    sk_context *ctx;
+    cl_mem kbuf, vbuf;
+    ak_output out, vout;
+} sort_job;
+
+/* ------------------------------------------------------------------------ */
+/* Command line                                                              */
+/* ------------------------------------------------------------------------ */
+
+static int usage_error(const char *msg) { return ak_print_usage_error(TOOL, USAGE, msg); }
+
+static int parse_bits(const char *s, sort_args *a, ak_err *e)
+{
+    char *end = NULL;
+    unsigned long b = strtoul(s, &end, 10);
+    if (end == s || *end != ':') return ak_fail(e, "bad --bits '%s' (use B:E, e.g. 0:16)", s);
+    const char *rest = end + 1;
+    unsigned long x = strtoul(rest, &end, 10);
+    if (end == rest || *end || b >= x || x > 64)
+        return ak_fail(e, "bad --bits '%s' (use B:E with 0 <= B < E <= 64)", s);
+    a->begin_bit = (unsigned)b;
+    a->end_bit = (unsigned)x;
+    a->has_bits = 1;
+    return 0;
+}
+
+static int parse_type(const char *v, const char *opt, ak_dtype *out, ak_err *e)
+{
+    if (ak_dtype_parse(v, out) != 0 || *out == AK_UINT8)
+        return ak_fail(e, "unknown %s '%s' (use %s)", opt, v, AK_SK_TYPE_NAMES);
+    return 0;
+}
+
+static int take_option(sort_args *a, int id, const char *v, ak_err *e)
+{
+    switch (id) {
+    case OPT_OUTPUT: a->output = v; return 0;
+    case OPT_DEVICE: a->device = v; return 0;
+    case OPT_VALUES: a->values = v; return 0;
+    case OPT_VALUES_OUT: a->values_out = v; return 0;
+    case OPT_DESCENDING: a->descending = 1; return 0;
+    case OPT_IN_PLACE: a->in_place = 1; return 0;
+    case OPT_CHECK: a->check = 1; return 0;
+    case OPT_LIST_DEVICES: a->list_devices = 1; return 0;
+    case OPT_TIME: a->time = 1; return 0;
+    case OPT_HELP: a->help = 1; return 0;
+    case OPT_VERSION: a->version = 1; return 0;
+    case OPT_TYPE: return parse_type(v, "--type", &a->type, e);
+    case OPT_VALUES_TYPE: return parse_type(v, "--values-type", &a->values_type, e);
+    case OPT_BITS: return parse_bits(v, a, e);
+    default: return ak_fail(e, "internal error: option %d", id);
+    }
+}
+
+static int check_args(const sort_args *a, ak_err *e)
+{
+    if (a->help || a->version || a->list_devices) return 0;
+    if (!a->input) return ak_fail(e, "missing INPUT");
+    if (a->in_place && ak_path_is_stdio(a->input))
+        return ak_fail(e, "--in-place needs an input file, not stdin");
+    if (!a->values && (a->values_type != AK_DTYPE_NONE || a->values_out))
+        return ak_fail(e, "--values-type and --values-out need --values");
+    if (a->values && ak_path_is_stdio(a->values) && ak_path_is_stdio(a->input))
+        return ak_fail(e, "keys and values cannot both come from stdin");
+    if (a->has_bits && a->type != AK_DTYPE_NONE && a->end_bit > 8 * ak_dtype_size(a->type))
+        return ak_fail(e, "--bits %u:%u exceeds the %zu bits of %s", a->begin_bit, a->end_bit,
+                       8 * ak_dtype_size(a->type), ak_dtype_name(a->type));
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, sort_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->type = a->values_type = AK_DTYPE_NONE;
+    ak_args it;
+    ak_err e;
+    ak_args_init(&it, argc, argv);
+    int id;
+    while ((id = ak_args_next(&it, OPTIONS, &e)) != AK_ARGS_END) {
+        if (id == AK_ARGS_ERROR) return usage_error(e.msg);
+        if (id == AK_ARGS_OPERAND) {
+            if (a->input) return usage_error("more than one INPUT given");
+            a->input = it.value;
+        } else if (take_option(a, id, it.value, &e) != 0) {
+            return usage_error(e.msg);
+        }
+    }
+    if (check_args(a, &e) != 0) return usage_error(e.msg);
+    return AK_EXIT_OK;
+}
+
+static int list_devices(void)
+{
+    size_t count = 0;
+    if (sk_device_list(NULL, 0, &count) != SK_OK || count == 0) {
+        ak_print_error(TOOL, "no OpenCL device found");
+        return AK_EXIT_FAIL;
+    }
+    sk_device_desc *d = calloc(count, sizeof *d);
+    if (!d || sk_device_list(d, count, &count) != SK_OK) {
+        free(d);
+        ak_print_error(TOOL, "cannot list the OpenCL devices");
+        return AK_EXIT_FAIL;
+    }
+    printf("%-6s %-4s %-4s %s / %s\n", "index", "type", "fp64", "device", "platform");
+    for (size_t i = 0; i < count; i++)
+        printf("%u:%-4u %-4s %-4s %s / %s\n", d[i].platform_index, d[i].device_index,
+               d[i].is_gpu ? "gpu" : "cpu", d[i].has_fp64 ? "yes" : "no", d[i].device_name,
+               d[i].platform_name);
+    free(d);
+    return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Input                                                                     */
+/* ------------------------------------------------------------------------ */
+
+static double ms_since(double t0) { return (ak_now() - t0) * 1e3; }
+
+static int read_values(sort_job *j, ak_err *e)
+{
+    const sort_args *a = j->args;
+    ak_read_opts ro = {a->values_type, AK_UINT32, TOOL};
+    if (ak_array_read(a->values, &ro, &j->values, e) != 0) return -1;
+    const char *name = ak_display_name(a->values, 0);
+    size_t vs = ak_dtype_size(j->values.type);
+    if (vs != 4 && vs != 8)
+        return ak_fail(e, "%s: values of type %s cannot be sorted along (use 4- or 8-byte "
+                          "types)", name, ak_dtype_name(j->values.type));
+    if (j->values.n != j->keys.n)
+        return ak_fail(e, "%s: %zu values for %zu keys (the counts must match)", name,
+                       j->values.n, j->keys.n);
+    return 0;
+}
+
+static int read_inputs(sort_job *j, ak_err *e)
+{
+    const sort_args *a = j->args;
+    ak_read_opts ro = {a->type, AK_UINT32, TOOL};
+    double t0 = ak_now();
+    if (ak_array_read(a->input, &ro, &j->keys, e) != 0) return -1;
+    const char *name = ak_display_name(a->input, 0);
+    sk_type t;
+    if (ak_dtype_to_sk(j->keys.type, &t) != 0)
+        return ak_fail(e, "%s: keys of type %s cannot be sorted (use %s)", name,
+                       ak_dtype_name(j->keys.type), AK_SK_TYPE_NAMES);
+    unsigned bits = 8 * (unsigned)ak_dtype_size(j->keys.type);
+    if (a->has_bits && a->end_bit > bits)
+        return ak_fail(e, "%s: --bits %u:%u exceeds the %u bits of %s", name, a->begin_bit,
+                       a->end_bit, bits, ak_dtype_name(j->keys.type));
+    if (a->values && read_values(j, e) != 0) return -1;
+    j->times.read = ms_since(t0);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The sort                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static int open_context(sort_job *j, ak_err *e)
+{
+    double t0 = ak_now();
+    sk_status st = sk_context_create(&j->ctx, j->args->device);
+    if (st != SK_OK) {
+        j->ctx = NULL;
+        char what[256];
+        if (j->args->device && j->args->device[0])
+            snprintf(what, sizeof what, "--device '%s'", j->args->device);
+        else
+            snprintf(what, sizeof what, "cannot open an OpenCL device");
+        return ak_fail_sk(e, NULL, st, what);
+    }
+    j->times.context = ms_since(t0);
+    return 0;
+}
+
+static int fail_cl(ak_err *e, const char *what, cl_int code)
+{
+    return ak_fail(e, "%s failed: %s", what, sk_cl_error_name(code));
+}
+
+/* A device buffer holding a copy of `a`. */
+static int upload(sort_job *j, const ak_array *a, cl_mem *buf, ak_err *e)
+{
+    size_t bytes = a->n * ak_dtype_size(a->type);
+    sk_device_desc d;
+    if (sk_context_device(j->ctx, &d) == SK_OK && bytes > d.max_alloc_bytes)
+        return ak_fail(e, "%zu elements of %s exceed the device's largest buffer (%llu "
+                          "bytes)", a->n, ak_dtype_name(a->type),
+                       (unsigned long long)d.max_alloc_bytes);
+    double t0 = ak_now();
+    cl_int err = CL_SUCCESS;
+    *buf = clCreateBuffer(sk_context_cl_context(j->ctx), CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (!*buf) return fail_cl(e, "allocating a device buffer", err);
+    err = clEnqueueWriteBuffer(sk_context_cl_queue(j->ctx), *buf, CL_TRUE, 0, bytes, a->data,
+                               0, NULL, NULL);
+    j->times.upload += ms_since(t0);
+    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the input to the device", err);
+}
+
+static int download(sort_job *j, const ak_array *a, cl_mem buf, ak_err *e)
+{
+    double t0 = ak_now();
+    cl_int err = clEnqueueReadBuffer(sk_context_cl_queue(j->ctx), buf, CL_TRUE, 0,
+                                     a->n * ak_dtype_size(a->type), a->data, 0, NULL, NULL);
+    j->times.download += ms_since(t0);
+    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the result from the device", err);
+}
+
+static sk_status run_sort(sort_job *j)
+{
+    const sort_args *a = j->args;
+    sk_type t;
+    ak_dtype_to_sk(j->keys.type, &t);
+    sk_sort_order o = a->descending ? SK_DESCENDING : SK_ASCENDING;
+    unsigned b = a->has_bits ? a->begin_bit : 0;
+    unsigned end = a->has_bits ? a->end_bit : 8 * (unsigned)ak_dtype_size(j->keys.type);
+    size_t vs = ak_dtype_size(j->values.type);
+    if (a->values)
+        return sk_sort_pairs_bits(j->ctx, t, j->kbuf, vs, j->vbuf, j->keys.n, o, b, end);
+    return sk_sort_keys_bits(j->ctx, t, j->kbuf, j->keys.n, o, b, end);
+}
+
+static int compute(sort_job *j, ak_err *e)
+{
+    sk_build_stats before, after;
+    sk_context_build_stats(j->ctx, &before);
+    double t0 = ak_now();
+    sk_status st = run_sort(j);
+    if (st == SK_OK) st = sk_context_finish(j->ctx);
+    j->times.compute = ms_since(t0);
+    if (st != SK_OK) return ak_fail_sk(e, j->ctx, st, ak_display_name(j->args->input, 0));
+    if (sk_context_build_stats(j->ctx, &after) == SK_OK) {
+        j->times.build = (sk_build_stats){after.compiled - before.compiled,
+                                          after.from_disk - before.from_disk,
+                                          after.from_memory - before.from_memory,
+                                          after.seconds - before.seconds};
+        double rest = j->times.compute - j->times.build.seconds * 1e3;
+        j->times.compute = rest > 0 ? rest : 0;
+    }
+    return 0;
+}
+
+static int sort_on_device(sort_job *j, ak_err *e)
+{
+    if (j->keys.n == 0) return 0;
+    if (upload(j, &j->keys, &j->kbuf, e) != 0) return -1;
+    if (j->args->values && upload(j, &j->values, &j->vbuf, e) != 0) return -1;
+    if (compute(j, e) != 0 || download(j, &j->keys, j->kbuf, e) != 0) return -1;
+    return j->args->values ? download(j, &j->values, j->vbuf, e) : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* --check                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static uint64_t load_bits(const ak_array *a, size_t i)
+{
+    size_t size = ak_dtype_size(a->type);
+    uint64_t v = 0;
+    memcpy(&v, (const unsigned char *)a->data + i * size, size); /* little-endian host */
+    return v;
+}
+
+/* The unsigned integer whose order is the key order (IEEE totalOrder for
+ * floats), restricted to the --bits field. */
+static uint64_t order_key(const sort_args *a, ak_dtype t, uint64_t raw)
+{
+    unsigned bits = 8 * (unsigned)ak_dtype_size(t);
+    uint64_t sign = (uint64_t)1 << (bits - 1);
+    uint64_t all = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
+    uint64_t k = raw;
+    if (ak_dtype_is_float(t)) k = (raw & sign) ? (~raw & all) : (raw | sign);
+    else if (ak_dtype_is_signed(t)) k = raw ^ sign;
+    if (!a->has_bits) return k;
+    k >>= a->begin_bit;
+    unsigned w = a->end_bit - a->begin_bit;
+    return w >= 64 ? k : k & (((uint64_t)1 << w) - 1);
+}
+
+static int check_order(const sort_job *j, ak_err *e)
+{
+    const sort_args *a = j->args;
+    for (size_t i = 1; i < j->keys.n; i++) {
+        uint64_t x = order_key(a, j->keys.type, load_bits(&j->keys, i - 1));
+        uint64_t y = order_key(a, j->keys.type, load_bits(&j->keys, i));
+        if (a->descending ? x < y : x > y)
+            return ak_fail(e, "check: FAILED: keys %zu and %zu are out of order", i - 1, i);
+    }
+    return 0;
+}
+
+typedef struct pair_rec {
+    uint64_t k, v;
+} pair_rec;
+
+static int cmp_pair(const void *pa, const void *pb)
+{
+    const pair_rec *x = pa, *y = pb;
+    if (x->k != y->k) return x->k < y->k ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* (key, value) bit pairs of an array pair, sorted: a multiset fingerprint. */
+static pair_rec *pair_multiset(const ak_array *k, const ak_array *v, ak_err *e)
+{
+    pair_rec *r = malloc((k->n ? k->n : 1) * sizeof *r);
+    if (!r) {
+        ak_fail(e, "check: out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < k->n; i++)
+        r[i] = (pair_rec){load_bits(k, i), v->data ? load_bits(v, i) : 0};
+    qsort(r, k->n, sizeof *r, cmp_pair);
+    return r;
+}
+
+/* The output must hold the input's (key, value) pairs, bit for bit. */
+static int check_permutation(const sort_job *j, const ak_array *in_k, const ak_array *in_v,
+                             ak_err *e)
+{
+    pair_rec *want = pair_multiset(in_k, in_v, e);
+    pair_rec *got = want ? pair_multiset(&j->keys, &j->values, e) : NULL;
+    int rc = got ? 0 : -1;
+    if (got && memcmp(want, got, j->keys.n * sizeof *got) != 0)
+        rc = ak_fail(e, "check: FAILED: the output is not a permutation of the input");
+    free(want);
+    free(got);
+    return rc;
+}
+
+static int copy_array(const ak_array *src, ak_array *dst, ak_err *e)
+{
+    size_t bytes = src->n * ak_dtype_size(src->type);
+    *dst = *src;
+    dst->data = NULL;
+    if (!src->data) return 0;
+    if (!(dst->data = malloc(bytes ? bytes : 1))) return ak_fail(e, "check: out of memory");
+    memcpy(dst->data, src->data, bytes);
+    return 0;
+}
+
+/* Sorts on the device; with --check, verifies against the kept input. */
+static int sort_and_check(sort_job *j, ak_err *e)
+{
+    ak_array in_k = {0}, in_v = {0};
+    int rc = 0;
+    if (j->args->check && (copy_array(&j->keys, &in_k, e) != 0 ||
+                           copy_array(&j->values, &in_v, e) != 0))
+        rc = -1;
+    if (rc == 0) rc = sort_on_device(j, e);
+    if (rc == 0 && j->args->check) {
+        double t0 = ak_now();
+        rc = check_order(j, e);
+        if (rc == 0) rc = check_permutation(j, &in_k, &in_v, e);
+        j->times.check = ms_since(t0);
+        if (rc == 0) fprintf(stderr, "check: ok (%zu keys sorted)\n", j->keys.n);
+    }
+    ak_array_free(&in_k);
+    ak_array_free(&in_v);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static ak_format format_for(const char *path, const ak_array *a)
+{
+    if (path && ak_format_of_path(path) == AK_FORMAT_NPY) return AK_FORMAT_NPY;
+    return a->format;
+}
+
+static int write_array(ak_output *o, const char *path, const ak_array *a, ak_err *e)
+{
+    size_t bytes = a->n * ak_dtype_size(a->type);
+    ak_progress p;
+    ak_progress_start(&p, TOOL, "writing", bytes);
+    int rc = ak_output_write_header(o, format_for(path, a), a->type, a->n, e);
+    if (rc == 0 && bytes) rc = ak_output_write(o, a->data, bytes, &p, e);
+    ak_progress_end(&p);
+    return rc;
+}
+
+static int resolve_outputs(sort_job *j, ak_err *e)
+{
+    const sort_args *a = j->args;
+    ak_output_choice kc = {a->input, a->output, "sorted", a->in_place};
+    if (ak_output_resolve(&kc, &j->out_path, e) != 0) return -1;
+    if (!a->values) return 0;
+    ak_output_choice vc = {a->values, a->values_out, "sorted", a->in_place};
+    if (ak_output_resolve(&vc, &j->values_path, e) != 0) return -1;
+    if (!j->out_path && !j->values_path)
+        return ak_fail(e, "keys and values cannot both be written to stdout");
+    if (j->out_path && j->values_path && strcmp(j->out_path, j->values_path) == 0)
+        return ak_fail(e, "keys and values would both be written to %s", j->out_path);
+    return 0;
+}
+
+static int write_outputs(sort_job *j, ak_err *e)
+{
+    double t0 = ak_now();
+    int rc = write_array(&j->out, j->out_path, &j->keys, e);
+    if (rc == 0 && j->args->values) rc = write_array(&j->vout, j->values_path, &j->values, e);
+    if (rc == 0) rc = ak_output_commit(&j->out, e);
+    if (rc == 0 && j->args->values) rc = ak_output_commit(&j->vout, e);
+    j->times.write = ms_since(t0);
+    return rc;
+}
+
+static void print_times(const sort_job *j)
+{
+    const sort_times *t = &j->times;
+    fprintf(stderr, "read:     %10.3f ms  (%zu keys of %s%s%s)\n", t->read, j->keys.n,
+            ak_dtype_name(j->keys.type), j->args->values ? ", values of " : "",
+            j->args->values ? ak_dtype_name(j->values.type) : "");
+    fprintf(stderr, "context:  %10.3f ms\n", t->context);
+    fprintf(stderr, "upload:   %10.3f ms\n", t->upload);
+    fprintf(stderr, "build:    %10.3f ms  (compiled %lu, disk %lu, memory %lu)\n",
+            t->build.seconds * 1e3, t->build.compiled, t->build.from_disk,
+            t->build.from_memory);
+    if (t->compute > 0)
+        fprintf(stderr, "compute:  %10.3f ms  (%.3g keys/s)\n", t->compute,
+                (double)j->keys.n / (t->compute * 1e-3));
+    else
+        fprintf(stderr, "compute:  %10.3f ms\n", t->compute);
+    fprintf(stderr, "download: %10.3f ms\n", t->download);
+    if (j->args->check) fprintf(stderr, "check:    %10.3f ms\n", t->check);
+    fprintf(stderr, "write:    %10.3f ms\n", t->write);
+    fprintf(stderr, "total:    %10.3f ms\n", ms_since(t->start));
+}
+
+static int run_steps(sort_job *j, ak_err *e)
+{
+    if (resolve_outputs(j, e) != 0 || read_inputs(j, e) != 0) return -1;
+    if (ak_output_open(&j->out, j->out_path, TOOL, e) != 0) return -1;
+    if (j->args->values && ak_output_open(&j->vout, j->values_path, TOOL, e) != 0) return -1;
+    if (open_context(j, e) != 0 || sort_and_check(j, e) != 0) return -1;
+    return write_outputs(j, e);
+}
+
+static void release(sort_job *j)
+{
+    if (j->kbuf) clReleaseMemObject(j->kbuf);
+    if (j->vbuf) clReleaseMemObject(j->vbuf);
+    sk_context_free(j->ctx);
+    ak_array_free(&j->keys);
+    ak_array_free(&j->values);
+    free(j->out_path);
+    free(j->values_path);
+}
+
+static int run(const sort_args *a, double start)
+{
+    sort_job j;
+    memset(&j, 0, sizeof j);
+    j.args = a;
+    j.times.start = start;
+    j.values.type = AK_DTYPE_NONE;
+    ak_err e;
+    int rc = run_steps(&j, &e);
+    ak_output_abort(&j.out); /* no-op after a commit */
+    ak_output_abort(&j.vout);
+    if (rc == 0 && a->time) print_times(&j);
+    release(&j);
+    if (rc != 0) {
+        ak_print_error(TOOL, e.msg);
+        return AK_EXIT_FAIL;
+    }
+    return AK_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    double start = ak_now();
+    sort_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != AK_EXIT_OK) return rc;
+    if (a.help) {
+        printf("usage: %s\n\n%s", USAGE, HELP);
+        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+    }
+    if (a.version) {
+        printf("%s (scankit) %s\n", TOOL, sk_version_string());
+        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+    }
+    if (a.list_devices) return list_devices();
+    return run(&a, start);
+}

@@ -1,0 +1,760 @@
+/*
+ * bench_all - every scankit primitive against its peers, in one run, on the
+ * same data: scankit on one OpenCL device (device time from profiling
+ * events, and the end-to-end time of the host-array form), a serial C
+ * baseline on one host core, and Boost.Compute on the same device, context
+ * and queue (where it was found at build time). CUB runs in its own program,
+ * bench_cub, on the same generated data; bench/run_all.sh merges the two.
+ *
+ *   bench_all [--quick] [--min-log2 K] [--max-log2 K] [--step 1|2]
+ *             [--budget SECONDS] [--repeats R] [--device SPEC] [--csv FILE] ...
+ *
+ * For every size, distribution and primitive, every implementation's result
+ * is checked against the serial reference on poisoned outputs before it is
+ * timed, and again after the timed runs; a wrong result is written as
+ * status "wrong" without a time. One CSV row per (primitive, n,
+ * distribution, implementation). Progress goes to stderr.
+ * Exit 0 when no result was wrong and nothing failed, 1 otherwise, 2 on bad
+ * usage.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "bench_common.h"
+#include "peer_boost.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POISON 0xA5A5A5A5u
+#define MAX_SIZES 64
+
+/* ---- state ------------------------------------------------------------------------------ */
+
+typedef struct bench {
+    bb_opts opt;
+    sk_context *ctx;
+    cl_context clctx;
+    cl_command_queue queue;
+    sk_device_desc desc;
+    char device[300], driver[300], cpu[300], cc[120], slug[64];
+    bb_devbufs d;
+    size_t dev_n;              /* elements the device buffers hold            */
+    /* what the device buffers hold now */
+    char keys_dist[16];
+    int keys_up, values_up, segs_up, coeffs_up;
+    /* host read-back and serial outputs */
+    uint32_t *got, *got2, *ser, *ser2, *ser_tmp;
+    size_t host_n;
+    bb_boost *boost;
+    char boost_why[200];
+    int sk_unavailable[BB_PRIM_COUNT];
+    char sk_unavailable_why[BB_PRIM_COUNT][256];
+    FILE *csv;
+    int wrong, errors;
+} bench;
+
+/* ---- scankit on cl_mem ----------------------------------------------------------------- */
+
+typedef struct sk_state {
+    bench *b;
+    size_t count;
+    uint32_t scalar;
+    double poly;
+    sk_status last;
+} sk_state;
+
+static int sk_why(sk_state *s, sk_status st, const char *what, char *why, size_t cap)
+{
+    s->last = st;
+    snprintf(why, cap, "%s: %s (%s)", what, sk_status_str(st),
+             sk_context_error_detail(s->b->ctx));
+    return -1;
+}
+
+static int cl_why(cl_int rc, const char *what, char *why, size_t cap)
+{
+    snprintf(why, cap, "%s: %s", what, sk_cl_error_name(rc));
+    return -1;
+}
+
+static int fill_u32(bench *b, cl_mem m, size_t n, char *why, size_t cap)
+{
+    if (!n) return 0;
+    const cl_uint pattern = POISON;
+    cl_int rc = clEnqueueFillBuffer(b->queue, m, &pattern, sizeof pattern, 0,
+                                    n * sizeof(uint32_t), 0, NULL, NULL);
+    return rc == CL_SUCCESS ? 0 : cl_why(rc, "clEnqueueFillBuffer", why, cap);
+}
+
+static int copy_u32(bench *b, cl_mem from, cl_mem to, size_t n, char *why, size_t cap)
+{
+    if (!n) return 0;
+    cl_int rc = clEnqueueCopyBuffer(b->queue, from, to, 0, 0, n * sizeof(uint32_t), 0, NULL,
+                                    NULL);
+    return rc == CL_SUCCESS ? 0 : cl_why(rc, "clEnqueueCopyBuffer", why, cap);
+}
+
+static int read_u32(bench *b, cl_mem from, uint32_t *to, size_t n, char *why, size_t cap)
+{
+    if (!n) return 0;
+    cl_int rc = clEnqueueReadBuffer(b->queue, from, CL_TRUE, 0, n * sizeof(uint32_t), to, 0,
+                                    NULL, NULL);
+    return rc == CL_SUCCESS ? 0 : cl_why(rc, "clEnqueueReadBuffer", why, cap);
+}
+
+static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t cap)
+{
+    sk_state *s = self;
+    bench *b = s->b;
+    double dummy = 0;
+    /* nothing of a reset may count as the next run's time */
+    cl_int rc = clFinish(b->queue);
+    if (rc != CL_SUCCESS) return cl_why(rc, "clFinish", why, cap);
+    if (c->prim == BB_SORT_KEYS || c->prim == BB_SORT_PAIRS) {
+        if (copy_u32(b, b->d.keys, b->d.work_k, c->n, why, cap)) return -1;
+        if (c->prim == BB_SORT_PAIRS && copy_u32(b, b->d.values, b->d.work_v, c->n, why, cap))
+            return -1;
+    } else if (poison) {
+        if (fill_u32(b, b->d.out, c->n, why, cap)) return -1;
+    }
+    s->count = (size_t)-1;
+    s->scalar = POISON;
+    s->poly = -12345.0;
+    rc = clFinish(b->queue);
+    if (rc != CL_SUCCESS) return cl_why(rc, "clFinish", why, cap);
+    sk_context_profile_take(b->ctx, &dummy, NULL);
+    return 0;
+}
+
+static int sk_run(void *self, const bb_case *c, double *ms, char *why, size_t cap)
+{
+    sk_state *s = self;
+    bench *b = s->b;
+    sk_context *ctx = b->ctx;
+    const bb_devbufs *d = &b->d;
+    sk_status st = SK_OK;
+    sk_segments seg;
+    memset(&seg, 0, sizeof seg);
+    switch (c->prim) {
+    case BB_SCAN_INCLUSIVE:
+        st = sk_scan_inclusive(ctx, SK_UINT32, SK_OP_ADD, d->keys, d->out, c->n);
+        break;
+    case BB_SCAN_EXCLUSIVE:
+        st = sk_scan_exclusive(ctx, SK_UINT32, SK_OP_ADD, d->keys, d->out, c->n);
+        break;
+    case BB_REDUCE:
+        st = sk_reduce(ctx, SK_UINT32, SK_OP_ADD, d->keys, c->n, &s->scalar);
+        break;
+    case BB_SELECT_IF:
+        st = sk_select_if(ctx, SK_UINT32, BB_PREDICATE, d->keys, d->out, c->n, &s->count);
+        break;
+    case BB_PARTITION:
+        st = sk_partition(ctx, SK_UINT32, BB_PREDICATE, d->keys, d->out, c->n, &s->count);
+        break;
+    case BB_SORT_KEYS:
+        st = sk_sort_keys(ctx, SK_UINT32, d->work_k, c->n, SK_ASCENDING);
+        break;
+    case BB_SORT_PAIRS:
+        st = sk_sort_pairs(ctx, SK_UINT32, d->work_k, sizeof(uint32_t), d->work_v, c->n,
+                           SK_ASCENDING);
+        break;
+    case BB_SEGSCAN:
+        seg.flags = d->flags;
+        seg.flag_size = 1;
+        st = sk_segscan_inclusive(ctx, SK_UINT32, SK_OP_ADD, d->keys, d->out, c->n, &seg);
+        break;
+    case BB_SEGREDUCE:
+        seg.offsets = d->offsets;
+        seg.offset_type = SK_UINT32;
+        seg.count = c->nseg;
+        st = sk_segreduce(ctx, SK_UINT32, SK_OP_ADD, d->keys, c->n, &seg, d->out, &s->count);
+        break;
+    case BB_POLY:
+        st = sk_poly_eval(ctx, SK_FLOAT64, d->coeffs, c->n, c->x, &s->poly);
+        break;
+    default:
+        break;
+    }
+    if (st != SK_OK) return sk_why(s, st, bb_prim_name(c->prim), why, cap);
+    double seconds = 0;
+    st = sk_context_profile_take(ctx, &seconds, NULL);
+    if (st != SK_OK) return sk_why(s, st, "sk_context_profile_take", why, cap);
+    *ms = seconds * 1e3;
+    return 0;
+}
+
+static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
+{
+    sk_state *s = self;
+    bench *b = s->b;
+    size_t n = c->n;
+    r->count = s->count;
+    r->scalar = s->scalar;
+    r->poly = s->poly;
+    r->out = b->got;
+    r->out2 = b->got2;
+    switch (c->prim) {
+    case BB_SCAN_INCLUSIVE:
+    case BB_SCAN_EXCLUSIVE:
+    case BB_SEGSCAN:
+    case BB_PARTITION:
+        return read_u32(b, b->d.out, b->got, n, why, cap);
+    case BB_SELECT_IF:
+        return read_u32(b, b->d.out, b->got, s->count <= n ? s->count : 0, why, cap);
+    case BB_SEGREDUCE:
+        return read_u32(b, b->d.out, b->got, s->count <= n ? s->count : 0, why, cap);
+    case BB_SORT_KEYS:
+        return read_u32(b, b->d.work_k, b->got, n, why, cap);
+    case BB_SORT_PAIRS:
+        return read_u32(b, b->d.work_k, b->got, n, why, cap) ||
+               read_u32(b, b->d.work_v, b->got2, n, why, cap);
+    default:
+        return 0;
+    }
+}
+
+/* ---- scankit's host-array forms (end to end: copies in and out included) -------------------- */
+
+static int host_reset(void *self, const bb_case *c, int poison, char *why, size_t cap)
+{
+    sk_state *s = self;
+    bench *b = s->b;
+    (void)why;
+    (void)cap;
+    if (c->prim == BB_SORT_KEYS || c->prim == BB_SORT_PAIRS) {
+        memcpy(b->got, c->keys, c->n * sizeof(uint32_t));
+        if (c->prim == BB_SORT_PAIRS) memcpy(b->got2, c->values, c->n * sizeof(uint32_t));
+    } else if (poison) {
+        memset(b->got, 0xA5, c->n * sizeof(uint32_t));
+    }
+    s->count = (size_t)-1;
+    s->scalar = POISON;
+    s->poly = -12345.0;
+    return 0;
+}
+
+static int host_run(void *self, const bb_case *c, double *ms, char *why, size_t cap)
+{
+    sk_state *s = self;
+    bench *b = s->b;
+    sk_context *ctx = b->ctx;
+    sk_status st = SK_OK;
+    sk_segments_host seg;
+    memset(&seg, 0, sizeof seg);
+    double t0 = bb_now();
+    switch (c->prim) {
+    case BB_SCAN_INCLUSIVE:
+        st = sk_scan_inclusive_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, b->got, c->n);
+        break;
+    case BB_SCAN_EXCLUSIVE:
+        st = sk_scan_exclusive_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, b->got, c->n);
+        break;
+    case BB_REDUCE:
+        st = sk_reduce_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, c->n, &s->scalar);
+        break;
+    case BB_SELECT_IF:
+        st = sk_select_if_host(ctx, SK_UINT32, BB_PREDICATE, c->keys, b->got, c->n, &s->count);
+        break;
+    case BB_PARTITION:
+        st = sk_partition_host(ctx, SK_UINT32, BB_PREDICATE, c->keys, b->got, c->n, &s->count);
+        break;
+    case BB_SORT_KEYS:
+        st = sk_sort_keys_host(ctx, SK_UINT32, b->got, c->n, SK_ASCENDING);
+        break;
+    case BB_SORT_PAIRS:
+        st = sk_sort_pairs_host(ctx, SK_UINT32, b->got, sizeof(uint32_t), b->got2, c->n,
+                                SK_ASCENDING);
+        break;
+    case BB_SEGSCAN:
+        seg.flags = c->flags;
+        seg.flag_size = 1;
+        st = sk_segscan_inclusive_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, b->got, c->n, &seg);
+        break;
+    case BB_SEGREDUCE:
+        seg.offsets = c->offsets;
+        seg.offset_type = SK_UINT32;
+        seg.count = c->nseg;
+        st = sk_segreduce_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, c->n, &seg, b->got,
+                               &s->count);
+        break;
+    case BB_POLY:
+        st = sk_poly_eval_host(ctx, SK_FLOAT64, c->coeffs, c->n, c->x, &s->poly);
+        break;
+    default:
+        break;
+    }
+    *ms = (bb_now() - t0) * 1e3;
+    double dummy = 0;
+    sk_context_profile_take(ctx, &dummy, NULL); /* drop the launches' record */
+    if (st != SK_OK) return sk_why(s, st, bb_prim_name(c->prim), why, cap);
+    return 0;
+}
+
+static int host_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
+{
+    sk_state *s = self;
+    (void)c;
+    (void)why;
+    (void)cap;
+    r->out = s->b->got;
+    r->out2 = s->b->got2;
+    r->count = s->count;
+    r->scalar = s->scalar;
+    r->poly = s->poly;
+    return 0;
+}
+
+/* ---- the serial baselines -------------------------------------------------------------------- */
+
+typedef struct serial_state {
+    bench *b;
+    bb_serial variant;
+    size_t count;
+    uint32_t scalar;
+    double poly;
+} serial_state;
+
+static int serial_reset(void *self, const bb_case *c, int poison, char *why, size_t cap)
+{
+    serial_state *s = self;
+    (void)why;
+    (void)cap;
+    if (poison) {
+        memset(s->b->ser, 0xA5, c->n * sizeof(uint32_t));
+        memset(s->b->ser2, 0xA5, c->n * sizeof(uint32_t));
+    }
+    s->count = (size_t)-1;
+    s->scalar = POISON;
+    s->poly = -12345.0;
+    return 0;
+}
+
+static int serial_run(void *self, const bb_case *c, double *ms, char *why, size_t cap)
+{
+    serial_state *s = self;
+    (void)why;
+    (void)cap;
+    double t0 = bb_now();
+    bb_serial_run(c, s->variant, s->b->ser, s->b->ser2, s->b->ser_tmp, &s->count, &s->scalar,
+                  &s->poly);
+    *ms = (bb_now() - t0) * 1e3;
+    return 0;
+}
+
+static int serial_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
+{
+    serial_state *s = self;
+    (void)c;
+    (void)why;
+    (void)cap;
+    r->out = s->b->ser;
+    r->out2 = s->b->ser2;
+    r->count = s->count;
+    r->scalar = s->scalar;
+    r->poly = s->poly;
+    return 0;
+}
+
+/* ---- device and host buffers ------------------------------------------------------------------ */
+
+static void devbufs_release(bench *b)
+{
+    cl_mem *m[] = {&b->d.keys, &b->d.values, &b->d.flags, &b->d.offsets, &b->d.seg_ids,
+                   &b->d.coeffs, &b->d.out, &b->d.out2, &b->d.work_k, &b->d.work_v};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        if (*m[i] && clReleaseMemObject(*m[i]) != CL_SUCCESS) b->errors++;
+        *m[i] = NULL;
+    }
+    b->dev_n = 0;
+    b->keys_up = b->values_up = b->segs_up = b->coeffs_up = 0;
+}
+
+/* Device buffers for n elements; 0 or -1 (why). */
+static int devbufs_alloc(bench *b, size_t n, char *why, size_t cap)
+{
+    devbufs_release(b);
+    size_t m = n ? n : 1, u = m * sizeof(uint32_t);
+    struct { cl_mem *mem; size_t bytes; const char *name; } list[] = {
+        {&b->d.keys, u, "keys"},       {&b->d.values, u, "values"},
+        {&b->d.flags, m, "flags"},     {&b->d.offsets, u + 4, "offsets"},
+        {&b->d.seg_ids, u, "seg_ids"}, {&b->d.coeffs, m * sizeof(double), "coeffs"},
+        {&b->d.out, u, "out"},         {&b->d.out2, u, "out2"},
+        {&b->d.work_k, u, "work_k"},   {&b->d.work_v, u, "work_v"}};
+    for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
+        cl_int rc = CL_SUCCESS;
+        *list[i].mem = clCreateBuffer(b->clctx, CL_MEM_READ_WRITE, list[i].bytes, NULL, &rc);
+        if (rc != CL_SUCCESS) {
+            snprintf(why, cap, "clCreateBuffer(%s, %zu bytes): %s", list[i].name,
+                     list[i].bytes, sk_cl_error_name(rc));
+            devbufs_release(b);
+            return -1;
+        }
+    }
+    b->d.cap = n;
+    b->dev_n = n;
+    return 0;
+}
+
+static int upload(bench *b, cl_mem to, const void *from, size_t bytes, char *why, size_t cap)
+{
+    if (!bytes) return 0;
+    cl_int rc = clEnqueueWriteBuffer(b->queue, to, CL_TRUE, 0, bytes, from, 0, NULL, NULL);
+    return rc == CL_SUCCESS ? 0 : cl_why(rc, "clEnqueueWriteBuffer", why, cap);
+}
+
+/* Makes the device buffers hold c's inputs. */
+static int upload_case(bench *b, const bb_case *c, char *why, size_t cap)
+{
+    size_t n = c->n;
+    if (c->keys && (!b->keys_up || strcmp(b->keys_dist, c->dist.name))) {
+        if (upload(b, b->d.keys, c->keys, n * 4, why, cap)) return -1;
+        snprintf(b->keys_dist, sizeof b->keys_dist, "%s", c->dist.name);
+        b->keys_up = 1;
+    }
+    if (c->values && !b->values_up) {
+        if (upload(b, b->d.values, c->values, n * 4, why, cap)) return -1;
+        b->values_up = 1;
+    }
+    if (c->flags && !b->segs_up) {
+        if (upload(b, b->d.flags, c->flags, n, why, cap) ||
+            upload(b, b->d.offsets, c->offsets, (c->nseg + 1) * 4, why, cap) ||
+            upload(b, b->d.seg_ids, c->seg_ids, n * 4, why, cap))
+            return -1;
+        b->segs_up = 1;
+    }
+    if (c->coeffs && !b->coeffs_up) {
+        if (upload(b, b->d.coeffs, c->coeffs, n * sizeof(double), why, cap)) return -1;
+        b->coeffs_up = 1;
+    }
+    return 0;
+}
+
+static void host_release(bench *b)
+{
+    free(b->got);
+    free(b->got2);
+    free(b->ser);
+    free(b->ser2);
+    free(b->ser_tmp);
+    b->got = b->got2 = b->ser = b->ser2 = b->ser_tmp = NULL;
+    b->host_n = 0;
+}
+
+static int host_alloc(bench *b, size_t n)
+{
+    host_release(b);
+    size_t m = n ? n : 1;
+    b->got = malloc(m * 4);
+    b->got2 = malloc(m * 4);
+    b->ser = malloc(m * 4);
+    b->ser2 = malloc(m * 4);
+    b->ser_tmp = malloc(2 * m * 4);
+    if (!b->got || !b->got2 || !b->ser || !b->ser2 || !b->ser_tmp) {
+        host_release(b);
+        return -1;
+    }
+    b->host_n = n;
+    return 0;
+}
+
+/* ---- one case ---------------------------------------------------------------------------------- */
+
+static void progress(const bb_case *c, const char *impl, const bb_measure *m)
+{
+    if (m->status == BB_OK)
+        fprintf(stderr, "  %-14s 2^%-2d %-11s %-13s %10.3f ms %8.3f Gelem/s\n",
+                bb_prim_name(c->prim), (int)(63 - __builtin_clzll((unsigned long long)c->n)),
+                c->dist.name, impl, m->ms, (double)c->n / (m->ms * 1e6));
+    else
+        fprintf(stderr, "  %-14s 2^%-2d %-11s %-13s %s: %s\n", bb_prim_name(c->prim),
+                (int)(63 - __builtin_clzll((unsigned long long)c->n)), c->dist.name, impl,
+                bb_status_name(m->status), m->detail);
+}
+
+static void record(bench *b, const bb_case *c, const char *impl, const char *device,
+                   const char *driver, const bb_measure *m, double scankit_ms)
+{
+    bb_csv_row(b->csv, c, impl, device, driver, m, scankit_ms);
+    progress(c, impl, m);
+    if (m->status == BB_WRONG) b->wrong++;
+    if (m->status == BB_ERROR) b->errors++;
+}
+
+static void run_case(bench *b, const bb_case *c)
+{
+    bb_measure m;
+    char why[200] = "";
+    double sk_ms = 0;
+
+    /* scankit, device time */
+    sk_state ss = {b, 0, 0, 0, SK_OK};
+    bb_impl sk = {&ss, sk_reset, sk_run, sk_fetch, 0};
+    if (b->sk_unavailable[c->prim]) {
+        memset(&m, 0, sizeof m);
+        m.status = BB_UNAVAILABLE;
+        snprintf(m.detail, sizeof m.detail, "%s", b->sk_unavailable_why[c->prim]);
+        record(b, c, "scankit", b->device, b->driver, &m, 0);
+    } else if (upload_case(b, c, why, sizeof why)) {
+        memset(&m, 0, sizeof m);
+        m.status = BB_ERROR;
+        snprintf(m.detail, sizeof m.detail, "%s", why);
+        record(b, c, "scankit", b->device, b->driver, &m, 0);
+        return;
+    } else {
+        bb_measure_run(&b->opt, &sk, c, &m);
+        if (m.status == BB_ERROR && ss.last == SK_E_UNSUPPORTED) {
+            /* e.g. float64 without fp64: not an error of scankit */
+            m.status = BB_UNAVAILABLE;
+            b->sk_unavailable[c->prim] = 1;
+            snprintf(b->sk_unavailable_why[c->prim], sizeof b->sk_unavailable_why[0], "%s",
+                     m.detail);
+        }
+        if (m.status == BB_OK) sk_ms = m.ms;
+        record(b, c, "scankit", b->device, b->driver, &m, sk_ms);
+
+        /* scankit, host arrays in and out */
+        if (!b->opt.no_host && m.status != BB_UNAVAILABLE) {
+            bb_impl host = {&ss, host_reset, host_run, host_fetch, 0};
+            bb_measure hm;
+            bb_measure_run(&b->opt, &host, c, &hm);
+            record(b, c, "scankit_host", b->device, b->driver, &hm, sk_ms);
+        }
+    }
+
+    /* serial baselines */
+    serial_state sr = {b, BB_SERIAL_LOOP, 0, 0, 0};
+    bb_impl ser = {&sr, serial_reset, serial_run, serial_fetch, 0};
+    int sorting = c->prim == BB_SORT_KEYS || c->prim == BB_SORT_PAIRS;
+    if (c->n > (size_t)1 << b->opt.serial_max_log2) {
+        memset(&m, 0, sizeof m);
+        m.status = BB_SKIPPED;
+        snprintf(m.detail, sizeof m.detail, "serial baselines run up to 2^%d "
+                 "(--serial-max-log2)", b->opt.serial_max_log2);
+    } else {
+        bb_measure_run(&b->opt, &ser, c, &m);
+    }
+    record(b, c, sorting ? "serial_radix" : "serial", b->cpu, b->cc, &m, sk_ms);
+    if (sorting && c->n > (size_t)1 << b->opt.qsort_max_log2) {
+        memset(&m, 0, sizeof m);
+        m.status = BB_SKIPPED;
+        snprintf(m.detail, sizeof m.detail, "qsort is run up to 2^%d (--qsort-max-log2)",
+                 b->opt.qsort_max_log2);
+        record(b, c, "serial_qsort", b->cpu, b->cc, &m, sk_ms);
+    } else if (sorting) {
+        sr.variant = BB_SERIAL_QSORT;
+        bb_measure_run(&b->opt, &ser, c, &m);
+        record(b, c, "serial_qsort", b->cpu, b->cc, &m, sk_ms);
+    }
+
+    /* Boost.Compute */
+    if (!bb_boost_supports(c->prim)) return;
+    char bdriver[400];
+    snprintf(bdriver, sizeof bdriver, "%s; OpenCL driver %s", bb_boost_version(),
+             b->desc.driver_version);
+    memset(&m, 0, sizeof m);
+    if (!b->boost) {
+        m.status = BB_UNAVAILABLE;
+        snprintf(m.detail, sizeof m.detail, "%s", b->boost_why);
+    } else {
+        bb_impl bi;
+        if (upload_case(b, c, why, sizeof why) ||
+            bb_boost_impl(b->boost, &b->d, c, &bi, why, sizeof why)) {
+            m.status = BB_ERROR;
+            snprintf(m.detail, sizeof m.detail, "%s", why);
+        } else {
+            bb_measure_run(&b->opt, &bi, c, &m);
+        }
+    }
+    record(b, c, "boost_compute", b->device, bdriver, &m, sk_ms);
+}
+
+/* ---- setup ------------------------------------------------------------------------------------- */
+
+static int open_context(bench *b)
+{
+    sk_status st = sk_context_create(&b->ctx, b->opt.device);
+    if (st != SK_OK) {
+        fprintf(stderr, "bench_all: opening the device: %s (%s)\n", sk_status_str(st),
+                b->ctx ? sk_context_error_detail(b->ctx) : "no device matches");
+        return -1;
+    }
+    long shape = 0;
+    if (b->opt.shape)
+        st = sk_context_set_param(b->ctx, SK_PARAM_SHAPE,
+                                  !strcmp(b->opt.shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
+    if (st == SK_OK) st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
+    if (st == SK_OK) st = sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);
+    if (st == SK_OK) st = sk_context_device(b->ctx, &b->desc);
+    if (st != SK_OK) {
+        fprintf(stderr, "bench_all: configuring the context: %s (%s)\n", sk_status_str(st),
+                sk_context_error_detail(b->ctx));
+        return -1;
+    }
+    b->clctx = sk_context_cl_context(b->ctx);
+    b->queue = sk_context_cl_queue(b->ctx);
+    snprintf(b->device, sizeof b->device, "%s (%s)", b->desc.device_name,
+             b->desc.platform_name);
+    snprintf(b->driver, sizeof b->driver, "scankit %s %s shape; OpenCL driver %s",
+             sk_version_string(), shape == SK_SHAPE_CPU ? "cpu" : "gpu",
+             b->desc.driver_version);
+    /* results folder name: the platform for PoCL (its device names carry the
+     * CPU model), the device otherwise */
+    char lower[300];
+    bb_slug(b->desc.platform_name, lower, sizeof lower);
+    if (strstr(lower, "portable-computing-language") || strstr(lower, "pocl"))
+        snprintf(b->slug, sizeof b->slug, "pocl-%s", b->desc.is_gpu ? "gpu" : "cpu");
+    else
+        bb_slug(b->desc.device_name, b->slug, sizeof b->slug);
+    bb_host_cpu(b->cpu, sizeof b->cpu);
+#if defined(__clang__)
+    snprintf(b->cc, sizeof b->cc, "clang %s -O2", __clang_version__);
+#elif defined(__GNUC__)
+    snprintf(b->cc, sizeof b->cc, "gcc %s", __VERSION__);
+#else
+    snprintf(b->cc, sizeof b->cc, "C compiler");
+#endif
+    return 0;
+}
+
+/* A tiny call of every primitive: those whose API fails are "unavailable". */
+static void probe(bench *b)
+{
+    bb_inputs in;
+    bb_dist u = {AK_DIST_UNIFORM, 1, "uniform"};
+    char why[200];
+    if (bb_inputs_alloc(&in, 1000, b->opt.seed) || host_alloc(b, 1000) ||
+        devbufs_alloc(b, 1000, why, sizeof why)) {
+        bb_inputs_free(&in);
+        return;
+    }
+    for (int p = 0; p < BB_PRIM_COUNT; p++) {
+        bb_case c;
+        if (!(b->opt.prim_mask & (1u << p))) continue;
+        if (bb_case_prepare(&c, &in, (bb_prim)p, &u, why, sizeof why)) continue;
+        sk_state ss = {b, 0, 0, 0, SK_OK};
+        double ms = 0;
+        bb_result r;
+        memset(&r, 0, sizeof r);
+        if (upload_case(b, &c, why, sizeof why) || sk_reset(&ss, &c, 1, why, sizeof why))
+            continue;
+        if (sk_run(&ss, &c, &ms, why, sizeof why) == 0) continue;
+        if (ss.last == SK_E_UNSUPPORTED || ss.last == SK_E_INVALID_ARG ||
+            ss.last == SK_E_BUILD) {
+            b->sk_unavailable[p] = 1;
+            snprintf(b->sk_unavailable_why[p], sizeof b->sk_unavailable_why[0], "%s", why);
+            fprintf(stderr, "bench_all: scankit %s is unavailable: %s\n",
+                    bb_prim_name((bb_prim)p), why);
+        }
+    }
+    bb_inputs_free(&in);
+}
+
+/* Device bytes one size needs: the buffers above, scankit's scratch and a
+ * peer's temporaries (a sort of pairs: about 16 bytes an element). */
+static uint64_t device_bytes(size_t n)
+{
+    return (uint64_t)n * 70u + (64u << 20);
+}
+
+int main(int argc, char **argv)
+{
+    bench b;
+    memset(&b, 0, sizeof b);
+    int rc = bb_opts_parse(&b.opt, argc, argv, "bench_all", 1);
+    if (rc) return rc == 1 ? 0 : 2;
+    if (open_context(&b)) return 1;
+    if (b.opt.print_slug) {
+        printf("%s\n", b.slug);
+        sk_context_free(b.ctx);
+        return 0;
+    }
+    if (b.opt.no_boost) snprintf(b.boost_why, sizeof b.boost_why, "left out (--no-boost)");
+    else b.boost = bb_boost_open(b.clctx, b.queue, b.boost_why, sizeof b.boost_why);
+    if (!b.boost) fprintf(stderr, "bench_all: Boost.Compute: %s\n", b.boost_why);
+
+    if (!b.opt.csv || !strcmp(b.opt.csv, "-")) b.csv = stdout;
+    else if (!(b.csv = fopen(b.opt.csv, "w"))) {
+        fprintf(stderr, "bench_all: cannot write %s: %s\n", b.opt.csv, strerror(errno));
+        return 1;
+    }
+    bb_csv_header(b.csv);
+    fprintf(stderr, "bench_all: %s; %s; serial on %s; seed %" PRIu64 "; %d repeats at most, "
+                    "%d warm-ups\n",
+            b.device, b.driver, b.cpu, b.opt.seed, b.opt.repeats, b.opt.warmups);
+    probe(&b);
+
+    int log2s[MAX_SIZES];
+    int nsizes = bb_sizes(&b.opt, log2s, MAX_SIZES);
+    double t_start = bb_now(), last_size_s = 0;
+    size_t last_n = 0;
+    uint64_t host_mem = bb_host_memory();
+    for (int si = 0; si < nsizes; si++) {
+        size_t n = (size_t)1 << log2s[si];
+        double elapsed = bb_now() - t_start;
+        double predicted = last_n ? last_size_s * (double)n / (double)last_n : 0;
+        if (b.opt.budget_s > 0 && elapsed + predicted > b.opt.budget_s) {
+            fprintf(stderr, "bench_all: budget: %.0f s spent, 2^%d would take about %.0f s "
+                            "more; skipping 2^%d and above\n",
+                    elapsed, log2s[si], predicted, log2s[si]);
+            break;
+        }
+        if (device_bytes(n) > b.desc.global_mem_bytes ||
+            (uint64_t)n * sizeof(double) > b.desc.max_alloc_bytes) {
+            fprintf(stderr, "bench_all: 2^%d elements need more device memory than %s has; "
+                            "stopping there\n", log2s[si], b.desc.device_name);
+            break;
+        }
+        if (host_mem && bb_host_bytes(n) > host_mem * 3 / 4) {
+            fprintf(stderr, "bench_all: 2^%d elements need more host memory than there is; "
+                            "stopping there\n", log2s[si]);
+            break;
+        }
+        double t_size = bb_now();
+        char why[200];
+        bb_inputs in;
+        if (bb_inputs_alloc(&in, n, b.opt.seed) || host_alloc(&b, n)) {
+            fprintf(stderr, "bench_all: out of host memory at 2^%d\n", log2s[si]);
+            bb_inputs_free(&in);
+            break;
+        }
+        if (devbufs_alloc(&b, n, why, sizeof why)) {
+            fprintf(stderr, "bench_all: 2^%d: %s; stopping there\n", log2s[si], why);
+            bb_inputs_free(&in);
+            break;
+        }
+        fprintf(stderr, "bench_all: n = 2^%d\n", log2s[si]);
+        /* distribution-major, so that each input is generated once per size */
+        static const char *const order[] = {"uniform", "entropy:2", "entropy:3", "entropy:4",
+                                            "sorted", "reversed", "equal", "few-unique"};
+        for (size_t di = 0; di < sizeof order / sizeof order[0]; di++) {
+            for (int p = 0; p < BB_PRIM_COUNT; p++) {
+                bb_dist dists[BB_MAX_DISTS];
+                size_t nd = bb_prim_dists((bb_prim)p, dists);
+                if (!(b.opt.prim_mask & (1u << p))) continue;
+                for (size_t k = 0; k < nd; k++) {
+                    bb_case c;
+                    if (strcmp(dists[k].name, order[di]) || !bb_dist_selected(&b.opt, &dists[k]))
+                        continue;
+                    if (bb_case_prepare(&c, &in, (bb_prim)p, &dists[k], why, sizeof why)) {
+                        fprintf(stderr, "bench_all: %s: %s\n", bb_prim_name((bb_prim)p), why);
+                        b.errors++;
+                        continue;
+                    }
+                    run_case(&b, &c);
+                }
+            }
+        }
+        bb_inputs_free(&in);
+        last_size_s = bb_now() - t_size;
+        last_n = n;
+    }
+    devbufs_release(&b);
+    host_release(&b);
+    bb_boost_close(b.boost);
+    sk_context_free(b.ctx);
+    if (b.csv != stdout && fclose(b.csv) != 0) b.errors++;
+    fprintf(stderr, "bench_all: %.1f s; %d wrong result(s), %d error(s)\n", bb_now() - t_start,
+            b.wrong, b.errors);
+    return b.wrong || b.errors ? 1 : 0;
+}

@@ -1,0 +1,836 @@
+/*
+ * bench_common.c - the cases, data, serial references, checks, harness and
+ * CSV shared by bench_all and bench_cub (see bench_common.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "bench_common.h"
+
+#include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- primitives and distributions --------------------------------------------------- */
+
+static const char *const prim_names[BB_PRIM_COUNT] = {
+    "scan_inclusive", "scan_exclusive", "reduce",  "select_if", "partition",
+    "sort_keys",      "sort_pairs",     "segscan", "segreduce", "poly_eval"};
+
+const char *bb_prim_name(bb_prim p)
+{
+    return (unsigned)p < BB_PRIM_COUNT ? prim_names[p] : "?";
+}
+
+int bb_prim_parse(const char *name, bb_prim *out)
+{
+    for (int p = 0; p < BB_PRIM_COUNT; p++)
+        if (!strcmp(name, prim_names[p])) {
+            *out = (bb_prim)p;
+            return 0;
+        }
+    return -1;
+}
+
+static bb_dist make_dist(ak_dist d, unsigned k)
+{
+    bb_dist r = {d, k, ""};
+    if (d == AK_DIST_ENTROPY) snprintf(r.name, sizeof r.name, "entropy:%u", k);
+    else snprintf(r.name, sizeof r.name, "%s", ak_dist_name(d));
+    return r;
+}
+
+size_t bb_prim_dists(bb_prim p, bb_dist *out)
+{
+    size_t n = 0;
+    out[n++] = make_dist(AK_DIST_UNIFORM, 1);
+    switch (p) {
+    case BB_SORT_KEYS:
+    case BB_SORT_PAIRS:
+        out[n++] = make_dist(AK_DIST_ENTROPY, 2);
+        out[n++] = make_dist(AK_DIST_ENTROPY, 3);
+        out[n++] = make_dist(AK_DIST_ENTROPY, 4);
+        out[n++] = make_dist(AK_DIST_SORTED, 1);
+        out[n++] = make_dist(AK_DIST_REVERSED, 1);
+        out[n++] = make_dist(AK_DIST_EQUAL, 1);
+        out[n++] = make_dist(AK_DIST_FEW_UNIQUE, 1);
+        break;
+    case BB_SELECT_IF:
+    case BB_PARTITION:
+        /* the predicate keeps odd values: entropy:K keeps 2^-K of them,
+         * equal all or none, few-unique runs of one answer */
+        out[n++] = make_dist(AK_DIST_ENTROPY, 2);
+        out[n++] = make_dist(AK_DIST_ENTROPY, 3);
+        out[n++] = make_dist(AK_DIST_ENTROPY, 4);
+        out[n++] = make_dist(AK_DIST_EQUAL, 1);
+        out[n++] = make_dist(AK_DIST_FEW_UNIQUE, 1);
+        break;
+    default:
+        break; /* scans, reduce, segments, poly: the values do not change the work */
+    }
+    return n;
+}
+
+/* ---- options --------------------------------------------------------------------------- */
+
+static void usage(FILE *f, const char *prog, int opencl)
+{
+    fprintf(f,
+            "usage: %s [--quick] [--min-log2 K] [--max-log2 K] [--step 1|2] [--budget S]\n"
+            "       [--repeats R] [--min-repeats R] [--warmups W] [--max-measure-s S]\n"
+            "       [--seed S] [--prims LIST] [--dists LIST] [--qsort-max-log2 K]\n"
+            "       [--serial-max-log2 K] [--csv FILE]%s\n"
+            "\n"
+            "  sizes n = 2^K, K from --min-log2 (10) to --max-log2 (28) by --step (2)\n"
+            "  --budget S        skip the remaining (larger) sizes once S seconds have\n"
+            "                    passed, or when the next size would end past S\n"
+            "  --repeats R       at most R timed runs per measurement (11), at least\n"
+            "                    --min-repeats (3), stopping once --max-measure-s (1.0)\n"
+            "                    seconds were timed; --warmups W untimed runs first (2)\n"
+            "  --seed S          the input seed (1), as datagen --seed\n"
+            "  --qsort-max-log2 K  the qsort baseline only up to 2^K (24): it is slow\n"
+            "  --serial-max-log2 K every serial baseline only up to 2^K (no limit)\n"
+            "  --prims LIST      comma list of: scan_inclusive scan_exclusive reduce\n"
+            "                    select_if partition sort_keys sort_pairs segscan\n"
+            "                    segreduce poly_eval (default: all)\n"
+            "  --dists LIST      only these distributions (uniform, entropy:2, entropy:3,\n"
+            "                    entropy:4, sorted, reversed, equal, few-unique)\n"
+            "  --quick           sizes 2^10..2^16, 3 repeats, 1 warm-up: a smoke run\n"
+            "  --csv FILE        write the CSV there (default: stdout)\n",
+            prog,
+            opencl ? "\n       [--device SPEC] [--shape cpu|gpu] [--no-boost] [--no-host]"
+                     " [--print-slug]"
+                   : "");
+    if (opencl)
+        fprintf(f,
+                "  --device SPEC     as sk_context_create (\"P:D\", index, or a name part);\n"
+                "                    default $SCANKIT_DEVICE, else the first GPU\n"
+                "  --shape cpu|gpu   force scankit's kernel shape\n"
+                "  --no-boost        leave Boost.Compute out; --no-host: leave out the\n"
+                "                    end-to-end host-array timings\n"
+                "  --print-slug      print the device's results folder name and exit\n");
+}
+
+static int parse_int(const char *s, long lo, long hi, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 0);
+    if (errno || !end || *end || v < lo || v > hi) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || !end || *end || !(v >= 0)) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_prims(const char *s, unsigned *mask)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", s);
+    *mask = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        bb_prim p;
+        if (bb_prim_parse(t, &p)) return -1;
+        *mask |= 1u << p;
+    }
+    return *mask ? 0 : -1;
+}
+
+int bb_opts_parse(bb_opts *o, int argc, char **argv, const char *prog, int opencl)
+{
+    memset(o, 0, sizeof *o);
+    int min_log2 = -1, max_log2 = -1, repeats = -1, min_repeats = -1, warmups = -1;
+    double max_measure = -1;
+    o->step = 2;
+    o->seed = 1;
+    o->prim_mask = (1u << BB_PRIM_COUNT) - 1;
+    o->qsort_max_log2 = 24;
+    o->serial_max_log2 = 40;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0, used = 1;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout, prog, opencl);
+            return 1;
+        } else if (!strcmp(a, "--quick")) {
+            o->quick = 1;
+            used = 0;
+        } else if (opencl && !strcmp(a, "--no-boost")) {
+            o->no_boost = 1;
+            used = 0;
+        } else if (opencl && !strcmp(a, "--no-host")) {
+            o->no_host = 1;
+            used = 0;
+        } else if (opencl && !strcmp(a, "--print-slug")) {
+            o->print_slug = 1;
+            used = 0;
+        } else if (!v) {
+            bad = 1;
+        } else if (!strcmp(a, "--min-log2")) bad = parse_int(v, 0, 40, &min_log2);
+        else if (!strcmp(a, "--max-log2")) bad = parse_int(v, 0, 40, &max_log2);
+        else if (!strcmp(a, "--step")) bad = parse_int(v, 1, 2, &o->step);
+        else if (!strcmp(a, "--repeats")) bad = parse_int(v, 1, 1001, &repeats);
+        else if (!strcmp(a, "--min-repeats")) bad = parse_int(v, 1, 1001, &min_repeats);
+        else if (!strcmp(a, "--warmups")) bad = parse_int(v, 0, 100, &warmups);
+        else if (!strcmp(a, "--max-measure-s")) bad = parse_double(v, &max_measure);
+        else if (!strcmp(a, "--budget")) bad = parse_double(v, &o->budget_s);
+        else if (!strcmp(a, "--qsort-max-log2")) bad = parse_int(v, 0, 40, &o->qsort_max_log2);
+        else if (!strcmp(a, "--serial-max-log2"))
+            bad = parse_int(v, 0, 40, &o->serial_max_log2);
+        else if (!strcmp(a, "--csv")) o->csv = v;
+        else if (!strcmp(a, "--prims")) bad = parse_prims(v, &o->prim_mask);
+        else if (!strcmp(a, "--dists")) snprintf(o->dist_filter, sizeof o->dist_filter, "%s", v);
+        else if (opencl && !strcmp(a, "--device")) o->device = v;
+        else if (opencl && !strcmp(a, "--shape")) {
+            o->shape = v;
+            bad = strcmp(v, "cpu") && strcmp(v, "gpu");
+        } else if (!strcmp(a, "--seed")) {
+            char *end = NULL;
+            errno = 0;
+            o->seed = strtoull(v, &end, 0);
+            bad = errno || !end || *end;
+        } else bad = 1;
+        if (bad) {
+            fprintf(stderr, "%s: bad option or value: %s%s%s\n", prog, a, v && used ? " " : "",
+                    v && used ? v : "");
+            usage(stderr, prog, opencl);
+            return 2;
+        }
+        i += used;
+    }
+    o->min_log2 = min_log2 >= 0 ? min_log2 : 10;
+    o->max_log2 = max_log2 >= 0 ? max_log2 : o->quick ? 16 : 28;
+    o->repeats = repeats > 0 ? repeats : o->quick ? 3 : 11;
+    o->min_repeats = min_repeats > 0 ? min_repeats : o->quick ? 1 : 3;
+    if (o->min_repeats > o->repeats) o->min_repeats = o->repeats;
+    o->warmups = warmups >= 0 ? warmups : o->quick ? 1 : 2;
+    o->max_measure_s = max_measure >= 0 ? max_measure : o->quick ? 0.05 : 1.0;
+    if (o->min_log2 > o->max_log2) {
+        fprintf(stderr, "%s: --min-log2 is above --max-log2\n", prog);
+        return 2;
+    }
+    if (o->max_log2 > 34) {
+        fprintf(stderr, "%s: --max-log2 above 34 is not supported\n", prog);
+        return 2;
+    }
+    return 0;
+}
+
+int bb_dist_selected(const bb_opts *o, const bb_dist *d)
+{
+    if (!o->dist_filter[0]) return 1;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", o->dist_filter);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (!strcmp(t, d->name)) return 1;
+    return 0;
+}
+
+/* ---- data ---------------------------------------------------------------------------------- */
+
+int bb_gen_keys(uint32_t *out, size_t n, const bb_dist *d, uint64_t seed)
+{
+    ak_gen_spec spec = {0};
+    ak_err e;
+    spec.type = AK_UINT32;
+    spec.dist = d->dist;
+    spec.entropy_k = d->k ? d->k : 1;
+    spec.seed = seed;
+    return ak_gen_fill(&spec, out, n, &e);
+}
+
+int bb_gen_coeffs(double *out, size_t n, uint64_t seed)
+{
+    ak_gen_spec spec = {0};
+    ak_err e;
+    spec.type = AK_FLOAT64;
+    spec.dist = AK_DIST_UNIFORM;
+    spec.entropy_k = 1;
+    spec.seed = seed;
+    spec.has_range = 1;
+    spec.lo.f = -1.0;
+    spec.hi.f = 1.0;
+    return ak_gen_fill(&spec, out, n, &e);
+}
+
+void bb_gen_segments(size_t n, uint64_t seed, uint8_t *flags, uint32_t *offsets,
+                     size_t *nseg, uint32_t *seg_ids)
+{
+    ak_rng r;
+    ak_rng_seed(&r, seed ^ 0x5e65e65e65e65e6ull);
+    size_t s = 0, i = 0;
+    while (i < n) {
+        size_t len = 1 + (size_t)ak_rng_below(&r, BB_SEG_MAX_LEN);
+        if (len > n - i) len = n - i;
+        offsets[s] = (uint32_t)i;
+        for (size_t j = 0; j < len; j++) {
+            flags[i + j] = j == 0;
+            seg_ids[i + j] = (uint32_t)s;
+        }
+        i += len;
+        s++;
+    }
+    offsets[s] = (uint32_t)n;
+    *nseg = s;
+}
+
+uint64_t bb_checksum(const void *data, size_t bytes, uint64_t h)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < bytes; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+int bb_inputs_alloc(bb_inputs *in, size_t n, uint64_t seed)
+{
+    memset(in, 0, sizeof *in);
+    in->n = n;
+    in->seed = seed;
+    size_t m = n ? n : 1;
+    in->keys = malloc(m * sizeof(uint32_t));
+    in->values = malloc(m * sizeof(uint32_t));
+    in->offsets = malloc((m + 1) * sizeof(uint32_t));
+    in->seg_ids = malloc(m * sizeof(uint32_t));
+    in->flags = malloc(m);
+    in->coeffs = malloc(m * sizeof(double));
+    in->ref_out = malloc(m * sizeof(uint32_t));
+    in->ref_out2 = malloc(m * sizeof(uint32_t));
+    in->scratch = malloc(2 * m * sizeof(uint32_t));
+    if (!in->keys || !in->values || !in->offsets || !in->seg_ids || !in->flags ||
+        !in->coeffs || !in->ref_out || !in->ref_out2 || !in->scratch) {
+        bb_inputs_free(in);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) in->values[i] = (uint32_t)i;
+    return 0;
+}
+
+void bb_inputs_free(bb_inputs *in)
+{
+    free(in->keys);
+    free(in->values);
+    free(in->offsets);
+    free(in->seg_ids);
+    free(in->flags);
+    free(in->coeffs);
+    free(in->ref_out);
+    free(in->ref_out2);
+    free(in->scratch);
+    memset(in, 0, sizeof *in);
+}
+
+/* ---- serial code ----------------------------------------------------------------------------- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* LSD radix sort, 8-bit digits, the four histograms in one pass, digits
+ * that are equal in every key skipped; keys k (and values v, may be NULL)
+ * sorted in place through tk and tv. Stable. */
+static void radix_sort(uint32_t *k, uint32_t *v, uint32_t *tk, uint32_t *tv, size_t n)
+{
+    size_t hist[4][256];
+    memset(hist, 0, sizeof hist);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = k[i];
+        hist[0][x & 255]++;
+        hist[1][(x >> 8) & 255]++;
+        hist[2][(x >> 16) & 255]++;
+        hist[3][x >> 24]++;
+    }
+    uint32_t *sk = k, *dk = tk, *sv = v, *dv = tv;
+    for (int pass = 0; pass < 4 && n > 1; pass++) {
+        int shift = 8 * pass;
+        size_t *h = hist[pass];
+        if (h[(sk[0] >> shift) & 255] == n) continue;
+        size_t sum = 0;
+        for (int d = 0; d < 256; d++) {
+            size_t c = h[d];
+            h[d] = sum;
+            sum += c;
+        }
+        if (v) {
+            for (size_t i = 0; i < n; i++) {
+                size_t pos = h[(sk[i] >> shift) & 255]++;
+                dk[pos] = sk[i];
+                dv[pos] = sv[i];
+            }
+        } else {
+            for (size_t i = 0; i < n; i++) dk[h[(sk[i] >> shift) & 255]++] = sk[i];
+        }
+        uint32_t *t = sk;
+        sk = dk;
+        dk = t;
+        t = sv;
+        sv = dv;
+        dv = t;
+    }
+    if (sk != k) {
+        memcpy(k, sk, n * sizeof *k);
+        if (v) memcpy(v, sv, n * sizeof *v);
+    }
+}
+
+void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t *out2,
+                   uint32_t *tmp, size_t *count, uint32_t *scalar, double *poly)
+{
+    const uint32_t *in = c->keys;
+    size_t n = c->n;
+    uint32_t acc = 0;
+    switch (c->prim) {
+    case BB_SCAN_INCLUSIVE:
+        for (size_t i = 0; i < n; i++) out[i] = acc += in[i];
+        break;
+    case BB_SCAN_EXCLUSIVE:
+        for (size_t i = 0; i < n; i++) {
+            out[i] = acc;
+            acc += in[i];
+        }
+        break;
+    case BB_REDUCE:
+        for (size_t i = 0; i < n; i++) acc += in[i];
+        *scalar = acc;
+        break;
+    case BB_SELECT_IF: {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if ((in[i] & 1u) != 0) out[k++] = in[i];
+        *count = k;
+        break;
+    }
+    case BB_PARTITION: {
+        size_t sel = 0;
+        for (size_t i = 0; i < n; i++) sel += (in[i] & 1u) != 0;
+        size_t a = 0, b = sel;
+        for (size_t i = 0; i < n; i++) {
+            if ((in[i] & 1u) != 0) out[a++] = in[i];
+            else out[b++] = in[i];
+        }
+        *count = sel;
+        break;
+    }
+    case BB_SORT_KEYS:
+        memcpy(out, in, n * sizeof *out);
+        if (variant == BB_SERIAL_QSORT) qsort(out, n, sizeof *out, cmp_u32);
+        else radix_sort(out, NULL, tmp, NULL, n);
+        break;
+    case BB_SORT_PAIRS:
+        if (variant == BB_SERIAL_QSORT) {
+            /* (key, value) packed in one 64-bit word: the values are the
+             * indices, so ordering by both is the stable order */
+            uint64_t *p = (uint64_t *)(void *)tmp;
+            for (size_t i = 0; i < n; i++) p[i] = (uint64_t)in[i] << 32 | c->values[i];
+            qsort(p, n, sizeof *p, cmp_u64);
+            for (size_t i = 0; i < n; i++) {
+                out[i] = (uint32_t)(p[i] >> 32);
+                out2[i] = (uint32_t)p[i];
+            }
+        } else {
+            memcpy(out, in, n * sizeof *out);
+            memcpy(out2, c->values, n * sizeof *out2);
+            radix_sort(out, out2, tmp, tmp + n, n);
+        }
+        break;
+    case BB_SEGSCAN:
+        for (size_t i = 0; i < n; i++) out[i] = acc = c->flags[i] ? in[i] : acc + in[i];
+        break;
+    case BB_SEGREDUCE:
+        for (size_t s = 0; s < c->nseg; s++) {
+            uint32_t t = 0;
+            for (size_t i = c->offsets[s]; i < c->offsets[s + 1]; i++) t += in[i];
+            out[s] = t;
+        }
+        *count = c->nseg;
+        break;
+    case BB_POLY: {
+        double r = 0.0, x = c->x;
+        for (size_t i = n; i-- > 0;) r = r * x + c->coeffs[i];
+        *poly = r;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char *why,
+                    size_t cap)
+{
+    size_t n = in->n;
+    memset(c, 0, sizeof *c);
+    c->prim = p;
+    c->n = n;
+    c->dist = *d;
+    c->seed = in->seed;
+    c->x = BB_POLY_X;
+    uint64_t h = BB_CHECKSUM_INIT;
+    if (p == BB_POLY) {
+        if (!in->have_coeffs) {
+            if (bb_gen_coeffs(in->coeffs, n, in->seed)) {
+                snprintf(why, cap, "generating the coefficients failed");
+                return -1;
+            }
+            in->have_coeffs = 1;
+        }
+        c->coeffs = in->coeffs;
+        h = bb_checksum(in->coeffs, n * sizeof(double), h);
+    } else {
+        if (!in->have_keys || strcmp(in->dist.name, d->name)) {
+            if (bb_gen_keys(in->keys, n, d, in->seed)) {
+                snprintf(why, cap, "generating %s keys failed", d->name);
+                return -1;
+            }
+            in->have_keys = 1;
+            in->dist = *d;
+        }
+        c->keys = in->keys;
+        h = bb_checksum(in->keys, n * sizeof(uint32_t), h);
+    }
+    if (p == BB_SORT_PAIRS) {
+        c->values = in->values;
+        h = bb_checksum(in->values, n * sizeof(uint32_t), h);
+    }
+    if (p == BB_SEGSCAN || p == BB_SEGREDUCE) {
+        if (!in->have_segments) {
+            bb_gen_segments(n, in->seed, in->flags, in->offsets, &in->nseg, in->seg_ids);
+            in->have_segments = 1;
+        }
+        c->flags = in->flags;
+        c->offsets = in->offsets;
+        c->seg_ids = in->seg_ids;
+        c->nseg = in->nseg;
+        h = bb_checksum(in->offsets, (in->nseg + 1) * sizeof(uint32_t), h);
+    }
+    c->checksum = h;
+
+    /* the reference */
+    size_t count = 0;
+    uint32_t scalar = 0;
+    double poly = 0;
+    bb_serial_run(c, BB_SERIAL_LOOP, in->ref_out, in->ref_out2, in->scratch, &count, &scalar,
+                  &poly);
+    c->ref_out = in->ref_out;
+    c->ref_out2 = in->ref_out2;
+    c->ref_count = count;
+    c->ref_scalar = scalar;
+    if (p == BB_SORT_KEYS || p == BB_SORT_PAIRS) {
+        for (size_t i = 1; i < n; i++)
+            if (c->ref_out[i - 1] > c->ref_out[i]) {
+                snprintf(why, cap, "the serial reference sort is not sorted at [%zu]", i);
+                return -1;
+            }
+    }
+    if (p == BB_POLY) {
+        /* long double Horner and the documented bound gamma(2d) sum |a_i| |x|^i */
+        long double r = 0.0L, s = 0.0L, x = (long double)c->x, ax = fabsl(x);
+        for (size_t i = n; i-- > 0;) {
+            r = r * x + (long double)c->coeffs[i];
+            s = s * ax + fabsl((long double)c->coeffs[i]);
+        }
+        double d2 = 2.0 * (double)(n ? n - 1 : 0), u = DBL_EPSILON / 2;
+        double gamma = d2 * u < 1 ? d2 * u / (1 - d2 * u) : INFINITY;
+        c->ref_poly = (double)r;
+        /* plus the rounding of the reference to double, and underflow */
+        c->poly_bound = gamma * (double)s + fabs(c->ref_poly) * DBL_EPSILON + 4 * DBL_MIN;
+    }
+    return 0;
+}
+
+/* ---- checks --------------------------------------------------------------------------------- */
+
+static int mismatch(const uint32_t *got, const uint32_t *want, size_t n, const char *what,
+                    char *why, size_t cap)
+{
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i]) {
+            snprintf(why, cap, "%s[%zu] = %" PRIu32 ", want %" PRIu32, what, i, got[i], want[i]);
+            return 1;
+        }
+    return 0;
+}
+
+int bb_check(const bb_case *c, const bb_result *r, int flags, char *why, size_t cap)
+{
+    size_t n = c->n;
+    switch (c->prim) {
+    case BB_SCAN_INCLUSIVE:
+    case BB_SCAN_EXCLUSIVE:
+    case BB_SEGSCAN:
+        return mismatch(r->out, c->ref_out, n, "out", why, cap);
+    case BB_REDUCE:
+        if (r->scalar != c->ref_scalar) {
+            snprintf(why, cap, "sum %" PRIu32 ", want %" PRIu32, r->scalar, c->ref_scalar);
+            return 1;
+        }
+        return 0;
+    case BB_SELECT_IF:
+    case BB_PARTITION:
+        if (r->count != c->ref_count) {
+            snprintf(why, cap, "count %zu, want %zu", r->count, c->ref_count);
+            return 1;
+        }
+        if (c->prim == BB_SELECT_IF) return mismatch(r->out, c->ref_out, n ? r->count : 0,
+                                                     "out", why, cap);
+        if (mismatch(r->out, c->ref_out, r->count, "out", why, cap)) return 1;
+        if (flags & BB_CHECK_REJECTED_REVERSED) {
+            for (size_t i = r->count, j = n; i < n; i++) {
+                --j;
+                if (r->out[i] != c->ref_out[j]) {
+                    snprintf(why, cap, "rejected out[%zu] = %" PRIu32 ", want %" PRIu32
+                             " (reverse order)", i, r->out[i], c->ref_out[j]);
+                    return 1;
+                }
+            }
+            return 0;
+        }
+        return mismatch(r->out + r->count, c->ref_out + r->count, n - r->count, "rejected out",
+                        why, cap);
+    case BB_SORT_KEYS:
+        return mismatch(r->out, c->ref_out, n, "keys", why, cap);
+    case BB_SORT_PAIRS:
+        return mismatch(r->out, c->ref_out, n, "keys", why, cap) ||
+               mismatch(r->out2, c->ref_out2, n, "values", why, cap);
+    case BB_SEGREDUCE:
+        if (r->count != c->nseg) {
+            snprintf(why, cap, "%zu segments, want %zu", r->count, c->nseg);
+            return 1;
+        }
+        return mismatch(r->out, c->ref_out, c->nseg, "totals", why, cap);
+    case BB_POLY: {
+        double err = fabs(r->poly - c->ref_poly);
+        if (!(err <= c->poly_bound)) {
+            snprintf(why, cap, "p(x) = %.17g, reference %.17g, error %.3g over the bound %.3g",
+                     r->poly, c->ref_poly, err, c->poly_bound);
+            return 1;
+        }
+        return 0;
+    }
+    default:
+        snprintf(why, cap, "unknown primitive");
+        return 1;
+    }
+}
+
+/* ---- harness ------------------------------------------------------------------------------------ */
+
+static const char *const status_names[] = {"ok", "wrong", "error", "unavailable", "skipped"};
+
+const char *bb_status_name(bb_status s)
+{
+    return (unsigned)s <= BB_SKIPPED ? status_names[s] : "?";
+}
+
+double bb_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bb_median(double *v, int n)
+{
+    if (n <= 0) return 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* reset + run + fetch + check; 0 ok, 1 wrong (detail set), -1 error (detail set). */
+static int checked_run(const bb_impl *im, const bb_case *c, bb_measure *m, const char *when,
+                       double *wall)
+{
+    char why[200] = "";
+    double ms = 0, t0;
+    bb_result r;
+    memset(&r, 0, sizeof r);
+    if (im->reset(im->self, c, 1, why, sizeof why)) goto fail;
+    t0 = bb_now();
+    if (im->run(im->self, c, &ms, why, sizeof why)) goto fail;
+    *wall = bb_now() - t0;
+    if (im->fetch(im->self, c, &r, why, sizeof why)) goto fail;
+    if (bb_check(c, &r, im->check_flags, why, sizeof why)) {
+        snprintf(m->detail, sizeof m->detail, "%s: %s", when, why);
+        return 1;
+    }
+    return 0;
+fail:
+    snprintf(m->detail, sizeof m->detail, "%s", why);
+    return -1;
+}
+
+void bb_measure_run(const bb_opts *o, const bb_impl *im, const bb_case *c, bb_measure *m)
+{
+    double *t = calloc((size_t)o->repeats, sizeof *t), first = 0, timed = 0;
+    char why[200] = "";
+    int rc;
+    memset(m, 0, sizeof *m);
+    if (!t) {
+        m->status = BB_ERROR;
+        snprintf(m->detail, sizeof m->detail, "out of host memory");
+        return;
+    }
+    rc = checked_run(im, c, m, "first run", &first);
+    if (rc) goto done;
+    /* the checked run warmed everything up already when it was long */
+    int warmups = first > o->max_measure_s ? 0 : o->warmups;
+    for (int i = 0; i < warmups; i++) {
+        double ms;
+        if (im->reset(im->self, c, 0, why, sizeof why) ||
+            im->run(im->self, c, &ms, why, sizeof why)) {
+            rc = -1;
+            goto done;
+        }
+    }
+    int r = 0;
+    while (r < o->repeats && (r < o->min_repeats || timed < o->max_measure_s)) {
+        double t0;
+        if (im->reset(im->self, c, 0, why, sizeof why)) { rc = -1; goto done; }
+        t0 = bb_now();
+        if (im->run(im->self, c, &t[r], why, sizeof why)) { rc = -1; goto done; }
+        timed += bb_now() - t0;
+        r++;
+    }
+    /* the output of the last timed run must be right too */
+    {
+        bb_result res;
+        memset(&res, 0, sizeof res);
+        if (im->fetch(im->self, c, &res, why, sizeof why)) { rc = -1; goto done; }
+        if (bb_check(c, &res, im->check_flags, why, sizeof why)) {
+            snprintf(m->detail, sizeof m->detail, "after the timed runs: %s", why);
+            rc = 1;
+            goto done;
+        }
+    }
+    m->ms = bb_median(t, r);
+    m->repeats = r;
+done:
+    if (rc < 0 && why[0]) snprintf(m->detail, sizeof m->detail, "%s", why);
+    m->status = rc == 0 ? BB_OK : rc > 0 ? BB_WRONG : BB_ERROR;
+    if (rc) m->ms = 0;
+    free(t);
+}
+
+/* ---- CSV ------------------------------------------------------------------------------------------ */
+
+void bb_csv_header(FILE *f)
+{
+    fprintf(f, "primitive,n,distribution,implementation,device,driver,time_ms,"
+               "throughput_gelem_s,ratio_to_scankit,status,repeats,seed,checksum,detail\n");
+}
+
+static void csv_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) fputc(*s == ',' ? ';' : *s == '"' ? '\'' : *s == '\n' || *s == '\r'
+                                                                 ? ' ' : *s, f);
+}
+
+void bb_csv_row(FILE *f, const bb_case *c, const char *impl, const char *device,
+                const char *driver, const bb_measure *m, double scankit_ms)
+{
+    fprintf(f, "%s,%zu,%s,%s,", bb_prim_name(c->prim), c->n, c->dist.name, impl);
+    csv_text(f, device);
+    fputc(',', f);
+    csv_text(f, driver);
+    if (m->status == BB_OK && m->ms > 0) {
+        fprintf(f, ",%.6f,%.6f,", m->ms, (double)c->n / (m->ms * 1e6));
+        if (scankit_ms > 0) fprintf(f, "%.4f", m->ms / scankit_ms);
+    } else {
+        fprintf(f, ",,,");
+    }
+    fprintf(f, ",%s,%d,%" PRIu64 ",%016" PRIx64 ",", bb_status_name(m->status), m->repeats,
+            c->seed, c->checksum);
+    csv_text(f, m->detail);
+    fputc('\n', f);
+    fflush(f);
+}
+
+/* ---- misc ----------------------------------------------------------------------------------------- */
+
+void bb_slug(const char *name, char *out, size_t cap)
+{
+    size_t k = 0;
+    int dash = 0;
+    for (const char *s = name; *s && k + 1 < cap; s++) {
+        char ch = *s;
+        if (ch >= 'A' && ch <= 'Z') ch = (char)(ch - 'A' + 'a');
+        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+            if (dash && k > 0 && k + 2 < cap) out[k++] = '-';
+            out[k++] = ch;
+            dash = 0;
+        } else {
+            dash = 1;
+        }
+    }
+    out[k] = '\0';
+    if (!k) snprintf(out, cap, "device");
+}
+
+int bb_sizes(const bb_opts *o, int *log2s, int cap)
+{
+    int k = 0;
+    for (int l = o->min_log2; l <= o->max_log2 && k < cap; l += o->step) log2s[k++] = l;
+    return k;
+}
+
+void bb_host_cpu(char *out, size_t cap)
+{
+    snprintf(out, cap, "host CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "model name", 10)) {
+            char *p = strchr(line, ':');
+            if (p) {
+                p++;
+                while (*p == ' ' || *p == '\t') p++;
+                p[strcspn(p, "\n")] = '\0';
+                snprintf(out, cap, "%s (serial, 1 thread)", p);
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+uint64_t bb_host_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+uint64_t bb_host_bytes(size_t n)
+{
+    /* inputs and references (bb_inputs: 45 bytes an element) plus one
+     * implementation's read-back (8 bytes) and the serial outputs (8) */
+    return (uint64_t)n * 61u + (64u << 20);
+}

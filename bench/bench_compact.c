@@ -1,0 +1,421 @@
+/*
+ * bench_compact - scankit's select-if and partition on uint32 with the
+ * predicate "(x & 1u) != 0" (about half kept, at random) against, in the
+ * same run and on the same data, a plain serial C loop.
+ *
+ *   bench_compact [--min-log2 K] [--max-log2 K] [--repeats R] [--device SPEC]
+ *                 [--shape cpu|gpu] [--seed S]
+ *
+ * For each n = 2^min .. 2^max, every result (count and output) is checked
+ * against the serial loop before anything is timed; a wrong result is
+ * reported as an error and not timed. Times are medians of R runs after 2
+ * warm-ups: scankit's device time is the span of one call's launches
+ * (profiling events: count, scan of the counts, write), its wall time covers
+ * the call (which blocks to read the count). The serial loops are the plain
+ * ones: `if (x & 1) dst[k++] = x`, and for the partition a counting pass and
+ * then two cursors; and, as a harder baseline, the same loops without a
+ * branch on the predicate (`dst[k] = x; k += x & 1`). Exit 0 when every result was right, 1 otherwise, 2 on
+ * bad usage.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <scankit.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WARMUPS 2
+#define MAX_REPEATS 1001
+#define PREDICATE "(x & 1u) != 0"
+
+/* ---- options ------------------------------------------------------------------ */
+
+typedef struct options {
+    int min_log2, max_log2, repeats;
+    const char *device, *shape;
+    uint64_t seed;
+} options;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: bench_compact [--min-log2 K] [--max-log2 K] [--repeats R]\n"
+               "                     [--device SPEC] [--shape cpu|gpu] [--seed S]\n"
+               "  n = 2^K for K from --min-log2 (16) to --max-log2 (26); R repeats (11)\n");
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 0);
+    if (errno || !end || *end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_pair(options *o, const char *name, const char *value)
+{
+    long v = 0;
+    if (!strcmp(name, "--min-log2") && parse_long(value, 0, 40, &v)) o->min_log2 = (int)v;
+    else if (!strcmp(name, "--max-log2") && parse_long(value, 0, 40, &v)) o->max_log2 = (int)v;
+    else if (!strcmp(name, "--repeats") && parse_long(value, 1, MAX_REPEATS, &v))
+        o->repeats = (int)v;
+    else if (!strcmp(name, "--device")) o->device = value;
+    else if (!strcmp(name, "--shape") && (!strcmp(value, "cpu") || !strcmp(value, "gpu")))
+        o->shape = value;
+    else if (!strcmp(name, "--seed")) {
+        char *end = NULL;
+        errno = 0;
+        o->seed = strtoull(value, &end, 0);
+        return !errno && end && !*end;
+    } else return false;
+    return true;
+}
+
+/* 0: run; 1: --help shown; 2: bad usage. */
+static int parse_options(int argc, char **argv, options *o)
+{
+    *o = (options){16, 26, 11, NULL, NULL, 1};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 1;
+        }
+        if (i + 1 >= argc || !parse_pair(o, argv[i], argv[i + 1])) {
+            usage(stderr);
+            return 2;
+        }
+        i++;
+    }
+    if (o->min_log2 > o->max_log2) {
+        usage(stderr);
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- time and statistics ------------------------------------------------------- */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- state ------------------------------------------------------------------------ */
+
+typedef enum bench_op { OP_SELECT, OP_PARTITION } bench_op;
+
+static const char *const op_names[] = {"select_if", "partition"};
+
+typedef struct bench {
+    options opt;
+    sk_context *ctx;
+    cl_command_queue queue;
+    cl_mem src, dst;
+    uint32_t *in, *want, *got;
+    size_t cap;
+    char device_name[272];
+    const char *shape_name;
+} bench;
+
+typedef struct row {
+    bench_op op;
+    size_t n, kept;
+    double dev_ms, wall_ms, serial_ms, branchless_ms;
+    unsigned long launches;
+    char error[160];
+} row;
+
+static int cl_fail(cl_int rc, const char *what)
+{
+    fprintf(stderr, "bench_compact: %s: %s\n", what, sk_cl_error_name(rc));
+    return 1;
+}
+
+static int sk_fail(const bench *b, sk_status st, const char *what)
+{
+    fprintf(stderr, "bench_compact: %s: %s (%s)\n", what, sk_status_str(st),
+            b->ctx ? sk_context_error_detail(b->ctx) : "");
+    return 1;
+}
+
+/* ---- the serial loops --------------------------------------------------------------- */
+
+static size_t serial_select(const uint32_t *in, uint32_t *out, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (in[i] & 1u) out[k++] = in[i];
+    return k;
+}
+
+static size_t serial_partition(const uint32_t *in, uint32_t *out, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) kept += in[i] & 1u;
+    size_t o = 0, r = kept;
+    for (size_t i = 0; i < n; i++) {
+        if (in[i] & 1u) out[o++] = in[i];
+        else out[r++] = in[i];
+    }
+    return kept;
+}
+
+/* The same without a branch on the predicate: every element is stored, the
+ * cursor advances only for kept ones (partition: a conditional index). */
+static size_t branchless_select(const uint32_t *in, uint32_t *out, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[k] = in[i];
+        k += in[i] & 1u;
+    }
+    return k;
+}
+
+static size_t branchless_partition(const uint32_t *in, uint32_t *out, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) kept += in[i] & 1u;
+    size_t o = 0, r = kept;
+    for (size_t i = 0; i < n; i++) {
+        size_t f = in[i] & 1u;
+        out[f ? o : r] = in[i];
+        o += f;
+        r += 1 - f;
+    }
+    return kept;
+}
+
+static size_t serial_run(bench_op op, bool branchless, const uint32_t *in, uint32_t *out,
+                         size_t n)
+{
+    if (branchless)
+        return op == OP_SELECT ? branchless_select(in, out, n) : branchless_partition(in, out, n);
+    return op == OP_SELECT ? serial_select(in, out, n) : serial_partition(in, out, n);
+}
+
+/* Median ms of a serial loop; leaves the plain loop's result in b->want
+ * (the branchless one writes b->got, and must agree). */
+static double serial_ms(bench *b, bench_op op, bool branchless, size_t n, size_t *kept)
+{
+    double t[MAX_REPEATS];
+    uint32_t *out = branchless ? b->got : b->want;
+    for (int i = 0; i < WARMUPS; i++) *kept = serial_run(op, branchless, b->in, out, n);
+    for (int i = 0; i < b->opt.repeats; i++) {
+        double t0 = now_seconds();
+        *kept = serial_run(op, branchless, b->in, out, n);
+        t[i] = (now_seconds() - t0) * 1e3;
+    }
+    return median(t, b->opt.repeats);
+}
+
+/* ---- scankit ------------------------------------------------------------------------ */
+
+static sk_status scankit_call(bench *b, bench_op op, size_t n, size_t *count)
+{
+    if (op == OP_SELECT)
+        return sk_select_if(b->ctx, SK_UINT32, PREDICATE, b->src, b->dst, n, count);
+    return sk_partition(b->ctx, SK_UINT32, PREDICATE, b->src, b->dst, n, count);
+}
+
+static int scankit_timed(bench *b, bench_op op, size_t n, size_t *count, double *wall,
+                         double *dev, unsigned long *launches)
+{
+    double t0 = now_seconds(), seconds = 0;
+    sk_status st = scankit_call(b, op, n, count);
+    *wall = (now_seconds() - t0) * 1e3;
+    if (st == SK_OK) st = sk_context_profile_take(b->ctx, &seconds, launches);
+    if (st != SK_OK) return sk_fail(b, st, op_names[op]);
+    *dev = seconds * 1e3;
+    return 0;
+}
+
+/* Compares count and the written part of dst with the serial result. */
+static int verify(bench *b, bench_op op, size_t n, size_t count, row *r, const char *when)
+{
+    size_t m = op == OP_PARTITION ? n : r->kept;
+    if (count != r->kept) {
+        snprintf(r->error, sizeof r->error, "%s: count %zu, want %zu", when, count, r->kept);
+        return 0;
+    }
+    cl_int rc = m ? clEnqueueReadBuffer(b->queue, b->dst, CL_TRUE, 0, m * 4, b->got, 0, NULL,
+                                        NULL)
+                  : CL_SUCCESS;
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clEnqueueReadBuffer(dst)");
+    if (memcmp(b->got, b->want, m * 4) != 0)
+        snprintf(r->error, sizeof r->error, "%s: wrong output", when);
+    return 0;
+}
+
+static int scankit_ms(bench *b, bench_op op, size_t n, row *r)
+{
+    double wall[MAX_REPEATS], dev[MAX_REPEATS], w = 0, d = 0;
+    size_t count = 0;
+    uint32_t poison = 0xA5A5A5A5u;
+    cl_int rc = clEnqueueFillBuffer(b->queue, b->dst, &poison, 4, 0, n * 4, 0, NULL, NULL);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clEnqueueFillBuffer(dst)");
+    if (scankit_timed(b, op, n, &count, &w, &d, &r->launches)) return 1;
+    if (verify(b, op, n, count, r, "first run") || r->error[0]) return r->error[0] ? 0 : 1;
+    for (int i = 0; i < WARMUPS; i++)
+        if (scankit_timed(b, op, n, &count, &w, &d, &r->launches)) return 1;
+    for (int i = 0; i < b->opt.repeats; i++)
+        if (scankit_timed(b, op, n, &count, &wall[i], &dev[i], &r->launches)) return 1;
+    if (verify(b, op, n, count, r, "after the timed runs")) return 1;
+    r->wall_ms = median(wall, b->opt.repeats);
+    r->dev_ms = median(dev, b->opt.repeats);
+    return 0;
+}
+
+/* ---- output -------------------------------------------------------------------------- */
+
+static void print_header(const bench *b)
+{
+    printf("scankit compaction, uint32, predicate \"%s\": %s, %s shape, seed %" PRIu64 "\n",
+           PREDICATE, b->device_name, b->shape_name, b->opt.seed);
+    printf("times: median of %d runs after %d warm-ups; scankit = device time of one call's "
+           "launches (wall = the blocking call);\n", b->opt.repeats, WARMUPS);
+    printf("serial = the plain loop (a branch per element); branchless = the same loop storing "
+           "every element and advancing on kept ones;\n");
+    printf("x serial, x branchless = that loop's time / scankit device time (above 1: scankit "
+           "is faster)\n\n");
+    printf("%-10s %10s %9s %11s %11s %8s %10s %9s %9s %13s\n", "op", "n", "kept", "scankit ms",
+           "wall ms", "Gelem/s", "serial ms", "x serial", "branchl ms", "x branchless");
+}
+
+static void print_row(const row *r)
+{
+    if (r->error[0]) {
+        printf("%-10s %10zu ERROR: %s\n", op_names[r->op], r->n, r->error);
+        return;
+    }
+    printf("%-10s %10zu %9zu %11.3f %11.3f %8.3f %10.3f %9.2f %9.3f %13.2f\n",
+           op_names[r->op], r->n, r->kept, r->dev_ms, r->wall_ms,
+           (double)r->n / (r->dev_ms * 1e6), r->serial_ms, r->serial_ms / r->dev_ms,
+           r->branchless_ms, r->branchless_ms / r->dev_ms);
+}
+
+/* ---- setup ------------------------------------------------------------------------------ */
+
+static void fill_random(uint32_t *p, size_t n, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        p[i] = (uint32_t)((z ^ (z >> 31)) >> 32);
+    }
+}
+
+static int context_open(bench *b)
+{
+    sk_device_desc d;
+    long shape = 0;
+    sk_status st = sk_context_create(&b->ctx, b->opt.device);
+    if (st != SK_OK) return sk_fail(b, st, "opening the device");
+    if (b->opt.shape) {
+        st = sk_context_set_param(b->ctx, SK_PARAM_SHAPE,
+                                  !strcmp(b->opt.shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
+        if (st != SK_OK) return sk_fail(b, st, "setting the shape");
+    }
+    st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
+    if (st == SK_OK) st = sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);
+    if (st == SK_OK) st = sk_context_device(b->ctx, &d);
+    if (st != SK_OK) return sk_fail(b, st, "configuring the context");
+    snprintf(b->device_name, sizeof b->device_name, "%s (%s)", d.device_name, d.platform_name);
+    b->shape_name = shape == SK_SHAPE_CPU ? "cpu" : "gpu";
+    b->queue = sk_context_cl_queue(b->ctx);
+    return 0;
+}
+
+static int bench_open(bench *b)
+{
+    cl_int rc = CL_SUCCESS;
+    if (b->opt.max_log2 >= (int)(sizeof(size_t) * 8 - 3)) {
+        fprintf(stderr, "bench_compact: 2^%d elements do not fit in memory\n", b->opt.max_log2);
+        return 1;
+    }
+    b->cap = (size_t)1 << b->opt.max_log2;
+    size_t bytes = b->cap * sizeof(uint32_t);
+    if (context_open(b)) return 1;
+    b->in = malloc(bytes);
+    b->want = malloc(bytes);
+    b->got = malloc(bytes);
+    if (!b->in || !b->want || !b->got) {
+        fprintf(stderr, "bench_compact: out of host memory (3 x %zu bytes)\n", bytes);
+        return 1;
+    }
+    fill_random(b->in, b->cap, b->opt.seed);
+    cl_context cl = sk_context_cl_context(b->ctx);
+    b->src = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateBuffer(src)");
+    b->dst = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateBuffer(dst)");
+    rc = clEnqueueWriteBuffer(b->queue, b->src, CL_TRUE, 0, bytes, b->in, 0, NULL, NULL);
+    return rc == CL_SUCCESS ? 0 : cl_fail(rc, "clEnqueueWriteBuffer(src)");
+}
+
+static int bench_close(bench *b)
+{
+    int bad = 0;
+    cl_mem mems[] = {b->src, b->dst};
+    for (int i = 0; i < 2; i++)
+        if (mems[i] && clReleaseMemObject(mems[i]) != CL_SUCCESS) bad = 1;
+    sk_context_free(b->ctx);
+    free(b->in);
+    free(b->want);
+    free(b->got);
+    return bad;
+}
+
+/* ---- main ------------------------------------------------------------------------------ */
+
+static int run_size(bench *b, size_t n, int *wrong)
+{
+    for (int op = OP_SELECT; op <= OP_PARTITION; op++) {
+        row r = {.op = (bench_op)op, .n = n};
+        size_t kept2 = 0;
+        r.branchless_ms = serial_ms(b, r.op, true, n, &kept2);
+        r.serial_ms = serial_ms(b, r.op, false, n, &r.kept);
+        if (kept2 != r.kept || memcmp(b->got, b->want, (op == OP_SELECT ? r.kept : n) * 4))
+            snprintf(r.error, sizeof r.error, "the two serial loops disagree");
+        else if (scankit_ms(b, r.op, n, &r)) return 1;
+        *wrong += r.error[0] != 0;
+        print_row(&r);
+        fflush(stdout);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    bench b = {0};
+    int rc = parse_options(argc, argv, &b.opt);
+    if (rc) return rc == 1 ? 0 : 2;
+    int wrong = 0, failed = bench_open(&b);
+    if (!failed) print_header(&b);
+    for (int k = b.opt.min_log2; !failed && k <= b.opt.max_log2; k++)
+        failed = run_size(&b, (size_t)1 << k, &wrong);
+    failed |= bench_close(&b);
+    if (wrong) fprintf(stderr, "bench_compact: %d wrong result(s)\n", wrong);
+    return failed || wrong ? 1 : 0;
+}

@@ -1,0 +1,458 @@
+/*
+ * bench_sort - scankit's radix sort (sk_sort_keys, sk_sort_pairs on uint32
+ * keys, uint32 values) against, in the same run and on the same data: a
+ * serial C LSD radix sort (8-bit digits, all four histograms in one read,
+ * constant digits skipped) and qsort.
+ *
+ *   bench_sort [--min-log2 K] [--max-log2 K] [--repeats R] [--device SPEC]
+ *              [--shape cpu|gpu] [--seed S]
+ *
+ * Inputs: uniform random keys, and entropy-reduced keys (AND of 2 random
+ * words: each bit is 1 with probability 1/4). Values are the indices.
+ * For each n = 2^min .. 2^max every scankit result is compared with the
+ * serial radix sort's (both stable, so keys and values must be identical)
+ * and the serial result is checked sorted; a wrong result is reported as an
+ * error and not timed. Times are medians of R runs after one warm-up.
+ * scankit's device time runs from a marker enqueued before the call to one
+ * enqueued after it (profiling events: every command of the sort, the copy
+ * back after an odd number of passes included; the upload of the unsorted
+ * input before each run is not); its kernel time is the span of the call's
+ * launches (SK_PARAM_PROFILE, sk_context_profile_take); the baselines' is
+ * wall time on one core. scankit's runs and the serial radix sort's
+ * alternate (one each per repeat), so that load from other programs on a
+ * shared machine hits both alike; qsort runs after them, at most 3 times.
+ * Exit 0 when every result was right, 1 otherwise, 2 on bad usage.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <scankit.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_REPEATS 101
+#define QSORT_MAX_REPEATS 3
+
+/* ---- options ---------------------------------------------------------------- */
+
+typedef struct options {
+    int min_log2, max_log2, repeats;
+    const char *device, *shape;
+    uint64_t seed;
+} options;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: bench_sort [--min-log2 K] [--max-log2 K] [--repeats R]\n"
+               "                  [--device SPEC] [--shape cpu|gpu] [--seed S]\n"
+               "  n = 2^K for K from --min-log2 (16) to --max-log2 (24); R repeats (5)\n");
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 0);
+    if (errno || !end || *end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_pair(options *o, const char *name, const char *value)
+{
+    long v = 0;
+    if (!strcmp(name, "--min-log2") && parse_long(value, 1, 32, &v)) o->min_log2 = (int)v;
+    else if (!strcmp(name, "--max-log2") && parse_long(value, 1, 32, &v)) o->max_log2 = (int)v;
+    else if (!strcmp(name, "--repeats") && parse_long(value, 1, MAX_REPEATS, &v))
+        o->repeats = (int)v;
+    else if (!strcmp(name, "--device")) o->device = value;
+    else if (!strcmp(name, "--shape") && (!strcmp(value, "cpu") || !strcmp(value, "gpu")))
+        o->shape = value;
+    else if (!strcmp(name, "--seed")) {
+        char *end = NULL;
+        errno = 0;
+        o->seed = strtoull(value, &end, 0);
+        return !errno && end && !*end;
+    } else return false;
+    return true;
+}
+
+/* 0: run; 1: --help shown; 2: bad usage. */
+static int parse_options(int argc, char **argv, options *o)
+{
+    *o = (options){16, 24, 5, NULL, NULL, 42};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 1;
+        }
+        if (i + 1 >= argc || !parse_pair(o, argv[i], argv[i + 1])) {
+            fprintf(stderr, "bench_sort: bad option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+        i++;
+    }
+    if (o->min_log2 > o->max_log2) {
+        fprintf(stderr, "bench_sort: --min-log2 exceeds --max-log2\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- timing --------------------------------------------------------------------- */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- data ----------------------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Keys: AND of `words` random words (1 = uniform), high halves. */
+static void fill_keys(uint32_t *k, size_t n, int words, uint64_t seed)
+{
+    uint64_t s = seed;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w = ~(uint64_t)0;
+        for (int j = 0; j < words; j++) w &= splitmix(&s);
+        k[i] = (uint32_t)(w >> 32);
+    }
+}
+
+/* ---- baselines ------------------------------------------------------------------- */
+
+/* Serial LSD radix sort, 8-bit digits; v may be NULL (keys only). */
+static void lsd_sort(uint32_t *k, uint32_t *v, uint32_t *tk, uint32_t *tv, size_t n)
+{
+    size_t count[4][256] = {{0}};
+    for (size_t i = 0; i < n; i++)
+        for (int p = 0; p < 4; p++) count[p][(k[i] >> (8 * p)) & 255]++;
+    uint32_t *sk = k, *sv = v, *dk = tk, *dv = tv;
+    for (int p = 0; p < 4; p++) {
+        unsigned shift = 8 * (unsigned)p;
+        if (n == 0 || count[p][(sk[0] >> shift) & 255] == n) continue;
+        size_t sum = 0;
+        for (int d = 0; d < 256; d++) {
+            size_t c = count[p][d];
+            count[p][d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t dst = count[p][(sk[i] >> shift) & 255]++;
+            dk[dst] = sk[i];
+            if (v) dv[dst] = sv[i];
+        }
+        uint32_t *t = sk; sk = dk; dk = t;
+        t = sv; sv = dv; dv = t;
+    }
+    if (sk != k) {
+        memcpy(k, sk, n * sizeof *k);
+        if (v) memcpy(v, sv, n * sizeof *v);
+    }
+}
+
+typedef struct kv {
+    uint32_t k, v;
+} kv;
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Stable through the value (the index) as tie-break. */
+static int cmp_kv(const void *a, const void *b)
+{
+    const kv *x = a, *y = b;
+    if (x->k != y->k) return x->k < y->k ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* ---- the benchmark ---------------------------------------------------------------- */
+
+typedef struct bench {
+    options o;
+    sk_context *ctx;
+    cl_command_queue q;
+    cl_mem dk, dv;
+    uint32_t *in, *idx, *ref_k, *ref_v, *work_k, *work_v, *tmp_k, *tmp_v;
+    kv *pairs;
+    size_t cap;
+} bench;
+
+static int fail_sk(bench *b, sk_status st, const char *what)
+{
+    fprintf(stderr, "bench_sort: %s: %s (%s)\n", what, sk_status_name(st),
+            b->ctx ? sk_context_error_detail(b->ctx) : "");
+    return -1;
+}
+
+static int fail_cl(cl_int rc, const char *what)
+{
+    fprintf(stderr, "bench_sort: %s: %s\n", what, sk_cl_error_name(rc));
+    return -1;
+}
+
+/* One run of the serial radix sort on a fresh copy of the input. */
+static double lsd_once_ms(bench *b, size_t n, bool pairs)
+{
+    memcpy(b->work_k, b->in, n * 4);
+    memcpy(b->work_v, b->idx, n * 4);
+    double t0 = now_ms();
+    lsd_sort(b->work_k, pairs ? b->work_v : NULL, b->tmp_k, b->tmp_v, n);
+    return now_ms() - t0;
+}
+
+static double qsort_ms(bench *b, size_t n, bool pairs)
+{
+    double t[QSORT_MAX_REPEATS];
+    int reps = b->o.repeats < QSORT_MAX_REPEATS ? b->o.repeats : QSORT_MAX_REPEATS;
+    for (int r = 0; r < reps; r++) {
+        memcpy(b->work_k, b->in, n * 4);
+        for (size_t i = 0; pairs && i < n; i++) b->pairs[i] = (kv){b->in[i], (uint32_t)i};
+        double t0 = now_ms();
+        if (pairs) qsort(b->pairs, n, sizeof *b->pairs, cmp_kv);
+        else qsort(b->work_k, n, 4, cmp_u32);
+        t[r] = now_ms() - t0;
+    }
+    for (size_t i = 1; i < n; i++)
+        if ((pairs ? b->pairs[i - 1].k > b->pairs[i].k : b->work_k[i - 1] > b->work_k[i]))
+            return -1;
+    return median(t, reps);
+}
+
+static int upload(bench *b, size_t n, bool pairs)
+{
+    cl_int rc = clEnqueueWriteBuffer(b->q, b->dk, CL_FALSE, 0, n * 4, b->in, 0, NULL, NULL);
+    if (rc == CL_SUCCESS && pairs)
+        rc = clEnqueueWriteBuffer(b->q, b->dv, CL_FALSE, 0, n * 4, b->idx, 0, NULL, NULL);
+    if (rc == CL_SUCCESS) rc = clFinish(b->q);
+    return rc == CL_SUCCESS ? 0 : fail_cl(rc, "upload");
+}
+
+/* Device time of everything between two markers (profiling events). */
+static int marker(bench *b, cl_event *ev)
+{
+    cl_int rc = clEnqueueMarkerWithWaitList(b->q, 0, NULL, ev);
+    return rc == CL_SUCCESS ? 0 : fail_cl(rc, "clEnqueueMarkerWithWaitList");
+}
+
+static int span_ms(cl_event first, cl_event last, double *ms)
+{
+    cl_ulong s = 0, e = 0;
+    cl_int rc = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
+    if (rc != CL_SUCCESS) return fail_cl(rc, "clGetEventProfilingInfo");
+    *ms = (double)(e - s) * 1e-6;
+    return 0;
+}
+
+/* One scankit sort of the input: device milliseconds from a marker before
+ * the call to one after it (every command of the sort, the copy back after
+ * an odd number of passes included), kernel milliseconds (the launches'
+ * span from sk_context_profile_take) and wall milliseconds (call + finish). */
+static int sk_run(bench *b, size_t n, bool pairs, double *dev, double *kern, double *wall)
+{
+    cl_event m0 = NULL, m1 = NULL;
+    double secs = 0;
+    if (upload(b, n, pairs) != 0 || marker(b, &m0) != 0) return -1;
+    double t0 = now_ms();
+    sk_status st = pairs ? sk_sort_pairs(b->ctx, SK_UINT32, b->dk, 4, b->dv, n, SK_ASCENDING)
+                         : sk_sort_keys(b->ctx, SK_UINT32, b->dk, n, SK_ASCENDING);
+    int rc = st == SK_OK ? marker(b, &m1) : -1;
+    if (st == SK_OK) st = sk_context_finish(b->ctx);
+    *wall = now_ms() - t0;
+    if (st == SK_OK) st = sk_context_profile_take(b->ctx, &secs, NULL);
+    if (st != SK_OK) rc = fail_sk(b, st, pairs ? "sk_sort_pairs" : "sk_sort_keys");
+    if (rc == 0) rc = span_ms(m0, m1, dev);
+    *kern = secs * 1e3;
+    clReleaseEvent(m0);
+    if (m1) clReleaseEvent(m1);
+    return rc;
+}
+
+/* Compares the device result with the serial radix sort's. */
+static int sk_check(bench *b, size_t n, bool pairs)
+{
+    cl_int rc = clEnqueueReadBuffer(b->q, b->dk, CL_TRUE, 0, n * 4, b->work_k, 0, NULL, NULL);
+    if (rc == CL_SUCCESS && pairs)
+        rc = clEnqueueReadBuffer(b->q, b->dv, CL_TRUE, 0, n * 4, b->work_v, 0, NULL, NULL);
+    if (rc != CL_SUCCESS) return fail_cl(rc, "download");
+    for (size_t i = 0; i < n; i++)
+        if (b->work_k[i] != b->ref_k[i] || (pairs && b->work_v[i] != b->ref_v[i])) {
+            fprintf(stderr, "bench_sort: WRONG %s result at n=%zu, index %zu\n",
+                    pairs ? "sort_pairs" : "sort_keys", n, i);
+            return -1;
+        }
+    return 0;
+}
+
+typedef struct row {
+    const char *dist, *what;
+    size_t n;
+    double dev, kern, wall, lsd, qs;
+} row;
+
+static void print_row(const row *r)
+{
+    printf("| %-9s | %-5s | %9zu | %8.2f | %8.2f | %8.2f | %7.1f | %8.2f | %9.2f | %5.2fx | "
+           "%6.1fx |\n", r->dist, r->what, r->n, r->dev, r->kern, r->wall,
+           (double)r->n / r->dev * 1e-3, r->lsd, r->qs, r->lsd / r->dev, r->qs / r->dev);
+    fflush(stdout);
+}
+
+/* scankit and the serial radix sort alternate run by run, so that a
+ * change in the machine's load hits both alike. */
+static int measure(bench *b, size_t n, bool pairs, row *r)
+{
+    double dev[MAX_REPEATS], kern[MAX_REPEATS], wall[MAX_REPEATS], lsd[MAX_REPEATS];
+    double d0, k0, w0;
+    if (sk_run(b, n, pairs, &d0, &k0, &w0) != 0 || sk_check(b, n, pairs) != 0) return -1;
+    for (int i = 0; i < b->o.repeats; i++) {
+        if (sk_run(b, n, pairs, &dev[i], &kern[i], &wall[i]) != 0) return -1;
+        lsd[i] = lsd_once_ms(b, n, pairs);
+    }
+    if (sk_check(b, n, pairs) != 0) return -1;
+    r->dev = median(dev, b->o.repeats);
+    r->kern = median(kern, b->o.repeats);
+    r->wall = median(wall, b->o.repeats);
+    r->lsd = median(lsd, b->o.repeats);
+    r->qs = qsort_ms(b, n, pairs);
+    if (r->qs < 0) {
+        fprintf(stderr, "bench_sort: qsort baseline unsorted at n=%zu\n", n);
+        return -1;
+    }
+    return 0;
+}
+
+/* Input, reference result (serial radix sort, checked sorted). */
+static int prepare(bench *b, size_t n, int words)
+{
+    fill_keys(b->in, n, words, b->o.seed + n);
+    for (size_t i = 0; i < n; i++) b->idx[i] = (uint32_t)i;
+    memcpy(b->ref_k, b->in, n * 4);
+    memcpy(b->ref_v, b->idx, n * 4);
+    lsd_sort(b->ref_k, b->ref_v, b->tmp_k, b->tmp_v, n);
+    for (size_t i = 1; i < n; i++)
+        if (b->ref_k[i - 1] > b->ref_k[i] ||
+            (b->ref_k[i - 1] == b->ref_k[i] && b->ref_v[i - 1] > b->ref_v[i])) {
+            fprintf(stderr, "bench_sort: serial radix sort wrong at n=%zu\n", n);
+            return -1;
+        }
+    return 0;
+}
+
+static int open_all(bench *b)
+{
+    size_t n = (size_t)1 << b->o.max_log2;
+    sk_status st = sk_context_create(&b->ctx, b->o.device);
+    if (st != SK_OK) return fail_sk(b, st, "sk_context_create");
+    if (b->o.shape)
+        st = sk_context_set_param(b->ctx, SK_PARAM_SHAPE,
+                                  !strcmp(b->o.shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
+    if (st == SK_OK) st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
+    if (st != SK_OK) return fail_sk(b, st, "sk_context_set_param");
+    b->q = sk_context_cl_queue(b->ctx);
+    cl_int rc = CL_SUCCESS;
+    b->dk = clCreateBuffer(sk_context_cl_context(b->ctx), CL_MEM_READ_WRITE, n * 4, NULL, &rc);
+    if (rc == CL_SUCCESS)
+        b->dv = clCreateBuffer(sk_context_cl_context(b->ctx), CL_MEM_READ_WRITE, n * 4, NULL,
+                               &rc);
+    if (rc != CL_SUCCESS) return fail_cl(rc, "clCreateBuffer");
+    uint32_t **arrays[] = {&b->in, &b->idx, &b->ref_k, &b->ref_v, &b->work_k, &b->work_v,
+                           &b->tmp_k, &b->tmp_v};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        if (!(*arrays[i] = malloc(n * 4))) return fail_sk(b, SK_E_OUT_OF_MEMORY, "malloc");
+    if (!(b->pairs = malloc(n * sizeof *b->pairs)))
+        return fail_sk(b, SK_E_OUT_OF_MEMORY, "malloc");
+    b->cap = n;
+    return 0;
+}
+
+static void close_all(bench *b)
+{
+    if (b->dk) clReleaseMemObject(b->dk);
+    if (b->dv) clReleaseMemObject(b->dv);
+    sk_context_free(b->ctx);
+    free(b->in); free(b->idx); free(b->ref_k); free(b->ref_v);
+    free(b->work_k); free(b->work_v); free(b->tmp_k); free(b->tmp_v);
+    free(b->pairs);
+}
+
+static void print_header(bench *b)
+{
+    sk_device_desc d;
+    long shape = 0;
+    sk_context_device(b->ctx, &d);
+    sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);
+    printf("device: %s (%s), %s shape, %u compute units; median of %d after a warm-up\n",
+           d.device_name, d.platform_name, shape == SK_SHAPE_GPU ? "gpu" : "cpu",
+           d.compute_units, b->o.repeats);
+    printf("uint32 keys (pairs: + uint32 values). scankit in ms: device = marker to marker "
+           "on the queue\n(all commands of the call), kernels = span of its launches, wall = "
+           "call + finish.\nBaselines: wall ms on one host core. Ratios = baseline / device."
+           "\n\n");
+    printf("| dist      | what  |         n |   device |  kernels |     wall | Mkeys/s |"
+           "  LSD ms |  qsort ms | vs LSD | vs qsort |\n");
+    printf("|-----------|-------|-----------|----------|----------|----------|---------|"
+           "----------|-----------|--------|----------|\n");
+}
+
+int main(int argc, char **argv)
+{
+    bench b = {0};
+    int rc = parse_options(argc, argv, &b.o);
+    if (rc) return rc == 1 ? 0 : 2;
+    if (open_all(&b) != 0) {
+        close_all(&b);
+        return 1;
+    }
+    print_header(&b);
+    static const struct { const char *name; int words; } dists[] = {{"uniform", 1},
+                                                                     {"entropy:2", 2}};
+    int wrong = 0;
+    for (size_t d = 0; d < 2; d++)
+        for (int k = b.o.min_log2; k <= b.o.max_log2; k++) {
+            size_t n = (size_t)1 << k;
+            if (prepare(&b, n, dists[d].words) != 0) {
+                wrong = 1;
+                continue;
+            }
+            for (int p = 0; p < 2; p++) {
+                row r = {dists[d].name, p ? "pairs" : "keys", n, 0, 0, 0, 0, 0};
+                if (measure(&b, n, p == 1, &r) != 0) wrong = 1;
+                else print_row(&r);
+            }
+        }
+    close_all(&b);
+    return wrong;
+}

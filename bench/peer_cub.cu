@@ -1,0 +1,347 @@
+// bench_cub - CUB on an NVIDIA GPU, on the data bench_all uses (appkit's
+// generator, same seed, same sizes, same distributions), checked against the
+// same serial references, writing CSV rows in bench_all's format
+// (implementation "cub"; run_all.sh fills in ratio_to_scankit when it merges
+// the two files).
+//
+//   bench_cub [--quick] [--min-log2 K] [--max-log2 K] [--step 1|2]
+//             [--budget SECONDS] [--repeats R] [--csv FILE] ...
+//
+// Times are CUDA events recorded around one call on the default stream
+// (device time, temporary storage allocated beforehand), the median of R
+// runs after warm-ups. select_if and partition leave their count on the
+// device (read back untimed), like the rest of CUB's interface. CUB's
+// DevicePartition::If writes the rejected items in reverse order; that order
+// is what is checked for it. Without a CUDA device every row says
+// "unavailable" and the exit status is 0.
+#include "bench_common.h"
+
+#include <cub/cub.cuh>
+#include <cuda_runtime.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+struct IsOdd {
+    __host__ __device__ bool operator()(const uint32_t &x) const { return (x & 1u) != 0; }
+};
+
+struct cub_state {
+    size_t cap = 0;
+    uint32_t *keys = nullptr, *values = nullptr, *out = nullptr, *out2 = nullptr;
+    uint32_t *seg_ids = nullptr, *offsets = nullptr;
+    int *count = nullptr;
+    void *temp = nullptr;
+    size_t temp_bytes = 0;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    std::vector<uint32_t> got, got2;
+    size_t host_count = 0;
+};
+
+int cuda_why(cudaError_t e, const char *what, char *why, size_t cap)
+{
+    std::snprintf(why, cap, "%s: %s", what, cudaGetErrorString(e));
+    return -1;
+}
+
+#define CK(call, what)                                                     \
+    do {                                                                   \
+        cudaError_t e_ = (call);                                           \
+        if (e_ != cudaSuccess) return cuda_why(e_, what, why, cap);        \
+    } while (0)
+
+void release(cub_state *s)
+{
+    void *p[] = {s->keys, s->values, s->out, s->out2, s->seg_ids, s->offsets, s->count, s->temp};
+    for (void *q : p)
+        if (q) cudaFree(q);
+    s->keys = s->values = s->out = s->out2 = s->seg_ids = s->offsets = nullptr;
+    s->count = nullptr;
+    s->temp = nullptr;
+    s->temp_bytes = 0;
+    s->cap = 0;
+}
+
+int alloc(cub_state *s, size_t n, char *why, size_t cap)
+{
+    release(s);
+    size_t u = (n ? n : 1) * sizeof(uint32_t);
+    CK(cudaMalloc(&s->keys, u), "cudaMalloc");
+    CK(cudaMalloc(&s->values, u), "cudaMalloc");
+    CK(cudaMalloc(&s->out, u), "cudaMalloc");
+    CK(cudaMalloc(&s->out2, u), "cudaMalloc");
+    CK(cudaMalloc(&s->seg_ids, u), "cudaMalloc");
+    CK(cudaMalloc(&s->offsets, u + sizeof(uint32_t)), "cudaMalloc");
+    CK(cudaMalloc(&s->count, sizeof(int)), "cudaMalloc");
+    s->cap = n;
+    s->got.resize(n ? n : 1);
+    s->got2.resize(n ? n : 1);
+    return 0;
+}
+
+// One call of CUB for c; with temp == nullptr only sets *bytes.
+cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
+{
+    int n = static_cast<int>(c->n);
+    switch (c->prim) {
+    case BB_SCAN_INCLUSIVE:
+        return cub::DeviceScan::InclusiveSum(temp, *bytes, s->keys, s->out, n);
+    case BB_SCAN_EXCLUSIVE:
+        return cub::DeviceScan::ExclusiveSum(temp, *bytes, s->keys, s->out, n);
+    case BB_REDUCE:
+        return cub::DeviceReduce::Sum(temp, *bytes, s->keys, s->out, n);
+    case BB_SELECT_IF:
+        return cub::DeviceSelect::If(temp, *bytes, s->keys, s->out, s->count, n, IsOdd());
+    case BB_PARTITION:
+        return cub::DevicePartition::If(temp, *bytes, s->keys, s->out, s->count, n, IsOdd());
+    case BB_SORT_KEYS:
+        return cub::DeviceRadixSort::SortKeys(temp, *bytes, s->keys, s->out, n);
+    case BB_SORT_PAIRS:
+        return cub::DeviceRadixSort::SortPairs(temp, *bytes, s->keys, s->out, s->values,
+                                               s->out2, n);
+    case BB_SEGSCAN:
+        return cub::DeviceScan::InclusiveSumByKey(temp, *bytes, s->seg_ids, s->keys, s->out, n);
+    case BB_SEGREDUCE:
+        return cub::DeviceSegmentedReduce::Sum(temp, *bytes, s->keys, s->out,
+                                               static_cast<int>(c->nseg), s->offsets,
+                                               s->offsets + 1);
+    default:
+        return cudaErrorInvalidValue;
+    }
+}
+
+bool supports(bb_prim p)
+{
+    return p != BB_POLY;
+}
+
+int upload(cub_state *s, const bb_case *c, char *why, size_t cap)
+{
+    size_t u = c->n * sizeof(uint32_t);
+    if (u) CK(cudaMemcpy(s->keys, c->keys, u, cudaMemcpyHostToDevice), "cudaMemcpy");
+    if (u && c->values)
+        CK(cudaMemcpy(s->values, c->values, u, cudaMemcpyHostToDevice), "cudaMemcpy");
+    if (c->seg_ids) {
+        if (u) CK(cudaMemcpy(s->seg_ids, c->seg_ids, u, cudaMemcpyHostToDevice), "cudaMemcpy");
+        CK(cudaMemcpy(s->offsets, c->offsets, (c->nseg + 1) * sizeof(uint32_t),
+                      cudaMemcpyHostToDevice),
+           "cudaMemcpy");
+    }
+    size_t need = 0;
+    CK(call(s, c, nullptr, &need), "temporary storage size");
+    if (need > s->temp_bytes) {
+        if (s->temp) cudaFree(s->temp);
+        s->temp = nullptr;
+        s->temp_bytes = 0;
+        CK(cudaMalloc(&s->temp, need), "cudaMalloc(temp)");
+        s->temp_bytes = need;
+    }
+    return 0;
+}
+
+int reset(void *self, const bb_case *c, int poison, char *why, size_t cap)
+{
+    cub_state *s = static_cast<cub_state *>(self);
+    if (poison && c->n) {
+        CK(cudaMemset(s->out, 0xA5, c->n * sizeof(uint32_t)), "cudaMemset");
+        CK(cudaMemset(s->out2, 0xA5, c->n * sizeof(uint32_t)), "cudaMemset");
+        CK(cudaMemset(s->count, 0xA5, sizeof(int)), "cudaMemset");
+    }
+    CK(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    return 0;
+}
+
+int run(void *self, const bb_case *c, double *ms, char *why, size_t cap)
+{
+    cub_state *s = static_cast<cub_state *>(self);
+    size_t bytes = s->temp_bytes;
+    float f = 0;
+    CK(cudaEventRecord(s->e0), "cudaEventRecord");
+    CK(call(s, c, s->temp ? s->temp : s->keys, &bytes), bb_prim_name(c->prim));
+    CK(cudaEventRecord(s->e1), "cudaEventRecord");
+    CK(cudaEventSynchronize(s->e1), "cudaEventSynchronize");
+    CK(cudaEventElapsedTime(&f, s->e0, s->e1), "cudaEventElapsedTime");
+    *ms = f;
+    return 0;
+}
+
+int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
+{
+    cub_state *s = static_cast<cub_state *>(self);
+    size_t n = c->n, m = n;
+    int count = 0;
+    if (c->prim == BB_SELECT_IF || c->prim == BB_PARTITION) {
+        CK(cudaMemcpy(&count, s->count, sizeof count, cudaMemcpyDeviceToHost), "cudaMemcpy");
+        s->host_count = count >= 0 && static_cast<size_t>(count) <= n ? count : (size_t)-1;
+        if (c->prim == BB_SELECT_IF) m = s->host_count <= n ? s->host_count : 0;
+    }
+    if (c->prim == BB_SEGREDUCE) {
+        m = c->nseg;
+        s->host_count = c->nseg;
+    }
+    if (c->prim == BB_REDUCE) m = 1;
+    if (m) CK(cudaMemcpy(s->got.data(), s->out, m * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+              "cudaMemcpy");
+    if (c->prim == BB_SORT_PAIRS && n)
+        CK(cudaMemcpy(s->got2.data(), s->out2, n * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+           "cudaMemcpy");
+    r->out = s->got.data();
+    r->out2 = s->got2.data();
+    r->count = s->host_count;
+    r->scalar = s->got[0];
+    r->poly = 0;
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    bb_opts o;
+    int rc = bb_opts_parse(&o, argc, argv, "bench_cub", 0);
+    if (rc) return rc == 1 ? 0 : 2;
+    FILE *csv = stdout;
+    if (o.csv && std::strcmp(o.csv, "-") && !(csv = std::fopen(o.csv, "w"))) {
+        std::fprintf(stderr, "bench_cub: cannot write %s: %s\n", o.csv, std::strerror(errno));
+        return 1;
+    }
+    bb_csv_header(csv);
+
+    int devices = 0;
+    char device[300] = "no CUDA device", driver[300] = "", unavailable[256] = "";
+    cudaError_t e = cudaGetDeviceCount(&devices);
+    if (e != cudaSuccess || devices == 0) {
+        std::snprintf(unavailable, sizeof unavailable, "no CUDA device: %s",
+                      e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+    } else {
+        cudaDeviceProp prop;
+        int rt = 0, dv = 0;
+        cudaGetDeviceProperties(&prop, 0);
+        cudaRuntimeGetVersion(&rt);
+        cudaDriverGetVersion(&dv);
+        std::snprintf(device, sizeof device, "%s (CUDA)", prop.name);
+        std::snprintf(driver, sizeof driver, "CUB %d.%d.%d; CUDA runtime %d.%d; driver %d.%d",
+                      CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION, rt / 1000,
+                      rt % 1000 / 10, dv / 1000, dv % 1000 / 10);
+    }
+    std::fprintf(stderr, "bench_cub: %s; %s\n", device, unavailable[0] ? unavailable : driver);
+
+    int log2s[64];
+    int nsizes = bb_sizes(&o, log2s, 64);
+    static const char *const order[] = {"uniform", "entropy:2", "entropy:3", "entropy:4",
+                                        "sorted",  "reversed",  "equal",     "few-unique"};
+    if (unavailable[0]) {
+        // one row per primitive and size, without generating any data
+        for (int si = 0; si < nsizes; si++)
+            for (int p = 0; p < BB_PRIM_COUNT; p++) {
+                if (!(o.prim_mask & (1u << p)) || !supports(static_cast<bb_prim>(p))) continue;
+                bb_case c;
+                std::memset(&c, 0, sizeof c);
+                c.prim = static_cast<bb_prim>(p);
+                c.n = static_cast<size_t>(1) << log2s[si];
+                bb_dist dists[BB_MAX_DISTS];
+                bb_prim_dists(c.prim, dists);
+                c.dist = dists[0];
+                c.seed = o.seed;
+                bb_measure m;
+                std::memset(&m, 0, sizeof m);
+                m.status = BB_UNAVAILABLE;
+                std::snprintf(m.detail, sizeof m.detail, "%s", unavailable);
+                bb_csv_row(csv, &c, "cub", device, "", &m, 0);
+            }
+        if (csv != stdout) std::fclose(csv);
+        return 0;
+    }
+
+    cub_state s;
+    cudaEventCreate(&s.e0);
+    cudaEventCreate(&s.e1);
+    int wrong = 0, errors = 0;
+    double t_start = bb_now(), last_size_s = 0;
+    size_t last_n = 0;
+    uint64_t host_mem = bb_host_memory();
+    for (int si = 0; si < nsizes; si++) {
+        size_t n = static_cast<size_t>(1) << log2s[si];
+        double elapsed = bb_now() - t_start;
+        double predicted = last_n ? last_size_s * (double)n / (double)last_n : 0;
+        if (o.budget_s > 0 && elapsed + predicted > o.budget_s) {
+            std::fprintf(stderr, "bench_cub: budget: skipping 2^%d and above\n", log2s[si]);
+            break;
+        }
+        size_t free_b = 0, total_b = 0;
+        cudaMemGetInfo(&free_b, &total_b);
+        if ((uint64_t)n * 40u + (256u << 20) > free_b || n > (size_t)INT32_MAX) {
+            std::fprintf(stderr, "bench_cub: 2^%d does not fit the GPU; stopping there\n",
+                         log2s[si]);
+            break;
+        }
+        if (host_mem && bb_host_bytes(n) > host_mem * 3 / 4) {
+            std::fprintf(stderr, "bench_cub: 2^%d does not fit host memory; stopping there\n",
+                         log2s[si]);
+            break;
+        }
+        double t_size = bb_now();
+        char why[200];
+        bb_inputs in;
+        if (bb_inputs_alloc(&in, n, o.seed) || alloc(&s, n, why, sizeof why)) {
+            std::fprintf(stderr, "bench_cub: 2^%d: out of memory\n", log2s[si]);
+            bb_inputs_free(&in);
+            break;
+        }
+        std::fprintf(stderr, "bench_cub: n = 2^%d\n", log2s[si]);
+        for (const char *dname : order) {
+            for (int p = 0; p < BB_PRIM_COUNT; p++) {
+                bb_prim prim = static_cast<bb_prim>(p);
+                if (!(o.prim_mask & (1u << p)) || !supports(prim)) continue;
+                bb_dist dists[BB_MAX_DISTS];
+                size_t nd = bb_prim_dists(prim, dists);
+                for (size_t k = 0; k < nd; k++) {
+                    if (std::strcmp(dists[k].name, dname) || !bb_dist_selected(&o, &dists[k]))
+                        continue;
+                    bb_case c;
+                    bb_measure m;
+                    std::memset(&m, 0, sizeof m);
+                    if (bb_case_prepare(&c, &in, prim, &dists[k], why, sizeof why)) {
+                        std::fprintf(stderr, "bench_cub: %s\n", why);
+                        errors++;
+                        continue;
+                    }
+                    bb_impl im = {&s, reset, run, fetch,
+                                  prim == BB_PARTITION ? BB_CHECK_REJECTED_REVERSED : 0};
+                    if (upload(&s, &c, why, sizeof why)) {
+                        m.status = BB_ERROR;
+                        std::snprintf(m.detail, sizeof m.detail, "%s", why);
+                    } else {
+                        bb_measure_run(&o, &im, &c, &m);
+                    }
+                    bb_csv_row(csv, &c, "cub", device, driver, &m, 0);
+                    if (m.status == BB_OK)
+                        std::fprintf(stderr, "  %-14s 2^%-2d %-11s cub %10.3f ms\n",
+                                     bb_prim_name(prim), log2s[si], c.dist.name, m.ms);
+                    else
+                        std::fprintf(stderr, "  %-14s 2^%-2d %-11s cub %s: %s\n",
+                                     bb_prim_name(prim), log2s[si], c.dist.name,
+                                     bb_status_name(m.status), m.detail);
+                    wrong += m.status == BB_WRONG;
+                    errors += m.status == BB_ERROR;
+                }
+            }
+        }
+        bb_inputs_free(&in);
+        last_size_s = bb_now() - t_size;
+        last_n = n;
+    }
+    release(&s);
+    cudaEventDestroy(s.e0);
+    cudaEventDestroy(s.e1);
+    if (csv != stdout && std::fclose(csv) != 0) errors++;
+    std::fprintf(stderr, "bench_cub: %.1f s; %d wrong result(s), %d error(s)\n",
+                 bb_now() - t_start, wrong, errors);
+    return wrong || errors ? 1 : 0;
+}

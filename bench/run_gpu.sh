@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# run_gpu.sh - the benchmarks on the GPU machine (an NVIDIA H200 or H100
+# reached through NVIDIA's OpenCL driver; see GPU.md), from binaries built
+# on the development machine into gpubuild-bench/.
+#
+# On the development machine (Debian 12, CUDA toolkit installed), once:
+#
+#   bench/run_gpu.sh --prepare
+#
+#   configures gpubuild-bench/ (static libscankit, no tests), builds
+#   bench_all (with Boost.Compute), bench_cub (CUB, sm_90) and the programs
+#   hyperfine.sh times, and copies hyperfine into gpubuild-bench/bin/.
+#
+# On the GPU machine, from the repository root, with $OUT set and
+# gpubuild-bench/ carried along; each command stays under 10 minutes:
+#
+#   bash bench/run_gpu.sh opencl      bench_all: scankit, serial, Boost.Compute
+#                                     (about 8 minutes: ALL_BUDGET, default 450 s)
+#   bash bench/run_gpu.sh cub         bench_cub: CUB (about 2-4 minutes:
+#                                     CUB_BUDGET, default 300 s)
+#   bash bench/run_gpu.sh hyperfine   the CLI timings (about 2-3 minutes)
+#   bash bench/run_gpu.sh bench       opencl then cub in one command, with
+#                                     budgets of 330 s and 120 s (it may stop
+#                                     one size earlier)
+#
+#   Each writes into $OUT/results/<slug>/ (slug "nvidia-h200", or e.g.
+#   "nvidia-h100-80gb-hbm3"). Copy the files of every phase into
+#   bench/results/<slug>/ here and run
+#       bench/run_all.sh --report bench/results/<slug>
+#   to merge bench_all.csv and bench_cub.csv (CUB's ratios, the input
+#   checksums), write results.md and draw the plots (no gnuplot there).
+#
+# Environment: BENCH_ARGS adds options to bench_all and bench_cub (e.g.
+# "--max-log2 26"), HYPERFINE_ARGS to hyperfine.sh. Serial baselines stop at 2^26 and qsort at 2^22 there
+# (one host core would take minutes per size above).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+build=$root/gpubuild-bench
+
+if [ "${1:-}" = "--prepare" ]; then
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
+    -DSCANKIT_BUILD_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90
+  cmake --build "$build" -j"$(nproc)" --target bench_all bench_cub scan compact radixsort datagen
+  [ -x "$build/bench/bench_cub" ] || { echo "run_gpu: bench_cub was not built (no CUDA toolkit?)" >&2; exit 1; }
+  mkdir -p "$build/bin"
+  if command -v hyperfine >/dev/null 2>&1; then cp -L "$(command -v hyperfine)" "$build/bin/"; fi
+  du -sh "$build"/bench/bench_all "$build"/bench/bench_cub "$build"/apps "$build/bin" >&2
+  echo "run_gpu: ready; carry gpubuild-bench to the GPU machine" >&2
+  exit 0
+fi
+
+: "${OUT:?run_gpu: set OUT to the folder results go to}"
+[ -x "$build/bench/bench_all" ] || { echo "run_gpu: no $build/bench/bench_all: run bench/run_gpu.sh --prepare on the development machine" >&2; exit 2; }
+
+# NVIDIA's OpenCL driver is present but not registered with the ICD loader
+if [ -e /usr/lib/libnvidia-opencl.so.1 ]; then
+  mkdir -p /etc/OpenCL/vendors
+  echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+fi
+export SCANKIT_DEVICE=${SCANKIT_DEVICE:-nvidia}
+export SCANKIT_CACHE_DIR=${SCANKIT_CACHE_DIR:-/tmp/scankit-bench-cache}
+export PATH=$build/bin:$PATH
+nvidia-smi -L 2>/dev/null || true
+
+slug=$("$build/bench/bench_all" --print-slug)
+dest=$OUT/results/$slug
+mkdir -p "$dest"
+echo "run_gpu: device $slug -> $dest" >&2
+
+read -r -a extra <<< "${BENCH_ARGS:-}"
+phase=${1:-bench}
+all_budget=${ALL_BUDGET:-450}
+cub_budget=${CUB_BUDGET:-300}
+if [ "$phase" = bench ]; then
+  all_budget=${ALL_BUDGET:-330}
+  cub_budget=${CUB_BUDGET:-120}
+fi
+run_opencl() {
+  {
+    echo "run: $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "command: bench_all --budget $all_budget --serial-max-log2 26 --qsort-max-log2 22 ${extra[*]}; bench_cub --budget $cub_budget ${extra[*]}"
+  } > "$dest/run.txt"
+  "$build/bench/bench_all" --csv "$dest/bench_all.csv" --budget "$all_budget" \
+    --serial-max-log2 26 --qsort-max-log2 22 "${extra[@]}" 2> >(tee "$dest/bench_all.log" >&2)
+}
+run_cub() {
+  "$build/bench/bench_cub" --csv "$dest/bench_cub.csv" --budget "$cub_budget" \
+    "${extra[@]}" 2> >(tee "$dest/bench_cub.log" >&2)
+}
+status=0
+case "$phase" in
+  opencl)
+    run_opencl || status=1
+    sleep 1   # let the log tees finish
+    "$here/run_all.sh" --report "$dest" || status=1
+    cat "$dest/results.md"
+    ;;
+  cub)
+    run_cub || status=1
+    sleep 1
+    tail -n 3 "$dest/bench_cub.log"
+    ;;
+  bench)
+    run_opencl || status=1
+    run_cub || status=1
+    sleep 1
+    "$here/run_all.sh" --report "$dest" || status=1
+    cat "$dest/results.md"
+    ;;
+  hyperfine)
+    read -r -a hf_extra <<< "${HYPERFINE_ARGS:-}"
+    "$here/hyperfine.sh" --build "$build" --out "$dest" "${hf_extra[@]}" || status=1
+    cat "$dest/hyperfine.md"
+    ;;
+  *)
+    echo "run_gpu: unknown phase $phase (opencl, cub, bench or hyperfine)" >&2
+    exit 2
+    ;;
+esac
+exit $status

@@ -1,0 +1,590 @@
+/*
+ * test_sort.c - sk_sort_keys/_pairs, their bit-range and host-array forms,
+ * against the serial reference in tests/ref/ref_sort.c.
+ *
+ * Values are the keys' original indices (as 4- or 8-byte integers), so the
+ * values after a sort spell out the permutation the library chose: every
+ * check compares it with the reference's stable permutation, which pins
+ * stability. Keys are compared bit for bit (NaN payloads and -0.0 included).
+ *
+ * Every key type x {keys, 4-byte values, 8-byte values} x {ascending,
+ * descending} x {CPU shape, GPU shape}, with small tiles (many parts at small
+ * n) and default tiles, at sizes 0, 1, 2, tile edges k*tile +- 1 and primes,
+ * over the distributions uniform, sorted, reversed, all equal, few unique and
+ * entropy-reduced (AND of 1..4 random words); float specials (+-0, +-inf,
+ * NaNs of both signs and several payloads, denormals); bit ranges; a large
+ * case (~2^21); host forms; bad arguments. Buffers are poisoned past n and
+ * must stay so.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref/ref_sort.h"
+#include "skt_common.h"
+
+TestSuite(sort, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 600);
+TestSuite(sort_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 120);
+
+#define GUARD 8 /* elements after n that must stay poisoned */
+
+static const char *const TYPE_NAMES[SK_TYPE_COUNT] = {"int32",   "uint32",  "int64",
+                                                       "uint64",  "float32", "float64"};
+
+/* ---- distributions ---------------------------------------------------------- */
+
+typedef enum dist {
+    D_UNIFORM, D_SORTED, D_REVERSED, D_EQUAL, D_FEW_UNIQUE, D_ENTROPY, D_SPECIALS, D_COUNT
+} dist;
+
+static const char *const DIST_NAMES[D_COUNT] = {"uniform", "sorted",  "reversed", "equal",
+                                                "few-unique", "entropy", "specials"};
+
+static size_t key_size(sk_type t) { return sk_type_size(t); }
+
+static void put_key(sk_type t, void *keys, size_t i, uint64_t raw)
+{
+    if (key_size(t) == 4) {
+        uint32_t v = (uint32_t)raw;
+        memcpy((unsigned char *)keys + 4 * i, &v, 4);
+    } else {
+        memcpy((unsigned char *)keys + 8 * i, &raw, 8);
+    }
+}
+
+/* Float bit patterns every float test mixes in. */
+static uint64_t special_f32(size_t k)
+{
+    static const uint32_t s[] = {
+        0x00000000u, 0x80000000u,             /* +-0 */
+        0x7f800000u, 0xff800000u,             /* +-inf */
+        0x7fc00000u, 0xffc00000u,             /* quiet NaNs */
+        0x7fc00001u, 0xffc12345u, 0x7fffffffu, 0xffffffffu,
+        0x7f800001u, 0xff800001u, 0x7fa00000u, /* signalling NaNs */
+        0x00000001u, 0x80000001u, 0x007fffffu, 0x807fffffu, /* denormals */
+        0x00800000u, 0x80800000u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0xff7fffffu,
+    };
+    return s[k % (sizeof s / sizeof s[0])];
+}
+
+static uint64_t special_f64(size_t k)
+{
+    static const uint64_t s[] = {
+        0x0000000000000000ull, 0x8000000000000000ull,
+        0x7ff0000000000000ull, 0xfff0000000000000ull,
+        0x7ff8000000000000ull, 0xfff8000000000000ull,
+        0x7ff8000000000001ull, 0xfff8000123456789ull, 0x7fffffffffffffffull,
+        0xffffffffffffffffull, 0x7ff0000000000001ull, 0xfff0000000000001ull,
+        0x0000000000000001ull, 0x8000000000000001ull, 0x000fffffffffffffull,
+        0x800fffffffffffffull, 0x0010000000000000ull, 0x3ff0000000000000ull,
+        0xbff0000000000000ull, 0x7fefffffffffffffull, 0xffefffffffffffffull,
+    };
+    return s[k % (sizeof s / sizeof s[0])];
+}
+
+/* A random key: raw bits for integers; for floats mostly finite values of
+ * both signs and all magnitudes, with specials mixed in. */
+static uint64_t random_key(sk_type t)
+{
+    uint64_t r = skt_rand();
+    if (t == SK_FLOAT32 && skt_rand_below(8) == 0) return special_f32(skt_rand_below(64));
+    if (t == SK_FLOAT64 && skt_rand_below(8) == 0) return special_f64(skt_rand_below(64));
+    return key_size(t) == 4 ? (r >> 32) : r;
+}
+
+static int cmp_keys_t;
+static int cmp_raw(const void *a, const void *b)
+{
+    return skt_ref_key_cmp((sk_type)cmp_keys_t, *(const uint64_t *)a, *(const uint64_t *)b);
+}
+
+static void fill_keys(sk_type t, dist d, void *keys, size_t n)
+{
+    uint64_t few[5], equal = random_key(t);
+    unsigned k = 1 + (unsigned)skt_rand_below(4);
+    for (int i = 0; i < 5; i++) few[i] = random_key(t);
+    uint64_t *raw = skt_malloc((n ? n : 1) * sizeof *raw);
+    for (size_t i = 0; i < n; i++) {
+        switch (d) {
+        case D_EQUAL: raw[i] = equal; break;
+        case D_FEW_UNIQUE: raw[i] = few[skt_rand_below(5)]; break;
+        case D_ENTROPY: {
+            uint64_t w = ~(uint64_t)0;
+            for (unsigned j = 0; j < k; j++) w &= skt_rand();
+            raw[i] = key_size(t) == 4 ? w >> 32 : w;
+            break;
+        }
+        case D_SPECIALS:
+            raw[i] = t == SK_FLOAT32 ? special_f32(skt_rand_below(64))
+                   : t == SK_FLOAT64 ? special_f64(skt_rand_below(64))
+                                     : random_key(t);
+            break;
+        default: raw[i] = random_key(t); break;
+        }
+    }
+    if (d == D_SORTED || d == D_REVERSED) {
+        cmp_keys_t = (int)t;
+        qsort(raw, n, sizeof *raw, cmp_raw);
+        if (d == D_REVERSED)
+            for (size_t i = 0; i < n / 2; i++) {
+                uint64_t x = raw[i];
+                raw[i] = raw[n - 1 - i];
+                raw[n - 1 - i] = x;
+            }
+    }
+    for (size_t i = 0; i < n; i++) put_key(t, keys, i, raw[i]);
+    free(raw);
+}
+
+/* ---- one checked sort -------------------------------------------------------- */
+
+typedef struct sort_case {
+    sk_type t;
+    size_t vs;              /* 0, 4 or 8 */
+    int descending;
+    unsigned begin, end;    /* end 0: the whole key */
+    size_t n;
+    dist d;
+    const char *cfg;
+} sort_case;
+
+static unsigned bits_of(sk_type t) { return 8 * (unsigned)key_size(t); }
+
+static const char *case_name(const sort_case *c)
+{
+    return skt_fmt("%s keys, %zu-byte values, %s, bits [%u, %u), n=%zu, %s, %s",
+                   TYPE_NAMES[c->t], c->vs, c->descending ? "descending" : "ascending",
+                   c->begin, c->end ? c->end : bits_of(c->t), c->n, DIST_NAMES[c->d], c->cfg);
+}
+
+static sk_status run_sort(const sort_case *c, cl_mem k, cl_mem v)
+{
+    sk_sort_order o = c->descending ? SK_DESCENDING : SK_ASCENDING;
+    if (c->end == 0)
+        return c->vs ? sk_sort_pairs(skt_ctx, c->t, k, c->vs, v, c->n, o)
+                     : sk_sort_keys(skt_ctx, c->t, k, c->n, o);
+    return c->vs ? sk_sort_pairs_bits(skt_ctx, c->t, k, c->vs, v, c->n, o, c->begin, c->end)
+                 : sk_sort_keys_bits(skt_ctx, c->t, k, c->n, o, c->begin, c->end);
+}
+
+static void put_indices(void *vals, size_t vs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (vs == 4) {
+            uint32_t x = (uint32_t)i;
+            memcpy((unsigned char *)vals + 4 * i, &x, 4);
+        } else {
+            uint64_t x = i;
+            memcpy((unsigned char *)vals + 8 * i, &x, 8);
+        }
+    }
+}
+
+static void expect_guard(const unsigned char *p, size_t bytes, const char *what,
+                         const char *which)
+{
+    size_t bad = skt_find_unpoisoned(p, bytes);
+    cr_assert_eq(bad, (size_t)-1, "%s: %s written past n (byte %zu) [seed %llu]", what, which,
+                 bad, (unsigned long long)skt_seed());
+}
+
+static void expect_perm(const sort_case *c, const unsigned char *vals, const size_t *perm,
+                        const char *what)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        uint64_t got = 0;
+        memcpy(&got, vals + i * c->vs, c->vs);
+        if (got != perm[i])
+            cr_assert_fail("%s: value %zu is %llu, want %zu (stability or permutation) "
+                           "[seed %llu]", what, i, (unsigned long long)got, perm[i],
+                           (unsigned long long)skt_seed());
+    }
+}
+
+static void expect_keys(const sort_case *c, const unsigned char *got, const unsigned char *want,
+                        const char *what)
+{
+    size_t ks = key_size(c->t);
+    for (size_t i = 0; i < c->n; i++)
+        if (memcmp(got + i * ks, want + i * ks, ks) != 0)
+            cr_assert_fail("%s: key %zu is 0x%llx, want 0x%llx [seed %llu]", what, i,
+                           (unsigned long long)skt_ref_key_raw(c->t, got, i),
+                           (unsigned long long)skt_ref_key_raw(c->t, want, i),
+                           (unsigned long long)skt_seed());
+}
+
+/* Sorts `keys` (c->n of them) through the cl_mem form and checks all. */
+static void check_keys(const sort_case *c, const void *keys)
+{
+    size_t ks = key_size(c->t), n = c->n, vs = c->vs ? c->vs : 8;
+    const char *what = case_name(c);
+    unsigned char *hk = skt_malloc((n + GUARD) * ks), *hv = skt_malloc((n + GUARD) * vs);
+    unsigned char *want = skt_malloc((n + 1) * ks);
+    size_t *perm = skt_malloc((n + 1) * sizeof *perm);
+    cl_mem k = skt_buf_new((n + GUARD) * ks), v = skt_buf_new((n + GUARD) * vs);
+    skt_poison(hk, (n + GUARD) * ks);
+    skt_poison(hv, (n + GUARD) * vs);
+    memcpy(hk, keys, n * ks);
+    put_indices(hv, vs, n);
+    skt_buf_upload(k, 0, hk, (n + GUARD) * ks);
+    skt_buf_upload(v, 0, hv, (n + GUARD) * vs);
+
+    sk_status st = run_sort(c, k, v);
+    cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
+                 sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
+    skt_buf_download(k, 0, hk, (n + GUARD) * ks);
+    skt_buf_download(v, 0, hv, (n + GUARD) * vs);
+
+    skt_ref_sort_perm(c->t, keys, n, c->descending, c->begin, c->end ? c->end : bits_of(c->t),
+                      perm);
+    skt_ref_gather(keys, ks, perm, n, want);
+    expect_keys(c, hk, want, what);
+    expect_guard(hk + n * ks, GUARD * ks, what, "keys");
+    if (c->vs) expect_perm(c, hv, perm, what);
+    expect_guard(hv + n * vs, GUARD * vs, what, "values");
+    skt_buf_free(k);
+    skt_buf_free(v);
+    free(hk);
+    free(hv);
+    free(want);
+    free(perm);
+}
+
+static void check_case(const sort_case *c)
+{
+    void *keys = skt_malloc((c->n + 1) * key_size(c->t));
+    fill_keys(c->t, c->d, keys, c->n);
+    check_keys(c, keys);
+    free(keys);
+}
+
+/* ---- the matrix ---------------------------------------------------------------- */
+
+static int type_available(sk_type t) { return t != SK_FLOAT64 || skt_has_fp64(); }
+
+/* Sizes around `tile` (k*tile +- 1) plus the small fixed ones. */
+static size_t sizes_for(size_t tile, size_t *out, size_t cap)
+{
+    static const size_t fixed[] = {0, 1, 2, 3, 5, 13, 97, 257, 1021};
+    static const size_t ks[] = {1, 2, 3, 7};
+    size_t m = 0;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && m < cap; i++) out[m++] = fixed[i];
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0] && m + 3 <= cap; i++) {
+        out[m++] = ks[i] * tile - 1;
+        out[m++] = ks[i] * tile;
+        out[m++] = ks[i] * tile + 1;
+    }
+    return m;
+}
+
+/* Every value size and order at every size, cycling the distributions. */
+static void sweep(sk_type t, const size_t *sizes, size_t count, const char *cfg)
+{
+    static const size_t vss[] = {0, 4, 8};
+    unsigned rot = (unsigned)skt_rand_below(D_COUNT);
+    for (size_t s = 0; s < count; s++)
+        for (size_t v = 0; v < 3; v++)
+            for (int desc = 0; desc < 2; desc++) {
+                dist d = (dist)((rot + s * 6 + v * 2 + (size_t)desc) % D_COUNT);
+                sort_case c = {t, vss[v], desc, 0, 0, sizes[s], d, cfg};
+                check_case(&c);
+            }
+}
+
+static void matrix(sk_shape shape, sk_type t)
+{
+    if (!type_available(t)) cr_skip_test("float64 needs fp64");
+    size_t sizes[32], m;
+    skt_force_shape(shape);
+    /* Small tiles: GPU tile of 4 x 2 keys; CPU 3 chunks from n = 1 on. */
+    skt_tiles_set(4, 2, 3, 1);
+    m = sizes_for(shape == SK_SHAPE_GPU ? 8 : 3, sizes, 32);
+    sweep(t, sizes, m, skt_fmt("%s shape, small tiles", skt_shape_name(shape)));
+    skt_tiles_set(8, 3, 5, 1);
+    m = sizes_for(shape == SK_SHAPE_GPU ? 24 : 5, sizes, 32);
+    sweep(t, sizes, m, skt_fmt("%s shape, wg 8 x 3 / 5 chunks", skt_shape_name(shape)));
+    /* Default tiles: the GPU tile (wg 256, up to 16 keys each) and the CPU
+     * shape's serial threshold (32768) and chunking above it. */
+    skt_tiles_default();
+    static const size_t big_gpu[] = {2047, 2048, 2049, 4095, 4096, 4097, 10007};
+    static const size_t big_cpu[] = {32767, 32768, 32769, 65521};
+    if (shape == SK_SHAPE_GPU)
+        sweep(t, big_gpu, sizeof big_gpu / sizeof big_gpu[0], "gpu shape, default tiles");
+    else
+        sweep(t, big_cpu, sizeof big_cpu / sizeof big_cpu[0], "cpu shape, default tiles");
+}
+
+#define MATRIX_TESTS(tname, type)                                                           \
+    Test(sort, tname##_should_match_reference_in_cpu_shape) { matrix(SK_SHAPE_CPU, type); } \
+    Test(sort, tname##_should_match_reference_in_gpu_shape) { matrix(SK_SHAPE_GPU, type); }
+
+MATRIX_TESTS(uint32, SK_UINT32)
+MATRIX_TESTS(int32, SK_INT32)
+MATRIX_TESTS(float32, SK_FLOAT32)
+MATRIX_TESTS(uint64, SK_UINT64)
+MATRIX_TESTS(int64, SK_INT64)
+MATRIX_TESTS(float64, SK_FLOAT64)
+
+/* ---- float specials ------------------------------------------------------------ */
+
+static void specials(sk_shape shape)
+{
+    static const sk_type ts[] = {SK_FLOAT32, SK_FLOAT64};
+    skt_force_shape(shape);
+    skt_tiles_set(4, 2, 3, 1);
+    for (size_t i = 0; i < 2; i++) {
+        if (!type_available(ts[i])) continue;
+        static const size_t ns[] = {23, 100, 1000, 3001};
+        for (size_t j = 0; j < 4; j++)
+            for (int desc = 0; desc < 2; desc++) {
+                sort_case c = {ts[i], 4, desc, 0, 0, ns[j], D_SPECIALS, "specials"};
+                check_case(&c);
+            }
+    }
+}
+
+Test(sort, float_specials_should_sort_in_total_order_in_cpu_shape) { specials(SK_SHAPE_CPU); }
+Test(sort, float_specials_should_sort_in_total_order_in_gpu_shape) { specials(SK_SHAPE_GPU); }
+
+Test(sort, float_total_order_should_be_exactly_as_documented)
+{
+    /* -NaN < -inf < -1 < -denormal < -0 < +0 < +denormal < 1 < +inf < +NaN */
+    const float want[] = {-NAN, -INFINITY, -1.0f, -1e-45f, -0.0f, 0.0f, 1e-45f, 1.0f,
+                          INFINITY, NAN};
+    const size_t n = sizeof want / sizeof want[0];
+    float keys[10];
+    for (size_t i = 0; i < n; i++) keys[i] = want[(i * 7 + 3) % n];
+    SKT_OK(sk_sort_keys_host(skt_ctx, SK_FLOAT32, keys, n, SK_ASCENDING));
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(memcmp(&keys[i], &want[i], 4), 0, "position %zu: %g, want %g", i,
+                     (double)keys[i], (double)want[i]);
+    cr_assert(signbit(keys[0]) && isnan(keys[0]), "-NaN must come first");
+}
+
+/* ---- bit ranges ------------------------------------------------------------------- */
+
+static void bit_ranges(sk_shape shape)
+{
+    static const sk_type ts[] = {SK_UINT32, SK_INT32, SK_FLOAT32, SK_UINT64, SK_INT64,
+                                 SK_FLOAT64};
+    skt_force_shape(shape);
+    skt_tiles_set(4, 2, 3, 1);
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+        if (!type_available(ts[i])) continue;
+        unsigned bits = bits_of(ts[i]);
+        unsigned ranges[][2] = {{0, 1}, {3, 11}, {bits - 1, bits}, {0, bits},
+                                {5, bits}, {bits / 2 - 3, bits / 2 + 6}, {0, 0}};
+        ranges[6][0] = (unsigned)skt_rand_below(bits);
+        ranges[6][1] = ranges[6][0] + 1 + (unsigned)skt_rand_below(bits - ranges[6][0]);
+        for (size_t r = 0; r < 7; r++)
+            for (int desc = 0; desc < 2; desc++) {
+                dist d = (dist)((r + (size_t)desc) % D_COUNT);
+                size_t vs = (r + (size_t)desc) % 3 == 0 ? 0 : 4 * (1 + (r % 2));
+                sort_case c = {ts[i], vs, desc, ranges[r][0], ranges[r][1],
+                               200 + skt_rand_below(400), d, "bit range"};
+                check_case(&c);
+            }
+    }
+}
+
+Test(sort, bit_ranges_should_sort_by_those_bits_stably_in_cpu_shape) { bit_ranges(SK_SHAPE_CPU); }
+Test(sort, bit_ranges_should_sort_by_those_bits_stably_in_gpu_shape) { bit_ranges(SK_SHAPE_GPU); }
+
+/* ---- large ------------------------------------------------------------------------ */
+
+Test(sort, large_inputs_should_match_reference_in_cpu_shape, .timeout = 600)
+{
+    skt_force_shape(SK_SHAPE_CPU);
+    size_t n = ((size_t)1 << 21) + 1 + skt_rand_below(1000);
+    sort_case a = {SK_UINT32, 4, 0, 0, 0, n, D_UNIFORM, "cpu shape, default tiles"};
+    check_case(&a);
+    sort_case b = {SK_FLOAT64, 8, 1, 0, 0, n, D_UNIFORM, "cpu shape, default tiles"};
+    if (type_available(SK_FLOAT64)) check_case(&b);
+    sort_case c = {SK_INT32, 0, 0, 0, 0, n, D_ENTROPY, "cpu shape, default tiles"};
+    check_case(&c);
+}
+
+Test(sort, large_inputs_should_match_reference_in_gpu_shape, .timeout = 600)
+{
+    skt_force_shape(SK_SHAPE_GPU);
+    size_t n = ((size_t)1 << 21) + 1 + skt_rand_below(1000);
+    sort_case a = {SK_UINT32, 4, 1, 0, 0, n, D_UNIFORM, "gpu shape, default tiles"};
+    check_case(&a);
+}
+
+/* ---- skipped passes ------------------------------------------------------------------ */
+
+static unsigned long launches_for(const uint32_t *src, size_t n)
+{
+    uint32_t *keys = skt_malloc(n * 4);
+    memcpy(keys, src, n * 4);
+    double secs = 0;
+    unsigned long launches = 0;
+    skt_set_param(SK_PARAM_PROFILE, 1);
+    SKT_OK(sk_context_profile_take(skt_ctx, &secs, NULL));
+    SKT_OK(sk_sort_keys_host(skt_ctx, SK_UINT32, keys, n, SK_ASCENDING));
+    SKT_OK(sk_context_profile_take(skt_ctx, &secs, &launches));
+    for (size_t i = 1; i < n; i++) cr_assert_leq(keys[i - 1], keys[i]);
+    free(keys);
+    return launches;
+}
+
+Test(sort, digits_that_are_the_same_in_every_key_should_be_skipped)
+{
+    skt_force_shape(SK_SHAPE_CPU);
+    const size_t n = 5000;
+    uint32_t *k = skt_malloc(n * 4);
+    for (size_t i = 0; i < n; i++) k[i] = 0xdeadbeefu;
+    unsigned long equal = launches_for(k, n);
+    for (size_t i = 0; i < n; i++) k[i] = (uint32_t)skt_rand();
+    unsigned long uniform = launches_for(k, n);
+    for (size_t i = 0; i < n; i++) k[i] = (uint32_t)(skt_rand_below(256) << 24) | 0x1234u;
+    unsigned long top_byte = launches_for(k, n);
+    /* bounds pass; then per pass a histogram, its scan (one launch at this
+     * size) and a scatter. One varying byte fits one digit of either width.
+     * With bit 0 varying, the CPU shape's bounds pass already counted the
+     * first digit: one histogram launch fewer. */
+    cr_assert_eq(equal, 1, "all-equal keys: %lu launches, want only the bounds pass", equal);
+    cr_assert_eq(top_byte, 4, "one varying byte: %lu launches, want one pass (4)", top_byte);
+    cr_assert(uniform > 2 * top_byte && uniform % 3 == 0,
+              "uniform keys: %lu launches, want several whole passes", uniform);
+    free(k);
+}
+
+/* ---- host forms -------------------------------------------------------------------------- */
+
+static void host_case(sk_shape shape, sk_type t, size_t vs, int desc, size_t n)
+{
+    size_t ks = key_size(t);
+    unsigned char *keys = skt_malloc((n + 1) * ks), *orig = skt_malloc((n + 1) * ks);
+    unsigned char *want = skt_malloc((n + 1) * ks), *vals = skt_malloc((n + 1) * 8);
+    size_t *perm = skt_malloc((n + 1) * sizeof *perm);
+    skt_force_shape(shape);
+    fill_keys(t, D_FEW_UNIQUE, orig, n);
+    memcpy(keys, orig, n * ks);
+    put_indices(vals, vs ? vs : 8, n);
+    sk_sort_order o = desc ? SK_DESCENDING : SK_ASCENDING;
+    if (vs) SKT_OK(sk_sort_pairs_host(skt_ctx, t, keys, vs, vals, n, o));
+    else SKT_OK(sk_sort_keys_host(skt_ctx, t, keys, n, o));
+    skt_ref_sort_perm(t, orig, n, desc, 0, bits_of(t), perm);
+    skt_ref_gather(orig, ks, perm, n, want);
+    sort_case c = {t, vs, desc, 0, 0, n, D_FEW_UNIQUE, "host form"};
+    expect_keys(&c, keys, want, case_name(&c));
+    if (vs) expect_perm(&c, vals, perm, case_name(&c));
+    free(keys);
+    free(orig);
+    free(want);
+    free(vals);
+    free(perm);
+}
+
+Test(sort, host_forms_should_match_reference)
+{
+    for (int s = 0; s < 2; s++)
+        for (int t = 0; t < SK_TYPE_COUNT; t++) {
+            if (!type_available((sk_type)t)) continue;
+            sk_shape shape = s ? SK_SHAPE_GPU : SK_SHAPE_CPU;
+            host_case(shape, (sk_type)t, 0, t % 2, 1 + skt_rand_below(3000));
+            host_case(shape, (sk_type)t, 4, 1 - t % 2, 1 + skt_rand_below(3000));
+            host_case(shape, (sk_type)t, 8, t % 2, 40000 + skt_rand_below(3000));
+        }
+}
+
+Test(sort, zero_and_one_keys_should_be_accepted_with_null_host_arrays_for_zero)
+{
+    uint32_t one = 7, val = 9;
+    SKT_OK(sk_sort_keys_host(skt_ctx, SK_UINT32, NULL, 0, SK_ASCENDING));
+    SKT_OK(sk_sort_pairs_host(skt_ctx, SK_UINT32, NULL, 4, NULL, 0, SK_DESCENDING));
+    SKT_OK(sk_sort_pairs_host(skt_ctx, SK_UINT32, &one, 4, &val, 1, SK_DESCENDING));
+    cr_assert_eq(one, 7);
+    cr_assert_eq(val, 9);
+}
+
+Test(sort, repeated_calls_should_reuse_scratch_and_stay_correct)
+{
+    /* Large, then small, then large again: scratch from a bigger call must
+     * not leak into a smaller one. */
+    static const size_t ns[] = {70000, 300, 5, 70001, 1};
+    for (size_t i = 0; i < 5; i++) {
+        sort_case c = {SK_UINT64, 4, (int)(i % 2), 0, 0, ns[i], D_UNIFORM, "reuse"};
+        check_case(&c);
+    }
+}
+
+/* ---- errors ----------------------------------------------------------------------------- */
+
+static void expect_unchanged(cl_mem m, const unsigned char *want, size_t bytes,
+                             const char *what)
+{
+    unsigned char *got = skt_malloc(bytes);
+    skt_buf_download(m, 0, got, bytes);
+    cr_assert_eq(memcmp(got, want, bytes), 0, "%s: the buffer was modified", what);
+    free(got);
+}
+
+Test(sort_errors, bad_arguments_should_give_invalid_arg_and_leave_outputs_untouched)
+{
+    const size_t n = 64;
+    sk_context *c = skt_ctx;
+    uint64_t hk[64], hv[64];
+    for (size_t i = 0; i < n; i++) {
+        hk[i] = skt_rand();
+        hv[i] = i;
+    }
+    cl_mem k = skt_buf_new(n * 8), v = skt_buf_new(n * 8), small = skt_buf_new(n * 4 - 4);
+    skt_buf_upload(k, 0, hk, n * 8);
+    skt_buf_upload(v, 0, hv, n * 8);
+    const sk_sort_order A = SK_ASCENDING;
+    SKT_EXPECT_STATUS(sk_sort_keys(NULL, SK_UINT32, k, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT32, NULL, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys(c, (sk_type)17, k, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys(c, (sk_type)-1, k, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT32, k, n, (sk_sort_order)2), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT64, k, n + 1, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT32, small, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT64, k, SIZE_MAX / 8 + 2, A), SK_E_INVALID_ARG);
+    static const size_t bad_vs[] = {0, 1, 2, 3, 5, 16};
+    for (size_t i = 0; i < sizeof bad_vs / sizeof bad_vs[0]; i++)
+        SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, k, bad_vs[i], v, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, k, 4, NULL, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, k, 4, small, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, k, 4, k, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT64, k, 8, v, n + 1, A), SK_E_INVALID_ARG);
+    static const unsigned bad_bits[][2] = {{0, 0}, {5, 5}, {6, 5}, {0, 33}, {32, 33}, {40, 64}};
+    for (size_t i = 0; i < sizeof bad_bits / sizeof bad_bits[0]; i++) {
+        SKT_EXPECT_STATUS(sk_sort_keys_bits(c, SK_UINT32, k, n, A, bad_bits[i][0],
+                                            bad_bits[i][1]), SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(sk_sort_pairs_bits(c, SK_FLOAT32, k, 8, v, n, A, bad_bits[i][0],
+                                             bad_bits[i][1]), SK_E_INVALID_ARG);
+    }
+    SKT_EXPECT_STATUS(sk_sort_keys_bits(c, SK_UINT64, k, n, A, 0, 65), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys_bits(c, SK_INT64, k, n, A, 64, 64), SK_E_INVALID_ARG);
+    expect_unchanged(k, (const unsigned char *)hk, n * 8, "keys after bad calls");
+    expect_unchanged(v, (const unsigned char *)hv, n * 8, "values after bad calls");
+
+    uint64_t ck[64], cv[64];
+    memcpy(ck, hk, sizeof ck);
+    memcpy(cv, hv, sizeof cv);
+    SKT_EXPECT_STATUS(sk_sort_keys_host(NULL, SK_UINT32, ck, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys_host(c, SK_UINT32, NULL, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys_host(c, (sk_type)9, ck, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, ck, 4, NULL, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, ck, 6, cv, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, ck, 4, ck, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, ck, 4, cv, n, (sk_sort_order)7),
+                      SK_E_INVALID_ARG);
+    cr_assert_eq(memcmp(ck, hk, sizeof ck), 0, "host keys modified by a bad call");
+    cr_assert_eq(memcmp(cv, hv, sizeof cv), 0, "host values modified by a bad call");
+    skt_buf_free(k);
+    skt_buf_free(v);
+    skt_buf_free(small);
+}
+
+Test(sort_errors, float64_keys_should_be_unsupported_without_fp64)
+{
+    if (skt_has_fp64()) cr_skip_test("the device has fp64");
+    cl_mem k = skt_buf_new(64);
+    SKT_EXPECT_STATUS(sk_sort_keys(skt_ctx, SK_FLOAT64, k, 8, SK_ASCENDING), SK_E_UNSUPPORTED);
+    skt_buf_free(k);
+}
