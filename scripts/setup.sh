@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what scankit needs on Debian 12 (or Ubuntu) when it is missing:
 # a C toolchain, CMake, the OpenCL ICD loader and headers, PoCL (an OpenCL
-# device on the CPU), Criterion and Oclgrind (tests). Runs apt-get as root,
+# device on the CPU), Criterion and Oclgrind (tests), Boost headers (the
+# Boost.Compute peer the quick benchmark test checks). Runs apt-get as root,
 # or through sudo. Does nothing when everything is there.
 set -euo pipefail
 
@@ -9,9 +10,10 @@ packages=(
   build-essential cmake pkg-config
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   libcriterion-dev oclgrind
+  libboost-dev
 )
 if [ "${1:-}" = "--bench" ]; then
-  packages+=(hyperfine gnuplot-nox libboost-dev)
+  packages+=(hyperfine gnuplot-nox)
 fi
 
 missing=()
