@@ -5,6 +5,8 @@
 #   oclgrind_sort_kernels                every radix sort kernel, the same way
 #   oclgrind_check_catches_planted_race  the same check fails on a planted race
 #   oclgrind_compact_kernels             every compaction kernel, the same way
+#   oclgrind_segscan_poly_kernels        every segmented-scan and polynomial kernel
+#                                        (og_segscan.c says which pass checks what)
 #   install_package_builds_a_consumer    cmake --install, then a separate project
 #                                        builds against it (CMake and pkg-config)
 #
@@ -21,6 +23,13 @@ target_link_libraries(og_sort PRIVATE scankit)
 add_executable(og_compact ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_compact.c
                           ${CMAKE_CURRENT_SOURCE_DIR}/ref/ref_compact.c)
 target_link_libraries(og_compact PRIVATE scankit)
+add_executable(og_segscan ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_segscan.c
+                          ${CMAKE_CURRENT_SOURCE_DIR}/ref/ref_segscan.c
+                          ${CMAKE_CURRENT_SOURCE_DIR}/ref/reference.c)
+target_link_libraries(og_segscan PRIVATE scankit)
+if(SKT_LIBM)
+  target_link_libraries(og_segscan PRIVATE ${SKT_LIBM})
+endif()
 
 set(SKT_OG_RUN ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/run.sh)
 add_test(NAME oclgrind_scan_kernels
@@ -36,6 +45,10 @@ add_test(NAME oclgrind_compact_kernels
   COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_compact>)
 set_tests_properties(oclgrind_compact_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME oclgrind_segscan_poly_kernels
+  COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_segscan>)
+set_tests_properties(oclgrind_segscan_poly_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 
 # --- install ----------------------------------------------------------------------
 add_test(NAME install_package_builds_a_consumer

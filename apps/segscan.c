@@ -1,0 +1,562 @@
+/*
+ * segscan - segmented prefix scan (or segment totals) of a file of elements
+ * on an OpenCL device.
+ *
+ *   segscan data.bin --flags heads.bin            inclusive sums restarting at
+ *                                                 every flagged element
+ *   segscan data.npy --offsets starts.npy -e      exclusive, segments by offsets
+ *   segscan data.bin --flags heads.bin --reduce   one total per segment
+ *
+ * Exit status: 0 success, 1 bad input or failure (one line on stderr),
+ * 2 usage error.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "appkit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char TOOL[] = "segscan";
+static const char USAGE[] =
+    "segscan INPUT (--flags FILE | --offsets FILE [--offsets-type uint32|uint64])\n"
+    "               [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
+    "               [--op add|mul|min|max|and|or|xor] [--exclusive] [--reduce]\n"
+    "               [--device SPEC] [--list-devices] [--time] [--help] [--version]";
+
+static const char HELP[] =
+    "Computes a prefix scan that restarts at every segment of a file of elements,\n"
+    "or one total per segment, on an OpenCL device. Segments come from exactly one\n"
+    "of:\n"
+    "\n"
+    "      --flags FILE    one head flag per element: element i starts a segment\n"
+    "                      where flag i is not 0 (element 0 always starts one);\n"
+    "                      raw uint8, or .npy of uint8 or uint32\n"
+    "      --offsets FILE  segment start offsets: offsets[0] = 0, non-decreasing,\n"
+    "                      none above the number of elements; equal offsets are\n"
+    "                      empty segments. Raw (type from --offsets-type) or .npy\n"
+    "                      of uint32 or uint64\n"
+    "      --offsets-type T\n"
+    "                      uint32 (default) or uint64, for a raw offsets file\n"
+    "\n"
+    "  INPUT               raw little-endian elements, or a NumPy .npy file (1-D,\n"
+    "                      little-endian); '-' reads stdin\n"
+    "  -o, --output FILE   where to write; '-' is stdout. Default: INPUT with\n"
+    "                      '.segscan' ('.segreduce' with --reduce) before its\n"
+    "                      extension, stdout when INPUT is '-'. Written to a\n"
+    "                      temporary file and renamed. The output is .npy when\n"
+    "                      INPUT is or when OUTPUT ends in .npy\n"
+    "  -t, --type TYPE     element type of a raw file (default uint32); must agree\n"
+    "                      with the dtype of a .npy file\n"
+    "      --op OP         add (default), mul, min, max, and, or, xor; and/or/xor\n"
+    "                      need an integer type\n"
+    "  -e, --exclusive     exclusive scan: the first element of each segment gets\n"
+    "                      the identity of OP (default: inclusive)\n"
+    "      --reduce        write one total per segment instead of the scan (an\n"
+    "                      empty segment's total is the identity of OP)\n"
+    "  -d, --device SPEC   OpenCL device: 'P:D' indices, an index N, or part of\n"
+    "                      the platform/device name (default $SCANKIT_DEVICE, else\n"
+    "                      the first GPU, else the first device)\n"
+    "      --list-devices  list the OpenCL devices and exit\n"
+    "      --time          print a time breakdown to stderr\n"
+    "  -h, --help          show this help and exit\n"
+    "  -V, --version       show the version and exit\n"
+    "\n"
+    "Integer add and mul wrap around. The data must fit in one device buffer.\n"
+    "Exit status: 0 success, 1 bad input or failure, 2 usage error.\n";
+
+enum {
+    OPT_OUTPUT = 1,
+    OPT_TYPE,
+    OPT_OP,
+    OPT_FLAGS,
+    OPT_OFFSETS,
+    OPT_OFFSETS_TYPE,
+    OPT_EXCLUSIVE,
+    OPT_REDUCE,
+    OPT_DEVICE,
+    OPT_LIST_DEVICES,
+    OPT_TIME,
+    OPT_HELP,
+    OPT_VERSION
+};
+
+static const ak_option OPTIONS[] = {
+    {"output", 'o', 1, OPT_OUTPUT},
+    {"type", 't', 1, OPT_TYPE},
+    {"op", 0, 1, OPT_OP},
+    {"flags", 0, 1, OPT_FLAGS},
+    {"offsets", 0, 1, OPT_OFFSETS},
+    {"offsets-type", 0, 1, OPT_OFFSETS_TYPE},
+    {"exclusive", 'e', 0, OPT_EXCLUSIVE},
+    {"reduce", 0, 0, OPT_REDUCE},
+    {"device", 'd', 1, OPT_DEVICE},
+    {"list-devices", 0, 0, OPT_LIST_DEVICES},
+    {"time", 0, 0, OPT_TIME},
+    {"help", 'h', 0, OPT_HELP},
+    {"version", 'V', 0, OPT_VERSION},
+    {NULL, 0, 0, 0},
+};
+
+typedef struct seg_args {
+    const char *input, *output, *device;
+    const char *flags, *offsets;
+    ak_dtype type, offsets_type; /* AK_DTYPE_NONE unless given */
+    sk_op op;
+    int exclusive, reduce, time, list_devices, help, version;
+} seg_args;
+
+typedef struct seg_times {
+    double start;
+    double read, context, upload, compute, download, write;
+    sk_build_stats build; /* during the computation */
+} seg_times;
+
+typedef struct seg_job {
+    const seg_args *args;
+    seg_times times;
+    char *out_path;      /* NULL: stdout */
+    ak_array data, seg;  /* seg: the flags or the offsets */
+    size_t out_count;    /* elements written: n, or the number of segments */
+    sk_context *ctx;
+    cl_mem src, segmem, dst;
+    ak_output out;
+} seg_job;
+
+/* ------------------------------------------------------------------------ */
+/* Command line                                                              */
+/* ------------------------------------------------------------------------ */
+
+static int op_is_bitwise(sk_op op)
+{
+    return op == SK_OP_AND || op == SK_OP_OR || op == SK_OP_XOR;
+}
+
+static int usage_error(const char *msg)
+{
+    return ak_print_usage_error(TOOL, USAGE, msg);
+}
+
+static int parse_types(seg_args *a, int id, const char *value, ak_err *e)
+{
+    if (id == OPT_TYPE) {
+        if (ak_dtype_parse(value, &a->type) != 0 || a->type == AK_UINT8)
+            return ak_fail(e, "unknown --type '%s' (use %s)", value, AK_SK_TYPE_NAMES);
+        return 0;
+    }
+    if (ak_dtype_parse(value, &a->offsets_type) != 0 ||
+        (a->offsets_type != AK_UINT32 && a->offsets_type != AK_UINT64))
+        return ak_fail(e, "unknown --offsets-type '%s' (use uint32 or uint64)", value);
+    return 0;
+}
+
+static int take_option(seg_args *a, int id, const char *value, ak_err *e)
+{
+    switch (id) {
+    case OPT_OUTPUT: a->output = value; return 0;
+    case OPT_DEVICE: a->device = value; return 0;
+    case OPT_FLAGS: a->flags = value; return 0;
+    case OPT_OFFSETS: a->offsets = value; return 0;
+    case OPT_EXCLUSIVE: a->exclusive = 1; return 0;
+    case OPT_REDUCE: a->reduce = 1; return 0;
+    case OPT_LIST_DEVICES: a->list_devices = 1; return 0;
+    case OPT_TIME: a->time = 1; return 0;
+    case OPT_HELP: a->help = 1; return 0;
+    case OPT_VERSION: a->version = 1; return 0;
+    case OPT_TYPE:
+    case OPT_OFFSETS_TYPE: return parse_types(a, id, value, e);
+    case OPT_OP:
+        if (sk_op_parse(value, &a->op) != SK_OK)
+            return ak_fail(e, "unknown --op '%s' (use add, mul, min, max, and, or, xor)", value);
+        return 0;
+    default: return ak_fail(e, "internal error: option %d", id);
+    }
+}
+
+static int check_args(const seg_args *a, ak_err *e)
+{
+    if (a->help || a->version || a->list_devices) return 0;
+    if (!a->input) return ak_fail(e, "missing INPUT");
+    if (!a->flags == !a->offsets) return ak_fail(e, "give exactly one of --flags and --offsets");
+    if (a->offsets_type != AK_DTYPE_NONE && !a->offsets)
+        return ak_fail(e, "--offsets-type needs --offsets");
+    if (a->exclusive && a->reduce) return ak_fail(e, "--exclusive and --reduce exclude each other");
+    const char *seg = a->flags ? a->flags : a->offsets;
+    if (ak_path_is_stdio(seg) && ak_path_is_stdio(a->input))
+        return ak_fail(e, "INPUT and the %s file cannot both be stdin",
+                       a->flags ? "--flags" : "--offsets");
+    if (a->type != AK_DTYPE_NONE && ak_dtype_is_float(a->type) && op_is_bitwise(a->op))
+        return ak_fail(e, "--op %s needs an integer type, not %s", sk_op_name(a->op),
+                       ak_dtype_name(a->type));
+    return 0;
+}
+
+/* @return AK_EXIT_OK, or AK_EXIT_USAGE after printing the reason. */
+static int parse_args(int argc, char **argv, seg_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->type = a->offsets_type = AK_DTYPE_NONE;
+    a->op = SK_OP_ADD;
+    ak_args it;
+    ak_err e;
+    ak_args_init(&it, argc, argv);
+    int id;
+    while ((id = ak_args_next(&it, OPTIONS, &e)) != AK_ARGS_END) {
+        if (id == AK_ARGS_ERROR) return usage_error(e.msg);
+        if (id == AK_ARGS_OPERAND) {
+            if (a->input) return usage_error("more than one INPUT given");
+            a->input = it.value;
+        } else if (take_option(a, id, it.value, &e) != 0) {
+            return usage_error(e.msg);
+        }
+    }
+    if (check_args(a, &e) != 0) return usage_error(e.msg);
+    return AK_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* --list-devices                                                            */
+/* ------------------------------------------------------------------------ */
+
+static int list_devices(void)
+{
+    size_t count = 0;
+    sk_device_desc *d = NULL;
+    if (sk_device_list(NULL, 0, &count) != SK_OK || count == 0) {
+        ak_print_error(TOOL, "no OpenCL device found");
+        return AK_EXIT_FAIL;
+    }
+    if (!(d = calloc(count, sizeof *d)) || sk_device_list(d, count, &count) != SK_OK) {
+        free(d);
+        ak_print_error(TOOL, "listing devices failed");
+        return AK_EXIT_FAIL;
+    }
+    printf("%-6s %-4s %-4s %s\n", "index", "type", "fp64", "name (platform)");
+    for (size_t i = 0; i < count; i++) {
+        char index[32];
+        snprintf(index, sizeof index, "%u:%u", d[i].platform_index, d[i].device_index);
+        printf("%-6s %-4s %-4s %s (%s)\n", index, d[i].is_gpu ? "gpu" : "cpu",
+               d[i].has_fp64 ? "yes" : "no", d[i].device_name, d[i].platform_name);
+    }
+    free(d);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        ak_print_error(TOOL, "stdout: write failed");
+        return AK_EXIT_FAIL;
+    }
+    return AK_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading and checking                                                      */
+/* ------------------------------------------------------------------------ */
+
+static double ms_since(double t0)
+{
+    return (ak_now() - t0) * 1e3;
+}
+
+static int read_flags(seg_job *j, ak_err *e)
+{
+    const char *path = j->args->flags, *name = ak_display_name(path, 0);
+    ak_read_opts ro = {AK_DTYPE_NONE, AK_UINT8, TOOL};
+    if (ak_array_read(path, &ro, &j->seg, e) != 0) return -1;
+    ak_dtype t = j->seg.type;
+    if (t != AK_UINT8 && t != AK_UINT32)
+        return ak_fail(e, "%s: flags must be uint8 or uint32, not %s", name, ak_dtype_name(t));
+    if (j->seg.n != j->data.n)
+        return ak_fail(e, "%s: %zu flags for %zu elements", name, j->seg.n, j->data.n);
+    return 0;
+}
+
+static uint64_t offset_at(const ak_array *a, size_t k)
+{
+    if (a->type == AK_UINT32) return ((const uint32_t *)a->data)[k];
+    return ((const uint64_t *)a->data)[k];
+}
+
+/* The library checks offsets too; this check names the first bad one. */
+static int check_offsets(const seg_job *j, ak_err *e)
+{
+    const char *name = ak_display_name(j->args->offsets, 0);
+    size_t n = j->data.n, count = j->seg.n;
+    if (count == 0 && n > 0) return ak_fail(e, "%s: no offsets for %zu elements", name, n);
+    if (count && offset_at(&j->seg, 0) != 0)
+        return ak_fail(e, "%s: offsets[0] is %llu, not 0", name,
+                       (unsigned long long)offset_at(&j->seg, 0));
+    for (size_t k = 1; k < count; k++) {
+        uint64_t prev = offset_at(&j->seg, k - 1), cur = offset_at(&j->seg, k);
+        if (cur < prev)
+            return ak_fail(e, "%s: offsets are not sorted: offsets[%zu] = %llu is below "
+                           "offsets[%zu] = %llu", name, k, (unsigned long long)cur, k - 1,
+                           (unsigned long long)prev);
+    }
+    if (count && offset_at(&j->seg, count - 1) > n)
+        return ak_fail(e, "%s: offsets[%zu] = %llu is above the %zu elements", name, count - 1,
+                       (unsigned long long)offset_at(&j->seg, count - 1), n);
+    return 0;
+}
+
+static int read_offsets(seg_job *j, ak_err *e)
+{
+    const char *path = j->args->offsets;
+    ak_dtype raw = j->args->offsets_type != AK_DTYPE_NONE ? j->args->offsets_type : AK_UINT32;
+    ak_read_opts ro = {AK_DTYPE_NONE, raw, TOOL};
+    if (ak_array_read(path, &ro, &j->seg, e) != 0) return -1;
+    if (j->seg.type != AK_UINT32 && j->seg.type != AK_UINT64)
+        return ak_fail(e, "%s: offsets must be uint32 or uint64, not %s",
+                       ak_display_name(path, 0), ak_dtype_name(j->seg.type));
+    return check_offsets(j, e);
+}
+
+static int read_inputs(seg_job *j, ak_err *e)
+{
+    ak_read_opts ro = {j->args->type, AK_UINT32, TOOL};
+    const char *name = ak_display_name(j->args->input, 0);
+    double t0 = ak_now();
+    sk_type t;
+    if (ak_array_read(j->args->input, &ro, &j->data, e) != 0) return -1;
+    if (ak_dtype_to_sk(j->data.type, &t) != 0)
+        return ak_fail(e, "%s: element type %s cannot be scanned (use %s)", name,
+                       ak_dtype_name(j->data.type), AK_SK_TYPE_NAMES);
+    if (ak_dtype_is_float(j->data.type) && op_is_bitwise(j->args->op))
+        return ak_fail(e, "%s: --op %s needs an integer type, not %s", name,
+                       sk_op_name(j->args->op), ak_dtype_name(j->data.type));
+    if ((j->args->flags ? read_flags(j, e) : read_offsets(j, e)) != 0) return -1;
+    j->times.read = ms_since(t0);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The device                                                                */
+/* ------------------------------------------------------------------------ */
+
+static int open_context(seg_job *j, ak_err *e)
+{
+    double t0 = ak_now();
+    sk_status st = sk_context_create(&j->ctx, j->args->device);
+    if (st != SK_OK) {
+        const char *env = getenv("SCANKIT_DEVICE");
+        char what[256];
+        j->ctx = NULL;
+        if (j->args->device && j->args->device[0])
+            snprintf(what, sizeof what, "--device '%s'", j->args->device);
+        else if (env && env[0])
+            snprintf(what, sizeof what, "SCANKIT_DEVICE='%s'", env);
+        else
+            snprintf(what, sizeof what, "cannot open an OpenCL device");
+        return ak_fail_sk(e, NULL, st, what);
+    }
+    j->times.context = ms_since(t0);
+    return 0;
+}
+
+static int fail_cl(ak_err *e, const char *what, cl_int code)
+{
+    return ak_fail(e, "%s failed: %s", what, sk_cl_error_name(code));
+}
+
+/* A device buffer of `bytes` (at least 1), filled from `host` when given. */
+static int new_buffer(seg_job *j, size_t bytes, const void *host, cl_mem *out, ak_err *e)
+{
+    cl_int err = CL_SUCCESS;
+    sk_device_desc d;
+    if (sk_context_device(j->ctx, &d) == SK_OK && bytes > d.max_alloc_bytes)
+        return ak_fail(e, "%s: %zu bytes exceed the device's largest buffer (%llu bytes)",
+                       ak_display_name(j->args->input, 0), bytes,
+                       (unsigned long long)d.max_alloc_bytes);
+    *out = clCreateBuffer(sk_context_cl_context(j->ctx), CL_MEM_READ_WRITE, bytes ? bytes : 1,
+                          NULL, &err);
+    if (!*out) return fail_cl(e, "allocating a device buffer", err);
+    if (!host || bytes == 0) return 0;
+    double t0 = ak_now();
+    err = clEnqueueWriteBuffer(sk_context_cl_queue(j->ctx), *out, CL_TRUE, 0, bytes, host, 0,
+                               NULL, NULL);
+    j->times.upload += ms_since(t0);
+    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the input to the device", err);
+}
+
+/* Totals need one element per segment: n at most for flags. */
+static size_t dst_elements(const seg_job *j)
+{
+    return j->args->reduce && j->args->offsets ? j->seg.n : j->data.n;
+}
+
+static int upload_all(seg_job *j, ak_err *e)
+{
+    size_t es = ak_dtype_size(j->data.type);
+    if (new_buffer(j, j->data.n * es, j->data.data, &j->src, e) != 0 ||
+        new_buffer(j, j->seg.n * ak_dtype_size(j->seg.type), j->seg.data, &j->segmem, e) != 0)
+        return -1;
+    if (!j->args->reduce) return 0;
+    return new_buffer(j, dst_elements(j) * es, NULL, &j->dst, e);
+}
+
+static sk_status run_primitive(seg_job *j)
+{
+    const seg_args *a = j->args;
+    size_t n = j->data.n;
+    sk_type t;
+    sk_segments seg = {NULL, 0, NULL, SK_UINT32, 0};
+    ak_dtype_to_sk(j->data.type, &t);
+    if (a->flags) {
+        seg.flags = j->segmem;
+        seg.flag_size = ak_dtype_size(j->seg.type);
+    } else {
+        seg.offsets = j->segmem;
+        seg.offset_type = j->seg.type == AK_UINT64 ? SK_UINT64 : SK_UINT32;
+        seg.count = j->seg.n;
+    }
+    j->out_count = n;
+    if (a->reduce) return sk_segreduce(j->ctx, t, a->op, j->src, n, &seg, j->dst, &j->out_count);
+    if (a->exclusive) return sk_segscan_exclusive(j->ctx, t, a->op, j->src, j->src, n, &seg);
+    return sk_segscan_inclusive(j->ctx, t, a->op, j->src, j->src, n, &seg);
+}
+
+/* Kernel builds during the computation, and the computation without them. */
+static void record_build_stats(seg_job *j, const sk_build_stats *before)
+{
+    sk_build_stats after;
+    if (sk_context_build_stats(j->ctx, &after) != SK_OK) return;
+    j->times.build.compiled = after.compiled - before->compiled;
+    j->times.build.from_disk = after.from_disk - before->from_disk;
+    j->times.build.from_memory = after.from_memory - before->from_memory;
+    j->times.build.seconds = after.seconds - before->seconds;
+    double rest = j->times.compute - j->times.build.seconds * 1e3;
+    j->times.compute = rest > 0 ? rest : 0;
+}
+
+static int compute(seg_job *j, ak_err *e)
+{
+    sk_build_stats before;
+    sk_context_build_stats(j->ctx, &before);
+    double t0 = ak_now();
+    sk_status st = run_primitive(j);
+    if (st == SK_OK) st = sk_context_finish(j->ctx);
+    j->times.compute = ms_since(t0);
+    if (st != SK_OK) return ak_fail_sk(e, j->ctx, st, ak_display_name(j->args->input, 0));
+    record_build_stats(j, &before);
+    return 0;
+}
+
+/* The result goes back over the input array (totals are never more). */
+static int segscan_on_device(seg_job *j, ak_err *e)
+{
+    if (upload_all(j, e) != 0 || compute(j, e) != 0) return -1;
+    size_t bytes = j->out_count * ak_dtype_size(j->data.type);
+    if (bytes == 0) return 0;
+    if (j->out_count > j->data.n) {
+        void *grown = realloc(j->data.data, bytes);
+        if (!grown) return ak_fail(e, "out of memory for %zu totals", j->out_count);
+        j->data.data = grown;
+    }
+    double t0 = ak_now();
+    cl_int err = clEnqueueReadBuffer(sk_context_cl_queue(j->ctx), j->args->reduce ? j->dst : j->src,
+                                     CL_TRUE, 0, bytes, j->data.data, 0, NULL, NULL);
+    j->times.download = ms_since(t0);
+    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the result from the device", err);
+}
+
+/* Releases the device buffers (each once). @return 0, or -1 with a reason. */
+static int release_buffers(seg_job *j, ak_err *e)
+{
+    cl_mem *mems[] = {&j->src, &j->segmem, &j->dst};
+    cl_int failed = CL_SUCCESS;
+    for (size_t i = 0; i < 3; i++) {
+        cl_int rc = *mems[i] ? clReleaseMemObject(*mems[i]) : CL_SUCCESS;
+        if (rc != CL_SUCCESS) failed = rc;
+        *mems[i] = NULL;
+    }
+    return failed == CL_SUCCESS ? 0 : fail_cl(e, "releasing the device buffers", failed);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing and main                                                          */
+/* ------------------------------------------------------------------------ */
+
+static int write_output(seg_job *j, ak_err *e)
+{
+    double t0 = ak_now();
+    size_t bytes = j->out_count * ak_dtype_size(j->data.type);
+    ak_format f = j->data.format;
+    if (j->out_path && ak_format_of_path(j->out_path) == AK_FORMAT_NPY) f = AK_FORMAT_NPY;
+    ak_progress p;
+    ak_progress_start(&p, TOOL, "writing", bytes);
+    int rc = ak_output_write_header(&j->out, f, j->data.type, j->out_count, e);
+    if (rc == 0) rc = ak_output_write(&j->out, j->data.data, bytes, &p, e);
+    ak_progress_end(&p);
+    if (rc == 0) rc = ak_output_commit(&j->out, e);
+    j->times.write = ms_since(t0);
+    return rc;
+}
+
+static void print_times(const seg_job *j)
+{
+    const seg_times *t = &j->times;
+    fprintf(stderr, "read:     %10.3f ms  (%zu elements of %s, %zu %s)\n", t->read, j->data.n,
+            ak_dtype_name(j->data.type), j->seg.n, j->args->flags ? "flags" : "offsets");
+    fprintf(stderr, "context:  %10.3f ms\n", t->context);
+    fprintf(stderr, "upload:   %10.3f ms\n", t->upload);
+    fprintf(stderr, "build:    %10.3f ms  (compiled %lu, disk %lu, memory %lu)\n",
+            t->build.seconds * 1e3, t->build.compiled, t->build.from_disk,
+            t->build.from_memory);
+    fprintf(stderr, "compute:  %10.3f ms\n", t->compute);
+    fprintf(stderr, "download: %10.3f ms\n", t->download);
+    fprintf(stderr, "write:    %10.3f ms  (%zu elements)\n", t->write, j->out_count);
+    fprintf(stderr, "total:    %10.3f ms\n", ms_since(t->start));
+}
+
+static int run_steps(seg_job *j, ak_err *e)
+{
+    const char *tool = j->args->reduce ? "segreduce" : TOOL;
+    ak_output_choice choice = {j->args->input, j->args->output, tool, 0};
+    if (ak_output_resolve(&choice, &j->out_path, e) != 0 || read_inputs(j, e) != 0 ||
+        ak_output_open(&j->out, j->out_path, TOOL, e) != 0)
+        return -1;
+    if (open_context(j, e) != 0 || segscan_on_device(j, e) != 0 || release_buffers(j, e) != 0)
+        return -1;
+    return write_output(j, e);
+}
+
+static int run(const seg_args *a, double start)
+{
+    seg_job j;
+    ak_err e;
+    memset(&j, 0, sizeof j);
+    j.args = a;
+    j.times.start = start;
+    int rc = run_steps(&j, &e);
+    ak_output_abort(&j.out); /* no-op after a commit */
+    release_buffers(&j, NULL);
+    sk_context_free(j.ctx);
+    if (rc == 0 && a->time) print_times(&j);
+    ak_array_free(&j.data);
+    ak_array_free(&j.seg);
+    free(j.out_path);
+    if (rc != 0) {
+        ak_print_error(TOOL, e.msg);
+        return AK_EXIT_FAIL;
+    }
+    return AK_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    double start = ak_now();
+    seg_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != AK_EXIT_OK) return rc;
+    if (a.help) {
+        printf("usage: %s\n\n%s", USAGE, HELP);
+        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+    }
+    if (a.version) {
+        printf("%s (scankit) %s\n", TOOL, sk_version_string());
+        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+    }
+    if (a.list_devices) return list_devices();
+    if (!ak_host_is_little_endian()) {
+        ak_print_error(TOOL, "this program runs on little-endian hosts only");
+        return AK_EXIT_FAIL;
+    }
+    return run(&a, start);
+}
