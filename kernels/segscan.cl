@@ -1,16 +1,31 @@
 /*
- * segscan.cl - the small kernels around the segmented scan. The scan
- * itself is scan.cl over the lifted (value, head flag) monoid; these
- * turn segment offsets into head flags, check offsets, and gather one
- * total per segment.
+ * segscan.cl - the kernels of the segmented scan besides scan.cl.
  *
- * The host configuration defines SK_OFF_T (uint or ulong) and, for
- * sk_seg_gather_totals, SK_T and SK_IDENTITY.
+ * With SK_OFF_T (uint or ulong): turn segment offsets into head flags,
+ * check offsets, and (with SK_T and SK_IDENTITY) gather one total per
+ * segment.
+ *
+ * With SK_FLAG_T (uchar or uint), SK_T, SK_T_SIZE, SK_IDENTITY and sk_op:
+ * the CPU shape's segmented scan, one work-item per chunk of `chunk`
+ * elements:
+ *   sk_seg_chunk_tails   per chunk, its tail segment's combination (from
+ *                        the chunk's last head, or its start, to its end),
+ *                        whether it has a head, or how many heads it has;
+ *   sk_seg_chunk_seeds   one work-item: exclusive scan of those partials
+ *                        (the lifted monoid) and of the head counts;
+ *   sk_seg_chunk_scan    the segmented scan of each chunk from its seed;
+ *   sk_seg_chunk_totals  each segment's total (its running combination
+ *                        stored at its index, the last store wins).
+ * Element values are only loaded, combined with sk_op, selected by head
+ * flags and stored; flags alone steer selects, loop bounds and the index of
+ * a total, so the interval-of-summations test covers these kernels.
  */
 
-#ifndef SK_OFF_T
-#error "segscan.cl: SK_OFF_T must be defined by the host configuration"
+#if !defined(SK_OFF_T) && !defined(SK_FLAG_T)
+#error "segscan.cl: define SK_OFF_T or SK_FLAG_T in the host configuration"
 #endif
+
+#ifdef SK_OFF_T
 
 /* *bad gets a nonzero bit when offsets are not a valid segmentation of n
  * elements: offsets[0] == 0, non-decreasing, none above n. */
@@ -50,3 +65,168 @@ __kernel void sk_seg_gather_totals(__global const SK_T *inclusive,
     totals[s] = end > begin ? inclusive[end - 1] : SK_IDENTITY;
 }
 #endif
+#endif /* SK_OFF_T */
+
+#ifdef SK_FLAG_T
+
+/* The host sizes the chunk partials with its size of SK_T. */
+typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -1];
+
+/* Element i starts a segment (element 0 always does). The loops over a
+ * chunk take element 0 apart and test only the flag. */
+#define SK_HEAD(i) ((uint)(((i) == 0) | (flags[i] != 0)))
+#define SK_FLAG(i) (flags[i] != 0)
+
+/* Heads in [i, end), in blocks whose count fits a uint (the compiler
+ * vectorizes the inner loop; explicit vector loads would keep Oclgrind's
+ * --uninitialized plugin from checking this kernel). */
+ulong sk_seg_count_heads(__global const SK_FLAG_T *flags, ulong i, ulong end)
+{
+    ulong count = (i == 0) & !SK_FLAG(0);
+    while (i < end) {
+        ulong stop = i + min(end - i, (ulong)1 << 30);
+        uint part = 0;
+        for (; i < stop; i++) part += SK_FLAG(i);
+        count += part;
+    }
+    return count;
+}
+
+/* pv[c]: the combination of chunk c's tail segment, from its last head (or
+ * the chunk's start) to its end, combined right to left so that the order of
+ * operands holds. pc[pc_off + c]: the number of heads in the chunk when
+ * count_heads, else 1 if it has one. */
+__kernel void sk_seg_chunk_tails(__global const SK_T *src, __global const SK_FLAG_T *flags,
+                                 __global SK_T *pv, __global ulong *pc, ulong pc_off,
+                                 ulong n, ulong chunk, uint count_heads)
+{
+    ulong c = get_global_id(0);
+    ulong begin = c * chunk;
+    ulong end = min(begin + chunk, n);
+    ulong i = end - 1;
+    SK_T acc = src[i];
+    uint found = SK_HEAD(i);
+    while (!found && i > begin) {
+        i--;
+        acc = sk_op(src[i], acc);
+        found = SK_HEAD(i);
+    }
+    pv[c] = acc;
+    pc[pc_off + c] = count_heads ? sk_seg_count_heads(flags, begin, end) : (ulong)found;
+}
+
+/* One work-item: pv[c] becomes the segmented combination of everything
+ * before chunk c (chunk 0: the identity, never used, as element 0 is a
+ * head) and pc[pc_off + c] the heads before it. */
+__kernel void sk_seg_chunk_seeds(__global SK_T *pv, __global ulong *pc, ulong pc_off,
+                                 ulong chunks)
+{
+    SK_T acc = pv[0];
+    ulong heads = pc[pc_off];
+    pv[0] = SK_IDENTITY;
+    pc[pc_off] = 0;
+    for (ulong c = 1; c < chunks; c++) {
+        SK_T v = pv[c];
+        ulong k = pc[pc_off + c];
+        pv[c] = acc;
+        pc[pc_off + c] = heads;
+        SK_T joined = sk_op(acc, v);
+        acc = k ? v : joined;
+        heads += k;
+    }
+}
+
+void sk_seg_scan_inclusive(__global const SK_T *src, __global const SK_FLAG_T *flags,
+                           __global SK_T *dst, ulong i, ulong end, SK_T acc)
+{
+    if (i == 0) {
+        acc = src[0];
+        dst[0] = acc;
+        i = 1;
+    }
+    for (; i < end; i++) {
+        SK_T x = src[i];
+        SK_T joined = sk_op(acc, x);
+        acc = SK_FLAG(i) ? x : joined;
+        dst[i] = acc;
+    }
+}
+
+void sk_seg_scan_exclusive(__global const SK_T *src, __global const SK_FLAG_T *flags,
+                           __global SK_T *dst, ulong i, ulong end, SK_T acc)
+{
+    if (i == 0) {
+        acc = src[0];
+        dst[0] = SK_IDENTITY;
+        i = 1;
+    }
+    for (; i < end; i++) {
+        SK_T x = src[i];
+        int h = SK_FLAG(i);
+        SK_T joined = sk_op(acc, x);
+        dst[i] = h ? SK_IDENTITY : acc;
+        acc = h ? x : joined;
+    }
+}
+
+/* Segmented scan of chunk c from its seed pv[c] (the identity without
+ * seeds). src may be dst: each element is read before it is written. */
+__kernel void sk_seg_chunk_scan(__global const SK_T *src, __global const SK_FLAG_T *flags,
+                                __global SK_T *dst, __global const SK_T *pv, ulong n,
+                                ulong chunk, uint exclusive, uint has_seeds)
+{
+    ulong c = get_global_id(0);
+    ulong begin = c * chunk;
+    ulong end = min(begin + chunk, n);
+    SK_T acc = SK_IDENTITY;
+    if (has_seeds) acc = pv[c];
+    if (exclusive)
+        sk_seg_scan_exclusive(src, flags, dst, begin, end, acc);
+    else
+        sk_seg_scan_inclusive(src, flags, dst, begin, end, acc);
+}
+
+/* totals[s] = the combination of segment s. Every element stores its
+ * segment's running combination, so the last store of a segment is its
+ * total (no branch on where segments end). A chunk stores nothing for a
+ * segment that continues into the next chunk (its elements from the last
+ * head on): that chunk stores it. The last chunk stores the number of
+ * segments at pc[pc_off + c + 1]. */
+__kernel void sk_seg_chunk_totals(__global const SK_T *src, __global const SK_FLAG_T *flags,
+                                  __global SK_T *totals, __global const SK_T *pv,
+                                  __global ulong *pc, ulong pc_off, ulong n, ulong chunk,
+                                  uint has_seeds)
+{
+    ulong c = get_global_id(0);
+    ulong i = c * chunk;
+    ulong end = min(i + chunk, n);
+    ulong stop = end;
+    if (end < n && !SK_HEAD(end)) {
+        /* the chunk's last segment goes on: stop at its head (or the start) */
+        do stop--;
+        while (stop > i && !SK_HEAD(stop));
+    }
+    SK_T acc = SK_IDENTITY;
+    ulong seg = 0;             /* heads up to and including i, of all chunks */
+    if (has_seeds) {
+        acc = pv[c];
+        seg = pc[pc_off + c];
+    }
+    if (i == 0 && stop > 0) {
+        acc = src[0];
+        seg = 1;
+        totals[0] = acc;
+        i = 1;
+    }
+    for (; i < stop; i++) {
+        SK_T x = src[i];
+        int h = SK_FLAG(i);
+        SK_T joined = sk_op(acc, x);
+        acc = h ? x : joined;
+        seg += h;
+        totals[seg - 1] = acc;
+    }
+    if (end == n) pc[pc_off + c + 1] = seg;
+}
+
+#endif /* SK_FLAG_T */

@@ -1,16 +1,28 @@
 /*
- * segscan.c - segmented scan and segment reductions, as scans of a lifted
- * monoid on scankit's scan (no second scan implementation).
+ * segscan.c - segmented scan and segment reductions.
  *
- * An element becomes (v, f): its value and whether it starts a segment.
- * (v1, f1) + (v2, f2) = (f2 ? v2 : v1 op v2, f1 | f2) is associative and not
- * commutative; its inclusive scan carries the segmented scan in v. The
- * flag steers a select, an element value never does, so the interval-of-
- * summations test restarted at heads covers it. Segment totals add a count
- * of heads, (v, f, c): c - 1 is the segment an element belongs to, so the
- * last element of each segment stores its total at totals[c - 1].
+ * GPU shape (and the reference behaviour): scans of a lifted monoid on
+ * scankit's scan (no second scan implementation). An element becomes
+ * (v, f): its value and whether it starts a segment. (v1, f1) + (v2, f2) =
+ * (f2 ? v2 : v1 op v2, f1 | f2) is associative and not commutative; its
+ * inclusive scan carries the segmented scan in v. Segment totals add a
+ * count of heads, (v, f, c): c - 1 is the segment an element belongs to,
+ * so the last element of each segment stores its total at totals[c - 1].
  *
- * Offsets become head flags first (segscan.cl), after a check on the device.
+ * CPU shape (segscan.cl, SEG_CPU_FAST_PATH): the lifted scan's full reduce
+ * pass over structs is not needed. Chunks as scan.cl's CPU shape has them;
+ * per chunk only its tail segment is combined, right to left (from the end
+ * back to its last head), plus its head count for totals; one work-item
+ * scans those few partials (lifted, exclusive) into seeds; one pass then
+ * scans every chunk from its seed, or stores each segment's running total
+ * at its segment index (totals). Below cpu_serial_below a single chunk
+ * needs only that pass. Within a segment the association order differs
+ * from the GPU shape's but is fixed, so results are deterministic.
+ *
+ * Either way the flag steers a select, a loop bound or a total's index, an
+ * element value never does, so the interval-of-summations test restarted
+ * at heads covers it. Offsets become head flags first (segscan.cl), after a
+ * check on the device; totals by offsets gather from the inclusive scan.
  */
 #include "sk_internal.h"
 
@@ -143,6 +155,174 @@ static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
     free(pre);
     free(io);
     return st;
+}
+
+/* ---- the CPU shape: chunk partials of the tail segments, then one pass ------------ */
+
+/* 0 sends the CPU shape through the lifted scan as well (the reference). */
+#define SEG_CPU_FAST_PATH 1
+
+enum { K_TAILS, K_SEEDS, K_SCAN, K_TOTALS };
+static const char *const fast_kernels[] = {"sk_seg_chunk_tails", "sk_seg_chunk_seeds",
+                                           "sk_seg_chunk_scan", "sk_seg_chunk_totals"};
+
+/* How the fast path splits a job: `chunks` chunks of `chunk` elements; the
+ * chunk partials (values) at the start of scratch slot C, the head counts
+ * (ulong, chunks + 1 of them) from ulong index cnt_off on. */
+typedef struct fast_plan {
+    const sk__program *prog;
+    size_t chunks, chunk;
+    cl_mem part;
+    cl_ulong cnt_off;
+} fast_plan;
+
+static bool use_fast_path(const seg_job *j)
+{
+    return SEG_CPU_FAST_PATH && sk__tuning_for(j->ctx, j->m->size).shape == SK_SHAPE_CPU;
+}
+
+static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+static sk_status fast_program(seg_job *j, const sk__program **prog)
+{
+    sk__str s = {0};
+    const sk_monoid *m = j->m;
+    sk__str_addf(&s, "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                     "#endif\n");
+    if (m->preamble) sk__str_addf(&s, "%s\n", m->preamble);
+    sk__str_addf(&s, "#define SK_FLAG_T %s\n#define SK_T %s\n#define SK_T_SIZE %zu\n"
+                     "#define SK_IDENTITY (%s)\nSK_T sk_op(SK_T a, SK_T b) { return (%s); }\n",
+                 j->flag_size == 1 ? "uchar" : "uint", m->type, m->size, m->identity,
+                 m->combine);
+    if (s.failed) {
+        sk__str_free(&s);
+        return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented scan configuration");
+    }
+    sk_status st = sk__program_get(j->ctx, "segscan", s.buf, fast_kernels, 4, prog);
+    sk__str_free(&s);
+    return st;
+}
+
+/* Chunks as scan.cl's CPU shape has them (n > 0): one below the serial
+ * threshold, else cpu_chunks of at least 2 elements; and their scratch. */
+static sk_status fast_plan_open(seg_job *j, fast_plan *p)
+{
+    sk__tuning t = sk__tuning_for(j->ctx, j->m->size);
+    size_t chunk = j->n;
+    if (j->n >= t.cpu_serial_below) {
+        chunk = div_up(j->n, t.cpu_chunks ? t.cpu_chunks : 1);
+        if (chunk < 2) chunk = 2;
+    }
+    p->chunk = chunk;
+    p->chunks = div_up(j->n, chunk);
+    p->cnt_off = div_up(p->chunks * j->m->size, sizeof(cl_ulong));
+    sk_status st = fast_program(j, &p->prog);
+    if (st != SK_OK) return st;
+    return sk__scratch_get(j->ctx, SK_SLOT_SEGSCAN_C,
+                           (p->cnt_off + p->chunks + 1) * sizeof(cl_ulong), &p->part);
+}
+
+/* Arguments (src, flags, out, pv) shared by the kernels that read elements. */
+static sk_status set_elems(const seg_job *j, const fast_plan *p, cl_kernel k, cl_uint *arg,
+                           cl_mem out)
+{
+    sk_status st = SK_OK;
+    SK_TRY(set_mem(j->ctx, k, arg, j->src));
+    SK_TRY(set_mem(j->ctx, k, arg, j->flags));
+    if (out) SK_TRY(set_mem(j->ctx, k, arg, out));
+    st = set_mem(j->ctx, k, arg, p->part);
+out:
+    return st;
+}
+
+static sk_status set_ulongs(sk_context *ctx, cl_kernel k, cl_uint *arg, cl_ulong a, cl_ulong b)
+{
+    sk_status st = sk__set_arg(ctx, k, (*arg)++, sizeof a, &a);
+    return st == SK_OK ? sk__set_arg(ctx, k, (*arg)++, sizeof b, &b) : st;
+}
+
+static sk_status set_ulong(sk_context *ctx, cl_kernel k, cl_uint *arg, cl_ulong v)
+{
+    return sk__set_arg(ctx, k, (*arg)++, sizeof v, &v);
+}
+
+static sk_status set_uint(sk_context *ctx, cl_kernel k, cl_uint *arg, cl_uint v)
+{
+    return sk__set_arg(ctx, k, (*arg)++, sizeof v, &v);
+}
+
+/* Chunk partials, then their exclusive scan: the seeds (more than one chunk). */
+static sk_status fast_seeds(seg_job *j, const fast_plan *p, bool count_heads)
+{
+    sk_context *ctx = j->ctx;
+    cl_kernel tails = p->prog->kernels[K_TAILS], seeds = p->prog->kernels[K_SEEDS];
+    cl_uint arg = 0;
+    sk_status st = SK_OK;
+    SK_TRY(set_elems(j, p, tails, &arg, NULL));
+    SK_TRY(set_mem(ctx, tails, &arg, p->part));
+    SK_TRY(set_ulongs(ctx, tails, &arg, p->cnt_off, j->n));
+    SK_TRY(set_ulong(ctx, tails, &arg, p->chunk));
+    SK_TRY(set_uint(ctx, tails, &arg, count_heads));
+    SK_TRY(sk__launch(ctx, p->prog, K_TAILS, p->chunks, 1, "n=%zu chunk=%zu count_heads=%d",
+                      j->n, p->chunk, (int)count_heads));
+    arg = 0;
+    SK_TRY(set_mem(ctx, seeds, &arg, p->part));
+    SK_TRY(set_mem(ctx, seeds, &arg, p->part));
+    SK_TRY(set_ulongs(ctx, seeds, &arg, p->cnt_off, p->chunks));
+    st = sk__launch(ctx, p->prog, K_SEEDS, 1, 1, "chunks=%zu", p->chunks);
+out:
+    return st;
+}
+
+/* The segmented scan of the job into j->dst (n > 0). */
+static sk_status fast_scan(seg_job *j, bool exclusive)
+{
+    sk_context *ctx = j->ctx;
+    fast_plan p;
+    cl_uint arg = 0;
+    sk_status st = SK_OK;
+    SK_TRY(fast_plan_open(j, &p));
+    if (p.chunks > 1) SK_TRY(fast_seeds(j, &p, false));
+    cl_kernel k = p.prog->kernels[K_SCAN];
+    SK_TRY(set_elems(j, &p, k, &arg, j->dst));
+    SK_TRY(set_ulongs(ctx, k, &arg, j->n, p.chunk));
+    SK_TRY(set_uint(ctx, k, &arg, exclusive));
+    SK_TRY(set_uint(ctx, k, &arg, p.chunks > 1));
+    st = sk__launch(ctx, p.prog, K_SCAN, p.chunks, 1, "n=%zu chunk=%zu exclusive=%d", j->n,
+                    p.chunk, (int)exclusive);
+out:
+    return st;
+}
+
+/* Segment totals by flags into j->dst; *count the number of segments
+ * (blocking; n > 0). */
+static sk_status fast_totals(seg_job *j, cl_ulong *count)
+{
+    sk_context *ctx = j->ctx;
+    fast_plan p;
+    cl_uint arg = 0;
+    sk_status st = SK_OK;
+    SK_TRY(fast_plan_open(j, &p));
+    if (p.chunks > 1) SK_TRY(fast_seeds(j, &p, true));
+    cl_kernel k = p.prog->kernels[K_TOTALS];
+    SK_TRY(set_elems(j, &p, k, &arg, j->dst));
+    SK_TRY(set_mem(ctx, k, &arg, p.part));
+    SK_TRY(set_ulongs(ctx, k, &arg, p.cnt_off, j->n));
+    SK_TRY(set_ulong(ctx, k, &arg, p.chunk));
+    SK_TRY(set_uint(ctx, k, &arg, p.chunks > 1));
+    SK_TRY(sk__launch(ctx, p.prog, K_TOTALS, p.chunks, 1, "n=%zu chunk=%zu", j->n, p.chunk));
+    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, p.part, CL_TRUE,
+                                       (p.cnt_off + p.chunks) * sizeof *count, sizeof *count,
+                                       count, 0, NULL, NULL));
+out:
+    return st;
+}
+
+/* The segmented scan in `mode` (not totals) by the path the shape takes. */
+static sk_status seg_scan(seg_job *j, enum seg_mode mode)
+{
+    if (use_fast_path(j)) return fast_scan(j, mode == SEG_EXCLUSIVE);
+    return lifted_scan(j, mode);
 }
 
 /* ---- offsets ------------------------------------------------------------------------ */
@@ -301,7 +481,7 @@ static sk_status segscan_run(sk_context *ctx, const sk_monoid *m, cl_mem src, cl
         SK_TRY(offsets_to_flags(&j, prog));
     }
     if (n == 0) return SK_OK;
-    st = lifted_scan(&j, exclusive ? SEG_EXCLUSIVE : SEG_INCLUSIVE);
+    st = seg_scan(&j, exclusive ? SEG_EXCLUSIVE : SEG_INCLUSIVE);
 out:
     return st;
 }
@@ -312,6 +492,11 @@ static sk_status totals_by_flags(seg_job *j, size_t *segments)
     sk_context *ctx = j->ctx;
     cl_ulong count = 0;
     sk_status st = SK_OK;
+    if (j->n && use_fast_path(j)) {
+        SK_TRY(fast_totals(j, &count));
+        if (segments) *segments = (size_t)count;
+        return SK_OK;
+    }
     SK_TRY(sk__scratch_get(ctx, SK_SLOT_SEGSCAN_C, sizeof count, &j->count));
     if (j->n) SK_TRY(lifted_scan(j, SEG_TOTALS));
     if (j->n)
@@ -336,7 +521,7 @@ static sk_status totals_by_offsets(seg_job *j, size_t *segments)
         SK_TRY(offsets_to_flags(j, prog));
         SK_TRY(sk__scratch_get(ctx, SK_SLOT_SEGSCAN_A, j->n * j->m->size, &inclusive));
         j->dst = inclusive;
-        st = lifted_scan(j, SEG_INCLUSIVE);
+        st = seg_scan(j, SEG_INCLUSIVE);
         j->dst = totals;
         SK_TRY(st);
     }

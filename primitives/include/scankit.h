@@ -508,6 +508,36 @@ SK_API sk_status sk_partition(sk_context *ctx, sk_type type, const char *predica
 SK_API sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst, size_t n,
                            size_t *count);
 
+/*! sk_select_flagged_pairs() :
+ *  As sk_select_flagged() on keys_in, carrying values along as
+ *  sk_select_if_pairs() does: values_out[k] is the value of the k-th kept
+ *  key. Same value rules (value_size 4 or 8; values_in and values_out both
+ *  given or both NULL); flags may not be an output either.
+ *  @return as sk_select_flagged(). Since 0.1. */
+SK_API sk_status sk_select_flagged_pairs(sk_context *ctx, sk_type type, cl_mem keys_in,
+                                         cl_mem flags, size_t flag_size, cl_mem values_in,
+                                         size_t value_size, cl_mem keys_out,
+                                         cl_mem values_out, size_t n, size_t *count);
+
+/*! sk_partition_pairs() :
+ *  As sk_partition() on keys_in, moving every value with its key: all n
+ *  keys and all n values are written, the selected pairs first, then the
+ *  others, both in input order. Value rules as sk_select_if_pairs().
+ *  @return as sk_select_if(). Since 0.1. */
+SK_API sk_status sk_partition_pairs(sk_context *ctx, sk_type type, const char *predicate,
+                                    cl_mem keys_in, cl_mem values_in, size_t value_size,
+                                    cl_mem keys_out, cl_mem values_out, size_t n,
+                                    size_t *count_selected);
+
+/*! sk_unique_pairs() :
+ *  As sk_unique() on keys_in; the keys alone decide what is kept, and each
+ *  kept key brings its own value (that of the first key of its run).
+ *  Values are never compared. Value rules as sk_select_if_pairs().
+ *  @return as sk_unique(). Since 0.1. */
+SK_API sk_status sk_unique_pairs(sk_context *ctx, sk_type type, cl_mem keys_in,
+                                 cl_mem values_in, size_t value_size, cl_mem keys_out,
+                                 cl_mem values_out, size_t n, size_t *count);
+
 /*! Host-array forms: copy the inputs (n elements each) to the device, run,
  *  copy back only the produced part of dst (and values_out): *count
  *  elements, all n for a partition. Blocking. Outputs are written only on
@@ -528,6 +558,19 @@ SK_API sk_status sk_partition_host(sk_context *ctx, sk_type type, const char *pr
                                    size_t *count_selected);
 SK_API sk_status sk_unique_host(sk_context *ctx, sk_type type, const void *src, void *dst,
                                 size_t n, size_t *count);
+SK_API sk_status sk_select_flagged_pairs_host(sk_context *ctx, sk_type type,
+                                              const void *keys_in, const void *flags,
+                                              size_t flag_size, const void *values_in,
+                                              size_t value_size, void *keys_out,
+                                              void *values_out, size_t n, size_t *count);
+SK_API sk_status sk_partition_pairs_host(sk_context *ctx, sk_type type, const char *predicate,
+                                         const void *keys_in, const void *values_in,
+                                         size_t value_size, void *keys_out, void *values_out,
+                                         size_t n, size_t *count_selected);
+SK_API sk_status sk_unique_pairs_host(sk_context *ctx, sk_type type, const void *keys_in,
+                                      const void *values_in, size_t value_size,
+                                      void *keys_out, void *values_out, size_t n,
+                                      size_t *count);
 
 /* ------------------------------------------------------------------------ */
 /* Radix sort                                                                */
@@ -612,9 +655,12 @@ typedef struct sk_segments {
 /*! sk_segscan_inclusive() :
  *  The inclusive scan restarting at every segment: dst[i] combines src[h]
  *  .. src[i], h the start of i's segment. It is the scan of the lifted
- *  monoid (f1, v1) + (f2, v2) = (f1 | f2, f2 ? v2 : v1 op v2), run by the
- *  same kernels as sk_scan_inclusive(). src may equal dst. Asynchronous,
- *  except that offsets are checked on the device first (a blocking read).
+ *  monoid (f1, v1) + (f2, v2) = (f1 | f2, f2 ? v2 : v1 op v2): on the GPU
+ *  shape run by the same kernels as sk_scan_inclusive(); on the CPU shape
+ *  by chunk kernels of the same reduce-then-scan structure that reduce only
+ *  each chunk's last segment and carry the value alone through the scan
+ *  pass. src may equal dst. Asynchronous, except that offsets are checked on
+ *  the device first (a blocking read).
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, both or neither of flags and
  *  offsets, bad flag_size or offset_type, buffers smaller than stated,
  *  offsets not a valid segmentation), SK_E_UNSUPPORTED, SK_E_BUILD, SK_E_CL
