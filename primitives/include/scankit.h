@@ -443,8 +443,10 @@ SK_API sk_status sk_reduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  *  - *count receives the number of elements written (0 and n included);
  *    the cl_mem forms enqueue their kernels and block only to read it.
  *  - Kept elements keep their input order (every mode is stable).
- *  - dst is written only in [0, *count) (a partition writes all n); what
- *    lies beyond is left as it was.
+ *  - dst (and values_out) is written only in [0, *count) (a partition
+ *    writes all n); what lies beyond is left as it was.
+ *  - Every mode has a _pairs form carrying values along with the elements
+ *    (keys): value i goes wherever key i goes; values are never looked at.
  *  - The cl_mem forms need distinct buffers: an output that is also an
  *    input gives SK_E_INVALID_ARG (in place is not supported). The host
  *    forms copy in and out, so there dst may equal src.
@@ -733,8 +735,10 @@ SK_API sk_status sk_segreduce_host(sk_context *ctx, sk_type type, sk_op op, cons
  * composition of all of them maps 0 to p(x); the reduction runs on
  * scankit's scan kernels, so any degree the device memory holds works in
  * parallel. (The other formulation, a multiplicative scan of the powers
- * x^i then a dot product with a, needs a second pass over n elements and
- * has the same error bound.)
+ * x^i then a dot product with a, takes a scan, a product pass and a
+ * reduction; bench/poly_methods measures both side by side: on the 2-core
+ * PoCL device at degree 2^22 the affine maps took 8.4 ms against 38 ms, with
+ * errors of the same order, far inside the bound below.)
  * Many points: one work-item per point running plain Horner.
  *
  * Accuracy: each term a_i x^i meets at most 2d roundings (at most i
