@@ -6,6 +6,7 @@
  *   compact data.bin --partition 'x > 100u'     selected first, then the rest
  *   compact sorted.bin --unique -o -
  *   compact keys.bin --if 'x < 10u' --values vals.bin --values-type uint64
+ *   compact keys.bin --unique --values vals.bin --values-out firsts.bin
  *
  * Prints "selected K of N" on stderr. Exit status: 0 success, 1 bad input
  * or failure (one line on stderr), 2 usage error.
@@ -47,12 +48,14 @@ static const char HELP[] =
     "                      '-'. Written to a temporary file and renamed.\n"
     "  -t, --type TYPE     element type of a raw file (default uint32); must agree\n"
     "                      with the dtype of a .npy file\n"
-    "      --values FILE   values carried along with the kept elements (--if only);\n"
-    "                      as many as INPUT has, of 4 or 8 bytes\n"
+    "      --values FILE   values carried along with the elements, in every mode:\n"
+    "                      value i goes where element i goes (--unique keeps the\n"
+    "                      value of the first element of each run); as many as\n"
+    "                      INPUT has, of 4 or 8 bytes\n"
     "      --values-type T element type of a raw values file (default uint32)\n"
     "      --values-out FILE\n"
-    "                      where the kept values go (default: FILE with\n"
-    "                      '.compact' before its extension)\n"
+    "                      where the values go (default: FILE with '.compact'\n"
+    "                      before its extension)\n"
     "      --in-place      allow the output to replace INPUT\n"
     "      --format FMT    output layout, raw or npy (default: as the input, npy\n"
     "                      when OUTPUT ends in .npy)\n"
@@ -134,7 +137,7 @@ typedef struct compact_job {
     ak_array data, flags, values;
     size_t count;                  /* selected */
     sk_context *ctx;
-    cl_mem src, aux, dst, vdst;    /* aux: flags or input values */
+    cl_mem src, flags_mem, vsrc, dst, vdst; /* NULL when unused */
     ak_output out, vout;
 } compact_job;
 
@@ -197,7 +200,6 @@ static int check_values_args(const compact_args *a, ak_err *e)
             return ak_fail(e, "--values-type and --values-out need --values");
         return 0;
     }
-    if (a->mode != MODE_IF) return ak_fail(e, "--values works with --if only");
     if (ak_path_is_stdio(a->values) && ak_path_is_stdio(a->input))
         return ak_fail(e, "INPUT and --values cannot both be stdin");
     if (ak_path_is_stdio(a->values) && !a->values_out)
@@ -393,32 +395,36 @@ static int upload_all(compact_job *j, ak_err *e)
     if (new_buffer(j, n * es, j->data.data, &j->src, e) != 0 ||
         new_buffer(j, n * es, NULL, &j->dst, e) != 0)
         return -1;
-    if (j->args->mode == MODE_FLAGS)
-        return new_buffer(j, n * ak_dtype_size(j->flags.type), j->flags.data, &j->aux, e);
+    if (j->args->mode == MODE_FLAGS &&
+        new_buffer(j, n * ak_dtype_size(j->flags.type), j->flags.data, &j->flags_mem, e) != 0)
+        return -1;
     if (!j->args->values) return 0;
     size_t vs = ak_dtype_size(j->values.type);
-    if (new_buffer(j, n * vs, j->values.data, &j->aux, e) != 0) return -1;
+    if (new_buffer(j, n * vs, j->values.data, &j->vsrc, e) != 0) return -1;
     return new_buffer(j, n * vs, NULL, &j->vdst, e);
 }
 
+/* The pair forms throughout: without --values, vsrc and vdst are NULL and
+ * each is its keys-only primitive. */
 static sk_status run_primitive(compact_job *j)
 {
     const compact_args *a = j->args;
-    size_t n = j->data.n;
+    size_t n = j->data.n, vs = a->values ? ak_dtype_size(j->values.type) : 0;
     sk_type t;
     ak_dtype_to_sk(j->data.type, &t);
     switch (a->mode) {
     case MODE_IF:
-        if (a->values)
-            return sk_select_if_pairs(j->ctx, t, a->expr, j->src, j->aux,
-                                      ak_dtype_size(j->values.type), j->dst, j->vdst, n,
-                                      &j->count);
-        return sk_select_if(j->ctx, t, a->expr, j->src, j->dst, n, &j->count);
+        return sk_select_if_pairs(j->ctx, t, a->expr, j->src, j->vsrc, vs, j->dst, j->vdst, n,
+                                  &j->count);
     case MODE_FLAGS:
-        return sk_select_flagged(j->ctx, t, j->src, j->aux, ak_dtype_size(j->flags.type),
-                                 j->dst, n, &j->count);
-    case MODE_PARTITION: return sk_partition(j->ctx, t, a->expr, j->src, j->dst, n, &j->count);
-    case MODE_UNIQUE: return sk_unique(j->ctx, t, j->src, j->dst, n, &j->count);
+        return sk_select_flagged_pairs(j->ctx, t, j->src, j->flags_mem,
+                                       ak_dtype_size(j->flags.type), j->vsrc, vs, j->dst,
+                                       j->vdst, n, &j->count);
+    case MODE_PARTITION:
+        return sk_partition_pairs(j->ctx, t, a->expr, j->src, j->vsrc, vs, j->dst, j->vdst, n,
+                                  &j->count);
+    case MODE_UNIQUE:
+        return sk_unique_pairs(j->ctx, t, j->src, j->vsrc, vs, j->dst, j->vdst, n, &j->count);
     case MODE_NONE: break;
     }
     return SK_E_INVALID_ARG;
@@ -484,9 +490,9 @@ static int compact_on_device(compact_job *j, ak_err *e)
 /* Releases the device buffers (each once). @return 0, or -1 with a reason. */
 static int release_buffers(compact_job *j, ak_err *e)
 {
-    cl_mem *mems[] = {&j->src, &j->aux, &j->dst, &j->vdst};
+    cl_mem *mems[] = {&j->src, &j->flags_mem, &j->vsrc, &j->dst, &j->vdst};
     cl_int failed = CL_SUCCESS;
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++) {
         cl_int rc = *mems[i] ? clReleaseMemObject(*mems[i]) : CL_SUCCESS;
         if (rc != CL_SUCCESS) failed = rc;
         *mems[i] = NULL;

@@ -1,6 +1,6 @@
 /*
- * compact.c - stream compaction on the scan: select-if (with or without
- * values), select-flagged, stable partition and unique.
+ * compact.c - stream compaction on the scan: select-if, select-flagged,
+ * stable partition and unique, each with or without values carried along.
  *
  * Every mode is three steps over chunks (CPU shape) or tiles (GPU shape):
  *   1. count the kept elements of every part into counts[0 .. parts), and a
@@ -353,8 +353,8 @@ static sk_status stage_all(sk_context *ctx, const compact_spec *s, const host_io
     sk_status st = SK_OK;
     *io = (compact_io){NULL, NULL, NULL, NULL, NULL};
     SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, h->src, n, es, &io->src));
-    if (s->keep == KEEP_FLAGS)
-        SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST_VALUES, h->flags, n, s->flag_size, &io->flags));
+    if (s->keep == KEEP_FLAGS) /* its own slot: values may come too */
+        SK_TRY(sk__stage_in(ctx, SK_SLOT_COMPACT_COUNT, h->flags, n, s->flag_size, &io->flags));
     if (s->value_size) {
         SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST_VALUES, h->vsrc, n, s->value_size, &io->vsrc));
         SK_TRY(sk__scratch_get(ctx, SK_SLOT_COMPACT_B, n * s->value_size, &io->vdst));
@@ -417,16 +417,33 @@ static compact_spec spec_unique(sk_type type)
     return (compact_spec){type, KEEP_UNIQUE, NULL, 0, 0, false};
 }
 
-/* Pairs: values_in and values_out are both given, or both NULL (no values). */
-static sk_status pairs_spec(sk_context *ctx, sk_type type, const char *predicate,
-                            bool has_in, bool has_out, size_t value_size, compact_spec *s)
+/* Pairs: values_in and values_out are both given, or both NULL (no values,
+ * value_size ignored). Sets s->value_size. */
+static sk_status pairs_spec(sk_context *ctx, bool has_in, bool has_out, size_t value_size,
+                            compact_spec *s)
 {
     if (has_in != has_out)
         return sk__fail(ctx, SK_E_INVALID_ARG, "values_in and values_out: give both or neither");
-    *s = spec_if(type, predicate, has_in ? value_size : 0, false);
     if (has_in && value_size != 4 && value_size != 8)
         return sk__fail(ctx, SK_E_INVALID_ARG, "value_size is %zu, not 4 or 8", value_size);
+    s->value_size = has_in ? value_size : 0;
     return SK_OK;
+}
+
+/* The cl_mem pair forms: s without values, plus io's value buffers. */
+static sk_status run_pairs(sk_context *ctx, compact_spec s, const compact_io *io,
+                           size_t value_size, size_t n, size_t *count)
+{
+    sk_status st = pairs_spec(ctx, io->vsrc != NULL, io->vdst != NULL, value_size, &s);
+    return st == SK_OK ? compact_run(ctx, &s, io, n, count) : st;
+}
+
+/* The host pair forms, likewise. */
+static sk_status host_pairs(sk_context *ctx, compact_spec s, const host_io *h,
+                            size_t value_size, size_t n, size_t *count)
+{
+    sk_status st = pairs_spec(ctx, h->vsrc != NULL, h->vdst != NULL, value_size, &s);
+    return st == SK_OK ? compact_host(ctx, &s, h, n, count) : st;
 }
 
 sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
@@ -443,12 +460,8 @@ sk_status sk_select_if_pairs(sk_context *ctx, sk_type type, const char *predicat
                              cl_mem keys_out, cl_mem values_out, size_t n, size_t *count)
 {
     SK_ENTER(ctx);
-    compact_spec s;
-    sk_status st = pairs_spec(ctx, type, predicate, values_in != NULL, values_out != NULL,
-                              value_size, &s);
-    if (st != SK_OK) return st;
     compact_io io = {keys_in, NULL, values_in, keys_out, values_out};
-    return compact_run(ctx, &s, &io, n, count);
+    return run_pairs(ctx, spec_if(type, predicate, 0, false), &io, value_size, n, count);
 }
 
 sk_status sk_select_flagged(sk_context *ctx, sk_type type, cl_mem src, cl_mem flags,
@@ -478,6 +491,35 @@ sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst, size_
     return compact_run(ctx, &s, &io, n, count);
 }
 
+sk_status sk_select_flagged_pairs(sk_context *ctx, sk_type type, cl_mem keys_in, cl_mem flags,
+                                  size_t flag_size, cl_mem values_in, size_t value_size,
+                                  cl_mem keys_out, cl_mem values_out, size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_io io = {keys_in, flags, values_in, keys_out, values_out};
+    return run_pairs(ctx, spec_flagged(type, flag_size), &io, value_size, n, count);
+}
+
+sk_status sk_partition_pairs(sk_context *ctx, sk_type type, const char *predicate,
+                             cl_mem keys_in, cl_mem values_in, size_t value_size,
+                             cl_mem keys_out, cl_mem values_out, size_t n,
+                             size_t *count_selected)
+{
+    SK_ENTER(ctx);
+    compact_io io = {keys_in, NULL, values_in, keys_out, values_out};
+    return run_pairs(ctx, spec_if(type, predicate, 0, true), &io, value_size, n,
+                     count_selected);
+}
+
+sk_status sk_unique_pairs(sk_context *ctx, sk_type type, cl_mem keys_in, cl_mem values_in,
+                          size_t value_size, cl_mem keys_out, cl_mem values_out, size_t n,
+                          size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_io io = {keys_in, NULL, values_in, keys_out, values_out};
+    return run_pairs(ctx, spec_unique(type), &io, value_size, n, count);
+}
+
 sk_status sk_select_if_host(sk_context *ctx, sk_type type, const char *predicate,
                             const void *src, void *dst, size_t n, size_t *count)
 {
@@ -493,12 +535,8 @@ sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type type, const char *pre
                                   size_t n, size_t *count)
 {
     SK_ENTER(ctx);
-    compact_spec s;
-    sk_status st = pairs_spec(ctx, type, predicate, values_in != NULL, values_out != NULL,
-                              value_size, &s);
-    if (st != SK_OK) return st;
     host_io h = {keys_in, NULL, values_in, keys_out, values_out};
-    return compact_host(ctx, &s, &h, n, count);
+    return host_pairs(ctx, spec_if(type, predicate, 0, false), &h, value_size, n, count);
 }
 
 sk_status sk_select_flagged_host(sk_context *ctx, sk_type type, const void *src,
@@ -527,4 +565,35 @@ sk_status sk_unique_host(sk_context *ctx, sk_type type, const void *src, void *d
     compact_spec s = spec_unique(type);
     host_io h = {src, NULL, NULL, dst, NULL};
     return compact_host(ctx, &s, &h, n, count);
+}
+
+sk_status sk_select_flagged_pairs_host(sk_context *ctx, sk_type type, const void *keys_in,
+                                       const void *flags, size_t flag_size,
+                                       const void *values_in, size_t value_size,
+                                       void *keys_out, void *values_out, size_t n,
+                                       size_t *count)
+{
+    SK_ENTER(ctx);
+    host_io h = {keys_in, flags, values_in, keys_out, values_out};
+    return host_pairs(ctx, spec_flagged(type, flag_size), &h, value_size, n, count);
+}
+
+sk_status sk_partition_pairs_host(sk_context *ctx, sk_type type, const char *predicate,
+                                  const void *keys_in, const void *values_in,
+                                  size_t value_size, void *keys_out, void *values_out,
+                                  size_t n, size_t *count_selected)
+{
+    SK_ENTER(ctx);
+    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
+    return host_pairs(ctx, spec_if(type, predicate, 0, true), &h, value_size, n,
+                      count_selected);
+}
+
+sk_status sk_unique_pairs_host(sk_context *ctx, sk_type type, const void *keys_in,
+                               const void *values_in, size_t value_size, void *keys_out,
+                               void *values_out, size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
+    return host_pairs(ctx, spec_unique(type), &h, value_size, n, count);
 }

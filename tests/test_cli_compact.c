@@ -350,6 +350,13 @@ Test(compact_cli, uint32_flags_and_values_are_carried)
     expect_selected(&r, k, N);
     expect_file("kf.bin", 0, want, k * 8);
     run_free(&r);
+    skt_ref_select(vals, keep, N, 8, vwant);
+    r = COMPACT("k.bin", "--type", "int64", "--flags", "f.npy", "-o", "kf.bin", "--values",
+                "v.bin", "--values-type", "int64", "--values-out", "vf.bin");
+    expect_selected(&r, k, N);
+    expect_file("kf.bin", 0, want, k * 8);
+    expect_file("vf.bin", 0, vwant, k * 8);
+    run_free(&r);
 
     skt_ref_pred_mask(SK_INT64, SKT_PRED_HALF, data, N, keep);
     k = skt_ref_select(data, keep, N, 8, want);
@@ -364,6 +371,81 @@ Test(compact_cli, uint32_flags_and_values_are_carried)
     free(vals);
     free(want);
     free(vwant);
+}
+
+/* Values are the original indices: where each lands shows the order. */
+Test(compact_cli, values_follow_the_keys_through_a_partition)
+{
+    unsigned char *data = make_data(SK_FLOAT32, N), *want = skt_malloc(N * 4);
+    unsigned char *vals = skt_malloc(N * 8), *vwant = skt_malloc(N * 8), keep[N];
+    skt_ref_indices(N, 8, vals);
+    write_file("k.bin", data, N * 4);
+    write_npy("idx.npy", "<u8", vals, N, 8);
+    skt_ref_pred_mask(SK_FLOAT32, SKT_PRED_HALF, data, N, keep);
+    size_t k = skt_ref_partition(data, keep, N, 4, want);
+    skt_ref_partition(vals, keep, N, 8, vwant);
+    run_result r = COMPACT("k.bin", "-t", "float32", "--partition", "x < 0.5f", "--values",
+                           "idx.npy", "-o", "p.bin", "--values-out", "pidx.npy");
+    expect_selected(&r, k, N);
+    expect_file("p.bin", 0, want, N * 4);
+    expect_file("pidx.npy", 1, vwant, N * 8);
+    run_free(&r);
+    free(data);
+    free(want);
+    free(vals);
+    free(vwant);
+}
+
+Test(compact_cli, unique_keeps_the_value_of_the_first_of_each_run)
+{
+    unsigned char *data = make_data(SK_INT64, N), *want = skt_malloc(N * 8);
+    unsigned char *vals = skt_malloc(N * 4), *vwant = skt_malloc(N * 4), keep[N];
+    skt_ref_indices(N, 4, vals);
+    write_npy("k.npy", "<i8", data, N, 8);
+    write_file("idx.bin", vals, N * 4);
+    skt_ref_unique_mask(SK_INT64, data, N, keep);
+    size_t k = skt_ref_select(data, keep, N, 8, want);
+    skt_ref_select(vals, keep, N, 4, vwant);
+    cr_assert_lt(k, N, "the data should hold runs");
+    run_result r = COMPACT("k.npy", "--unique", "--values", "idx.bin", "--values-type",
+                           "uint32");
+    expect_selected(&r, k, N);
+    expect_file("k.compact.npy", 1, want, k * 8);
+    expect_file("idx.compact.bin", 0, vwant, k * 4);
+    run_free(&r);
+    free(data);
+    free(want);
+    free(vals);
+    free(vwant);
+}
+
+/* In every mode a values file of another length is one line, exit 1, and
+ * nothing written. */
+Test(compact_cli, values_of_the_wrong_length_fail_in_every_mode_with_no_output)
+{
+    uint32_t data[8] = {3, 3, 1, 2, 2, 2, 9, 4}, vals[9] = {0};
+    unsigned char flags[8] = {1, 0, 1, 1, 0, 0, 1, 0};
+    write_file("d.bin", data, sizeof data);
+    write_file("f.bin", flags, sizeof flags);
+    write_file("v9.bin", vals, sizeof vals);
+    write_file("v7.bin", vals, 7 * 4);
+    const char *const modes[][2] = {
+        {"--if", "x > 2u"}, {"--flags", "f.bin"}, {"--partition", "x > 2u"}, {"--unique", NULL},
+    };
+    for (size_t m = 0; m < 4; m++) {
+        for (int longer = 0; longer <= 1; longer++) {
+            const char *v = longer ? "v9.bin" : "v7.bin";
+            const char *arg = modes[m][1];
+            run_result r = arg ? COMPACT("d.bin", modes[m][0], arg, "--values", v)
+                               : COMPACT("d.bin", modes[m][0], "--values", v);
+            expect_failure(&r, 1, longer ? "9 values for 8" : "7 values for 8");
+            cr_assert_eq(last_line(r.err), r.err, "%s: more than one line on stderr: %s",
+                         modes[m][0], r.err);
+            cr_assert_eq(r.out_len, 0, "%s: wrote to stdout", modes[m][0]);
+            cr_assert_eq(entries(), 4, "%s: an output was left behind", modes[m][0]);
+            run_free(&r);
+        }
+    }
 }
 
 Test(compact_cli, stdin_goes_to_stdout_and_empty_input_gives_empty_output)
@@ -435,8 +517,8 @@ Test(compact_cli, usage_errors_exit_2)
     r = COMPACT("d.bin", "--unique", "--if", "1");
     expect_failure(&r, 2, "only one");
     run_free(&r);
-    r = COMPACT("d.bin", "--unique", "--values", "d.bin");
-    expect_failure(&r, 2, "--if only");
+    r = COMPACT("d.bin", "--unique", "--values-out", "v.bin");
+    expect_failure(&r, 2, "need --values");
     run_free(&r);
     r = COMPACT("d.bin", "--unique", "--type", "uint8");
     expect_failure(&r, 2, "--type");
@@ -455,6 +537,7 @@ Test(compact_cli, help_and_version_exit_0)
     run_result r = COMPACT("--help");
     cr_assert_eq(r.code, 0);
     cr_assert_not_null(strstr(r.out, "--partition"));
+    cr_assert_not_null(strstr(r.out, "in every mode"), "--values: every mode");
     run_free(&r);
     r = COMPACT("--version");
     cr_assert_eq(r.code, 0);

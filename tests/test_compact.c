@@ -1,7 +1,7 @@
 /*
- * test_compact.c - stream compaction (select-if, select-if pairs,
- * select-flagged, partition, unique) and their host-array forms against the
- * serial references in tests/ref/ref_compact.c.
+ * test_compact.c - stream compaction (select-if, select-flagged, partition,
+ * unique, each also with values carried along) and their host-array forms
+ * against the serial references in tests/ref/ref_compact.c.
  *
  * Every mode x every type x {CPU shape, GPU shape} (the GPU shape also runs
  * on CPU devices), with forced small tiles (GPU 4 x 2 items, CPU 3 chunks and
@@ -10,7 +10,9 @@
  * none, all, random half, and runs of kept / dropped elements whose lengths
  * straddle tile edges. Outputs are poisoned before every run: select modes
  * must leave everything from *count on untouched, a partition everything
- * from n on; inputs must come back unchanged.
+ * from n on; inputs must come back unchanged. The pair forms of every mode
+ * carry the original indices as values, so the values out show that each
+ * followed its key and that the order is stable.
  */
 #include <math.h>
 #include <stdio.h>
@@ -51,7 +53,14 @@ typedef struct run_case {
     pattern p;
     size_t run_unit;          /* P_RUNS: run lengths around multiples of this */
     const char *cfg;
+    size_t value_size;        /* values as indices, any mode but M_PAIRS: 0, 4 or 8 */
 } run_case;
+
+/* Bytes of each carried value, 0 when the run carries none. */
+static size_t values_size(const run_case *c)
+{
+    return c->m == M_PAIRS ? c->aux_size : c->value_size;
+}
 
 /* ---- buffers reused by the runs of one test ------------------------------------------ */
 
@@ -186,10 +195,11 @@ static size_t prepare(const run_case *c, size_t *written)
     } else {
         skt_ref_pred_mask(c->t, SKT_PRED_HALF, B.src, n, B.keep);
     }
-    if (c->m == M_PAIRS) {
-        fill_random(B.vals, n * c->aux_size);
-        skt_ref_select(B.vals, B.keep, n, c->aux_size, B.vref);
-    }
+    size_t vs = values_size(c);
+    if (c->m == M_PAIRS) fill_random(B.vals, n * vs);
+    else if (vs) skt_ref_indices(n, vs, B.vals);
+    if (vs && c->m == M_PARTITION) skt_ref_partition(B.vals, B.keep, n, vs, B.vref);
+    else if (vs) skt_ref_select(B.vals, B.keep, n, vs, B.vref);
     size_t want = c->m == M_PARTITION ? skt_ref_partition(B.src, B.keep, n, es, B.ref)
                                       : skt_ref_select(B.src, B.keep, n, es, B.ref);
     *written = c->m == M_PARTITION ? n : want;
@@ -198,9 +208,28 @@ static size_t prepare(const run_case *c, size_t *written)
 
 /* ---- one run through the cl_mem forms ---------------------------------------------------- */
 
+/* The pair form of c's mode, with index values. */
+static sk_status call_mem_pairs(const run_case *c, const char *pred, size_t *count)
+{
+    size_t vs = c->value_size, n = c->n;
+    switch (c->m) {
+    case M_SELECT:
+        return sk_select_if_pairs(skt_ctx, c->t, pred, B.s, B.vs, vs, B.d, B.vd, n, count);
+    case M_PARTITION:
+        return sk_partition_pairs(skt_ctx, c->t, pred, B.s, B.vs, vs, B.d, B.vd, n, count);
+    case M_FLAGGED:
+        return sk_select_flagged_pairs(skt_ctx, c->t, B.s, B.f, c->aux_size, B.vs, vs, B.d,
+                                       B.vd, n, count);
+    case M_UNIQUE: return sk_unique_pairs(skt_ctx, c->t, B.s, B.vs, vs, B.d, B.vd, n, count);
+    case M_PAIRS: break;
+    }
+    return SK_E_INVALID_ARG;
+}
+
 static sk_status call_mem(const run_case *c, size_t *count)
 {
     const char *pred = skt_ref_pred_text(c->t, SKT_PRED_HALF);
+    if (c->value_size) return call_mem_pairs(c, pred, count);
     switch (c->m) {
     case M_SELECT: return sk_select_if(skt_ctx, c->t, pred, B.s, B.d, c->n, count);
     case M_PARTITION: return sk_partition(skt_ctx, c->t, pred, B.s, B.d, c->n, count);
@@ -216,8 +245,9 @@ static sk_status call_mem(const run_case *c, size_t *count)
 
 static const char *describe(const run_case *c)
 {
-    return skt_fmt("%s %s%s n=%zu %s %s shape %s", MODE_NAMES[c->m], TYPE_NAMES[c->t],
-                   c->aux_size ? skt_fmt(" aux=%zu", c->aux_size) : "", c->n,
+    return skt_fmt("%s %s%s%s n=%zu %s %s shape %s", MODE_NAMES[c->m], TYPE_NAMES[c->t],
+                   c->aux_size ? skt_fmt(" aux=%zu", c->aux_size) : "",
+                   c->value_size ? skt_fmt(" values=%zu", c->value_size) : "", c->n,
                    PATTERN_NAMES[c->p], c->cfg,
                    skt_shape_name((sk_shape)skt_get_param(SK_PARAM_SHAPE)));
 }
@@ -235,24 +265,29 @@ static void upload_inputs(const run_case *c)
 {
     size_t es = skt_ref_type_size(c->t), n = c->n;
     skt_buf_upload(B.s, 0, B.src, n * es);
+    size_t vs = values_size(c);
     if (c->m == M_FLAGGED) skt_buf_upload(B.f, 0, B.flags, n * c->aux_size);
-    if (c->m == M_PAIRS) {
-        skt_buf_upload(B.vs, 0, B.vals, n * c->aux_size);
-        skt_buf_poison(B.vd, (n + GUARD) * c->aux_size);
+    if (vs) {
+        skt_buf_upload(B.vs, 0, B.vals, n * vs);
+        skt_buf_poison(B.vd, (n + GUARD) * vs);
     }
     skt_buf_poison(B.d, (n + GUARD) * es);
 }
 
 static void check_outputs(const run_case *c, size_t written, const char *what)
 {
-    size_t es = skt_ref_type_size(c->t), n = c->n;
+    size_t es = skt_ref_type_size(c->t), n = c->n, vs = values_size(c);
     skt_buf_download(B.d, 0, B.out, (n + GUARD) * es);
     skt_expect_bytes(B.out, B.ref, written, es, what);
     expect_poisoned_from(B.out, written, n + GUARD, es, what);
-    if (c->m == M_PAIRS) {
-        skt_buf_download(B.vd, 0, B.vout, (n + GUARD) * c->aux_size);
-        skt_expect_bytes(B.vout, B.vref, written, c->aux_size, skt_fmt("%s values", what));
-        expect_poisoned_from(B.vout, written, n + GUARD, c->aux_size, what);
+    if (vs) {
+        skt_buf_download(B.vd, 0, B.vout, (n + GUARD) * vs);
+        skt_expect_bytes(B.vout, B.vref, written, vs, skt_fmt("%s values", what));
+        expect_poisoned_from(B.vout, written, n + GUARD, vs, what);
+        skt_buf_download(B.vs, 0, B.vout, n * vs);
+        cr_assert_eq(memcmp(B.vout, B.vals, n * vs), 0,
+                     "%s: the input values were modified [seed %llu]", what,
+                     (unsigned long long)skt_seed());
     }
     skt_buf_download(B.s, 0, B.out, n * es);
     cr_assert_eq(memcmp(B.out, B.src, n * es), 0, "%s: the input was modified [seed %llu]",
@@ -284,22 +319,30 @@ static const size_t DEFAULT_SIZES[] = {1, 2, 1023, 1024, 1025, 2047, 2048, 2049,
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Every pattern at every small-tile size, then random and runs at the
- * default tiles, then one large random run. */
+/* Every pattern at every small-tile size, then random and runs at `count`
+ * default-tile sizes. */
+static void sweep_sizes(mode m, sk_type t, size_t aux, size_t vs, const size_t *sizes,
+                        size_t count)
+{
+    skt_tiles_small();
+    for (size_t i = 0; i < COUNT_OF(SMALL_SIZES); i++)
+        for (int p = P_NONE; p <= P_RUNS; p++)
+            check_case(&(run_case){m, t, aux, SMALL_SIZES[i], (pattern)p, 8, "small tiles",
+                                   vs});
+    skt_tiles_default();
+    for (size_t i = 0; i < count; i++)
+        for (int p = P_RANDOM; p <= P_RUNS; p++)
+            check_case(&(run_case){m, t, aux, sizes[i], (pattern)p, 2048, "default tiles",
+                                   vs});
+}
+
+/* sweep_sizes over DEFAULT_SIZES, then one large random run. */
 static void sweep(mode m, sk_type t, size_t aux, sk_shape shape)
 {
     if (t == SK_FLOAT64 && !skt_has_fp64()) return;
     skt_force_shape(shape);
-    skt_tiles_small();
-    for (size_t i = 0; i < COUNT_OF(SMALL_SIZES); i++)
-        for (int p = P_NONE; p <= P_RUNS; p++)
-            check_case(&(run_case){m, t, aux, SMALL_SIZES[i], (pattern)p, 8, "small tiles"});
-    skt_tiles_default();
-    for (size_t i = 0; i < COUNT_OF(DEFAULT_SIZES); i++)
-        for (int p = P_RANDOM; p <= P_RUNS; p++)
-            check_case(&(run_case){m, t, aux, DEFAULT_SIZES[i], (pattern)p, 2048,
-                                   "default tiles"});
-    check_case(&(run_case){m, t, aux, LARGE_N, P_RANDOM, 0, "default tiles"});
+    sweep_sizes(m, t, aux, 0, DEFAULT_SIZES, COUNT_OF(DEFAULT_SIZES));
+    check_case(&(run_case){m, t, aux, LARGE_N, P_RANDOM, 0, "default tiles", 0});
 }
 
 static void sweep_types(mode m, size_t aux, sk_shape shape)
@@ -364,6 +407,49 @@ Test(compact, select_if_pairs_carries_4_byte_values)
     }
 }
 
+/* ---- values carried along in every mode ------------------------------------------------ */
+
+static const size_t PAIR_DEFAULT_SIZES[] = {1, 2047, 4097, 32769, 100003};
+
+/* Mode m with index values of 4 and 8 bytes in both shapes, under 4-byte
+ * and 8-byte keys (flagged: uint8 flags with 4-byte values, uint32 flags
+ * with 8-byte ones). */
+static void sweep_values(mode m, sk_type key4, sk_type key8)
+{
+    const sk_type keys[] = {key4, key8};
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        skt_force_shape((sk_shape)shape);
+        for (size_t k = 0; k < COUNT_OF(keys); k++) {
+            if (keys[k] == SK_FLOAT64 && !skt_has_fp64()) continue;
+            for (size_t vs = 4; vs <= 8; vs += 4) {
+                size_t aux = m != M_FLAGGED ? 0 : vs == 4 ? 1 : 4;
+                sweep_sizes(m, keys[k], aux, vs, PAIR_DEFAULT_SIZES,
+                            COUNT_OF(PAIR_DEFAULT_SIZES));
+            }
+        }
+    }
+}
+
+Test(compact, select_if_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes)
+{
+    sweep_values(M_SELECT, SK_INT32, SK_FLOAT64);
+}
+
+Test(compact, select_flagged_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes)
+{
+    sweep_values(M_FLAGGED, SK_FLOAT32, SK_UINT64);
+}
+
+Test(compact, partition_pairs_move_every_index_value_with_its_key_in_both_shapes)
+{
+    sweep_values(M_PARTITION, SK_FLOAT32, SK_INT64);
+}
+
+Test(compact, unique_pairs_keep_the_index_of_the_first_of_each_run_in_both_shapes)
+{
+    sweep_values(M_UNIQUE, SK_FLOAT32, SK_UINT64);
+}
+
 /* ---- other predicates ------------------------------------------------------------------ */
 
 /* x % 3 == 0 on integers (negative values included), isnan(x) on floats. */
@@ -421,10 +507,31 @@ Test(compact, select_if_builds_a_predicate_once_per_context)
 
 /* ---- host-array forms --------------------------------------------------------------------- */
 
-static sk_status call_host(const run_case *c, const void *src, void *dst, void *vdst,
-                           size_t *count)
+/* The host pair form of c's mode (index values). */
+static sk_status call_host_pairs(const run_case *c, const char *pred, const void *src,
+                                 const void *vsrc, void *dst, void *vdst, size_t *count)
+{
+    size_t vs = c->value_size, n = c->n;
+    switch (c->m) {
+    case M_SELECT:
+        return sk_select_if_pairs_host(skt_ctx, c->t, pred, src, vsrc, vs, dst, vdst, n, count);
+    case M_PARTITION:
+        return sk_partition_pairs_host(skt_ctx, c->t, pred, src, vsrc, vs, dst, vdst, n, count);
+    case M_FLAGGED:
+        return sk_select_flagged_pairs_host(skt_ctx, c->t, src, B.flags, c->aux_size, vsrc, vs,
+                                            dst, vdst, n, count);
+    case M_UNIQUE:
+        return sk_unique_pairs_host(skt_ctx, c->t, src, vsrc, vs, dst, vdst, n, count);
+    case M_PAIRS: break;
+    }
+    return SK_E_INVALID_ARG;
+}
+
+static sk_status call_host(const run_case *c, const void *src, const void *vsrc, void *dst,
+                           void *vdst, size_t *count)
 {
     const char *pred = skt_ref_pred_text(c->t, SKT_PRED_HALF);
+    if (c->value_size) return call_host_pairs(c, pred, src, vsrc, dst, vdst, count);
     switch (c->m) {
     case M_SELECT: return sk_select_if_host(skt_ctx, c->t, pred, src, dst, c->n, count);
     case M_PARTITION: return sk_partition_host(skt_ctx, c->t, pred, src, dst, c->n, count);
@@ -433,58 +540,67 @@ static sk_status call_host(const run_case *c, const void *src, void *dst, void *
                                       count);
     case M_UNIQUE: return sk_unique_host(skt_ctx, c->t, src, dst, c->n, count);
     case M_PAIRS:
-        return sk_select_if_pairs_host(skt_ctx, c->t, pred, src, B.vals, c->aux_size, dst,
+        return sk_select_if_pairs_host(skt_ctx, c->t, pred, src, vsrc, c->aux_size, dst,
                                        vdst, c->n, count);
     }
     return SK_E_INVALID_ARG;
 }
 
-/* The host form writes exactly the produced part of dst (and values_out). */
+/* Poisons n + GUARD elements of out, or (in place) copies n from in first. */
+static void ready_output(unsigned char *out, const unsigned char *in, size_t n, size_t elem,
+                         int in_place)
+{
+    if (in_place) memcpy(out, in, n * elem);
+    skt_poison(out + (in_place ? n * elem : 0), (in_place ? GUARD : n + GUARD) * elem);
+}
+
+/* The host form writes exactly the produced part of dst (and values_out);
+ * in place, keys_out is keys_in and values_out is values_in. */
 static void check_host_case(const run_case *c, int in_place)
 {
-    size_t es = skt_ref_type_size(c->t), written = 0, got = (size_t)-7;
+    size_t es = skt_ref_type_size(c->t), vs = values_size(c), written = 0, got = (size_t)-7;
     const char *what = skt_fmt("host %s%s", describe(c), in_place ? " in place" : "");
     reserve(c->n);
     size_t want = prepare(c, &written);
-    unsigned char *dst = B.out;
-    if (in_place) {
-        memcpy(B.out, B.src, c->n * es);
-        skt_poison(B.out + c->n * es, GUARD * es);
-    } else {
-        skt_poison(B.out, (c->n + GUARD) * es);
-    }
-    skt_poison(B.vout, (c->n + GUARD) * 8);
-    SKT_OK(call_host(c, in_place ? B.out : B.src, dst, B.vout, &got));
+    ready_output(B.out, B.src, c->n, es, in_place);
+    ready_output(B.vout, B.vals, c->n, vs ? vs : 8, in_place && vs);
+    SKT_OK(call_host(c, in_place ? B.out : B.src, in_place ? B.vout : B.vals, B.out, B.vout,
+                     &got));
     cr_assert_eq(got, want, "%s: count %zu, expected %zu", what, got, want);
-    skt_expect_bytes(dst, B.ref, written, es, what);
-    if (!in_place) expect_poisoned_from(dst, written, c->n + GUARD, es, what);
-    if (c->m == M_PAIRS) {
-        skt_expect_bytes(B.vout, B.vref, written, c->aux_size, what);
-        expect_poisoned_from(B.vout, written, c->n + GUARD, c->aux_size, what);
+    skt_expect_bytes(B.out, B.ref, written, es, what);
+    if (!in_place) expect_poisoned_from(B.out, written, c->n + GUARD, es, what);
+    if (vs) {
+        skt_expect_bytes(B.vout, B.vref, written, vs, skt_fmt("%s values", what));
+        if (!in_place) expect_poisoned_from(B.vout, written, c->n + GUARD, vs, what);
     }
 }
 
 Test(compact_host, host_forms_match_reference_and_write_only_the_produced_part)
 {
     static const size_t sizes[] = {0, 1, 9, 100, 5000};
-    static const struct { mode m; size_t aux; } modes[] = {
-        {M_SELECT, 0}, {M_PARTITION, 0}, {M_FLAGGED, 1}, {M_FLAGGED, 4}, {M_UNIQUE, 0},
-        {M_PAIRS, 4}, {M_PAIRS, 8}};
+    static const struct { mode m; size_t aux, vs; } modes[] = {
+        {M_SELECT, 0, 0},    {M_PARTITION, 0, 0}, {M_FLAGGED, 1, 0}, {M_FLAGGED, 4, 0},
+        {M_UNIQUE, 0, 0},    {M_PAIRS, 4, 0},     {M_PAIRS, 8, 0},   {M_SELECT, 0, 4},
+        {M_PARTITION, 0, 8}, {M_FLAGGED, 1, 8},   {M_FLAGGED, 4, 4}, {M_UNIQUE, 0, 4},
+        {M_PARTITION, 0, 4}, {M_UNIQUE, 0, 8}};
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
         skt_force_shape((sk_shape)shape);
         skt_tiles_small();
         for (size_t k = 0; k < COUNT_OF(modes); k++)
             for (size_t i = 0; i < COUNT_OF(sizes); i++)
                 check_host_case(&(run_case){modes[k].m, SK_INT32, modes[k].aux, sizes[i],
-                                            P_RANDOM, 0, "small tiles"}, 0);
+                                            P_RANDOM, 0, "small tiles", modes[k].vs}, 0);
     }
 }
 
 Test(compact_host, host_forms_accept_dst_equal_to_src)
 {
     static const mode modes[] = {M_SELECT, M_PARTITION, M_UNIQUE};
-    for (size_t k = 0; k < COUNT_OF(modes); k++)
-        check_host_case(&(run_case){modes[k], SK_FLOAT32, 0, 777, P_RUNS, 8, "default"}, 1);
+    for (size_t k = 0; k < COUNT_OF(modes); k++) {
+        check_host_case(&(run_case){modes[k], SK_FLOAT32, 0, 777, P_RUNS, 8, "default", 0}, 1);
+        check_host_case(&(run_case){modes[k], SK_FLOAT32, 0, 777, P_RUNS, 8, "default", 8}, 1);
+    }
+    check_host_case(&(run_case){M_FLAGGED, SK_INT64, 4, 777, P_RUNS, 8, "default", 4}, 1);
 }
 
 Test(compact_host, zero_elements_write_count_zero_and_accept_null_arrays)
@@ -520,16 +636,35 @@ Test(compact_errors, malformed_predicate_gives_build_error_with_log_and_context_
     cr_assert(dst[0] == 2 && dst[1] == 4 && dst[2] == 6 && dst[3] == 8);
 }
 
-/* Asserts `call` gives SK_E_INVALID_ARG and leaves count and B.d poisoned. */
+/* Asserts `call` gives SK_E_INVALID_ARG and leaves count, B.d and B.vd
+ * poisoned. */
 #define EXPECT_BAD_ARGS(call)                                                       \
     do {                                                                            \
         size_t count = 777;                                                         \
         skt_buf_poison(B.d, 64 * 8);                                                \
+        skt_buf_poison(B.vd, 64 * 8);                                               \
         SKT_EXPECT_STATUS(call, SK_E_INVALID_ARG);                                  \
         cr_assert_eq(count, 777, "%s wrote count", #call);                          \
         skt_buf_download(B.d, 0, B.out, 64 * 8);                                    \
         cr_assert_eq(skt_find_unpoisoned(B.out, 64 * 8), (size_t)-1,                \
                      "%s wrote dst", #call);                                        \
+        skt_buf_download(B.vd, 0, B.out, 64 * 8);                                   \
+        cr_assert_eq(skt_find_unpoisoned(B.out, 64 * 8), (size_t)-1,                \
+                     "%s wrote values_out", #call);                                 \
+    } while (0)
+
+/* The same for a host form writing to B.out and B.vout. */
+#define EXPECT_BAD_HOST_ARGS(call)                                                  \
+    do {                                                                            \
+        size_t count = 777;                                                         \
+        skt_poison(B.out, 64 * 8);                                                  \
+        skt_poison(B.vout, 64 * 8);                                                 \
+        SKT_EXPECT_STATUS(call, SK_E_INVALID_ARG);                                  \
+        cr_assert_eq(count, 777, "%s wrote count", #call);                          \
+        cr_assert_eq(skt_find_unpoisoned(B.out, 64 * 8), (size_t)-1,                \
+                     "%s wrote keys_out", #call);                                   \
+        cr_assert_eq(skt_find_unpoisoned(B.vout, 64 * 8), (size_t)-1,               \
+                     "%s wrote values_out", #call);                                 \
     } while (0)
 
 Test(compact_errors, bad_arguments_give_invalid_arg_and_leave_outputs_untouched)
@@ -575,6 +710,88 @@ Test(compact_errors, bad_arguments_give_invalid_arg_and_leave_outputs_untouched)
     EXPECT_BAD_ARGS(sk_select_if_pairs_host(skt_ctx, SK_UINT32, "1", B.src, B.vals, 4,
                                             B.vout, NULL, n, &count));
     skt_buf_free(small);
+}
+
+/* One of values_in / values_out NULL, value_size 2, an output that is an
+ * input, a values buffer too small: every pair form, cl_mem and host. */
+Test(compact_errors, bad_value_arguments_of_every_pair_form_give_invalid_arg)
+{
+    const size_t n = 64;
+    reserve(n);
+    cl_mem small = skt_buf_new(4 * (n - 1));
+    fill_random(B.src, n * 8);
+    skt_buf_upload(B.s, 0, B.src, n * 8);
+    skt_buf_upload(B.f, 0, B.src, n * 8);
+    skt_buf_upload(B.vs, 0, B.src, n * 8);
+    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, NULL, 4, B.d,
+                                            B.vd, n, &count));
+    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, B.vs, 4, B.d,
+                                            NULL, n, &count));
+    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, B.vs, 2, B.d,
+                                            B.vd, n, &count));
+    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, B.vs, 4, B.d,
+                                            B.f, n, &count));
+    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 3, B.vs, 4, B.d,
+                                            B.vd, n, &count));
+    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, NULL, 8, B.d, B.vd, n,
+                                       &count));
+    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 8, B.d, NULL, n,
+                                       &count));
+    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 2, B.d, B.vd, n,
+                                       &count));
+    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 4, B.d, B.s, n,
+                                       &count));
+    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "", B.s, B.vs, 4, B.d, B.vd, n,
+                                       &count));
+    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, NULL, 4, B.d, B.vd, n, &count));
+    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, B.vs, 4, B.d, NULL, n, &count));
+    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, B.vs, 2, B.d, B.vd, n, &count));
+    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, small, 4, B.d, B.vd, n, &count));
+    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, B.vs, 4, B.d, B.d, n, &count));
+    EXPECT_BAD_ARGS(sk_unique_pairs(NULL, SK_UINT32, B.s, B.vs, 4, B.d, B.vd, n, &count));
+    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 2, B.d, B.vd, n,
+                                       &count));
+    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, B.src, B.flags, 1,
+                                                      NULL, 4, B.out, B.vout, n, &count));
+    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, B.src, B.flags, 1,
+                                                      B.vals, 2, B.out, B.vout, n, &count));
+    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, B.src, NULL, 1,
+                                                      B.vals, 4, B.out, B.vout, n, &count));
+    EXPECT_BAD_HOST_ARGS(sk_partition_pairs_host(skt_ctx, SK_UINT32, "1", B.src, B.vals, 8,
+                                                 B.out, NULL, n, &count));
+    EXPECT_BAD_HOST_ARGS(sk_partition_pairs_host(skt_ctx, SK_UINT32, "1", B.src, B.vals, 2,
+                                                 B.out, B.vout, n, &count));
+    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, B.src, NULL, 8, B.out,
+                                              B.vout, n, &count));
+    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, B.src, B.vals, 2, B.out,
+                                              B.vout, n, &count));
+    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, NULL, B.vals, 4, B.out,
+                                              B.vout, n, &count));
+    skt_buf_free(small);
+}
+
+/* values_in and values_out both NULL: value_size is ignored and each pair
+ * form is its keys-only function. */
+Test(compact_errors, pair_forms_without_values_match_the_keys_only_forms)
+{
+    uint32_t src[9] = {4, 4, 1, 7, 7, 7, 2, 9, 9}, got[9], want[9];
+    uint8_t flags[9] = {1, 0, 0, 1, 1, 0, 0, 0, 1};
+    size_t count = 0, want_count = 0;
+    SKT_OK(sk_unique_pairs_host(skt_ctx, SK_UINT32, src, NULL, 3, got, NULL, 9, &count));
+    SKT_OK(sk_unique_host(skt_ctx, SK_UINT32, src, want, 9, &want_count));
+    cr_assert(count == want_count && memcmp(got, want, count * 4) == 0);
+    SKT_OK(sk_partition_pairs_host(skt_ctx, SK_UINT32, "x > 4u", src, NULL, 0, got, NULL, 9,
+                                   &count));
+    SKT_OK(sk_partition_host(skt_ctx, SK_UINT32, "x > 4u", src, want, 9, &want_count));
+    cr_assert(count == want_count && memcmp(got, want, sizeof got) == 0);
+    SKT_OK(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, src, flags, 1, NULL, 2, got, NULL,
+                                        9, &count));
+    SKT_OK(sk_select_flagged_host(skt_ctx, SK_UINT32, src, flags, 1, want, 9, &want_count));
+    cr_assert(count == want_count && memcmp(got, want, count * 4) == 0);
+    count = 99;
+    SKT_OK(sk_partition_pairs_host(skt_ctx, SK_INT64, "x > 0", NULL, NULL, 8, NULL, NULL, 0,
+                                   &count));
+    cr_assert_eq(count, 0);
 }
 
 Test(compact_errors, size_overflow_gives_invalid_arg)

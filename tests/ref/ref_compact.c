@@ -76,6 +76,15 @@ void skt_ref_unique_mask(sk_type t, const void *src, size_t n, unsigned char *ke
         keep[i] = i == 0 || !equal_one(t, s + i * es, s + (i - 1) * es);
 }
 
+void skt_ref_indices(size_t n, size_t value_size, void *dst)
+{
+    unsigned char *d = dst;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = i;
+        memcpy(d + i * value_size, &v, value_size); /* little-endian: the low bytes */
+    }
+}
+
 size_t skt_ref_select(const void *src, const unsigned char *keep, size_t n, size_t elem,
                       void *dst)
 {

@@ -42,6 +42,10 @@ void skt_ref_flag_mask(const void *flags, size_t flag_size, size_t n, unsigned c
 /* keep[i] = i == 0 || !(src[i] == src[i - 1]) in type t. */
 void skt_ref_unique_mask(sk_type t, const void *src, size_t n, unsigned char *keep);
 
+/* dst[i] = i, for n little-endian values of value_size (4 or 8) bytes: the
+ * values the pair tests carry, so that their order shows where each went. */
+void skt_ref_indices(size_t n, size_t value_size, void *dst);
+
 /* dst gets the kept elements (elem bytes each) in order. @return their number. */
 size_t skt_ref_select(const void *src, const unsigned char *keep, size_t n, size_t elem,
                       void *dst);
