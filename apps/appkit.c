@@ -62,6 +62,34 @@ int ak_host_is_little_endian(void)
     return first == 1;
 }
 
+int ak_require_little_endian(const char *tool)
+{
+    if (ak_host_is_little_endian())
+        return AK_EXIT_OK;
+    ak_print_error(tool, "this program runs on little-endian hosts only");
+    return AK_EXIT_FAIL;
+}
+
+int ak_print_help(const char *usage, const char *help)
+{
+    printf("usage: %s\n\n%s", usage, help);
+    return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+}
+
+int ak_print_version(const char *tool)
+{
+    printf("%s (scankit) %s\n", tool, sk_version_string());
+    return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+}
+
+int ak_exit_status(const char *tool, int rc, const ak_err *e)
+{
+    if (rc == 0)
+        return AK_EXIT_OK;
+    ak_print_error(tool, e->msg);
+    return AK_EXIT_FAIL;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Element types                                                             */
 /* ------------------------------------------------------------------------ */
@@ -149,6 +177,28 @@ int ak_dtype_to_sk(ak_dtype t, sk_type *out)
         return -1;
     *out = (sk_type)t;
     return 0;
+}
+
+int ak_op_is_bitwise(sk_op op)
+{
+    return op == SK_OP_AND || op == SK_OP_OR || op == SK_OP_XOR;
+}
+
+int ak_check_op_type(const char *name, ak_dtype t, sk_op op, ak_err *e)
+{
+    if (!ak_dtype_is_float(t) || !ak_op_is_bitwise(op))
+        return 0;
+    return ak_fail(e, "%s%s--op %s needs an integer type, not %s", name ? name : "",
+                   name ? ": " : "", sk_op_name(op), ak_dtype_name(t));
+}
+
+int ak_check_scan_type(const char *name, ak_dtype t, sk_op op, ak_err *e)
+{
+    sk_type st;
+    if (ak_dtype_to_sk(t, &st) != 0)
+        return ak_fail(e, "%s: element type %s cannot be scanned (use %s)", name,
+                       ak_dtype_name(t), AK_SK_TYPE_NAMES);
+    return ak_check_op_type(name, t, op, e);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -244,6 +294,31 @@ int ak_args_next(ak_args *a, const ak_option *opts, ak_err *e)
     return parse_short(a, word, opts, e);
 }
 
+int ak_parse_command_line(const ak_cli *cli, int argc, char **argv, ak_take_option_fn take,
+                          ak_check_args_fn check, void *args, const char **operand)
+{
+    ak_args it;
+    ak_err e;
+    ak_args_init(&it, argc, argv);
+    int id;
+    while ((id = ak_args_next(&it, cli->options, &e)) != AK_ARGS_END) {
+        if (id == AK_ARGS_ERROR)
+            return ak_print_usage_error(cli->tool, cli->usage, e.msg);
+        if (id == AK_ARGS_OPERAND) {
+            if (*operand) {
+                snprintf(e.msg, sizeof e.msg, "more than one %s given", cli->operand);
+                return ak_print_usage_error(cli->tool, cli->usage, e.msg);
+            }
+            *operand = it.value;
+        } else if (take(args, id, it.value, &e) != 0) {
+            return ak_print_usage_error(cli->tool, cli->usage, e.msg);
+        }
+    }
+    if (check(args, &e) != 0)
+        return ak_print_usage_error(cli->tool, cli->usage, e.msg);
+    return AK_EXIT_OK;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Numbers                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -333,6 +408,16 @@ double ak_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double ak_ms_since(double t0)
+{
+    return (ak_now() - t0) * 1e3;
+}
+
+void ak_print_time(const char *label, double ms)
+{
+    fprintf(stderr, "%-10s%10.3f ms\n", label, ms);
 }
 
 #define AK_PROGRESS_MIN_TOTAL ((uint64_t)256 << 20)

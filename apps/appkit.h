@@ -10,10 +10,15 @@
  *              input distributions of datagen, so that tests and benchmarks
  *              regenerate exactly the data datagen writes.
  *   timing     a monotonic clock and progress on a terminal.
+ *   device     (appkit_cl.c) --list-devices, opening the context, device
+ *              buffers with timed transfers, build statistics and the
+ *              device lines of --time.
  *
  * Functions that can fail return 0 on success and -1 on failure, with the
  * reason in the ak_err they were given. Nothing here prints except the
- * ak_print_* and progress functions, and nothing exits.
+ * ak_print_* and progress functions and those whose result is an exit
+ * code (ak_parse_command_line, ak_require_little_endian, ak_exit_status,
+ * ak_list_devices), and nothing exits.
  *
  * Files are little-endian; the programs run on little-endian hosts only
  * (ak_host_is_little_endian() lets a program refuse to run elsewhere).
@@ -63,6 +68,23 @@ int ak_print_usage_error(const char *tool, const char *usage, const char *msg);
 /*! ak_host_is_little_endian() : @return 1 on a little-endian host. */
 int ak_host_is_little_endian(void);
 
+/*! ak_require_little_endian() : on a big-endian host prints "tool: this
+ *  program runs on little-endian hosts only". @return AK_EXIT_OK on a
+ *  little-endian host, else AK_EXIT_FAIL. */
+int ak_require_little_endian(const char *tool);
+
+/*! ak_print_help() : --help: "usage: <usage>\n\n<help>" on stdout.
+ *  @return AK_EXIT_OK, or AK_EXIT_FAIL when stdout cannot be flushed. */
+int ak_print_help(const char *usage, const char *help);
+
+/*! ak_print_version() : --version: "<tool> (scankit) <version>" on stdout.
+ *  @return AK_EXIT_OK, or AK_EXIT_FAIL when stdout cannot be flushed. */
+int ak_print_version(const char *tool);
+
+/*! ak_exit_status() : the end of a program's run: AK_EXIT_OK when rc is 0,
+ *  else prints e->msg with ak_print_error() and returns AK_EXIT_FAIL. */
+int ak_exit_status(const char *tool, int rc, const ak_err *e);
+
 /* ------------------------------------------------------------------------ */
 /* Element types                                                             */
 /* ------------------------------------------------------------------------ */
@@ -97,8 +119,34 @@ int ak_dtype_parse(const char *name, ak_dtype *out);
  *  -1 for AK_UINT8 or an invalid type. */
 int ak_dtype_to_sk(ak_dtype t, sk_type *out);
 
+/*! ak_op_is_bitwise() : 1 for SK_OP_AND, SK_OP_OR and SK_OP_XOR. */
+int ak_op_is_bitwise(sk_op op);
+
+/*! ak_check_op_type() : fails with "[name: ]--op OP needs an integer type,
+ *  not T" for a bitwise op on a float type (name NULL: no prefix).
+ *  @return 0 or -1. */
+int ak_check_op_type(const char *name, ak_dtype t, sk_op op, ak_err *e);
+
+/*! ak_check_scan_type() : the elements of the file `name` can be scanned
+ *  with op: one of the six scankit types ("name: element type T cannot be
+ *  scanned (use ...)") and ak_check_op_type(). @return 0 or -1. */
+int ak_check_scan_type(const char *name, ak_dtype t, sk_op op, ak_err *e);
+
 /*! The list of type names for usage text. */
 #define AK_SK_TYPE_NAMES "uint32|int32|uint64|int64|float32|float64"
+
+/*! Help text for --device and --list-devices, shared by the device programs. */
+#define AK_HELP_DEVICE                                                            \
+    "  -d, --device SPEC   OpenCL device: 'P:D' indices, an index N, or part of\n"   \
+    "                      the platform/device name (default $SCANKIT_DEVICE, else\n" \
+    "                      the first GPU, else the first device)\n"                  \
+    "      --list-devices  list the OpenCL devices and exit\n"
+
+/*! Help text for --time, --help and --version. */
+#define AK_HELP_TIME_HELP_VERSION                                  \
+    "      --time          print a time breakdown to stderr\n"     \
+    "  -h, --help          show this help and exit\n"              \
+    "  -V, --version       show the version and exit\n"
 
 /* ------------------------------------------------------------------------ */
 /* Command-line options                                                      */
@@ -133,6 +181,29 @@ void ak_args_init(ak_args *a, int argc, char **argv);
  *  AK_ARGS_END, or AK_ARGS_ERROR (unknown option, missing or unexpected
  *  value; the reason is in *e). */
 int ak_args_next(ak_args *a, const ak_option *opts, ak_err *e);
+
+/*! ak_take_option_fn : stores option `id` with its value (NULL for an
+ *  option without one) into the program's arguments. @return 0, or -1 with
+ *  the reason in *e. */
+typedef int (*ak_take_option_fn)(void *args, int id, const char *value, ak_err *e);
+
+/*! ak_check_args_fn : checks the arguments once all are read. @return 0 or -1. */
+typedef int (*ak_check_args_fn)(const void *args, ak_err *e);
+
+/*! ak_cli : a program's command line for ak_parse_command_line(). */
+typedef struct ak_cli {
+    const char *tool;
+    const char *usage;      /* the one-line usage, for ak_print_usage_error */
+    const ak_option *options;
+    const char *operand;    /* the name of the one operand, e.g. "INPUT"   */
+} ak_cli;
+
+/*! ak_parse_command_line() : reads argv with ak_args_next(): the operand
+ *  into *operand ("more than one <operand> given" for a second), each option
+ *  through take(args, ...), then check(args, ...). The first failure is
+ *  printed with ak_print_usage_error(). @return AK_EXIT_OK or AK_EXIT_USAGE. */
+int ak_parse_command_line(const ak_cli *cli, int argc, char **argv, ak_take_option_fn take,
+                          ak_check_args_fn check, void *args, const char **operand);
 
 /*! ak_parse_count() : a non-negative integer with an optional binary suffix
  *  K (2^10), M (2^20), G (2^30) or T (2^40), either case: "1000", "16M".
@@ -267,6 +338,17 @@ int ak_output_commit(ak_output *o, ak_err *e);
  *  destination is untouched. Safe after commit and on a zeroed ak_output. */
 void ak_output_abort(ak_output *o);
 
+/*! ak_output_format() : the layout of an output: `requested` (--format)
+ *  unless it is AK_FORMAT_AUTO, else npy for a path ending in ".npy", else
+ *  `input`, the layout the input was read in. path NULL means stdout. */
+ak_format ak_output_format(ak_format requested, const char *path, ak_format input);
+
+/*! ak_output_write_elements() : the header for `format` (none for raw) and
+ *  the n elements of `type` at data, showing progress as "tool: writing"
+ *  (tool NULL: no progress). Does not commit. @return 0 or -1. */
+int ak_output_write_elements(ak_output *o, ak_format format, ak_dtype type, const void *data,
+                             size_t n, const char *tool, ak_err *e);
+
 /*! ak_array_save() : open + header + data + commit in one call.
  *  @return 0 or -1 (nothing left behind on failure). */
 int ak_array_save(const char *path, const char *tool, ak_format format,
@@ -278,6 +360,13 @@ int ak_array_save(const char *path, const char *tool, ak_format format,
 
 /*! ak_now() : seconds from a monotonic clock. */
 double ak_now(void);
+
+/*! ak_ms_since() : milliseconds since t0, a value of ak_now(). */
+double ak_ms_since(double t0);
+
+/*! ak_print_time() : one line of --time on stderr: the label (e.g.
+ *  "write:") padded to 10 columns, then "%10.3f ms". */
+void ak_print_time(const char *label, double ms);
 
 /*! ak_progress : a percentage on stderr for long operations, shown only
  *  when stderr is a terminal and the total is large (>= 256 MiB of work). */
@@ -393,5 +482,60 @@ int ak_gen_fill(const ak_gen_spec *spec, void *buf, size_t n, ak_err *e);
  *  (descending if `descending`), floats in IEEE totalOrder. In-place MSD
  *  radix sort, no extra memory beyond a few KiB of stack. */
 void ak_sort_elements(ak_dtype type, void *data, size_t n, int descending);
+
+/* ------------------------------------------------------------------------ */
+/* The OpenCL device (appkit_cl.c)                                           */
+/* ------------------------------------------------------------------------ */
+
+/*! ak_list_devices() : --list-devices: prints the table of OpenCL devices
+ *  ("index type fp64 name (platform)") on stdout, or one error line.
+ *  @return AK_EXIT_OK or AK_EXIT_FAIL. */
+int ak_list_devices(const char *tool);
+
+/*! ak_context_open() : creates *ctx for `device` (--device, may be NULL) and
+ *  sets *ms to the milliseconds it took. On failure *ctx is NULL and the
+ *  reason names "--device '...'", else (when name_env) "SCANKIT_DEVICE='...'"
+ *  if that is set, else "cannot open an OpenCL device". @return 0 or -1. */
+int ak_context_open(sk_context **ctx, const char *device, int name_env, double *ms, ak_err *e);
+
+/*! ak_fail_cl() : "<what> failed: <CL error name>". @return -1. */
+int ak_fail_cl(ak_err *e, const char *what, cl_int code);
+
+/*! ak_cl_check_fits() : fails with "<name>: N bytes exceed the device's
+ *  largest buffer (M bytes)" when `bytes` is over the device's largest
+ *  allocation. @return 0 or -1. */
+int ak_cl_check_fits(const sk_context *ctx, size_t bytes, const char *name, ak_err *e);
+
+/*! ak_cl_upload() : blocking copy of `bytes` from host to buf at offset;
+ *  adds the time to *ms. @return 0 or -1 ("copying the input to the device
+ *  failed: ..."). */
+int ak_cl_upload(const sk_context *ctx, cl_mem buf, size_t offset, const void *host,
+                 size_t bytes, double *ms, ak_err *e);
+
+/*! ak_cl_download() : blocking copy of `bytes` from buf at offset to host;
+ *  adds the time to *ms. @return 0 or -1 ("<what> failed: ..."). */
+int ak_cl_download(const sk_context *ctx, cl_mem buf, size_t offset, void *host, size_t bytes,
+                   double *ms, const char *what, ak_err *e);
+
+/*! ak_cl_new_buffer() : a read-write device buffer of `bytes` (at least 1),
+ *  filled from `host` when host is given and bytes > 0 (the copy's time is
+ *  added to *upload_ms). @return 0 or -1. */
+int ak_cl_new_buffer(const sk_context *ctx, size_t bytes, const void *host, double *upload_ms,
+                     cl_mem *out, ak_err *e);
+
+/*! ak_cl_release() : releases the `count` buffers *mems[i] that are not NULL
+ *  and sets each to NULL. @return 0, or -1 ("releasing the device buffers
+ *  failed: ...") when any release failed. e may be NULL. */
+int ak_cl_release(cl_mem *const *mems, size_t count, ak_err *e);
+
+/*! ak_build_stats_since() : the kernel builds since `before` into *build,
+ *  and their time taken out of *compute_ms (not below 0). Leaves both alone
+ *  when the statistics cannot be read. */
+void ak_build_stats_since(const sk_context *ctx, const sk_build_stats *before,
+                          sk_build_stats *build, double *compute_ms);
+
+/*! ak_print_device_times() : the "context:", "upload:" and "build:" lines
+ *  of --time on stderr. */
+void ak_print_device_times(double context_ms, double upload_ms, const sk_build_stats *build);
 
 #endif /* SK_APPKIT_H */

@@ -1050,3 +1050,25 @@ int ak_array_save(const char *path, const char *tool, ak_format format, ak_dtype
     ak_output_abort(&o);
     return -1;
 }
+
+ak_format ak_output_format(ak_format requested, const char *path, ak_format input)
+{
+    if (requested != AK_FORMAT_AUTO)
+        return requested;
+    if (path && ak_format_of_path(path) == AK_FORMAT_NPY)
+        return AK_FORMAT_NPY;
+    return input;
+}
+
+int ak_output_write_elements(ak_output *o, ak_format format, ak_dtype type, const void *data,
+                             size_t n, const char *tool, ak_err *e)
+{
+    size_t bytes = n * ak_dtype_size(type);
+    ak_progress p;
+    ak_progress_start(&p, tool, "writing", bytes);
+    int rc = ak_output_write_header(o, format, type, n, e);
+    if (rc == 0)
+        rc = ak_output_write(o, data, bytes, &p, e);
+    ak_progress_end(&p);
+    return rc;
+}

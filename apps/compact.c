@@ -59,13 +59,8 @@ static const char HELP[] =
     "      --in-place      allow the output to replace INPUT\n"
     "      --format FMT    output layout, raw or npy (default: as the input, npy\n"
     "                      when OUTPUT ends in .npy)\n"
-    "  -d, --device SPEC   OpenCL device: 'P:D' indices, an index N, or part of\n"
-    "                      the platform/device name (default $SCANKIT_DEVICE, else\n"
-    "                      the first GPU, else the first device)\n"
-    "      --list-devices  list the OpenCL devices and exit\n"
-    "      --time          print a time breakdown to stderr\n"
-    "  -h, --help          show this help and exit\n"
-    "  -V, --version       show the version and exit\n"
+    AK_HELP_DEVICE
+    AK_HELP_TIME_HELP_VERSION
     "\n"
     "Prints 'selected K of N' on stderr. The data must fit in one device buffer.\n"
     "Exit status: 0 success, 1 bad input or failure, 2 usage error.\n";
@@ -145,11 +140,6 @@ typedef struct compact_job {
 /* Command line                                                              */
 /* ------------------------------------------------------------------------ */
 
-static int usage_error(const char *msg)
-{
-    return ak_print_usage_error(TOOL, USAGE, msg);
-}
-
 static int set_mode(compact_args *a, cmode m, const char *expr)
 {
     a->mode = m;
@@ -166,8 +156,9 @@ static int parse_type(const char *value, const char *what, ak_dtype *out, ak_err
     return 0;
 }
 
-static int take_option(compact_args *a, int id, const char *value, ak_err *e)
+static int take_option(void *args, int id, const char *value, ak_err *e)
 {
+    compact_args *a = args;
     switch (id) {
     case OPT_OUTPUT: a->output = value; return 0;
     case OPT_DEVICE: a->device = value; return 0;
@@ -213,8 +204,9 @@ static int check_values_args(const compact_args *a, ak_err *e)
     return 0;
 }
 
-static int check_args(const compact_args *a, ak_err *e)
+static int check_args(const void *args, ak_err *e)
 {
+    const compact_args *a = args;
     if (a->help || a->version || a->list_devices) return 0;
     if (!a->input) return ak_fail(e, "missing INPUT");
     if (a->modes_given == 0)
@@ -230,69 +222,20 @@ static int check_args(const compact_args *a, ak_err *e)
     return check_values_args(a, e);
 }
 
+static const ak_cli CLI = {TOOL, USAGE, OPTIONS, "INPUT"};
+
 /* @return AK_EXIT_OK, or AK_EXIT_USAGE after printing the reason. */
 static int parse_args(int argc, char **argv, compact_args *a)
 {
     memset(a, 0, sizeof *a);
     a->type = a->values_type = AK_DTYPE_NONE;
     a->format = AK_FORMAT_AUTO;
-    ak_args it;
-    ak_err e;
-    ak_args_init(&it, argc, argv);
-    int id;
-    while ((id = ak_args_next(&it, OPTIONS, &e)) != AK_ARGS_END) {
-        if (id == AK_ARGS_ERROR) return usage_error(e.msg);
-        if (id == AK_ARGS_OPERAND) {
-            if (a->input) return usage_error("more than one INPUT given");
-            a->input = it.value;
-        } else if (take_option(a, id, it.value, &e) != 0) {
-            return usage_error(e.msg);
-        }
-    }
-    if (check_args(a, &e) != 0) return usage_error(e.msg);
-    return AK_EXIT_OK;
-}
-
-/* ------------------------------------------------------------------------ */
-/* --list-devices                                                            */
-/* ------------------------------------------------------------------------ */
-
-static int list_devices(void)
-{
-    size_t count = 0;
-    sk_device_desc *d = NULL;
-    if (sk_device_list(NULL, 0, &count) != SK_OK || count == 0) {
-        ak_print_error(TOOL, "no OpenCL device found");
-        return AK_EXIT_FAIL;
-    }
-    if (!(d = calloc(count, sizeof *d)) || sk_device_list(d, count, &count) != SK_OK) {
-        free(d);
-        ak_print_error(TOOL, "listing devices failed");
-        return AK_EXIT_FAIL;
-    }
-    printf("%-6s %-4s %-4s %s\n", "index", "type", "fp64", "name (platform)");
-    for (size_t i = 0; i < count; i++) {
-        char index[32];
-        snprintf(index, sizeof index, "%u:%u", d[i].platform_index, d[i].device_index);
-        printf("%-6s %-4s %-4s %s (%s)\n", index, d[i].is_gpu ? "gpu" : "cpu",
-               d[i].has_fp64 ? "yes" : "no", d[i].device_name, d[i].platform_name);
-    }
-    free(d);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        ak_print_error(TOOL, "stdout: write failed");
-        return AK_EXIT_FAIL;
-    }
-    return AK_EXIT_OK;
+    return ak_parse_command_line(&CLI, argc, argv, take_option, check_args, a, &a->input);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Reading                                                                   */
 /* ------------------------------------------------------------------------ */
-
-static double ms_since(double t0)
-{
-    return (ak_now() - t0) * 1e3;
-}
 
 static int read_flags(compact_job *j, ak_err *e)
 {
@@ -336,7 +279,7 @@ static int read_inputs(compact_job *j, ak_err *e)
                        AK_SK_TYPE_NAMES);
     if (j->args->mode == MODE_FLAGS && read_flags(j, e) != 0) return -1;
     if (j->args->values && read_values(j, e) != 0) return -1;
-    j->times.read = ms_since(t0);
+    j->times.read = ak_ms_since(t0);
     return 0;
 }
 
@@ -346,47 +289,14 @@ static int read_inputs(compact_job *j, ak_err *e)
 
 static int open_context(compact_job *j, ak_err *e)
 {
-    double t0 = ak_now();
-    sk_status st = sk_context_create(&j->ctx, j->args->device);
-    if (st != SK_OK) {
-        j->ctx = NULL;
-        const char *env = getenv("SCANKIT_DEVICE");
-        char what[256];
-        if (j->args->device && j->args->device[0])
-            snprintf(what, sizeof what, "--device '%s'", j->args->device);
-        else if (env && env[0])
-            snprintf(what, sizeof what, "SCANKIT_DEVICE='%s'", env);
-        else
-            snprintf(what, sizeof what, "cannot open an OpenCL device");
-        return ak_fail_sk(e, NULL, st, what);
-    }
-    j->times.context = ms_since(t0);
-    return 0;
-}
-
-static int fail_cl(ak_err *e, const char *what, cl_int code)
-{
-    return ak_fail(e, "%s failed: %s", what, sk_cl_error_name(code));
+    return ak_context_open(&j->ctx, j->args->device, 1, &j->times.context, e);
 }
 
 /* A device buffer of `bytes` (at least 1), filled from `host` when given. */
 static int new_buffer(compact_job *j, size_t bytes, const void *host, cl_mem *out, ak_err *e)
 {
-    cl_int err = CL_SUCCESS;
-    sk_device_desc d;
-    if (sk_context_device(j->ctx, &d) == SK_OK && bytes > d.max_alloc_bytes)
-        return ak_fail(e, "%s: %zu bytes exceed the device's largest buffer (%llu bytes)",
-                       ak_display_name(j->args->input, 0), bytes,
-                       (unsigned long long)d.max_alloc_bytes);
-    *out = clCreateBuffer(sk_context_cl_context(j->ctx), CL_MEM_READ_WRITE,
-                          bytes ? bytes : 1, NULL, &err);
-    if (!*out) return fail_cl(e, "allocating a device buffer", err);
-    if (!host || bytes == 0) return 0;
-    double t0 = ak_now();
-    err = clEnqueueWriteBuffer(sk_context_cl_queue(j->ctx), *out, CL_TRUE, 0, bytes, host, 0,
-                               NULL, NULL);
-    j->times.upload += ms_since(t0);
-    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the input to the device", err);
+    if (ak_cl_check_fits(j->ctx, bytes, ak_display_name(j->args->input, 0), e) != 0) return -1;
+    return ak_cl_new_buffer(j->ctx, bytes, host, &j->times.upload, out, e);
 }
 
 static int upload_all(compact_job *j, ak_err *e)
@@ -430,18 +340,6 @@ static sk_status run_primitive(compact_job *j)
     return SK_E_INVALID_ARG;
 }
 
-static void record_build_stats(compact_job *j, const sk_build_stats *before)
-{
-    sk_build_stats after;
-    if (sk_context_build_stats(j->ctx, &after) != SK_OK) return;
-    j->times.build.compiled = after.compiled - before->compiled;
-    j->times.build.from_disk = after.from_disk - before->from_disk;
-    j->times.build.from_memory = after.from_memory - before->from_memory;
-    j->times.build.seconds = after.seconds - before->seconds;
-    double rest = j->times.compute - j->times.build.seconds * 1e3;
-    j->times.compute = rest > 0 ? rest : 0;
-}
-
 static int compute(compact_job *j, ak_err *e)
 {
     sk_build_stats before;
@@ -449,14 +347,14 @@ static int compute(compact_job *j, ak_err *e)
     double t0 = ak_now();
     sk_status st = run_primitive(j);
     if (st == SK_OK) st = sk_context_finish(j->ctx);
-    j->times.compute = ms_since(t0);
+    j->times.compute = ak_ms_since(t0);
     if (st != SK_OK) {
         if (st == SK_E_BUILD)
             return ak_fail(e, "the expression '%s' does not compile for %s: %s", j->args->expr,
                            ak_dtype_name(j->data.type), sk_context_error_detail(j->ctx));
         return ak_fail_sk(e, j->ctx, st, ak_display_name(j->args->input, 0));
     }
-    record_build_stats(j, &before);
+    ak_build_stats_since(j->ctx, &before, &j->times.build, &j->times.compute);
     return 0;
 }
 
@@ -469,11 +367,8 @@ static size_t output_count(const compact_job *j)
 static int download(compact_job *j, cl_mem buf, void *host, size_t bytes, ak_err *e)
 {
     if (bytes == 0) return 0;
-    double t0 = ak_now();
-    cl_int err = clEnqueueReadBuffer(sk_context_cl_queue(j->ctx), buf, CL_TRUE, 0, bytes,
-                                     host, 0, NULL, NULL);
-    j->times.download += ms_since(t0);
-    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the result from the device", err);
+    return ak_cl_download(j->ctx, buf, 0, host, bytes, &j->times.download,
+                          "copying the result from the device", e);
 }
 
 /* Results go back over the input arrays (only their first part is used). */
@@ -491,37 +386,18 @@ static int compact_on_device(compact_job *j, ak_err *e)
 static int release_buffers(compact_job *j, ak_err *e)
 {
     cl_mem *mems[] = {&j->src, &j->flags_mem, &j->vsrc, &j->dst, &j->vdst};
-    cl_int failed = CL_SUCCESS;
-    for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++) {
-        cl_int rc = *mems[i] ? clReleaseMemObject(*mems[i]) : CL_SUCCESS;
-        if (rc != CL_SUCCESS) failed = rc;
-        *mems[i] = NULL;
-    }
-    return failed == CL_SUCCESS ? 0 : fail_cl(e, "releasing the device buffers", failed);
+    return ak_cl_release(mems, sizeof mems / sizeof mems[0], e);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static ak_format format_for(const compact_job *j, const char *path, ak_format input)
-{
-    if (j->args->format != AK_FORMAT_AUTO) return j->args->format;
-    if (path && ak_format_of_path(path) == AK_FORMAT_NPY) return AK_FORMAT_NPY;
-    return input;
-}
-
 static int write_array(compact_job *j, ak_output *o, const char *path, const ak_array *a,
                        ak_err *e)
 {
-    size_t m = output_count(j);
-    size_t bytes = m * ak_dtype_size(a->type);
-    ak_progress p;
-    ak_progress_start(&p, TOOL, "writing", bytes);
-    int rc = ak_output_write_header(o, format_for(j, path, a->format), a->type, m, e);
-    if (rc == 0) rc = ak_output_write(o, a->data, bytes, &p, e);
-    ak_progress_end(&p);
-    return rc;
+    ak_format f = ak_output_format(j->args->format, path, a->format);
+    return ak_output_write_elements(o, f, a->type, a->data, output_count(j), TOOL, e);
 }
 
 static int write_outputs(compact_job *j, ak_err *e)
@@ -532,7 +408,7 @@ static int write_outputs(compact_job *j, ak_err *e)
         return -1;
     if (ak_output_commit(&j->out, e) != 0) return -1;
     if (j->args->values && ak_output_commit(&j->vout, e) != 0) return -1;
-    j->times.write = ms_since(t0);
+    j->times.write = ak_ms_since(t0);
     return 0;
 }
 
@@ -567,15 +443,11 @@ static void print_times(const compact_job *j)
     const compact_times *t = &j->times;
     fprintf(stderr, "read:     %10.3f ms  (%zu elements of %s)\n", t->read, j->data.n,
             ak_dtype_name(j->data.type));
-    fprintf(stderr, "context:  %10.3f ms\n", t->context);
-    fprintf(stderr, "upload:   %10.3f ms\n", t->upload);
-    fprintf(stderr, "build:    %10.3f ms  (compiled %lu, disk %lu, memory %lu)\n",
-            t->build.seconds * 1e3, t->build.compiled, t->build.from_disk,
-            t->build.from_memory);
-    fprintf(stderr, "compute:  %10.3f ms\n", t->compute);
-    fprintf(stderr, "download: %10.3f ms\n", t->download);
-    fprintf(stderr, "write:    %10.3f ms\n", t->write);
-    fprintf(stderr, "total:    %10.3f ms\n", ms_since(t->start));
+    ak_print_device_times(t->context, t->upload, &t->build);
+    ak_print_time("compute:", t->compute);
+    ak_print_time("download:", t->download);
+    ak_print_time("write:", t->write);
+    ak_print_time("total:", ak_ms_since(t->start));
 }
 
 static int run_steps(compact_job *j, ak_err *e)
@@ -606,11 +478,7 @@ static int run(const compact_args *a, double start)
     ak_array_free(&j.values);
     free(j.out_path);
     free(j.values_path);
-    if (rc != 0) {
-        ak_print_error(TOOL, e.msg);
-        return AK_EXIT_FAIL;
-    }
-    return AK_EXIT_OK;
+    return ak_exit_status(TOOL, rc, &e);
 }
 
 int main(int argc, char **argv)
@@ -619,18 +487,9 @@ int main(int argc, char **argv)
     compact_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc != AK_EXIT_OK) return rc;
-    if (a.help) {
-        printf("usage: %s\n\n%s", USAGE, HELP);
-        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
-    }
-    if (a.version) {
-        printf("%s (scankit) %s\n", TOOL, sk_version_string());
-        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
-    }
-    if (a.list_devices) return list_devices();
-    if (!ak_host_is_little_endian()) {
-        ak_print_error(TOOL, "this program runs on little-endian hosts only");
-        return AK_EXIT_FAIL;
-    }
+    if (a.help) return ak_print_help(USAGE, HELP);
+    if (a.version) return ak_print_version(TOOL);
+    if (a.list_devices) return ak_list_devices(TOOL);
+    if (ak_require_little_endian(TOOL) != AK_EXIT_OK) return AK_EXIT_FAIL;
     return run(&a, start);
 }

@@ -40,13 +40,8 @@ static const char HELP[] =
     "                      line (%.17g for float64, %.9g for float32)\n"
     "  -t, --type TYPE     float32 (default for raw files) or float64; must agree\n"
     "                      with the dtype of .npy files\n"
-    "  -d, --device SPEC   OpenCL device: 'P:D' indices, an index N, or part of\n"
-    "                      the platform/device name (default $SCANKIT_DEVICE, else\n"
-    "                      the first GPU, else the first device)\n"
-    "      --list-devices  list the OpenCL devices and exit\n"
-    "      --time          print a time breakdown to stderr\n"
-    "  -h, --help          show this help and exit\n"
-    "  -V, --version       show the version and exit\n"
+    AK_HELP_DEVICE
+    AK_HELP_TIME_HELP_VERSION
     "\n"
     "One point: Horner's rule as a parallel scan over the coefficients (any\n"
     "degree). Several points: one device work-item per point. The error is at\n"
@@ -106,11 +101,6 @@ typedef struct poly_job {
 /* Command line                                                              */
 /* ------------------------------------------------------------------------ */
 
-static int usage_error(const char *msg)
-{
-    return ak_print_usage_error(TOOL, USAGE, msg);
-}
-
 /* Parses "v1,v2,..." into a->xs. */
 static int parse_xs(poly_args *a, const char *text, ak_err *e)
 {
@@ -135,8 +125,9 @@ static int parse_xs(poly_args *a, const char *text, ak_err *e)
     }
 }
 
-static int take_option(poly_args *a, int id, const char *value, ak_err *e)
+static int take_option(void *args, int id, const char *value, ak_err *e)
 {
+    poly_args *a = args;
     switch (id) {
     case OPT_OUTPUT: a->output = value; return 0;
     case OPT_DEVICE: a->device = value; return 0;
@@ -154,8 +145,9 @@ static int take_option(poly_args *a, int id, const char *value, ak_err *e)
     }
 }
 
-static int check_args(const poly_args *a, ak_err *e)
+static int check_args(const void *args, ak_err *e)
 {
+    const poly_args *a = args;
     if (a->help || a->version || a->list_devices) return 0;
     if (!a->input) return ak_fail(e, "missing COEFFS");
     if (!a->x_text == !a->points) return ak_fail(e, "give exactly one of --x and --points");
@@ -164,68 +156,19 @@ static int check_args(const poly_args *a, ak_err *e)
     return 0;
 }
 
+static const ak_cli CLI = {TOOL, USAGE, OPTIONS, "COEFFS"};
+
 /* @return AK_EXIT_OK, or AK_EXIT_USAGE after printing the reason. */
 static int parse_args(int argc, char **argv, poly_args *a)
 {
     memset(a, 0, sizeof *a);
     a->type = AK_DTYPE_NONE;
-    ak_args it;
-    ak_err e;
-    ak_args_init(&it, argc, argv);
-    int id;
-    while ((id = ak_args_next(&it, OPTIONS, &e)) != AK_ARGS_END) {
-        if (id == AK_ARGS_ERROR) return usage_error(e.msg);
-        if (id == AK_ARGS_OPERAND) {
-            if (a->input) return usage_error("more than one COEFFS given");
-            a->input = it.value;
-        } else if (take_option(a, id, it.value, &e) != 0) {
-            return usage_error(e.msg);
-        }
-    }
-    if (check_args(a, &e) != 0) return usage_error(e.msg);
-    return AK_EXIT_OK;
-}
-
-/* ------------------------------------------------------------------------ */
-/* --list-devices                                                            */
-/* ------------------------------------------------------------------------ */
-
-static int list_devices(void)
-{
-    size_t count = 0;
-    sk_device_desc *d = NULL;
-    if (sk_device_list(NULL, 0, &count) != SK_OK || count == 0) {
-        ak_print_error(TOOL, "no OpenCL device found");
-        return AK_EXIT_FAIL;
-    }
-    if (!(d = calloc(count, sizeof *d)) || sk_device_list(d, count, &count) != SK_OK) {
-        free(d);
-        ak_print_error(TOOL, "listing devices failed");
-        return AK_EXIT_FAIL;
-    }
-    printf("%-6s %-4s %-4s %s\n", "index", "type", "fp64", "name (platform)");
-    for (size_t i = 0; i < count; i++) {
-        char index[32];
-        snprintf(index, sizeof index, "%u:%u", d[i].platform_index, d[i].device_index);
-        printf("%-6s %-4s %-4s %s (%s)\n", index, d[i].is_gpu ? "gpu" : "cpu",
-               d[i].has_fp64 ? "yes" : "no", d[i].device_name, d[i].platform_name);
-    }
-    free(d);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        ak_print_error(TOOL, "stdout: write failed");
-        return AK_EXIT_FAIL;
-    }
-    return AK_EXIT_OK;
+    return ak_parse_command_line(&CLI, argc, argv, take_option, check_args, a, &a->input);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Reading                                                                   */
 /* ------------------------------------------------------------------------ */
-
-static double ms_since(double t0)
-{
-    return (ak_now() - t0) * 1e3;
-}
 
 static int need_float(const char *path, ak_dtype t, ak_err *e)
 {
@@ -265,7 +208,7 @@ static int read_inputs(poly_job *j, ak_err *e)
                            ak_display_name(a->points, 0), ak_dtype_name(j->points.type),
                            ak_dtype_name(j->coeffs.type));
     }
-    j->times.read = ms_since(t0);
+    j->times.read = ak_ms_since(t0);
     return 0;
 }
 
@@ -275,43 +218,14 @@ static int read_inputs(poly_job *j, ak_err *e)
 
 static int open_context(poly_job *j, ak_err *e)
 {
-    double t0 = ak_now();
-    sk_status st = sk_context_create(&j->ctx, j->args->device);
-    if (st != SK_OK) {
-        const char *env = getenv("SCANKIT_DEVICE");
-        char what[256];
-        j->ctx = NULL;
-        if (j->args->device && j->args->device[0])
-            snprintf(what, sizeof what, "--device '%s'", j->args->device);
-        else if (env && env[0])
-            snprintf(what, sizeof what, "SCANKIT_DEVICE='%s'", env);
-        else
-            snprintf(what, sizeof what, "cannot open an OpenCL device");
-        return ak_fail_sk(e, NULL, st, what);
-    }
-    j->times.context = ms_since(t0);
-    return 0;
-}
-
-static int fail_cl(ak_err *e, const char *what, cl_int code)
-{
-    return ak_fail(e, "%s failed: %s", what, sk_cl_error_name(code));
+    return ak_context_open(&j->ctx, j->args->device, 1, &j->times.context, e);
 }
 
 /* A device buffer holding `a` (at least 1 byte). */
 static int upload_array(poly_job *j, const ak_array *a, cl_mem *out, ak_err *e)
 {
-    size_t bytes = a->n * ak_dtype_size(a->type);
-    cl_int err = CL_SUCCESS;
-    *out = clCreateBuffer(sk_context_cl_context(j->ctx), CL_MEM_READ_WRITE, bytes ? bytes : 1,
-                          NULL, &err);
-    if (!*out) return fail_cl(e, "allocating a device buffer", err);
-    if (bytes == 0) return 0;
-    double t0 = ak_now();
-    err = clEnqueueWriteBuffer(sk_context_cl_queue(j->ctx), *out, CL_TRUE, 0, bytes, a->data, 0,
-                               NULL, NULL);
-    j->times.upload += ms_since(t0);
-    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the input to the device", err);
+    return ak_cl_new_buffer(j->ctx, a->n * ak_dtype_size(a->type), a->data, &j->times.upload,
+                            out, e);
 }
 
 /* One point through sk_poly_eval; the value replaces the point. */
@@ -329,24 +243,8 @@ static sk_status eval_one(poly_job *j, sk_type t)
 static int download_values(poly_job *j, ak_err *e)
 {
     size_t bytes = j->points.n * ak_dtype_size(j->points.type);
-    double t0 = ak_now();
-    cl_int err = clEnqueueReadBuffer(sk_context_cl_queue(j->ctx), j->pmem, CL_TRUE, 0, bytes,
-                                     j->points.data, 0, NULL, NULL);
-    j->times.download = ms_since(t0);
-    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the values from the device", err);
-}
-
-/* Kernel builds during the computation, and the computation without them. */
-static void record_build_stats(poly_job *j, const sk_build_stats *before)
-{
-    sk_build_stats after;
-    if (sk_context_build_stats(j->ctx, &after) != SK_OK) return;
-    j->times.build.compiled = after.compiled - before->compiled;
-    j->times.build.from_disk = after.from_disk - before->from_disk;
-    j->times.build.from_memory = after.from_memory - before->from_memory;
-    j->times.build.seconds = after.seconds - before->seconds;
-    double rest = j->times.compute - j->times.build.seconds * 1e3;
-    j->times.compute = rest > 0 ? rest : 0;
+    return ak_cl_download(j->ctx, j->pmem, 0, j->points.data, bytes, &j->times.download,
+                          "copying the values from the device", e);
 }
 
 static int evaluate(poly_job *j, ak_err *e)
@@ -364,22 +262,16 @@ static int evaluate(poly_job *j, ak_err *e)
                            : sk_poly_eval_points(j->ctx, t, j->cmem, j->coeffs.n, j->pmem,
                                                  j->pmem, np);
     if (st == SK_OK) st = sk_context_finish(j->ctx);
-    j->times.compute = ms_since(t0);
+    j->times.compute = ak_ms_since(t0);
     if (st != SK_OK) return ak_fail_sk(e, j->ctx, st, ak_display_name(j->args->input, 0));
-    record_build_stats(j, &before);
+    ak_build_stats_since(j->ctx, &before, &j->times.build, &j->times.compute);
     return np > 1 ? download_values(j, e) : 0;
 }
 
 static int release_buffers(poly_job *j, ak_err *e)
 {
     cl_mem *mems[] = {&j->cmem, &j->pmem};
-    cl_int failed = CL_SUCCESS;
-    for (size_t i = 0; i < 2; i++) {
-        cl_int rc = *mems[i] ? clReleaseMemObject(*mems[i]) : CL_SUCCESS;
-        if (rc != CL_SUCCESS) failed = rc;
-        *mems[i] = NULL;
-    }
-    return failed == CL_SUCCESS ? 0 : fail_cl(e, "releasing the device buffers", failed);
+    return ak_cl_release(mems, 2, e);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -418,14 +310,12 @@ static int write_values(poly_job *j, ak_err *e)
     if (!j->args->output) {
         rc = print_values(j, e);
     } else {
-        ak_format f = j->points.format;
-        if (j->out_path && ak_format_of_path(j->out_path) == AK_FORMAT_NPY) f = AK_FORMAT_NPY;
-        size_t bytes = j->points.n * ak_dtype_size(j->points.type);
-        rc = ak_output_write_header(&j->out, f, j->points.type, j->points.n, e);
-        if (rc == 0) rc = ak_output_write(&j->out, j->points.data, bytes, NULL, e);
+        ak_format f = ak_output_format(AK_FORMAT_AUTO, j->out_path, j->points.format);
+        rc = ak_output_write_elements(&j->out, f, j->points.type, j->points.data, j->points.n,
+                                      NULL, e);
         if (rc == 0) rc = ak_output_commit(&j->out, e);
     }
-    j->times.write = ms_since(t0);
+    j->times.write = ak_ms_since(t0);
     return rc;
 }
 
@@ -434,15 +324,11 @@ static void print_times(const poly_job *j)
     const poly_times *t = &j->times;
     fprintf(stderr, "read:     %10.3f ms  (%zu coefficients, %zu points, %s)\n", t->read,
             j->coeffs.n, j->points.n, ak_dtype_name(j->coeffs.type));
-    fprintf(stderr, "context:  %10.3f ms\n", t->context);
-    fprintf(stderr, "upload:   %10.3f ms\n", t->upload);
-    fprintf(stderr, "build:    %10.3f ms  (compiled %lu, disk %lu, memory %lu)\n",
-            t->build.seconds * 1e3, t->build.compiled, t->build.from_disk,
-            t->build.from_memory);
-    fprintf(stderr, "compute:  %10.3f ms\n", t->compute);
-    fprintf(stderr, "download: %10.3f ms\n", t->download);
-    fprintf(stderr, "write:    %10.3f ms\n", t->write);
-    fprintf(stderr, "total:    %10.3f ms\n", ms_since(t->start));
+    ak_print_device_times(t->context, t->upload, &t->build);
+    ak_print_time("compute:", t->compute);
+    ak_print_time("download:", t->download);
+    ak_print_time("write:", t->write);
+    ak_print_time("total:", ak_ms_since(t->start));
 }
 
 static int run_steps(poly_job *j, ak_err *e)
@@ -469,11 +355,17 @@ static int run(const poly_args *a, double start)
     ak_array_free(&j.coeffs);
     ak_array_free(&j.points);
     free(j.out_path);
-    if (rc != 0) {
-        ak_print_error(TOOL, e.msg);
-        return AK_EXIT_FAIL;
-    }
-    return AK_EXIT_OK;
+    return ak_exit_status(TOOL, rc, &e);
+}
+
+/* --help, --version, --list-devices, or the evaluation. */
+static int dispatch(const poly_args *a, double start)
+{
+    if (a->help) return ak_print_help(USAGE, HELP);
+    if (a->version) return ak_print_version(TOOL);
+    if (a->list_devices) return ak_list_devices(TOOL);
+    if (ak_require_little_endian(TOOL) != AK_EXIT_OK) return AK_EXIT_FAIL;
+    return run(a, start);
 }
 
 int main(int argc, char **argv)
@@ -481,20 +373,7 @@ int main(int argc, char **argv)
     double start = ak_now();
     poly_args a;
     int rc = parse_args(argc, argv, &a);
-    if (rc == AK_EXIT_OK && a.help) {
-        printf("usage: %s\n\n%s", USAGE, HELP);
-        rc = fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
-    } else if (rc == AK_EXIT_OK && a.version) {
-        printf("%s (scankit) %s\n", TOOL, sk_version_string());
-        rc = fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
-    } else if (rc == AK_EXIT_OK && a.list_devices) {
-        rc = list_devices();
-    } else if (rc == AK_EXIT_OK && !ak_host_is_little_endian()) {
-        ak_print_error(TOOL, "this program runs on little-endian hosts only");
-        rc = AK_EXIT_FAIL;
-    } else if (rc == AK_EXIT_OK) {
-        rc = run(&a, start);
-    }
+    if (rc == AK_EXIT_OK) rc = dispatch(&a, start);
     free(a.xs);
     return rc;
 }

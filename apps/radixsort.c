@@ -48,13 +48,8 @@ static const char HELP[] =
     "      --in-place      allow the output to replace INPUT\n"
     "      --check         verify the result on the host (sorted in the requested\n"
     "                      order, a permutation of the input) before writing it\n"
-    "  -d, --device SPEC   OpenCL device: 'P:D' indices, an index N, or part of\n"
-    "                      the platform/device name (default $SCANKIT_DEVICE, else\n"
-    "                      the first GPU, else the first device)\n"
-    "      --list-devices  list the OpenCL devices and exit\n"
-    "      --time          print a time breakdown to stderr\n"
-    "  -h, --help          show this help and exit\n"
-    "  -V, --version       show the version and exit\n"
+    AK_HELP_DEVICE
+    AK_HELP_TIME_HELP_VERSION
     "\n"
     "Floats sort in IEEE totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.\n"
     "Exit status: 0 success, 1 bad input or failure, 2 usage error.\n";
@@ -109,8 +104,6 @@ typedef struct sort_job {
 /* Command line                                                              */
 /* ------------------------------------------------------------------------ */
 
-static int usage_error(const char *msg) { return ak_print_usage_error(TOOL, USAGE, msg); }
-
 static int parse_bits(const char *s, sort_args *a, ak_err *e)
 {
     char *end = NULL;
@@ -133,8 +126,9 @@ static int parse_type(const char *v, const char *opt, ak_dtype *out, ak_err *e)
     return 0;
 }
 
-static int take_option(sort_args *a, int id, const char *v, ak_err *e)
+static int take_option(void *args, int id, const char *v, ak_err *e)
 {
+    sort_args *a = args;
     switch (id) {
     case OPT_OUTPUT: a->output = v; return 0;
     case OPT_DEVICE: a->device = v; return 0;
@@ -154,8 +148,9 @@ static int take_option(sort_args *a, int id, const char *v, ak_err *e)
     }
 }
 
-static int check_args(const sort_args *a, ak_err *e)
+static int check_args(const void *args, ak_err *e)
 {
+    const sort_args *a = args;
     if (a->help || a->version || a->list_devices) return 0;
     if (!a->input) return ak_fail(e, "missing INPUT");
     if (a->in_place && ak_path_is_stdio(a->input))
@@ -170,25 +165,13 @@ static int check_args(const sort_args *a, ak_err *e)
     return 0;
 }
 
+static const ak_cli CLI = {TOOL, USAGE, OPTIONS, "INPUT"};
+
 static int parse_args(int argc, char **argv, sort_args *a)
 {
     memset(a, 0, sizeof *a);
     a->type = a->values_type = AK_DTYPE_NONE;
-    ak_args it;
-    ak_err e;
-    ak_args_init(&it, argc, argv);
-    int id;
-    while ((id = ak_args_next(&it, OPTIONS, &e)) != AK_ARGS_END) {
-        if (id == AK_ARGS_ERROR) return usage_error(e.msg);
-        if (id == AK_ARGS_OPERAND) {
-            if (a->input) return usage_error("more than one INPUT given");
-            a->input = it.value;
-        } else if (take_option(a, id, it.value, &e) != 0) {
-            return usage_error(e.msg);
-        }
-    }
-    if (check_args(a, &e) != 0) return usage_error(e.msg);
-    return AK_EXIT_OK;
+    return ak_parse_command_line(&CLI, argc, argv, take_option, check_args, a, &a->input);
 }
 
 static int list_devices(void)
@@ -216,8 +199,6 @@ static int list_devices(void)
 /* ------------------------------------------------------------------------ */
 /* Input                                                                     */
 /* ------------------------------------------------------------------------ */
-
-static double ms_since(double t0) { return (ak_now() - t0) * 1e3; }
 
 static int read_values(sort_job *j, ak_err *e)
 {
@@ -251,7 +232,7 @@ static int read_inputs(sort_job *j, ak_err *e)
         return ak_fail(e, "%s: --bits %u:%u exceeds the %u bits of %s", name, a->begin_bit,
                        a->end_bit, bits, ak_dtype_name(j->keys.type));
     if (a->values && read_values(j, e) != 0) return -1;
-    j->times.read = ms_since(t0);
+    j->times.read = ak_ms_since(t0);
     return 0;
 }
 
@@ -261,24 +242,7 @@ static int read_inputs(sort_job *j, ak_err *e)
 
 static int open_context(sort_job *j, ak_err *e)
 {
-    double t0 = ak_now();
-    sk_status st = sk_context_create(&j->ctx, j->args->device);
-    if (st != SK_OK) {
-        j->ctx = NULL;
-        char what[256];
-        if (j->args->device && j->args->device[0])
-            snprintf(what, sizeof what, "--device '%s'", j->args->device);
-        else
-            snprintf(what, sizeof what, "cannot open an OpenCL device");
-        return ak_fail_sk(e, NULL, st, what);
-    }
-    j->times.context = ms_since(t0);
-    return 0;
-}
-
-static int fail_cl(ak_err *e, const char *what, cl_int code)
-{
-    return ak_fail(e, "%s failed: %s", what, sk_cl_error_name(code));
+    return ak_context_open(&j->ctx, j->args->device, 0, &j->times.context, e);
 }
 
 /* A device buffer holding a copy of `a`. */
@@ -293,20 +257,15 @@ static int upload(sort_job *j, const ak_array *a, cl_mem *buf, ak_err *e)
     double t0 = ak_now();
     cl_int err = CL_SUCCESS;
     *buf = clCreateBuffer(sk_context_cl_context(j->ctx), CL_MEM_READ_WRITE, bytes, NULL, &err);
-    if (!*buf) return fail_cl(e, "allocating a device buffer", err);
-    err = clEnqueueWriteBuffer(sk_context_cl_queue(j->ctx), *buf, CL_TRUE, 0, bytes, a->data,
-                               0, NULL, NULL);
-    j->times.upload += ms_since(t0);
-    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the input to the device", err);
+    if (!*buf) return ak_fail_cl(e, "allocating a device buffer", err);
+    j->times.upload += ak_ms_since(t0);
+    return ak_cl_upload(j->ctx, *buf, 0, a->data, bytes, &j->times.upload, e);
 }
 
 static int download(sort_job *j, const ak_array *a, cl_mem buf, ak_err *e)
 {
-    double t0 = ak_now();
-    cl_int err = clEnqueueReadBuffer(sk_context_cl_queue(j->ctx), buf, CL_TRUE, 0,
-                                     a->n * ak_dtype_size(a->type), a->data, 0, NULL, NULL);
-    j->times.download += ms_since(t0);
-    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the result from the device", err);
+    return ak_cl_download(j->ctx, buf, 0, a->data, a->n * ak_dtype_size(a->type),
+                          &j->times.download, "copying the result from the device", e);
 }
 
 static sk_status run_sort(sort_job *j)
@@ -325,21 +284,14 @@ static sk_status run_sort(sort_job *j)
 
 static int compute(sort_job *j, ak_err *e)
 {
-    sk_build_stats before, after;
+    sk_build_stats before;
     sk_context_build_stats(j->ctx, &before);
     double t0 = ak_now();
     sk_status st = run_sort(j);
     if (st == SK_OK) st = sk_context_finish(j->ctx);
-    j->times.compute = ms_since(t0);
+    j->times.compute = ak_ms_since(t0);
     if (st != SK_OK) return ak_fail_sk(e, j->ctx, st, ak_display_name(j->args->input, 0));
-    if (sk_context_build_stats(j->ctx, &after) == SK_OK) {
-        j->times.build = (sk_build_stats){after.compiled - before.compiled,
-                                          after.from_disk - before.from_disk,
-                                          after.from_memory - before.from_memory,
-                                          after.seconds - before.seconds};
-        double rest = j->times.compute - j->times.build.seconds * 1e3;
-        j->times.compute = rest > 0 ? rest : 0;
-    }
+    ak_build_stats_since(j->ctx, &before, &j->times.build, &j->times.compute);
     return 0;
 }
 
@@ -456,7 +408,7 @@ static int sort_and_check(sort_job *j, ak_err *e)
         double t0 = ak_now();
         rc = check_order(j, e);
         if (rc == 0) rc = check_permutation(j, &in_k, &in_v, e);
-        j->times.check = ms_since(t0);
+        j->times.check = ak_ms_since(t0);
         if (rc == 0) fprintf(stderr, "check: ok (%zu keys sorted)\n", j->keys.n);
     }
     ak_array_free(&in_k);
@@ -468,21 +420,10 @@ static int sort_and_check(sort_job *j, ak_err *e)
 /* Output                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static ak_format format_for(const char *path, const ak_array *a)
-{
-    if (path && ak_format_of_path(path) == AK_FORMAT_NPY) return AK_FORMAT_NPY;
-    return a->format;
-}
-
 static int write_array(ak_output *o, const char *path, const ak_array *a, ak_err *e)
 {
-    size_t bytes = a->n * ak_dtype_size(a->type);
-    ak_progress p;
-    ak_progress_start(&p, TOOL, "writing", bytes);
-    int rc = ak_output_write_header(o, format_for(path, a), a->type, a->n, e);
-    if (rc == 0 && bytes) rc = ak_output_write(o, a->data, bytes, &p, e);
-    ak_progress_end(&p);
-    return rc;
+    ak_format f = ak_output_format(AK_FORMAT_AUTO, path, a->format);
+    return ak_output_write_elements(o, f, a->type, a->data, a->n, TOOL, e);
 }
 
 static int resolve_outputs(sort_job *j, ak_err *e)
@@ -507,7 +448,7 @@ static int write_outputs(sort_job *j, ak_err *e)
     if (rc == 0 && j->args->values) rc = write_array(&j->vout, j->values_path, &j->values, e);
     if (rc == 0) rc = ak_output_commit(&j->out, e);
     if (rc == 0 && j->args->values) rc = ak_output_commit(&j->vout, e);
-    j->times.write = ms_since(t0);
+    j->times.write = ak_ms_since(t0);
     return rc;
 }
 
@@ -517,20 +458,16 @@ static void print_times(const sort_job *j)
     fprintf(stderr, "read:     %10.3f ms  (%zu keys of %s%s%s)\n", t->read, j->keys.n,
             ak_dtype_name(j->keys.type), j->args->values ? ", values of " : "",
             j->args->values ? ak_dtype_name(j->values.type) : "");
-    fprintf(stderr, "context:  %10.3f ms\n", t->context);
-    fprintf(stderr, "upload:   %10.3f ms\n", t->upload);
-    fprintf(stderr, "build:    %10.3f ms  (compiled %lu, disk %lu, memory %lu)\n",
-            t->build.seconds * 1e3, t->build.compiled, t->build.from_disk,
-            t->build.from_memory);
+    ak_print_device_times(t->context, t->upload, &t->build);
     if (t->compute > 0)
         fprintf(stderr, "compute:  %10.3f ms  (%.3g keys/s)\n", t->compute,
                 (double)j->keys.n / (t->compute * 1e-3));
     else
-        fprintf(stderr, "compute:  %10.3f ms\n", t->compute);
-    fprintf(stderr, "download: %10.3f ms\n", t->download);
-    if (j->args->check) fprintf(stderr, "check:    %10.3f ms\n", t->check);
-    fprintf(stderr, "write:    %10.3f ms\n", t->write);
-    fprintf(stderr, "total:    %10.3f ms\n", ms_since(t->start));
+        ak_print_time("compute:", t->compute);
+    ak_print_time("download:", t->download);
+    if (j->args->check) ak_print_time("check:", t->check);
+    ak_print_time("write:", t->write);
+    ak_print_time("total:", ak_ms_since(t->start));
 }
 
 static int run_steps(sort_job *j, ak_err *e)
@@ -566,11 +503,7 @@ static int run(const sort_args *a, double start)
     ak_output_abort(&j.vout);
     if (rc == 0 && a->time) print_times(&j);
     release(&j);
-    if (rc != 0) {
-        ak_print_error(TOOL, e.msg);
-        return AK_EXIT_FAIL;
-    }
-    return AK_EXIT_OK;
+    return ak_exit_status(TOOL, rc, &e);
 }
 
 int main(int argc, char **argv)
@@ -579,14 +512,8 @@ int main(int argc, char **argv)
     sort_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc != AK_EXIT_OK) return rc;
-    if (a.help) {
-        printf("usage: %s\n\n%s", USAGE, HELP);
-        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
-    }
-    if (a.version) {
-        printf("%s (scankit) %s\n", TOOL, sk_version_string());
-        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
-    }
+    if (a.help) return ak_print_help(USAGE, HELP);
+    if (a.version) return ak_print_version(TOOL);
     if (a.list_devices) return list_devices();
     return run(&a, start);
 }

@@ -47,15 +47,10 @@ static const char HELP[] =
     "                      default: as many as the device's largest buffer holds.\n"
     "                      Each pass carries the running total into the next,\n"
     "                      so any size works (float results depend on N)\n"
-    "  -d, --device SPEC   OpenCL device: 'P:D' indices, an index N, or part of\n"
-    "                      the platform/device name (default $SCANKIT_DEVICE, else\n"
-    "                      the first GPU, else the first device)\n"
-    "      --list-devices  list the OpenCL devices and exit\n"
+    AK_HELP_DEVICE
     "      --check         check the result against a serial scan on the host and\n"
     "                      say so on stderr (exit 1 on a mismatch)\n"
-    "      --time          print a time breakdown to stderr\n"
-    "  -h, --help          show this help and exit\n"
-    "  -V, --version       show the version and exit\n"
+    AK_HELP_TIME_HELP_VERSION
     "\n"
     "Integer add and mul wrap around. Exit status: 0 success, 1 bad input or\n"
     "failure, 2 usage error.\n";
@@ -132,18 +127,9 @@ typedef struct scan_job {
 /* Command line                                                              */
 /* ------------------------------------------------------------------------ */
 
-static int op_is_bitwise(sk_op op)
+static int take_option(void *args, int id, const char *value, ak_err *e)
 {
-    return op == SK_OP_AND || op == SK_OP_OR || op == SK_OP_XOR;
-}
-
-static int usage_error(const char *msg)
-{
-    return ak_print_usage_error(TOOL, USAGE, msg);
-}
-
-static int take_option(scan_args *a, int id, const char *value, ak_err *e)
-{
+    scan_args *a = args;
     switch (id) {
     case OPT_OUTPUT: a->output = value; return 0;
     case OPT_DEVICE: a->device = value; return 0;
@@ -175,19 +161,19 @@ static int take_option(scan_args *a, int id, const char *value, ak_err *e)
     }
 }
 
-static int check_args(const scan_args *a, ak_err *e)
+static int check_args(const void *args, ak_err *e)
 {
+    const scan_args *a = args;
     if (a->help || a->version || a->list_devices)
         return 0;
     if (!a->input)
         return ak_fail(e, "missing INPUT");
     if (a->in_place && ak_path_is_stdio(a->input))
         return ak_fail(e, "--in-place needs an input file, not stdin");
-    if (a->type != AK_DTYPE_NONE && ak_dtype_is_float(a->type) && op_is_bitwise(a->op))
-        return ak_fail(e, "--op %s needs an integer type, not %s", sk_op_name(a->op),
-                       ak_dtype_name(a->type));
-    return 0;
+    return ak_check_op_type(NULL, a->type, a->op, e);
 }
+
+static const ak_cli CLI = {TOOL, USAGE, OPTIONS, "INPUT"};
 
 /* @return AK_EXIT_OK, or AK_EXIT_USAGE after printing the reason. */
 static int parse_args(int argc, char **argv, scan_args *a)
@@ -196,24 +182,7 @@ static int parse_args(int argc, char **argv, scan_args *a)
     a->type = AK_DTYPE_NONE;
     a->op = SK_OP_ADD;
     a->format = AK_FORMAT_AUTO;
-    ak_args it;
-    ak_err e;
-    ak_args_init(&it, argc, argv);
-    int id;
-    while ((id = ak_args_next(&it, OPTIONS, &e)) != AK_ARGS_END) {
-        if (id == AK_ARGS_ERROR)
-            return usage_error(e.msg);
-        if (id == AK_ARGS_OPERAND) {
-            if (a->input)
-                return usage_error("more than one INPUT given");
-            a->input = it.value;
-        } else if (take_option(a, id, it.value, &e) != 0) {
-            return usage_error(e.msg);
-        }
-    }
-    if (check_args(a, &e) != 0)
-        return usage_error(e.msg);
-    return AK_EXIT_OK;
+    return ak_parse_command_line(&CLI, argc, argv, take_option, check_args, a, &a->input);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -287,52 +256,20 @@ static int list_devices(void)
 /* The scan                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static double ms_since(double t0)
-{
-    return (ak_now() - t0) * 1e3;
-}
-
 static int read_input(scan_job *j, ak_err *e)
 {
     ak_read_opts ro = {j->args->type, AK_UINT32, TOOL};
     double t0 = ak_now();
     if (ak_array_read(j->args->input, &ro, &j->data, e) != 0)
         return -1;
-    j->times.read = ms_since(t0);
+    j->times.read = ak_ms_since(t0);
     const char *name = ak_display_name(j->args->input, 0);
-    sk_type t;
-    if (ak_dtype_to_sk(j->data.type, &t) != 0)
-        return ak_fail(e, "%s: element type %s cannot be scanned (use %s)", name,
-                       ak_dtype_name(j->data.type), AK_SK_TYPE_NAMES);
-    if (ak_dtype_is_float(j->data.type) && op_is_bitwise(j->args->op))
-        return ak_fail(e, "%s: --op %s needs an integer type, not %s", name,
-                       sk_op_name(j->args->op), ak_dtype_name(j->data.type));
-    return 0;
+    return ak_check_scan_type(name, j->data.type, j->args->op, e);
 }
 
 static int open_context(scan_job *j, ak_err *e)
 {
-    double t0 = ak_now();
-    sk_status st = sk_context_create(&j->ctx, j->args->device);
-    if (st != SK_OK) {
-        j->ctx = NULL;
-        const char *env = getenv("SCANKIT_DEVICE");
-        char what[256];
-        if (j->args->device && j->args->device[0])
-            snprintf(what, sizeof what, "--device '%s'", j->args->device);
-        else if (env && env[0])
-            snprintf(what, sizeof what, "SCANKIT_DEVICE='%s'", env);
-        else
-            snprintf(what, sizeof what, "cannot open an OpenCL device");
-        return ak_fail_sk(e, NULL, st, what);
-    }
-    j->times.context = ms_since(t0);
-    return 0;
-}
-
-static int fail_cl(ak_err *e, const char *what, cl_int code)
-{
-    return ak_fail(e, "%s failed: %s", what, sk_cl_error_name(code));
+    return ak_context_open(&j->ctx, j->args->device, 1, &j->times.context, e);
 }
 
 /* Elements per device pass: all of them when the device's largest buffer
@@ -356,21 +293,14 @@ static int pass_capacity(scan_job *j, size_t *capacity, ak_err *e)
 static int upload(scan_job *j, cl_mem buf, size_t offset, const void *src, size_t bytes,
                   ak_err *e)
 {
-    double t0 = ak_now();
-    cl_int err = clEnqueueWriteBuffer(sk_context_cl_queue(j->ctx), buf, CL_TRUE, offset,
-                                      bytes, src, 0, NULL, NULL);
-    j->times.upload += ms_since(t0);
-    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the input to the device", err);
+    return ak_cl_upload(j->ctx, buf, offset, src, bytes, &j->times.upload, e);
 }
 
 static int download(scan_job *j, cl_mem buf, size_t offset, void *dst, size_t bytes,
                     ak_err *e)
 {
-    double t0 = ak_now();
-    cl_int err = clEnqueueReadBuffer(sk_context_cl_queue(j->ctx), buf, CL_TRUE, offset,
-                                     bytes, dst, 0, NULL, NULL);
-    j->times.download += ms_since(t0);
-    return err == CL_SUCCESS ? 0 : fail_cl(e, "copying the result from the device", err);
+    return ak_cl_download(j->ctx, buf, offset, dst, bytes, &j->times.download,
+                          "copying the result from the device", e);
 }
 
 /* Scans the first m elements of buf in place. An exclusive scan that hands
@@ -389,7 +319,7 @@ static int run_kernels(scan_job *j, cl_mem buf, size_t m, void *carry, ak_err *e
                                 : sk_scan_inclusive(j->ctx, t, op, buf, buf, m);
     if (st == SK_OK)
         st = sk_context_finish(j->ctx);
-    j->times.compute += ms_since(t0);
+    j->times.compute += ak_ms_since(t0);
     if (st != SK_OK)
         return ak_fail_sk(e, j->ctx, st, ak_display_name(j->args->input, 0));
     return 0;
@@ -414,19 +344,6 @@ static int scan_pass(scan_job *j, cl_mem buf, size_t start, size_t len,
     if (carry_out && !j->args->exclusive)
         memcpy(carry_out, host + (len - 1) * size, size);
     return 0;
-}
-
-static void record_build_stats(scan_job *j, const sk_build_stats *before)
-{
-    sk_build_stats after;
-    if (sk_context_build_stats(j->ctx, &after) != SK_OK)
-        return;
-    j->times.build.compiled = after.compiled - before->compiled;
-    j->times.build.from_disk = after.from_disk - before->from_disk;
-    j->times.build.from_memory = after.from_memory - before->from_memory;
-    j->times.build.seconds = after.seconds - before->seconds;
-    double rest = j->times.compute - j->times.build.seconds * 1e3;
-    j->times.compute = rest > 0 ? rest : 0;
 }
 
 /* The scan in passes of at most `capacity` elements through one buffer. */
@@ -462,40 +379,26 @@ static int scan_on_device(scan_job *j, ak_err *e)
     cl_mem buf = clCreateBuffer(sk_context_cl_context(j->ctx), CL_MEM_READ_WRITE,
                                 capacity * ak_dtype_size(j->data.type), NULL, &err);
     if (!buf)
-        return fail_cl(e, "allocating the device buffer", err);
+        return ak_fail_cl(e, "allocating the device buffer", err);
     sk_build_stats before;
     sk_context_build_stats(j->ctx, &before);
     int rc = scan_passes(j, buf, capacity, e);
     if (rc == 0)
-        record_build_stats(j, &before);
+        ak_build_stats_since(j->ctx, &before, &j->times.build, &j->times.compute);
     cl_int released = clReleaseMemObject(buf);
     if (rc == 0 && released != CL_SUCCESS)
-        rc = fail_cl(e, "releasing the device buffer", released);
+        rc = ak_fail_cl(e, "releasing the device buffer", released);
     return rc;
-}
-
-static ak_format output_format(const scan_job *j)
-{
-    if (j->args->format != AK_FORMAT_AUTO)
-        return j->args->format;
-    if (j->out_path && ak_format_of_path(j->out_path) == AK_FORMAT_NPY)
-        return AK_FORMAT_NPY;
-    return j->data.format;
 }
 
 static int write_output(scan_job *j, ak_err *e)
 {
     double t0 = ak_now();
-    size_t bytes = j->data.n * ak_dtype_size(j->data.type);
-    ak_progress p;
-    ak_progress_start(&p, TOOL, "writing", bytes);
-    int rc = ak_output_write_header(&j->out, output_format(j), j->data.type, j->data.n, e);
-    if (rc == 0)
-        rc = ak_output_write(&j->out, j->data.data, bytes, &p, e);
-    ak_progress_end(&p);
+    ak_format f = ak_output_format(j->args->format, j->out_path, j->data.format);
+    int rc = ak_output_write_elements(&j->out, f, j->data.type, j->data.data, j->data.n, TOOL, e);
     if (rc == 0)
         rc = ak_output_commit(&j->out, e);
-    j->times.write = ms_since(t0);
+    j->times.write = ak_ms_since(t0);
     return rc;
 }
 
@@ -505,19 +408,15 @@ static void print_times(const scan_job *j)
     double compute_s = t->compute * 1e-3;
     fprintf(stderr, "read:     %10.3f ms  (%zu elements of %s)\n", t->read, j->data.n,
             ak_dtype_name(j->data.type));
-    fprintf(stderr, "context:  %10.3f ms\n", t->context);
-    fprintf(stderr, "upload:   %10.3f ms\n", t->upload);
-    fprintf(stderr, "build:    %10.3f ms  (compiled %lu, disk %lu, memory %lu)\n",
-            t->build.seconds * 1e3, t->build.compiled, t->build.from_disk,
-            t->build.from_memory);
+    ak_print_device_times(t->context, t->upload, &t->build);
     if (compute_s > 0)
         fprintf(stderr, "compute:  %10.3f ms  (%.3g elements/s, %lu pass%s)\n", t->compute,
                 (double)j->data.n / compute_s, j->passes, j->passes == 1 ? "" : "es");
     else
-        fprintf(stderr, "compute:  %10.3f ms\n", t->compute);
-    fprintf(stderr, "download: %10.3f ms\n", t->download);
-    fprintf(stderr, "write:    %10.3f ms\n", t->write);
-    fprintf(stderr, "total:    %10.3f ms\n", ms_since(t->start));
+        ak_print_time("compute:", t->compute);
+    ak_print_time("download:", t->download);
+    ak_print_time("write:", t->write);
+    ak_print_time("total:", ak_ms_since(t->start));
 }
 
 /* --check needs the input after the scan has replaced it. */
@@ -575,11 +474,7 @@ static int run(const scan_args *a, double start)
     ak_array_free(&j.data);
     free(j.input_copy);
     free(j.out_path);
-    if (rc != 0) {
-        ak_print_error(TOOL, e.msg);
-        return AK_EXIT_FAIL;
-    }
-    return AK_EXIT_OK;
+    return ak_exit_status(TOOL, rc, &e);
 }
 
 int main(int argc, char **argv)
@@ -589,14 +484,8 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != AK_EXIT_OK)
         return rc;
-    if (a.help) {
-        printf("usage: %s\n\n%s", USAGE, HELP);
-        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
-    }
-    if (a.version) {
-        printf("%s (scankit) %s\n", TOOL, sk_version_string());
-        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
-    }
+    if (a.help) return ak_print_help(USAGE, HELP);
+    if (a.version) return ak_print_version(TOOL);
     if (a.list_devices)
         return list_devices();
     return run(&a, start);
