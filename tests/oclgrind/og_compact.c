@@ -65,14 +65,40 @@ static const og_config configs[] = {
 /* ---- the cases ----------------------------------------------------------------- */
 
 /* Pairs first: with default tiles their tiles are the smallest (values take
- * local memory too), so they need the most scratch for the counts. */
-typedef enum og_mode { PAIRS, SELECT, PARTITION, FLAGGED8, FLAGGED32, UNIQUE } og_mode;
+ * local memory too), so they need the most scratch for the counts. Each
+ * *_PAIRS mode is its keys-only mode with 8-byte values carried along. */
+typedef enum og_mode {
+    PAIRS,
+    PARTITION_PAIRS,
+    FLAGGED_PAIRS,
+    UNIQUE_PAIRS,
+    SELECT,
+    PARTITION,
+    FLAGGED8,
+    FLAGGED32,
+    UNIQUE
+} og_mode;
 
-static const char *const mode_names[] = {"select_if_pairs uint32+u64", "select_if uint32",
-                                         "partition int32", "select_flagged u8 flags",
-                                         "select_flagged u32 flags", "unique uint32"};
+static const char *const mode_names[] = {
+    "select_if_pairs uint32+u64", "partition_pairs int32+u64", "select_flagged_pairs u8+u64",
+    "unique_pairs uint32+u64",    "select_if uint32",          "partition int32",
+    "select_flagged u8 flags",    "select_flagged u32 flags",  "unique uint32"};
 
-#define MODE_COUNT 6
+#define MODE_COUNT 9
+
+/* The keys-only mode a mode runs on its keys. */
+static og_mode key_mode(og_mode m)
+{
+    switch (m) {
+    case PAIRS: return SELECT;
+    case PARTITION_PAIRS: return PARTITION;
+    case FLAGGED_PAIRS: return FLAGGED8;
+    case UNIQUE_PAIRS: return UNIQUE;
+    default: return m;
+    }
+}
+
+static bool has_values(og_mode m) { return key_mode(m) != m; }
 
 typedef struct og_state {
     bool expect_oclgrind;
@@ -94,12 +120,14 @@ static uint64_t rng_next(og_state *g)
 
 static sk_type mode_type(og_mode m)
 {
+    m = key_mode(m);
     return m == PARTITION ? SK_INT32 : (m == FLAGGED8 || m == FLAGGED32) ? SK_FLOAT32 : SK_UINT32;
 }
 
 /* Inputs: random words (runs of repeats for unique); flags about half set. */
 static void fill(og_state *g, og_mode m, size_t n)
 {
+    m = key_mode(m);
     uint32_t *x = (uint32_t *)g->in;
     for (size_t i = 0; i < n; i++) {
         uint64_t r = rng_next(g);
@@ -113,11 +141,15 @@ static void fill(og_state *g, og_mode m, size_t n)
 /* The expected outputs; returns the expected count. */
 static size_t expect(og_state *g, og_mode m, size_t n)
 {
+    m = key_mode(m);
     if (m == FLAGGED8 || m == FLAGGED32) skt_ref_flag_mask(g->fl, m == FLAGGED8 ? 1 : 4, n, g->keep);
     else if (m == UNIQUE) skt_ref_unique_mask(SK_UINT32, g->in, n, g->keep);
     else skt_ref_pred_mask(mode_type(m), SKT_PRED_HALF, g->in, n, g->keep);
+    if (m == PARTITION) {
+        skt_ref_partition(g->vin, g->keep, n, 8, g->vwant);
+        return skt_ref_partition(g->in, g->keep, n, 4, g->want);
+    }
     skt_ref_select(g->vin, g->keep, n, 8, g->vwant);
-    if (m == PARTITION) return skt_ref_partition(g->in, g->keep, n, 4, g->want);
     return skt_ref_select(g->in, g->keep, n, 4, g->want);
 }
 
@@ -135,6 +167,15 @@ static sk_status call(og_state *g, og_mode m, size_t n, size_t *count)
         return sk_select_flagged(g->ctx, SK_FLOAT32, g->src, g->flags, m == FLAGGED8 ? 1 : 4,
                                  g->dst, n, count);
     case UNIQUE: return sk_unique(g->ctx, SK_UINT32, g->src, g->dst, n, count);
+    case PARTITION_PAIRS:
+        return sk_partition_pairs(g->ctx, SK_INT32, pred, g->src, g->vsrc, 8, g->dst, g->vdst,
+                                  n, count);
+    case FLAGGED_PAIRS:
+        return sk_select_flagged_pairs(g->ctx, SK_FLOAT32, g->src, g->flags, 1, g->vsrc, 8,
+                                       g->dst, g->vdst, n, count);
+    case UNIQUE_PAIRS:
+        return sk_unique_pairs(g->ctx, SK_UINT32, g->src, g->vsrc, 8, g->dst, g->vdst, n,
+                               count);
     }
     return SK_E_INVALID_ARG;
 }
@@ -190,14 +231,15 @@ static int check_one(og_state *g, const og_config *c, og_mode m, size_t n)
     size_t count = (size_t)-1;
     fill(g, m, n);
     size_t want = expect(g, m, n);
-    size_t written = m == PARTITION ? n : want;
+    size_t written = key_mode(m) == PARTITION ? n : want;
+    size_t values_written = has_values(m) ? written : 0;
     const char *why = NULL;
     if (!run_device(g, m, n, &count)) why = "the call failed";
     else if (count != want) why = "wrong count";
     else if (memcmp(g->out, g->want, written * 4) != 0) why = "wrong elements";
     else if (!all_poison(g->out + written * 4, (n - written) * 4)) why = "wrote past the count";
-    else if (m == PAIRS && memcmp(g->vout, g->vwant, want * 8) != 0) why = "wrong values";
-    else if (!all_poison(g->vout + (m == PAIRS ? want : 0) * 8, (n - (m == PAIRS ? want : 0)) * 8))
+    else if (memcmp(g->vout, g->vwant, values_written * 8) != 0) why = "wrong values";
+    else if (!all_poison(g->vout + values_written * 8, (n - values_written) * 8))
         why = "wrote values it should not";
     if (!why) return 1;
     fprintf(stderr, "og_compact: FAIL %s, %s, n=%zu: %s (count %zu, expected %zu)\n", c->name,
