@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "scankit.h"
+#include "skt_cli.h"
 
 #ifndef SKT_APP_DIR
 #error "SKT_APP_DIR must name the directory of the built programs"
@@ -45,201 +46,33 @@ extern char **environ;
 /* Per-test directories                                                      */
 /* ------------------------------------------------------------------------ */
 
-static char root_dir[4096]; /* captures live here          */
-static char work_dir[4200]; /* current directory, outputs  */
-
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (!S_ISDIR(st.st_mode)) {
-        unlink(path);
-        return;
-    }
-    chmod(path, 0700);
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *ent;
-        while ((ent = readdir(d)) != NULL) {
-            if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
-                continue;
-            char child[4096];
-            snprintf(child, sizeof child, "%s/%s", path, ent->d_name);
-            remove_tree(child);
-        }
-        closedir(d);
-    }
-    rmdir(path);
-}
-
 static void cli_setup(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(root_dir, sizeof root_dir, "%s/skt-cli-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    cr_assert_not_null(mkdtemp(root_dir), "mkdtemp: %s", strerror(errno));
-    snprintf(work_dir, sizeof work_dir, "%s/work", root_dir);
-    cr_assert_eq(mkdir(work_dir, 0755), 0, "mkdir %s: %s", work_dir, strerror(errno));
-    cr_assert_eq(chdir(work_dir), 0, "chdir %s: %s", work_dir, strerror(errno));
+    skt_cli_dirs_open("skt-cli");
 }
 
 static void cli_teardown(void)
 {
-    if (chdir("/") == 0 && root_dir[0])
-        remove_tree(root_dir);
+    skt_cli_dirs_close();
 }
 
 TestSuite(scan_cli, .init = cli_setup, .fini = cli_teardown, .timeout = 120);
 TestSuite(datagen_cli, .init = cli_setup, .fini = cli_teardown, .timeout = 60);
 
 /* ------------------------------------------------------------------------ */
-/* Files                                                                     */
-/* ------------------------------------------------------------------------ */
-
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    cr_assert_not_null(fp, "cannot open %s: %s", path, strerror(errno));
-    size_t cap = 4096, used = 0;
-    unsigned char *buf = malloc(cap + 1);
-    cr_assert_not_null(buf);
-    size_t k;
-    while ((k = fread(buf + used, 1, cap - used, fp)) > 0) {
-        used += k;
-        if (used == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap + 1);
-            cr_assert_not_null(buf);
-        }
-    }
-    cr_assert(!ferror(fp), "read error on %s", path);
-    fclose(fp);
-    buf[used] = 0; /* so text files can be used as strings */
-    *len = used;
-    return buf;
-}
-
-static void write_file(const char *path, const void *data, size_t len)
-{
-    FILE *fp = fopen(path, "wb");
-    cr_assert_not_null(fp, "cannot create %s: %s", path, strerror(errno));
-    cr_assert_eq(fwrite(data, 1, len, fp), len);
-    cr_assert_eq(fclose(fp), 0);
-}
-
-static int file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The sorted names in `dir`, one per line. */
-static char *listing(const char *dir)
-{
-    char *names[256];
-    size_t count = 0, total = 1;
-    DIR *d = opendir(dir);
-    cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
-    struct dirent *ent;
-    while ((ent = readdir(d)) != NULL && count < 256) {
-        if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
-            continue;
-        names[count] = strdup(ent->d_name);
-        total += strlen(ent->d_name) + 1;
-        count++;
-    }
-    closedir(d);
-    qsort(names, count, sizeof names[0], cmp_names);
-    char *out = malloc(total);
-    cr_assert_not_null(out);
-    out[0] = '\0';
-    for (size_t i = 0; i < count; i++) {
-        strcat(out, names[i]);
-        strcat(out, "\n");
-        free(names[i]);
-    }
-    return out;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Running the programs                                                      */
 /* ------------------------------------------------------------------------ */
 
-typedef struct run_result {
-    int code;   /* exit status, or 128 + signal */
-    char *out;  /* stdout, NUL-terminated */
-    size_t out_len;
-    char *err;  /* stderr, NUL-terminated */
-} run_result;
+typedef skt_cli_result run_result;
 
 typedef struct run_opts {
     const char *stdin_path; /* NULL: /dev/null */
     const char *cache_dir;  /* NULL: the shared cache in the build tree */
 } run_opts;
 
-static int env_is_dropped(const char *entry)
-{
-    static const char *const dropped[] = {"SCANKIT_CACHE_DIR=", "SCANKIT_LOG=",
-                                          "SCANKIT_TRACE="};
-    for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; i++)
-        if (strncmp(entry, dropped[i], strlen(dropped[i])) == 0)
-            return 1;
-    return 0;
-}
-
-/* The test's environment without logging and with our cache directory. */
-static char **child_env(const char *cache_dir, char *cache_entry, size_t cap)
-{
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **env = calloc(n + 2, sizeof *env);
-    cr_assert_not_null(env);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!env_is_dropped(environ[i]))
-            env[k++] = environ[i];
-    snprintf(cache_entry, cap, "SCANKIT_CACHE_DIR=%s",
-             cache_dir ? cache_dir : SKT_BINARY_DIR "/cli-test-cache");
-    env[k++] = cache_entry;
-    env[k] = NULL;
-    return env;
-}
-
-static void add_redirect(posix_spawn_file_actions_t *fa, int fd, const char *path, int flags)
-{
-    cr_assert_eq(posix_spawn_file_actions_addopen(fa, fd, path, flags, 0644), 0);
-}
-
 static run_result run_argv(const run_opts *o, char *const argv[])
 {
-    char out_path[4200], err_path[4200], cache_entry[4300];
-    snprintf(out_path, sizeof out_path, "%s/stdout.txt", root_dir);
-    snprintf(err_path, sizeof err_path, "%s/stderr.txt", root_dir);
-    posix_spawn_file_actions_t fa;
-    cr_assert_eq(posix_spawn_file_actions_init(&fa), 0);
-    add_redirect(&fa, 0, o && o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
-    add_redirect(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC);
-    add_redirect(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC);
-    char **env = child_env(o ? o->cache_dir : NULL, cache_entry, sizeof cache_entry);
-    pid_t pid;
-    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, env);
-    cr_assert_eq(rc, 0, "cannot start %s: %s (were the apps built?)", argv[0], strerror(rc));
-    posix_spawn_file_actions_destroy(&fa);
-    free(env);
-    int status;
-    cr_assert_eq(waitpid(pid, &status, 0), pid);
-    run_result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    size_t err_len;
-    r.out = (char *)slurp(out_path, &r.out_len);
-    r.err = (char *)slurp(err_path, &err_len);
-    return r;
+    return skt_cli_run_argv(o ? o->stdin_path : NULL, o ? o->cache_dir : NULL, argv);
 }
 
 #define MAX_ARGS 32
@@ -247,17 +80,7 @@ static run_result run_argv(const run_opts *o, char *const argv[])
 /* Runs SKT_APP_DIR/tool with the arguments in args[], up to a NULL. */
 static run_result run_list(const run_opts *o, const char *tool, const char *const *args)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", SKT_APP_DIR, tool);
-    char *argv[MAX_ARGS + 2];
-    int argc = 0;
-    argv[argc++] = path;
-    for (; *args; args++) {
-        cr_assert_lt(argc, MAX_ARGS);
-        argv[argc++] = (char *)*args;
-    }
-    argv[argc] = NULL;
-    return run_argv(o, argv);
+    return skt_cli_run(tool, o ? o->stdin_path : NULL, o ? o->cache_dir : NULL, args);
 }
 
 /* Runs SKT_APP_DIR/tool with the arguments up to a NULL. */
@@ -277,45 +100,6 @@ static run_result run_tool(const run_opts *o, const char *tool, ...)
 
 #define SCAN(...) run_tool(NULL, "scan", __VA_ARGS__, (const char *)NULL)
 #define DATAGEN(...) run_tool(NULL, "datagen", __VA_ARGS__, (const char *)NULL)
-
-static void run_free(run_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static void expect_success(const run_result *r, const char *what)
-{
-    cr_assert_eq(r->code, 0, "%s: exit %d, stderr: %s", what, r->code, r->err);
-}
-
-static size_t count_lines(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
-/* Exit 1 and exactly one line "tool: ..." on stderr, containing `needle`. */
-static void expect_one_line_failure(const run_result *r, const char *tool, const char *needle)
-{
-    cr_assert_eq(r->code, 1, "expected exit 1, got %d; stderr: %s", r->code, r->err);
-    size_t len = strlen(r->err);
-    cr_assert(len > 0 && r->err[len - 1] == '\n' && count_lines(r->err) == 1,
-              "expected exactly one line on stderr, got: [%s]", r->err);
-    cr_assert_eq(strncmp(r->err, tool, strlen(tool)), 0, "stderr should start with %s: %s",
-                 tool, r->err);
-    if (needle)
-        cr_assert_not_null(strstr(r->err, needle), "stderr should mention '%s': %s", needle,
-                           r->err);
-}
-
-static void expect_usage_error(const run_result *r)
-{
-    cr_assert_eq(r->code, 2, "expected exit 2, got %d; stderr: %s", r->code, r->err);
-    cr_assert_not_null(strstr(r->err, "usage:"), "no usage line on stderr: %s", r->err);
-}
 
 /* Skips the test when the programs cannot reach an OpenCL device. */
 static void require_device(void)
@@ -382,7 +166,7 @@ static void write_npy(const char *path, const char *descr, const char *fortran,
 {
     size_t len;
     unsigned char *buf = make_npy(descr, fortran, shape, data, data_len, &len);
-    write_file(path, buf, len);
+    skt_cli_write_file(path, buf, len);
     free(buf);
 }
 
@@ -392,7 +176,7 @@ static unsigned char *load_elements(const char *path, int is_npy, const elem_typ
                                     size_t *n, unsigned char **base)
 {
     size_t len;
-    unsigned char *buf = slurp(path, &len);
+    unsigned char *buf = skt_cli_slurp(path, &len);
     size_t offset = 0;
     if (is_npy) {
         cr_assert(len >= 10 && memcmp(buf, "\x93NUMPY", 6) == 0, "%s: no .npy magic", path);
@@ -592,8 +376,8 @@ static void round_trip(const scan_case *c, unsigned seed)
                          "--seed", seed_text, "-o", in, c->range ? "--range" : NULL,
                          c->range, NULL};
     run_result g = run_list(NULL, "datagen", gen);
-    expect_success(&g, "datagen");
-    run_free(&g);
+    skt_cli_expect_success(&g, "datagen");
+    skt_cli_free(&g);
     /* raw files need --type; .npy files carry it */
     const char *scan[12] = {in, "-o", out, "--op", c->op};
     size_t k = 5;
@@ -609,8 +393,8 @@ static void round_trip(const scan_case *c, unsigned seed)
     }
     scan[k] = NULL;
     run_result s = run_list(NULL, "scan", scan);
-    expect_success(&s, "scan");
-    run_free(&s);
+    skt_cli_expect_success(&s, "scan");
+    skt_cli_free(&s);
     unsigned char *in_base, *out_base;
     size_t n_in, n_out;
     unsigned char *x = load_elements(in, c->npy, c->type, &n_in, &in_base);
@@ -712,8 +496,8 @@ static void exact_float_case(const elem_type *t, const char *op, int exclusive)
     write_npy("exact.npy", t->descr, "False", shape, in, N * t->size);
     run_result r = exclusive ? SCAN("exact.npy", "-o", "out.npy", "--op", op, "-e")
                              : SCAN("exact.npy", "-o", "out.npy", "--op", op);
-    expect_success(&r, "scan exact.npy");
-    run_free(&r);
+    skt_cli_expect_success(&r, "scan exact.npy");
+    skt_cli_free(&r);
     size_t n;
     unsigned char *base;
     unsigned char *out = load_elements("out.npy", 1, t, &n, &base);
@@ -748,13 +532,13 @@ Test(scan_cli, should_carry_the_running_total_across_device_passes)
 Test(scan_cli, should_write_an_empty_output_for_an_empty_input)
 {
     require_device();
-    write_file("empty.bin", "", 0);
+    skt_cli_write_file("empty.bin", "", 0);
     run_result r = SCAN("empty.bin");
-    expect_success(&r, "scan empty.bin");
+    skt_cli_expect_success(&r, "scan empty.bin");
     size_t len;
-    free(slurp("empty.scan.bin", &len));
+    free(skt_cli_slurp("empty.scan.bin", &len));
     cr_assert_eq(len, 0);
-    run_free(&r);
+    skt_cli_free(&r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -777,19 +561,19 @@ static void expect_file_u32(const char *path, int is_npy, const uint32_t *want, 
 Test(scan_cli, should_name_the_default_output_after_the_input_and_keep_its_format)
 {
     require_device();
-    write_file("data.bin", small_u32, sizeof small_u32);
+    skt_cli_write_file("data.bin", small_u32, sizeof small_u32);
     write_npy("data.npy", "<u4", "False", "(5,)", small_u32, sizeof small_u32);
-    write_file("noext", small_u32, sizeof small_u32);
+    skt_cli_write_file("noext", small_u32, sizeof small_u32);
     const char *inputs[] = {"data.bin", "data.npy", "noext"};
     for (size_t i = 0; i < 3; i++) {
         run_result r = SCAN(inputs[i]);
-        expect_success(&r, inputs[i]);
-        run_free(&r);
+        skt_cli_expect_success(&r, inputs[i]);
+        skt_cli_free(&r);
     }
     expect_file_u32("data.scan.bin", 0, small_u32_sums, 5);
     expect_file_u32("data.scan.npy", 1, small_u32_sums, 5);
     expect_file_u32("noext.scan", 0, small_u32_sums, 5);
-    char *names = listing(".");
+    char *names = skt_cli_listing(".");
     cr_assert_str_eq(names, "data.bin\ndata.npy\ndata.scan.bin\ndata.scan.npy\nnoext\n"
                             "noext.scan\n");
     free(names);
@@ -798,19 +582,19 @@ Test(scan_cli, should_name_the_default_output_after_the_input_and_keep_its_forma
 Test(scan_cli, should_read_stdin_and_write_stdout_for_dash)
 {
     require_device();
-    write_file("data.bin", small_u32, sizeof small_u32);
+    skt_cli_write_file("data.bin", small_u32, sizeof small_u32);
     run_opts o = {.stdin_path = "data.bin"};
     run_result r = run_tool(&o, "scan", "-", (const char *)NULL);
-    expect_success(&r, "scan - < data.bin");
+    skt_cli_expect_success(&r, "scan - < data.bin");
     cr_assert_eq(r.out_len, sizeof small_u32_sums);
     cr_assert_eq(memcmp(r.out, small_u32_sums, sizeof small_u32_sums), 0);
-    run_free(&r);
+    skt_cli_free(&r);
     r = SCAN("data.bin", "-o", "-");
-    expect_success(&r, "scan data.bin -o -");
+    skt_cli_expect_success(&r, "scan data.bin -o -");
     cr_assert_eq(r.out_len, sizeof small_u32_sums);
     cr_assert_eq(memcmp(r.out, small_u32_sums, sizeof small_u32_sums), 0);
-    run_free(&r);
-    char *names = listing(".");
+    skt_cli_free(&r);
+    char *names = skt_cli_listing(".");
     cr_assert_str_eq(names, "data.bin\n");
     free(names);
 }
@@ -821,30 +605,30 @@ Test(scan_cli, should_recognise_npy_on_stdin_and_write_npy_to_stdout)
     write_npy("data.npy", "<u4", "False", "(5,)", small_u32, sizeof small_u32);
     run_opts o = {.stdin_path = "data.npy"};
     run_result r = run_tool(&o, "scan", "-", "-o", "out.npy", (const char *)NULL);
-    expect_success(&r, "scan - -o out.npy < data.npy");
-    run_free(&r);
+    skt_cli_expect_success(&r, "scan - -o out.npy < data.npy");
+    skt_cli_free(&r);
     expect_file_u32("out.npy", 1, small_u32_sums, 5);
     r = run_tool(&o, "scan", "-", (const char *)NULL);
-    expect_success(&r, "scan - < data.npy");
-    write_file("stdout.npy", r.out, r.out_len);
+    skt_cli_expect_success(&r, "scan - < data.npy");
+    skt_cli_write_file("stdout.npy", r.out, r.out_len);
     expect_file_u32("stdout.npy", 1, small_u32_sums, 5);
-    run_free(&r);
+    skt_cli_free(&r);
 }
 
 Test(scan_cli, should_replace_the_input_with_in_place)
 {
     require_device();
-    write_file("data.bin", small_u32, sizeof small_u32);
+    skt_cli_write_file("data.bin", small_u32, sizeof small_u32);
     struct stat before;
     cr_assert_eq(stat("data.bin", &before), 0);
     run_result r = SCAN("data.bin", "--in-place");
-    expect_success(&r, "scan --in-place");
-    run_free(&r);
+    skt_cli_expect_success(&r, "scan --in-place");
+    skt_cli_free(&r);
     expect_file_u32("data.bin", 0, small_u32_sums, 5);
     struct stat after;
     cr_assert_eq(stat("data.bin", &after), 0);
     cr_assert_eq(after.st_mode & 07777, before.st_mode & 07777, "the file mode changed");
-    char *names = listing(".");
+    char *names = skt_cli_listing(".");
     cr_assert_str_eq(names, "data.bin\n");
     free(names);
 }
@@ -852,16 +636,16 @@ Test(scan_cli, should_replace_the_input_with_in_place)
 Test(scan_cli, should_refuse_to_overwrite_the_input_without_in_place)
 {
     require_device();
-    write_file("data.bin", small_u32, sizeof small_u32);
+    skt_cli_write_file("data.bin", small_u32, sizeof small_u32);
     cr_assert_eq(link("data.bin", "alias.bin"), 0);
     const char *spellings[] = {"data.bin", "./data.bin", "alias.bin"};
     for (size_t i = 0; i < 3; i++) {
         run_result r = SCAN("data.bin", "-o", spellings[i]);
-        expect_one_line_failure(&r, "scan: ", "--in-place");
-        run_free(&r);
+        skt_cli_expect_one_line_failure(&r, "scan: ", "--in-place");
+        skt_cli_free(&r);
     }
     expect_file_u32("data.bin", 0, small_u32, 5);
-    char *names = listing(".");
+    char *names = skt_cli_listing(".");
     cr_assert_str_eq(names, "alias.bin\ndata.bin\n");
     free(names);
 }
@@ -875,19 +659,19 @@ Test(scan_cli, should_refuse_to_overwrite_the_input_without_in_place)
 static void expect_clean_failure(const char *needle, const char *input, const char *a1,
                                  const char *a2)
 {
-    char *before = listing(".");
+    char *before = skt_cli_listing(".");
     run_result r = run_tool(NULL, "scan", input, a1, a2, (const char *)NULL);
-    expect_one_line_failure(&r, "scan: ", needle);
-    char *after = listing(".");
+    skt_cli_expect_one_line_failure(&r, "scan: ", needle);
+    char *after = skt_cli_listing(".");
     cr_assert_str_eq(after, before, "the directory changed:\n%s\nwas:\n%s", after, before);
-    run_free(&r);
+    skt_cli_free(&r);
     free(before);
     free(after);
 }
 
 Test(scan_cli, should_reject_a_size_that_is_not_a_multiple_of_the_element_size)
 {
-    write_file("data.bin", "0123456789", 10);
+    skt_cli_write_file("data.bin", "0123456789", 10);
     expect_clean_failure("size 10 is not a multiple of 4 (uint32)", "data.bin", NULL, NULL);
     expect_clean_failure("size 10 is not a multiple of 8 (uint64)", "data.bin", "--type",
                          "uint64");
@@ -898,7 +682,7 @@ Test(scan_cli, should_reject_an_npy_file_with_a_bad_magic)
     size_t len;
     unsigned char *buf = make_npy("<u4", "False", "(5,)", small_u32, sizeof small_u32, &len);
     buf[1] = 'X';
-    write_file("data.npy", buf, len);
+    skt_cli_write_file("data.npy", buf, len);
     free(buf);
     expect_clean_failure("bad magic", "data.npy", NULL, NULL);
 }
@@ -907,8 +691,8 @@ Test(scan_cli, should_reject_an_npy_file_with_a_truncated_header)
 {
     size_t len;
     unsigned char *buf = make_npy("<u4", "False", "(5,)", small_u32, sizeof small_u32, &len);
-    write_file("short.npy", buf, 40);
-    write_file("tiny.npy", buf, 7);
+    skt_cli_write_file("short.npy", buf, 40);
+    skt_cli_write_file("tiny.npy", buf, 7);
     free(buf);
     expect_clean_failure("truncated", "short.npy", NULL, NULL);
     expect_clean_failure("truncated", "tiny.npy", NULL, NULL);
@@ -971,7 +755,7 @@ Test(scan_cli, should_report_a_missing_input_file)
 Test(scan_cli, should_report_a_device_spec_that_matches_nothing)
 {
     require_device();
-    write_file("data.bin", small_u32, sizeof small_u32);
+    skt_cli_write_file("data.bin", small_u32, sizeof small_u32);
     expect_clean_failure("--device 'no-such-device-anywhere'", "data.bin", "--device",
                          "no-such-device-anywhere");
 }
@@ -979,7 +763,7 @@ Test(scan_cli, should_report_a_device_spec_that_matches_nothing)
 Test(scan_cli, should_report_an_output_directory_that_does_not_exist)
 {
     require_device();
-    write_file("data.bin", small_u32, sizeof small_u32);
+    skt_cli_write_file("data.bin", small_u32, sizeof small_u32);
     expect_clean_failure("cannot create", "data.bin", "-o", "missing/out.bin");
     expect_clean_failure("Not a directory", "data.bin", "-o", "data.bin/out.bin");
 }
@@ -987,7 +771,7 @@ Test(scan_cli, should_report_an_output_directory_that_does_not_exist)
 Test(scan_cli, should_report_an_unwritable_output_directory)
 {
     require_device();
-    write_file("data.bin", small_u32, sizeof small_u32);
+    skt_cli_write_file("data.bin", small_u32, sizeof small_u32);
     cr_assert_eq(mkdir("locked", 0555), 0);
     int probe = open("locked/probe", O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (probe >= 0) { /* root ignores directory permissions */
@@ -996,7 +780,7 @@ Test(scan_cli, should_report_an_unwritable_output_directory)
         cr_skip_test("directory permissions are not enforced for this user");
     }
     expect_clean_failure("cannot create", "data.bin", "-o", "locked/out.bin");
-    char *names = listing("locked");
+    char *names = skt_cli_listing("locked");
     cr_assert_str_eq(names, "");
     free(names);
 }
@@ -1004,21 +788,21 @@ Test(scan_cli, should_report_an_unwritable_output_directory)
 Test(scan_cli, should_fail_cleanly_when_the_output_device_is_full)
 {
     require_device();
-    if (!file_exists("/dev/full"))
+    if (!skt_cli_file_exists("/dev/full"))
         cr_skip_test("no /dev/full");
-    write_file("data.bin", small_u32, sizeof small_u32);
+    skt_cli_write_file("data.bin", small_u32, sizeof small_u32);
     expect_clean_failure("No space left", "data.bin", "-o", "/dev/full");
     /* stdout on /dev/full: the failure shows at the final flush */
-    char *before = listing(".");
+    char *before = skt_cli_listing(".");
     run_opts o = {.stdin_path = "data.bin"};
     char app[4200];
     snprintf(app, sizeof app, "%s/scan", SKT_APP_DIR);
     char *argv[] = {"/bin/sh", "-c", "\"$0\" - > /dev/full", app, NULL};
     run_result r = run_argv(&o, argv);
-    expect_one_line_failure(&r, "scan: ", "stdout");
-    char *after = listing(".");
+    skt_cli_expect_one_line_failure(&r, "scan: ", "stdout");
+    char *after = skt_cli_listing(".");
     cr_assert_str_eq(after, before);
-    run_free(&r);
+    skt_cli_free(&r);
     free(before);
     free(after);
 }
@@ -1040,13 +824,13 @@ Test(scan_cli, should_exit_2_on_usage_errors)
         {"-", "--in-place", NULL},                 /* in place on stdin */
         {"data.bin", "--type=float32", "--op=and", NULL},
     };
-    write_file("data.bin", small_u32, sizeof small_u32);
+    skt_cli_write_file("data.bin", small_u32, sizeof small_u32);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r = run_list(NULL, "scan", cases[i]);
-        expect_usage_error(&r);
-        run_free(&r);
+        skt_cli_expect_usage_error(&r);
+        skt_cli_free(&r);
     }
-    char *names = listing(".");
+    char *names = skt_cli_listing(".");
     cr_assert_str_eq(names, "data.bin\n");
     free(names);
 }
@@ -1054,31 +838,31 @@ Test(scan_cli, should_exit_2_on_usage_errors)
 Test(scan_cli, should_print_help_and_exit_0)
 {
     run_result r = SCAN("--help");
-    expect_success(&r, "scan --help");
+    skt_cli_expect_success(&r, "scan --help");
     cr_assert_not_null(strstr(r.out, "usage: scan INPUT"));
     cr_assert_not_null(strstr(r.out, "--exclusive"));
     cr_assert_str_eq(r.err, "");
-    run_free(&r);
+    skt_cli_free(&r);
 }
 
 Test(scan_cli, should_print_the_library_version)
 {
     run_result r = SCAN("--version");
-    expect_success(&r, "scan --version");
+    skt_cli_expect_success(&r, "scan --version");
     char want[64];
     snprintf(want, sizeof want, "scan (scankit) %s\n", sk_version_string());
     cr_assert_str_eq(r.out, want);
-    run_free(&r);
+    skt_cli_free(&r);
 }
 
 Test(scan_cli, should_list_devices_as_a_table)
 {
     require_device();
     run_result r = SCAN("--list-devices");
-    expect_success(&r, "scan --list-devices");
+    skt_cli_expect_success(&r, "scan --list-devices");
     cr_assert_eq(strncmp(r.out, "index", 5), 0, "no table header: %s", r.out);
     cr_assert_not_null(strstr(r.out, "\n0:0 "), "no device 0:0 listed: %s", r.out);
-    run_free(&r);
+    skt_cli_free(&r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1111,9 +895,9 @@ static void parse_build_line(const char *err, unsigned long *compiled, unsigned 
 Test(scan_cli, should_print_a_time_breakdown)
 {
     require_device();
-    write_file("data.bin", small_u32, sizeof small_u32);
+    skt_cli_write_file("data.bin", small_u32, sizeof small_u32);
     run_result r = SCAN("data.bin", "--time");
-    expect_success(&r, "scan --time");
+    skt_cli_expect_success(&r, "scan --time");
     const char *labels[] = {"read:", "upload:", "build:", "compute:", "download:",
                             "write:", "total:"};
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
@@ -1121,33 +905,33 @@ Test(scan_cli, should_print_a_time_breakdown)
     cr_assert_not_null(strstr(time_line(r.err, "compute:"), "elements/s"));
     unsigned long compiled, disk, memory;
     parse_build_line(r.err, &compiled, &disk, &memory);
-    run_free(&r);
+    skt_cli_free(&r);
 }
 
 Test(scan_cli, should_load_kernels_from_the_disk_cache_in_a_second_process)
 {
     require_device();
-    write_file("data.bin", small_u32, sizeof small_u32);
+    skt_cli_write_file("data.bin", small_u32, sizeof small_u32);
     char cache[4200];
-    snprintf(cache, sizeof cache, "%s/cache", root_dir);
+    snprintf(cache, sizeof cache, "%s/cache", skt_cli_root);
     run_opts o = {.cache_dir = cache};
     unsigned long compiled, disk, memory;
 
     run_result first = run_tool(&o, "scan", "data.bin", "--time", "--op", "max",
                                 (const char *)NULL);
-    expect_success(&first, "first scan");
+    skt_cli_expect_success(&first, "first scan");
     parse_build_line(first.err, &compiled, &disk, &memory);
     cr_assert_geq(compiled, 1, "a fresh cache should compile: %s", first.err);
     cr_assert_eq(disk, 0, "a fresh cache holds nothing: %s", first.err);
-    run_free(&first);
+    skt_cli_free(&first);
 
     run_result second = run_tool(&o, "scan", "data.bin", "--time", "--op", "max",
                                  (const char *)NULL);
-    expect_success(&second, "second scan");
+    skt_cli_expect_success(&second, "second scan");
     parse_build_line(second.err, &compiled, &disk, &memory);
     cr_assert_eq(compiled, 0, "the second process should not compile: %s", second.err);
     cr_assert_geq(disk, 1, "the second process should load from disk: %s", second.err);
-    run_free(&second);
+    skt_cli_free(&second);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1160,9 +944,9 @@ static unsigned char *generate(const char *path, const elem_type *t, size_t *n,
 {
     run_result r = run_tool(NULL, "datagen", "-o", path, "--type", t->name, a1, a2, a3, a4,
                             (const char *)NULL);
-    expect_success(&r, "datagen");
+    skt_cli_expect_success(&r, "datagen");
     cr_assert_str_eq(r.err, "", "datagen should be quiet: %s", r.err);
-    run_free(&r);
+    skt_cli_free(&r);
     size_t len = strlen(path);
     int npy = len > 4 && strcmp(path + len - 4, ".npy") == 0;
     return load_elements(path, npy, t, n, base);
@@ -1173,20 +957,21 @@ Test(datagen_cli, should_write_the_same_file_for_the_same_seed)
     run_result a = DATAGEN("-n", "1000", "--seed", "7", "-o", "a.bin");
     run_result b = DATAGEN("-n", "1000", "--seed", "7", "-o", "b.bin");
     run_result c = DATAGEN("-n", "1000", "--seed", "8", "-o", "c.bin");
-    expect_success(&a, "a");
-    expect_success(&b, "b");
-    expect_success(&c, "c");
+    skt_cli_expect_success(&a, "a");
+    skt_cli_expect_success(&b, "b");
+    skt_cli_expect_success(&c, "c");
     size_t la, lb, lc;
-    unsigned char *fa = slurp("a.bin", &la), *fb = slurp("b.bin", &lb), *fc = slurp("c.bin", &lc);
+    unsigned char *fa = skt_cli_slurp("a.bin", &la), *fb = skt_cli_slurp("b.bin", &lb),
+                  *fc = skt_cli_slurp("c.bin", &lc);
     cr_assert_eq(la, 4000);
     cr_assert(la == lb && memcmp(fa, fb, la) == 0, "same seed, different files");
     cr_assert(la == lc && memcmp(fa, fc, la) != 0, "different seeds, same file");
     free(fa);
     free(fb);
     free(fc);
-    run_free(&a);
-    run_free(&b);
-    run_free(&c);
+    skt_cli_free(&a);
+    skt_cli_free(&b);
+    skt_cli_free(&c);
 }
 
 static uint64_t ref_splitmix64(uint64_t *state)
@@ -1251,15 +1036,15 @@ Test(datagen_cli, should_write_the_same_elements_as_raw_and_npy)
 Test(datagen_cli, should_write_to_stdout_for_dash)
 {
     run_result r = DATAGEN("-n", "100", "--seed", "5", "-o", "-");
-    expect_success(&r, "datagen -o -");
+    skt_cli_expect_success(&r, "datagen -o -");
     run_result f = DATAGEN("-n", "100", "--seed", "5", "-o", "f.bin");
     size_t len;
-    unsigned char *file = slurp("f.bin", &len);
+    unsigned char *file = skt_cli_slurp("f.bin", &len);
     cr_assert_eq(r.out_len, 400);
     cr_assert_eq(memcmp(r.out, file, 400), 0);
     free(file);
-    run_free(&r);
-    run_free(&f);
+    skt_cli_free(&r);
+    skt_cli_free(&f);
 }
 
 Test(datagen_cli, should_sort_ascending_and_descending)
@@ -1360,19 +1145,19 @@ Test(datagen_cli, should_exit_2_on_usage_errors)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r = run_list(NULL, "datagen", cases[i]);
-        expect_usage_error(&r);
-        run_free(&r);
+        skt_cli_expect_usage_error(&r);
+        skt_cli_free(&r);
     }
-    char *names = listing(".");
+    char *names = skt_cli_listing(".");
     cr_assert_str_eq(names, "");
     free(names);
 }
 
 Test(datagen_cli, should_fail_cleanly_on_a_full_device)
 {
-    if (!file_exists("/dev/full"))
+    if (!skt_cli_file_exists("/dev/full"))
         cr_skip_test("no /dev/full");
     run_result r = DATAGEN("-n", "1M", "-o", "/dev/full");
-    expect_one_line_failure(&r, "datagen: ", "No space left");
-    run_free(&r);
+    skt_cli_expect_one_line_failure(&r, "datagen: ", "No space left");
+    skt_cli_free(&r);
 }
