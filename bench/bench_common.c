@@ -644,26 +644,6 @@ const char *bb_status_name(bb_status s)
     return (unsigned)s <= BB_SKIPPED ? status_names[s] : "?";
 }
 
-double bb_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double bb_median(double *v, int n)
-{
-    if (n <= 0) return 0;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* reset + run + fetch + check; 0 ok, 1 wrong (detail set), -1 error (detail set). */
 static int checked_run(const bb_impl *im, const bb_case *c, bb_measure *m, const char *when,
                        double *wall)

@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bench_time.h"
+
 #include "appkit.h"
 
 #ifdef __cplusplus
@@ -245,12 +247,6 @@ void bb_csv_header(FILE *f);
  * empty; time only for BB_OK. */
 void bb_csv_row(FILE *f, const bb_case *c, const char *impl, const char *device,
                 const char *driver, const bb_measure *m, double scankit_ms);
-
-/* Monotonic seconds. */
-double bb_now(void);
-
-/* Median of v[0..n) (sorts v). */
-double bb_median(double *v, int n);
 
 /* A file-name-friendly name of a device: lower case, runs of other
  * characters as one '-', e.g. "NVIDIA H200" -> "nvidia-h200". */

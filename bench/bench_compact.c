@@ -20,6 +20,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "bench_time.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -99,25 +101,6 @@ static int parse_options(int argc, char **argv, options *o)
 }
 
 /* ---- time and statistics ------------------------------------------------------- */
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* ---- state ------------------------------------------------------------------------ */
 
@@ -221,11 +204,11 @@ static double serial_ms(bench *b, bench_op op, bool branchless, size_t n, size_t
     uint32_t *out = branchless ? b->got : b->want;
     for (int i = 0; i < WARMUPS; i++) *kept = serial_run(op, branchless, b->in, out, n);
     for (int i = 0; i < b->opt.repeats; i++) {
-        double t0 = now_seconds();
+        double t0 = bb_now();
         *kept = serial_run(op, branchless, b->in, out, n);
-        t[i] = (now_seconds() - t0) * 1e3;
+        t[i] = (bb_now() - t0) * 1e3;
     }
-    return median(t, b->opt.repeats);
+    return bb_median(t, b->opt.repeats);
 }
 
 /* ---- scankit ------------------------------------------------------------------------ */
@@ -240,9 +223,9 @@ static sk_status scankit_call(bench *b, bench_op op, size_t n, size_t *count)
 static int scankit_timed(bench *b, bench_op op, size_t n, size_t *count, double *wall,
                          double *dev, unsigned long *launches)
 {
-    double t0 = now_seconds(), seconds = 0;
+    double t0 = bb_now(), seconds = 0;
     sk_status st = scankit_call(b, op, n, count);
-    *wall = (now_seconds() - t0) * 1e3;
+    *wall = (bb_now() - t0) * 1e3;
     if (st == SK_OK) st = sk_context_profile_take(b->ctx, &seconds, launches);
     if (st != SK_OK) return sk_fail(b, st, op_names[op]);
     *dev = seconds * 1e3;
@@ -280,8 +263,8 @@ static int scankit_ms(bench *b, bench_op op, size_t n, row *r)
     for (int i = 0; i < b->opt.repeats; i++)
         if (scankit_timed(b, op, n, &count, &wall[i], &dev[i], &r->launches)) return 1;
     if (verify(b, op, n, count, r, "after the timed runs")) return 1;
-    r->wall_ms = median(wall, b->opt.repeats);
-    r->dev_ms = median(dev, b->opt.repeats);
+    r->wall_ms = bb_median(wall, b->opt.repeats);
+    r->dev_ms = bb_median(dev, b->opt.repeats);
     return 0;
 }
 

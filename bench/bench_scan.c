@@ -18,6 +18,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "bench_time.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -99,26 +101,6 @@ static int parse_options(int argc, char **argv, options *o)
 }
 
 /* ---- time and statistics ------------------------------------------------------- */
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of v[0..n); sorts v. */
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* ---- the benchmark state --------------------------------------------------------- */
 
@@ -280,11 +262,11 @@ static double serial_ms(bench *b, bench_op op, size_t n)
     double t[MAX_REPEATS];
     serial_run(op, b->in, b->want, n);   /* warm-up: pages and caches */
     for (int r = 0; r < b->opt.repeats; r++) {
-        double t0 = now_seconds();
+        double t0 = bb_now();
         serial_run(op, b->in, b->want, n);
-        t[r] = (now_seconds() - t0) * 1e3;
+        t[r] = (bb_now() - t0) * 1e3;
     }
-    return median(t, b->opt.repeats);
+    return bb_median(t, b->opt.repeats);
 }
 
 /* Checks one copy kernel, then times it: median device ms, or -1 when its
@@ -301,7 +283,7 @@ static int copy_kernel_ms(bench *b, cl_kernel k, size_t n, double *ms)
         if (copy_launch(b, k, n, &dummy)) return 1;
     for (int r = 0; r < b->opt.repeats; r++)
         if (copy_launch(b, k, n, &t[r])) return 1;
-    *ms = median(t, b->opt.repeats);
+    *ms = bb_median(t, b->opt.repeats);
     return 0;
 }
 
@@ -331,10 +313,10 @@ static sk_status scankit_call(bench *b, bench_op op, size_t n)
 static int scankit_timed(bench *b, bench_op op, size_t n, double *wall, double *dev,
                          unsigned long *launches)
 {
-    double t0 = now_seconds(), seconds = 0;
+    double t0 = bb_now(), seconds = 0;
     sk_status st = scankit_call(b, op, n);
     if (st == SK_OK) st = sk_context_finish(b->ctx);
-    *wall = (now_seconds() - t0) * 1e3;
+    *wall = (bb_now() - t0) * 1e3;
     if (st == SK_OK) st = sk_context_profile_take(b->ctx, &seconds, launches);
     if (st != SK_OK) return sk_fail(b, st, op_names[op]);
     *dev = seconds * 1e3;
@@ -374,8 +356,8 @@ static int scankit_ms(bench *b, bench_op op, size_t n, row *r)
         snprintf(r->error, sizeof r->error, "wrong result after the timed runs");
         return 0;
     }
-    r->wall_ms = median(wall, b->opt.repeats);
-    r->dev_ms = median(dev, b->opt.repeats);
+    r->wall_ms = bb_median(wall, b->opt.repeats);
+    r->dev_ms = bb_median(dev, b->opt.repeats);
     return 0;
 }
 

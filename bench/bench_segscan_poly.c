@@ -26,6 +26,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "bench_time.h"
+
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>
@@ -110,25 +112,6 @@ static int parse_options(int argc, char **argv, options *o)
 
 /* ---- time, statistics, random data ------------------------------------------------- */
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static uint64_t rng_next(uint64_t *s)
 {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
@@ -201,7 +184,7 @@ static int time_device(bench *b, bench_call call, size_t n, row *r)
         }
         if (k >= 0) t[k] = secs * 1e3;
     }
-    r->dev_ms = median(t, b->opt.repeats);
+    r->dev_ms = bb_median(t, b->opt.repeats);
     return 0;
 }
 
@@ -212,11 +195,11 @@ static void time_serial(bench *b, serial_fn fn, size_t n, row *r)
     double t[MAX_REPEATS];
     fn(b, n); /* warm-up; leaves the result in want */
     for (int k = 0; k < b->opt.repeats; k++) {
-        double t0 = now_seconds();
+        double t0 = bb_now();
         fn(b, n);
-        t[k] = (now_seconds() - t0) * 1e3;
+        t[k] = (bb_now() - t0) * 1e3;
     }
-    r->serial_ms = median(t, b->opt.repeats);
+    r->serial_ms = bb_median(t, b->opt.repeats);
 }
 
 /* ---- segmented scan -------------------------------------------------------------------- */

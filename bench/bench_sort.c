@@ -26,6 +26,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "bench_time.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -105,25 +107,6 @@ static int parse_options(int argc, char **argv, options *o)
 }
 
 /* ---- timing --------------------------------------------------------------------- */
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* ---- data ----------------------------------------------------------------------- */
 
@@ -226,9 +209,9 @@ static double lsd_once_ms(bench *b, size_t n, bool pairs)
 {
     memcpy(b->work_k, b->in, n * 4);
     memcpy(b->work_v, b->idx, n * 4);
-    double t0 = now_ms();
+    double t0 = (bb_now() * 1e3);
     lsd_sort(b->work_k, pairs ? b->work_v : NULL, b->tmp_k, b->tmp_v, n);
-    return now_ms() - t0;
+    return (bb_now() * 1e3) - t0;
 }
 
 static double qsort_ms(bench *b, size_t n, bool pairs)
@@ -238,15 +221,15 @@ static double qsort_ms(bench *b, size_t n, bool pairs)
     for (int r = 0; r < reps; r++) {
         memcpy(b->work_k, b->in, n * 4);
         for (size_t i = 0; pairs && i < n; i++) b->pairs[i] = (kv){b->in[i], (uint32_t)i};
-        double t0 = now_ms();
+        double t0 = (bb_now() * 1e3);
         if (pairs) qsort(b->pairs, n, sizeof *b->pairs, cmp_kv);
         else qsort(b->work_k, n, 4, cmp_u32);
-        t[r] = now_ms() - t0;
+        t[r] = (bb_now() * 1e3) - t0;
     }
     for (size_t i = 1; i < n; i++)
         if ((pairs ? b->pairs[i - 1].k > b->pairs[i].k : b->work_k[i - 1] > b->work_k[i]))
             return -1;
-    return median(t, reps);
+    return bb_median(t, reps);
 }
 
 static int upload(bench *b, size_t n, bool pairs)
@@ -285,12 +268,12 @@ static int sk_run(bench *b, size_t n, bool pairs, double *dev, double *kern, dou
     cl_event m0 = NULL, m1 = NULL;
     double secs = 0;
     if (upload(b, n, pairs) != 0 || marker(b, &m0) != 0) return -1;
-    double t0 = now_ms();
+    double t0 = (bb_now() * 1e3);
     sk_status st = pairs ? sk_sort_pairs(b->ctx, SK_UINT32, b->dk, 4, b->dv, n, SK_ASCENDING)
                          : sk_sort_keys(b->ctx, SK_UINT32, b->dk, n, SK_ASCENDING);
     int rc = st == SK_OK ? marker(b, &m1) : -1;
     if (st == SK_OK) st = sk_context_finish(b->ctx);
-    *wall = now_ms() - t0;
+    *wall = (bb_now() * 1e3) - t0;
     if (st == SK_OK) st = sk_context_profile_take(b->ctx, &secs, NULL);
     if (st != SK_OK) rc = fail_sk(b, st, pairs ? "sk_sort_pairs" : "sk_sort_keys");
     if (rc == 0) rc = span_ms(m0, m1, dev);
@@ -342,10 +325,10 @@ static int measure(bench *b, size_t n, bool pairs, row *r)
         lsd[i] = lsd_once_ms(b, n, pairs);
     }
     if (sk_check(b, n, pairs) != 0) return -1;
-    r->dev = median(dev, b->o.repeats);
-    r->kern = median(kern, b->o.repeats);
-    r->wall = median(wall, b->o.repeats);
-    r->lsd = median(lsd, b->o.repeats);
+    r->dev = bb_median(dev, b->o.repeats);
+    r->kern = bb_median(kern, b->o.repeats);
+    r->wall = bb_median(wall, b->o.repeats);
+    r->lsd = bb_median(lsd, b->o.repeats);
     r->qs = qsort_ms(b, n, pairs);
     if (r->qs < 0) {
         fprintf(stderr, "bench_sort: qsort baseline unsorted at n=%zu\n", n);
