@@ -4,15 +4,17 @@
  * a plain OpenCL copy kernel on the same device and buffers.
  *
  *   bench_scan [--min-log2 K] [--max-log2 K] [--repeats R] [--device SPEC]
- *              [--shape cpu|gpu] [--seed S] [--csv FILE]
+ *              [--shape cpu|gpu] [--path auto|reduce-then-scan|lookback]
+ *              [--wg N] [--items N] [--seed S] [--csv FILE]
  *
  * For each n = 2^min .. 2^max: every result is checked against the serial
  * loop before anything is timed (a wrong result is reported as an error
  * and not timed). Times are medians of R runs after 2 warm-ups: scankit's
  * device time is the span of one call's launches (profiling events), its
  * wall time covers the call plus sk_context_finish; the copy kernel is
- * timed by its profiling event, in two forms (one element per work-item,
- * and 16 contiguous elements per work-item), the faster one reported.
+ * timed by its profiling event, in four forms (one element per work-item,
+ * 16 contiguous elements per work-item, one uint4 per work-item, and the
+ * driver's clEnqueueCopyBuffer), the fastest one reported.
  * Exit 0 when every result was right, 1 otherwise, 2 on bad usage.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -37,14 +39,18 @@
 typedef struct options {
     int min_log2, max_log2, repeats;
     const char *device, *shape, *csv;
+    long path, wg, items;          /* scankit parameters; 0: automatic */
     uint64_t seed;
 } options;
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: bench_scan [--min-log2 K] [--max-log2 K] [--repeats R]\n"
-               "                  [--device SPEC] [--shape cpu|gpu] [--seed S] [--csv FILE]\n"
-               "  n = 2^K for K from --min-log2 (16) to --max-log2 (26); R repeats (11)\n");
+               "                  [--device SPEC] [--shape cpu|gpu]\n"
+               "                  [--path auto|reduce-then-scan|lookback] [--wg N] [--items N]\n"
+               "                  [--seed S] [--csv FILE]\n"
+               "  n = 2^K for K from --min-log2 (16) to --max-log2 (26); R repeats (11)\n"
+               "  --path, --wg, --items set the GPU shape's scan path and tile (default: tuned)\n");
 }
 
 static bool parse_long(const char *s, long lo, long hi, long *out)
@@ -69,6 +75,13 @@ static bool parse_pair(options *o, const char *name, const char *value)
     else if (!strcmp(name, "--csv")) o->csv = value;
     else if (!strcmp(name, "--shape") && (!strcmp(value, "cpu") || !strcmp(value, "gpu")))
         o->shape = value;
+    else if (!strcmp(name, "--path") && !strcmp(value, "auto")) o->path = SK_SCAN_PATH_AUTO;
+    else if (!strcmp(name, "--path") && !strcmp(value, "reduce-then-scan"))
+        o->path = SK_SCAN_PATH_REDUCE_THEN_SCAN;
+    else if (!strcmp(name, "--path") && !strcmp(value, "lookback"))
+        o->path = SK_SCAN_PATH_LOOKBACK;
+    else if (!strcmp(name, "--wg") && parse_long(value, 1, 1024, &v)) o->wg = v;
+    else if (!strcmp(name, "--items") && parse_long(value, 1, 64, &v)) o->items = v;
     else if (!strcmp(name, "--seed")) {
         char *end = NULL;
         errno = 0;
@@ -81,7 +94,7 @@ static bool parse_pair(options *o, const char *name, const char *value)
 /* 0: run; 1: --help shown; 2: bad usage. */
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){16, 26, 11, NULL, NULL, NULL, (uint64_t)time(NULL)};
+    *o = (options){16, 26, 11, NULL, NULL, NULL, 0, 0, 0, (uint64_t)time(NULL)};
     for (int i = 1; i < argc; i += 2) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -113,7 +126,7 @@ typedef struct bench {
     sk_context *ctx;
     cl_command_queue queue;
     cl_program copy_prog;
-    cl_kernel copy1, copy16;
+    cl_kernel copy1, copy16, copy4;
     cl_mem src, dst;
     uint32_t *in, *want, *got;  /* host: input, serial result, device result */
     size_t cap;                 /* elements in every buffer above */
@@ -158,6 +171,12 @@ static const char *copy_source =
     "    ulong begin = (ulong)get_global_id(0) * 16;\n"
     "    ulong end = min(begin + 16, n);\n"
     "    for (ulong i = begin; i < end; i++) dst[i] = src[i];\n"
+    "}\n"
+    "__kernel void bench_copy4(__global const uint *src, __global uint *dst, ulong n)\n"
+    "{\n"
+    "    ulong i = (ulong)get_global_id(0) * 4;\n"
+    "    if (i + 4 <= n) vstore4(vload4(0, src + i), 0, dst + i);\n"
+    "    else for (; i < n; i++) dst[i] = src[i];\n"
     "}\n";
 
 static void print_build_log(bench *b)
@@ -185,21 +204,36 @@ static int copy_open(bench *b)
     if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateKernel(bench_copy1)");
     b->copy16 = clCreateKernel(b->copy_prog, "bench_copy16", &rc);
     if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateKernel(bench_copy16)");
+    b->copy4 = clCreateKernel(b->copy_prog, "bench_copy4", &rc);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateKernel(bench_copy4)");
     return 0;
 }
 
-/* One launch of a copy kernel over n elements; *ms gets its device time. */
-static int copy_launch(bench *b, cl_kernel k, size_t n, double *ms)
+/* Enqueues copy kernel k over n elements, or clEnqueueCopyBuffer when k is
+ * NULL. */
+static cl_int copy_enqueue(bench *b, cl_kernel k, size_t n, cl_event *ev)
 {
-    cl_ulong un = n, start = 0, end = 0;
-    size_t global = k == b->copy16 ? (n + COPY_CHUNK - 1) / COPY_CHUNK : n;
-    cl_event ev = NULL;
+    if (!k)
+        return clEnqueueCopyBuffer(b->queue, b->src, b->dst, 0, 0, n * sizeof(uint32_t), 0,
+                                   NULL, ev);
+    cl_ulong un = n;
+    size_t per = k == b->copy16 ? COPY_CHUNK : k == b->copy4 ? 4 : 1;
+    size_t global = (n + per - 1) / per;
     cl_int rc = clSetKernelArg(k, 0, sizeof b->src, &b->src);
     if (rc == CL_SUCCESS) rc = clSetKernelArg(k, 1, sizeof b->dst, &b->dst);
     if (rc == CL_SUCCESS) rc = clSetKernelArg(k, 2, sizeof un, &un);
-    if (rc != CL_SUCCESS) return cl_fail(rc, "clSetKernelArg(copy)");
-    rc = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, NULL, 0, NULL, &ev);
-    if (rc != CL_SUCCESS) return cl_fail(rc, "clEnqueueNDRangeKernel(copy)");
+    if (rc == CL_SUCCESS) rc = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, NULL, 0,
+                                                      NULL, ev);
+    return rc;
+}
+
+/* One copy over n elements (see copy_enqueue); *ms gets its device time. */
+static int copy_launch(bench *b, cl_kernel k, size_t n, double *ms)
+{
+    cl_ulong start = 0, end = 0;
+    cl_event ev = NULL;
+    cl_int rc = copy_enqueue(b, k, n, &ev);
+    if (rc != CL_SUCCESS) return cl_fail(rc, "enqueueing a copy");
     rc = clWaitForEvents(1, &ev);
     if (rc == CL_SUCCESS)
         rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
@@ -287,15 +321,21 @@ static int copy_kernel_ms(bench *b, cl_kernel k, size_t n, double *ms)
     return 0;
 }
 
-/* The faster correct copy kernel's median time into r->copy_ms. */
+/* The fastest correct copy's median time into r->copy_ms. */
 static int copy_ms(bench *b, size_t n, row *r)
 {
-    double one = -1, chunked = -1;
-    if (copy_kernel_ms(b, b->copy1, n, &one) || copy_kernel_ms(b, b->copy16, n, &chunked))
-        return 1;
-    bool use_one = one >= 0 && (chunked < 0 || one <= chunked);
-    r->copy_ms = use_one ? one : chunked;
-    r->copy_kernel = use_one ? "copy1" : chunked >= 0 ? "copy16" : "wrong";
+    const cl_kernel kernels[] = {b->copy1, b->copy16, b->copy4, NULL};
+    static const char *const names[] = {"copy1", "copy16", "copy4", "copybuffer"};
+    r->copy_ms = -1;
+    r->copy_kernel = "wrong";
+    for (int i = 0; i < 4; i++) {
+        double ms = -1;
+        if (copy_kernel_ms(b, kernels[i], n, &ms)) return 1;
+        if (ms >= 0 && (r->copy_ms < 0 || ms < r->copy_ms)) {
+            r->copy_ms = ms;
+            r->copy_kernel = names[i];
+        }
+    }
     return 0;
 }
 
@@ -365,8 +405,11 @@ static int scankit_ms(bench *b, bench_op op, size_t n, row *r)
 
 static void print_header(const bench *b)
 {
+    static const char *const paths[] = {"auto", "reduce-then-scan", "lookback"};
     printf("scankit scan, uint32 add: %s, %s shape, seed %" PRIu64 "\n", b->device_name,
            b->shape_name, b->opt.seed);
+    printf("scan path %s, work-group %ld, items %ld (0: tuned)\n", paths[b->opt.path],
+           b->opt.wg, b->opt.items);
     printf("times: median of %d runs after %d warm-ups; scankit = device time of one call's "
            "launches (wall = call + finish);\n",
            b->opt.repeats, WARMUPS);
@@ -434,6 +477,10 @@ static int context_open(bench *b)
         if (st != SK_OK) return sk_fail(b, st, "setting the shape");
     }
     st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
+    if (st == SK_OK && b->opt.path) st = sk_context_set_param(b->ctx, SK_PARAM_SCAN_PATH, b->opt.path);
+    if (st == SK_OK && b->opt.wg) st = sk_context_set_param(b->ctx, SK_PARAM_WG_SIZE, b->opt.wg);
+    if (st == SK_OK && b->opt.items)
+        st = sk_context_set_param(b->ctx, SK_PARAM_ITEMS_PER_THREAD, b->opt.items);
     if (st == SK_OK) st = sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);
     if (st == SK_OK) st = sk_context_device(b->ctx, &d);
     if (st != SK_OK) return sk_fail(b, st, "configuring the context");
@@ -489,6 +536,7 @@ static int bench_close(bench *b)
         if (mems[i] && clReleaseMemObject(mems[i]) != CL_SUCCESS) bad = 1;
     if (b->copy1 && clReleaseKernel(b->copy1) != CL_SUCCESS) bad = 1;
     if (b->copy16 && clReleaseKernel(b->copy16) != CL_SUCCESS) bad = 1;
+    if (b->copy4 && clReleaseKernel(b->copy4) != CL_SUCCESS) bad = 1;
     if (b->copy_prog && clReleaseProgram(b->copy_prog) != CL_SUCCESS) bad = 1;
     if (b->csv && fclose(b->csv) != 0) bad = 1;
     sk_context_free(b->ctx);

@@ -27,6 +27,10 @@
  * elements from its offset on; a partition writes its rejected elements
  * from total + (rejected before it) on. No flag array goes through global
  * memory.
+ *
+ * With SK_LOOKBACK (and lookback.cl in the configuration) the GPU shape
+ * also selects in one pass, the count and the scan folded into the write
+ * kernel by decoupled look-back.
  */
 
 #ifndef SK_T
@@ -115,12 +119,50 @@ void sk_compact_count_tiles(SK_PARAMS, __global SK_C *counts, ulong n)
     }
 }
 
+/* Element j of the tile (global index i, value x) into local memory. */
+void sk_tile_put(SK_PARAMS, uint j, ulong i, SK_T x, __local SK_T *lk, __local SK_V *lv,
+                 __local uchar *lf)
+{
+    lk[SK_PAD(j)] = x;
+    lf[SK_PAD(j)] = (uchar)SK_KEEP(x, i);
+#if defined(SK_HAS_V)
+    lv[SK_PAD(j)] = vsrc[i];
+#endif
+}
+
+/* With SK_T4 (the host defines it, the 4-wide vector of a 4-byte SK_T), a
+ * full tile's keys are read 16 bytes per access; false for other tiles.
+ * Which loop runs depends on sizes only. */
+bool sk_tile_load_vec(SK_PARAMS, ulong base, ulong n, __local SK_T *lk, __local SK_V *lv,
+                      __local uchar *lf)
+{
+#if defined(SK_T4) && (SK_ITEMS % 4) == 0
+    if (base + SK_TILE > n) return false;
+    __global const SK_T4 *v = (__global const SK_T4 *)(src + base);
+    uint lid = get_local_id(0);
+    for (uint k = 0; k < SK_ITEMS / 4; k++) {
+        uint j = k * SK_WG + lid;
+        SK_T4 q = v[j];
+        ulong i = base + 4 * j;
+        sk_tile_put(src, flags, vsrc, 4 * j, i, q.x, lk, lv, lf);
+        sk_tile_put(src, flags, vsrc, 4 * j + 1, i + 1, q.y, lk, lv, lf);
+        sk_tile_put(src, flags, vsrc, 4 * j + 2, i + 2, q.z, lk, lv, lf);
+        sk_tile_put(src, flags, vsrc, 4 * j + 3, i + 3, q.w, lk, lv, lf);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return true;
+#else
+    return false;
+#endif
+}
+
 /* Loads the tile striped (coalesced) into local memory with its keep flags
  * (0 past n). */
 void sk_tile_load(SK_PARAMS, ulong base, ulong n, __local SK_T *lk, __local SK_V *lv,
                   __local uchar *lf)
 {
     uint lid = get_local_id(0);
+    if (sk_tile_load_vec(src, flags, vsrc, base, n, lk, lv, lf)) return;
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint j = k * SK_WG + lid;
         ulong i = base + j;
@@ -212,6 +254,46 @@ void sk_compact_write_tiles(SK_PARAMS, __global const SK_C *offsets, __global SK
         }
     }
 }
+
+#if defined(SK_LOOKBACK)
+/* Select (no partition) in one pass: tiles numbered in the order
+ * work-groups start; each publishes its kept count and finds its output
+ * offset from its predecessors' by decoupled look-back (lookback.cl, on
+ * uint counts). The last tile writes the total kept to *total. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_compact_select_lookback(SK_PARAMS, __global ulong *state, uint epoch, ulong tiles,
+                                __global SK_T *dst, __global SK_V *vdst,
+                                __global SK_C *total, ulong n)
+{
+    __local SK_T lk[SK_LDS];
+    __local uchar lf[SK_LDS];
+    __local uint s[2 * SK_WG];
+#if defined(SK_HAS_V)
+    __local SK_V lv[SK_LDS];
+#else
+    __local SK_V *lv = 0;
+#endif
+    __local ulong win[SK_LB_WINDOW];
+    __local uint carry;
+    __local uint slot;
+    uint lid = get_local_id(0);
+    uint tile = sk_lb_take_tile(state, tiles, &slot);
+    ulong base = (ulong)tile * SK_TILE;
+    sk_tile_load(src, flags, vsrc, base, n, lk, lv, lf);
+    uint kept = sk_tile_rearrange(lk, lv, lf, s, 0);
+    ulong out = sk_lb_exclusive_prefix(state, epoch, tile, kept, win, &carry, &slot);
+    if (lid == 0 && tile == tiles - 1) *total = (SK_C)(out + kept);
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = k * SK_WG + lid;
+        if (j < kept) {
+            dst[out + j] = lk[SK_PAD(j)];
+#if defined(SK_HAS_V)
+            vdst[out + j] = lv[SK_PAD(j)];
+#endif
+        }
+    }
+}
+#endif
 
 /* ======================================================================= */
 #elif defined(SK_SHAPE_CPU)

@@ -20,7 +20,9 @@
  *
  * Tiles are combined across work-groups by reduce-then-scan: reduce every
  * tile, scan the tile totals (the host recurses on them), then scan every
- * tile again seeded with its exclusive prefix.
+ * tile again seeded with its exclusive prefix. With SK_LOOKBACK (and
+ * lookback.cl in the configuration) the GPU shape also has a single-pass
+ * kernel that finds each tile's prefix by decoupled look-back.
  */
 
 #ifndef SK_T
@@ -34,12 +36,14 @@ typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -
 #define SK_IN_PARAMS __global const SK_T *src, ulong src_off
 #define SK_IN_ARGS src, src_off
 #define SK_LOAD(i) src[src_off + (i)]
+#define SK_PLAIN_IN 1
 #endif
 
 #ifndef SK_OUT_PARAMS
 #define SK_OUT_PARAMS __global SK_T *dst, ulong dst_off
 #define SK_OUT_ARGS dst, dst_off
 #define SK_STORE(i, v) (dst[dst_off + (i)] = (v))
+#define SK_PLAIN_OUT 1
 #endif
 
 /* ======================================================================= */
@@ -58,18 +62,75 @@ typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -
 #define SK_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #endif
 
+/* With SK_TILE_VEC4 (the host defines it for 4-byte elements), elements of
+ * plain arrays move between global and local memory four at a time (one
+ * 16-byte access per work-item) in full tiles at 16-byte aligned offsets;
+ * the other tiles take the element loop. Which loop runs depends on sizes
+ * and offsets only. */
+#if defined(SK_TILE_VEC4) && (SK_ITEMS % 4) == 0
+typedef union sk_elem_bits {
+    SK_T v;
+    uint u;
+} sk_elem_bits;
+
+SK_T sk_from_bits(uint u)
+{
+    sk_elem_bits b;
+    b.u = u;
+    return b.v;
+}
+
+uint sk_to_bits(SK_T v)
+{
+    sk_elem_bits b;
+    b.v = v;
+    return b.u;
+}
+
+#if defined(SK_PLAIN_IN)
+#define SK_VEC_IN 1
+#endif
+#if defined(SK_PLAIN_OUT)
+#define SK_VEC_OUT 1
+#endif
+#endif
+
+/* Copies a full tile at an aligned offset into lds in striped order, 16
+ * bytes per access; false (nothing done) for any other tile. */
+bool sk_tile_load_vec(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds)
+{
+#if defined(SK_VEC_IN)
+    if ((src_off & 3) != 0 || base + SK_TILE > n) return false;
+    __global const uint4 *v = (__global const uint4 *)(src + src_off + base);
+    uint lid = get_local_id(0);
+    for (uint k = 0; k < SK_ITEMS / 4; k++) {
+        uint j = k * SK_WG + lid;
+        uint4 q = v[j];
+        lds[SK_PAD(4 * j)] = sk_from_bits(q.x);
+        lds[SK_PAD(4 * j + 1)] = sk_from_bits(q.y);
+        lds[SK_PAD(4 * j + 2)] = sk_from_bits(q.z);
+        lds[SK_PAD(4 * j + 3)] = sk_from_bits(q.w);
+    }
+    return true;
+#else
+    return false;
+#endif
+}
+
 /* Loads one tile (identity past n) into x[] in blocked order: work-item t
  * gets elements t*SK_ITEMS .. t*SK_ITEMS+SK_ITEMS-1 of the tile. Global
  * reads are striped (coalesced) and transposed through local memory. */
 void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, SK_T *x)
 {
     uint lid = get_local_id(0);
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        uint j = k * SK_WG + lid;
-        ulong i = base + j;
-        SK_T v = SK_IDENTITY;
-        if (i < n) v = SK_LOAD(i);
-        lds[SK_PAD(j)] = v;
+    if (!sk_tile_load_vec(SK_IN_ARGS, base, n, lds)) {
+        for (uint k = 0; k < SK_ITEMS; k++) {
+            uint j = k * SK_WG + lid;
+            ulong i = base + j;
+            SK_T v = SK_IDENTITY;
+            if (i < n) v = SK_LOAD(i);
+            lds[SK_PAD(j)] = v;
+        }
     }
     SK_BARRIER();
     for (uint k = 0; k < SK_ITEMS; k++)
@@ -139,6 +200,25 @@ SK_T sk_tile_reduce(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, __loca
     return total;
 }
 
+/* The store side of sk_tile_load_vec: a full tile at an aligned offset
+ * from lds to global memory, 16 bytes per access; false for other tiles. */
+bool sk_tile_store_vec(SK_OUT_PARAMS, ulong base, ulong n, __local SK_T *lds)
+{
+#if defined(SK_VEC_OUT)
+    if ((dst_off & 3) != 0 || base + SK_TILE > n) return false;
+    __global uint4 *v = (__global uint4 *)(dst + dst_off + base);
+    uint lid = get_local_id(0);
+    for (uint k = 0; k < SK_ITEMS / 4; k++) {
+        uint j = k * SK_WG + lid;
+        v[j] = (uint4)(sk_to_bits(lds[SK_PAD(4 * j)]), sk_to_bits(lds[SK_PAD(4 * j + 1)]),
+                       sk_to_bits(lds[SK_PAD(4 * j + 2)]), sk_to_bits(lds[SK_PAD(4 * j + 3)]));
+    }
+    return true;
+#else
+    return false;
+#endif
+}
+
 /* Writes a scanned tile: work-item t's elements x[] (blocked order) start
  * from run, the combination of everything before them. Goes back through
  * local memory so that the global writes are striped (coalesced). A lifted
@@ -153,10 +233,12 @@ void sk_tile_store(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclus
         run = inclusive;
     }
     SK_BARRIER();
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        uint j = k * SK_WG + lid;
-        ulong i = base + j;
-        if (i < n) SK_STORE(i, lds[SK_PAD(j)]);
+    if (!sk_tile_store_vec(SK_OUT_ARGS, base, n, lds)) {
+        for (uint k = 0; k < SK_ITEMS; k++) {
+            uint j = k * SK_WG + lid;
+            ulong i = base + j;
+            if (i < n) SK_STORE(i, lds[SK_PAD(j)]);
+        }
     }
     SK_BARRIER();
 }
@@ -220,6 +302,30 @@ void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
     for (ulong base = 0; base < n; base += SK_TILE)
         carry = sk_tile_scan(SK_IN_ARGS, SK_OUT_ARGS, base, n, exclusive, carry, lds, s);
 }
+
+#if defined(SK_LOOKBACK)
+/* One pass: tiles numbered in the order work-groups start, each tile's
+ * prefix found from its predecessors' published totals (lookback.cl);
+ * `epoch` is this launch's, `tiles` the number of tiles. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global ulong *state, uint epoch,
+                      ulong tiles, ulong n, uint exclusive)
+{
+    __local SK_T lds[SK_LDS];
+    __local SK_T s[SK_WG];
+    __local ulong win[SK_LB_WINDOW];
+    __local SK_T carry;
+    __local uint slot;
+    uint tile = sk_lb_take_tile(state, tiles, &slot);
+    ulong base = (ulong)tile * SK_TILE;
+    SK_T x[SK_ITEMS];
+    sk_tile_load(SK_IN_ARGS, base, n, lds, x);
+    SK_T total;
+    SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);
+    SK_T before = sk_lb_exclusive_prefix(state, epoch, tile, total, win, &carry, &slot);
+    sk_tile_store(SK_IN_ARGS, SK_OUT_ARGS, base, n, exclusive, sk_op(before, prefix), x, lds);
+}
+#endif
 
 /* ======================================================================= */
 #elif defined(SK_SHAPE_CPU)

@@ -51,26 +51,6 @@ uint sk_digit(SK_KEY_T k, SK_KEY_T flip, uint shift, uint mask)
 
 #define SK_TILE (SK_WG * SK_ITEMS)
 
-/* Exclusive scan of one uint per work-item through s[2 * SK_WG] (Hillis-Steele,
- * double-buffered); *total gets the sum of all. */
-uint sk_wg_exclusive_uint(uint v, __local uint *s, uint *total)
-{
-    uint lid = get_local_id(0);
-    uint in = 0;
-    s[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = 1; d < SK_WG; d <<= 1) {
-        uint add = lid >= d ? s[in * SK_WG + lid - d] : 0;
-        s[(1 - in) * SK_WG + lid] = s[in * SK_WG + lid] + add;
-        in = 1 - in;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    uint inclusive = s[in * SK_WG + lid];
-    *total = s[in * SK_WG + SK_WG - 1];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return inclusive - v;
-}
-
 /* partials[2g] = AND, partials[2g+1] = OR of the transformed keys that
  * work-group g's work-items visit (stride: the whole launch). */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
@@ -121,23 +101,46 @@ void sk_sort_hist_tiles(__global const SK_KEY_T *keys, __global SK_COUNT_T *hist
     for (uint d = lid; d < SK_RADIX; d += SK_WG) hist[d * tiles + tile] = lh[d];
 }
 
-/* One stable split of the tile by bit b of the digit. x[] holds this
- * work-item's entries (digit | tile index << 8) at tile positions
- * lid * SK_ITEMS + k; afterwards x[] holds the entries now at those
- * positions: those with bit b clear first, both halves in their old order. */
-void sk_tile_split(uint *x, uint b, __local uint *lp, __local uint *s)
+/* Exclusive scan of one ulong per work-item through s[2 * SK_WG]
+ * (Hillis-Steele, double-buffered); *total gets the sum of all. */
+ulong sk_wg_exclusive_ulong(ulong v, __local ulong *s, ulong *total)
 {
     uint lid = get_local_id(0);
-    uint zeros = 0;
-    for (uint k = 0; k < SK_ITEMS; k++) zeros += ((x[k] >> b) & 1u) ^ 1u;
-    uint total_zeros;
-    uint before = sk_wg_exclusive_uint(zeros, s, &total_zeros);
+    uint in = 0;
+    s[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1; d < SK_WG; d <<= 1) {
+        ulong add = lid >= d ? s[in * SK_WG + lid - d] : 0;
+        s[(1 - in) * SK_WG + lid] = s[in * SK_WG + lid] + add;
+        in = 1 - in;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    ulong inclusive = s[in * SK_WG + lid];
+    *total = s[in * SK_WG + SK_WG - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return inclusive - v;
+}
+
+/* One stable split of the tile by the two bits b, b + 1 of the digit (four
+ * buckets). x[] holds this work-item's entries (digit | tile index << 8) at
+ * tile positions lid * SK_ITEMS + k; afterwards x[] holds the entries now
+ * at those positions, ordered by the two bits, each bucket in its old
+ * order. The four bucket counts of a work-item travel packed in one ulong,
+ * 16 bits each (the host keeps tiles below 2^16 keys), so one work-group
+ * scan places all four buckets. */
+void sk_tile_split2(uint *x, uint b, __local uint *lp, __local ulong *s)
+{
+    uint lid = get_local_id(0);
+    ulong counts = 0;
+    for (uint k = 0; k < SK_ITEMS; k++) counts += 1ul << (16 * ((x[k] >> b) & 3u));
+    ulong total;
+    ulong pos = sk_wg_exclusive_ulong(counts, s, &total);
+    ulong c0 = total & 0xffffu, c1 = (total >> 16) & 0xffffu, c2 = (total >> 32) & 0xffffu;
+    pos += (c0 << 16) + ((c0 + c1) << 32) + ((c0 + c1 + c2) << 48);
     for (uint k = 0; k < SK_ITEMS; k++) {
-        uint pos = lid * SK_ITEMS + k;
-        uint one = (x[k] >> b) & 1u;
-        uint dst = one ? total_zeros + (pos - before) : before;
-        before += one ^ 1u;
-        lp[dst] = x[k];
+        uint c = 16 * ((x[k] >> b) & 3u);
+        lp[(uint)(pos >> c) & 0xffffu] = x[k];
+        pos += 1ul << c;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < SK_ITEMS; k++) x[k] = lp[lid * SK_ITEMS + k];
@@ -147,7 +150,7 @@ void sk_tile_split(uint *x, uint b, __local uint *lp, __local uint *s)
 /* Sorts the tile's (digit, index) entries by digit, stably, into lp[]. Past
  * n, entries get the largest digit: they stay behind every real key. */
 void sk_tile_rank(__global const SK_KEY_T *keys, ulong base, ulong n, uint shift,
-                  uint mask, SK_KEY_T flip, __local uint *lp, __local uint *s)
+                  uint mask, SK_KEY_T flip, __local uint *lp, __local ulong *s)
 {
     uint lid = get_local_id(0);
     uint x[SK_ITEMS];
@@ -157,7 +160,7 @@ void sk_tile_rank(__global const SK_KEY_T *keys, ulong base, ulong n, uint shift
         uint d = i < n ? sk_digit(keys[i], flip, shift, mask) : mask;
         x[k] = d | (j << 8);
     }
-    for (uint b = 0; b < SK_RADIX_BITS && (mask >> b) != 0; b++) sk_tile_split(x, b, lp, s);
+    for (uint b = 0; b < SK_RADIX_BITS && (mask >> b) != 0; b += 2) sk_tile_split2(x, b, lp, s);
     for (uint k = 0; k < SK_ITEMS; k++) lp[lid * SK_ITEMS + k] = x[k];
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -173,7 +176,7 @@ void sk_sort_scatter_tiles(__global const SK_KEY_T *keys, __global SK_KEY_T *key
                            uint shift, uint mask, SK_KEY_T flip)
 {
     __local uint lp[SK_TILE];
-    __local uint s[2 * SK_WG];
+    __local ulong s[2 * SK_WG];
     __local uint start[SK_RADIX];
     uint lid = get_local_id(0);
     ulong tile = get_group_id(0);

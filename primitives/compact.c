@@ -11,6 +11,8 @@
  *      from its offset on (a partition also writes its rejected elements
  *      after all kept ones).
  * The total is then read back (the only blocking step of the cl_mem forms).
+ * The GPU shape selects (not partitions) in one pass instead, the count and
+ * the scan folded into the write by decoupled look-back (compact.cl).
  * Counts are uint32, or uint64 when n >= 2^32.
  */
 #include "sk_internal.h"
@@ -100,19 +102,22 @@ out:
 typedef struct compact_plan {
     sk__tuning t;
     bool gpu;
+    bool lookback;              /* GPU select in one pass (see compact.cl) */
     size_t parts, chunk;
     size_t count_size;
 } compact_plan;
 
 static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
 
-/* Local memory of the GPU write kernel: the tile's keys, values and keep
- * flags (padded) and the work-group scan's 2 x wg counts. */
+/* Local memory of the GPU write kernels: the tile's keys, values and keep
+ * flags (padded), the work-group scan's 2 x wg counts, and the look-back
+ * window with a few words (kernels/lookback.cl). */
 static size_t gpu_local_bytes(const compact_spec *s, size_t wg, size_t items)
 {
     size_t tile = wg * items;
     size_t padded = tile + (tile - 1) / 32;
-    return padded * (sk_type_size(s->type) + s->value_size + 1) + 2 * wg * sizeof(cl_uint);
+    return padded * (sk_type_size(s->type) + s->value_size + 1) + 2 * wg * sizeof(cl_uint) +
+           32 * sizeof(cl_ulong) + 16;
 }
 
 static void plan_parts(compact_plan *p, size_t n)
@@ -130,24 +135,32 @@ static void plan_parts(compact_plan *p, size_t n)
 static compact_plan plan_for(const sk_context *ctx, const compact_spec *s, size_t n)
 {
     compact_plan p;
-    p.t = sk__tuning_for(ctx, sk_type_size(s->type) + s->value_size);
+    size_t elem = sk_type_size(s->type) + s->value_size;
+    p.t = sk__tuning_for(ctx, SK_FAMILY_OTHER, elem);
     p.gpu = p.t.shape == SK_SHAPE_GPU;
+    p.count_size = n > UINT32_MAX ? sizeof(cl_ulong) : sizeof(cl_uint);
+    /* Look-back on uint counts; a partition needs the total before it can
+     * place its first rejected element, so it keeps the three steps. The
+     * single pass is a scan and takes the scan's tiles. */
+    p.lookback = p.gpu && !s->partition && p.count_size == sizeof(cl_uint) &&
+                 p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN;
+    if (p.lookback) p.t = sk__tuning_for(ctx, SK_FAMILY_SCAN, elem);
     while (p.gpu && p.t.items > 1 &&
            gpu_local_bytes(s, p.t.wg_size, p.t.items) > ctx->local_mem_bytes)
         p.t.items /= 2;
     while (p.gpu && p.t.wg_size > 1 &&
            gpu_local_bytes(s, p.t.wg_size, p.t.items) > ctx->local_mem_bytes)
         p.t.wg_size /= 2;
-    p.count_size = n > UINT32_MAX ? sizeof(cl_ulong) : sizeof(cl_uint);
     plan_parts(&p, n);
     return p;
 }
 
 /* ---- programs ---------------------------------------------------------------------- */
 
-enum { K_COUNT, K_WRITE };
+enum { K_COUNT, K_WRITE, K_SELECT_LOOKBACK };
 
-static const char *const gpu_kernels[] = {"sk_compact_count_tiles", "sk_compact_write_tiles"};
+static const char *const gpu_kernels[] = {"sk_compact_count_tiles", "sk_compact_write_tiles",
+                                          "sk_compact_select_lookback"};
 static const char *const cpu_kernels[] = {"sk_compact_count_chunks",
                                           "sk_compact_write_chunks"};
 
@@ -179,9 +192,15 @@ static char *compact_config(const compact_spec *s, const compact_plan *p)
     if (p->gpu)
         sk__str_addf(&c, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      p->t.wg_size, p->t.items);
+    if (p->gpu && sk_type_size(s->type) == 4)
+        sk__str_addf(&c, "#define SK_T4 %s4\n", cl_types[s->type]);
     else
         sk__str_addf(&c, "#define SK_SHAPE_CPU 1\n");
     config_keep(&c, s);
+    if (p->lookback)
+        sk__str_addf(&c, "#define SK_LOOKBACK 1\n#define SK_LB_T uint\n#define SK_LB_IDENTITY 0u\n"
+                         "#define sk_lb_op(a, b) ((a) + (b))\n%s\n",
+                     sk__source_text("lookback"));
     if (c.failed) {
         sk__str_free(&c);
         return NULL;
@@ -195,7 +214,7 @@ static sk_status get_program(sk_context *ctx, const compact_spec *s, const compa
     char *config = compact_config(s, p);
     if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "compaction configuration");
     sk_status st = sk__program_get(ctx, "compact", config, p->gpu ? gpu_kernels : cpu_kernels,
-                                   2, out);
+                                   p->lookback ? 3 : 2, out);
     free(config);
     return st;
 }
@@ -287,15 +306,42 @@ out:
     return st;
 }
 
-/* Blocks until the total (counts[parts]) is known. */
+/* One pass (plan.lookback): state words from the runtime, the total into
+ * counts[0]. */
+static sk_status launch_select_lookback(compact_job *j)
+{
+    cl_kernel k = j->prog->kernels[K_SELECT_LOOKBACK];
+    cl_mem vdst = j->io.vdst ? j->io.vdst : j->io.dst;
+    cl_mem state = NULL;
+    cl_uint epoch = 0;
+    sk_status st = SK_OK;
+    SK_TRY(sk__lookback_state(j->ctx, j->plan.parts, &state, &epoch));
+    SK_TRY(set_inputs(j, k));
+    SK_TRY(sk__set_arg(j->ctx, k, 3, sizeof(cl_mem), &state));
+    SK_TRY(sk__set_arg(j->ctx, k, 4, sizeof epoch, &epoch));
+    SK_TRY(set_ulong(j->ctx, k, 5, j->plan.parts));
+    SK_TRY(sk__set_arg(j->ctx, k, 6, sizeof(cl_mem), &j->io.dst));
+    SK_TRY(sk__set_arg(j->ctx, k, 7, sizeof(cl_mem), &vdst));
+    SK_TRY(sk__set_arg(j->ctx, k, 8, sizeof(cl_mem), &j->counts));
+    SK_TRY(set_ulong(j->ctx, k, 9, j->n));
+    st = sk__launch(j->ctx, j->prog, K_SELECT_LOOKBACK, j->plan.parts * local_size(j),
+                    local_size(j), "epoch=%u tiles=%zu n=%zu", (unsigned)epoch, j->plan.parts,
+                    j->n);
+out:
+    return st;
+}
+
+/* Blocks until the total (counts[parts], or counts[0] after one pass) is
+ * known. */
 static sk_status read_total(compact_job *j, size_t *count)
 {
     sk_status st = SK_OK;
     cl_ulong wide = 0;
     cl_uint narrow = 0;
     void *dst = j->plan.count_size == sizeof wide ? (void *)&wide : (void *)&narrow;
+    size_t slot = j->plan.lookback ? 0 : j->plan.parts;
     SK_CL_TRY(j->ctx, clEnqueueReadBuffer(j->ctx->queue, j->counts, CL_TRUE,
-                                          j->plan.parts * j->plan.count_size,
+                                          slot * j->plan.count_size,
                                           j->plan.count_size, dst, 0, NULL, NULL));
     *count = j->plan.count_size == sizeof wide ? (size_t)wide : (size_t)narrow;
 out:
@@ -316,10 +362,15 @@ static sk_status compact_run(sk_context *ctx, const compact_spec *s, const compa
     SK_TRY(open_program(ctx, s, &j.plan, n, &j.prog));
     SK_TRY(sk__scratch_get(ctx, SK_SLOT_COMPACT_A, (j.plan.parts + 1) * j.plan.count_size,
                            &j.counts));
-    SK_TRY(launch_count(&j));
-    SK_TRY(sk_scan_exclusive(ctx, j.plan.count_size == sizeof(cl_uint) ? SK_UINT32 : SK_UINT64,
-                             SK_OP_ADD, j.counts, j.counts, j.plan.parts + 1));
-    SK_TRY(launch_write(&j));
+    if (j.plan.lookback) {
+        SK_TRY(launch_select_lookback(&j));
+    } else {
+        SK_TRY(launch_count(&j));
+        SK_TRY(sk_scan_exclusive(ctx, j.plan.count_size == sizeof(cl_uint) ? SK_UINT32
+                                                                            : SK_UINT64,
+                                 SK_OP_ADD, j.counts, j.counts, j.plan.parts + 1));
+        SK_TRY(launch_write(&j));
+    }
     st = read_total(&j, count);
 out:
     return st;

@@ -25,6 +25,12 @@ static const sk__embedded_source *find_source(const char *name)
     return NULL;
 }
 
+const char *sk__source_text(const char *name)
+{
+    const sk__embedded_source *src = find_source(name);
+    return src ? src->text : NULL;
+}
+
 static const char build_options[] = "-cl-std=CL1.2";
 
 /* ---- timing --------------------------------------------------------------- */
@@ -302,12 +308,11 @@ static sk_status create_kernels(sk_context *ctx, sk__program *p,
     return SK_OK;
 }
 
-sk_status sk__program_get(sk_context *ctx, const char *source_name, const char *config,
-                          const char *const *kernel_names, unsigned kernel_count,
-                          const sk__program **out)
+/* Finds or builds the program of (source, config) as the context sees it. */
+static sk_status program_get(sk_context *ctx, const sk__embedded_source *source,
+                             const char *config, const char *const *kernel_names,
+                             unsigned kernel_count, const sk__program **out)
 {
-    const sk__embedded_source *source = find_source(source_name);
-    if (!source) return sk__fail(ctx, SK_E_INVALID_ARG, "no kernel source %s.cl", source_name);
     for (sk__program *p = ctx->programs; p; p = p->next) {
         if (p->source == source && strcmp(p->config, config) == 0 &&
             same_kernels(p, kernel_names, kernel_count)) {
@@ -332,4 +337,22 @@ sk_status sk__program_get(sk_context *ctx, const char *source_name, const char *
     ctx->programs = p;
     *out = p;
     return SK_OK;
+}
+
+sk_status sk__program_get(sk_context *ctx, const char *source_name, const char *config,
+                          const char *const *kernel_names, unsigned kernel_count,
+                          const sk__program **out)
+{
+    const sk__embedded_source *source = find_source(source_name);
+    if (!source) return sk__fail(ctx, SK_E_INVALID_ARG, "no kernel source %s.cl", source_name);
+    if (!ctx->kernel_defines) return program_get(ctx, source, config, kernel_names,
+                                                 kernel_count, out);
+    /* $SCANKIT_KERNEL_DEFINES goes first, so it is part of every cache key. */
+    sk__str full = {0};
+    sk__str_addf(&full, "%s\n%s", ctx->kernel_defines, config);
+    sk_status st = full.failed ? sk__fail(ctx, SK_E_OUT_OF_MEMORY, "program configuration")
+                               : program_get(ctx, source, full.buf, kernel_names,
+                                             kernel_count, out);
+    sk__str_free(&full);
+    return st;
 }

@@ -223,6 +223,40 @@ static sk_shape shape_from_env(void)
     return SK_SHAPE_AUTO;
 }
 
+static sk_scan_path scan_path_from_env(void)
+{
+    const char *s = getenv("SCANKIT_SCAN_PATH");
+    if (!s) return SK_SCAN_PATH_AUTO;
+    if (strcasecmp(s, "reduce-then-scan") == 0) return SK_SCAN_PATH_REDUCE_THEN_SCAN;
+    if (strcasecmp(s, "lookback") == 0) return SK_SCAN_PATH_LOOKBACK;
+    return SK_SCAN_PATH_AUTO;
+}
+
+/* $SCANKIT_KERNEL_DEFINES="NAME[=VALUE] ..." as #define lines, for trying
+ * kernel variants; NULL when unset or empty. */
+static char *kernel_defines_from_env(void)
+{
+    const char *s = getenv("SCANKIT_KERNEL_DEFINES");
+    if (!s || !*s) return NULL;
+    sk__str out = {0};
+    while (*s) {
+        size_t len = strcspn(s, " \t");
+        if (len) {
+            const char *eq = memchr(s, '=', len);
+            size_t name_len = eq ? (size_t)(eq - s) : len;
+            sk__str_addf(&out, "#define %.*s %.*s\n", (int)name_len, s,
+                         eq ? (int)(len - name_len - 1) : 1, eq ? eq + 1 : "1");
+        }
+        s += len;
+        s += strspn(s, " \t");
+    }
+    if (out.failed) {
+        sk__str_free(&out);
+        return NULL;
+    }
+    return out.buf;
+}
+
 static sk_status context_alloc(sk_context **out)
 {
     sk_context *ctx = calloc(1, sizeof *ctx);
@@ -230,7 +264,9 @@ static sk_status context_alloc(sk_context **out)
     const char *log = getenv("SCANKIT_LOG");
     ctx->log = log && strcmp(log, "1") == 0;
     ctx->shape_param = shape_from_env();
+    ctx->scan_path_param = scan_path_from_env();
     ctx->cache_dir = sk__default_cache_dir();
+    ctx->kernel_defines = kernel_defines_from_env();
     trace_from_env(ctx);
     *out = ctx;
     return SK_OK;
@@ -338,6 +374,7 @@ void sk_context_free(sk_context *ctx)
     if (ctx->device) clReleaseDevice(ctx->device);
     if (ctx->trace_file) fclose(ctx->trace_file);
     free(ctx->cache_dir);
+    free(ctx->kernel_defines);
     free(ctx->build_log);
     free(ctx);
 }
@@ -395,6 +432,12 @@ sk_status sk_context_set_param(sk_context *ctx, sk_param param, long v)
         ctx->profile = v == 1;
         if (!ctx->profile) profile_clear(ctx);
         return SK_OK;
+    case SK_PARAM_SCAN_PATH:
+        if (v != SK_SCAN_PATH_AUTO && v != SK_SCAN_PATH_REDUCE_THEN_SCAN &&
+            v != SK_SCAN_PATH_LOOKBACK)
+            break;
+        ctx->scan_path_param = (sk_scan_path)v;
+        return SK_OK;
     }
     return sk__fail(ctx, SK_E_INVALID_ARG, "parameter %d: value %ld out of range",
                     (int)param, v);
@@ -404,12 +447,13 @@ sk_status sk_context_get_param(const sk_context *ctx, sk_param param, long *v)
 {
     if (!ctx || !v) return SK_E_INVALID_ARG;
     switch (param) {
-    case SK_PARAM_SHAPE: *v = sk__tuning_for(ctx, 4).shape; return SK_OK;
+    case SK_PARAM_SHAPE: *v = sk__tuning_for(ctx, SK_FAMILY_SCAN, 4).shape; return SK_OK;
     case SK_PARAM_WG_SIZE: *v = ctx->wg_param; return SK_OK;
     case SK_PARAM_ITEMS_PER_THREAD: *v = ctx->items_param; return SK_OK;
     case SK_PARAM_CPU_CHUNKS: *v = ctx->chunks_param; return SK_OK;
     case SK_PARAM_CPU_SERIAL_BELOW: *v = ctx->serial_below_param; return SK_OK;
     case SK_PARAM_PROFILE: *v = ctx->profile; return SK_OK;
+    case SK_PARAM_SCAN_PATH: *v = ctx->scan_path_param; return SK_OK;
     }
     return SK_E_INVALID_ARG;
 }
@@ -490,6 +534,29 @@ sk_status sk__scratch_get(sk_context *ctx, sk__slot slot, size_t bytes, cl_mem *
     s->bytes = want;
     *out = m;
     return SK_OK;
+}
+
+/* Epochs take the 30 high bits of a state word (kernels/lookback.cl). */
+#define LOOKBACK_EPOCH_MAX ((1u << 30) - 1)
+
+sk_status sk__lookback_state(sk_context *ctx, size_t tiles, cl_mem *mem, cl_uint *epoch)
+{
+    sk_status st = SK_OK;
+    sk__scratch *s = &ctx->scratch[SK_SLOT_LOOKBACK];
+    size_t had = s->bytes;
+    SK_TRY(sk__scratch_get(ctx, SK_SLOT_LOOKBACK, (tiles + 1) * sizeof(cl_ulong), mem));
+    /* A new buffer holds garbage, and a wrapped epoch would match old words:
+     * zero every word (tile counter included) and start again from 1. */
+    if (s->bytes != had || ctx->lookback_epoch >= LOOKBACK_EPOCH_MAX) {
+        const cl_ulong zero = 0;
+        SK_CL_TRY(ctx, clEnqueueFillBuffer(ctx->queue, *mem, &zero, sizeof zero, 0,
+                                           s->bytes / sizeof zero * sizeof zero, 0, NULL,
+                                           NULL));
+        ctx->lookback_epoch = 0;
+    }
+    *epoch = ++ctx->lookback_epoch;
+out:
+    return st;
 }
 
 /* Host-array forms: n elements of elem bytes copied into a scratch slot.

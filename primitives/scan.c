@@ -8,6 +8,11 @@
  *   level 0: scan every tile of src into dst, seeded with partials[tile]
  * Small inputs take a single work-group (GPU shape) or a single work-item
  * (CPU shape) that walks the whole input in order.
+ *
+ * The GPU shape can instead scan in one pass with decoupled look-back
+ * (kernels/lookback.cl) where the monoid fits in 4 bytes: by default for
+ * operators whose result does not depend on the combining order, on request
+ * (SK_PARAM_SCAN_PATH) for the others. A reduce reads its input once already and keeps its path.
  */
 #include "sk_internal.h"
 
@@ -94,6 +99,7 @@ typedef struct scan_op {
     const char *vec_type;
     const char *vec_combine;
     bool size_is_bound;       /* m.size bounds sizeof(type) from above */
+    bool order_free;          /* results never depend on the combining order */
 } scan_op;
 
 /* Writes the operator text for scalar (w == "") or 8-wide (w == "8") types. */
@@ -159,6 +165,7 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     out->vec_type = exact ? buf->vec_type : NULL;
     out->vec_combine = exact ? buf->vec_combine : NULL;
     out->size_is_bound = false;
+    out->order_free = exact;
     return SK_OK;
 }
 
@@ -183,16 +190,20 @@ sk_status sk__validate_monoid(sk_context *ctx, const sk_monoid *m)
 
 /* ---- programs ------------------------------------------------------------------ */
 
-enum { K_GPU_REDUCE_TILES, K_GPU_REDUCE_SINGLE, K_GPU_SCAN_TILES, K_GPU_SCAN_SINGLE };
+enum { K_GPU_REDUCE_TILES, K_GPU_REDUCE_SINGLE, K_GPU_SCAN_TILES, K_GPU_SCAN_SINGLE,
+       K_GPU_SCAN_LOOKBACK };
 enum { K_CPU_REDUCE_CHUNKS, K_CPU_SCAN_CHUNKS };
 
 static const char *const gpu_kernels[] = {"sk_reduce_tiles", "sk_reduce_single",
-                                          "sk_scan_tiles", "sk_scan_single"};
+                                          "sk_scan_tiles", "sk_scan_single",
+                                          "sk_scan_lookback"};
 static const char *const cpu_kernels[] = {"sk_reduce_chunks", "sk_scan_chunks"};
 
 /* The configuration text placed before scan.cl: the monoid, the level-0
- * input/output when it is not a plain array (io), and the shape. */
-static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tuning *t)
+ * input/output when it is not a plain array (io), the shape, and with
+ * `lookback` the single-pass kernel's look-back functions. */
+static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tuning *t,
+                         bool lookback)
 {
     const sk_monoid *m = &op->m;
     sk__str s = {0};
@@ -209,11 +220,17 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     if (t->shape == SK_SHAPE_GPU)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      t->wg_size, t->items);
+    if (t->shape == SK_SHAPE_GPU && m->size == 4 && !op->size_is_bound)
+        sk__str_addf(&s, "#define SK_TILE_VEC4 1\n");
     else
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (t->shape == SK_SHAPE_CPU && op->vec_type && !io)
         sk__str_addf(&s, "#define SK_V %s\nSK_V sk_opv(SK_V a, SK_V b) { return (%s); }\n",
                      op->vec_type, op->vec_combine);
+    if (lookback)
+        sk__str_addf(&s, "#define SK_LOOKBACK 1\n#define SK_LB_T SK_T\n"
+                         "#define SK_LB_IDENTITY SK_IDENTITY\n#define sk_lb_op sk_op\n%s\n",
+                     sk__source_text("lookback"));
     if (s.failed) {
         sk__str_free(&s);
         return NULL;
@@ -222,13 +239,14 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
 }
 
 static sk_status scan_program(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
-                              const sk__tuning *t, const sk__program **out)
+                              const sk__tuning *t, bool lookback, const sk__program **out)
 {
-    char *config = scan_config(op, io, t);
+    char *config = scan_config(op, io, t, lookback);
     if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scan configuration");
     bool gpu = t->shape == SK_SHAPE_GPU;
+    unsigned kernels = gpu ? (lookback ? 5 : 4) : 2;
     sk_status st = sk__program_get(ctx, "scan", config, gpu ? gpu_kernels : cpu_kernels,
-                                   gpu ? 4 : 2, out);
+                                   kernels, out);
     free(config);
     return st;
 }
@@ -285,6 +303,7 @@ typedef struct scan_job {
     const sk__program *plain;
     const sk__scan_io *io;
     const sk__tuning *t;
+    bool lookback;            /* level 0 scans in one pass (GPU shape) */
     span scratch;             /* free scratch from here on */
 } scan_job;
 
@@ -386,10 +405,38 @@ out:
     return st;
 }
 
+/* The single pass over the tiles of s (GPU shape, level 0). */
+static sk_status launch_lookback(scan_job *job, span src, span dst, size_t n, level_split s,
+                                 bool exclusive)
+{
+    sk_context *ctx = job->ctx;
+    cl_kernel kern = job->top->kernels[K_GPU_SCAN_LOOKBACK];
+    cl_mem state = NULL;
+    cl_uint epoch = 0;
+    cl_uint i = 0;
+    sk_status st = SK_OK;
+    SK_TRY(sk__lookback_state(ctx, s.parts, &state, &epoch));
+    SK_TRY(set_input(job, 0, kern, &i, src));
+    SK_TRY(set_output(job, 0, kern, &i, dst));
+    SK_TRY(sk__set_arg(ctx, kern, i++, sizeof state, &state));
+    SK_TRY(set_uint(ctx, kern, &i, epoch));
+    SK_TRY(set_ulong(ctx, kern, &i, s.parts));
+    SK_TRY(set_ulong(ctx, kern, &i, n));
+    SK_TRY(set_uint(ctx, kern, &i, exclusive));
+    st = sk__launch(ctx, job->top, K_GPU_SCAN_LOOKBACK, s.parts * job->t->wg_size,
+                    job->t->wg_size, "epoch=%u tiles=%zu n=%zu exclusive=%d src_off=%llu "
+                    "dst_off=%llu", (unsigned)epoch, s.parts, n, (int)exclusive,
+                    (unsigned long long)src.off, (unsigned long long)dst.off);
+out:
+    return st;
+}
+
 static sk_status scan_levels(scan_job *job, unsigned level, span src, span dst, size_t n,
                              bool exclusive)
 {
     level_split s = split_level(job->t, n);
+    if (s.parts && level == 0 && job->lookback)
+        return launch_lookback(job, src, dst, n, s, exclusive);
     if (s.parts == 0)
         return launch_scan(job, level, src, dst, (span){NULL, 0}, n, s, exclusive);
     span partials = job->scratch;
@@ -423,10 +470,10 @@ static sk_status job_programs(scan_job *job, const scan_op *op, sk__tuning *t)
 {
     sk_context *ctx = job->ctx;
     for (;;) {
-        sk_status st = scan_program(ctx, op, job->io, t, &job->top);
+        sk_status st = scan_program(ctx, op, job->io, t, job->lookback, &job->top);
         if (st == SK_OK)
-            st = job->io ? scan_program(ctx, op, NULL, t, &job->plain)
-                         : (job->plain = job->top, SK_OK);
+            st = job->io || job->lookback ? scan_program(ctx, op, NULL, t, false, &job->plain)
+                                          : (job->plain = job->top, SK_OK);
         if (st != SK_OK || t->shape != SK_SHAPE_GPU) return st;
         size_t fits = 0, fits_plain = 0;
         SK_TRY(sk__program_max_wg(ctx, job->top, &fits));
@@ -444,12 +491,25 @@ static sk_status job_programs(scan_job *job, const scan_op *op, sk__tuning *t)
     }
 }
 
-/* Gets the programs and enough scratch for n elements plus `extra`. */
-static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
-                          size_t n, size_t extra, sk__tuning *t, scan_job *job)
+/* Whether a scan with op on the tuning's shape takes the single pass. */
+static bool takes_lookback(const scan_op *op, const sk__tuning *t)
 {
-    *t = sk__tuning_for(ctx, op->m.size);
-    *job = (scan_job){ctx, NULL, NULL, io, t, {NULL, 0}};
+    if (t->shape != SK_SHAPE_GPU || op->m.size > 4) return false;
+    switch (t->scan_path) {
+    case SK_SCAN_PATH_LOOKBACK: return true;
+    case SK_SCAN_PATH_REDUCE_THEN_SCAN: return false;
+    case SK_SCAN_PATH_AUTO: break;
+    }
+    return op->order_free;
+}
+
+/* Gets the programs and enough scratch for n elements plus `extra`; a scan
+ * (not a reduce) may take the single pass. */
+static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
+                          size_t n, size_t extra, bool scan, sk__tuning *t, scan_job *job)
+{
+    *t = sk__tuning_for(ctx, SK_FAMILY_SCAN, op->m.size);
+    *job = (scan_job){ctx, NULL, NULL, io, t, scan && takes_lookback(op, t), {NULL, 0}};
     sk_status st = job_programs(job, op, t);
     if (st != SK_OK) return st;
     size_t elems = scratch_elems(t, n) + extra;
@@ -463,7 +523,7 @@ static sk_status scan_go(sk_context *ctx, const scan_op *op, const sk__scan_io *
 {
     sk__tuning t;
     scan_job job;
-    sk_status st = job_open(ctx, op, io, n, 0, &t, &job);
+    sk_status st = job_open(ctx, op, io, n, 0, true, &t, &job);
     if (st == SK_OK) st = scan_levels(&job, 0, src, dst, n, exclusive);
     return st;
 }
@@ -475,7 +535,7 @@ static sk_status reduce_go(sk_context *ctx, const scan_op *op, const sk__scan_io
     sk__tuning t;
     scan_job job;
     sk_status st = SK_OK;
-    SK_TRY(job_open(ctx, op, io, n, 1, &t, &job));
+    SK_TRY(job_open(ctx, op, io, n, 1, false, &t, &job));
     /* The result sits after the scratch the levels use. */
     span res = {job.scratch.mem, scratch_elems(&t, n)};
     SK_TRY(reduce_levels(&job, 0, src, n, res));
@@ -518,14 +578,14 @@ sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io
                           size_t n, bool exclusive)
 {
     if (n == 0) return SK_OK;
-    const scan_op op = {*m, NULL, NULL, true};
+    const scan_op op = {*m, NULL, NULL, true, false};
     return scan_go(ctx, &op, io, (span){NULL, 0}, (span){NULL, 0}, n, exclusive);
 }
 
 sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                             size_t n, void *result)
 {
-    const scan_op op = {*m, NULL, NULL, false};
+    const scan_op op = {*m, NULL, NULL, false, false};
     return reduce_go(ctx, &op, io, (span){NULL, 0}, n, result);
 }
 
@@ -567,7 +627,7 @@ out:
         sk__clear_error(ctx);                                                  \
         sk_status st_ = sk__validate_monoid((ctx), (monoid));                      \
         if (st_ != SK_OK) return st_;                                          \
-        const scan_op op_ = {*(monoid), NULL, NULL, false};                    \
+        const scan_op op_ = {*(monoid), NULL, NULL, false, false};             \
         const scan_op *op = &op_;                                              \
         return call;                                                           \
     } while (0)

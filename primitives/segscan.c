@@ -178,7 +178,7 @@ typedef struct fast_plan {
 
 static bool use_fast_path(const seg_job *j)
 {
-    return SEG_CPU_FAST_PATH && sk__tuning_for(j->ctx, j->m->size).shape == SK_SHAPE_CPU;
+    return SEG_CPU_FAST_PATH && sk__tuning_for(j->ctx, SK_FAMILY_SCAN, j->m->size).shape == SK_SHAPE_CPU;
 }
 
 static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
@@ -207,7 +207,7 @@ static sk_status fast_program(seg_job *j, const sk__program **prog)
  * threshold, else cpu_chunks of at least 2 elements; and their scratch. */
 static sk_status fast_plan_open(seg_job *j, fast_plan *p)
 {
-    sk__tuning t = sk__tuning_for(j->ctx, j->m->size);
+    sk__tuning t = sk__tuning_for(j->ctx, SK_FAMILY_SCAN, j->m->size);
     size_t chunk = j->n;
     if (j->n >= t.cpu_serial_below) {
         chunk = div_up(j->n, t.cpu_chunks ? t.cpu_chunks : 1);

@@ -79,6 +79,7 @@ typedef enum sk__slot {
     SK_SLOT_SEGSCAN_A = 11,        /* segmented scan, polynomial evaluation */
     SK_SLOT_SEGSCAN_B = 12,
     SK_SLOT_SEGSCAN_C = 13,        /* segmented scan: small results */
+    SK_SLOT_LOOKBACK = 14,         /* single-pass scans: tile counter + tile states */
     SK_SLOT_COUNT = 16
 } sk__slot;
 
@@ -95,6 +96,7 @@ typedef struct sk__tuning {
     size_t items;                  /* GPU: items per work-item */
     size_t cpu_chunks;             /* CPU: chunks per launch */
     size_t cpu_serial_below;       /* CPU: one work-item below this n */
+    sk_scan_path scan_path;        /* GPU: as set (AUTO: decided per monoid) */
 } sk__tuning;
 
 /* ---- the context ------------------------------------------------------------ */
@@ -110,14 +112,17 @@ struct sk_context {
 
     /* params as set (0 = automatic) */
     sk_shape shape_param;
+    sk_scan_path scan_path_param;
     long wg_param, items_param, chunks_param, serial_below_param;
     bool profile;
 
     sk__program *programs;         /* in-memory program cache */
     char *cache_dir;               /* on-disk program cache; NULL = off */
+    char *kernel_defines;          /* $SCANKIT_KERNEL_DEFINES, before every config */
     sk_build_stats build_stats;
 
     sk__scratch scratch[SK_SLOT_COUNT];
+    cl_uint lookback_epoch;        /* of the last look-back launch (lookback.cl) */
 
     cl_event *events;              /* profiling record */
     size_t event_count, event_cap;
@@ -147,9 +152,16 @@ void sk__log(const sk_context *ctx, const char *fmt, ...)
 #endif
     ;
 
-sk__tuning sk__tuning_for(const sk_context *ctx, size_t elem_size);
+/* Which kernels a tuning is for: the scan's (scan.cl), or the others. */
+typedef enum sk__family { SK_FAMILY_SCAN, SK_FAMILY_OTHER } sk__family;
+
+sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_size);
 
 sk_status sk__scratch_get(sk_context *ctx, sk__slot slot, size_t bytes, cl_mem *out);
+
+/* The state words of a single-pass (look-back) launch over `tiles` tiles,
+ * kernels/lookback.cl's layout, and the epoch that launch must use. */
+sk_status sk__lookback_state(sk_context *ctx, size_t tiles, cl_mem *mem, cl_uint *epoch);
 
 /* Launch a 1-D kernel (local may be 0 for "runtime chooses"). `scalars` is a
  * printf-style description of the scalar arguments for the trace. */
@@ -192,6 +204,10 @@ sk_status sk__program_get(sk_context *ctx, const char *source, const char *confi
                           const char *const *kernel_names, unsigned kernel_count,
                           const sk__program **out);
 void sk__program_cache_free(sk_context *ctx);
+
+/* The text of kernels/<name>.cl, for configurations that include one
+ * source in another; NULL if there is none. */
+const char *sk__source_text(const char *name);
 char *sk__default_cache_dir(void);
 
 /* ---- scan.c: the scan for primitives built on it ------------------------------ */

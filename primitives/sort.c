@@ -40,10 +40,15 @@
  * slower on PoCL (361 ms vs 288 ms on one chunk) and is not used. */
 #define CPU_RADIX_BITS_KEYS 11
 #define CPU_RADIX_BITS_PAIRS 8
-/* Digit width of the GPU shape: each bit costs one work-group split (a
- * local scan) per pass, 4 bits keep the local histogram and the rank work
- * small (the classic choice for split-based local sorting). */
-#define GPU_RADIX_BITS 4
+/* Digit width of the GPU shape. Each pass ranks a tile's keys by stable
+ * local splits of two digit bits each (one work-group scan of four packed
+ * counts per split). Measured on an H200, 2^28 uniform uint32 keys
+ * (bench/NOTES-gpu.md): 4-bit digits with 1-bit splits 39.7 ms, 4-bit
+ * with 2-bit splits 30.4 ms, 8-bit with 1-bit splits 33.1 ms, 8-bit with
+ * 2-bit splits 23.1 ms (half the passes, the same split work per key). */
+#define GPU_RADIX_BITS 8
+/* The split packs counts in 16 bits: tiles stay below 2^16 keys. */
+#define GPU_MAX_TILE_KEYS 65535
 /* GPU shape: work-groups of the AND/OR pass (each strides over the keys). */
 #define GPU_BOUNDS_GROUPS 256
 
@@ -124,10 +129,11 @@ static const char *const cpu_kernels[] = {"sk_sort_bounds_chunks", "sk_sort_hist
 
 static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
 
-/* Local memory of the GPU shape's scatter (the largest user). */
+/* Local memory of the GPU shape's scatter (the largest user): a uint per key,
+ * the split scan's 2 x wg ulongs, the digit starts. */
 static size_t gpu_local_bytes(size_t wg, size_t items, unsigned radix_bits)
 {
-    return (wg * items + 2 * wg + ((size_t)1 << radix_bits)) * 4;
+    return (wg * items + 4 * wg + ((size_t)1 << radix_bits)) * 4;
 }
 
 static void split_parts(sort_plan *p, size_t n)
@@ -149,7 +155,7 @@ static sort_plan plan_for(sk_context *ctx, const sort_req *r)
 {
     sort_plan p = {0};
     p.key_size = sk_type_size(r->key_type);
-    p.t = sk__tuning_for(ctx, p.key_size);
+    p.t = sk__tuning_for(ctx, SK_FAMILY_OTHER, p.key_size);
     p.gpu = p.t.shape == SK_SHAPE_GPU;
     p.radix_bits = p.gpu                ? GPU_RADIX_BITS
                    : r->value_size != 0 ? CPU_RADIX_BITS_PAIRS
@@ -158,7 +164,8 @@ static sort_plan plan_for(sk_context *ctx, const sort_req *r)
     while (p.gpu && p.t.wg_size > 1 && 2 * p.t.wg_size * p.key_size > ctx->local_mem_bytes)
         p.t.wg_size /= 2;
     while (p.gpu && p.t.items > 1 &&
-           gpu_local_bytes(p.t.wg_size, p.t.items, p.radix_bits) > ctx->local_mem_bytes)
+           (gpu_local_bytes(p.t.wg_size, p.t.items, p.radix_bits) > ctx->local_mem_bytes ||
+            p.t.wg_size * p.t.items > GPU_MAX_TILE_KEYS))
         p.t.items /= 2;
     p.wide = r->n > UINT32_MAX;
     split_parts(&p, r->n);

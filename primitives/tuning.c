@@ -9,10 +9,15 @@
 /* GPU shape: a tile of about 16 KiB of elements keeps enough loads in flight
  * per work-group while leaving local memory for several work-groups per
  * compute unit (48 KiB on NVIDIA). 256 work-items is the common sweet spot
- * of NVIDIA and AMD parts. */
+ * of NVIDIA and AMD parts. The scan kernels, whose only other local memory
+ * is one value per work-item, take 32 KiB tiles: on an H200 the single-pass
+ * scan of 2^28 uint32 went from 0.82 ms (256 x 16) to 0.62 ms (256 x 32);
+ * 256 x 40, 128 x 48 and 128 x 64 were slower (bench/NOTES-gpu.md). */
 #define GPU_WG 256
 #define GPU_TILE_BYTES 16384
 #define GPU_MAX_ITEMS 16
+#define GPU_SCAN_TILE_BYTES 32768
+#define GPU_SCAN_MAX_ITEMS 32
 
 /* CPU shape (PoCL, work-group size 1): a few chunks per compute unit balance
  * the load; below 32K elements one work-item finishing the whole scan beats
@@ -25,8 +30,11 @@ static size_t clamp_size(size_t v, size_t lo, size_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-sk__tuning sk__tuning_for(const sk_context *ctx, size_t elem_size)
+sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_size)
 {
+    bool scan = family == SK_FAMILY_SCAN;
+    size_t tile_bytes = scan ? GPU_SCAN_TILE_BYTES : GPU_TILE_BYTES;
+    size_t max_items = scan ? GPU_SCAN_MAX_ITEMS : GPU_MAX_ITEMS;
     sk__tuning t;
     t.shape = ctx->shape_param;
     if (t.shape == SK_SHAPE_AUTO) t.shape = ctx->desc.is_gpu ? SK_SHAPE_GPU : SK_SHAPE_CPU;
@@ -38,7 +46,7 @@ sk__tuning sk__tuning_for(const sk_context *ctx, size_t elem_size)
     while (wg > 1 && (wg * 2 + wg) * elem_size > ctx->local_mem_bytes) wg /= 2;
     size_t items = ctx->items_param
                        ? (size_t)ctx->items_param
-                       : clamp_size(GPU_TILE_BYTES / (wg * elem_size), 1, GPU_MAX_ITEMS);
+                       : clamp_size(tile_bytes / (wg * elem_size), 1, max_items);
     while (items > 1 && (wg * items * 33 / 32 + 1 + wg) * elem_size > ctx->local_mem_bytes)
         items /= 2;
     if (wg * items < 2) items = 2;   /* a tile of one element would never shrink */
@@ -49,5 +57,6 @@ sk__tuning sk__tuning_for(const sk_context *ctx, size_t elem_size)
     t.cpu_chunks = ctx->chunks_param ? (size_t)ctx->chunks_param : cus * CPU_CHUNKS_PER_CU;
     t.cpu_serial_below = ctx->serial_below_param ? (size_t)ctx->serial_below_param
                                                  : CPU_SERIAL_BELOW;
+    t.scan_path = ctx->scan_path_param;
     return t;
 }

@@ -143,6 +143,21 @@ static size_t corrupt_files(const char *dir)
     return n;
 }
 
+/* Lines of f, however long (a trace line carries its program's whole
+ * configuration); *saw set when one of them contains needle. */
+static unsigned long count_lines(FILE *f, const char *needle, int *saw)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    unsigned long lines = 0;
+    while (getline(&line, &cap, f) != -1) {
+        lines++;
+        if (strstr(line, needle)) *saw = 1;
+    }
+    free(line);
+    return lines;
+}
+
 static char *make_tmpdir(void)
 {
     char tmpl[] = "/tmp/skt-runtime-XXXXXX";
@@ -1115,14 +1130,8 @@ Test(trace, scankit_trace_path_should_append_one_line_per_launch)
 
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "SCANKIT_TRACE=%s wrote no file", path);
-    char line[4096];
-    unsigned long lines = 0;
     int saw_n = 0;
-    while (fgets(line, sizeof line, f)) {
-        lines++;
-        if (strstr(line, "77777"))
-            saw_n = 1;
-    }
+    unsigned long lines = count_lines(f, "77777", &saw_n);
     fclose(f);
     cr_assert_eq(lines, launches, "%lu trace lines for %lu launches", lines, launches);
     cr_assert(saw_n, "no trace line mentions n=77777");
@@ -1238,14 +1247,8 @@ Test(trace_env, scankit_trace_1_should_write_one_line_per_launch_to_stderr)
     fflush(stderr);
     FILE *f = cr_get_redirected_stderr();
     cr_assert_not_null(f);
-    char line[4096];
-    unsigned long lines = 0;
     int saw_n = 0;
-    while (fgets(line, sizeof line, f)) {
-        lines++;
-        if (strstr(line, "77777"))
-            saw_n = 1;
-    }
+    unsigned long lines = count_lines(f, "77777", &saw_n);
     cr_assert_eq(lines, launches, "%lu stderr lines for %lu launches", lines, launches);
     cr_assert(saw_n, "no trace line mentions n=77777");
 }

@@ -220,6 +220,30 @@ SK_API const char *sk_context_build_log(const sk_context *ctx);
  *  AUTO at context creation. */
 typedef enum sk_shape { SK_SHAPE_AUTO = 0, SK_SHAPE_CPU = 1, SK_SHAPE_GPU = 2 } sk_shape;
 
+/*! sk_scan_path :
+ *  How the GPU shape combines tiles across work-groups (the CPU shape always
+ *  uses reduce-then-scan over chunks).
+ *  - SK_SCAN_PATH_REDUCE_THEN_SCAN  reduce every tile, scan the tile totals
+ *    (recursively), scan every tile again from its prefix: reads the input
+ *    twice; a fixed combining order, so results are bit-identical run to run
+ *    for every monoid; the path the interval-of-summations test proves.
+ *  - SK_SCAN_PATH_LOOKBACK  one pass with decoupled look-back: each tile
+ *    publishes its total and finds its prefix from its predecessors'
+ *    published totals; reads the input once. Needs a monoid of at most 4
+ *    bytes (the others take reduce-then-scan). Which predecessors have
+ *    published their prefix depends on timing, so a float sum may round
+ *    differently from run to run: opt-in for such operators.
+ *  - SK_SCAN_PATH_AUTO  look-back where the result cannot depend on the
+ *    combining order (built-in integer operators, float min and max, the
+ *    library's own integer counts), reduce-then-scan otherwise.
+ *  $SCANKIT_SCAN_PATH=auto|reduce-then-scan|lookback sets it at context
+ *  creation. */
+typedef enum sk_scan_path {
+    SK_SCAN_PATH_AUTO = 0,
+    SK_SCAN_PATH_REDUCE_THEN_SCAN = 1,
+    SK_SCAN_PATH_LOOKBACK = 2
+} sk_scan_path;
+
 /*! sk_param :
  *  Sticky per-context settings. 0 means "automatic" for the sizes.
  *  - SK_PARAM_SHAPE            an sk_shape value.
@@ -228,14 +252,16 @@ typedef enum sk_shape { SK_SHAPE_AUTO = 0, SK_SHAPE_CPU = 1, SK_SHAPE_GPU = 2 } 
  *  - SK_PARAM_CPU_CHUNKS       CPU shape: chunks per launch (1..65536).
  *  - SK_PARAM_CPU_SERIAL_BELOW CPU shape: below this n one work-item does all.
  *  - SK_PARAM_PROFILE          1: keep an event per launch for
- *                              sk_context_profile_take(); 0: don't. */
+ *                              sk_context_profile_take(); 0: don't.
+ *  - SK_PARAM_SCAN_PATH        GPU shape: an sk_scan_path value. */
 typedef enum sk_param {
     SK_PARAM_SHAPE = 1,
     SK_PARAM_WG_SIZE = 2,
     SK_PARAM_ITEMS_PER_THREAD = 3,
     SK_PARAM_CPU_CHUNKS = 4,
     SK_PARAM_CPU_SERIAL_BELOW = 5,
-    SK_PARAM_PROFILE = 6
+    SK_PARAM_PROFILE = 6,
+    SK_PARAM_SCAN_PATH = 7
 } sk_param;
 
 /*! sk_context_set_param() :

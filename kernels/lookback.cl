@@ -1,0 +1,151 @@
+/*
+ * lookback.cl - tiles combined in one pass by decoupled look-back
+ * (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled
+ * Look-back", 2016). Appended to the configuration of a GPU-shape program
+ * that defines SK_WG and the monoid of the tile totals: SK_LB_T (at most
+ * 4 bytes), SK_LB_IDENTITY and sk_lb_op(a, b).
+ *
+ * state[0] hands out tile numbers in the order work-groups start, so a
+ * work-group only ever waits for tiles that running (or finished)
+ * work-groups own: no deadlock, whatever order the device starts them in.
+ The work-group that takes the last tile number sets state[0]
+ * back to 0 for the next launch (every number has been taken by then).
+ * state[1 + t] is tile t's word: the launch's epoch and a status in the
+ * high half, a value of SK_LB_T in the low half, written at once by one 64-bit
+ * atomic exchange so that a reader never sees a status without its value:
+ *   SK_LB_AGGREGATE  the value is the combination of tile t alone
+ *   SK_LB_PREFIX     the value is the combination of tiles 0 .. t
+ * and a word of another epoch (an earlier launch's) counts as empty. The
+ * host gives every launch a new epoch, so the words need no clearing
+ * between launches (the host zeroes them when the buffer is new and when
+ * the epochs wrap).
+ *
+ * A tile's exclusive prefix is found by a window of SK_LB_WINDOW work-items
+ * reading the SK_LB_WINDOW tiles before it at once (each waiting while its
+ * tile is empty); work-item 0 then combines them from the nearest back to
+ * the first PREFIX, and the window moves back if there was none. Statuses
+ * steer that walk; values never steer anything. The combining order depends
+ * on which predecessors had published their prefix, so operators whose
+ * result depends on association (float add) round differently run to run.
+ */
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+
+typedef char sk_lookback_needs_4_byte_values[(sizeof(SK_LB_T) <= 4) ? 1 : -1];
+
+#define SK_LB_EMPTY 0ul
+#define SK_LB_AGGREGATE 1ul
+#define SK_LB_PREFIX 2ul
+
+#if SK_WG == 1
+#define SK_LB_BARRIER() ((void)0)
+#else
+#define SK_LB_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#endif
+
+#if SK_WG < 32
+#define SK_LB_WINDOW SK_WG
+#else
+#define SK_LB_WINDOW 32
+#endif
+
+typedef union sk_lb_bits {
+    SK_LB_T v;
+    uint u;
+} sk_lb_bits;
+
+ulong sk_lb_pack(uint epoch, ulong status, SK_LB_T v)
+{
+    sk_lb_bits b;
+    b.u = 0;
+    b.v = v;
+    return ((((ulong)epoch << 2) | status) << 32) | b.u;
+}
+
+SK_LB_T sk_lb_value(ulong word)
+{
+    sk_lb_bits b;
+    b.u = (uint)word;
+    return b.v;
+}
+
+ulong sk_lb_status(uint epoch, ulong word)
+{
+    return (word >> 34) == epoch ? (word >> 32) & 3ul : SK_LB_EMPTY;
+}
+
+/* Reads a tile's word: an atomic or of 0 (OpenCL 1.2 has no atomic load),
+ * or with SK_LB_POLL_VOLATILE a volatile 64-bit load (one aligned access,
+ * never torn on the devices that take it). */
+#if defined(SK_LB_POLL_VOLATILE)
+ulong sk_lb_read(__global ulong *word) { return *(volatile __global ulong *)word; }
+#else
+ulong sk_lb_read(__global ulong *word) { return atom_or(word, 0ul); }
+#endif
+
+void sk_lb_publish(__global ulong *state, uint epoch, uint tile, ulong status, SK_LB_T v)
+{
+    atom_xchg(state + 1 + tile, sk_lb_pack(epoch, status, v));
+}
+
+/* The next tile number, the same for every work-item of the work-group;
+ * the taker of the last one resets the counter. */
+uint sk_lb_take_tile(__global ulong *state, ulong tiles, __local uint *slot)
+{
+    if (get_local_id(0) == 0) {
+        ulong t = atom_inc(state);
+        if (t == tiles - 1) atom_xchg(state, 0ul);
+        *slot = (uint)t;
+    }
+    SK_LB_BARRIER();
+    uint tile = *slot;
+    SK_LB_BARRIER();
+    return tile;
+}
+
+/* Work-item lid < SK_LB_WINDOW: the word of tile `end - 1 - lid`, once it
+ * is not empty (tiles before 0 read as a PREFIX of the identity). */
+ulong sk_lb_wait_word(__global ulong *state, uint epoch, long end, uint lid)
+{
+    long j = end - 1 - (long)lid;
+    if (j < 0) return sk_lb_pack(epoch, SK_LB_PREFIX, SK_LB_IDENTITY);
+    ulong w;
+    do {
+        w = sk_lb_read(state + 1 + j);
+    } while (sk_lb_status(epoch, w) == SK_LB_EMPTY);
+    return w;
+}
+
+/* Publishes this tile's total, finds the combination of every tile before
+ * it, publishes the tile's inclusive prefix; every work-item gets the
+ * exclusive prefix. win, carry and done are local scratch. */
+SK_LB_T sk_lb_exclusive_prefix(__global ulong *state, uint epoch, uint tile,
+                               SK_LB_T total, __local ulong *win, __local SK_LB_T *carry,
+                               __local uint *done)
+{
+    uint lid = get_local_id(0);
+    if (lid == 0) {
+        sk_lb_publish(state, epoch, tile, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE, total);
+        *carry = SK_LB_IDENTITY;
+        *done = tile == 0;
+    }
+    SK_LB_BARRIER();
+    for (long end = tile; !*done; end -= SK_LB_WINDOW) {
+        if (lid < SK_LB_WINDOW) win[lid] = sk_lb_wait_word(state, epoch, end, lid);
+        SK_LB_BARRIER();
+        if (lid == 0) {
+            SK_LB_T acc = *carry;
+            uint found = 0;
+            for (uint k = 0; k < SK_LB_WINDOW && !found; k++) {
+                acc = sk_lb_op(sk_lb_value(win[k]), acc);
+                found = sk_lb_status(epoch, win[k]) == SK_LB_PREFIX;
+            }
+            *carry = acc;
+            *done = found;
+            if (found) sk_lb_publish(state, epoch, tile, SK_LB_PREFIX, sk_lb_op(acc, total));
+        }
+        SK_LB_BARRIER();
+    }
+    SK_LB_T prefix = *carry;
+    SK_LB_BARRIER();
+    return prefix;
+}
