@@ -268,6 +268,30 @@ typedef struct ak_read_opts {
  *  than the shape says. On failure *out is left empty. @return 0 or -1. */
 int ak_array_read(const char *path, const ak_read_opts *opts, ak_array *out, ak_err *e);
 
+/*! AK_SIZE_UNKNOWN : the size of an input whose length is not known before
+ *  it is read (a pipe, a terminal). */
+#define AK_SIZE_UNKNOWN UINT64_MAX
+
+/*! ak_source : an element file that is already open. */
+typedef struct ak_source {
+    FILE *fp;          /* read from its current position; not closed        */
+    const char *name;  /* what messages start with                          */
+    ak_format format;  /* AK_FORMAT_NPY: a .npy file; AK_FORMAT_RAW: raw;
+                          AK_FORMAT_AUTO: .npy when it starts with the magic,
+                          raw otherwise (how stdin is read)                 */
+    uint64_t size;     /* bytes from the current position to the end, as
+                          measured when it was opened, or AK_SIZE_UNKNOWN  */
+} ak_source;
+
+/*! ak_array_read_stream() : what ak_array_read() does once it has opened
+ *  and measured the file: the same checks and messages. With a known size
+ *  the data goes straight into a buffer of that size, and an input that
+ *  ends sooner ("file shrank while being read") or goes on past it ("file
+ *  grew while being read") is an error; with AK_SIZE_UNKNOWN it is read to
+ *  its end. On failure *out is left empty. @return 0 or -1. */
+int ak_array_read_stream(const ak_source *src, const ak_read_opts *opts, ak_array *out,
+                         ak_err *e);
+
 /*! ak_array_free() : frees the data and empties *a. NULL-safe. */
 void ak_array_free(ak_array *a);
 
@@ -292,14 +316,24 @@ typedef struct ak_output_choice {
     const char *output;  /* -o value or NULL                                */
     const char *tool;    /* for the default name ".<tool>"                  */
     int in_place;        /* --in-place                                      */
+    int offers_in_place; /* --in-place would let this output replace input  */
+    const char *const *other_inputs; /* the program's other input files   */
+    size_t n_other_inputs;           /* (NULL entries are skipped)         */
 } ak_output_choice;
 
 /*! ak_output_resolve() : picks the output path: -o if given ("-" = stdout),
  *  else the input itself with in_place, else stdout for stdin input, else
  *  ak_default_output_path(). Refuses a path that names the input file (same
- *  st_dev and st_ino, whatever the spelling) unless in_place.
+ *  st_dev and st_ino, whatever the spelling) unless in_place ("is the input
+ *  file", with a hint to use --in-place when offers_in_place), and one that
+ *  names any of other_inputs ("is one of the input files"), in place or not.
  *  *path is a malloc'ed string, or NULL for stdout. @return 0 or -1. */
 int ak_output_resolve(const ak_output_choice *c, char **path, ak_err *e);
+
+/*! ak_output_paths_collide() : 1 when two output paths would be written to
+ *  the same file, however spelt: the same existing file, or the same name in
+ *  the same directory. NULL (stdout) collides with nothing. */
+int ak_output_paths_collide(const char *a, const char *b);
 
 /*! ak_output : an output being written. A regular file (or a new one) is
  *  written to a temporary file beside it and renamed over it on commit, so
@@ -328,6 +362,13 @@ int ak_output_write(ak_output *o, const void *data, size_t bytes,
  *  when format is AK_FORMAT_NPY; nothing for raw. @return 0 or -1. */
 int ak_output_write_header(ak_output *o, ak_format format, ak_dtype type,
                            size_t n, ak_err *e);
+
+/*! ak_output_flush() : pushes what was written out (to the disk, for a
+ *  temporary file), so that a write error shows before anything is
+ *  committed: a program with several outputs flushes them all, then commits
+ *  them all. On failure the output stays open for ak_output_abort().
+ *  @return 0 or -1. */
+int ak_output_flush(ak_output *o, ak_err *e);
 
 /*! ak_output_commit() : flushes, syncs, closes and renames the temporary
  *  file into place (or flushes stdout / closes the special file). On failure

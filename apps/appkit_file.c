@@ -371,7 +371,53 @@ static int check_header(const npy_header *h, const char *name, ak_dtype *type,
 }
 
 /* ------------------------------------------------------------------------ */
-/* .npy preamble from a FILE                                                 */
+/* Reading an open input                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef struct input_file {
+    FILE *fp;
+    const char *name;
+    ak_format format;  /* NPY, RAW, or AUTO: .npy when it starts with the magic */
+    uint64_t size;     /* bytes from the start to the end, or AK_SIZE_UNKNOWN */
+    uint64_t consumed; /* bytes read so far */
+} input_file;
+
+/* Reads up to `len` bytes (fewer only at the end of the input) and counts
+ * them. @return -1 only on a read error. */
+static int input_read(input_file *in, void *buf, size_t len, size_t *got, ak_progress *p)
+{
+    errno = 0;
+    int rc = read_fully(in->fp, buf, len, got, p);
+    in->consumed += *got;
+    return rc;
+}
+
+static int fail_grew(ak_err *e, const char *name)
+{
+    return ak_fail(e, "%s: file grew while being read", name);
+}
+
+/* The bytes between what was read and the end the size promised. */
+static int input_left(const input_file *in, uint64_t *left, ak_err *e)
+{
+    if (in->consumed > in->size)
+        return fail_grew(e, in->name);
+    *left = in->size - in->consumed;
+    return 0;
+}
+
+/* After the promised size: the input must end here. */
+static int expect_end(input_file *in, ak_err *e)
+{
+    errno = 0;
+    int c = fgetc(in->fp);
+    if (c != EOF)
+        return fail_grew(e, in->name);
+    return ferror(in->fp) ? fail_read(e, in->name) : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* .npy preamble                                                             */
 /* ------------------------------------------------------------------------ */
 
 static uint32_t le_u32(const unsigned char *b, size_t bytes)
@@ -382,21 +428,21 @@ static uint32_t le_u32(const unsigned char *b, size_t bytes)
     return v;
 }
 
-/* Reads the rest of a .npy preamble after the magic: version, header length,
- * header. Sets *type, *n and adds the bytes read to *consumed. */
-static int read_npy_header(FILE *fp, const char *name, ak_dtype *type, uint64_t *n,
-                           ak_err *e)
+/* Reads the rest of a .npy preamble after the magic: version, header
+ * length, header. Sets *type and *n. */
+static int read_npy_header(input_file *in, ak_dtype *type, uint64_t *n, ak_err *e)
 {
+    const char *name = in->name;
     unsigned char ver[2], lenbuf[4];
     size_t got;
-    if (read_fully(fp, ver, 2, &got, NULL) != 0)
+    if (input_read(in, ver, 2, &got, NULL) != 0)
         return fail_read(e, name);
     if (got < 2)
         return ak_fail(e, "%s: truncated .npy header", name);
     if (ver[0] < 1 || ver[0] > 3)
         return ak_fail(e, "%s: unsupported .npy version %u.%u", name, ver[0], ver[1]);
     size_t len_bytes = ver[0] == 1 ? 2 : 4;
-    if (read_fully(fp, lenbuf, len_bytes, &got, NULL) != 0)
+    if (input_read(in, lenbuf, len_bytes, &got, NULL) != 0)
         return fail_read(e, name);
     if (got < len_bytes)
         return ak_fail(e, "%s: truncated .npy header", name);
@@ -406,7 +452,7 @@ static int read_npy_header(FILE *fp, const char *name, ak_dtype *type, uint64_t 
     char *text = malloc(hlen + 1u);
     if (!text)
         return ak_fail(e, "%s: out of memory", name);
-    int rc = read_fully(fp, text, hlen, &got, NULL);
+    int rc = input_read(in, text, hlen, &got, NULL);
     npy_header h;
     if (rc != 0)
         rc = fail_read(e, name);
@@ -423,39 +469,6 @@ static int read_npy_header(FILE *fp, const char *name, ak_dtype *type, uint64_t 
 /* ------------------------------------------------------------------------ */
 /* Whole-file reading                                                        */
 /* ------------------------------------------------------------------------ */
-
-typedef struct input_file {
-    FILE *fp;
-    const char *name;
-    int is_regular;
-    uint64_t regular_left; /* bytes from the current position to the end */
-} input_file;
-
-static int open_input(const char *path, input_file *in, ak_err *e)
-{
-    in->name = ak_display_name(path, 0);
-    in->fp = ak_path_is_stdio(path) ? stdin : fopen(path, "rb");
-    if (!in->fp)
-        return ak_fail(e, "%s: cannot open: %s", in->name, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(in->fp), &st) != 0)
-        return ak_fail(e, "%s: cannot stat: %s", in->name, strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return ak_fail(e, "%s: is a directory", in->name);
-    in->is_regular = S_ISREG(st.st_mode);
-    if (in->is_regular) {
-        off_t pos = ftello(in->fp);
-        in->regular_left = (uint64_t)st.st_size - (uint64_t)(pos > 0 ? pos : 0);
-    }
-    return 0;
-}
-
-static void close_input(input_file *in)
-{
-    if (in->fp && in->fp != stdin)
-        fclose(in->fp); /* read-only: nothing to lose */
-    in->fp = NULL;
-}
 
 /* Bytes of data a header or a file size implies, with overflow checked. */
 static int data_bytes(uint64_t n, ak_dtype type, size_t *bytes)
@@ -491,30 +504,34 @@ static int check_data_length(const char *name, ak_format fmt, ak_dtype type,
     return 0;
 }
 
-/* Data of a regular file: its length is known, so check it first, then
- * read straight into a buffer of the exact size. */
-static int read_data_regular(input_file *in, const unsigned char *prefix, size_t prefix_len,
-                             ak_array *out, const ak_read_opts *opts, ak_err *e)
+/* Data of an input of known size: `have` bytes (the prefix, then the rest),
+ * read straight into a buffer of that size; the input must end there. */
+static int read_data_known(input_file *in, const unsigned char *prefix, size_t prefix_len,
+                           uint64_t have, ak_array *out, const ak_read_opts *opts, ak_err *e)
 {
-    uint64_t have = in->regular_left + prefix_len;
     if (have > SIZE_MAX)
         return ak_fail(e, "%s: too large for this machine", in->name);
     size_t bytes = (size_t)have;
-    void *data = bytes ? malloc(bytes) : NULL;
-    if (bytes && !data)
+    if (bytes == 0)
+        return expect_end(in, e); /* no data: out->data stays NULL */
+    void *data = malloc(bytes);
+    if (!data)
         return ak_fail(e, "%s: cannot allocate %zu bytes", in->name, bytes);
     memcpy(data, prefix, prefix_len);
     ak_progress p;
     ak_progress_start(&p, opts->tool, "reading", bytes);
     size_t got;
-    errno = 0;
-    int rc = read_fully(in->fp, (char *)data + prefix_len, bytes - prefix_len, &got, &p);
+    int rc = input_read(in, (char *)data + prefix_len, bytes - prefix_len, &got, &p);
     ak_progress_end(&p);
-    if (rc != 0 || got != bytes - prefix_len) {
+    if (rc != 0)
+        rc = fail_read(e, in->name);
+    else if (got != bytes - prefix_len)
+        rc = ak_fail(e, "%s: file shrank while being read", in->name);
+    else
+        rc = expect_end(in, e);
+    if (rc != 0) {
         free(data);
-        if (rc != 0)
-            return fail_read(e, in->name);
-        return ak_fail(e, "%s: file shrank while being read", in->name);
+        return -1;
     }
     out->data = data;
     return 0;
@@ -549,59 +566,48 @@ static int resolve_type(const ak_read_opts *opts, ak_format fmt, ak_dtype header
 }
 
 /* Decides the format, reads a .npy preamble if there is one, and returns
- * any bytes read while sniffing stdin that belong to raw data. */
-static int read_preamble(const char *path, input_file *in, ak_format *fmt,
-                         ak_dtype *header_type, uint64_t *n_header,
-                         unsigned char *prefix, size_t *prefix_len, ak_err *e)
+ * the bytes read while looking for the magic that belong to raw data. */
+static int read_preamble(input_file *in, ak_format *fmt, ak_dtype *header_type,
+                         uint64_t *n_header, unsigned char *prefix, size_t *prefix_len,
+                         ak_err *e)
 {
     *prefix_len = 0;
-    *fmt = ak_format_of_path(path);
-    if (*fmt == AK_FORMAT_RAW && !ak_path_is_stdio(path))
+    *fmt = in->format == AK_FORMAT_NPY ? AK_FORMAT_NPY : AK_FORMAT_RAW;
+    if (in->format == AK_FORMAT_RAW)
         return 0;
     size_t got;
-    errno = 0;
-    if (read_fully(in->fp, prefix, NPY_MAGIC_LEN, &got, NULL) != 0)
+    if (input_read(in, prefix, NPY_MAGIC_LEN, &got, NULL) != 0)
         return fail_read(e, in->name);
     int magic_ok = got == NPY_MAGIC_LEN && memcmp(prefix, NPY_MAGIC, NPY_MAGIC_LEN) == 0;
-    if (!magic_ok && *fmt == AK_FORMAT_NPY)
+    if (!magic_ok && in->format == AK_FORMAT_NPY)
         return ak_fail(e, "%s: not a .npy file (bad magic)", in->name);
     if (!magic_ok) {
-        *prefix_len = got; /* stdin holding raw data */
-        if (in->is_regular)
-            in->regular_left -= got;
+        *prefix_len = got; /* raw data */
         return 0;
     }
     *fmt = AK_FORMAT_NPY;
-    if (read_npy_header(in->fp, in->name, header_type, n_header, e) != 0)
-        return -1;
-    if (in->is_regular) {
-        off_t pos = ftello(in->fp);
-        struct stat st;
-        if (pos < 0 || fstat(fileno(in->fp), &st) != 0)
-            return fail_read(e, in->name);
-        in->regular_left = (uint64_t)st.st_size - (uint64_t)pos;
-    }
-    return 0;
+    return read_npy_header(in, header_type, n_header, e);
 }
 
-static int read_array(const char *path, input_file *in, const ak_read_opts *opts,
-                      ak_array *out, ak_err *e)
+static int read_array(input_file *in, const ak_read_opts *opts, ak_array *out, ak_err *e)
 {
     unsigned char prefix[NPY_MAGIC_LEN];
     size_t prefix_len;
     ak_dtype header_type = AK_DTYPE_NONE;
     uint64_t n_header = 0;
-    if (read_preamble(path, in, &out->format, &header_type, &n_header, prefix,
-                      &prefix_len, e) != 0)
+    if (read_preamble(in, &out->format, &header_type, &n_header, prefix, &prefix_len, e) != 0)
         return -1;
     if (resolve_type(opts, out->format, header_type, in->name, &out->type, e) != 0)
         return -1;
     uint64_t have;
-    if (in->is_regular) {
-        have = in->regular_left + prefix_len;
+    if (in->size != AK_SIZE_UNKNOWN) {
+        uint64_t left = 0;
+        if (input_left(in, &left, e) != 0)
+            return -1;
+        have = left + prefix_len;
         if (check_data_length(in->name, out->format, out->type, have, n_header, e) != 0)
             return -1;
-        if (read_data_regular(in, prefix, prefix_len, out, opts, e) != 0)
+        if (read_data_known(in, prefix, prefix_len, have, out, opts, e) != 0)
             return -1;
     } else {
         if (read_data_stream(in, prefix, prefix_len, &have, out, e) != 0)
@@ -613,19 +619,53 @@ static int read_array(const char *path, input_file *in, const ak_read_opts *opts
     return 0;
 }
 
-int ak_array_read(const char *path, const ak_read_opts *opts, ak_array *out, ak_err *e)
+int ak_array_read_stream(const ak_source *src, const ak_read_opts *opts, ak_array *out,
+                         ak_err *e)
 {
     memset(out, 0, sizeof *out);
     out->type = AK_DTYPE_NONE;
     if (!ak_host_is_little_endian())
         return ak_fail(e, "big-endian hosts are not supported");
-    input_file in = {0};
-    int rc = open_input(path, &in, e);
-    if (rc == 0)
-        rc = read_array(path, &in, opts, out, e);
-    close_input(&in);
+    input_file in = {src->fp, src->name, src->format, src->size, 0};
+    int rc = read_array(&in, opts, out, e);
     if (rc != 0)
         ak_array_free(out);
+    return rc;
+}
+
+/* Opens `path` ("-": stdin) and measures what is left of a regular file. */
+static int open_source(const char *path, ak_source *src, ak_err *e)
+{
+    int is_stdin = ak_path_is_stdio(path);
+    src->name = ak_display_name(path, 0);
+    src->format = is_stdin ? AK_FORMAT_AUTO : ak_format_of_path(path);
+    src->size = AK_SIZE_UNKNOWN;
+    src->fp = is_stdin ? stdin : fopen(path, "rb");
+    if (!src->fp)
+        return ak_fail(e, "%s: cannot open: %s", src->name, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(src->fp), &st) != 0)
+        return ak_fail(e, "%s: cannot stat: %s", src->name, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return ak_fail(e, "%s: is a directory", src->name);
+    if (S_ISREG(st.st_mode)) {
+        off_t pos = ftello(src->fp);
+        uint64_t start = pos > 0 ? (uint64_t)pos : 0;
+        src->size = (uint64_t)st.st_size > start ? (uint64_t)st.st_size - start : 0;
+    }
+    return 0;
+}
+
+int ak_array_read(const char *path, const ak_read_opts *opts, ak_array *out, ak_err *e)
+{
+    ak_source src = {NULL, NULL, AK_FORMAT_AUTO, AK_SIZE_UNKNOWN};
+    memset(out, 0, sizeof *out);
+    out->type = AK_DTYPE_NONE;
+    int rc = open_source(path, &src, e);
+    if (rc == 0)
+        rc = ak_array_read_stream(&src, opts, out, e);
+    if (src.fp && src.fp != stdin)
+        fclose(src.fp); /* read-only: nothing to lose */
     return rc;
 }
 
@@ -705,6 +745,20 @@ static char *dup_string(const char *s)
     return d;
 }
 
+/* Refuses an output that would replace one of the program's inputs. */
+static int check_not_an_input(const ak_output_choice *c, const char *chosen, ak_err *e)
+{
+    if (!c->in_place && same_file(c->input, chosen))
+        return c->offers_in_place
+                   ? ak_fail(e, "%s: is the input file; use --in-place to overwrite it", chosen)
+                   : ak_fail(e, "%s: is the input file; write the output elsewhere", chosen);
+    for (size_t i = 0; i < c->n_other_inputs; i++)
+        if (c->other_inputs[i] && same_file(c->other_inputs[i], chosen))
+            return ak_fail(e, "%s: is one of the input files; write the output elsewhere",
+                           chosen);
+    return 0;
+}
+
 int ak_output_resolve(const ak_output_choice *c, char **path, ak_err *e)
 {
     *path = NULL;
@@ -720,8 +774,7 @@ int ak_output_resolve(const ak_output_choice *c, char **path, ak_err *e)
         return ak_fail(e, "out of memory");
     if (!chosen)
         return 0;
-    if (!c->in_place && same_file(c->input, chosen)) {
-        ak_fail(e, "%s: is the input file; use --in-place to overwrite it", chosen);
+    if (check_not_an_input(c, chosen, e) != 0) {
         free(owned);
         return -1;
     }
@@ -827,6 +880,23 @@ static void directory_of(const char *path, char *buf, size_t cap)
     }
     size_t len = slash == path ? 1 : (size_t)(slash - path);
     snprintf(buf, cap, "%.*s", (int)len, path);
+}
+
+int ak_output_paths_collide(const char *a, const char *b)
+{
+    if (!a || !b)
+        return 0;
+    struct stat sa, sb;
+    int a_exists = stat(a, &sa) == 0, b_exists = stat(b, &sb) == 0;
+    if (a_exists || b_exists)
+        return a_exists && b_exists && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    const char *base_a = strrchr(a, '/'), *base_b = strrchr(b, '/');
+    if (strcmp(base_a ? base_a + 1 : a, base_b ? base_b + 1 : b) != 0)
+        return 0;
+    char dir_a[PATH_MAX], dir_b[PATH_MAX];
+    directory_of(a, dir_a, sizeof dir_a);
+    directory_of(b, dir_b, sizeof dir_b);
+    return same_file(dir_a, dir_b);
 }
 
 static int open_temp(ak_output *o, mode_t mode, ak_err *e)
@@ -952,6 +1022,16 @@ int ak_output_write_header(ak_output *o, ak_format format, ak_dtype type, size_t
     if (len == 0)
         return ak_fail(e, "%s: cannot format the .npy header", output_name(o));
     return ak_output_write(o, header, len, NULL, e);
+}
+
+int ak_output_flush(ak_output *o, ak_err *e)
+{
+    errno = 0;
+    if (fflush(o->fp) != 0 || ferror(o->fp))
+        return fail_write(o, errno, e);
+    if (o->tmp_path && fsync(fileno(o->fp)) != 0)
+        return fail_write(o, errno, e);
+    return 0;
 }
 
 static int commit_stdout(ak_output *o, ak_err *e)

@@ -1,0 +1,28 @@
+/*
+ * radixsort_args.h - the command line of radixsort: what its options set, their
+ * parsing and checks, and --help. Kept apart from the program (radixsort.c) so
+ * that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
+ */
+#ifndef SK_RADIXSORT_ARGS_H
+#define SK_RADIXSORT_ARGS_H
+
+#include "appkit.h"
+
+#define RADIXSORT_TOOL "radixsort"
+
+typedef struct sort_args {
+    const char *input, *output, *device, *values, *values_out;
+    ak_dtype type, values_type;   /* AK_DTYPE_NONE unless given */
+    int descending, has_bits, in_place, check, time, list_devices, help, version;
+    unsigned begin_bit, end_bit;
+} sort_args;
+
+/*! radixsort_parse_args() : fills *a from argv (defaults first) and checks the
+ *  result; prints the reason of a usage error. Opens no file and no device.
+ *  @return AK_EXIT_OK or AK_EXIT_USAGE. */
+int radixsort_parse_args(int argc, char **argv, sort_args *a);
+
+/*! radixsort_print_help() : --help on stdout. @return an exit status. */
+int radixsort_print_help(void);
+
+#endif /* SK_RADIXSORT_ARGS_H */

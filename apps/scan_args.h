@@ -1,0 +1,38 @@
+/*
+ * scan_args.h - the command line of scan: what its options set, their
+ * parsing and checks, and --help. Kept apart from the program (scan.c) so
+ * that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
+ */
+#ifndef SK_SCAN_ARGS_H
+#define SK_SCAN_ARGS_H
+
+#include "appkit.h"
+
+#define SCAN_TOOL "scan"
+
+typedef struct scan_args {
+    const char *input;
+    const char *output;
+    const char *device;
+    ak_dtype type; /* AK_DTYPE_NONE unless --type */
+    sk_op op;
+    ak_format format; /* AK_FORMAT_AUTO unless --format */
+    size_t chunk;     /* --chunk: most elements per device pass, 0 = auto */
+    int exclusive;
+    int in_place;
+    int time;
+    int check;
+    int list_devices;
+    int help;
+    int version;
+} scan_args;
+
+/*! scan_parse_args() : fills *a from argv (defaults first) and checks the
+ *  result; prints the reason of a usage error. Opens no file and no device.
+ *  @return AK_EXIT_OK or AK_EXIT_USAGE. */
+int scan_parse_args(int argc, char **argv, scan_args *a);
+
+/*! scan_print_help() : --help on stdout. @return an exit status. */
+int scan_print_help(void);
+
+#endif /* SK_SCAN_ARGS_H */

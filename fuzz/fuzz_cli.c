@@ -1,0 +1,141 @@
+/*
+ * fuzz_cli.c - fuzz target for the command lines of the programs: the
+ * option tables and checks of apps/<program>_args.c, through
+ * ak_parse_command_line() and ak_args_next().
+ *
+ * The input is split at NUL bytes into argv. argv[0] names the program
+ * whose command line is parsed (scan, compact, radixsort, segscan,
+ * polyeval, datagen); an input naming none is skipped. Each argument is its
+ * own allocation, so reading past the end of one is caught. Only the
+ * parsing runs (and, for datagen, the check of the generator spec it
+ * parsed): nothing is opened, read, written or computed. Beyond the
+ * sanitizers: the result is AK_EXIT_OK or AK_EXIT_USAGE, and a command line
+ * that parses without --help, --version or --list-devices names its input.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "compact_args.h"
+#include "datagen_args.h"
+#include "polyeval_args.h"
+#include "radixsort_args.h"
+#include "scan_args.h"
+#include "segscan_args.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARGS 64
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_CHECK(cond)                                                         \
+    do {                                                                         \
+        if (!(cond)) {                                                           \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            abort();                                                             \
+        }                                                                        \
+    } while (0)
+
+/* A parse that succeeded without --help, --version or --list-devices must
+ * have found the operand. */
+static void check_parsed(int rc, int asked_only, const char *input)
+{
+    FUZZ_CHECK(rc == AK_EXIT_OK || rc == AK_EXIT_USAGE);
+    FUZZ_CHECK(rc != AK_EXIT_OK || asked_only || input != NULL);
+}
+
+static void parse_scan(int argc, char **argv)
+{
+    scan_args a;
+    int rc = scan_parse_args(argc, argv, &a);
+    check_parsed(rc, a.help || a.version || a.list_devices, a.input);
+}
+
+static void parse_compact(int argc, char **argv)
+{
+    compact_args a;
+    int rc = compact_parse_args(argc, argv, &a);
+    check_parsed(rc, a.help || a.version || a.list_devices, a.input);
+}
+
+static void parse_radixsort(int argc, char **argv)
+{
+    sort_args a;
+    int rc = radixsort_parse_args(argc, argv, &a);
+    check_parsed(rc, a.help || a.version || a.list_devices, a.input);
+    FUZZ_CHECK(rc != AK_EXIT_OK || !a.has_bits || a.begin_bit < a.end_bit);
+}
+
+static void parse_segscan(int argc, char **argv)
+{
+    seg_args a;
+    int rc = segscan_parse_args(argc, argv, &a);
+    check_parsed(rc, a.help || a.version || a.list_devices, a.input);
+}
+
+static void parse_polyeval(int argc, char **argv)
+{
+    poly_args a;
+    int rc = polyeval_parse_args(argc, argv, &a);
+    check_parsed(rc, a.help || a.version || a.list_devices, a.input);
+    FUZZ_CHECK(rc != AK_EXIT_OK || !a.x_text || a.nx > 0);
+    polyeval_args_free(&a);
+}
+
+/* datagen has no operand; a spec it accepts must pass ak_gen_init. */
+static void parse_datagen(int argc, char **argv)
+{
+    datagen_args a;
+    int rc = datagen_parse_args(argc, argv, &a);
+    check_parsed(rc, 1, NULL);
+    if (rc == AK_EXIT_OK && !a.help && !a.version) {
+        ak_gen g;
+        ak_err e;
+        FUZZ_CHECK(ak_gen_init(&g, &a.spec, &e) == 0);
+    }
+}
+
+typedef struct program {
+    const char *name;
+    void (*parse)(int argc, char **argv);
+} program;
+
+static const program PROGRAMS[] = {
+    {"scan", parse_scan},         {"compact", parse_compact},
+    {"radixsort", parse_radixsort}, {"segscan", parse_segscan},
+    {"polyeval", parse_polyeval}, {"datagen", parse_datagen},
+};
+
+/* Splits data at NUL bytes into up to MAX_ARGS separately allocated
+ * strings. @return argc. */
+static int split_args(const uint8_t *data, size_t size, char **argv)
+{
+    int argc = 0;
+    size_t start = 0;
+    while (start < size && argc < MAX_ARGS) {
+        const uint8_t *nul = memchr(data + start, 0, size - start);
+        size_t len = nul ? (size_t)(nul - (data + start)) : size - start;
+        argv[argc] = malloc(len + 1);
+        FUZZ_CHECK(argv[argc] != NULL);
+        memcpy(argv[argc], data + start, len);
+        argv[argc][len] = '\0';
+        argc++;
+        start += len + 1;
+    }
+    argv[argc] = NULL;
+    return argc;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *argv[MAX_ARGS + 1];
+    int argc = split_args(data, size, argv);
+    for (size_t i = 0; argc > 0 && i < sizeof PROGRAMS / sizeof PROGRAMS[0]; i++)
+        if (strcmp(argv[0], PROGRAMS[i].name) == 0)
+            PROGRAMS[i].parse(argc, argv);
+    for (int i = 0; i < argc; i++)
+        free(argv[i]);
+    return 0;
+}
