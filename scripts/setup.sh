@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # Installs what scankit needs on Debian 12 (or Ubuntu) when it is missing:
 # a C toolchain, CMake, the OpenCL ICD loader and headers, PoCL (an OpenCL
-# device on the CPU), Criterion and Oclgrind (tests), Boost headers (the
-# Boost.Compute peer the quick benchmark test checks). Runs apt-get as root,
-# or through sudo. Does nothing when everything is there.
+# device on the CPU), Criterion, Oclgrind and valgrind (tests), Boost
+# headers (the Boost.Compute peer the quick benchmark test checks); --bench
+# adds the benchmark tools, --fuzz clang and libFuzzer (scripts/fuzz.sh).
+# Runs apt-get as root, or through sudo. Does nothing when everything is there.
 set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-  libcriterion-dev oclgrind
+  libcriterion-dev oclgrind valgrind
   libboost-dev
 )
-if [ "${1:-}" = "--bench" ]; then
-  packages+=(hyperfine gnuplot-nox)
-fi
+for arg in "$@"; do
+  case "$arg" in
+    --bench) packages+=(hyperfine gnuplot-nox) ;;
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;; # libFuzzer, for scripts/fuzz.sh
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -9,8 +9,11 @@
 #                                        (og_segscan.c says which pass checks what)
 #   install_package_builds_a_consumer    cmake --install, then a separate project
 #                                        builds against it (CMake and pkg-config)
+#   valgrind_memcheck_every_program      every CLI under valgrind's memcheck
+#                                        (tests/valgrind/valgrind.cmake)
 #
-# The Oclgrind tests are skipped (exit 77) when oclgrind is not installed.
+# The Oclgrind tests are skipped (exit 77) when oclgrind is not installed,
+# the valgrind test when valgrind is not.
 
 # --- Oclgrind -------------------------------------------------------------------
 add_executable(og_driver ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_driver.c)
@@ -57,3 +60,6 @@ add_test(NAME install_package_builds_a_consumer
 set_tests_properties(install_package_builds_a_consumer PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 300
   ENVIRONMENT "CMAKE=${CMAKE_COMMAND};CC=${CMAKE_C_COMPILER}")
+
+# --- valgrind ---------------------------------------------------------------------
+include(${CMAKE_CURRENT_SOURCE_DIR}/valgrind/valgrind.cmake)

@@ -191,7 +191,8 @@ Test(segscan_cli, bad_segment_files_fail_with_one_line_and_leave_no_output)
         cr_assert_eq(skt_cli_entries(), 3, "an output was left behind");
         skt_cli_free(&r);
     }
-    skt_cli_write_npy("f.npy", "<i8", data, 8, 8);
+    int64_t flags64[8] = {0}; /* 8 int64 flags: the right count, a wrong type */
+    skt_cli_write_npy("f.npy", "<i8", flags64, 8, sizeof flags64[0]);
     r = SEGSCAN("d.bin", "--flags", "f.npy");
     expect_failure(&r, "segscan", 1, "flags must be uint8 or uint32");
     skt_cli_free(&r);

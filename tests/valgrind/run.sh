@@ -1,0 +1,99 @@
+#!/bin/sh
+# run.sh - runs every command-line program under valgrind's memcheck on a
+# small input; any memcheck error or definitely lost block fails.
+#
+#   run.sh APP_DIR WORK_DIR
+#
+# APP_DIR holds the built programs (datagen, scan, compact, radixsort,
+# segscan, polyeval). WORK_DIR is emptied first; the inputs, outputs and one
+# memcheck log per run (NAME.vg.log) stay there.
+#
+# Kernels: under valgrind PoCL sees valgrind's virtual CPU (no AVX-512), so
+# its device has another name and the kernels built outside valgrind are not
+# reused; building them under memcheck takes minutes each. So each command
+# first runs under valgrind --tool=none (no instrumentation, ~10x faster),
+# which fills the on-disk program caches (scankit's in WORK_DIR.cache, kept
+# between runs, and PoCL's own), and memcheck's run then loads them.
+#
+# What counts: memcheck errors (invalid reads and writes, uses of
+# uninitialised values, bad frees, overlapping copies) and "definitely lost"
+# blocks. Indirectly and possibly lost blocks and still reachable memory are
+# not errors: PoCL and LLVM keep process-lifetime caches and pools that they
+# never free, and blocks reachable only from those show up as such (scankit
+# frees all it allocates and releases every OpenCL object it creates, so a
+# leak of scankit's is a definite one). The suppressions in pocl.supp cover
+# what the C library's loader, PoCL and LLVM do themselves; each entry says
+# why it is not scankit's. $VALGRIND names the valgrind executable (default:
+# valgrind from PATH). Exit 0 on success, 1 on failure (with the failing
+# run's log), 77 (skipped) when valgrind is not installed or there is no
+# OpenCL device.
+set -u
+
+[ $# -eq 2 ] || { echo "usage: run.sh APP_DIR WORK_DIR" >&2; exit 2; }
+apps=$1
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+VALGRIND=${VALGRIND:-valgrind}
+VG_ERROR=99 # memcheck's exit status when it found something
+
+command -v "$VALGRIND" >/dev/null 2>&1 || { echo "run.sh: no valgrind: skipped"; exit 77; }
+apps=$(cd "$apps" && pwd) || exit 1
+rm -rf "$work"
+mkdir -p "$work" || exit 1
+cd "$work" || exit 1
+work=$PWD
+export SCANKIT_CACHE_DIR="$work.cache" # kept between runs
+unset SCANKIT_TRACE SCANKIT_LOG
+
+if ! "$apps/scan" --list-devices 2>/dev/null | grep -q '^[0-9]'; then
+    echo "run.sh: no OpenCL device: skipped"
+    exit 77
+fi
+
+fail() {
+    echo "run.sh: FAIL: $*"
+    exit 1
+}
+
+# vg NAME PROGRAM [ARGS...]: runs PROGRAM under valgrind --tool=none (it
+# must succeed; this builds its kernels), then under memcheck with the log
+# in NAME.vg.log; fails on any report.
+vg() {
+    name=$1
+    prog=$2
+    shift 2
+    start=$(date +%s)
+    "$VALGRIND" -q --tool=none "$apps/$prog" "$@" >"$name.out" 2>"$name.err" ||
+        fail "$prog $* exited with status $? under valgrind --tool=none: $(cat "$name.err")"
+    warm=$(date +%s)
+    "$VALGRIND" --tool=memcheck --error-exitcode=$VG_ERROR \
+        --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
+        --suppressions="$here/pocl.supp" --num-callers=40 --log-file="$name.vg.log" \
+        "$apps/$prog" "$@" >"$name.out" 2>"$name.err"
+    status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "run.sh: $prog $* under memcheck exited with status $status"
+        cat "$name.err"
+        cat "$name.vg.log"
+        fail "$name"
+    fi
+    checked=$(date +%s)
+    echo "run.sh: ok: $prog $* ($((warm - start)) s to build," \
+        "$((checked - warm)) s under memcheck)"
+}
+
+n=3001 # a few CPU chunks and GPU tiles; small enough for memcheck
+
+# Inputs (datagen itself is checked once, below).
+"$apps/datagen" -n $n --type float32 --seed 11 -o x.bin &&
+    "$apps/datagen" -n $n --type uint8 --range 0:1 --seed 13 -o heads.u8 &&
+    "$apps/datagen" -n $n --type uint64 --seed 14 -o v.bin ||
+    fail "datagen could not write the inputs"
+
+vg datagen datagen -n $n --type uint32 --dist few-unique --seed 12 -o k.npy
+vg scan scan x.bin --type float32 --check -o x.scan.bin
+vg compact compact k.npy --if 'x % 3 == 0' --values v.bin --values-type uint64 -o k.compact.npy
+vg radixsort radixsort k.npy --values v.bin --values-type uint64 --check -o k.sorted.npy
+vg segscan segscan x.bin --type float32 --flags heads.u8 -o x.segscan.bin
+vg polyeval polyeval x.bin --points x.bin -o y.bin
+echo "run.sh: ok: every program is clean under memcheck"
