@@ -382,6 +382,43 @@ const char *skt_shape_name(sk_shape s)
     return "?";
 }
 
+const char *skt_scan_path_name(sk_scan_path p)
+{
+    switch (p) {
+    case SK_SCAN_PATH_AUTO: return "auto path";
+    case SK_SCAN_PATH_REDUCE_THEN_SCAN: return "reduce-then-scan path";
+    case SK_SCAN_PATH_LOOKBACK: return "look-back path";
+    }
+    return "?";
+}
+
+void skt_force_scan_path(sk_scan_path p)
+{
+    skt_set_param(SK_PARAM_SCAN_PATH, (long)p);
+    cr_assert_eq(skt_get_param(SK_PARAM_SCAN_PATH), (long)p,
+                 "scan path %s was set but does not read back", skt_scan_path_name(p));
+}
+
+/* ---- launch counts ---------------------------------------------------------------------- */
+
+static void count_launch(const sk_launch_record *rec, void *user)
+{
+    skt_launches *c = user;
+    c->total++;
+    if (strcmp(rec->kernel, "sk_scan_lookback") == 0)
+        c->lookback++;
+    else if (strcmp(rec->kernel, "sk_scan_single") == 0)
+        c->single++;
+}
+
+void skt_count_launches(skt_launches *c)
+{
+    if (c)
+        memset(c, 0, sizeof *c);
+    sk_status st = sk_context_set_trace(skt_ctx, c ? count_launch : NULL, c);
+    cr_assert_eq(st, SK_OK, "sk_context_set_trace -> %s", sk_status_name(st));
+}
+
 /* ---- comparisons ----------------------------------------------------------------------- */
 
 const char *skt_fmt(const char *fmt, ...)
@@ -533,9 +570,28 @@ static const sk_monoid mono_interval = {
         "}\n",
 };
 
+static const sk_monoid mono_interval16 = {
+    .type = "ushort2",
+    .size = 4,
+    .identity = "(ushort2)(0xFFFF, 0xFFFF)",
+    .combine = "skt_iv16_combine(a, b)",
+    .preamble =
+        "/* VERIFY.md on 16 bits: (i, j) with i, j < 0xFFFE; (0xFFFF,0xFFFF) is\n"
+        " * the identity, (0xFFFE,0xFFFE) is top. */\n"
+        "ushort2 skt_iv16_combine(ushort2 a, ushort2 b)\n"
+        "{\n"
+        "    if (a.x == 0xFFFF) return b;\n"
+        "    if (b.x == 0xFFFF) return a;\n"
+        "    if (a.x == 0xFFFE || b.x == 0xFFFE) return (ushort2)(0xFFFE, 0xFFFE);\n"
+        "    if (a.y + 1 == b.x) return (ushort2)(a.x, b.y);\n"
+        "    return (ushort2)(0xFFFE, 0xFFFE);\n"
+        "}\n",
+};
+
 const sk_monoid *skt_monoid_mat2(void) { return &mono_mat2; }
 const sk_monoid *skt_monoid_affine(void) { return &mono_affine; }
 const sk_monoid *skt_monoid_interval(void) { return &mono_interval; }
+const sk_monoid *skt_monoid_interval16(void) { return &mono_interval16; }
 
 void skt_fill_mat2(skt_mat2 *dst, size_t n)
 {

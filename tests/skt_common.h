@@ -103,6 +103,10 @@ void skt_tiles_small(void);
 void skt_tiles_set(long wg, long ipt, long chunks, long serial_below);
 
 const char *skt_shape_name(sk_shape s);
+const char *skt_scan_path_name(sk_scan_path p);
+
+/* Sets SK_PARAM_SCAN_PATH and checks that it reads back. */
+void skt_force_scan_path(sk_scan_path p);
 
 /* ---- comparisons ---------------------------------------------------------- */
 
@@ -152,11 +156,29 @@ const sk_monoid *skt_monoid_mat2(void);
 const sk_monoid *skt_monoid_affine(void);
 /* The interval-of-summations monoid of VERIFY.md on "int2". */
 const sk_monoid *skt_monoid_interval(void);
+/* The same monoid on "ushort2" (4 bytes, so the GPU shape's look-back path
+ * can take it): identity and top are the two largest values, so indices
+ * must be below SKT_IV16_TOP (n <= 65534). */
+#define SKT_IV16_IDENTITY 0xFFFFu
+#define SKT_IV16_TOP 0xFFFEu
+const sk_monoid *skt_monoid_interval16(void);
 
 /* Random 2x2 matrices with odd determinant (invertible mod 2^32, so long
  * products never collapse to zero). */
 void skt_fill_mat2(skt_mat2 *dst, size_t n);
 void skt_fill_affine(skt_affine *dst, size_t n);
+
+/* ---- launch counts --------------------------------------------------------- */
+
+/* Kernel launches on skt_ctx, counted by name through the trace callback. */
+typedef struct {
+    unsigned long total;
+    unsigned long lookback;        /* sk_scan_lookback: the one-pass GPU scan */
+    unsigned long single;          /* sk_scan_single: one work-group does all */
+} skt_launches;
+
+/* Counts launches on skt_ctx into *c (zeroed first) until called with NULL. */
+void skt_count_launches(skt_launches *c);
 
 /* Wall-clock seconds (monotonic). */
 double skt_now(void);

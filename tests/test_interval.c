@@ -3,7 +3,7 @@
  * Donaldson, Ketema, POPL 2014) for every scan variant.
  *
  * The monoid: intervals (i, j) standing for in_i + ... + in_j, the identity
- * and top, encoded as int2 with identity (-1, -1) and top (-2, -2):
+ * and top:
  *   1 + x = x + 1 = x;  T + x = x + T = T;
  *   (i1, j1) + (i2, j2) = (i1, j2) if j1 + 1 == i2, T otherwise.
  * Input in[k] = (k, k); outputs are poisoned with T. Expected: inclusive
@@ -13,15 +13,46 @@
  * and synchronised by barriers only, passing at n proves the scan correct at n
  * for every monoid.
  *
- * Covered: every n in 0..4096 and 20 random n up to 2^24 (drawn from the
+ * Two encodings of the same monoid, described by an `encoding` (element size,
+ * monoid, encode and decode of (i, j)); the host checks decoded values only:
+ *   int2     identity (-1, -1), top (-2, -2); indices below 2^31 (n >= 2^31
+ *            would need a long2 encoding with the same combine; not needed at
+ *            these sizes: 2^31 int2 elements would be 16 GiB).
+ *   ushort2  identity (0xFFFF, 0xFFFF), top (0xFFFE, 0xFFFE); indices below
+ *            0xFFFE, so n <= 65534. 4 bytes: small enough for the GPU
+ *            shape's one-pass look-back scan (kernels/lookback.cl), which
+ *            int2 never reaches.
+ *
+ * Covered, int2 (the scan path left at AUTO: reduce-then-scan for a custom
+ * monoid): every n in 0..4096 and 20 random n up to 2^24 (drawn from the
  * printed seed), both shapes, inclusive and exclusive, in place and out of
  * place, default tiles and forced small tiles (GPU work-group 4 x 2 items,
  * CPU 3 chunks, no serial path) so that small n spans many work-groups and
  * several recursion levels; and sk_reduce_monoid, which must give (0, n-1).
  *
- * int2 holds indices below 2^31: n >= 2^31 would need a long2 encoding (same
- * combine on long2, identity (-1,-1), top (-2,-2)); not needed at these sizes
- * (2^31 int2 elements would be 16 GiB, beyond the test devices).
+ * Covered, ushort2, GPU shape with SK_PARAM_SCAN_PATH forced to LOOKBACK:
+ * every n in 0..4096 and 20 random n up to 65534, inclusive and exclusive, in
+ * place and out of place, with three tile settings:
+ *   small tiles   wg 4 x 2: up to 8192 tiles, look-back windows of 4 tiles;
+ *   wg 64 x 1     a full window of 32 tiles, read by half the work-group;
+ *   wg 1 x 8      a window of one tile, which moves back whenever the tile
+ *                 before has not found its prefix yet. With wider windows
+ *                 that takes more work-groups in flight than a 2-core CPU
+ *                 device runs, so only this setting carries a prefix across
+ *                 windows there (dropping that carry fails only this one).
+ * Not with the default tiles: a default scan tile holds thousands of 4-byte
+ * elements and up to 8 tiles take the single work-group kernel, so few or
+ * none of the n this encoding holds would reach the look-back (test_scan.c
+ * takes it there with built-in types). A launch count checks that these
+ * scans really ran the look-back kernel and nothing but it and the single
+ * work-group kernel. Once more with the path forced to REDUCE_THEN_SCAN
+ * (every n, small tiles), so that the encoding itself is shown right on the
+ * proved path.
+ *
+ * The look-back path is tested by this, not proved: tiles pass values
+ * through flags and atomics, and which predecessors a tile combines depends
+ * on timing, so a run shows one interleaving of many. The one-test proof of
+ * VERIFY.md applies to the reduce-then-scan path only.
  *
  * Speed: the n = 0..4096 scans of one variant are enqueued back to back, each
  * into its own sub-buffer of one big output buffer (each n is still its own
@@ -41,96 +72,254 @@ TestSuite(interval, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 600)
 #define LARGE_MAX ((size_t)1 << 24)
 #define N_LARGE 20
 #define PAD 16              /* elements after n that must stay top */
+#define MAX_ELEM 8          /* bytes in an element of the widest encoding */
 
+/* A decoded element: (i, j), identity (-1, -1) or top (-2, -2). */
 typedef skt_interval iv;
 
 static const iv TOP = {SKT_IV_TOP_I, SKT_IV_TOP_I};
+static const iv IDENTITY = {SKT_IV_IDENTITY_I, SKT_IV_IDENTITY_I};
+
+/* ---- encodings -------------------------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    size_t size;                      /* bytes per element */
+    size_t max_n;                     /* the largest n whose indices it holds */
+    const sk_monoid *(*monoid)(void);
+    void (*put)(void *p, iv v);       /* encodes v at p */
+    iv (*get)(const void *p);         /* decodes the element at p */
+} encoding;
+
+static void put_int2(void *p, iv v) { memcpy(p, &v, sizeof v); }
+
+static iv get_int2(const void *p)
+{
+    iv v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static uint16_t to_u16(int32_t x)
+{
+    return x == SKT_IV_IDENTITY_I ? SKT_IV16_IDENTITY
+           : x == SKT_IV_TOP_I    ? SKT_IV16_TOP
+                                  : (uint16_t)x;
+}
+
+/* One-to-one: a half-identity such as (0xFFFF, 5) decodes to (-1, 5), which
+ * no check accepts. */
+static int32_t from_u16(uint16_t x)
+{
+    return x == SKT_IV16_IDENTITY ? SKT_IV_IDENTITY_I
+           : x == SKT_IV16_TOP    ? SKT_IV_TOP_I
+                                  : (int32_t)x;
+}
+
+static void put_ushort2(void *p, iv v)
+{
+    uint16_t w[2] = {to_u16(v.i), to_u16(v.j)};
+    memcpy(p, w, sizeof w);
+}
+
+static iv get_ushort2(const void *p)
+{
+    uint16_t w[2];
+    memcpy(w, p, sizeof w);
+    return (iv){from_u16(w[0]), from_u16(w[1])};
+}
+
+static const encoding INT2 = {"int2", 8, (size_t)INT32_MAX, skt_monoid_interval, put_int2,
+                              get_int2};
+static const encoding USHORT2 = {"ushort2", 4, SKT_IV16_TOP, skt_monoid_interval16,
+                                 put_ushort2, get_ushort2};
+
+static void *elem_at(const encoding *e, void *base, size_t k)
+{
+    return (char *)base + k * e->size;
+}
+
+static iv elem_get(const encoding *e, const void *base, size_t k)
+{
+    return e->get((const char *)base + k * e->size);
+}
+
+/* ---- expected values ------------------------------------------------------------------ */
 
 static iv expected(int excl, size_t k)
 {
-    iv r;
-    if (excl && k == 0) {
-        r.i = r.j = SKT_IV_IDENTITY_I;
-    } else {
-        r.i = 0;
-        r.j = (int32_t)(excl ? k - 1 : k);
-    }
-    return r;
+    if (excl && k == 0)
+        return IDENTITY;
+    return (iv){0, (int32_t)(excl ? k - 1 : k)};
 }
 
 static int iv_eq(iv a, iv b) { return a.i == b.i && a.j == b.j; }
 
-static sk_status scan_iv(int excl, cl_mem s, cl_mem d, size_t n)
-{
-    const sk_monoid *m = skt_monoid_interval();
-    return excl ? sk_scan_exclusive_monoid(skt_ctx, m, s, d, n)
-                : sk_scan_inclusive_monoid(skt_ctx, m, s, d, n);
-}
-
-static void apply_variant(sk_shape shape, int small)
-{
-    skt_force_shape(shape);
-    if (small)
-        skt_tiles_small();
-    else
-        skt_tiles_default();
-}
-
-static const char *variant_name(sk_shape shape, int small, int excl, int in_place)
-{
-    return skt_fmt("%s shape, %s tiles, %s, %s", skt_shape_name(shape),
-                   small ? "small (wg 4 x 2, 3 chunks)" : "default",
-                   excl ? "exclusive" : "inclusive", in_place ? "in place" : "out of place");
-}
-
 /* Checks out[0..n) against the expected intervals and out[n..len) for top.
  * Returns the first bad index, or (size_t)-1. */
-static size_t check_region(const iv *out, size_t n, size_t len, int excl)
+static size_t check_region(const encoding *e, const void *out, size_t n, size_t len, int excl)
 {
     for (size_t k = 0; k < n; k++)
-        if (!iv_eq(out[k], expected(excl, k)))
+        if (!iv_eq(elem_get(e, out, k), expected(excl, k)))
             return k;
     for (size_t k = n; k < len; k++)
-        if (!iv_eq(out[k], TOP))
+        if (!iv_eq(elem_get(e, out, k), TOP))
             return k;
     return (size_t)-1;
 }
 
 /* Input intervals (k, k) for k in [0, n). */
-static void fill_input(iv *p, size_t n)
+static void fill_input(const encoding *e, void *p, size_t n)
 {
-    for (size_t k = 0; k < n; k++) {
-        p[k].i = (int32_t)k;
-        p[k].j = (int32_t)k;
-    }
+    for (size_t k = 0; k < n; k++)
+        e->put(elem_at(e, p, k), (iv){(int32_t)k, (int32_t)k});
 }
 
-static size_t base_align_bytes(void)
+static void fill_top(const encoding *e, void *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        e->put(elem_at(e, p, k), TOP);
+}
+
+/* Device buffer elements [from, from + count) := top. */
+static void buf_fill_top(const encoding *e, cl_mem m, size_t from, size_t count)
+{
+    unsigned char top[MAX_ELEM];
+    e->put(top, TOP);
+    skt_buf_fill(m, top, e->size, from * e->size, count * e->size);
+}
+
+/* The first n elements of the device buffer `in` must still be (k, k). */
+static void expect_input_kept(const encoding *e, cl_mem in, size_t n, const char *what)
+{
+    void *host = skt_malloc(n * e->size);
+    skt_buf_download(in, 0, host, n * e->size);
+    for (size_t k = 0; k < n; k++) {
+        iv v = elem_get(e, host, k);
+        cr_assert(v.i == (int32_t)k && v.j == (int32_t)k,
+                  "%s: input element %zu modified by an out-of-place scan", what, k);
+    }
+    free(host);
+}
+
+/* ---- variants ---------------------------------------------------------------------- */
+
+typedef enum {
+    TILES_DEFAULT,
+    TILES_SMALL, /* GPU wg 4 x 2 (look-back window of 4), CPU 3 chunks, no serial path */
+    TILES_WG64,  /* GPU wg 64 x 1 (look-back window of 32, half the work-group) */
+    TILES_WG1    /* GPU wg 1 x 8 (window of 1 tile: see the top of the file) */
+} tiles;
+
+typedef struct {
+    const encoding *enc;
+    sk_shape shape;
+    tiles tiles;
+    sk_scan_path path;
+} variant;
+
+static const char *tiles_name(tiles t)
+{
+    switch (t) {
+    case TILES_DEFAULT: return "default tiles";
+    case TILES_SMALL: return "small tiles (wg 4 x 2, 3 chunks)";
+    case TILES_WG64: return "tiles of wg 64 x 1";
+    case TILES_WG1: return "tiles of wg 1 x 8";
+    }
+    return "?";
+}
+
+/* Shape, tiles and scan path of v on skt_ctx (the path is set every time,
+ * AUTO included, so no setting survives from another variant). */
+static void apply_variant(const variant *v)
+{
+    skt_force_shape(v->shape);
+    if (v->tiles == TILES_SMALL)
+        skt_tiles_small();
+    else if (v->tiles == TILES_WG64)
+        skt_tiles_set(64, 1, 0, 0);
+    else if (v->tiles == TILES_WG1)
+        skt_tiles_set(1, 8, 0, 0);
+    else
+        skt_tiles_default();
+    skt_force_scan_path(v->path);
+}
+
+static const char *variant_label(const variant *v)
+{
+    return skt_fmt("%s, %s shape, %s, %s", v->enc->name, skt_shape_name(v->shape),
+                   tiles_name(v->tiles), skt_scan_path_name(v->path));
+}
+
+static const char *variant_name(const variant *v, int excl, int in_place)
+{
+    return skt_fmt("%s, %s, %s", variant_label(v), excl ? "exclusive" : "inclusive",
+                   in_place ? "in place" : "out of place");
+}
+
+static sk_status scan_iv(const variant *v, int excl, cl_mem s, cl_mem d, size_t n)
+{
+    const sk_monoid *m = v->enc->monoid();
+    return excl ? sk_scan_exclusive_monoid(skt_ctx, m, s, d, n)
+                : sk_scan_inclusive_monoid(skt_ctx, m, s, d, n);
+}
+
+static void expect_scan_ok(sk_status st, const char *what, size_t n)
+{
+    cr_assert_eq(st, SK_OK, "%s n=%zu -> %s (%s) [seed %llu]", what, n, sk_status_name(st),
+                 sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
+}
+
+/* The kernels the scans of v launched. Forced look-back on a 4-byte
+ * encoding in the GPU shape: only the look-back kernel and the single
+ * work-group one (up to 8 tiles), and the look-back kernel at least once
+ * when `spans_tiles` (explicit tiles: the largest n spans 64 tiles or more).
+ * Otherwise never the look-back kernel (AUTO takes reduce-then-scan for a
+ * custom monoid, and int2 is too wide for the look-back), and with
+ * reduce-then-scan forced, its kernels when `spans_tiles`. */
+static void expect_kernels(const variant *v, const skt_launches *c, int spans_tiles)
+{
+    const char *what = variant_label(v);
+    int lookback = v->shape == SK_SHAPE_GPU && v->path == SK_SCAN_PATH_LOOKBACK &&
+                   v->enc->size <= 4;
+    if (!lookback) {
+        cr_assert_eq(c->lookback, 0ul, "%s: %lu look-back launches", what, c->lookback);
+        if (v->shape == SK_SHAPE_GPU && v->path == SK_SCAN_PATH_REDUCE_THEN_SCAN && spans_tiles)
+            cr_assert_gt(c->total, c->single, "%s: no reduce-then-scan launch", what);
+        return;
+    }
+    cr_assert_eq(c->total, c->lookback + c->single,
+                 "%s: %lu launches of other kernels (reduce-then-scan)", what,
+                 c->total - c->lookback - c->single);
+    if (spans_tiles)
+        cr_assert_gt(c->lookback, 0ul, "%s: the look-back kernel never ran", what);
+}
+
+static size_t base_align_bytes(const encoding *e)
 {
     cl_uint bits = 0;
     cl_int err = clGetDeviceInfo(sk_context_cl_device(skt_ctx), CL_DEVICE_MEM_BASE_ADDR_ALIGN,
                                  sizeof bits, &bits, NULL);
     cr_assert_eq(err, CL_SUCCESS);
     size_t bytes = bits / 8;
-    return bytes < sizeof(iv) ? sizeof(iv) : bytes;
+    return bytes < e->size ? e->size : bytes;
 }
 
 /* ---- every n in 0..SMALL_MAX, batched -------------------------------------------- */
 
 typedef struct {
+    const encoding *enc;
     size_t off[SMALL_MAX + 1]; /* element offset of region n */
     size_t len[SMALL_MAX + 1]; /* elements in region n (>= n + PAD) */
     size_t total;
     cl_mem big, big_init, in;
     cl_mem sub[SMALL_MAX + 1];
-    iv *host;
+    unsigned char *host;
 } batch;
 
-static batch *batch_new(void)
+static void batch_layout(batch *b)
 {
-    batch *b = skt_malloc(sizeof *b);
-    memset(b, 0, sizeof *b);
-    size_t align = base_align_bytes() / sizeof(iv); /* elements */
+    size_t align = base_align_bytes(b->enc) / b->enc->size; /* elements */
     size_t off = 0;
     for (size_t n = 0; n <= SMALL_MAX; n++) {
         size_t len = (n + PAD + align - 1) / align * align;
@@ -139,30 +328,43 @@ static batch *batch_new(void)
         off += len;
     }
     b->total = off;
-    size_t bytes = b->total * sizeof(iv);
-    b->big = skt_buf_new(bytes);
-    b->big_init = skt_buf_new(bytes);
-    b->in = skt_buf_new(SMALL_MAX * sizeof(iv));
-    b->host = skt_malloc(bytes);
+}
 
-    /* In-place layout: each region holds (k, k) then top. */
+static void batch_sub_buffers(batch *b)
+{
+    size_t es = b->enc->size;
     for (size_t n = 0; n <= SMALL_MAX; n++) {
-        fill_input(b->host + b->off[n], n);
-        for (size_t k = n; k < b->len[n]; k++)
-            b->host[b->off[n] + k] = TOP;
-    }
-    skt_buf_upload(b->big_init, 0, b->host, bytes);
-    fill_input(b->host, SMALL_MAX);
-    skt_buf_upload(b->in, 0, b->host, SMALL_MAX * sizeof(iv));
-
-    for (size_t n = 0; n <= SMALL_MAX; n++) {
-        cl_buffer_region r = {b->off[n] * sizeof(iv), b->len[n] * sizeof(iv)};
+        cl_buffer_region r = {b->off[n] * es, b->len[n] * es};
         cl_int err = CL_SUCCESS;
         b->sub[n] = clCreateSubBuffer(b->big, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
                                       &r, &err);
         cr_assert_eq(err, CL_SUCCESS, "clCreateSubBuffer(n=%zu) -> %s", n,
                      sk_cl_error_name(err));
     }
+}
+
+static batch *batch_new(const encoding *e)
+{
+    batch *b = skt_malloc(sizeof *b);
+    memset(b, 0, sizeof *b);
+    b->enc = e;
+    batch_layout(b);
+    size_t bytes = b->total * e->size;
+    b->big = skt_buf_new(bytes);
+    b->big_init = skt_buf_new(bytes);
+    b->in = skt_buf_new(SMALL_MAX * e->size);
+    b->host = skt_malloc(bytes);
+
+    /* In-place layout: each region holds (k, k) then top. */
+    for (size_t n = 0; n <= SMALL_MAX; n++) {
+        void *region = elem_at(e, b->host, b->off[n]);
+        fill_input(e, region, n);
+        fill_top(e, elem_at(e, region, n), b->len[n] - n);
+    }
+    skt_buf_upload(b->big_init, 0, b->host, bytes);
+    fill_input(e, b->host, SMALL_MAX);
+    skt_buf_upload(b->in, 0, b->host, SMALL_MAX * e->size);
+    batch_sub_buffers(b);
     return b;
 }
 
@@ -177,83 +379,104 @@ static void batch_free(batch *b)
     free(b);
 }
 
-static void run_small(batch *b, sk_shape shape, int small, int excl, int in_place)
+/* Checks every region of the downloaded batch; fails on the first bad n. */
+static void batch_check(const batch *b, int excl, const char *what)
 {
-    const char *what = variant_name(shape, small, excl, in_place);
-    size_t bytes = b->total * sizeof(iv);
+    const encoding *e = b->enc;
+    size_t nbad = 0, first_n = 0, first_k = 0;
+    for (size_t n = 0; n <= SMALL_MAX; n++) {
+        size_t k = check_region(e, elem_at(e, b->host, b->off[n]), n, b->len[n], excl);
+        if (k != (size_t)-1 && nbad++ == 0) {
+            first_n = n;
+            first_k = k;
+        }
+    }
+    if (!nbad)
+        return;
+    iv got = elem_get(e, b->host, b->off[first_n] + first_k);
+    iv want = first_k < first_n ? expected(excl, first_k) : TOP;
+    cr_assert_fail("%s: %zu of %d sizes wrong; first n=%zu: out[%zu] = (%d, %d), "
+                   "expected (%d, %d)%s [seed %llu]",
+                   what, nbad, SMALL_MAX + 1, first_n, first_k, got.i, got.j, want.i, want.j,
+                   first_k >= first_n ? " (written past n)" : "",
+                   (unsigned long long)skt_seed());
+}
+
+static void run_small(batch *b, const variant *v, int excl, int in_place)
+{
+    const char *what = variant_name(v, excl, in_place);
+    size_t bytes = b->total * b->enc->size;
     cl_command_queue q = sk_context_cl_queue(skt_ctx);
 
     if (in_place) {
         cl_int err = clEnqueueCopyBuffer(q, b->big_init, b->big, 0, 0, bytes, 0, NULL, NULL);
         cr_assert_eq(err, CL_SUCCESS, "clEnqueueCopyBuffer -> %s", sk_cl_error_name(err));
     } else {
-        skt_buf_fill(b->big, &TOP, sizeof TOP, 0, bytes);
+        buf_fill_top(b->enc, b->big, 0, b->total);
     }
     for (size_t n = 0; n <= SMALL_MAX; n++) {
         cl_mem src = in_place ? b->sub[n] : b->in;
-        sk_status st = scan_iv(excl, src, b->sub[n], n);
-        cr_assert_eq(st, SK_OK, "%s n=%zu -> %s (%s) [seed %llu]", what, n, sk_status_name(st),
-                     sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
+        expect_scan_ok(scan_iv(v, excl, src, b->sub[n], n), what, n);
     }
     skt_buf_download(b->big, 0, b->host, bytes);
-
-    size_t nbad = 0, first_n = 0, first_k = 0;
-    for (size_t n = 0; n <= SMALL_MAX; n++) {
-        size_t k = check_region(b->host + b->off[n], n, b->len[n], excl);
-        if (k != (size_t)-1) {
-            if (nbad++ == 0) {
-                first_n = n;
-                first_k = k;
-            }
-        }
-    }
-    if (nbad) {
-        iv got = b->host[b->off[first_n] + first_k];
-        iv want = first_k < first_n ? expected(excl, first_k) : TOP;
-        cr_assert_fail("%s: %zu of %d sizes wrong; first n=%zu: out[%zu] = (%d, %d), "
-                       "expected (%d, %d)%s [seed %llu]",
-                       what, nbad, SMALL_MAX + 1, first_n, first_k, got.i, got.j, want.i,
-                       want.j, first_k >= first_n ? " (written past n)" : "",
-                       (unsigned long long)skt_seed());
-    }
-    if (!in_place) {
-        iv *in = skt_malloc(SMALL_MAX * sizeof(iv));
-        skt_buf_download(b->in, 0, in, SMALL_MAX * sizeof(iv));
-        for (size_t k = 0; k < SMALL_MAX; k++)
-            cr_assert(in[k].i == (int32_t)k && in[k].j == (int32_t)k,
-                      "%s: input element %zu modified", what, k);
-        free(in);
-    }
+    batch_check(b, excl, what);
+    if (!in_place)
+        expect_input_kept(b->enc, b->in, SMALL_MAX, what);
 }
 
-static void every_small_n(sk_shape shape, int small)
+static void every_small_n(const variant *v)
 {
-    batch *b = batch_new();
-    apply_variant(shape, small);
+    batch *b = batch_new(v->enc);
+    skt_launches launches;
+    apply_variant(v);
+    skt_count_launches(&launches);
     for (int excl = 0; excl < 2; excl++)
         for (int in_place = 0; in_place < 2; in_place++)
-            run_small(b, shape, small, excl, in_place);
+            run_small(b, v, excl, in_place);
+    skt_count_launches(NULL);
+    expect_kernels(v, &launches, v->tiles != TILES_DEFAULT);
     batch_free(b);
 }
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_cpu_shape)
 {
-    every_small_n(SK_SHAPE_CPU, 0);
+    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_cpu_shape_with_small_tiles)
 {
-    every_small_n(SK_SHAPE_CPU, 1);
+    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_gpu_shape)
 {
-    every_small_n(SK_SHAPE_GPU, 0);
+    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_gpu_shape_with_small_tiles)
 {
-    every_small_n(SK_SHAPE_GPU, 1);
+    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO});
+}
+
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_small_tiles)
+{
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK});
+}
+
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_64_item_work_groups)
+{
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK});
+}
+
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_one_item_work_groups)
+{
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK});
+}
+
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_reduce_then_scan_with_small_tiles)
+{
+    every_small_n(
+        &(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN});
 }
 
 /* ---- reduce: (0, n-1), identity for n = 0 ------------------------------------------ */
@@ -261,21 +484,23 @@ Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_gpu_sha
 Test(interval, every_n_up_to_4096_should_reduce_to_the_whole_interval)
 {
     iv *in = skt_malloc(SMALL_MAX * sizeof(iv));
-    fill_input(in, SMALL_MAX);
+    fill_input(&INT2, in, SMALL_MAX);
     cl_mem s = skt_buf_new(SMALL_MAX * sizeof(iv));
     skt_buf_upload(s, 0, in, SMALL_MAX * sizeof(iv));
     free(in);
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++)
         for (int small = 0; small < 2; small++) {
-            apply_variant((sk_shape)shape, small);
-            const char *what = skt_fmt("reduce, %s shape, %s tiles", skt_shape_name((sk_shape)shape),
-                                       small ? "small" : "default");
+            variant v = {&INT2, (sk_shape)shape, small ? TILES_SMALL : TILES_DEFAULT,
+                         SK_SCAN_PATH_AUTO};
+            apply_variant(&v);
+            const char *what = skt_fmt("reduce, %s shape, %s", skt_shape_name(v.shape),
+                                       tiles_name(v.tiles));
             for (size_t n = 0; n <= SMALL_MAX; n++) {
                 iv got[2] = {TOP, TOP};
                 sk_status st = sk_reduce_monoid(skt_ctx, skt_monoid_interval(), s, n, got);
                 cr_assert_eq(st, SK_OK, "%s n=%zu -> %s (%s)", what, n, sk_status_name(st),
                              sk_context_error_detail(skt_ctx));
-                iv want = n ? (iv){0, (int32_t)n - 1} : (iv){-1, -1};
+                iv want = n ? (iv){0, (int32_t)n - 1} : IDENTITY;
                 cr_assert(iv_eq(got[0], want), "%s n=%zu: (%d, %d), expected (%d, %d)", what, n,
                           got[0].i, got[0].j, want.i, want.j);
                 cr_assert(iv_eq(got[1], TOP), "%s n=%zu: wrote past *result", what, n);
@@ -284,82 +509,113 @@ Test(interval, every_n_up_to_4096_should_reduce_to_the_whole_interval)
     skt_buf_free(s);
 }
 
-/* ---- 20 random n up to 2^24 ---------------------------------------------------------- */
+/* ---- 20 random n up to max_n ---------------------------------------------------------- */
 
-static void random_large_n(sk_shape shape, int small)
+/* Half uniform in [1, max_n], half log-uniform in [2^12, max_n]; the first
+ * is max_n exactly. */
+static void draw_sizes(size_t *ns, size_t max_n)
 {
+    double top = log2((double)max_n);
+    for (int i = 0; i < N_LARGE; i++) {
+        if (i % 2 == 0)
+            ns[i] = 1 + (size_t)skt_rand_below(max_n);
+        else
+            ns[i] = (size_t)exp2(12.0 + (top - 12.0) * skt_rand_unit());
+    }
+    ns[0] = max_n;
+}
+
+typedef struct {
+    cl_mem in, out;
+    void *host;
+} large_bufs;
+
+/* One scan of n elements of `in` into `out` (a copy of `in` when in place),
+ * checked with PAD elements of top after it. */
+static void run_large(large_bufs *lb, const variant *v, size_t n, int excl, int in_place)
+{
+    const encoding *e = v->enc;
+    const char *what = variant_name(v, excl, in_place);
+    if (in_place) {
+        cl_int err = clEnqueueCopyBuffer(sk_context_cl_queue(skt_ctx), lb->in, lb->out, 0, 0,
+                                         n * e->size, 0, NULL, NULL);
+        cr_assert_eq(err, CL_SUCCESS);
+        buf_fill_top(e, lb->out, n, PAD);
+    } else {
+        buf_fill_top(e, lb->out, 0, n + PAD);
+    }
+    expect_scan_ok(scan_iv(v, excl, in_place ? lb->out : lb->in, lb->out, n), what, n);
+    skt_buf_download(lb->out, 0, lb->host, (n + PAD) * e->size);
+    size_t k = check_region(e, lb->host, n, n + PAD, excl);
+    if (k == (size_t)-1)
+        return;
+    iv got = elem_get(e, lb->host, k);
+    iv want = k < n ? expected(excl, k) : TOP;
+    cr_assert_fail("%s n=%zu: out[%zu] = (%d, %d), expected (%d, %d) [seed %llu]", what, n, k,
+                   got.i, got.j, want.i, want.j, (unsigned long long)skt_seed());
+}
+
+static void random_large_n(const variant *v, size_t max_n)
+{
+    const encoding *e = v->enc;
+    cr_assert_leq(max_n, e->max_n);
     size_t ns[N_LARGE];
-    for (int i = 0; i < N_LARGE; i++) {
-        if (i % 2 == 0) {
-            ns[i] = 1 + (size_t)skt_rand_below(LARGE_MAX); /* uniform */
-        } else {                                           /* log-uniform in [2^12, 2^24] */
-            double e = 12.0 + 12.0 * skt_rand_unit();
-            ns[i] = (size_t)(exp2(e));
-        }
-    }
-    ns[0] = LARGE_MAX; /* the largest, exactly */
+    draw_sizes(ns, max_n);
 
-    iv *host = skt_malloc((LARGE_MAX + PAD) * sizeof(iv));
-    fill_input(host, LARGE_MAX);
-    cl_mem in = skt_buf_new(LARGE_MAX * sizeof(iv));
-    cl_mem out = skt_buf_new((LARGE_MAX + PAD) * sizeof(iv));
-    skt_buf_upload(in, 0, host, LARGE_MAX * sizeof(iv));
-    cl_command_queue q = sk_context_cl_queue(skt_ctx);
+    large_bufs lb = {skt_buf_new(max_n * e->size), skt_buf_new((max_n + PAD) * e->size),
+                     skt_malloc((max_n + PAD) * e->size)};
+    fill_input(e, lb.host, max_n);
+    skt_buf_upload(lb.in, 0, lb.host, max_n * e->size);
 
-    apply_variant(shape, small);
-    for (int i = 0; i < N_LARGE; i++) {
-        size_t n = ns[i];
+    skt_launches launches;
+    apply_variant(v);
+    skt_count_launches(&launches);
+    for (int i = 0; i < N_LARGE; i++)
         for (int excl = 0; excl < 2; excl++)
-            for (int in_place = 0; in_place < 2; in_place++) {
-                const char *what = variant_name(shape, small, excl, in_place);
-                if (in_place) {
-                    cl_int err = clEnqueueCopyBuffer(q, in, out, 0, 0, n * sizeof(iv), 0,
-                                                     NULL, NULL);
-                    cr_assert_eq(err, CL_SUCCESS);
-                    skt_buf_fill(out, &TOP, sizeof TOP, n * sizeof(iv), PAD * sizeof(iv));
-                } else {
-                    skt_buf_fill(out, &TOP, sizeof TOP, 0, (n + PAD) * sizeof(iv));
-                }
-                sk_status st = scan_iv(excl, in_place ? out : in, out, n);
-                cr_assert_eq(st, SK_OK, "%s n=%zu -> %s (%s) [seed %llu]", what, n,
-                             sk_status_name(st), sk_context_error_detail(skt_ctx),
-                             (unsigned long long)skt_seed());
-                skt_buf_download(out, 0, host, (n + PAD) * sizeof(iv));
-                size_t k = check_region(host, n, n + PAD, excl);
-                if (k != (size_t)-1) {
-                    iv want = k < n ? expected(excl, k) : TOP;
-                    cr_assert_fail("%s n=%zu: out[%zu] = (%d, %d), expected (%d, %d) [seed %llu]",
-                                   what, n, k, host[k].i, host[k].j, want.i, want.j,
-                                   (unsigned long long)skt_seed());
-                }
-            }
-    }
-    /* The input of the out-of-place scans is unchanged. */
-    skt_buf_download(in, 0, host, LARGE_MAX * sizeof(iv));
-    for (size_t k = 0; k < LARGE_MAX; k++)
-        cr_assert(host[k].i == (int32_t)k && host[k].j == (int32_t)k,
-                  "input element %zu modified by an out-of-place scan", k);
-    skt_buf_free(in);
-    skt_buf_free(out);
-    free(host);
+            for (int in_place = 0; in_place < 2; in_place++)
+                run_large(&lb, v, ns[i], excl, in_place);
+    skt_count_launches(NULL);
+    expect_kernels(v, &launches, v->tiles != TILES_DEFAULT);
+    expect_input_kept(e, lb.in, max_n, variant_label(v));
+    skt_buf_free(lb.in);
+    skt_buf_free(lb.out);
+    free(lb.host);
 }
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_cpu_shape)
 {
-    random_large_n(SK_SHAPE_CPU, 0);
+    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO}, LARGE_MAX);
 }
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_cpu_shape_with_small_tiles)
 {
-    random_large_n(SK_SHAPE_CPU, 1);
+    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO}, LARGE_MAX);
 }
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_gpu_shape)
 {
-    random_large_n(SK_SHAPE_GPU, 0);
+    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO}, LARGE_MAX);
 }
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_gpu_shape_with_small_tiles)
 {
-    random_large_n(SK_SHAPE_GPU, 1);
+    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO}, LARGE_MAX);
+}
+
+Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_one_item_work_groups)
+{
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK},
+                   USHORT2.max_n);
+}
+
+Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_small_tiles)
+{
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK},
+                   USHORT2.max_n);
+}
+
+Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_64_item_work_groups)
+{
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK},
+                   USHORT2.max_n);
 }

@@ -14,11 +14,23 @@
  * case (random non-integer data) is covered by the determinism test and an
  * a-priori error bound.
  *
+ * The GPU shape has two ways to combine tiles (SK_PARAM_SCAN_PATH): every
+ * 4-byte type x op runs at the tile edges with the path forced to look-back
+ * and forced to reduce-then-scan, a launch count showing the forced path was
+ * taken; AUTO's choice is checked against the header for every type x op.
+ * Float add and mul by look-back combine in an order that depends on timing;
+ * the data above keeps every association exact, so they are compared exactly
+ * too, and a noisy float add by look-back is held to the same a-priori bound
+ * as the other shapes. SK_PARAM_SCAN_PATH and $SCANKIT_SCAN_PATH are checked
+ * in the scan_path suite.
+ *
  * A note on float min/max: a NaN is never the first input element here. With
  * fmin semantics NaN operands are ignored, but whether an inclusive scan whose
  * prefix is all NaN yields NaN (dst[0] = src[0]) or the identity is not pinned
  * by the header; it is left untested on purpose.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +43,7 @@ TestSuite(reduce, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 600);
 TestSuite(scan_host, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 600);
 TestSuite(scan_monoid, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 600);
 TestSuite(scan_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
+TestSuite(scan_path, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
 
 #define GUARD 16 /* elements after n that must stay poisoned */
 #define LARGE_N ((size_t)1 << 22)
@@ -277,31 +290,73 @@ static void skip_unless_fp64(void)
     cr_skip_test("device has no fp64 (SK_E_UNSUPPORTED checked)");
 }
 
+/* The kernels launched by scans with the path forced (GPU shape, a built-in
+ * 4-byte type, sizes past 8 tiles among them): look-back forced, the
+ * one-pass kernel and, for up to 8 tiles, the single work-group one, nothing
+ * else; reduce-then-scan forced, never the one-pass kernel. */
+static void expect_path_taken(sk_scan_path path, const skt_launches *c, const char *what)
+{
+    if (path == SK_SCAN_PATH_LOOKBACK) {
+        cr_assert_gt(c->lookback, 0ul, "%s: the look-back kernel never ran", what);
+        cr_assert_eq(c->total, c->lookback + c->single,
+                     "%s: %lu launches of reduce-then-scan kernels", what,
+                     c->total - c->lookback - c->single);
+    } else if (path == SK_SCAN_PATH_REDUCE_THEN_SCAN) {
+        cr_assert_eq(c->lookback, 0ul, "%s: %lu look-back launches", what, c->lookback);
+        cr_assert_gt(c->total, c->single, "%s: no reduce-then-scan launch", what);
+    }
+}
+
+/* Every size for one op, inclusive and exclusive, in place and out of place
+ * alternately; with a forced path, checks that the path was taken. */
+static void scan_sizes(sk_type t, sk_op op, sk_scan_path path, const size_list *sizes,
+                       const char *cfg)
+{
+    skt_launches launches;
+    if (path != SK_SCAN_PATH_AUTO)
+        skt_count_launches(&launches);
+    for (int excl = 0; excl < 2; excl++)
+        for (size_t i = 0; i < sizes->count; i++)
+            check_scan(t, op, excl, sizes->v[i], (int)((i + excl) & 1), cfg);
+    if (path == SK_SCAN_PATH_AUTO)
+        return;
+    skt_count_launches(NULL);
+    expect_path_taken(path, &launches, skt_fmt("%s %s, %s", TYPE_NAMES[t], OP_NAMES[op], cfg));
+}
+
 /* Every op of type t, inclusive and exclusive, every tile setting, every size,
- * in place and out of place alternately, in one shape. */
-static void scan_edges(sk_type t, sk_shape shape)
+ * in place and out of place alternately, in one shape; `path` forced unless
+ * AUTO (then the context's own setting stays). */
+static void scan_edges_on(sk_type t, sk_shape shape, sk_scan_path path)
 {
     if (t == SK_FLOAT64)
         skip_unless_fp64();
     skt_force_shape(shape);
+    if (path != SK_SCAN_PATH_AUTO)
+        skt_force_scan_path(path);
     for (size_t c = 0; c < N_TILE_CFGS; c++) {
         apply_tiles(&TILE_CFGS[c]);
         size_list sizes = {.count = 0};
         base_sizes(&sizes, TILE_CFGS[c].max_n);
         tile_sizes(&sizes, shape, TILE_CFGS[c].max_n);
         sort_sizes(&sizes);
-        const label cfg = cfg_name(shape, &TILE_CFGS[c]);
+        label cfg = cfg_name(shape, &TILE_CFGS[c]);
+        if (path != SK_SCAN_PATH_AUTO)
+            snprintf(cfg.s + strlen(cfg.s), sizeof cfg.s - strlen(cfg.s), ", %s forced",
+                     skt_scan_path_name(path));
         for (int op = 0; op < SK_OP_COUNT; op++) {
             if (!skt_ref_supported(t, (sk_op)op))
                 continue;
             if (TILE_CFGS[c].add_only && op != SK_OP_ADD)
                 continue;
-            for (int excl = 0; excl < 2; excl++)
-                for (size_t i = 0; i < sizes.count; i++)
-                    check_scan(t, (sk_op)op, excl, sizes.v[i], (int)((i + excl) & 1), cfg.s);
+            scan_sizes(t, (sk_op)op, path, &sizes, cfg.s);
         }
     }
+    if (path != SK_SCAN_PATH_AUTO)
+        skt_force_scan_path(SK_SCAN_PATH_AUTO);
 }
+
+static void scan_edges(sk_type t, sk_shape shape) { scan_edges_on(t, shape, SK_SCAN_PATH_AUTO); }
 
 #define SCAN_EDGE_TESTS(tname, T)                                                   \
     Test(scan, tname##_scans_should_match_reference_at_tile_edges_in_cpu_shape)     \
@@ -319,6 +374,65 @@ SCAN_EDGE_TESTS(int64, SK_INT64)
 SCAN_EDGE_TESTS(uint64, SK_UINT64)
 SCAN_EDGE_TESTS(float32, SK_FLOAT32)
 SCAN_EDGE_TESTS(float64, SK_FLOAT64)
+
+/* The GPU shape with the scan path forced each way (4-byte types: the
+ * look-back takes no wider element), at the same sizes and tiles. Float add
+ * and mul by look-back are still compared exactly, and that is the right
+ * bound, not a lucky one: skt_fill makes every sub-range sum a multiple of
+ * 1/4 of magnitude at most 2^22 (24 significant bits) and every sub-range
+ * product +-2^e with |e| <= 120, all exact in float32, so every association
+ * the look-back can take yields exactly the serial reference. Rounded sums
+ * are held to an a-priori bound below (lookback_sum_bound). */
+#define SCAN_PATH_TESTS(tname, T)                                                      \
+    Test(scan, tname##_scans_should_match_reference_at_tile_edges_by_lookback)         \
+    {                                                                                  \
+        scan_edges_on(T, SK_SHAPE_GPU, SK_SCAN_PATH_LOOKBACK);                         \
+    }                                                                                  \
+    Test(scan, tname##_scans_should_match_reference_at_tile_edges_by_reduce_then_scan) \
+    {                                                                                  \
+        scan_edges_on(T, SK_SHAPE_GPU, SK_SCAN_PATH_REDUCE_THEN_SCAN);                 \
+    }
+
+SCAN_PATH_TESTS(int32, SK_INT32)
+SCAN_PATH_TESTS(uint32, SK_UINT32)
+SCAN_PATH_TESTS(float32, SK_FLOAT32)
+
+/* scankit.h: AUTO takes the look-back where the result cannot depend on the
+ * combining order (integer operators, float min and max) for elements of at
+ * most 4 bytes, reduce-then-scan otherwise. */
+static int auto_takes_lookback(sk_type t, sk_op op)
+{
+    if (skt_ref_type_size(t) > 4)
+        return 0;
+    return t != SK_FLOAT32 || op == SK_OP_MIN || op == SK_OP_MAX;
+}
+
+Test(scan, auto_scan_path_should_take_lookback_exactly_where_the_order_cannot_matter)
+{
+    /* 300007 elements span dozens of default tiles (a default scan tile
+     * holds at most 32 KiB): past the single work-group kernel. */
+    const size_t n = 300007;
+    int fp64 = skt_has_fp64();
+    skt_force_shape(SK_SHAPE_GPU);
+    skt_force_scan_path(SK_SCAN_PATH_AUTO);
+    skt_tiles_default();
+    for (int t = 0; t < SK_TYPE_COUNT; t++) {
+        if (t == SK_FLOAT64 && !fp64)
+            continue;
+        for (int op = 0; op < SK_OP_COUNT; op++) {
+            if (!skt_ref_supported((sk_type)t, (sk_op)op))
+                continue;
+            skt_launches c;
+            skt_count_launches(&c);
+            check_scan((sk_type)t, (sk_op)op, op & 1, n, 0, "gpu shape, auto path");
+            skt_count_launches(NULL);
+            int want = auto_takes_lookback((sk_type)t, (sk_op)op);
+            cr_assert_eq(c.lookback > 0, want, "%s %s n=%zu: AUTO %s the look-back (%lu launches)",
+                         TYPE_NAMES[t], OP_NAMES[op], n, want ? "did not take" : "took",
+                         c.lookback);
+        }
+    }
+}
 
 /* ~2^22 elements: every type x op, inclusive and exclusive, default tiles. */
 static void scan_large(sk_shape shape, int in_place)
@@ -547,6 +661,58 @@ Test(scan, float64_add_should_be_bit_identical_run_to_run_in_both_shapes)
 {
     determinism(SK_FLOAT64, SK_SHAPE_CPU, 0);
     determinism(SK_FLOAT64, SK_SHAPE_GPU, 0);
+}
+
+/* Float add by look-back on noisy data. Which predecessors a tile combines
+ * depends on timing, so runs may round differently and bit identity is not
+ * asked for; but each output is still an association of the same terms, and
+ * the bound of check_sum_bound holds for any association: the device's sum
+ * and the serial reference are each within gamma_{m-1} * sum |x| of the
+ * exact sum of m terms, whatever tree combined them (Higham, "Accuracy and
+ * Stability of Numerical Algorithms", ch. 4), so within twice that of each
+ * other: the same bound as for the reduce-then-scan path, not a wider one.
+ * Two runs, both checked. */
+static void lookback_sum_bound(sk_type t, int small)
+{
+    size_t n = small ? 200003 : 1000003, es = skt_ref_type_size(t), bytes = n * es;
+    unsigned char *src = skt_malloc(bytes), *got = skt_malloc(bytes), *ref = skt_malloc(bytes);
+    skt_fill_float_noisy(t, src, n);
+    skt_force_shape(SK_SHAPE_GPU);
+    skt_force_scan_path(SK_SCAN_PATH_LOOKBACK);
+    if (small)
+        skt_tiles_small();
+    else
+        skt_tiles_default();
+    cl_mem s = skt_buf_new(bytes), d = skt_buf_new(bytes);
+    skt_buf_upload(s, 0, src, bytes);
+    for (int excl = 0; excl < 2; excl++) {
+        skt_ref_scan(t, SK_OP_ADD, excl, src, ref, n);
+        for (int run = 1; run <= 2; run++) {
+            const char *what = skt_fmt("%s add on noisy data, gpu shape%s, look-back forced, "
+                                       "%s, run %d", TYPE_NAMES[t], small ? ", small tiles" : "",
+                                       excl ? "exclusive" : "inclusive", run);
+            skt_launches c;
+            skt_buf_poison(d, bytes);
+            skt_count_launches(&c);
+            SKT_OK(scan_mem(t, SK_OP_ADD, excl, s, d, n));
+            skt_count_launches(NULL);
+            expect_path_taken(SK_SCAN_PATH_LOOKBACK, &c, what);
+            skt_buf_download(d, 0, got, bytes);
+            check_sum_bound(t, excl, src, got, ref, n, what);
+        }
+    }
+    skt_force_scan_path(SK_SCAN_PATH_AUTO);
+    skt_buf_free(s);
+    skt_buf_free(d);
+    free(src);
+    free(got);
+    free(ref);
+}
+
+Test(scan, float32_add_by_lookback_should_stay_within_the_summation_error_bound)
+{
+    lookback_sum_bound(SK_FLOAT32, 0);
+    lookback_sum_bound(SK_FLOAT32, 1);
 }
 
 /* ---- reduce ----------------------------------------------------------------------- */
@@ -1215,4 +1381,88 @@ Test(scan, zero_elements_should_succeed_and_write_nothing)
     cr_assert_eq(skt_find_unpoisoned(out, sizeof out), (size_t)-1, "n = 0 wrote output");
     skt_buf_free(s);
     skt_buf_free(d);
+}
+
+/* ---- the scan path ------------------------------------------------------------------------ */
+
+Test(scan_path, param_should_reject_bad_values_and_read_back_good_ones)
+{
+    static const long good[] = {SK_SCAN_PATH_LOOKBACK, SK_SCAN_PATH_REDUCE_THEN_SCAN,
+                                SK_SCAN_PATH_AUTO};
+    static const long bad[] = {-1, 3, 100, LONG_MAX, LONG_MIN};
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        skt_force_shape((sk_shape)shape);
+        for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+            skt_force_scan_path((sk_scan_path)good[i]);
+            for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++) {
+                SKT_EXPECT_STATUS(sk_context_set_param(skt_ctx, SK_PARAM_SCAN_PATH, bad[j]),
+                                  SK_E_INVALID_ARG);
+                cr_assert_eq(skt_get_param(SK_PARAM_SCAN_PATH), good[i],
+                             "SK_PARAM_SCAN_PATH = %ld was rejected but changed the path",
+                             bad[j]);
+            }
+        }
+    }
+}
+
+/* A context opened with $SCANKIT_SCAN_PATH = value (NULL: unset). */
+static sk_context *open_with_path_env(const char *value)
+{
+    if (value)
+        setenv("SCANKIT_SCAN_PATH", value, 1);
+    else
+        unsetenv("SCANKIT_SCAN_PATH");
+    sk_context *c = NULL;
+    SKT_OK(sk_context_create(&c, NULL));
+    unsetenv("SCANKIT_SCAN_PATH");
+    return c;
+}
+
+/* An inclusive add scan of type t on context c (GPU shape, small tiles,
+ * 1001 elements: 126 tiles), checked; returns its look-back launches. */
+static unsigned long lookback_launches_on(sk_context *c, sk_type t)
+{
+    enum { N = 1001 };
+    unsigned char src[N * 4], want[N * 4], got[N * 4];
+    sk_context *fixture = skt_ctx;
+    skt_ctx = c;
+    skt_force_shape(SK_SHAPE_GPU);
+    skt_tiles_small();
+    skt_fill(t, SK_OP_ADD, src, N);
+    skt_ref_scan(t, SK_OP_ADD, 0, src, want, N);
+    skt_launches l;
+    skt_count_launches(&l);
+    SKT_OK(sk_scan_inclusive_host(c, t, SK_OP_ADD, src, got, N));
+    skt_count_launches(NULL);
+    skt_expect_elems(t, got, want, N, skt_fmt("%s add, path from the environment", TYPE_NAMES[t]));
+    skt_ctx = fixture;
+    return l.lookback;
+}
+
+/* The variable sets the starting path: it reads back, and it decides the
+ * kernels (float32 add takes the look-back only when asked for, uint32 add
+ * unless reduce-then-scan is asked for). */
+static void expect_env_path(const char *value, sk_scan_path want)
+{
+    sk_context *c = open_with_path_env(value);
+    long v = -1;
+    SKT_EXPECT_STATUS(sk_context_get_param(c, SK_PARAM_SCAN_PATH, &v), SK_OK);
+    cr_assert_eq(v, (long)want, "SCANKIT_SCAN_PATH=%s gave path %ld", value ? value : "(unset)",
+                 v);
+    unsigned long f = lookback_launches_on(c, SK_FLOAT32), u = lookback_launches_on(c, SK_UINT32);
+    sk_context_free(c);
+    cr_assert_eq(f > 0, want == SK_SCAN_PATH_LOOKBACK,
+                 "SCANKIT_SCAN_PATH=%s: float32 add made %lu look-back launches",
+                 value ? value : "(unset)", f);
+    cr_assert_eq(u > 0, want != SK_SCAN_PATH_REDUCE_THEN_SCAN,
+                 "SCANKIT_SCAN_PATH=%s: uint32 add made %lu look-back launches",
+                 value ? value : "(unset)", u);
+}
+
+Test(scan_path, scankit_scan_path_should_set_the_path_at_context_creation)
+{
+    expect_env_path(NULL, SK_SCAN_PATH_AUTO);
+    expect_env_path("auto", SK_SCAN_PATH_AUTO);
+    expect_env_path("reduce-then-scan", SK_SCAN_PATH_REDUCE_THEN_SCAN);
+    expect_env_path("lookback", SK_SCAN_PATH_LOOKBACK);
 }
