@@ -62,31 +62,15 @@ typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -
 #define SK_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #endif
 
-/* With SK_TILE_VEC4 (the host defines it for 4-byte elements), elements of
- * plain arrays move between global and local memory four at a time (one
- * 16-byte access per work-item) in full tiles at 16-byte aligned offsets;
- * the other tiles take the element loop. Which loop runs depends on sizes
- * and offsets only. */
+/* With SK_TILE_VEC4 (the host defines it for the 4-byte built-in types,
+ * with SK_AS_T: as_int, as_uint or as_float), elements of plain arrays move
+ * between global and local memory four at a time (one 16-byte access per
+ * work-item) in full tiles at 16-byte aligned offsets; the other tiles take
+ * the element loop. Which loop runs depends on sizes and offsets only, and
+ * a tile is stored in the pattern it was loaded in (in place, every
+ * work-item writes back what it read). Four consecutive tile elements never
+ * straddle a padding slot, so they are one vload4 from local memory. */
 #if defined(SK_TILE_VEC4) && (SK_ITEMS % 4) == 0
-typedef union sk_elem_bits {
-    SK_T v;
-    uint u;
-} sk_elem_bits;
-
-SK_T sk_from_bits(uint u)
-{
-    sk_elem_bits b;
-    b.u = u;
-    return b.v;
-}
-
-uint sk_to_bits(SK_T v)
-{
-    sk_elem_bits b;
-    b.v = v;
-    return b.u;
-}
-
 #if defined(SK_PLAIN_IN)
 #define SK_VEC_IN 1
 #endif
@@ -106,10 +90,10 @@ bool sk_tile_load_vec(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds)
     for (uint k = 0; k < SK_ITEMS / 4; k++) {
         uint j = k * SK_WG + lid;
         uint4 q = v[j];
-        lds[SK_PAD(4 * j)] = sk_from_bits(q.x);
-        lds[SK_PAD(4 * j + 1)] = sk_from_bits(q.y);
-        lds[SK_PAD(4 * j + 2)] = sk_from_bits(q.z);
-        lds[SK_PAD(4 * j + 3)] = sk_from_bits(q.w);
+        lds[SK_PAD(4 * j)] = SK_AS_T(q.x);
+        lds[SK_PAD(4 * j + 1)] = SK_AS_T(q.y);
+        lds[SK_PAD(4 * j + 2)] = SK_AS_T(q.z);
+        lds[SK_PAD(4 * j + 3)] = SK_AS_T(q.w);
     }
     return true;
 #else
@@ -210,8 +194,7 @@ bool sk_tile_store_vec(SK_OUT_PARAMS, ulong base, ulong n, __local SK_T *lds)
     uint lid = get_local_id(0);
     for (uint k = 0; k < SK_ITEMS / 4; k++) {
         uint j = k * SK_WG + lid;
-        v[j] = (uint4)(sk_to_bits(lds[SK_PAD(4 * j)]), sk_to_bits(lds[SK_PAD(4 * j + 1)]),
-                       sk_to_bits(lds[SK_PAD(4 * j + 2)]), sk_to_bits(lds[SK_PAD(4 * j + 3)]));
+        v[j] = as_uint4(vload4(0, lds + SK_PAD(4 * j)));
     }
     return true;
 #else

@@ -100,6 +100,7 @@ typedef struct scan_op {
     const char *vec_combine;
     bool size_is_bound;       /* m.size bounds sizeof(type) from above */
     bool order_free;          /* results never depend on the combining order */
+    bool builtin_type;        /* m.type is one of the built-in element types */
 } scan_op;
 
 /* Writes the operator text for scalar (w == "") or 8-wide (w == "8") types. */
@@ -166,6 +167,7 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     out->vec_combine = exact ? buf->vec_combine : NULL;
     out->size_is_bound = false;
     out->order_free = exact;
+    out->builtin_type = true;
     return SK_OK;
 }
 
@@ -220,8 +222,8 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     if (t->shape == SK_SHAPE_GPU)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      t->wg_size, t->items);
-    if (t->shape == SK_SHAPE_GPU && m->size == 4 && !op->size_is_bound)
-        sk__str_addf(&s, "#define SK_TILE_VEC4 1\n");
+    if (t->shape == SK_SHAPE_GPU && op->builtin_type && m->size == 4)
+        sk__str_addf(&s, "#define SK_TILE_VEC4 1\n#define SK_AS_T as_%s\n", m->type);
     else
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (t->shape == SK_SHAPE_CPU && op->vec_type && !io)
@@ -578,14 +580,14 @@ sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io
                           size_t n, bool exclusive)
 {
     if (n == 0) return SK_OK;
-    const scan_op op = {*m, NULL, NULL, true, false};
+    const scan_op op = {*m, NULL, NULL, true, false, false};
     return scan_go(ctx, &op, io, (span){NULL, 0}, (span){NULL, 0}, n, exclusive);
 }
 
 sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                             size_t n, void *result)
 {
-    const scan_op op = {*m, NULL, NULL, false, false};
+    const scan_op op = {*m, NULL, NULL, false, false, false};
     return reduce_go(ctx, &op, io, (span){NULL, 0}, n, result);
 }
 
@@ -627,7 +629,7 @@ out:
         sk__clear_error(ctx);                                                  \
         sk_status st_ = sk__validate_monoid((ctx), (monoid));                      \
         if (st_ != SK_OK) return st_;                                          \
-        const scan_op op_ = {*(monoid), NULL, NULL, false, false};             \
+        const scan_op op_ = {*(monoid), NULL, NULL, false, false, false};      \
         const scan_op *op = &op_;                                              \
         return call;                                                           \
     } while (0)
