@@ -116,10 +116,8 @@ static void usage(FILE *f, const char *prog, int opencl)
 
 static int parse_int(const char *s, long lo, long hi, int *out)
 {
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 0);
-    if (errno || !end || *end || v < lo || v > hi) return -1;
+    long v = 0;
+    if (!bb_parse_long(s, lo, hi, &v)) return -1;
     *out = (int)v;
     return 0;
 }
@@ -197,10 +195,7 @@ int bb_opts_parse(bb_opts *o, int argc, char **argv, const char *prog, int openc
             o->shape = v;
             bad = strcmp(v, "cpu") && strcmp(v, "gpu");
         } else if (!strcmp(a, "--seed")) {
-            char *end = NULL;
-            errno = 0;
-            o->seed = strtoull(v, &end, 0);
-            bad = errno || !end || *end;
+            bad = !bb_parse_u64(v, &o->seed);
         } else bad = 1;
         if (bad) {
             fprintf(stderr, "%s: bad option or value: %s%s%s\n", prog, a, v && used ? " " : "",

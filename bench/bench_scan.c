@@ -53,23 +53,13 @@ static void usage(FILE *f)
                "  --path, --wg, --items set the GPU shape's scan path and tile (default: tuned)\n");
 }
 
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 0);
-    if (errno || !end || *end || v < lo || v > hi) return false;
-    *out = v;
-    return true;
-}
-
 /* One "--name value" pair; false on a bad name or value. */
 static bool parse_pair(options *o, const char *name, const char *value)
 {
     long v = 0;
-    if (!strcmp(name, "--min-log2") && parse_long(value, 0, 40, &v)) o->min_log2 = (int)v;
-    else if (!strcmp(name, "--max-log2") && parse_long(value, 0, 40, &v)) o->max_log2 = (int)v;
-    else if (!strcmp(name, "--repeats") && parse_long(value, 1, MAX_REPEATS, &v))
+    if (!strcmp(name, "--min-log2") && bb_parse_long(value, 0, 40, &v)) o->min_log2 = (int)v;
+    else if (!strcmp(name, "--max-log2") && bb_parse_long(value, 0, 40, &v)) o->max_log2 = (int)v;
+    else if (!strcmp(name, "--repeats") && bb_parse_long(value, 1, MAX_REPEATS, &v))
         o->repeats = (int)v;
     else if (!strcmp(name, "--device")) o->device = value;
     else if (!strcmp(name, "--csv")) o->csv = value;
@@ -80,14 +70,10 @@ static bool parse_pair(options *o, const char *name, const char *value)
         o->path = SK_SCAN_PATH_REDUCE_THEN_SCAN;
     else if (!strcmp(name, "--path") && !strcmp(value, "lookback"))
         o->path = SK_SCAN_PATH_LOOKBACK;
-    else if (!strcmp(name, "--wg") && parse_long(value, 1, 1024, &v)) o->wg = v;
-    else if (!strcmp(name, "--items") && parse_long(value, 1, 64, &v)) o->items = v;
-    else if (!strcmp(name, "--seed")) {
-        char *end = NULL;
-        errno = 0;
-        o->seed = strtoull(value, &end, 0);
-        return !errno && end && !*end;
-    } else return false;
+    else if (!strcmp(name, "--wg") && bb_parse_long(value, 1, 1024, &v)) o->wg = v;
+    else if (!strcmp(name, "--items") && bb_parse_long(value, 1, 64, &v)) o->items = v;
+    else if (!strcmp(name, "--seed")) return bb_parse_u64(value, &o->seed);
+    else return false;
     return true;
 }
 

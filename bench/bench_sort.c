@@ -28,7 +28,6 @@
 
 #include "bench_time.h"
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,32 +53,18 @@ static void usage(FILE *f)
                "  n = 2^K for K from --min-log2 (16) to --max-log2 (24); R repeats (5)\n");
 }
 
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 0);
-    if (errno || !end || *end || v < lo || v > hi) return false;
-    *out = v;
-    return true;
-}
-
 static bool parse_pair(options *o, const char *name, const char *value)
 {
     long v = 0;
-    if (!strcmp(name, "--min-log2") && parse_long(value, 1, 32, &v)) o->min_log2 = (int)v;
-    else if (!strcmp(name, "--max-log2") && parse_long(value, 1, 32, &v)) o->max_log2 = (int)v;
-    else if (!strcmp(name, "--repeats") && parse_long(value, 1, MAX_REPEATS, &v))
+    if (!strcmp(name, "--min-log2") && bb_parse_long(value, 1, 32, &v)) o->min_log2 = (int)v;
+    else if (!strcmp(name, "--max-log2") && bb_parse_long(value, 1, 32, &v)) o->max_log2 = (int)v;
+    else if (!strcmp(name, "--repeats") && bb_parse_long(value, 1, MAX_REPEATS, &v))
         o->repeats = (int)v;
     else if (!strcmp(name, "--device")) o->device = value;
     else if (!strcmp(name, "--shape") && (!strcmp(value, "cpu") || !strcmp(value, "gpu")))
         o->shape = value;
-    else if (!strcmp(name, "--seed")) {
-        char *end = NULL;
-        errno = 0;
-        o->seed = strtoull(value, &end, 0);
-        return !errno && end && !*end;
-    } else return false;
+    else if (!strcmp(name, "--seed")) return bb_parse_u64(value, &o->seed);
+    else return false;
     return true;
 }
 
