@@ -202,6 +202,355 @@ void sk_sort_scatter_tiles(__global const SK_KEY_T *keys, __global SK_KEY_T *key
     }
 }
 
+#if defined(SK_ONESWEEP)
+/* ---- one sweep per digit (Onesweep: Adinets & Merrill, 2022) -------------
+ *
+ * sk_sort_hist_digits counts every digit of the sort at once, in one read of
+ * the keys; the host scans those counts (sk_scan_exclusive over all digits
+ * back to back) into where each digit value starts. Then one launch per
+ * digit: each work-group takes the next tile number from an atomic counter,
+ * counts its tile's digits and publishes the counts at once, ranks the
+ * tile's keys stably in local memory, finds for each digit value how many
+ * keys of earlier tiles have it by decoupled look-back over the published
+ * counts, and writes its keys (and values) to their places.
+ *
+ * state[0] is the tile counter; state[1 + t * SK_RADIX + d] is tile t's word
+ * for digit value d: 0 while empty, else a status in the two high bits and a
+ * count in the low 30 (n < 2^30 on this path):
+ *   SK_OS_AGGREGATE  keys of digit d in tile t
+ *   SK_OS_PREFIX     keys of digit d in tiles 0 .. t
+ * The host zeroes the state (sk_sort_zero) before every launch. Counts and statuses steer
+ * the walk; the keys' order never depends on timing. */
+
+#define SK_OS_AGGREGATE 0x40000000u
+#define SK_OS_PREFIX 0x80000000u
+#define SK_OS_COUNT(w) ((w) & 0x3fffffffu)
+/* Tile positions in local memory, one padding word per 32 against bank
+ * conflicts of the blocked accesses (work-item lid, item k: lid * SK_ITEMS + k). */
+#define SK_OS_PAD(j) ((j) + ((j) >> 5))
+#define SK_OS_TILE_WORDS SK_OS_PAD(SK_TILE)
+
+/* words[0 .. count) = 0: the digit counts and the look-back state start
+ * from zero (a kernel rather than clEnqueueFillBuffer, whose stores
+ * Oclgrind's uninitialised-value check does not see). */
+__kernel void sk_sort_zero(__global uint *words, ulong count)
+{
+    for (ulong i = get_global_id(0); i < count; i += get_global_size(0)) words[i] = 0;
+}
+
+/* counts[p * SK_RADIX + d] += keys whose digit p is d, for digits p <
+ * `digits`, digit p at bits shift0 + p * SK_RADIX_BITS (the last one masked
+ * by last_mask). Grid-stride over the keys; local counts, then global
+ * atomics. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_sort_hist_digits(__global const SK_KEY_T *keys, __global uint *counts, ulong n,
+                         uint digits, uint shift0, uint last_mask, SK_KEY_T flip)
+{
+    __local uint lh[SK_MAX_DIGITS * SK_RADIX];
+    uint lid = get_local_id(0);
+    for (uint d = lid; d < digits * SK_RADIX; d += SK_WG) lh[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+        SK_KEY_T b = sk_key_bits(keys[i], flip);
+        for (uint p = 0; p < digits; p++) {
+            uint mask = p + 1 < digits ? SK_RADIX - 1 : last_mask;
+            uint d = (uint)(b >> (shift0 + p * SK_RADIX_BITS)) & mask;
+            atomic_inc(&lh[p * SK_RADIX + d]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = lid; d < digits * SK_RADIX; d += SK_WG)
+        if (lh[d]) atomic_add(&counts[d], lh[d]);
+}
+
+/* Exclusive scan of one uint per work-item (Hillis-Steele through
+ * s[2 * SK_WG]); *total gets the sum of all. */
+uint sk_wg_exclusive_uint(uint v, __local uint *s, uint *total)
+{
+    uint lid = get_local_id(0);
+    uint in = 0;
+    s[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = 1; d < SK_WG; d <<= 1) {
+        uint add = lid >= d ? s[in * SK_WG + lid - d] : 0u;
+        s[(1 - in) * SK_WG + lid] = s[in * SK_WG + lid] + add;
+        in = 1 - in;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    uint inclusive = s[in * SK_WG + lid];
+    *total = s[in * SK_WG + SK_WG - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return inclusive - v;
+}
+
+/* The split's counters: for bucket c (0..15) and work-item t, a 16-bit
+ * count in word (c % 8) * SK_WG + t, half c / 8 (low, high); words padded
+ * like tile positions. Counting walks a work-item's own column; the scan
+ * reads eight consecutive words per work-item. */
+#define SK_OS_COUNTER_WORDS SK_OS_PAD(8 * SK_WG)
+
+__local uint *sk_os_counter(__local uint *cnt, uint c)
+{
+    return cnt + SK_OS_PAD((c & 7u) * SK_WG + get_local_id(0));
+}
+
+/* Turns the counters into where each (bucket, work-item) run starts: an
+ * exclusive scan of the words in order (raked, eight per work-item). The
+ * low halves then hold the positions of buckets 0..7 (the counts stay
+ * below 2^16, so they never carry into the high half); the high halves,
+ * buckets 8..15, need the low halves' total on top. */
+void sk_os_scan_counters(__local uint *cnt, __local uint *s)
+{
+    uint lid = get_local_id(0);
+    uint v[8], sum = 0, total;
+    for (uint i = 0; i < 8; i++) {
+        v[i] = cnt[SK_OS_PAD(lid * 8 + i)];
+        sum += v[i];
+    }
+    uint run = sk_wg_exclusive_uint(sum, s, &total) + (total << 16);
+    for (uint i = 0; i < 8; i++) {
+        cnt[SK_OS_PAD(lid * 8 + i)] = run;
+        run += v[i];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* One stable split of the tile by the four digit bits b .. b + 3 (sixteen
+ * buckets): x[] holds this work-item's entries (digit | tile index << 8),
+ * in tile order at positions lid * SK_ITEMS + k; afterwards lp[] holds all
+ * entries ordered by those bits, each bucket in its old order. */
+void sk_os_split4(const uint *x, uint b, __local uint *lp, __local uint *cnt, __local uint *s)
+{
+    for (uint w = 0; w < 8; w++) *sk_os_counter(cnt, w) = 0;
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint c = (x[k] >> b) & 15u;
+        *sk_os_counter(cnt, c) += 1u << ((c >> 3) * 16);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sk_os_scan_counters(cnt, s);
+    /* The counters now say where this work-item's next entry of each bucket
+     * goes: place the entries in order, moving the counter on. */
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint c = (x[k] >> b) & 15u;
+        __local uint *w = sk_os_counter(cnt, c);
+        uint shift = (c >> 3) * 16, at = *w;
+        *w = at + (1u << shift);
+        lp[SK_OS_PAD((at >> shift) & 0xffffu)] = x[k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* The tile's entries sorted by digit, stably, into lp[]. */
+void sk_os_rank(uint *x, uint mask, __local uint *lp, __local uint *cnt, __local uint *s)
+{
+    uint lid = get_local_id(0);
+    for (uint b = 0; b < SK_RADIX_BITS && (mask >> b) != 0; b += 4) {
+        if (b > 0) {
+            for (uint k = 0; k < SK_ITEMS; k++) x[k] = lp[SK_OS_PAD(lid * SK_ITEMS + k)];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        sk_os_split4(x, b, lp, cnt, s);
+    }
+}
+
+/* Reads a look-back word: an atomic or of 0 (OpenCL 1.2 has no atomic
+ * load), or with SK_OS_POLL_VOLATILE a volatile load (one aligned 32-bit
+ * access). */
+uint sk_os_read(__global uint *word)
+{
+#if defined(SK_OS_POLL_VOLATILE)
+    return *(volatile __global uint *)word;
+#else
+    return atomic_or(word, 0u);
+#endif
+}
+
+#ifndef SK_OS_LOOK_BACK_DEPTH
+#define SK_OS_LOOK_BACK_DEPTH 8
+#endif
+
+/* Walks back from tile `tile` over the words of digit value d until a
+ * PREFIX: the keys of digit d in all earlier tiles. Reads the nearest
+ * word first (usually a PREFIX already), then SK_OS_LOOK_BACK_DEPTH words
+ * at once, adds them from the nearest back, and reads again from the
+ * first that was still empty (its tile has started: its number was taken
+ * before this one). */
+uint sk_os_look_back(__global uint *state, uint tile, uint d)
+{
+    uint before = 0;
+    long next = (long)tile - 1;
+    if (next < 0) return 0;
+    uint w0 = sk_os_read(state + 1 + (ulong)next * SK_RADIX + d);
+    if (w0 & SK_OS_PREFIX) return SK_OS_COUNT(w0);
+    if (w0 != 0) {
+        before = SK_OS_COUNT(w0);
+        next--;
+    }
+    while (next >= 0) {
+        uint w[SK_OS_LOOK_BACK_DEPTH];
+        for (uint i = 0; i < SK_OS_LOOK_BACK_DEPTH; i++)
+            w[i] = next >= (long)i ? sk_os_read(state + 1 + (ulong)(next - i) * SK_RADIX + d)
+                                   : SK_OS_PREFIX;
+        for (uint i = 0; i < SK_OS_LOOK_BACK_DEPTH && w[i] != 0; i++, next--) {
+            before += SK_OS_COUNT(w[i]);
+            if (w[i] & SK_OS_PREFIX) return before;
+        }
+    }
+    return before;
+}
+
+/* The next tile number, the same for every work-item. */
+uint sk_os_take_tile(__global uint *state, __local uint *slot)
+{
+    if (get_local_id(0) == 0) *slot = atomic_inc(state);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return *slot;
+}
+
+/* Full tiles load their keys as 16-byte vectors (a work-item's keys are
+ * consecutive and start at a multiple of the vector), unless
+ * SK_OS_SCALAR_LOADS. */
+#if SK_KEY_BITS == 32
+#define SK_OS_VEC_T uint4
+#define SK_OS_VEC_N 4
+#else
+#define SK_OS_VEC_T ulong2
+#define SK_OS_VEC_N 2
+#endif
+#if (SK_ITEMS % SK_OS_VEC_N) == 0 && !defined(SK_OS_SCALAR_LOADS)
+#define SK_OS_VEC_LOADS 1
+#endif
+
+typedef union sk_os_keys {
+    SK_OS_VEC_T v;
+    SK_KEY_T s[SK_OS_VEC_N];
+} sk_os_keys;
+
+/* Key k of this work-item (tile position j): into lk[], its entry into
+ * x[k], its digit counted in lh[]. */
+void sk_os_take_key(SK_KEY_T key, uint j, uint shift, uint mask, SK_KEY_T flip,
+                    __local SK_KEY_T *lk, uint *entry, __local uint *lh)
+{
+    uint d = sk_digit(key, flip, shift, mask);
+    lk[SK_OS_PAD(j)] = key;
+    *entry = d | (j << 8);
+    atomic_inc(&lh[d]);
+}
+
+/* Loads this work-item's keys (tile positions lid * SK_ITEMS + k) into
+ * lk[], makes their entries and counts the tile's digits into lh[]. Past n:
+ * entries with the largest digit, not counted (they sort behind every real
+ * key). */
+void sk_os_load(__global const SK_KEY_T *keys, ulong base, ulong n, uint shift, uint mask,
+                SK_KEY_T flip, __local SK_KEY_T *lk, uint *x, __local uint *lh)
+{
+    uint first = get_local_id(0) * SK_ITEMS;
+#if defined(SK_OS_VEC_LOADS)
+    if (base + SK_TILE <= n) {
+        __global const SK_OS_VEC_T *src = (__global const SK_OS_VEC_T *)(keys + base + first);
+        for (uint q = 0; q < SK_ITEMS / SK_OS_VEC_N; q++) {
+            sk_os_keys v;
+            v.v = src[q];
+            for (uint r = 0; r < SK_OS_VEC_N; r++) {
+                uint k = q * SK_OS_VEC_N + r;
+                sk_os_take_key(v.s[r], first + k, shift, mask, flip, lk, &x[k], lh);
+            }
+        }
+        return;
+    }
+#endif
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        ulong i = base + first + k;
+        if (i < n) {
+            sk_os_take_key(keys[i], first + k, shift, mask, flip, lk, &x[k], lh);
+        } else {
+            lk[SK_OS_PAD(first + k)] = 0;
+            x[k] = mask | ((first + k) << 8);
+        }
+    }
+}
+
+/* lstart[d] = the tile's keys of digits below d: an exclusive scan of
+ * lh[], each work-item summing a run of digit values. */
+void sk_os_digit_starts(__local const uint *lh, __local uint *lstart, __local uint *s)
+{
+    const uint per = (SK_RADIX + SK_WG - 1) / SK_WG;
+    uint first = min((uint)get_local_id(0) * per, (uint)SK_RADIX);
+    uint end = min(first + per, (uint)SK_RADIX);
+    uint sum = 0, total;
+    for (uint d = first; d < end; d++) sum += lh[d];
+    uint run = sk_wg_exclusive_uint(sum, s, &total);
+    for (uint d = first; d < end; d++) {
+        lstart[d] = run;
+        run += lh[d];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_sort_onesweep(__global const SK_KEY_T *keys, __global SK_KEY_T *keys_out,
+#if defined(SK_VAL_T)
+                      __global const SK_VAL_T *vals, __global SK_VAL_T *vals_out,
+#endif
+                      __global const uint *starts, __global uint *state, ulong n,
+                      uint digit, uint shift, uint mask, SK_KEY_T flip)
+{
+    __local uint lp[SK_OS_TILE_WORDS];
+    /* The tile's keys, later its values. */
+    __local ulong4 lstage[SK_OS_STAGE_ULONG4];
+    /* The splits' counters and scan. */
+    __local uint lcnt[SK_OS_COUNTER_WORDS + 2 * SK_WG];
+    __local uint lh[SK_RADIX];
+    __local uint lstart[SK_RADIX];
+    __local uint lbase[SK_RADIX];
+    __local uint slot;
+    uint lid = get_local_id(0);
+    uint tile = sk_os_take_tile(state, &slot);
+    ulong base = (ulong)tile * SK_TILE;
+    for (uint d = lid; d < SK_RADIX; d += SK_WG) lh[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    __local SK_KEY_T *lk = (__local SK_KEY_T *)lstage;
+    uint x[SK_ITEMS];
+    sk_os_load(keys, base, n, shift, mask, flip, lk, x, lh);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* Publish the tile's counts before ranking, so that later tiles can go on. */
+    __global uint *mine = state + 1 + (ulong)tile * SK_RADIX;
+    for (uint d = lid; d <= mask; d += SK_WG)
+        atomic_xchg(mine + d, (tile == 0 ? SK_OS_PREFIX : SK_OS_AGGREGATE) | lh[d]);
+
+    sk_os_rank(x, mask, lp, lcnt, lcnt + SK_OS_COUNTER_WORDS);
+    sk_os_digit_starts(lh, lstart, lcnt + SK_OS_COUNTER_WORDS);
+    for (uint d = lid; d <= mask; d += SK_WG) {
+        uint before = sk_os_look_back(state, tile, d);
+        if (tile > 0) atomic_xchg(mine + d, SK_OS_PREFIX | (before + lh[d]));
+        /* starts[]: scanned counts of all digits back to back, so digit
+         * `digit`'s start values carry digit * n before them. */
+        lbase[d] = starts[digit * SK_RADIX + d] - digit * (uint)n + before - lstart[d];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = k * SK_WG + lid;
+        uint e = lp[SK_OS_PAD(j)];
+        if (base + (e >> 8) < n) keys_out[lbase[e & 0xffu] + j] = lk[SK_OS_PAD(e >> 8)];
+    }
+#if defined(SK_VAL_T)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local SK_VAL_T *lv = (__local SK_VAL_T *)lstage;
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = lid * SK_ITEMS + k;
+        if (base + j < n) lv[SK_OS_PAD(j)] = vals[base + j];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = k * SK_WG + lid;
+        uint e = lp[SK_OS_PAD(j)];
+        if (base + (e >> 8) < n) vals_out[lbase[e & 0xffu] + j] = lv[SK_OS_PAD(e >> 8)];
+    }
+#endif
+}
+#endif /* SK_ONESWEEP */
+
 /* ======================================================================= */
 #elif defined(SK_SHAPE_CPU)
 

@@ -80,6 +80,7 @@ typedef enum sk__slot {
     SK_SLOT_SEGSCAN_B = 12,
     SK_SLOT_SEGSCAN_C = 13,        /* segmented scan: small results */
     SK_SLOT_LOOKBACK = 14,         /* single-pass scans: tile counter + tile states */
+    SK_SLOT_SORT_STATE = 15,       /* radix sort, one sweep per digit: look-back state */
     SK_SLOT_COUNT = 16
 } sk__slot;
 

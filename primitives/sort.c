@@ -16,6 +16,13 @@
  *   2. an exclusive scan of the histograms with sk_scan_exclusive (the
  *      library's own scan: uint32 counts, uint64 from n = 2^32 on);
  *   3. a stable scatter from one buffer to the other.
+ * On the GPU shape, sorts of fewer than 2^30 keys instead count every digit
+ * in one read of the keys (scanned back to back with sk_scan_exclusive into
+ * where each digit value starts) and then take one launch per digit
+ * (Onesweep, Adinets & Merrill 2022): each tile ranks its keys in local
+ * memory and finds, by decoupled look-back over the tiles' published digit
+ * counts, where its keys of each digit value go (kernels/sort.cl). The
+ * three-step passes stay for larger sorts and for SK_SCAN_PATH_REDUCE_THEN_SCAN.
  * The buffers alternate between the caller's and scratch, and an odd
  * number of passes ends with a copy back; keys-only sorts with an odd
  * number of passes (three or more) go through two scratch buffers instead
@@ -51,6 +58,11 @@
 #define GPU_MAX_TILE_KEYS 65535
 /* GPU shape: work-groups of the AND/OR pass (each strides over the keys). */
 #define GPU_BOUNDS_GROUPS 256
+/* GPU shape, one sweep per digit: the look-back words hold counts in 30
+ * bits, so that path takes n < 2^30 (larger sorts take the three-step
+ * passes); work-groups of the pass that counts every digit at once. */
+#define GPU_ONESWEEP_MAX_KEYS (((size_t)1 << 30) - 1)
+#define GPU_DIGIT_HIST_GROUPS 1024
 
 /* ---- requests ------------------------------------------------------------ */
 
@@ -117,23 +129,47 @@ typedef struct sort_plan {
     size_t chunk;                 /* keys per part */
     size_t bound_parts;           /* parts of the AND/OR pass */
     bool wide;                    /* 64-bit counts */
+    bool onesweep;                /* GPU shape: one sweep per digit (else three steps) */
     const sk__program *prog;
 } sort_plan;
 
-enum { K_BOUNDS, K_HIST, K_SCATTER };
+enum { K_BOUNDS, K_HIST, K_SCATTER, K_ZERO, K_HIST_DIGITS, K_ONESWEEP };
 
 static const char *const gpu_kernels[] = {"sk_sort_bounds_groups", "sk_sort_hist_tiles",
-                                          "sk_sort_scatter_tiles"};
+                                          "sk_sort_scatter_tiles", "sk_sort_zero",
+                                          "sk_sort_hist_digits", "sk_sort_onesweep"};
 static const char *const cpu_kernels[] = {"sk_sort_bounds_chunks", "sk_sort_hist_chunks",
                                           "sk_sort_scatter_chunks"};
 
 static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
 
-/* Local memory of the GPU shape's scatter (the largest user): a uint per key,
- * the split scan's 2 x wg ulongs, the digit starts. */
-static size_t gpu_local_bytes(size_t wg, size_t items, unsigned radix_bits)
+/* Tile positions in the one-sweep kernel's local memory (kernels/sort.cl:
+ * SK_OS_PAD, a padding word per 32). */
+static size_t padded_tile(size_t tile) { return tile + tile / 32; }
+
+/* ulong4 words of the one-sweep kernel's staging area: the tile's keys,
+ * later its values. */
+static size_t onesweep_stage_words(size_t wg, size_t items, size_t key_size,
+                                   size_t value_size)
 {
-    return (wg * items + 4 * wg + ((size_t)1 << radix_bits)) * 4;
+    size_t tile = padded_tile(wg * items);
+    return div_up(tile * (key_size > value_size ? key_size : value_size), 32);
+}
+
+/* Local memory of the GPU shape's largest user: the three-step scatter (a
+ * uint per key, the split scan's 2 x wg ulongs, the digit starts) or the
+ * one-sweep kernel (a uint per key, its staging area, the splits' counters
+ * (8 x wg words, padded) and scan (2 x wg words), three words per digit
+ * value). */
+static size_t gpu_local_bytes(size_t wg, size_t items, unsigned radix_bits, size_t key_size,
+                              size_t value_size)
+{
+    size_t radix = (size_t)1 << radix_bits;
+    size_t scatter = (wg * items + 4 * wg + radix) * 4;
+    size_t sweep = padded_tile(wg * items) * 4 +
+                   onesweep_stage_words(wg, items, key_size, value_size) * 32 +
+                   (padded_tile(8 * wg) + 2 * wg + 3 * radix + 1) * 4;
+    return scatter > sweep ? scatter : sweep;
 }
 
 static void split_parts(sort_plan *p, size_t n)
@@ -164,10 +200,13 @@ static sort_plan plan_for(sk_context *ctx, const sort_req *r)
     while (p.gpu && p.t.wg_size > 1 && 2 * p.t.wg_size * p.key_size > ctx->local_mem_bytes)
         p.t.wg_size /= 2;
     while (p.gpu && p.t.items > 1 &&
-           (gpu_local_bytes(p.t.wg_size, p.t.items, p.radix_bits) > ctx->local_mem_bytes ||
+           (gpu_local_bytes(p.t.wg_size, p.t.items, p.radix_bits, p.key_size, r->value_size) >
+                ctx->local_mem_bytes ||
             p.t.wg_size * p.t.items > GPU_MAX_TILE_KEYS))
         p.t.items /= 2;
     p.wide = r->n > UINT32_MAX;
+    p.onesweep = p.gpu && r->n <= GPU_ONESWEEP_MAX_KEYS &&
+                 p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN;
     split_parts(&p, r->n);
     return p;
 }
@@ -186,7 +225,12 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
     if (p->gpu)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      p->t.wg_size, p->t.items);
-    else
+    if (p->gpu && !p->wide)
+        sk__str_addf(&s, "#define SK_ONESWEEP 1\n#define SK_MAX_DIGITS %zu\n"
+                         "#define SK_OS_STAGE_ULONG4 %zu\n",
+                     div_up(key_types[r->key_type].bits, p->radix_bits),
+                     onesweep_stage_words(p->t.wg_size, p->t.items, p->key_size, r->value_size));
+    if (!p->gpu)
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (s.failed) {
         sk__str_free(&s);
@@ -199,8 +243,9 @@ static sk_status sort_program(sk_context *ctx, sort_plan *p, const sort_req *r)
 {
     char *config = sort_config(p, r);
     if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "sort configuration");
+    unsigned kernels = p->gpu && !p->wide ? 6 : 3;
     sk_status st = sk__program_get(ctx, "sort", config, p->gpu ? gpu_kernels : cpu_kernels,
-                                   3, &p->prog);
+                                   kernels, &p->prog);
     free(config);
     return st;
 }
@@ -289,6 +334,8 @@ typedef struct sort_job {
     uint64_t flip;                /* XOR-ed onto transformed keys */
     cl_mem hist;
     pass_digit first;             /* CPU shape: the digit the bounds pass counts */
+    cl_mem state;                 /* one sweep per digit: look-back state */
+    size_t state_words;
 } sort_job;
 
 static sk_status launch(sort_job *j, unsigned kernel, size_t parts, const char *what,
@@ -396,6 +443,83 @@ static sk_status run_pass(sort_job *j, const pass_bufs *b, unsigned shift, unsig
     return st;
 }
 
+/* ---- one sweep per digit (GPU shape) ---------------------------------------------- */
+
+/* words[0 .. count) of `mem` = 0. */
+static sk_status zero_words(sort_job *j, cl_mem mem, size_t count)
+{
+    size_t local = j->p.t.wg_size;
+    size_t groups = div_up(count, local);
+    if (groups > GPU_DIGIT_HIST_GROUPS) groups = GPU_DIGIT_HIST_GROUPS;
+    arg_list a = {j->ctx, j->p.prog->kernels[K_ZERO], 0, SK_OK};
+    arg_mem(&a, mem);
+    arg_ulong(&a, count);
+    if (a.st != SK_OK) return a.st;
+    return sk__launch(j->ctx, j->p.prog, K_ZERO, groups * local, local, "zero count=%zu", count);
+}
+
+/* Counts every digit from passes[0] to passes[count - 1] (skipped ones
+ * included: the digits are consecutive) in one read of the keys, and scans
+ * the counts, back to back, into where each digit value starts. */
+static sk_status count_digits(sort_job *j, cl_mem keys, const pass_digit *passes,
+                              unsigned count)
+{
+    sk_context *ctx = j->ctx;
+    unsigned digits = (passes[count - 1].shift - passes[0].shift) / j->p.radix_bits + 1;
+    size_t words = (size_t)digits << j->p.radix_bits;
+    size_t groups = j->p.parts < GPU_DIGIT_HIST_GROUPS ? j->p.parts : GPU_DIGIT_HIST_GROUPS;
+    sk_status st = SK_OK;
+    SK_TRY(zero_words(j, j->hist, words));
+    arg_list a = {ctx, j->p.prog->kernels[K_HIST_DIGITS], 0, SK_OK};
+    arg_mem(&a, keys);
+    arg_mem(&a, j->hist);
+    arg_ulong(&a, j->r->n);
+    arg_uint(&a, digits);
+    arg_uint(&a, passes[0].shift);
+    arg_uint(&a, passes[count - 1].mask);
+    arg_key(&a, j->p.key_size, j->flip);
+    SK_TRY(a.st);
+    SK_TRY(launch(j, K_HIST_DIGITS, groups, "digit counts", passes[0].shift,
+                  passes[count - 1].mask));
+    st = sk_scan_exclusive(ctx, SK_UINT32, SK_OP_ADD, j->hist, j->hist, words);
+out:
+    return st;
+}
+
+/* One sweep: sort by digit number `digit` (counted from passes[0]). */
+static sk_status run_sweep(sort_job *j, const pass_bufs *b, unsigned digit, pass_digit pd)
+{
+    sk_context *ctx = j->ctx;
+    sk_status st = SK_OK;
+    SK_TRY(zero_words(j, j->state, j->state_words));
+    arg_list a = {ctx, j->p.prog->kernels[K_ONESWEEP], 0, SK_OK};
+    arg_mem(&a, b->src_k);
+    arg_mem(&a, b->dst_k);
+    if (j->r->value_size) {
+        arg_mem(&a, b->src_v);
+        arg_mem(&a, b->dst_v);
+    }
+    arg_mem(&a, j->hist);
+    arg_mem(&a, j->state);
+    arg_ulong(&a, j->r->n);
+    arg_uint(&a, digit);
+    arg_uint(&a, pd.shift);
+    arg_uint(&a, pd.mask);
+    arg_key(&a, j->p.key_size, j->flip);
+    SK_TRY(a.st);
+    st = launch(j, K_ONESWEEP, j->p.parts, "sweep", pd.shift, pd.mask);
+out:
+    return st;
+}
+
+/* The look-back state: a tile counter and a word per tile and digit value. */
+static sk_status open_sweep_state(sort_job *j)
+{
+    j->state_words = 1 + (j->p.parts << j->p.radix_bits);
+    return sk__scratch_get(j->ctx, SK_SLOT_SORT_STATE, j->state_words * sizeof(cl_uint),
+                           &j->state);
+}
+
 static unsigned lowest_bit(uint64_t x)
 {
     unsigned b = 0;
@@ -460,11 +584,17 @@ static sk_status run_passes(sort_job *j, const pass_plan *pp, const pass_digit *
 {
     sk_context *ctx = j->ctx;
     sk_status st = SK_OK;
+    if (j->p.onesweep) {
+        SK_TRY(open_sweep_state(j));
+        SK_TRY(count_digits(j, pp->keys, passes, count));
+    }
     for (unsigned i = 0; i < count && st == SK_OK; i++) {
         pass_bufs b = pass_buffers(pp, i, count);
         bool counted = i == 0 && !j->p.gpu && passes[0].shift == j->first.shift &&
                        passes[0].mask == j->first.mask;
-        st = run_pass(j, &b, passes[i].shift, passes[i].mask, counted);
+        unsigned digit = (passes[i].shift - passes[0].shift) / j->p.radix_bits;
+        st = j->p.onesweep ? run_sweep(j, &b, digit, passes[i])
+                           : run_pass(j, &b, passes[i].shift, passes[i].mask, counted);
     }
     if (st != SK_OK || pp->tmp_k2 || count % 2 == 0) return st;
     SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, pp->tmp_k, pp->keys, 0, 0,
@@ -495,7 +625,7 @@ out:
 static sk_status sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values)
 {
     if (r->n < 2) return SK_OK;
-    sort_job j = {ctx, r, plan_for(ctx, r), 0, NULL, {0, 0}};
+    sort_job j = {ctx, r, plan_for(ctx, r), 0, NULL, {0, 0}, NULL, 0};
     j.flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
     if (j.p.key_size == 4) j.flip &= 0xffffffffu;
     pass_plan pp = {keys, values, NULL, NULL, NULL};
@@ -506,8 +636,11 @@ static sk_status sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_me
     j.first = (pass_digit){r->begin_bit, (1u << (width < j.p.radix_bits ? width
                                                                         : j.p.radix_bits)) - 1};
     SK_TRY(open_program(ctx, &j.p, r));
-    SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_HIST, ((size_t)1 << j.p.radix_bits) * j.p.parts *
-                                                       (j.p.wide ? 8 : 4), &j.hist));
+    /* Histograms: per part and digit value (three steps), or per digit and
+     * digit value (one sweep per digit). */
+    size_t rows = j.p.onesweep ? div_up(key_types[r->key_type].bits, j.p.radix_bits) : j.p.parts;
+    SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_HIST,
+                           (rows << j.p.radix_bits) * (j.p.wide ? 8 : 4), &j.hist));
     SK_TRY(key_bounds(&j, keys, &and_all, &or_all));
     uint64_t diff = (and_all ^ or_all) & range_mask(r->begin_bit, r->end_bit);
     if (diff == 0) return SK_OK;  /* every key has the same bits there */

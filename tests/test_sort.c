@@ -11,7 +11,9 @@
  * descending} x {CPU shape, GPU shape}, with small tiles (many parts at small
  * n) and default tiles, at sizes 0, 1, 2, tile edges k*tile +- 1 and primes,
  * over the distributions uniform, sorted, reversed, all equal, few unique and
- * entropy-reduced (AND of 1..4 random words); float specials (+-0, +-inf,
+ * entropy-reduced (AND of 1..4 random words); the GPU shape both by one
+ * sweep per digit (the default) and by three-step passes (reduce-then-scan
+ * path); float specials (+-0, +-inf,
  * NaNs of both signs and several payloads, denormals); bit ranges; a large
  * case (~2^21); host forms; bad arguments. Buffers are poisoned past n and
  * must stay so.
@@ -318,6 +320,34 @@ static void matrix(sk_shape shape, sk_type t)
 #define MATRIX_TESTS(tname, type)                                                           \
     Test(sort, tname##_should_match_reference_in_cpu_shape) { matrix(SK_SHAPE_CPU, type); } \
     Test(sort, tname##_should_match_reference_in_gpu_shape) { matrix(SK_SHAPE_GPU, type); }
+
+/* The GPU shape's three-step passes (per-tile histograms, their scan,
+ * a scatter): what SK_SCAN_PATH_REDUCE_THEN_SCAN selects, and what sorts of
+ * 2^30 keys or more take. The matrix above runs the default, one sweep per
+ * digit; here a 4-byte and an 8-byte key type with small tiles. */
+static void three_step_matrix(sk_type t)
+{
+    if (!type_available(t)) cr_skip_test("float64 needs fp64");
+    size_t sizes[32], m;
+    skt_force_shape(SK_SHAPE_GPU);
+    skt_force_scan_path(SK_SCAN_PATH_REDUCE_THEN_SCAN);
+    skt_tiles_set(4, 2, 3, 1);
+    m = sizes_for(8, sizes, 32);
+    sweep(t, sizes, m, "gpu shape, three steps, small tiles");
+    skt_tiles_set(8, 3, 5, 1);
+    m = sizes_for(24, sizes, 32);
+    sweep(t, sizes, m, "gpu shape, three steps, wg 8 x 3");
+}
+
+Test(sort, int32_should_match_reference_in_gpu_shape_three_step_passes)
+{
+    three_step_matrix(SK_INT32);
+}
+
+Test(sort, float64_should_match_reference_in_gpu_shape_three_step_passes)
+{
+    three_step_matrix(SK_FLOAT64);
+}
 
 MATRIX_TESTS(uint32, SK_UINT32)
 MATRIX_TESTS(int32, SK_INT32)

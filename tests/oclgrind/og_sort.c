@@ -41,16 +41,23 @@ typedef struct og_config {
     const char *name;
     sk_shape shape;
     long wg, items, chunks, serial_below;   /* 0 = automatic */
+    sk_scan_path path;                       /* GPU shape: one sweep per digit or three steps */
     size_t sizes[4];                         /* largest first, 0 ends */
 } og_config;
 
-/* GPU tiles of 8 and 24 keys (up to 20 and 7 work-groups); CPU 3 chunks
- * from n = 1 on, and the default (one work-item below 32768 keys). */
+/* GPU tiles of 8 and 24 keys (up to 20 and 7 work-groups), sorted by one
+ * sweep per digit (look-back: the default) and by three steps per digit
+ * (reduce-then-scan); CPU 3 chunks from n = 1 on, and the default (one
+ * work-item below 32768 keys). */
 static const og_config configs[] = {
-    {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, {MAX_N, 37, 9, 1}},
-    {"gpu wg=8 items=3", SK_SHAPE_GPU, 8, 3, 0, 0, {150, 24}},
-    {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, 0, 0, 3, 1, {MAX_N, 10, 2}},
-    {"cpu default", SK_SHAPE_CPU, 0, 0, 0, 0, {100}},
+    {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, SK_SCAN_PATH_AUTO, {MAX_N, 37, 9, 1}},
+    {"gpu wg=8 items=3", SK_SHAPE_GPU, 8, 3, 0, 0, SK_SCAN_PATH_AUTO, {150, 24}},
+    {"gpu wg=4 items=2 three steps", SK_SHAPE_GPU, 4, 2, 0, 0, SK_SCAN_PATH_REDUCE_THEN_SCAN,
+     {MAX_N, 37}},
+    {"gpu wg=8 items=3 three steps", SK_SHAPE_GPU, 8, 3, 0, 0, SK_SCAN_PATH_REDUCE_THEN_SCAN,
+     {150}},
+    {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, 0, 0, 3, 1, SK_SCAN_PATH_AUTO, {MAX_N, 10, 2}},
+    {"cpu default", SK_SHAPE_CPU, 0, 0, 0, 0, SK_SCAN_PATH_AUTO, {100}},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
@@ -185,6 +192,7 @@ static int run_config(og_state *g, sk_context *base, size_t ci, bool fp64)
         !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_WG_SIZE, c->wg), "wg") ||
         !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_ITEMS_PER_THREAD, c->items), "items") ||
         !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_CPU_CHUNKS, c->chunks), "chunks") ||
+        !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_SCAN_PATH, c->path), "path") ||
         !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_CPU_SERIAL_BELOW, c->serial_below),
                "serial_below"))
         return 1;
