@@ -354,8 +354,10 @@ void sk_os_rank(uint *x, uint mask, __local uint *lp, __local uint *cnt, __local
 }
 
 /* Reads a look-back word: an atomic or of 0 (OpenCL 1.2 has no atomic
- * load), or with SK_OS_POLL_VOLATILE a volatile load (one aligned 32-bit
- * access). */
+ * load), or with SK_OS_POLL_VOLATILE (the host sets it on NVIDIA GPUs) a
+ * volatile load: one aligned 32-bit access, which sees each atomic write
+ * whole there, though the OpenCL 1.2 model (and Oclgrind's race check)
+ * calls it a race with the writes. */
 uint sk_os_read(__global uint *word)
 {
 #if defined(SK_OS_POLL_VOLATILE)

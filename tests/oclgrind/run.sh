@@ -9,8 +9,10 @@
 #                                CPU shape's built-in operators, then those
 #                                without --uninitialized (their 8-wide code
 #                                makes that plugin of Oclgrind 21.10 crash)
-#   run.sh --sort-kernels DRIVER the radix sort check, og_sort in two passes:
-#                                the GPU shape with all three checks, then
+#   run.sh --sort-kernels DRIVER the radix sort check, og_sort in three passes:
+#                                the GPU shape with all three checks; again
+#                                with the look-back read by volatile loads
+#                                (as on NVIDIA GPUs) without --data-races;
 #                                the CPU shape without --uninitialized (its
 #                                histogram scan is the uint32 add scan above)
 #   run.sh --self-test PROGRAM [ARGS...]
@@ -99,6 +101,11 @@ scan_kernels() {
 sort_kernels() {
     driver=$1
     check "$(log_for "$driver" -gpu)" "$ALL_CHECKS" \
+        "$driver" --expect-oclgrind --shape gpu || return 1
+    # The look-back polled by volatile loads, as on NVIDIA GPUs: a race by
+    # the OpenCL 1.2 model (reads not atomic), so every check but that one.
+    SCANKIT_KERNEL_DEFINES=SK_OS_POLL_VOLATILE \
+        check "$(log_for "$driver" -gpu-volatile)" "--uninitialized --check-api" \
         "$driver" --expect-oclgrind --shape gpu || return 1
     check "$(log_for "$driver" -cpu)" "--data-races --check-api" \
         "$driver" --expect-oclgrind --shape cpu
