@@ -14,7 +14,9 @@
  * wall time covers the call plus sk_context_finish; the copy kernel is
  * timed by its profiling event, in four forms (one element per work-item,
  * 16 contiguous elements per work-item, one uint4 per work-item, and the
- * driver's clEnqueueCopyBuffer), the fastest one reported.
+ * driver's clEnqueueCopyBuffer), the fastest one reported. The header
+ * shows the load average where /proc/loadavg can be read (the machine may
+ * be shared: read ratios, not absolutes, under load).
  * Exit 0 when every result was right, 1 otherwise, 2 on bad usage.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -50,7 +52,8 @@ static void usage(FILE *f)
                "                  [--path auto|reduce-then-scan|lookback] [--wg N] [--items N]\n"
                "                  [--seed S] [--csv FILE]\n"
                "  n = 2^K for K from --min-log2 (16) to --max-log2 (26); R repeats (11)\n"
-               "  --path, --wg, --items set the GPU shape's scan path and tile (default: tuned)\n");
+               "  --path sets the scan path (both shapes), --wg, --items the GPU shape's tile\n"
+               "  (default: tuned)\n");
 }
 
 /* One "--name value" pair; false on a bad name or value. */
@@ -389,11 +392,25 @@ static int scankit_ms(bench *b, bench_op op, size_t n, row *r)
 
 /* ---- output ------------------------------------------------------------------------- */
 
+/* "load average 1.23 0.98 0.50" from /proc/loadavg, or "" where it cannot be read. */
+static void load_average(char *out, size_t len)
+{
+    double l1 = 0, l5 = 0, l15 = 0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    out[0] = '\0';
+    if (!f) return;
+    if (fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
+        snprintf(out, len, "load average %.2f %.2f %.2f", l1, l5, l15);
+    fclose(f);
+}
+
 static void print_header(const bench *b)
 {
     static const char *const paths[] = {"auto", "reduce-then-scan", "lookback"};
-    printf("scankit scan, uint32 add: %s, %s shape, seed %" PRIu64 "\n", b->device_name,
-           b->shape_name, b->opt.seed);
+    char load[64];
+    load_average(load, sizeof load);
+    printf("scankit scan, uint32 add: %s, %s shape, seed %" PRIu64 "%s%s\n", b->device_name,
+           b->shape_name, b->opt.seed, load[0] ? "; " : "", load);
     printf("scan path %s, work-group %ld, items %ld (0: tuned)\n", paths[b->opt.path],
            b->opt.wg, b->opt.items);
     printf("times: median of %d runs after %d warm-ups; scankit = device time of one call's "

@@ -1,14 +1,14 @@
 /*
  * lookback.cl - tiles combined in one pass by decoupled look-back
  * (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled
- * Look-back", 2016). Appended to the configuration of a GPU-shape program
- * that defines SK_WG and the monoid of the tile totals: SK_LB_T (at most
- * 4 bytes), SK_LB_IDENTITY and sk_lb_op(a, b).
+ * Look-back", 2016). Appended to the configuration of a program that
+ * defines the shape and the monoid of the tile totals: SK_LB_T (at most
+ * 4 bytes), SK_LB_IDENTITY and sk_lb_op(a, b); the GPU shape also SK_WG.
  *
  * state[0] hands out tile numbers in the order work-groups start, so a
  * work-group only ever waits for tiles that running (or finished)
  * work-groups own: no deadlock, whatever order the device starts them in.
- The work-group that takes the last tile number sets state[0]
+ * The work-group that takes the last tile number sets state[0]
  * back to 0 for the next launch (every number has been taken by then).
  * state[1 + t] is tile t's word: the launch's epoch and a status in the
  * high half, a value of SK_LB_T in the low half, written at once by one 64-bit
@@ -20,13 +20,21 @@
  * between launches (the host zeroes them when the buffer is new and when
  * the epochs wrap).
  *
- * A tile's exclusive prefix is found by a window of SK_LB_WINDOW work-items
- * reading the SK_LB_WINDOW tiles before it at once (each waiting while its
- * tile is empty); work-item 0 then combines them from the nearest back to
- * the first PREFIX, and the window moves back if there was none. Statuses
- * steer that walk; values never steer anything. The combining order depends
- * on which predecessors had published their prefix, so operators whose
- * result depends on association (float add) round differently run to run.
+ * GPU shape: a tile's exclusive prefix is found by a window of SK_LB_WINDOW
+ * work-items reading the SK_LB_WINDOW tiles before it at once (each waiting
+ * while its tile is empty); work-item 0 then combines them from the nearest
+ * back to the first PREFIX, and the window moves back if there was none.
+ *
+ * CPU shape (work-group size 1): nothing ever waits. The walk back lives in
+ * scan.cl, which can reduce a chunk: an empty predecessor is reduced by the
+ * reader itself, and offered (sk_lb_offer) to later readers as that
+ * chunk's AGGREGATE. A work-item waiting for another would spin for a whole
+ * time slice whenever the other's thread is descheduled on a loaded CPU.
+ *
+ * Statuses steer the walk; values never steer anything. The combining
+ * order depends on which predecessors had published their prefix, so
+ * operators whose result depends on association (float add) round
+ * differently run to run.
  */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 
@@ -36,6 +44,7 @@ typedef char sk_lookback_needs_4_byte_values[(sizeof(SK_LB_T) <= 4) ? 1 : -1];
 #define SK_LB_AGGREGATE 1ul
 #define SK_LB_PREFIX 2ul
 
+#if defined(SK_SHAPE_GPU)
 #if SK_WG == 1
 #define SK_LB_BARRIER() ((void)0)
 #else
@@ -46,6 +55,7 @@ typedef char sk_lookback_needs_4_byte_values[(sizeof(SK_LB_T) <= 4) ? 1 : -1];
 #define SK_LB_WINDOW SK_WG
 #else
 #define SK_LB_WINDOW 32
+#endif
 #endif
 
 typedef union sk_lb_bits {
@@ -87,6 +97,14 @@ void sk_lb_publish(__global ulong *state, uint epoch, uint tile, ulong status, S
     atom_xchg(state + 1 + tile, sk_lb_pack(epoch, status, v));
 }
 
+/* Publishes v as tile's AGGREGATE unless its word has changed since a
+ * reader saw it empty (`seen`): the owner's own words always win. */
+void sk_lb_offer(__global ulong *state, uint epoch, uint tile, ulong seen, SK_LB_T v)
+{
+    atom_cmpxchg(state + 1 + tile, seen, sk_lb_pack(epoch, SK_LB_AGGREGATE, v));
+}
+
+#if defined(SK_SHAPE_GPU)
 /* The next tile number, the same for every work-item of the work-group;
  * the taker of the last one resets the counter. */
 uint sk_lb_take_tile(__global ulong *state, ulong tiles, __local uint *slot)
@@ -149,3 +167,13 @@ SK_LB_T sk_lb_exclusive_prefix(__global ulong *state, uint epoch, uint tile,
     SK_LB_BARRIER();
     return prefix;
 }
+#else /* the CPU shape: one work-item per work-group */
+
+/* The next chunk number; the taker of the last one resets the counter. */
+uint sk_lb_take_chunk(__global ulong *state, ulong chunks)
+{
+    ulong t = atom_inc(state);
+    if (t == chunks - 1) atom_xchg(state, 0ul);
+    return (uint)t;
+}
+#endif

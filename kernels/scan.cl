@@ -21,8 +21,8 @@
  * Tiles are combined across work-groups by reduce-then-scan: reduce every
  * tile, scan the tile totals (the host recurses on them), then scan every
  * tile again seeded with its exclusive prefix. With SK_LOOKBACK (and
- * lookback.cl in the configuration) the GPU shape also has a single-pass
- * kernel that finds each tile's prefix by decoupled look-back.
+ * lookback.cl in the configuration) each shape also has a single-pass
+ * kernel that finds each tile's (chunk's) prefix by decoupled look-back.
  */
 
 #ifndef SK_T
@@ -315,13 +315,22 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global ulong *state, uint e
 
 /* Work-item c owns elements [c * chunk, min((c + 1) * chunk, n)).
  *
- * With SK_V (an 8-wide vector of SK_T and sk_opv, its lane-wise operator;
- * the host defines them only for the built-in operators, which are
- * commutative, and only with the plain array input), the chunk reduce keeps
- * eight lane accumulators and combines them in a fixed order, so results
- * stay deterministic. (An in-register 8-lane scan was measured slower than
- * the plain loop on PoCL 3.1, 2.1 vs 3.2 Gelem/s in cache, so the scan
- * loop stays scalar.) */
+ * With SK_V and SK_V4 (8- and 4-wide vectors of SK_T, sk_opv and sk_opv4
+ * their lane-wise operators; the host defines them only for the built-in
+ * operators whose result does not depend on grouping, integers and float
+ * min/max, and only with plain array input and output), the chunk reduce
+ * keeps eight lane accumulators and combines them in a fixed order, and the
+ * chunk scan scans four elements at a time in registers (two shifted
+ * combines) and carries the last lane on: fixed groupings, so results stay
+ * deterministic. (An in-register 8-lane scan was measured slower than the
+ * plain loop on PoCL 3.1, 2.1 vs 3.2 Gelem/s in cache; the 4-lane one is
+ * faster: bench/NOTES-cpu.md.)
+ *
+ * With SK_NT_STORES (the host defines it for the built-in types on CPU
+ * devices, with plain arrays) a scan may write its output with
+ * non-temporal stores (`stream`), which go to memory without reading each
+ * line into the cache first; the host asks for them only for outputs far
+ * larger than the caches. */
 
 #if defined(SK_V)
 #define SK_VEC_IO 1
@@ -345,9 +354,37 @@ SK_T sk_chunk_reduce(SK_IN_PARAMS, ulong i, ulong end)
     return acc;
 }
 
-/* Scans elements [i, end) starting from acc. */
-void sk_chunk_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong i, ulong end, SK_T acc, uint exclusive)
+#if defined(SK_NT_STORES)
+/* sk_scan_run by non-temporal stores (loops of their own: a store chosen
+ * per element would be merged into one plain store by the compiler). */
+SK_T sk_scan_run_nt(SK_IN_PARAMS, __global SK_T *dst, ulong dst_off, ulong i, ulong end,
+                    SK_T acc, uint exclusive)
 {
+    __global SK_T *out = dst + dst_off;
+    if (exclusive) {
+        for (; i < end; i++) {
+            SK_T x = SK_LOAD(i);
+            __builtin_nontemporal_store(acc, out + i);
+            acc = sk_op(acc, x);
+        }
+    } else {
+        for (; i < end; i++) {
+            acc = sk_op(acc, SK_LOAD(i));
+            __builtin_nontemporal_store(acc, out + i);
+        }
+    }
+    return acc;
+}
+#endif
+
+/* Scans elements [i, end) one at a time from acc; returns the carry. */
+SK_T sk_scan_run(SK_IN_PARAMS, SK_OUT_PARAMS, ulong i, ulong end, SK_T acc, uint exclusive,
+                 uint stream)
+{
+#if defined(SK_NT_STORES)
+    if (stream) return sk_scan_run_nt(SK_IN_ARGS, SK_OUT_ARGS, i, end, acc, exclusive);
+#endif
+    (void)stream;
     if (exclusive) {
         for (; i < end; i++) {
             SK_T x = SK_LOAD(i);
@@ -360,6 +397,65 @@ void sk_chunk_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong i, ulong end, SK_T acc, ui
             SK_STORE(i, acc);
         }
     }
+    return acc;
+}
+
+#if defined(SK_V4)
+/* Inclusive scan of the four lanes of v (Hillis-Steele, earlier lanes on
+ * the left of every combine). */
+SK_V4 sk_lanes_scan(SK_V4 v)
+{
+    v = sk_opv4((SK_V4)(SK_IDENTITY, v.s012), v);
+    return sk_opv4((SK_V4)(SK_IDENTITY, SK_IDENTITY, v.s01), v);
+}
+
+/* Whether out + i can take a 4-lane non-temporal store (they need their
+ * own size's alignment). */
+bool sk_put4_aligned(__global SK_T *out, ulong i)
+{
+    return ((ulong)(out + i) & (sizeof(SK_V4) - 1)) == 0;
+}
+
+/* Scans `groups` groups of four elements from i on, from acc; returns the
+ * carry. `stream` only where sk_put4_aligned holds at i. */
+SK_T sk_scan_run4(__global const SK_T *src, ulong src_off, __global SK_T *dst, ulong dst_off,
+                  ulong i, ulong groups, SK_T acc, uint exclusive, uint stream)
+{
+    __global const SK_T *in = src + src_off;
+    __global SK_T *out = dst + dst_off;
+    SK_V4 carry = (SK_V4)(acc);
+    for (ulong g = 0; g < groups; g++, i += 4) {
+        SK_V4 inclusive = sk_opv4(carry, sk_lanes_scan(vload4(0, in + i)));
+        SK_V4 v = exclusive ? (SK_V4)(carry.s0, inclusive.s012) : inclusive;
+#if defined(SK_NT_STORES)
+        if (stream)
+            __builtin_nontemporal_store(v, (__global SK_V4 *)(out + i));
+        else
+#endif
+            vstore4(v, 0, out + i);
+        carry = (SK_V4)(inclusive.s3);
+    }
+    (void)stream;
+    return carry.s0;
+}
+#endif
+
+/* Scans elements [i, end) starting from acc: with SK_V4, one at a time up
+ * to an aligned output address (at most three), then four at a time, then
+ * the rest one at a time. */
+void sk_chunk_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong i, ulong end, SK_T acc, uint exclusive,
+                   uint stream)
+{
+#if defined(SK_V4)
+    ulong head = i;
+    while (head < end && head < i + 3 && !sk_put4_aligned(dst + dst_off, head)) head++;
+    acc = sk_scan_run(SK_IN_ARGS, SK_OUT_ARGS, i, head, acc, exclusive, stream);
+    ulong groups = (end - head) / 4;
+    uint aligned = sk_put4_aligned(dst + dst_off, head);
+    acc = sk_scan_run4(SK_IN_ARGS, SK_OUT_ARGS, head, groups, acc, exclusive, stream && aligned);
+    i = head + 4 * groups;
+#endif
+    sk_scan_run(SK_IN_ARGS, SK_OUT_ARGS, i, end, acc, exclusive, stream);
 }
 
 __kernel void sk_reduce_chunks(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off,
@@ -378,8 +474,80 @@ __kernel void sk_scan_chunks(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *s
     ulong begin = c * chunk;
     SK_T acc = SK_IDENTITY;
     if (has_seeds) acc = seeds[seeds_off + c];
-    sk_chunk_scan(SK_IN_ARGS, SK_OUT_ARGS, begin, min(begin + chunk, n), acc, exclusive);
+    sk_chunk_scan(SK_IN_ARGS, SK_OUT_ARGS, begin, min(begin + chunk, n), acc, exclusive, 0);
 }
+
+#if defined(SK_LOOKBACK)
+/* One pass with decoupled look-back that never waits (lookback.cl): chunk
+ * c reduces itself, publishes its total, walks back over its predecessors'
+ * words (a PREFIX ends the walk, an AGGREGATE is combined and the walk goes
+ * on, an empty word's chunk is reduced here and offered as its AGGREGATE),
+ * publishes its own prefix and scans itself, which is still in cache. Only
+ * for inputs no chunk writes (out of place, plain arrays: a chunk may read
+ * any predecessor's input).
+ *
+ * Two test settings (SCANKIT_KERNEL_DEFINES) make the fallback run for
+ * sure: SK_LB_REDUCE_ALL walks as if every word were empty, so every chunk
+ * reduces all its predecessors; SK_LB_REVERSE_CHUNKS hands the chunks out
+ * last first, so early chunks find their predecessors unpublished. */
+uint sk_chunk_take(__global ulong *state, ulong chunks)
+{
+    uint c = sk_lb_take_chunk(state, chunks);
+#if defined(SK_LB_REVERSE_CHUNKS)
+    c = (uint)(chunks - 1 - c);
+#endif
+    return c;
+}
+
+/* The status the walk acts on. */
+ulong sk_chunk_status(uint epoch, ulong word)
+{
+#if defined(SK_LB_REDUCE_ALL)
+    return SK_LB_EMPTY;
+#else
+    return sk_lb_status(epoch, word);
+#endif
+}
+
+/* Combination of chunks 0 .. c - 1. */
+SK_T sk_chunk_lookback(SK_IN_PARAMS, __global ulong *state, uint epoch, uint c, ulong chunk,
+                       ulong n)
+{
+    SK_T acc = SK_IDENTITY;
+    for (long j = (long)c - 1; j >= 0; j--) {
+        ulong word = sk_lb_read(state + 1 + j);
+        ulong status = sk_chunk_status(epoch, word);
+        SK_T v;
+        if (status == SK_LB_EMPTY) {
+            ulong begin = (ulong)j * chunk;
+            v = sk_chunk_reduce(SK_IN_ARGS, begin, min(begin + chunk, n));
+            if (sk_lb_status(epoch, word) == SK_LB_EMPTY)
+                sk_lb_offer(state, epoch, (uint)j, word, v);
+        } else {
+            v = sk_lb_value(word);
+        }
+        acc = sk_op(v, acc);
+        if (status == SK_LB_PREFIX) break;
+    }
+    return acc;
+}
+
+/* `epoch` is this launch's; `chunks` chunks of `chunk` elements. */
+__kernel void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global ulong *state, uint epoch,
+                               ulong chunks, ulong n, ulong chunk, uint exclusive, uint stream)
+{
+    uint c = sk_chunk_take(state, chunks);
+    ulong begin = (ulong)c * chunk;
+    ulong end = min(begin + chunk, n);
+    SK_T total = sk_chunk_reduce(SK_IN_ARGS, begin, end);
+    sk_lb_publish(state, epoch, c, c == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE, total);
+    SK_T before = sk_chunk_lookback(SK_IN_ARGS, state, epoch, c, chunk, n);
+    if (c != 0) sk_lb_publish(state, epoch, c, SK_LB_PREFIX, sk_op(before, total));
+    sk_chunk_scan(SK_IN_ARGS, SK_OUT_ARGS, begin, end, before, exclusive, stream);
+    /* Non-temporal stores are weakly ordered: fence them in. */
+    if (stream) mem_fence(CLK_GLOBAL_MEM_FENCE);
+}
+#endif
 
 #else
 #error "scan.cl: define SK_SHAPE_GPU or SK_SHAPE_CPU"

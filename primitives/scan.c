@@ -9,10 +9,14 @@
  * Small inputs take a single work-group (GPU shape) or a single work-item
  * (CPU shape) that walks the whole input in order.
  *
- * The GPU shape can instead scan in one pass with decoupled look-back
+ * Either shape can instead scan in one pass with decoupled look-back
  * (kernels/lookback.cl) where the monoid fits in 4 bytes: by default for
  * operators whose result does not depend on the combining order, on request
- * (SK_PARAM_SCAN_PATH) for the others. A reduce reads its input once already and keeps its path.
+ * (SK_PARAM_SCAN_PATH) for the others. The CPU shape's pass reduces a
+ * predecessor chunk itself rather than wait for it, so it reads other
+ * chunks' input: it takes plain arrays out of place only (in place, and
+ * the lifted scans of other primitives, keep reduce-then-scan). A reduce
+ * reads its input once already and keeps its path.
  */
 #include "sk_internal.h"
 
@@ -93,17 +97,19 @@ sk_status sk_op_parse(const char *name, sk_op *out)
 typedef sk__monoid_text builtin_text;
 
 /* What the kernels are built for: a monoid, and for the built-in operators
- * an 8-wide vector form the CPU shape uses (vec_type NULL otherwise). */
+ * 8- and 4-wide vector forms the CPU shape uses (vec_type NULL otherwise). */
 typedef struct scan_op {
     sk_monoid m;
     const char *vec_type;
     const char *vec_combine;
+    const char *vec4_type;
+    const char *vec4_combine;
     bool size_is_bound;       /* m.size bounds sizeof(type) from above */
     bool order_free;          /* results never depend on the combining order */
     bool builtin_type;        /* m.type is one of the built-in element types */
 } scan_op;
 
-/* Writes the operator text for scalar (w == "") or 8-wide (w == "8") types. */
+/* Writes the operator text for scalar (w == "") or vector (w == "8", "4") types. */
 static void op_text(sk_type t, sk_op op, const char *w, char *out, size_t len)
 {
     const char *ty = types[t].cl;
@@ -157,14 +163,18 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     op_text(t, op, "", buf->combine, sizeof buf->combine);
     op_text(t, op, "8", buf->vec_combine, sizeof buf->vec_combine);
     snprintf(buf->vec_type, sizeof buf->vec_type, "%s8", ty);
+    op_text(t, op, "4", buf->vec4_combine, sizeof buf->vec4_combine);
+    snprintf(buf->vec4_type, sizeof buf->vec4_type, "%s4", ty);
     out->m = (sk_monoid){ty, sk_type_size(t), buf->identity, buf->combine, NULL};
-    /* The 8-lane reduce regroups operands, which is exact only where the
-     * operator is: integers, and float min/max. Float add and mul keep the
-     * in-order loop (regrouped float products can overflow where the
-     * in-order ones do not). */
+    /* The lane-wise reduce and scan regroup operands, which is exact only
+     * where the operator is: integers, and float min/max. Float add and mul
+     * keep the in-order loops (regrouped float products can overflow where
+     * the in-order ones do not). */
     bool exact = !types[t].is_float || op == SK_OP_MIN || op == SK_OP_MAX;
     out->vec_type = exact ? buf->vec_type : NULL;
     out->vec_combine = exact ? buf->vec_combine : NULL;
+    out->vec4_type = exact ? buf->vec4_type : NULL;
+    out->vec4_combine = exact ? buf->vec4_combine : NULL;
     out->size_is_bound = false;
     out->order_free = exact;
     out->builtin_type = true;
@@ -194,12 +204,13 @@ sk_status sk__validate_monoid(sk_context *ctx, const sk_monoid *m)
 
 enum { K_GPU_REDUCE_TILES, K_GPU_REDUCE_SINGLE, K_GPU_SCAN_TILES, K_GPU_SCAN_SINGLE,
        K_GPU_SCAN_LOOKBACK };
-enum { K_CPU_REDUCE_CHUNKS, K_CPU_SCAN_CHUNKS };
+enum { K_CPU_REDUCE_CHUNKS, K_CPU_SCAN_CHUNKS, K_CPU_SCAN_LOOKBACK };
 
 static const char *const gpu_kernels[] = {"sk_reduce_tiles", "sk_reduce_single",
                                           "sk_scan_tiles", "sk_scan_single",
                                           "sk_scan_lookback"};
-static const char *const cpu_kernels[] = {"sk_reduce_chunks", "sk_scan_chunks"};
+static const char *const cpu_kernels[] = {"sk_reduce_chunks", "sk_scan_chunks",
+                                          "sk_scan_lookback"};
 
 /* The configuration text placed before scan.cl: the monoid, the level-0
  * input/output when it is not a plain array (io), the shape, and with
@@ -227,8 +238,11 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     else
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (t->shape == SK_SHAPE_CPU && op->vec_type && !io)
-        sk__str_addf(&s, "#define SK_V %s\nSK_V sk_opv(SK_V a, SK_V b) { return (%s); }\n",
-                     op->vec_type, op->vec_combine);
+        sk__str_addf(&s, "#define SK_V %s\nSK_V sk_opv(SK_V a, SK_V b) { return (%s); }\n"
+                         "#define SK_V4 %s\nSK_V4 sk_opv4(SK_V4 a, SK_V4 b) { return (%s); }\n",
+                     op->vec_type, op->vec_combine, op->vec4_type, op->vec4_combine);
+    if (t->shape == SK_SHAPE_CPU && op->builtin_type && !io && t->cpu_stream_bytes)
+        sk__str_addf(&s, "#define SK_NT_STORES 1\n");
     if (lookback)
         sk__str_addf(&s, "#define SK_LOOKBACK 1\n#define SK_LB_T SK_T\n"
                          "#define SK_LB_IDENTITY SK_IDENTITY\n#define sk_lb_op sk_op\n%s\n",
@@ -246,7 +260,7 @@ static sk_status scan_program(sk_context *ctx, const scan_op *op, const sk__scan
     char *config = scan_config(op, io, t, lookback);
     if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scan configuration");
     bool gpu = t->shape == SK_SHAPE_GPU;
-    unsigned kernels = gpu ? (lookback ? 5 : 4) : 2;
+    unsigned kernels = (gpu ? 4 : 2) + lookback;
     sk_status st = sk__program_get(ctx, "scan", config, gpu ? gpu_kernels : cpu_kernels,
                                    kernels, out);
     free(config);
@@ -263,6 +277,19 @@ typedef struct level_split {
 } level_split;
 
 static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+/* CPU shape, single pass: chunks of the tuned size (or n split into the
+ * chunks set by SK_PARAM_CPU_CHUNKS); one work-item below the serial
+ * threshold or when one chunk holds all. */
+static level_split split_cpu_lookback(const sk__tuning *t, size_t n)
+{
+    level_split s = {0, n};
+    if (n < t->cpu_serial_below) return s;
+    size_t chunk = t->cpu_lb_chunk ? t->cpu_lb_chunk : div_up(n, t->cpu_chunks);
+    size_t parts = div_up(n, chunk);
+    if (parts > 1) s = (level_split){parts, chunk};
+    return s;
+}
 
 static level_split split_level(const sk__tuning *t, size_t n)
 {
@@ -305,7 +332,8 @@ typedef struct scan_job {
     const sk__program *plain;
     const sk__scan_io *io;
     const sk__tuning *t;
-    bool lookback;            /* level 0 scans in one pass (GPU shape) */
+    size_t elem_size;         /* bytes per element */
+    bool lookback;            /* level 0 scans in one pass */
     span scratch;             /* free scratch from here on */
 } scan_job;
 
@@ -407,12 +435,19 @@ out:
     return st;
 }
 
-/* The single pass over the tiles of s (GPU shape, level 0). */
+/* The single pass over the tiles or chunks of s (level 0). */
 static sk_status launch_lookback(scan_job *job, span src, span dst, size_t n, level_split s,
                                  bool exclusive)
 {
     sk_context *ctx = job->ctx;
-    cl_kernel kern = job->top->kernels[K_GPU_SCAN_LOOKBACK];
+    bool gpu = job->t->shape == SK_SHAPE_GPU;
+    unsigned k = gpu ? K_GPU_SCAN_LOOKBACK : K_CPU_SCAN_LOOKBACK;
+    cl_kernel kern = job->top->kernels[k];
+    size_t local = gpu ? job->t->wg_size : 1;
+    /* CPU shape: non-temporal stores for outputs far past the caches (where
+     * the configuration has them; the kernel ignores the flag otherwise). */
+    size_t stream_bytes = job->t->cpu_stream_bytes;
+    bool stream = !gpu && stream_bytes && n >= stream_bytes / job->elem_size;
     cl_mem state = NULL;
     cl_uint epoch = 0;
     cl_uint i = 0;
@@ -424,11 +459,13 @@ static sk_status launch_lookback(scan_job *job, span src, span dst, size_t n, le
     SK_TRY(set_uint(ctx, kern, &i, epoch));
     SK_TRY(set_ulong(ctx, kern, &i, s.parts));
     SK_TRY(set_ulong(ctx, kern, &i, n));
+    if (!gpu) SK_TRY(set_ulong(ctx, kern, &i, s.chunk));
     SK_TRY(set_uint(ctx, kern, &i, exclusive));
-    st = sk__launch(ctx, job->top, K_GPU_SCAN_LOOKBACK, s.parts * job->t->wg_size,
-                    job->t->wg_size, "epoch=%u tiles=%zu n=%zu exclusive=%d src_off=%llu "
-                    "dst_off=%llu", (unsigned)epoch, s.parts, n, (int)exclusive,
-                    (unsigned long long)src.off, (unsigned long long)dst.off);
+    if (!gpu) SK_TRY(set_uint(ctx, kern, &i, stream));
+    st = sk__launch(ctx, job->top, k, s.parts * local, local,
+                    "epoch=%u tiles=%zu n=%zu chunk=%zu exclusive=%d stream=%d src_off=%llu "
+                    "dst_off=%llu", (unsigned)epoch, s.parts, n, s.chunk, (int)exclusive,
+                    (int)stream, (unsigned long long)src.off, (unsigned long long)dst.off);
 out:
     return st;
 }
@@ -436,9 +473,10 @@ out:
 static sk_status scan_levels(scan_job *job, unsigned level, span src, span dst, size_t n,
                              bool exclusive)
 {
-    level_split s = split_level(job->t, n);
-    if (s.parts && level == 0 && job->lookback)
-        return launch_lookback(job, src, dst, n, s, exclusive);
+    bool one_pass = level == 0 && job->lookback;
+    level_split s = one_pass && job->t->shape == SK_SHAPE_CPU ? split_cpu_lookback(job->t, n)
+                                                              : split_level(job->t, n);
+    if (s.parts && one_pass) return launch_lookback(job, src, dst, n, s, exclusive);
     if (s.parts == 0)
         return launch_scan(job, level, src, dst, (span){NULL, 0}, n, s, exclusive);
     span partials = job->scratch;
@@ -493,10 +531,12 @@ static sk_status job_programs(scan_job *job, const scan_op *op, sk__tuning *t)
     }
 }
 
-/* Whether a scan with op on the tuning's shape takes the single pass. */
-static bool takes_lookback(const scan_op *op, const sk__tuning *t)
+/* Whether a scan with op on the tuning's shape takes the single pass;
+ * `input_stays`: plain arrays, out of place (the CPU shape needs it). */
+static bool takes_lookback(const scan_op *op, const sk__tuning *t, bool input_stays)
 {
-    if (t->shape != SK_SHAPE_GPU || op->m.size > 4) return false;
+    if (op->m.size > 4) return false;
+    if (t->shape == SK_SHAPE_CPU && !input_stays) return false;
     switch (t->scan_path) {
     case SK_SCAN_PATH_LOOKBACK: return true;
     case SK_SCAN_PATH_REDUCE_THEN_SCAN: return false;
@@ -505,13 +545,17 @@ static bool takes_lookback(const scan_op *op, const sk__tuning *t)
     return op->order_free;
 }
 
-/* Gets the programs and enough scratch for n elements plus `extra`; a scan
- * (not a reduce) may take the single pass. */
+/* What a job is for: a scan (not a reduce) may take the single pass, and
+ * on the CPU shape only when its input stays unchanged (see the top). */
+typedef enum job_kind { JOB_REDUCE, JOB_SCAN, JOB_SCAN_INPUT_STAYS } job_kind;
+
+/* Gets the programs and enough scratch for n elements plus `extra`. */
 static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
-                          size_t n, size_t extra, bool scan, sk__tuning *t, scan_job *job)
+                          size_t n, size_t extra, job_kind kind, sk__tuning *t, scan_job *job)
 {
     *t = sk__tuning_for(ctx, SK_FAMILY_SCAN, op->m.size);
-    *job = (scan_job){ctx, NULL, NULL, io, t, scan && takes_lookback(op, t), {NULL, 0}};
+    bool lookback = kind != JOB_REDUCE && takes_lookback(op, t, kind == JOB_SCAN_INPUT_STAYS);
+    *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, {NULL, 0}};
     sk_status st = job_programs(job, op, t);
     if (st != SK_OK) return st;
     size_t elems = scratch_elems(t, n) + extra;
@@ -525,7 +569,8 @@ static sk_status scan_go(sk_context *ctx, const scan_op *op, const sk__scan_io *
 {
     sk__tuning t;
     scan_job job;
-    sk_status st = job_open(ctx, op, io, n, 0, true, &t, &job);
+    job_kind kind = !io && src.mem != dst.mem ? JOB_SCAN_INPUT_STAYS : JOB_SCAN;
+    sk_status st = job_open(ctx, op, io, n, 0, kind, &t, &job);
     if (st == SK_OK) st = scan_levels(&job, 0, src, dst, n, exclusive);
     return st;
 }
@@ -537,7 +582,7 @@ static sk_status reduce_go(sk_context *ctx, const scan_op *op, const sk__scan_io
     sk__tuning t;
     scan_job job;
     sk_status st = SK_OK;
-    SK_TRY(job_open(ctx, op, io, n, 1, false, &t, &job));
+    SK_TRY(job_open(ctx, op, io, n, 1, JOB_REDUCE, &t, &job));
     /* The result sits after the scratch the levels use. */
     span res = {job.scratch.mem, scratch_elems(&t, n)};
     SK_TRY(reduce_levels(&job, 0, src, n, res));
@@ -580,14 +625,14 @@ sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io
                           size_t n, bool exclusive)
 {
     if (n == 0) return SK_OK;
-    const scan_op op = {*m, NULL, NULL, true, false, false};
+    const scan_op op = {*m, NULL, NULL, NULL, NULL, true, false, false};
     return scan_go(ctx, &op, io, (span){NULL, 0}, (span){NULL, 0}, n, exclusive);
 }
 
 sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                             size_t n, void *result)
 {
-    const scan_op op = {*m, NULL, NULL, false, false, false};
+    const scan_op op = {*m, NULL, NULL, NULL, NULL, false, false, false};
     return reduce_go(ctx, &op, io, (span){NULL, 0}, n, result);
 }
 
@@ -629,7 +674,7 @@ out:
         sk__clear_error(ctx);                                                  \
         sk_status st_ = sk__validate_monoid((ctx), (monoid));                      \
         if (st_ != SK_OK) return st_;                                          \
-        const scan_op op_ = {*(monoid), NULL, NULL, false, false, false};      \
+        const scan_op op_ = {*(monoid), NULL, NULL, NULL, NULL, false, false, false}; \
         const scan_op *op = &op_;                                              \
         return call;                                                           \
     } while (0)

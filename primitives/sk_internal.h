@@ -97,7 +97,12 @@ typedef struct sk__tuning {
     size_t items;                  /* GPU: items per work-item */
     size_t cpu_chunks;             /* CPU: chunks per launch */
     size_t cpu_serial_below;       /* CPU: one work-item below this n */
-    sk_scan_path scan_path;        /* GPU: as set (AUTO: decided per monoid) */
+    size_t cpu_lb_chunk;           /* CPU single pass: elements per chunk;
+                                      0: n split into cpu_chunks (as set) */
+    size_t cpu_stream_bytes;       /* CPU single pass: non-temporal stores for
+                                      outputs of at least this many bytes
+                                      (0: never) */
+    sk_scan_path scan_path;        /* as set (AUTO: decided per monoid) */
 } sk__tuning;
 
 /* ---- the context ------------------------------------------------------------ */
@@ -249,6 +254,8 @@ typedef struct sk__monoid_text {
     char combine[160];
     char vec_type[16];             /* 8-wide vector type, e.g. "uint8" */
     char vec_combine[160];         /* the operator on vectors */
+    char vec4_type[16];            /* 4-wide vector type, e.g. "uint4" */
+    char vec4_combine[160];        /* the operator on those */
 } sk__monoid_text;
 
 /* The monoid of a built-in (type, op); SK_E_INVALID_ARG / SK_E_UNSUPPORTED

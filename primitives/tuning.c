@@ -25,6 +25,20 @@
 #define CPU_CHUNKS_PER_CU 4
 #define CPU_SERIAL_BELOW 32768
 
+/* CPU shape, single pass (look-back): chunks small enough that a chunk
+ * reduced from memory is still in the core's L2 (2 MiB on the development
+ * machine) when it is scanned, many enough per compute unit that a
+ * descheduled work-item holds up little. 2-core PoCL 3.1, 2^24 uint32:
+ * 16K elements 4.9 ms, 32K 4.7-4.8, 64K 4.6, 128K 4.7-4.8, 256K 5.1
+ * (bench/NOTES-cpu.md). */
+#define CPU_LB_CHUNK 65536
+
+/* CPU shape, single pass: outputs of this many bytes and more are written
+ * with non-temporal stores (CPU devices only). Same machine: slower for
+ * outputs of 2-4 MiB, mixed at 8 MiB, faster from 16 MiB (1.0-1.2 against
+ * 1.4-1.6 ms at 2^22 uint32). */
+#define CPU_STREAM_BYTES ((size_t)1 << 24)
+
 static size_t clamp_size(size_t v, size_t lo, size_t hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
@@ -57,6 +71,8 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.cpu_chunks = ctx->chunks_param ? (size_t)ctx->chunks_param : cus * CPU_CHUNKS_PER_CU;
     t.cpu_serial_below = ctx->serial_below_param ? (size_t)ctx->serial_below_param
                                                  : CPU_SERIAL_BELOW;
+    t.cpu_lb_chunk = ctx->chunks_param ? 0 : CPU_LB_CHUNK;
+    t.cpu_stream_bytes = ctx->desc.is_gpu ? 0 : CPU_STREAM_BYTES;
     t.scan_path = ctx->scan_path_param;
     return t;
 }

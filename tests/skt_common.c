@@ -405,16 +405,19 @@ static void count_launch(const sk_launch_record *rec, void *user)
 {
     skt_launches *c = user;
     c->total++;
+    if (strstr(rec->scalars, "stream=1"))
+        c->streamed++;
     if (strcmp(rec->kernel, "sk_scan_lookback") == 0)
         c->lookback++;
-    else if (strcmp(rec->kernel, "sk_scan_single") == 0)
+    else if (strcmp(rec->kernel, "sk_scan_single") == 0 ||
+             (strcmp(rec->kernel, "sk_scan_chunks") == 0 && rec->global_size == 1))
         c->single++;
+    else
+        c->other++;
 }
 
 void skt_count_launches(skt_launches *c)
 {
-    if (c)
-        memset(c, 0, sizeof *c);
     sk_status st = sk_context_set_trace(skt_ctx, c ? count_launch : NULL, c);
     cr_assert_eq(st, SK_OK, "sk_context_set_trace -> %s", sk_status_name(st));
 }

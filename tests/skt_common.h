@@ -173,11 +173,15 @@ void skt_fill_affine(skt_affine *dst, size_t n);
 /* Kernel launches on skt_ctx, counted by name through the trace callback. */
 typedef struct {
     unsigned long total;
-    unsigned long lookback;        /* sk_scan_lookback: the one-pass GPU scan */
-    unsigned long single;          /* sk_scan_single: one work-group does all */
+    unsigned long lookback;        /* sk_scan_lookback: the one-pass scan (either shape) */
+    unsigned long single;          /* one work-group or work-item walks all the input:
+                                      sk_scan_single, or the CPU shape's sk_scan_chunks
+                                      with one work-item */
+    unsigned long other;           /* every other launch (reduce-then-scan, ...) */
+    unsigned long streamed;        /* launches asking for non-temporal stores */
 } skt_launches;
 
-/* Counts launches on skt_ctx into *c (zeroed first) until called with NULL. */
+/* Adds the launches on skt_ctx to *c (zero it first) until called with NULL. */
 void skt_count_launches(skt_launches *c);
 
 /* Wall-clock seconds (monotonic). */

@@ -49,6 +49,17 @@
  * (every n, small tiles), so that the encoding itself is shown right on the
  * proved path.
  *
+ * Covered, ushort2, CPU shape with SK_PARAM_SCAN_PATH forced to LOOKBACK
+ * (that pass reads predecessor chunks' input, so it runs out of place only;
+ * the in-place scans of these variants take reduce-then-scan): every n in
+ * 0..4096 and 20 random n up to 65534, with 3 chunks, with 1000 chunks (one
+ * element each up to n = 1000: chunks often find a predecessor unpublished
+ * and reduce it themselves, as often as timing has it), and with that
+ * fallback forced by kernel test settings
+ * (SCANKIT_KERNEL_DEFINES): SK_LB_REDUCE_ALL reads every predecessor as
+ * unpublished, SK_LB_REVERSE_CHUNKS hands chunks out last first (64 chunks
+ * for both). Once more with reduce-then-scan forced (3 chunks).
+ *
  * The look-back path is tested by this, not proved: tiles pass values
  * through flags and atomics, and which predecessors a tile combines depends
  * on timing, so a run shows one interleaving of many. The one-test proof of
@@ -59,6 +70,7 @@
  * scan call), then read back once and checked. Every region is followed by at
  * least PAD elements of T that must stay T (writes past n).
  */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,7 +220,9 @@ typedef enum {
     TILES_DEFAULT,
     TILES_SMALL, /* GPU wg 4 x 2 (look-back window of 4), CPU 3 chunks, no serial path */
     TILES_WG64,  /* GPU wg 64 x 1 (look-back window of 32, half the work-group) */
-    TILES_WG1    /* GPU wg 1 x 8 (window of 1 tile: see the top of the file) */
+    TILES_WG1,   /* GPU wg 1 x 8 (window of 1 tile: see the top of the file) */
+    TILES_CPU_64,  /* CPU 64 chunks, no serial path */
+    TILES_CPU_1000 /* CPU 1000 chunks, no serial path */
 } tiles;
 
 typedef struct {
@@ -216,6 +230,7 @@ typedef struct {
     sk_shape shape;
     tiles tiles;
     sk_scan_path path;
+    const char *defines;   /* kernel test settings (SCANKIT_KERNEL_DEFINES); NULL: none */
 } variant;
 
 static const char *tiles_name(tiles t)
@@ -225,6 +240,8 @@ static const char *tiles_name(tiles t)
     case TILES_SMALL: return "small tiles (wg 4 x 2, 3 chunks)";
     case TILES_WG64: return "tiles of wg 64 x 1";
     case TILES_WG1: return "tiles of wg 1 x 8";
+    case TILES_CPU_64: return "64 chunks";
+    case TILES_CPU_1000: return "1000 chunks";
     }
     return "?";
 }
@@ -240,15 +257,33 @@ static void apply_variant(const variant *v)
         skt_tiles_set(64, 1, 0, 0);
     else if (v->tiles == TILES_WG1)
         skt_tiles_set(1, 8, 0, 0);
+    else if (v->tiles == TILES_CPU_64)
+        skt_tiles_set(0, 0, 64, 1);
+    else if (v->tiles == TILES_CPU_1000)
+        skt_tiles_set(0, 0, 1000, 1);
     else
         skt_tiles_default();
     skt_force_scan_path(v->path);
 }
 
+/* With kernel test settings, skt_ctx is reopened with them; call before
+ * any buffer is made (buffers belong to the context they were made on). */
+static void apply_defines(const variant *v)
+{
+    if (!v->defines)
+        return;
+    skt_ctx_close();
+    setenv("SCANKIT_KERNEL_DEFINES", v->defines, 1);
+    sk_status st = sk_context_create(&skt_ctx, NULL);
+    unsetenv("SCANKIT_KERNEL_DEFINES");
+    cr_assert_eq(st, SK_OK, "sk_context_create with %s -> %s", v->defines, sk_status_name(st));
+}
+
 static const char *variant_label(const variant *v)
 {
-    return skt_fmt("%s, %s shape, %s, %s", v->enc->name, skt_shape_name(v->shape),
-                   tiles_name(v->tiles), skt_scan_path_name(v->path));
+    return skt_fmt("%s, %s shape, %s, %s%s%s", v->enc->name, skt_shape_name(v->shape),
+                   tiles_name(v->tiles), skt_scan_path_name(v->path), v->defines ? ", " : "",
+                   v->defines ? v->defines : "");
 }
 
 static const char *variant_name(const variant *v, int excl, int in_place)
@@ -270,29 +305,39 @@ static void expect_scan_ok(sk_status st, const char *what, size_t n)
                  sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
 }
 
-/* The kernels the scans of v launched. Forced look-back on a 4-byte
- * encoding in the GPU shape: only the look-back kernel and the single
- * work-group one (up to 8 tiles), and the look-back kernel at least once
- * when `spans_tiles` (explicit tiles: the largest n spans 64 tiles or more).
+/* ---- launches by kind ---------------------------------------------------------------- */
+
+/* The kernels the scans of v launched (c[0] out of place, c[1] in place).
+ * Forced look-back on a 4-byte encoding: only the look-back kernel and the
+ * single one, except in place in the CPU shape (reduce-then-scan there,
+ * never the look-back), and the look-back kernel at least once when
+ * `spans_tiles` (explicit tiles: the largest n spans 64 tiles or more).
  * Otherwise never the look-back kernel (AUTO takes reduce-then-scan for a
  * custom monoid, and int2 is too wide for the look-back), and with
  * reduce-then-scan forced, its kernels when `spans_tiles`. */
-static void expect_kernels(const variant *v, const skt_launches *c, int spans_tiles)
+static void expect_kernels(const variant *v, const skt_launches c[2], int spans_tiles)
 {
     const char *what = variant_label(v);
-    int lookback = v->shape == SK_SHAPE_GPU && v->path == SK_SCAN_PATH_LOOKBACK &&
-                   v->enc->size <= 4;
+    int lookback = v->path == SK_SCAN_PATH_LOOKBACK && v->enc->size <= 4;
     if (!lookback) {
-        cr_assert_eq(c->lookback, 0ul, "%s: %lu look-back launches", what, c->lookback);
-        if (v->shape == SK_SHAPE_GPU && v->path == SK_SCAN_PATH_REDUCE_THEN_SCAN && spans_tiles)
-            cr_assert_gt(c->total, c->single, "%s: no reduce-then-scan launch", what);
+        unsigned long lb = c[0].lookback + c[1].lookback;
+        cr_assert_eq(lb, 0ul, "%s: %lu look-back launches", what, lb);
+        if (v->path == SK_SCAN_PATH_REDUCE_THEN_SCAN && spans_tiles)
+            cr_assert_gt(c[0].other + c[1].other, 0ul, "%s: no reduce-then-scan launch", what);
         return;
     }
-    cr_assert_eq(c->total, c->lookback + c->single,
-                 "%s: %lu launches of other kernels (reduce-then-scan)", what,
-                 c->total - c->lookback - c->single);
+    int cpu = v->shape == SK_SHAPE_CPU;
+    for (int in_place = 0; in_place < 2; in_place++) {
+        const char *w = skt_fmt("%s, %s", what, in_place ? "in place" : "out of place");
+        if (cpu && in_place)
+            cr_assert_eq(c[1].lookback, 0ul, "%s: %lu look-back launches", w, c[1].lookback);
+        else
+            cr_assert_eq(c[in_place].other, 0ul,
+                         "%s: %lu launches of other kernels (reduce-then-scan)", w,
+                         c[in_place].other);
+    }
     if (spans_tiles)
-        cr_assert_gt(c->lookback, 0ul, "%s: the look-back kernel never ran", what);
+        cr_assert_gt(c[0].lookback, 0ul, "%s: the look-back kernel never ran", what);
 }
 
 static size_t base_align_bytes(const encoding *e)
@@ -426,57 +471,87 @@ static void run_small(batch *b, const variant *v, int excl, int in_place)
 
 static void every_small_n(const variant *v)
 {
+    apply_defines(v);
     batch *b = batch_new(v->enc);
-    skt_launches launches;
+    skt_launches launches[2] = {{0}, {0}};
     apply_variant(v);
-    skt_count_launches(&launches);
     for (int excl = 0; excl < 2; excl++)
-        for (int in_place = 0; in_place < 2; in_place++)
+        for (int in_place = 0; in_place < 2; in_place++) {
+            skt_count_launches(&launches[in_place]);
             run_small(b, v, excl, in_place);
-    skt_count_launches(NULL);
-    expect_kernels(v, &launches, v->tiles != TILES_DEFAULT);
+            skt_count_launches(NULL);
+        }
+    expect_kernels(v, launches, v->tiles != TILES_DEFAULT);
     batch_free(b);
 }
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_cpu_shape)
 {
-    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO});
+    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, NULL});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_cpu_shape_with_small_tiles)
 {
-    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO});
+    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO, NULL});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_gpu_shape)
 {
-    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO});
+    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, NULL});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_gpu_shape_with_small_tiles)
 {
-    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO});
+    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO, NULL});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_small_tiles)
 {
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK});
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, NULL});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_64_item_work_groups)
 {
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK});
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, NULL});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_one_item_work_groups)
 {
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK});
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK, NULL});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_reduce_then_scan_with_small_tiles)
 {
     every_small_n(
-        &(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN});
+        &(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN, NULL});
+}
+
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_3_chunks)
+{
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, NULL});
+}
+
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_1000_chunks)
+{
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_1000, SK_SCAN_PATH_LOOKBACK, NULL});
+}
+
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_reducing_every_predecessor_again)
+{
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK,
+                             "SK_LB_REDUCE_ALL"});
+}
+
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_taking_chunks_last_first)
+{
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK,
+                             "SK_LB_REVERSE_CHUNKS"});
+}
+
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_reduce_then_scan_in_cpu_shape_with_3_chunks)
+{
+    every_small_n(
+        &(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN, NULL});
 }
 
 /* ---- reduce: (0, n-1), identity for n = 0 ------------------------------------------ */
@@ -491,7 +566,7 @@ Test(interval, every_n_up_to_4096_should_reduce_to_the_whole_interval)
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++)
         for (int small = 0; small < 2; small++) {
             variant v = {&INT2, (sk_shape)shape, small ? TILES_SMALL : TILES_DEFAULT,
-                         SK_SCAN_PATH_AUTO};
+                         SK_SCAN_PATH_AUTO, NULL};
             apply_variant(&v);
             const char *what = skt_fmt("reduce, %s shape, %s", skt_shape_name(v.shape),
                                        tiles_name(v.tiles));
@@ -561,21 +636,23 @@ static void random_large_n(const variant *v, size_t max_n)
     cr_assert_leq(max_n, e->max_n);
     size_t ns[N_LARGE];
     draw_sizes(ns, max_n);
+    apply_defines(v);
 
     large_bufs lb = {skt_buf_new(max_n * e->size), skt_buf_new((max_n + PAD) * e->size),
                      skt_malloc((max_n + PAD) * e->size)};
     fill_input(e, lb.host, max_n);
     skt_buf_upload(lb.in, 0, lb.host, max_n * e->size);
 
-    skt_launches launches;
+    skt_launches launches[2] = {{0}, {0}};
     apply_variant(v);
-    skt_count_launches(&launches);
     for (int i = 0; i < N_LARGE; i++)
         for (int excl = 0; excl < 2; excl++)
-            for (int in_place = 0; in_place < 2; in_place++)
+            for (int in_place = 0; in_place < 2; in_place++) {
+                skt_count_launches(&launches[in_place]);
                 run_large(&lb, v, ns[i], excl, in_place);
-    skt_count_launches(NULL);
-    expect_kernels(v, &launches, v->tiles != TILES_DEFAULT);
+                skt_count_launches(NULL);
+            }
+    expect_kernels(v, launches, v->tiles != TILES_DEFAULT);
     expect_input_kept(e, lb.in, max_n, variant_label(v));
     skt_buf_free(lb.in);
     skt_buf_free(lb.out);
@@ -584,38 +661,57 @@ static void random_large_n(const variant *v, size_t max_n)
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_cpu_shape)
 {
-    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO}, LARGE_MAX);
+    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, NULL}, LARGE_MAX);
 }
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_cpu_shape_with_small_tiles)
 {
-    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO}, LARGE_MAX);
+    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO, NULL}, LARGE_MAX);
 }
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_gpu_shape)
 {
-    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO}, LARGE_MAX);
+    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, NULL}, LARGE_MAX);
 }
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_gpu_shape_with_small_tiles)
 {
-    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO}, LARGE_MAX);
+    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO, NULL}, LARGE_MAX);
 }
 
 Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_one_item_work_groups)
 {
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK},
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK, NULL},
                    USHORT2.max_n);
 }
 
 Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_small_tiles)
 {
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK},
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, NULL},
                    USHORT2.max_n);
 }
 
 Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_64_item_work_groups)
 {
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK},
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, NULL},
+                   USHORT2.max_n);
+}
+
+Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_3_chunks)
+{
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, NULL},
+                   USHORT2.max_n);
+}
+
+Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_1000_chunks)
+{
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_1000, SK_SCAN_PATH_LOOKBACK, NULL},
+                   USHORT2.max_n);
+}
+
+Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_reducing_every_predecessor_again)
+{
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK,
+                              "SK_LB_REDUCE_ALL"},
                    USHORT2.max_n);
 }

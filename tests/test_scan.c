@@ -14,10 +14,15 @@
  * case (random non-integer data) is covered by the determinism test and an
  * a-priori error bound.
  *
- * The GPU shape has two ways to combine tiles (SK_PARAM_SCAN_PATH): every
- * 4-byte type x op runs at the tile edges with the path forced to look-back
- * and forced to reduce-then-scan, a launch count showing the forced path was
- * taken; AUTO's choice is checked against the header for every type x op.
+ * Both shapes have two ways to combine tiles or chunks (SK_PARAM_SCAN_PATH):
+ * every 4-byte type x op runs at the tile edges with the path forced to
+ * look-back and forced to reduce-then-scan, a launch count per call showing
+ * the forced path was taken (the CPU shape's look-back reads predecessor
+ * chunks' input, so in-place scans keep reduce-then-scan there); AUTO's
+ * choice is checked against the header for every type x op. The CPU shape's
+ * look-back never waits for a predecessor: it reduces an unpublished one
+ * itself. Kernel test settings (SCANKIT_KERNEL_DEFINES) force that fallback:
+ * every predecessor read as unpublished, and chunks handed out last first.
  * Float add and mul by look-back combine in an order that depends on timing;
  * the data above keeps every association exact, so they are compared exactly
  * too, and a noisy float add by look-back is held to the same a-priori bound
@@ -290,38 +295,49 @@ static void skip_unless_fp64(void)
     cr_skip_test("device has no fp64 (SK_E_UNSUPPORTED checked)");
 }
 
-/* The kernels launched by scans with the path forced (GPU shape, a built-in
- * 4-byte type, sizes past 8 tiles among them): look-back forced, the
- * one-pass kernel and, for up to 8 tiles, the single work-group one, nothing
- * else; reduce-then-scan forced, never the one-pass kernel. */
-static void expect_path_taken(sk_scan_path path, const skt_launches *c, const char *what)
+/* ---- launches by path ------------------------------------------------------------ */
+
+/* The kernels of one scan call with the path forced (a built-in 4-byte
+ * type): look-back forced, only the one-pass kernel and the single one,
+ * except in place in the CPU shape (reduce-then-scan there, never the
+ * one-pass kernel); reduce-then-scan forced, never the one-pass kernel. */
+static void expect_path_taken(sk_scan_path path, sk_shape shape, int in_place,
+                              const skt_launches *c, const char *what)
 {
-    if (path == SK_SCAN_PATH_LOOKBACK) {
-        cr_assert_gt(c->lookback, 0ul, "%s: the look-back kernel never ran", what);
-        cr_assert_eq(c->total, c->lookback + c->single,
-                     "%s: %lu launches of reduce-then-scan kernels", what,
-                     c->total - c->lookback - c->single);
-    } else if (path == SK_SCAN_PATH_REDUCE_THEN_SCAN) {
+    int one_pass = path == SK_SCAN_PATH_LOOKBACK && !(shape == SK_SHAPE_CPU && in_place);
+    if (one_pass)
+        cr_assert_eq(c->other, 0ul, "%s: %lu launches of reduce-then-scan kernels", what,
+                     c->other);
+    else if (path != SK_SCAN_PATH_AUTO)
         cr_assert_eq(c->lookback, 0ul, "%s: %lu look-back launches", what, c->lookback);
-        cr_assert_gt(c->total, c->single, "%s: no reduce-then-scan launch", what);
-    }
 }
 
 /* Every size for one op, inclusive and exclusive, in place and out of place
- * alternately; with a forced path, checks that the path was taken. */
+ * alternately; with a forced path, checks every call's kernels and that the
+ * forced path ran at all. */
 static void scan_sizes(sk_type t, sk_op op, sk_scan_path path, const size_list *sizes,
                        const char *cfg)
 {
-    skt_launches launches;
-    if (path != SK_SCAN_PATH_AUTO)
-        skt_count_launches(&launches);
+    sk_shape shape = (sk_shape)skt_get_param(SK_PARAM_SHAPE);
+    skt_launches all = {0};
     for (int excl = 0; excl < 2; excl++)
-        for (size_t i = 0; i < sizes->count; i++)
-            check_scan(t, op, excl, sizes->v[i], (int)((i + excl) & 1), cfg);
-    if (path == SK_SCAN_PATH_AUTO)
-        return;
-    skt_count_launches(NULL);
-    expect_path_taken(path, &launches, skt_fmt("%s %s, %s", TYPE_NAMES[t], OP_NAMES[op], cfg));
+        for (size_t i = 0; i < sizes->count; i++) {
+            int in_place = (int)((i + excl) & 1);
+            skt_launches c = {0};
+            skt_count_launches(&c);
+            check_scan(t, op, excl, sizes->v[i], in_place, cfg);
+            skt_count_launches(NULL);
+            expect_path_taken(path, shape, in_place, &c,
+                              skt_fmt("%s %s n=%zu, %s%s", TYPE_NAMES[t], OP_NAMES[op],
+                                      sizes->v[i], cfg, in_place ? ", in place" : ""));
+            all.lookback += c.lookback;
+            all.other += c.other;
+        }
+    const char *what = skt_fmt("%s %s, %s", TYPE_NAMES[t], OP_NAMES[op], cfg);
+    if (path == SK_SCAN_PATH_LOOKBACK)
+        cr_assert_gt(all.lookback, 0ul, "%s: the look-back kernel never ran", what);
+    else if (path == SK_SCAN_PATH_REDUCE_THEN_SCAN)
+        cr_assert_gt(all.other, 0ul, "%s: no reduce-then-scan launch", what);
 }
 
 /* Every op of type t, inclusive and exclusive, every tile setting, every size,
@@ -375,7 +391,7 @@ SCAN_EDGE_TESTS(uint64, SK_UINT64)
 SCAN_EDGE_TESTS(float32, SK_FLOAT32)
 SCAN_EDGE_TESTS(float64, SK_FLOAT64)
 
-/* The GPU shape with the scan path forced each way (4-byte types: the
+/* Each shape with the scan path forced each way (4-byte types: the
  * look-back takes no wider element), at the same sizes and tiles. Float add
  * and mul by look-back are still compared exactly, and that is the right
  * bound, not a lucky one: skt_fill makes every sub-range sum a multiple of
@@ -391,6 +407,14 @@ SCAN_EDGE_TESTS(float64, SK_FLOAT64)
     Test(scan, tname##_scans_should_match_reference_at_tile_edges_by_reduce_then_scan) \
     {                                                                                  \
         scan_edges_on(T, SK_SHAPE_GPU, SK_SCAN_PATH_REDUCE_THEN_SCAN);                 \
+    }                                                                                  \
+    Test(scan, tname##_scans_should_match_reference_at_chunk_edges_by_lookback_in_cpu_shape) \
+    {                                                                                  \
+        scan_edges_on(T, SK_SHAPE_CPU, SK_SCAN_PATH_LOOKBACK);                         \
+    }                                                                                  \
+    Test(scan, tname##_scans_should_match_reference_at_chunk_edges_by_reduce_then_scan_in_cpu_shape) \
+    {                                                                                  \
+        scan_edges_on(T, SK_SHAPE_CPU, SK_SCAN_PATH_REDUCE_THEN_SCAN);                 \
     }
 
 SCAN_PATH_TESTS(int32, SK_INT32)
@@ -407,13 +431,16 @@ static int auto_takes_lookback(sk_type t, sk_op op)
     return t != SK_FLOAT32 || op == SK_OP_MIN || op == SK_OP_MAX;
 }
 
-Test(scan, auto_scan_path_should_take_lookback_exactly_where_the_order_cannot_matter)
+/* AUTO in one shape for every type x op: the look-back exactly where
+ * auto_takes_lookback says, and in the CPU shape never in place. */
+static void auto_path(sk_shape shape)
 {
-    /* 300007 elements span dozens of default tiles (a default scan tile
-     * holds at most 32 KiB): past the single work-group kernel. */
+    /* 300007 elements span dozens of default GPU tiles (a default scan tile
+     * holds at most 32 KiB) and several default CPU chunks: past the single
+     * work-group or work-item. */
     const size_t n = 300007;
     int fp64 = skt_has_fp64();
-    skt_force_shape(SK_SHAPE_GPU);
+    skt_force_shape(shape);
     skt_force_scan_path(SK_SCAN_PATH_AUTO);
     skt_tiles_default();
     for (int t = 0; t < SK_TYPE_COUNT; t++) {
@@ -422,16 +449,123 @@ Test(scan, auto_scan_path_should_take_lookback_exactly_where_the_order_cannot_ma
         for (int op = 0; op < SK_OP_COUNT; op++) {
             if (!skt_ref_supported((sk_type)t, (sk_op)op))
                 continue;
-            skt_launches c;
-            skt_count_launches(&c);
-            check_scan((sk_type)t, (sk_op)op, op & 1, n, 0, "gpu shape, auto path");
-            skt_count_launches(NULL);
-            int want = auto_takes_lookback((sk_type)t, (sk_op)op);
-            cr_assert_eq(c.lookback > 0, want, "%s %s n=%zu: AUTO %s the look-back (%lu launches)",
-                         TYPE_NAMES[t], OP_NAMES[op], n, want ? "did not take" : "took",
-                         c.lookback);
+            for (int in_place = 0; in_place < 2; in_place++) {
+                skt_launches c = {0};
+                skt_count_launches(&c);
+                check_scan((sk_type)t, (sk_op)op, op & 1, n, in_place,
+                           skt_fmt("%s shape, auto path", skt_shape_name(shape)));
+                skt_count_launches(NULL);
+                int want = auto_takes_lookback((sk_type)t, (sk_op)op) &&
+                           !(shape == SK_SHAPE_CPU && in_place);
+                cr_assert_eq(c.lookback > 0, want,
+                             "%s %s n=%zu, %s shape%s: AUTO %s the look-back (%lu launches)",
+                             TYPE_NAMES[t], OP_NAMES[op], n, skt_shape_name(shape),
+                             in_place ? ", in place" : "", want ? "did not take" : "took",
+                             c.lookback);
+            }
         }
     }
+}
+
+Test(scan, auto_scan_path_should_take_lookback_exactly_where_the_order_cannot_matter)
+{
+    auto_path(SK_SHAPE_GPU);
+}
+
+Test(scan, auto_scan_path_should_take_lookback_exactly_where_the_order_cannot_matter_in_cpu_shape)
+{
+    auto_path(SK_SHAPE_CPU);
+}
+
+/* The CPU shape's look-back with its fallback forced by a kernel test
+ * setting: a context opened with $SCANKIT_KERNEL_DEFINES = defines, the
+ * path forced to look-back, uint32 and int32 (every op) and float32 min at
+ * chunk edges with 3 and 64 chunks up to 70000 elements and 1000 chunks up
+ * to 5000 (chunks of one element at small n; with every predecessor reduced
+ * again a scan costs chunks / 2 times a plain one), no serial path,
+ * inclusive and exclusive, out of place (the one pass) and in place
+ * (reduce-then-scan) alternately. */
+static void cpu_lookback_forced_fallback(const char *defines)
+{
+    static const struct {
+        long chunks;
+        size_t max_n;
+    } cfgs[] = {{3, 70000}, {64, 70000}, {1000, 5000}};
+    setenv("SCANKIT_KERNEL_DEFINES", defines, 1);
+    sk_context *fixture = skt_ctx, *c = NULL;
+    SKT_OK(sk_context_create(&c, NULL));
+    unsetenv("SCANKIT_KERNEL_DEFINES");
+    skt_ctx = c;
+    skt_force_shape(SK_SHAPE_CPU);
+    skt_force_scan_path(SK_SCAN_PATH_LOOKBACK);
+    for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {
+        size_t chunks = (size_t)cfgs[k].chunks, max_n = cfgs[k].max_n;
+        skt_tiles_set(0, 0, cfgs[k].chunks, 1);
+        size_list sizes = {.count = 0};
+        base_sizes(&sizes, max_n);
+        static const size_t ks[] = {1, 2, 3, 10};
+        for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+            add_edges(&sizes, chunks, ks[i], max_n);
+        sort_sizes(&sizes);
+        label cfg;
+        snprintf(cfg.s, sizeof cfg.s, "cpu shape, %zu chunks, look-back forced, %s", chunks,
+                 defines);
+        for (int op = 0; op < SK_OP_COUNT; op++) {
+            scan_sizes(SK_UINT32, (sk_op)op, SK_SCAN_PATH_LOOKBACK, &sizes, cfg.s);
+            scan_sizes(SK_INT32, (sk_op)op, SK_SCAN_PATH_LOOKBACK, &sizes, cfg.s);
+        }
+        scan_sizes(SK_FLOAT32, SK_OP_MIN, SK_SCAN_PATH_LOOKBACK, &sizes, cfg.s);
+    }
+    skt_ctx = fixture;
+    sk_context_free(c);
+}
+
+/* The CPU shape's look-back past the size from which it writes with
+ * non-temporal stores (outputs of 16 MiB and more, primitives/tuning.c):
+ * with the default chunks and with 7 chunks (chunk starts not 16-byte
+ * aligned, so each chunk's 4-lane stores start after a scalar head), 4-byte
+ * types with the 4-lane scan (uint32 add, int32 max, float32 min) and
+ * without it (float32 add: one element at a time), inclusive and exclusive,
+ * out of place; the trace shows the non-temporal stores were asked for. */
+Test(scan, cpu_lookback_should_match_reference_past_the_streaming_store_size)
+{
+    static const struct {
+        sk_type t;
+        sk_op op;
+    } cases[] = {{SK_UINT32, SK_OP_ADD}, {SK_INT32, SK_OP_MAX}, {SK_FLOAT32, SK_OP_MIN},
+                 {SK_FLOAT32, SK_OP_ADD}};
+    static const long chunk_counts[] = {0, 7};
+    const size_t n = ((size_t)1 << 23) + 4099;
+    skt_force_shape(SK_SHAPE_CPU);
+    skt_force_scan_path(SK_SCAN_PATH_LOOKBACK);
+    for (size_t k = 0; k < sizeof chunk_counts / sizeof chunk_counts[0]; k++) {
+        skt_tiles_set(0, 0, chunk_counts[k], 0);
+        label cfg;
+        snprintf(cfg.s, sizeof cfg.s, "cpu shape, %s chunks, look-back forced",
+                 chunk_counts[k] ? "7" : "default");
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+            for (int excl = 0; excl < 2; excl++) {
+                skt_launches c = {0};
+                skt_count_launches(&c);
+                check_scan(cases[i].t, cases[i].op, excl, n, 0, cfg.s);
+                skt_count_launches(NULL);
+                const char *what = skt_fmt("%s %s n=%zu, %s", TYPE_NAMES[cases[i].t],
+                                           OP_NAMES[cases[i].op], n, cfg.s);
+                expect_path_taken(SK_SCAN_PATH_LOOKBACK, SK_SHAPE_CPU, 0, &c, what);
+                cr_assert_eq(c.lookback, 1ul, "%s: %lu look-back launches", what, c.lookback);
+                cr_assert_eq(c.streamed, 1ul, "%s: no non-temporal stores asked for", what);
+            }
+    }
+}
+
+Test(scan, cpu_lookback_should_match_reference_when_every_predecessor_is_reduced_again)
+{
+    cpu_lookback_forced_fallback("SK_LB_REDUCE_ALL");
+}
+
+Test(scan, cpu_lookback_should_match_reference_when_chunks_are_taken_last_first)
+{
+    cpu_lookback_forced_fallback("SK_LB_REVERSE_CHUNKS");
 }
 
 /* ~2^22 elements: every type x op, inclusive and exclusive, default tiles. */
@@ -672,12 +806,12 @@ Test(scan, float64_add_should_be_bit_identical_run_to_run_in_both_shapes)
  * Stability of Numerical Algorithms", ch. 4), so within twice that of each
  * other: the same bound as for the reduce-then-scan path, not a wider one.
  * Two runs, both checked. */
-static void lookback_sum_bound(sk_type t, int small)
+static void lookback_sum_bound(sk_type t, sk_shape shape, int small)
 {
     size_t n = small ? 200003 : 1000003, es = skt_ref_type_size(t), bytes = n * es;
     unsigned char *src = skt_malloc(bytes), *got = skt_malloc(bytes), *ref = skt_malloc(bytes);
     skt_fill_float_noisy(t, src, n);
-    skt_force_shape(SK_SHAPE_GPU);
+    skt_force_shape(shape);
     skt_force_scan_path(SK_SCAN_PATH_LOOKBACK);
     if (small)
         skt_tiles_small();
@@ -688,15 +822,17 @@ static void lookback_sum_bound(sk_type t, int small)
     for (int excl = 0; excl < 2; excl++) {
         skt_ref_scan(t, SK_OP_ADD, excl, src, ref, n);
         for (int run = 1; run <= 2; run++) {
-            const char *what = skt_fmt("%s add on noisy data, gpu shape%s, look-back forced, "
-                                       "%s, run %d", TYPE_NAMES[t], small ? ", small tiles" : "",
+            const char *what = skt_fmt("%s add on noisy data, %s shape%s, look-back forced, "
+                                       "%s, run %d", TYPE_NAMES[t], skt_shape_name(shape),
+                                       small ? ", small tiles" : "",
                                        excl ? "exclusive" : "inclusive", run);
-            skt_launches c;
+            skt_launches c = {0};
             skt_buf_poison(d, bytes);
             skt_count_launches(&c);
             SKT_OK(scan_mem(t, SK_OP_ADD, excl, s, d, n));
             skt_count_launches(NULL);
-            expect_path_taken(SK_SCAN_PATH_LOOKBACK, &c, what);
+            expect_path_taken(SK_SCAN_PATH_LOOKBACK, shape, 0, &c, what);
+            cr_assert_gt(c.lookback, 0ul, "%s: the look-back kernel never ran", what);
             skt_buf_download(d, 0, got, bytes);
             check_sum_bound(t, excl, src, got, ref, n, what);
         }
@@ -711,8 +847,14 @@ static void lookback_sum_bound(sk_type t, int small)
 
 Test(scan, float32_add_by_lookback_should_stay_within_the_summation_error_bound)
 {
-    lookback_sum_bound(SK_FLOAT32, 0);
-    lookback_sum_bound(SK_FLOAT32, 1);
+    lookback_sum_bound(SK_FLOAT32, SK_SHAPE_GPU, 0);
+    lookback_sum_bound(SK_FLOAT32, SK_SHAPE_GPU, 1);
+}
+
+Test(scan, float32_add_by_lookback_should_stay_within_the_summation_error_bound_in_cpu_shape)
+{
+    lookback_sum_bound(SK_FLOAT32, SK_SHAPE_CPU, 0);
+    lookback_sum_bound(SK_FLOAT32, SK_SHAPE_CPU, 1);
 }
 
 /* ---- reduce ----------------------------------------------------------------------- */
@@ -1430,7 +1572,7 @@ static unsigned long lookback_launches_on(sk_context *c, sk_type t)
     skt_tiles_small();
     skt_fill(t, SK_OP_ADD, src, N);
     skt_ref_scan(t, SK_OP_ADD, 0, src, want, N);
-    skt_launches l;
+    skt_launches l = {0};
     skt_count_launches(&l);
     SKT_OK(sk_scan_inclusive_host(c, t, SK_OP_ADD, src, got, N));
     skt_count_launches(NULL);

@@ -221,8 +221,7 @@ SK_API const char *sk_context_build_log(const sk_context *ctx);
 typedef enum sk_shape { SK_SHAPE_AUTO = 0, SK_SHAPE_CPU = 1, SK_SHAPE_GPU = 2 } sk_shape;
 
 /*! sk_scan_path :
- *  How the GPU shape combines tiles across work-groups (the CPU shape always
- *  uses reduce-then-scan over chunks).
+ *  How a scan combines its tiles (GPU shape) or chunks (CPU shape).
  *  - SK_SCAN_PATH_REDUCE_THEN_SCAN  reduce every tile, scan the tile totals
  *    (recursively), scan every tile again from its prefix: reads the input
  *    twice; a fixed combining order, so results are bit-identical run to run
@@ -230,12 +229,20 @@ typedef enum sk_shape { SK_SHAPE_AUTO = 0, SK_SHAPE_CPU = 1, SK_SHAPE_GPU = 2 } 
  *  - SK_SCAN_PATH_LOOKBACK  one pass with decoupled look-back: each tile
  *    publishes its total and finds its prefix from its predecessors'
  *    published totals; reads the input once. Needs a monoid of at most 4
- *    bytes (the others take reduce-then-scan). Which predecessors have
- *    published their prefix depends on timing, so a float sum may round
- *    differently from run to run: opt-in for such operators.
+ *    bytes (the others take reduce-then-scan). On the CPU shape a chunk
+ *    never waits: it reduces a predecessor that has not published yet
+ *    itself, so it reads other chunks' input and runs only out of place on
+ *    plain arrays (in-place scans and the host-array forms take
+ *    reduce-then-scan). Which predecessors have published their prefix
+ *    depends on timing, so a float sum may round differently from run to
+ *    run: opt-in for such operators.
  *  - SK_SCAN_PATH_AUTO  look-back where the result cannot depend on the
  *    combining order (built-in integer operators, float min and max, the
  *    library's own integer counts), reduce-then-scan otherwise.
+ *  The radix sort follows it too on the GPU shape: REDUCE_THEN_SCAN sorts by
+ *  three launches per digit (tile histograms, their scan, a scatter), the
+ *  others by one sweep per digit with look-back over digit counts (sorts
+ *  of fewer than 2^30 keys).
  *  $SCANKIT_SCAN_PATH=auto|reduce-then-scan|lookback sets it at context
  *  creation. */
 typedef enum sk_scan_path {
@@ -249,11 +256,13 @@ typedef enum sk_scan_path {
  *  - SK_PARAM_SHAPE            an sk_shape value.
  *  - SK_PARAM_WG_SIZE          GPU shape: work-group size (power of two, 1..1024).
  *  - SK_PARAM_ITEMS_PER_THREAD GPU shape: elements per work-item per tile (1..64).
- *  - SK_PARAM_CPU_CHUNKS       CPU shape: chunks per launch (1..65536).
+ *  - SK_PARAM_CPU_CHUNKS       CPU shape: chunks per launch (1..65536); the
+ *                              single-pass scan otherwise takes chunks of
+ *                              64K elements.
  *  - SK_PARAM_CPU_SERIAL_BELOW CPU shape: below this n one work-item does all.
  *  - SK_PARAM_PROFILE          1: keep an event per launch for
  *                              sk_context_profile_take(); 0: don't.
- *  - SK_PARAM_SCAN_PATH        GPU shape: an sk_scan_path value. */
+ *  - SK_PARAM_SCAN_PATH        an sk_scan_path value. */
 typedef enum sk_param {
     SK_PARAM_SHAPE = 1,
     SK_PARAM_WG_SIZE = 2,

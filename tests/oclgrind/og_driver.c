@@ -7,8 +7,17 @@
  * work-groups and every level of the reduce-then-scan recursion. For each
  * size it runs reduce, inclusive scan, exclusive scan (out of place and in
  * place) over the interval monoid of VERIFY.md (int2, not commutative) and
- * over uint32 add, and checks every result. Exit status: 0 when all results
- * are right, 1 on a wrong result or a failing call, 2 on bad usage.
+ * over uint32 add, and checks every result. The configurations that force
+ * the single-pass look-back scan run only the 4-byte families: uint32 add
+ * and the same interval monoid on 16 bits (ushort2), which the look-back
+ * takes. In the CPU shape that pass runs out of place only (in place keeps
+ * reduce-then-scan); Oclgrind runs work-groups one after another, so with
+ * chunks in order every predecessor has published when a chunk looks back,
+ * and the configuration that hands chunks out last first
+ * (SK_LB_REVERSE_CHUNKS through $SCANKIT_KERNEL_DEFINES) makes the first
+ * chunk reduce every predecessor itself: both branches of the walk run.
+ * Exit status: 0 when all results are right, 1 on a wrong result or a
+ * failing call, 2 on bad usage.
  *
  *   og_driver [--expect-oclgrind] [--seed S] [--cpu-builtin skip|only]
  *
@@ -51,6 +60,8 @@ typedef struct og_config {
     long wg, items;            /* GPU shape; 0 = automatic */
     long chunks, serial_below; /* CPU shape; 0 = automatic */
     size_t sizes[MAX_SIZES];
+    sk_scan_path path;         /* SK_SCAN_PATH_LOOKBACK: 4-byte families only */
+    const char *defines;       /* kernel test settings; NULL: none */
 } og_config;
 
 /* Sizes largest first (see the top of the file). Tiles of 8 and 16
@@ -60,13 +71,21 @@ typedef struct og_config {
  * Default tiles on Oclgrind: 4096 elements for uint32 (18433 is 5 tiles: one
  * work-group), 2048 for int2 (10 tiles: one work-group per tile, padded
  * local memory); default CPU chunks: one work-item below 32768 elements,
- * 4 chunks above. */
+ * 4 chunks per compute unit above (uint32 add out of place takes the
+ * look-back's 64K-element chunks instead: one work-item at these sizes). */
 static const og_config configs[] = {
-    {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, {700, 200, 37, 1}},
-    {"gpu wg=8 items=2", SK_SHAPE_GPU, 8, 2, 0, 0, {333, 100}},
-    {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, 0, 0, 3, 1, {333, 50, 2, 1}},
-    {"gpu default tiles", SK_SHAPE_GPU, 0, 0, 0, 0, {18433}},
-    {"cpu default chunks", SK_SHAPE_CPU, 0, 0, 0, 0, {40000, 5000}},
+    {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, {700, 200, 37, 1}, SK_SCAN_PATH_AUTO, NULL},
+    {"gpu wg=8 items=2", SK_SHAPE_GPU, 8, 2, 0, 0, {333, 100}, SK_SCAN_PATH_AUTO, NULL},
+    {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, 0, 0, 3, 1, {333, 50, 2, 1},
+     SK_SCAN_PATH_AUTO, NULL},
+    {"gpu default tiles", SK_SHAPE_GPU, 0, 0, 0, 0, {18433}, SK_SCAN_PATH_AUTO, NULL},
+    {"cpu default chunks", SK_SHAPE_CPU, 0, 0, 0, 0, {40000, 5000}, SK_SCAN_PATH_AUTO, NULL},
+    {"cpu look-back chunks=3", SK_SHAPE_CPU, 0, 0, 3, 1, {333, 50, 2, 1},
+     SK_SCAN_PATH_LOOKBACK, NULL},
+    {"cpu look-back chunks=40", SK_SHAPE_CPU, 0, 0, 40, 1, {333, 37}, SK_SCAN_PATH_LOOKBACK,
+     NULL},
+    {"cpu look-back chunks=40, last first", SK_SHAPE_CPU, 0, 0, 40, 1, {333, 37},
+     SK_SCAN_PATH_LOOKBACK, "SK_LB_REVERSE_CHUNKS"},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
@@ -193,9 +212,69 @@ static sk_status iv_reduce(sk_context *ctx, cl_mem src, size_t n, void *result)
     return sk_reduce_monoid(ctx, &interval_monoid, src, n, result);
 }
 
+/* The same monoid on 16 bits: (0xFFFF, 0xFFFF) is the identity, (0xFFFE,
+ * 0xFFFE) is top, indices below 0xFFFE; 4 bytes, so the look-back takes it. */
+static const sk_monoid interval16_monoid = {
+    "ushort2", sizeof(cl_ushort2), "(ushort2)(0xFFFF, 0xFFFF)", "og_interval16(a, b)",
+    "ushort2 og_interval16(ushort2 a, ushort2 b)\n"
+    "{\n"
+    "    if (a.x == 0xFFFF) return b;\n"
+    "    if (b.x == 0xFFFF) return a;\n"
+    "    if (a.x == 0xFFFE || b.x == 0xFFFE || a.y + 1 != b.x)\n"
+    "        return (ushort2)(0xFFFE, 0xFFFE);\n"
+    "    return (ushort2)(a.x, b.y);\n"
+    "}\n"};
+
+static cl_ushort2 iv16(cl_ushort i, cl_ushort j)
+{
+    cl_ushort2 r;
+    r.s[0] = i;
+    r.s[1] = j;
+    return r;
+}
+
+static void iv16_fill(void *in, size_t n)
+{
+    cl_ushort2 *p = in;
+    for (size_t k = 0; k < n; k++) p[k] = iv16((cl_ushort)k, (cl_ushort)k);
+}
+
+static void iv16_poison(void *out, size_t n)
+{
+    cl_ushort2 *p = out;
+    for (size_t k = 0; k < n; k++) p[k] = iv16(0xFFFE, 0xFFFE);
+}
+
+static void iv16_expect(const void *in, void *out, size_t n, variant v)
+{
+    (void)in;
+    cl_ushort2 *y = out;
+    if (v == V_REDUCE) {
+        y[0] = iv16(0, (cl_ushort)(n - 1));
+        return;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (v == V_INCLUSIVE) y[k] = iv16(0, (cl_ushort)k);
+        else y[k] = k == 0 ? iv16(0xFFFF, 0xFFFF) : iv16(0, (cl_ushort)(k - 1));
+    }
+}
+
+static sk_status iv16_scan(sk_context *ctx, cl_mem src, cl_mem dst, size_t n, bool exclusive)
+{
+    return exclusive ? sk_scan_exclusive_monoid(ctx, &interval16_monoid, src, dst, n)
+                     : sk_scan_inclusive_monoid(ctx, &interval16_monoid, src, dst, n);
+}
+
+static sk_status iv16_reduce(sk_context *ctx, cl_mem src, size_t n, void *result)
+{
+    return sk_reduce_monoid(ctx, &interval16_monoid, src, n, result);
+}
+
 /* The wider type first: it needs the most scratch. */
 static const family families[] = {
     {"int2 interval", false, sizeof(cl_int2), iv_fill, iv_poison, iv_expect, iv_scan, iv_reduce},
+    {"ushort2 interval", false, sizeof(cl_ushort2), iv16_fill, iv16_poison, iv16_expect,
+     iv16_scan, iv16_reduce},
     {"uint32 add", true, sizeof(uint32_t), u32_fill, u32_poison, u32_expect, u32_scan, u32_reduce},
 };
 
@@ -243,8 +322,12 @@ static int parse_args(int argc, char **argv, og_options *o)
     return 1;
 }
 
+/* The look-back configurations run the 4-byte families, the others the
+ * rest (the 16-bit interval adds nothing to int2 on reduce-then-scan). */
 static bool selected(og_select sel, const og_config *c, const family *f)
 {
+    bool lookback = c->path == SK_SCAN_PATH_LOOKBACK;
+    if (lookback ? f->size > 4 : f->size == sizeof(cl_ushort2) && !f->builtin) return false;
     bool cpu_builtin = c->shape == SK_SHAPE_CPU && f->builtin;
     return sel == SEL_ALL || (sel == SEL_ONLY_CPU_BUILTIN) == cpu_builtin;
 }
@@ -338,13 +421,15 @@ static int open_config(og_state *g, size_t index)
 {
     static const sk_param params[] = {SK_PARAM_SHAPE, SK_PARAM_WG_SIZE,
                                       SK_PARAM_ITEMS_PER_THREAD, SK_PARAM_CPU_CHUNKS,
-                                      SK_PARAM_CPU_SERIAL_BELOW};
+                                      SK_PARAM_CPU_SERIAL_BELOW, SK_PARAM_SCAN_PATH};
     const og_config *c = &configs[index];
     const long values[] = {c->shape, c->wg,           c->items,
-                           c->chunks, c->serial_below};
+                           c->chunks, c->serial_below, c->path};
+    if (c->defines) setenv("SCANKIT_KERNEL_DEFINES", c->defines, 1);
     sk_status st = sk_context_wrap(&g->per_config[index], sk_context_cl_context(g->base),
                                    sk_context_cl_device(g->base),
                                    sk_context_cl_queue(g->base));
+    if (c->defines) unsetenv("SCANKIT_KERNEL_DEFINES");
     if (!sk_ok(g->base, st, "sk_context_wrap")) return 0;
     g->ctx = g->per_config[index];
     for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
