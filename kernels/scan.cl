@@ -147,7 +147,11 @@ SK_T sk_wg_upsweep(SK_T v, __local SK_T *s)
 #endif
 }
 
-/* Exclusive scan of one value per work-item; *total gets the sum of all. */
+/* Exclusive scan of one value per work-item (Hillis-Steele: log2(SK_WG)
+ * steps, each combining a value with the one d places to its left, double
+ * buffered in s[2 * SK_WG]; half the barriers of an up-sweep and
+ * down-sweep, which is what bounds a tile's time on GPUs: bench/NOTES-gpu.md);
+ * *total gets the combination of all. Operands keep their order. */
 SK_T sk_wg_exclusive_scan(SK_T v, __local SK_T *s, SK_T *total)
 {
 #if SK_WG == 1
@@ -155,20 +159,18 @@ SK_T sk_wg_exclusive_scan(SK_T v, __local SK_T *s, SK_T *total)
     return SK_IDENTITY;
 #else
     uint lid = get_local_id(0);
-    *total = sk_wg_upsweep(v, s);
+    uint in = 0;
+    s[lid] = v;
     SK_BARRIER();
-    if (lid == 0) s[SK_WG - 1] = SK_IDENTITY;
-    SK_BARRIER();
-    for (uint d = SK_WG / 2; d >= 1; d >>= 1) {
-        uint i = (lid + 1) * 2 * d - 1;
-        if (i < SK_WG) {
-            SK_T left = s[i - d];
-            s[i - d] = s[i];
-            s[i] = sk_op(s[i], left);
-        }
+    for (uint d = 1; d < SK_WG; d <<= 1) {
+        SK_T x = s[in * SK_WG + lid];
+        if (lid >= d) x = sk_op(s[in * SK_WG + lid - d], x);
+        s[(1 - in) * SK_WG + lid] = x;
+        in = 1 - in;
         SK_BARRIER();
     }
-    SK_T r = s[lid];
+    *total = s[in * SK_WG + SK_WG - 1];
+    SK_T r = lid > 0 ? s[in * SK_WG + lid - 1] : SK_IDENTITY;
     SK_BARRIER();
     return r;
 #endif
@@ -244,7 +246,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_reduce_tiles(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off, ulong n)
 {
     __local SK_T lds[SK_LDS];
-    __local SK_T s[SK_WG];
+    __local SK_T s[2 * SK_WG];
     ulong tile = get_group_id(0);
     SK_T total = sk_tile_reduce(SK_IN_ARGS, tile * SK_TILE, n, lds, s);
     if (get_local_id(0) == 0) partials[partials_off + tile] = total;
@@ -255,7 +257,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_reduce_single(SK_IN_PARAMS, __global SK_T *result, ulong result_off, ulong n)
 {
     __local SK_T lds[SK_LDS];
-    __local SK_T s[SK_WG];
+    __local SK_T s[2 * SK_WG];
     SK_T carry = SK_IDENTITY;
     for (ulong base = 0; base < n; base += SK_TILE)
         carry = sk_op(carry, sk_tile_reduce(SK_IN_ARGS, base, n, lds, s));
@@ -268,7 +270,7 @@ void sk_scan_tiles(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds, ulon
                    ulong n, uint exclusive, uint has_seeds)
 {
     __local SK_T lds[SK_LDS];
-    __local SK_T s[SK_WG];
+    __local SK_T s[2 * SK_WG];
     ulong tile = get_group_id(0);
     SK_T carry = SK_IDENTITY;
     if (has_seeds) carry = seeds[seeds_off + tile];
@@ -280,7 +282,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
 {
     __local SK_T lds[SK_LDS];
-    __local SK_T s[SK_WG];
+    __local SK_T s[2 * SK_WG];
     SK_T carry = SK_IDENTITY;
     for (ulong base = 0; base < n; base += SK_TILE)
         carry = sk_tile_scan(SK_IN_ARGS, SK_OUT_ARGS, base, n, exclusive, carry, lds, s);
@@ -295,7 +297,7 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global ulong *state, uint e
                       ulong tiles, ulong n, uint exclusive)
 {
     __local SK_T lds[SK_LDS];
-    __local SK_T s[SK_WG];
+    __local SK_T s[2 * SK_WG];
     __local ulong win[SK_LB_WINDOW];
     __local SK_T carry;
     __local uint slot;

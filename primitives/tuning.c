@@ -57,11 +57,11 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     size_t wg = ctx->wg_param ? (size_t)ctx->wg_param : GPU_WG;
     while (wg > ctx->max_wg_size && wg > 1) wg /= 2;
     /* The tile and the work-group sums must fit in local memory. */
-    while (wg > 1 && (wg * 2 + wg) * elem_size > ctx->local_mem_bytes) wg /= 2;
+    while (wg > 1 && (wg * 2 + 2 * wg) * elem_size > ctx->local_mem_bytes) wg /= 2;
     size_t items = ctx->items_param
                        ? (size_t)ctx->items_param
                        : clamp_size(tile_bytes / (wg * elem_size), 1, max_items);
-    while (items > 1 && (wg * items * 33 / 32 + 1 + wg) * elem_size > ctx->local_mem_bytes)
+    while (items > 1 && (wg * items * 33 / 32 + 1 + 2 * wg) * elem_size > ctx->local_mem_bytes)
         items /= 2;
     if (wg * items < 2) items = 2;   /* a tile of one element would never shrink */
     t.wg_size = wg;
