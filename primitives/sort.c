@@ -36,17 +36,35 @@
 /* Digit widths of the CPU shape. Measured on the 2-core PoCL 3.1 machine
  * (Xeon, AVX-512; shared and loaded by other jobs, so variants ran
  * interleaved in one process, median of 3), 2^24 uniform uint32 keys,
- * device time:
+ * device time, plain scatter (before the line buffers below):
  *   keys, one chunk (one core):  4 bits 412 ms, 8 bits 342 ms, 11 bits 288 ms
  *   keys, default chunks:        4 bits 226 ms, 8 bits 175 ms, 11 bits 153 ms
  *   pairs (uint32 values):       8 bits 707 ms, 9 bits 738 ms, 11 bits 827 ms
  *                                (a loaded moment: compare within the row)
- * 11 bits make 32-bit keys three passes instead of four (64-bit: six, not
- * eight); with values every digit has two write streams, and 8 bits win.
- * Private write combining (16 keys per digit, flushed as one line) was
- * slower on PoCL (361 ms vs 288 ms on one chunk) and is not used. */
+ * With the line buffers (kernel time, median of 7, load 0.6-0.9): keys 11
+ * bits 78-86 ms, 8 bits 104 ms (a loaded run: 310 vs 372); pairs 8 bits
+ * 112-121 ms, 10 bits 152, 11 bits 135. 11 bits make 32-bit keys three
+ * passes instead of four (64-bit: six, not eight); with values every digit
+ * has two streams of lines, and 8 bits win. */
 #define CPU_RADIX_BITS_KEYS 11
 #define CPU_RADIX_BITS_PAIRS 8
+/* CPU devices, CPU shape: sorts whose keys and values take at least this
+ * many bytes scatter through line buffers written by non-temporal stores
+ * (kernels/sort.cl, sk_sort_scatter_lines). Kernel time of the line scatter
+ * against the plain one on the same machine, keys (11 bits) / pairs (8
+ * bits): 2^18 2.1 vs 1.6 / 3.7 vs 5.2 ms; 2^19 5.4 vs 5.4 / 4.6 vs 7.1;
+ * 2^20 5.8 vs 6.8 / 7.5 vs 12.3; 2^24 79 vs 145 / 107 vs 247
+ * (bench/NOTES-cpu.md). The same lines written by plain stores were slower
+ * than the plain scatter at every size (2^24: 186 ms). */
+#define CPU_LINES_BYTES ((size_t)4 << 20)
+/* Elements per line (kernels/sort.cl: SK_LINE); CPU chunks are multiples. */
+#define CPU_LINE 16
+/* The line scatter also counts the next pass's digits per source and
+ * destination chunk (parts x parts x radix counts), which saves that
+ * pass's read of the keys (2^24 keys: 79-86 ms against 97 with the
+ * histogram pass); above this many counts (more than 32 chunks at 11
+ * bits) the histogram pass stays. */
+#define CPU_FUSED_MAX_COUNTS ((size_t)1 << 21)
 /* Digit width of the GPU shape. Each pass ranks a tile's keys by stable
  * local splits of two digit bits each (one work-group scan of four packed
  * counts per split). Measured on an H200, 2^28 uniform uint32 keys
@@ -141,6 +159,9 @@ typedef struct sort_plan {
     bool wide;                    /* 64-bit counts */
     bool onesweep;                /* GPU shape: one sweep per digit (else three steps) */
     bool poll_volatile;           /* one sweep: look-back read by volatile loads */
+    bool nt_lines;                /* CPU shape on a CPU device: the line scatter is built */
+    bool lines;                   /* CPU shape: scatter through line buffers */
+    bool fused;                   /* line scatter: counts the next pass's digits */
     const sk__program *prog;
 } sort_plan;
 
@@ -150,7 +171,10 @@ static const char *const gpu_kernels[] = {"sk_sort_bounds_groups", "sk_sort_hist
                                           "sk_sort_scatter_tiles", "sk_sort_zero",
                                           "sk_sort_hist_digits", "sk_sort_onesweep"};
 static const char *const cpu_kernels[] = {"sk_sort_bounds_chunks", "sk_sort_hist_chunks",
-                                          "sk_sort_scatter_chunks"};
+                                          "sk_sort_scatter_chunks", "sk_sort_fold_chunks",
+                                          "sk_sort_scatter_lines"};
+/* The CPU program's kernels after the first three (with nt_lines only). */
+enum { K_CPU_FOLD = 3, K_CPU_SCATTER_LINES = 4 };
 
 static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
 
@@ -193,9 +217,21 @@ static void split_parts(sort_plan *p, size_t n)
     }
     size_t parts = n < p->t.cpu_serial_below ? 1 : p->t.cpu_chunks;
     if (parts > n) parts = n;
-    p->chunk = div_up(n, parts);
+    /* Whole lines per chunk: the line scatter counts a line as one chunk's. */
+    p->chunk = div_up(div_up(n, parts), CPU_LINE) * CPU_LINE;
     p->parts = div_up(n, p->chunk);
     p->bound_parts = p->parts;
+}
+
+/* CPU shape: the line scatter for sorts past the caches, on CPU devices
+ * (non-temporal stores); it counts the next digit where the counts stay
+ * small. */
+static void plan_lines(sort_plan *p, const sk_context *ctx, const sort_req *r)
+{
+    size_t bytes = r->n * (p->key_size + r->value_size);
+    p->nt_lines = !p->gpu && !ctx->desc.is_gpu;
+    p->lines = p->nt_lines && bytes >= CPU_LINES_BYTES;
+    p->fused = p->lines && p->parts * p->parts <= CPU_FUSED_MAX_COUNTS >> p->radix_bits;
 }
 
 static sort_plan plan_for(sk_context *ctx, const sort_req *r)
@@ -220,6 +256,7 @@ static sort_plan plan_for(sk_context *ctx, const sort_req *r)
                  p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN;
     p.poll_volatile = polls_volatile(ctx);
     split_parts(&p, r->n);
+    plan_lines(&p, ctx, r);
     return p;
 }
 
@@ -233,7 +270,9 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
                  key_types[r->key_type].kind);
     sk__str_addf(&s, "#define SK_COUNT_T %s\n#define SK_RADIX_BITS %u\n",
                  p->wide ? "ulong" : "uint", p->radix_bits);
-    if (r->value_size) sk__str_addf(&s, "#define SK_VAL_T %s\n", r->value_size == 8 ? "ulong" : "uint");
+    if (r->value_size)
+        sk__str_addf(&s, "#define SK_VAL_T %s\n#define SK_VAL_BITS %zu\n",
+                     r->value_size == 8 ? "ulong" : "uint", 8 * r->value_size);
     if (p->gpu)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      p->t.wg_size, p->t.items);
@@ -245,6 +284,7 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
     if (p->gpu && !p->wide && p->poll_volatile) sk__str_addf(&s, "#define SK_OS_POLL_VOLATILE 1\n");
     if (!p->gpu)
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
+    if (p->nt_lines) sk__str_addf(&s, "#define SK_NT_LINES 1\n");
     if (s.failed) {
         sk__str_free(&s);
         return NULL;
@@ -256,7 +296,7 @@ static sk_status sort_program(sk_context *ctx, sort_plan *p, const sort_req *r)
 {
     char *config = sort_config(p, r);
     if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "sort configuration");
-    unsigned kernels = p->gpu && !p->wide ? 6 : 3;
+    unsigned kernels = p->gpu && !p->wide ? 6 : p->nt_lines ? 5 : 3;
     sk_status st = sk__program_get(ctx, "sort", config, p->gpu ? gpu_kernels : cpu_kernels,
                                    kernels, &p->prog);
     free(config);
@@ -349,6 +389,7 @@ typedef struct sort_job {
     pass_digit first;             /* CPU shape: the digit the bounds pass counts */
     cl_mem state;                 /* one sweep per digit: look-back state */
     size_t state_words;
+    cl_mem aux;                   /* CPU line scatter: lines, next digit's counts */
 } sort_job;
 
 static sk_status launch(sort_job *j, unsigned kernel, size_t parts, const char *what,
@@ -443,17 +484,92 @@ static sk_status launch_scatter(sort_job *j, const pass_bufs *b, unsigned shift,
     return launch(j, K_SCATTER, j->p.parts, "scatter", shift, mask);
 }
 
-/* A pass; its histogram is already in j->hist when `counted`. */
-static sk_status run_pass(sort_job *j, const pass_bufs *b, unsigned shift, unsigned mask,
-                          bool counted)
+/* CPU shape: the scatter through line buffers; it also counts the digit
+ * `next` (mask 0: none) for the next pass. */
+static sk_status launch_scatter_lines(sort_job *j, const pass_bufs *b, pass_digit pd,
+                                      pass_digit next)
+{
+    arg_list a = {j->ctx, j->p.prog->kernels[K_CPU_SCATTER_LINES], 0, SK_OK};
+    arg_mem(&a, b->src_k);
+    arg_mem(&a, b->dst_k);
+    if (j->r->value_size) {
+        arg_mem(&a, b->src_v);
+        arg_mem(&a, b->dst_v);
+    }
+    arg_mem(&a, j->hist);
+    arg_mem(&a, j->aux);
+    arg_ulong(&a, j->r->n);
+    arg_ulong(&a, j->p.chunk);
+    arg_ulong(&a, j->p.parts);
+    arg_uint(&a, pd.shift);
+    arg_uint(&a, pd.mask);
+    arg_uint(&a, next.shift);
+    arg_uint(&a, next.mask);
+    arg_key(&a, j->p.key_size, j->flip);
+    if (a.st != SK_OK) return a.st;
+    return launch(j, K_CPU_SCATTER_LINES, j->p.parts, "scatter lines", pd.shift, pd.mask);
+}
+
+/* CPU shape: the histogram from the previous line scatter's counts. */
+static sk_status launch_fold(sort_job *j, pass_digit pd)
+{
+    arg_list a = {j->ctx, j->p.prog->kernels[K_CPU_FOLD], 0, SK_OK};
+    arg_mem(&a, j->aux);
+    arg_mem(&a, j->hist);
+    arg_ulong(&a, j->p.parts);
+    if (a.st != SK_OK) return a.st;
+    return launch(j, K_CPU_FOLD, j->p.parts, "fold", pd.shift, pd.mask);
+}
+
+/* Where a pass's histogram comes from. */
+typedef enum hist_source {
+    HIST_READ,                    /* a histogram pass over the keys */
+    HIST_READY,                   /* already in j->hist: the bounds pass counted it */
+    HIST_FOLD                     /* counted by the previous pass's line scatter */
+} hist_source;
+
+/* A pass by the digit pd; its scatter counts `next` (mask 0: none). */
+static sk_status run_pass(sort_job *j, const pass_bufs *b, pass_digit pd, hist_source from,
+                          pass_digit next)
 {
     size_t count = ((size_t)1 << j->p.radix_bits) * j->p.parts;
-    sk_status st = counted ? SK_OK : launch_hist(j, b->src_k, shift, mask);
+    sk_status st = SK_OK;
+    if (from == HIST_READ) st = launch_hist(j, b->src_k, pd.shift, pd.mask);
+    else if (from == HIST_FOLD) st = launch_fold(j, pd);
     if (st == SK_OK)
         st = sk_scan_exclusive(j->ctx, j->p.wide ? SK_UINT64 : SK_UINT32, SK_OP_ADD, j->hist,
                                j->hist, count);
-    if (st == SK_OK) st = launch_scatter(j, b, shift, mask);
-    return st;
+    if (st != SK_OK) return st;
+    return j->p.lines ? launch_scatter_lines(j, b, pd, next)
+                      : launch_scatter(j, b, pd.shift, pd.mask);
+}
+
+/* Where pass i's histogram comes from. */
+static hist_source hist_source_of(const sort_job *j, const pass_digit *passes, unsigned i)
+{
+    if (i > 0) return j->p.fused ? HIST_FOLD : HIST_READ;
+    bool first = !j->p.gpu && passes[0].shift == j->first.shift &&
+                 passes[0].mask == j->first.mask;
+    return first ? HIST_READY : HIST_READ;
+}
+
+/* The digit that pass i's scatter counts for the next pass (mask 0: none). */
+static pass_digit next_counted(const sort_job *j, const pass_digit *passes, unsigned i,
+                               unsigned count)
+{
+    return j->p.fused && i + 1 < count ? passes[i + 1] : (pass_digit){0, 0};
+}
+
+/* CPU line scatter: every chunk's key and value lines, then the counts of
+ * the next digit when the scatter takes them (kernels/sort.cl,
+ * sk_chunk_lines). The slot held the bounds pass's partials, already read
+ * back. */
+static sk_status open_lines(sort_job *j)
+{
+    size_t radix = (size_t)1 << j->p.radix_bits, parts = j->p.parts;
+    size_t bytes = parts * radix * CPU_LINE * (j->p.key_size + j->r->value_size);
+    if (j->p.fused) bytes += parts * parts * radix * (j->p.wide ? 8 : 4);
+    return sk__scratch_get(j->ctx, SK_SLOT_SORT_AUX, bytes, &j->aux);
 }
 
 /* ---- one sweep per digit (GPU shape) ---------------------------------------------- */
@@ -601,13 +717,13 @@ static sk_status run_passes(sort_job *j, const pass_plan *pp, const pass_digit *
         SK_TRY(open_sweep_state(j));
         SK_TRY(count_digits(j, pp->keys, passes, count));
     }
+    if (j->p.lines) SK_TRY(open_lines(j));
     for (unsigned i = 0; i < count && st == SK_OK; i++) {
         pass_bufs b = pass_buffers(pp, i, count);
-        bool counted = i == 0 && !j->p.gpu && passes[0].shift == j->first.shift &&
-                       passes[0].mask == j->first.mask;
         unsigned digit = (passes[i].shift - passes[0].shift) / j->p.radix_bits;
         st = j->p.onesweep ? run_sweep(j, &b, digit, passes[i])
-                           : run_pass(j, &b, passes[i].shift, passes[i].mask, counted);
+                           : run_pass(j, &b, passes[i], hist_source_of(j, passes, i),
+                                      next_counted(j, passes, i, count));
     }
     if (st != SK_OK || pp->tmp_k2 || count % 2 == 0) return st;
     SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, pp->tmp_k, pp->keys, 0, 0,
@@ -638,7 +754,7 @@ out:
 static sk_status sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values)
 {
     if (r->n < 2) return SK_OK;
-    sort_job j = {ctx, r, plan_for(ctx, r), 0, NULL, {0, 0}, NULL, 0};
+    sort_job j = {ctx, r, plan_for(ctx, r), 0, NULL, {0, 0}, NULL, 0, NULL};
     j.flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
     if (j.p.key_size == 4) j.flip &= 0xffffffffu;
     pass_plan pp = {keys, values, NULL, NULL, NULL};
