@@ -5,7 +5,7 @@
  * constant digits skipped) and qsort.
  *
  *   bench_sort [--min-log2 K] [--max-log2 K] [--repeats R] [--device SPEC]
- *              [--shape cpu|gpu] [--seed S]
+ *              [--shape cpu|gpu] [--seed S] [--qsort-max-log2 K]
  *
  * Inputs: uniform random keys, and entropy-reduced keys (AND of 2 random
  * words: each bit is 1 with probability 1/4). Values are the indices.
@@ -20,7 +20,9 @@
  * launches (SK_PARAM_PROFILE, sk_context_profile_take); the baselines' is
  * wall time on one core. scankit's runs and the serial radix sort's
  * alternate (one each per repeat), so that load from other programs on a
- * shared machine hits both alike; qsort runs after them, at most 3 times.
+ * shared machine hits both alike; qsort runs after them, at most 3 times,
+ * and only up to n = 2^K of --qsort-max-log2 (24, as in bench_all: it is
+ * slow; "-" in its columns above that).
  * Exit 0 when every result was right, 1 otherwise, 2 on bad usage.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -41,7 +43,7 @@
 /* ---- options ---------------------------------------------------------------- */
 
 typedef struct options {
-    int min_log2, max_log2, repeats;
+    int min_log2, max_log2, repeats, qsort_max_log2;
     const char *device, *shape;
     uint64_t seed;
 } options;
@@ -50,7 +52,9 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: bench_sort [--min-log2 K] [--max-log2 K] [--repeats R]\n"
                "                  [--device SPEC] [--shape cpu|gpu] [--seed S]\n"
-               "  n = 2^K for K from --min-log2 (16) to --max-log2 (24); R repeats (5)\n");
+               "                  [--qsort-max-log2 K]\n"
+               "  n = 2^K for K from --min-log2 (16) to --max-log2 (24); R repeats (5)\n"
+               "  --qsort-max-log2 K  the qsort baseline only up to 2^K (24): it is slow\n");
 }
 
 static bool parse_pair(options *o, const char *name, const char *value)
@@ -60,6 +64,8 @@ static bool parse_pair(options *o, const char *name, const char *value)
     else if (!strcmp(name, "--max-log2") && bb_parse_long(value, 1, 32, &v)) o->max_log2 = (int)v;
     else if (!strcmp(name, "--repeats") && bb_parse_long(value, 1, MAX_REPEATS, &v))
         o->repeats = (int)v;
+    else if (!strcmp(name, "--qsort-max-log2") && bb_parse_long(value, 0, 40, &v))
+        o->qsort_max_log2 = (int)v;
     else if (!strcmp(name, "--device")) o->device = value;
     else if (!strcmp(name, "--shape") && (!strcmp(value, "cpu") || !strcmp(value, "gpu")))
         o->shape = value;
@@ -71,7 +77,7 @@ static bool parse_pair(options *o, const char *name, const char *value)
 /* 0: run; 1: --help shown; 2: bad usage. */
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){16, 24, 5, NULL, NULL, 42};
+    *o = (options){16, 24, 5, 24, NULL, NULL, 42};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -290,11 +296,16 @@ typedef struct row {
     double dev, kern, wall, lsd, qs;
 } row;
 
+/* qs < 0: qsort not run at this size. */
 static void print_row(const row *r)
 {
-    printf("| %-9s | %-5s | %9zu | %8.2f | %8.2f | %8.2f | %7.1f | %8.2f | %9.2f | %5.2fx | "
-           "%6.1fx |\n", r->dist, r->what, r->n, r->dev, r->kern, r->wall,
-           (double)r->n / r->dev * 1e-3, r->lsd, r->qs, r->lsd / r->dev, r->qs / r->dev);
+    printf("| %-9s | %-5s | %9zu | %8.2f | %8.2f | %8.2f | %7.1f | %8.2f |", r->dist, r->what,
+           r->n, r->dev, r->kern, r->wall, (double)r->n / r->dev * 1e-3, r->lsd);
+    if (r->qs < 0) printf(" %9s |", "-");
+    else printf(" %9.2f |", r->qs);
+    printf(" %5.2fx |", r->lsd / r->dev);
+    if (r->qs < 0) printf(" %7s |\n", "-");
+    else printf(" %6.1fx |\n", r->qs / r->dev);
     fflush(stdout);
 }
 
@@ -314,6 +325,8 @@ static int measure(bench *b, size_t n, bool pairs, row *r)
     r->kern = bb_median(kern, b->o.repeats);
     r->wall = bb_median(wall, b->o.repeats);
     r->lsd = bb_median(lsd, b->o.repeats);
+    r->qs = -1;
+    if (n > (size_t)1 << b->o.qsort_max_log2) return 0;
     r->qs = qsort_ms(b, n, pairs);
     if (r->qs < 0) {
         fprintf(stderr, "bench_sort: qsort baseline unsorted at n=%zu\n", n);

@@ -658,9 +658,12 @@ __kernel void sk_sort_scatter_chunks(__global const SK_KEY_T *keys, __global SK_
  * line of SK_LINE keys (and values) in its part of the aux buffer; a key
  * goes to its line at the slot of its destination place, and a full line
  * goes out as whole cache lines by non-temporal stores: no read of the
- * destination line first (write-allocate), one store per 16 keys in the
- * random stream instead of 16, and far fewer pages touched per key (plain
- * stores of 2048 digit streams miss the TLB at nearly every key). Lines
+ * destination line first (write-allocate), and one store per 16 keys in
+ * the random stream instead of 16 (plain stores to 2048 digit streams
+ * touch 2048 pages, more than the second-level TLB holds). On the 2-core
+ * PoCL machine the three scatters of 2^24 uint32 keys took 58 ms instead
+ * of 105 (bench/NOTES-cpu.md); the same lines flushed by plain stores were
+ * slower than the plain scatter. Lines
  * are aligned in index space: buffers are aligned to at least 128 bytes
  * (CL_DEVICE_MEM_BASE_ADDR_ALIGN is at least long16's size), so a place
  * that is a multiple of SK_LINE starts a cache line. A destination line

@@ -41,11 +41,11 @@
  *   keys, default chunks:        4 bits 226 ms, 8 bits 175 ms, 11 bits 153 ms
  *   pairs (uint32 values):       8 bits 707 ms, 9 bits 738 ms, 11 bits 827 ms
  *                                (a loaded moment: compare within the row)
- * With the line buffers (kernel time, median of 7, load 0.6-0.9): keys 11
- * bits 78-86 ms, 8 bits 104 ms (a loaded run: 310 vs 372); pairs 8 bits
- * 112-121 ms, 10 bits 152, 11 bits 135. 11 bits make 32-bit keys three
- * passes instead of four (64-bit: six, not eight); with values every digit
- * has two streams of lines, and 8 bits win. */
+ * With the line buffers (kernel time, median of 5-7): keys 11 bits 310 ms
+ * against 8 bits 372 (loaded, load 3.2); pairs 8 bits 119 ms, 10 bits 152,
+ * 11 bits 135 (load 0.7-0.9). 11 bits make 32-bit keys three passes
+ * instead of four (64-bit: six, not eight); with values every digit has
+ * two streams of lines, and 8 bits win. */
 #define CPU_RADIX_BITS_KEYS 11
 #define CPU_RADIX_BITS_PAIRS 8
 /* CPU devices, CPU shape: sorts whose keys and values take at least this
@@ -53,15 +53,15 @@
  * (kernels/sort.cl, sk_sort_scatter_lines). Kernel time of the line scatter
  * against the plain one on the same machine, keys (11 bits) / pairs (8
  * bits): 2^18 2.1 vs 1.6 / 3.7 vs 5.2 ms; 2^19 5.4 vs 5.4 / 4.6 vs 7.1;
- * 2^20 5.8 vs 6.8 / 7.5 vs 12.3; 2^24 79 vs 145 / 107 vs 247
- * (bench/NOTES-cpu.md). The same lines written by plain stores were slower
+ * 2^20 5.8 vs 6.8 / 7.5 vs 12.3; 2^24 79-84 vs 145-148 / 112-121 vs 246
+ * (load 0.6-0.9, bench/NOTES-cpu.md). The same lines written by plain stores were slower
  * than the plain scatter at every size (2^24: 186 ms). */
 #define CPU_LINES_BYTES ((size_t)4 << 20)
 /* Elements per line (kernels/sort.cl: SK_LINE); CPU chunks are multiples. */
 #define CPU_LINE 16
 /* The line scatter also counts the next pass's digits per source and
  * destination chunk (parts x parts x radix counts), which saves that
- * pass's read of the keys (2^24 keys: 79-86 ms against 97 with the
+ * pass's read of the keys (2^24 keys: 86.5 ms against 96.9 with the
  * histogram pass); above this many counts (more than 32 chunks at 11
  * bits) the histogram pass stays. */
 #define CPU_FUSED_MAX_COUNTS ((size_t)1 << 21)
