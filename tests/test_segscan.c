@@ -5,9 +5,10 @@
  *
  * Segments come four ways: uint8 and uint32 head flags, uint32 and uint64
  * offsets (with empty segments: repeated offsets, and offsets equal to n).
- * Every type x op x {inclusive, exclusive} runs with each of them in four
- * configurations: CPU and GPU shape, each with default tiles and with small
- * tiles (GPU work-group 4 x 2 items, CPU 3 chunks, no serial path), at sizes
+ * Every type x op x {inclusive, exclusive} runs in four configurations: CPU
+ * and GPU shape, each with default tiles and with small tiles (GPU
+ * work-group 4 x 2 items, CPU 3 chunks, no serial path), each way of giving
+ * segments in both shapes and in a default and a small-tile one, at sizes
  * from 0 to ~140000 with segment lengths from 1 to the whole array. Outputs
  * are poisoned before every run and checked past n; inputs are checked
  * unchanged.
@@ -307,22 +308,19 @@ static void matrix(cfg c, seg_kind kind, int excl)
         matrix(c, k, 1);                                                                  \
     }
 
+/* Each way of giving segments in both shapes, with default and with small
+ * tiles (pairwise rather than every combination: the way segments are given
+ * decides only how heads are read, the configuration only how the scan is
+ * tiled, and every distinct configuration is a kernel build, which is most
+ * of this suite's time on PoCL). Offsets become uint8 head flags. */
 MATRIX_TEST(cpu_default, CPU_DEFAULT, u8_flags, FLAGS8)
-MATRIX_TEST(cpu_default, CPU_DEFAULT, u32_flags, FLAGS32)
 MATRIX_TEST(cpu_default, CPU_DEFAULT, u32_offsets, OFFS32)
-MATRIX_TEST(cpu_default, CPU_DEFAULT, u64_offsets, OFFS64)
-MATRIX_TEST(cpu_small_tiles, CPU_SMALL, u8_flags, FLAGS8)
 MATRIX_TEST(cpu_small_tiles, CPU_SMALL, u32_flags, FLAGS32)
-MATRIX_TEST(cpu_small_tiles, CPU_SMALL, u32_offsets, OFFS32)
 MATRIX_TEST(cpu_small_tiles, CPU_SMALL, u64_offsets, OFFS64)
-MATRIX_TEST(gpu_default, GPU_DEFAULT, u8_flags, FLAGS8)
 MATRIX_TEST(gpu_default, GPU_DEFAULT, u32_flags, FLAGS32)
-MATRIX_TEST(gpu_default, GPU_DEFAULT, u32_offsets, OFFS32)
 MATRIX_TEST(gpu_default, GPU_DEFAULT, u64_offsets, OFFS64)
 MATRIX_TEST(gpu_small_tiles, GPU_SMALL, u8_flags, FLAGS8)
-MATRIX_TEST(gpu_small_tiles, GPU_SMALL, u32_flags, FLAGS32)
 MATRIX_TEST(gpu_small_tiles, GPU_SMALL, u32_offsets, OFFS32)
-MATRIX_TEST(gpu_small_tiles, GPU_SMALL, u64_offsets, OFFS64)
 
 /* ---- segment shapes ------------------------------------------------------------------- */
 
