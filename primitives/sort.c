@@ -448,6 +448,18 @@ typedef struct pass_bufs {
     cl_mem src_k, dst_k, src_v, dst_v;
 } pass_bufs;
 
+/* The arguments every scatter starts with: source and destination keys,
+ * then values for pairs. */
+static void arg_pass_bufs(arg_list *a, const sort_job *j, const pass_bufs *b)
+{
+    arg_mem(a, b->src_k);
+    arg_mem(a, b->dst_k);
+    if (j->r->value_size) {
+        arg_mem(a, b->src_v);
+        arg_mem(a, b->dst_v);
+    }
+}
+
 static sk_status launch_hist(sort_job *j, cl_mem keys, unsigned shift, unsigned mask)
 {
     arg_list a = {j->ctx, j->p.prog->kernels[K_HIST], 0, SK_OK};
@@ -467,12 +479,7 @@ static sk_status launch_scatter(sort_job *j, const pass_bufs *b, unsigned shift,
                                 unsigned mask)
 {
     arg_list a = {j->ctx, j->p.prog->kernels[K_SCATTER], 0, SK_OK};
-    arg_mem(&a, b->src_k);
-    arg_mem(&a, b->dst_k);
-    if (j->r->value_size) {
-        arg_mem(&a, b->src_v);
-        arg_mem(&a, b->dst_v);
-    }
+    arg_pass_bufs(&a, j, b);
     arg_mem(&a, j->hist);
     arg_ulong(&a, j->r->n);
     if (!j->p.gpu) arg_ulong(&a, j->p.chunk);
@@ -490,12 +497,7 @@ static sk_status launch_scatter_lines(sort_job *j, const pass_bufs *b, pass_digi
                                       pass_digit next)
 {
     arg_list a = {j->ctx, j->p.prog->kernels[K_CPU_SCATTER_LINES], 0, SK_OK};
-    arg_mem(&a, b->src_k);
-    arg_mem(&a, b->dst_k);
-    if (j->r->value_size) {
-        arg_mem(&a, b->src_v);
-        arg_mem(&a, b->dst_v);
-    }
+    arg_pass_bufs(&a, j, b);
     arg_mem(&a, j->hist);
     arg_mem(&a, j->aux);
     arg_ulong(&a, j->r->n);
@@ -622,12 +624,7 @@ static sk_status run_sweep(sort_job *j, const pass_bufs *b, unsigned digit, pass
     sk_status st = SK_OK;
     SK_TRY(zero_words(j, j->state, j->state_words));
     arg_list a = {ctx, j->p.prog->kernels[K_ONESWEEP], 0, SK_OK};
-    arg_mem(&a, b->src_k);
-    arg_mem(&a, b->dst_k);
-    if (j->r->value_size) {
-        arg_mem(&a, b->src_v);
-        arg_mem(&a, b->dst_v);
-    }
+    arg_pass_bufs(&a, j, b);
     arg_mem(&a, j->hist);
     arg_mem(&a, j->state);
     arg_ulong(&a, j->r->n);
