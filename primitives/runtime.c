@@ -438,6 +438,10 @@ sk_status sk_context_set_param(sk_context *ctx, sk_param param, long v)
             break;
         ctx->scan_path_param = (sk_scan_path)v;
         return SK_OK;
+    case SK_PARAM_CPU_SORT_LINES_FROM:
+        if (v < 0) break;
+        ctx->sort_lines_param = v;
+        return SK_OK;
     }
     return sk__fail(ctx, SK_E_INVALID_ARG, "parameter %d: value %ld out of range",
                     (int)param, v);
@@ -454,6 +458,7 @@ sk_status sk_context_get_param(const sk_context *ctx, sk_param param, long *v)
     case SK_PARAM_CPU_SERIAL_BELOW: *v = ctx->serial_below_param; return SK_OK;
     case SK_PARAM_PROFILE: *v = ctx->profile; return SK_OK;
     case SK_PARAM_SCAN_PATH: *v = ctx->scan_path_param; return SK_OK;
+    case SK_PARAM_CPU_SORT_LINES_FROM: *v = ctx->sort_lines_param; return SK_OK;
     }
     return SK_E_INVALID_ARG;
 }

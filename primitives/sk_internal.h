@@ -120,6 +120,7 @@ struct sk_context {
     sk_shape shape_param;
     sk_scan_path scan_path_param;
     long wg_param, items_param, chunks_param, serial_below_param;
+    long sort_lines_param;         /* SK_PARAM_CPU_SORT_LINES_FROM (0: automatic) */
     bool profile;
 
     sk__program *programs;         /* in-memory program cache */

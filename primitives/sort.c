@@ -224,13 +224,15 @@ static void split_parts(sort_plan *p, size_t n)
 }
 
 /* CPU shape: the line scatter for sorts past the caches, on CPU devices
- * (non-temporal stores); it counts the next digit where the counts stay
+ * (non-temporal stores), or from SK_PARAM_CPU_SORT_LINES_FROM bytes on any
+ * device when that is set; it counts the next digit where the counts stay
  * small. */
 static void plan_lines(sort_plan *p, const sk_context *ctx, const sort_req *r)
 {
     size_t bytes = r->n * (p->key_size + r->value_size);
-    p->nt_lines = !p->gpu && !ctx->desc.is_gpu;
-    p->lines = p->nt_lines && bytes >= CPU_LINES_BYTES;
+    size_t from = ctx->sort_lines_param ? (size_t)ctx->sort_lines_param : CPU_LINES_BYTES;
+    p->nt_lines = !p->gpu && (ctx->sort_lines_param != 0 || !ctx->desc.is_gpu);
+    p->lines = p->nt_lines && bytes >= from;
     p->fused = p->lines && p->parts * p->parts <= CPU_FUSED_MAX_COUNTS >> p->radix_bits;
 }
 

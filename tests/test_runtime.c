@@ -797,6 +797,12 @@ Test(params, out_of_range_values_should_be_rejected_and_change_nothing)
         const long bad[] = {-1, 2, 100};
         expect_param_values(SK_PARAM_PROFILE, "PROFILE", good, 2, bad, 3);
     }
+    {
+        const long good[] = {1, 4096, 1L << 22, LONG_MAX, 0};
+        const long bad[] = {-1, LONG_MIN};
+        expect_param_values(SK_PARAM_CPU_SORT_LINES_FROM, "CPU_SORT_LINES_FROM", good, 5, bad,
+                            2);
+    }
 }
 
 Test(params, unknown_params_and_null_arguments_should_be_rejected)

@@ -262,7 +262,15 @@ typedef enum sk_scan_path {
  *  - SK_PARAM_CPU_SERIAL_BELOW CPU shape: below this n one work-item does all.
  *  - SK_PARAM_PROFILE          1: keep an event per launch for
  *                              sk_context_profile_take(); 0: don't.
- *  - SK_PARAM_SCAN_PATH        an sk_scan_path value. */
+ *  - SK_PARAM_SCAN_PATH        an sk_scan_path value.
+ *  - SK_PARAM_CPU_SORT_LINES_FROM  CPU shape radix sort: sorts of at least
+ *                              this many bytes (keys and values) scatter
+ *                              through per-digit lines written by
+ *                              non-temporal stores; 0: automatic (CPU
+ *                              devices, from 4 MiB). Set, it applies on any
+ *                              device whose compiler has clang's
+ *                              __builtin_nontemporal_store (PoCL,
+ *                              Oclgrind; elsewhere SK_E_BUILD). */
 typedef enum sk_param {
     SK_PARAM_SHAPE = 1,
     SK_PARAM_WG_SIZE = 2,
@@ -270,7 +278,8 @@ typedef enum sk_param {
     SK_PARAM_CPU_CHUNKS = 4,
     SK_PARAM_CPU_SERIAL_BELOW = 5,
     SK_PARAM_PROFILE = 6,
-    SK_PARAM_SCAN_PATH = 7
+    SK_PARAM_SCAN_PATH = 7,
+    SK_PARAM_CPU_SORT_LINES_FROM = 8
 } sk_param;
 
 /*! sk_context_set_param() :

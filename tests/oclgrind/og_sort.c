@@ -42,6 +42,7 @@ typedef struct og_config {
     sk_shape shape;
     long wg, items, chunks, serial_below;   /* 0 = automatic */
     sk_scan_path path;                       /* GPU shape: one sweep per digit or three steps */
+    long lines_from;                         /* CPU shape: SK_PARAM_CPU_SORT_LINES_FROM */
     size_t sizes[4];                         /* largest first, 0 ends */
 } og_config;
 
@@ -50,14 +51,18 @@ typedef struct og_config {
  * (reduce-then-scan); CPU 3 chunks from n = 1 on, and the default (one
  * work-item below 32768 keys). */
 static const og_config configs[] = {
-    {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, SK_SCAN_PATH_AUTO, {MAX_N, 37, 9, 1}},
-    {"gpu wg=8 items=3", SK_SHAPE_GPU, 8, 3, 0, 0, SK_SCAN_PATH_AUTO, {150, 24}},
-    {"gpu wg=4 items=2 three steps", SK_SHAPE_GPU, 4, 2, 0, 0, SK_SCAN_PATH_REDUCE_THEN_SCAN,
+    {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, SK_SCAN_PATH_AUTO, 0, {MAX_N, 37, 9, 1}},
+    {"gpu wg=8 items=3", SK_SHAPE_GPU, 8, 3, 0, 0, SK_SCAN_PATH_AUTO, 0, {150, 24}},
+    {"gpu wg=4 items=2 three steps", SK_SHAPE_GPU, 4, 2, 0, 0, SK_SCAN_PATH_REDUCE_THEN_SCAN, 0,
      {MAX_N, 37}},
-    {"gpu wg=8 items=3 three steps", SK_SHAPE_GPU, 8, 3, 0, 0, SK_SCAN_PATH_REDUCE_THEN_SCAN,
+    {"gpu wg=8 items=3 three steps", SK_SHAPE_GPU, 8, 3, 0, 0, SK_SCAN_PATH_REDUCE_THEN_SCAN, 0,
      {150}},
-    {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, 0, 0, 3, 1, SK_SCAN_PATH_AUTO, {MAX_N, 10, 2}},
-    {"cpu default", SK_SHAPE_CPU, 0, 0, 0, 0, SK_SCAN_PATH_AUTO, {100}},
+    {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, 0, 0, 3, 1, SK_SCAN_PATH_AUTO, 0,
+     {MAX_N, 10, 2}},
+    {"cpu default", SK_SHAPE_CPU, 0, 0, 0, 0, SK_SCAN_PATH_AUTO, 0, {100}},
+    /* The line scatter of large sorts on CPU devices, forced at every size. */
+    {"cpu chunks=3 line scatter", SK_SHAPE_CPU, 0, 0, 3, 1, SK_SCAN_PATH_AUTO, 1,
+     {MAX_N, 37, 2}},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
@@ -193,6 +198,8 @@ static int run_config(og_state *g, sk_context *base, size_t ci, bool fp64)
         !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_ITEMS_PER_THREAD, c->items), "items") ||
         !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_CPU_CHUNKS, c->chunks), "chunks") ||
         !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_SCAN_PATH, c->path), "path") ||
+        !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_CPU_SORT_LINES_FROM, c->lines_from),
+               "lines_from") ||
         !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_CPU_SERIAL_BELOW, c->serial_below),
                "serial_below"))
         return 1;
