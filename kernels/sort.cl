@@ -52,21 +52,12 @@ uint sk_digit(SK_KEY_T k, SK_KEY_T flip, uint shift, uint mask)
 
 #define SK_TILE (SK_WG * SK_ITEMS)
 
-/* partials[2g] = AND, partials[2g+1] = OR of the transformed keys that
- * work-group g's work-items visit (stride: the whole launch). */
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_sort_bounds_groups(__global const SK_KEY_T *keys, __global SK_KEY_T *partials,
-                           ulong n, SK_KEY_T flip)
+/* partials[2g], partials[2g + 1] = the AND and the OR of every work-item's
+ * a and o in work-group g. */
+void sk_wg_and_or(SK_KEY_T a, SK_KEY_T o, __local SK_KEY_T *la, __local SK_KEY_T *lo,
+                  __global SK_KEY_T *partials)
 {
-    __local SK_KEY_T la[SK_WG];
-    __local SK_KEY_T lo[SK_WG];
     uint lid = get_local_id(0);
-    SK_KEY_T a = ~(SK_KEY_T)0, o = 0;
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
-        SK_KEY_T b = sk_key_bits(keys[i], flip);
-        a &= b;
-        o |= b;
-    }
     la[lid] = a;
     lo[lid] = o;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -81,6 +72,23 @@ void sk_sort_bounds_groups(__global const SK_KEY_T *keys, __global SK_KEY_T *par
         partials[2 * get_group_id(0)] = la[0];
         partials[2 * get_group_id(0) + 1] = lo[0];
     }
+}
+
+/* partials[2g] = AND, partials[2g+1] = OR of the transformed keys that
+ * work-group g's work-items visit (stride: the whole launch). */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_sort_bounds_groups(__global const SK_KEY_T *keys, __global SK_KEY_T *partials,
+                           ulong n, SK_KEY_T flip)
+{
+    __local SK_KEY_T la[SK_WG];
+    __local SK_KEY_T lo[SK_WG];
+    SK_KEY_T a = ~(SK_KEY_T)0, o = 0;
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+        SK_KEY_T b = sk_key_bits(keys[i], flip);
+        a &= b;
+        o |= b;
+    }
+    sk_wg_and_or(a, o, la, lo, partials);
 }
 
 /* hist[d * tiles + tile] = keys of digit d in the tile (local atomics). */
@@ -237,31 +245,6 @@ void sk_sort_scatter_tiles(__global const SK_KEY_T *keys, __global SK_KEY_T *key
 __kernel void sk_sort_zero(__global uint *words, ulong count)
 {
     for (ulong i = get_global_id(0); i < count; i += get_global_size(0)) words[i] = 0;
-}
-
-/* counts[p * SK_RADIX + d] += keys whose digit p is d, for digits p <
- * `digits`, digit p at bits shift0 + p * SK_RADIX_BITS (the last one masked
- * by last_mask). Grid-stride over the keys; local counts, then global
- * atomics. */
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_sort_hist_digits(__global const SK_KEY_T *keys, __global uint *counts, ulong n,
-                         uint digits, uint shift0, uint last_mask, SK_KEY_T flip)
-{
-    __local uint lh[SK_MAX_DIGITS * SK_RADIX];
-    uint lid = get_local_id(0);
-    for (uint d = lid; d < digits * SK_RADIX; d += SK_WG) lh[d] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
-        SK_KEY_T b = sk_key_bits(keys[i], flip);
-        for (uint p = 0; p < digits; p++) {
-            uint mask = p + 1 < digits ? SK_RADIX - 1 : last_mask;
-            uint d = (uint)(b >> (shift0 + p * SK_RADIX_BITS)) & mask;
-            atomic_inc(&lh[p * SK_RADIX + d]);
-        }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = lid; d < digits * SK_RADIX; d += SK_WG)
-        if (lh[d]) atomic_add(&counts[d], lh[d]);
 }
 
 /* Exclusive scan of one uint per work-item (Hillis-Steele through
@@ -429,6 +412,56 @@ typedef union sk_os_keys {
     SK_KEY_T s[SK_OS_VEC_N];
 } sk_os_keys;
 
+/* One key of sk_sort_count_digits: into the AND and OR, each of its digits
+ * counted in lh[]. */
+void sk_os_count_key(SK_KEY_T key, SK_KEY_T flip, uint digits, uint shift0, uint last_mask,
+                     SK_KEY_T *a, SK_KEY_T *o, __local uint *lh)
+{
+    SK_KEY_T b = sk_key_bits(key, flip);
+    *a &= b;
+    *o |= b;
+    for (uint p = 0; p < digits; p++) {
+        uint mask = p + 1 < digits ? SK_RADIX - 1 : last_mask;
+        uint d = (uint)(b >> (shift0 + p * SK_RADIX_BITS)) & mask;
+        atomic_inc(&lh[p * SK_RADIX + d]);
+    }
+}
+
+/* In one read of the keys: counts[p * SK_RADIX + d] += keys whose digit p
+ * is d, for digits p < `digits`, digit p at bits shift0 + p * SK_RADIX_BITS
+ * (the last one masked by last_mask), and partials[2g], partials[2g + 1] =
+ * the AND and the OR of the transformed keys work-group g visits (which
+ * digits differ at all, so which sweeps are needed). Grid-stride over
+ * 16-byte vectors of keys, then the few keys past the last whole one;
+ * local counts, then global atomics. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *counts,
+                          __global SK_KEY_T *partials, ulong n, uint digits, uint shift0,
+                          uint last_mask, SK_KEY_T flip)
+{
+    __local uint lh[SK_MAX_DIGITS * SK_RADIX];
+    __local SK_KEY_T la[SK_WG];
+    __local SK_KEY_T lo[SK_WG];
+    uint lid = get_local_id(0);
+    for (uint d = lid; d < digits * SK_RADIX; d += SK_WG) lh[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_KEY_T a = ~(SK_KEY_T)0, o = 0;
+    ulong whole = n / SK_OS_VEC_N;
+    __global const SK_OS_VEC_T *vkeys = (__global const SK_OS_VEC_T *)keys;
+    for (ulong q = get_global_id(0); q < whole; q += get_global_size(0)) {
+        sk_os_keys v;
+        v.v = vkeys[q];
+        for (uint r = 0; r < SK_OS_VEC_N; r++)
+            sk_os_count_key(v.s[r], flip, digits, shift0, last_mask, &a, &o, lh);
+    }
+    for (ulong i = whole * SK_OS_VEC_N + get_global_id(0); i < n; i += get_global_size(0))
+        sk_os_count_key(keys[i], flip, digits, shift0, last_mask, &a, &o, lh);
+    sk_wg_and_or(a, o, la, lo, partials);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = lid; d < digits * SK_RADIX; d += SK_WG)
+        if (lh[d]) atomic_add(&counts[d], lh[d]);
+}
+
 /* Key k of this work-item (tile position j): into lk[], its entry into
  * x[k], its digit counted in lh[]. */
 void sk_os_take_key(SK_KEY_T key, uint j, uint shift, uint mask, SK_KEY_T flip,
@@ -528,13 +561,217 @@ void sk_os_digit_starts(__local const uint *lh, __local uint *lstart, __local ui
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_sort_onesweep(__global const SK_KEY_T *keys, __global SK_KEY_T *keys_out,
+/* Publishes the tile's digit counts (tile 0: as prefixes), before its
+ * keys are placed, so that later tiles can go on. `unused` keys past n,
+ * counted under the largest digit value `mask`, are left out. */
+void sk_os_publish(__global uint *mine, uint tile, uint mask, __local const uint *lh,
+                   uint unused)
+{
+    for (uint d = get_local_id(0); d <= mask; d += SK_WG)
+        atomic_xchg(mine + d, (tile == 0 ? SK_OS_PREFIX : SK_OS_AGGREGATE) |
+                                  (lh[d] - (d == mask ? unused : 0u)));
+}
+
+/* lbase[d] = where the tile's keys of digit value d go, less their tile
+ * position lstart[d]: the digit's start (starts[]: scanned counts of all
+ * digits back to back, so digit `digit`'s values carry digit * n before
+ * them) plus the keys of earlier tiles (look-back), whose sum this tile
+ * then publishes as its prefix. */
+void sk_os_bases(__global const uint *starts, __global uint *state, uint tile, ulong n,
+                 uint digit, uint mask, __local const uint *lh, __local const uint *lstart,
+                 __local uint *lbase, uint unused)
+{
+    __global uint *mine = state + 1 + (ulong)tile * SK_RADIX;
+    for (uint d = get_local_id(0); d <= mask; d += SK_WG) {
+        uint before = sk_os_look_back(state, tile, d);
+        uint count = lh[d] - (d == mask ? unused : 0u);
+        if (tile > 0) atomic_xchg(mine + d, SK_OS_PREFIX | (before + count));
+        lbase[d] = starts[digit * SK_RADIX + d] - digit * (uint)n + before - lstart[d];
+    }
+}
+
+/* sk_sort_onesweep's parameters, the same in both rankings. */
 #if defined(SK_VAL_T)
-                      __global const SK_VAL_T *vals, __global SK_VAL_T *vals_out,
+#define SK_OS_VALUE_PARAMS __global const SK_VAL_T *vals, __global SK_VAL_T *vals_out,
+#else
+#define SK_OS_VALUE_PARAMS
 #endif
-                      __global const uint *starts, __global uint *state, ulong n,
-                      uint digit, uint shift, uint mask, SK_KEY_T flip)
+#define SK_OS_SWEEP_SIGNATURE                                                               \
+    void sk_sort_onesweep(__global const SK_KEY_T *keys, __global SK_KEY_T *keys_out,       \
+                          SK_OS_VALUE_PARAMS __global const uint *starts,                  \
+                          __global uint *state, ulong n, uint digit, uint shift, uint mask, \
+                          SK_KEY_T flip)
+
+#if defined(SK_OS_WARP_MATCH) && !defined(SK_OS_SPLIT_RANK)
+/* ---- ranking by warp match (NVIDIA GPUs of compute capability 7.0 and up,
+ * through inline PTX; the host sets SK_OS_WARP_MATCH there, and
+ * SK_OS_SPLIT_RANK takes the portable ranking instead) -------------
+ *
+ * Warps of 32 work-items, in order of local id. Warp w holds tile positions
+ * w * 32 * SK_ITEMS .. + 32 * SK_ITEMS, its item k at lane l being position
+ * w * 32 * SK_ITEMS + k * 32 + l (warp-striped: every load a contiguous
+ * 128 bytes). The warp ranks its items k = 0, 1, ... in turn: the lanes
+ * with the same digit find each other (a vote per digit bit), the lowest
+ * of them adds their number to the warp's counter of that digit, and each
+ * lane's rank is the counter's old value plus the matching lanes below it. A scan over the
+ * warps' counters, digit by digit, then a scan over the digits give every
+ * key its place in the tile, in the order of the tile's positions within a
+ * digit: stable. */
+#define SK_OS_WARPS (SK_WG / 32)
+#if SK_WG % 32 != 0
+#error "sort.cl: ranking by warp match needs work-groups of whole warps"
+#endif
+
+/* The lanes of this warp voting true. */
+uint sk_os_ballot(uint vote)
+{
+    uint lanes;
+    __asm__ __volatile__("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t"
+                         "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t}"
+                         : "=r"(lanes)
+                         : "r"(vote));
+    return lanes;
+}
+
+/* The lanes of this warp whose digit is d: a vote per digit bit (the
+ * match.any instruction measured slower: bench/NOTES-gpu.md). */
+uint sk_os_match_peers(uint d)
+{
+    uint peers = 0xffffffffu;
+#pragma unroll
+    for (uint b = 0; b < SK_RADIX_BITS; b++) {
+        uint lanes = sk_os_ballot((d >> b) & 1u);
+        peers &= (d >> b) & 1u ? lanes : ~lanes;
+    }
+    return peers;
+}
+
+/* The lanes of this warp below this one. */
+uint sk_os_lanes_below(void)
+{
+    uint m;
+    __asm__ __volatile__("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+    return m;
+}
+
+/* v of lane `lane` of this warp. */
+uint sk_os_shuffle(uint v, uint lane)
+{
+    uint r;
+    __asm__ __volatile__("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+                         : "=r"(r)
+                         : "r"(v), "r"(lane));
+    return r;
+}
+
+/* Ranks this work-item's digits d[] within its warp: r[k] = keys of digit
+ * d[k] before item k in the warp's order, counted in lwc[warp * SK_RADIX + d]. */
+void sk_os_warp_rank(const uint *d, uint *r, __local uint *lwc)
+{
+    uint below = sk_os_lanes_below();
+    __local uint *wc = lwc + (get_local_id(0) / 32) * SK_RADIX;
+#pragma unroll
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint peers = sk_os_match_peers(d[k]);
+        uint first = 31u - clz(peers & (0u - peers));
+        uint old = 0;
+        if ((peers & below) == 0) old = atomic_add(&wc[d[k]], popcount(peers));
+        r[k] = sk_os_shuffle(old, first) + popcount(peers & below);
+    }
+}
+
+/* Turns the warps' counters into where each warp's keys of a digit start
+ * among the tile's keys of that digit; lh[d] = the tile's count of d. */
+void sk_os_warp_offsets(__local uint *lwc, __local uint *lh)
+{
+    for (uint d = get_local_id(0); d < SK_RADIX; d += SK_WG) {
+        uint sum = 0;
+        for (uint w = 0; w < SK_OS_WARPS; w++) {
+            uint c = lwc[w * SK_RADIX + d];
+            lwc[w * SK_RADIX + d] = sum;
+            sum += c;
+        }
+        lh[d] = sum;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+SK_OS_SWEEP_SIGNATURE
+{
+    /* The tile's keys and values in their sorted order. */
+    __local SK_KEY_T lk[SK_TILE];
+#if defined(SK_VAL_T)
+    __local SK_VAL_T lv[SK_TILE];
+#endif
+    __local uint lwc[SK_OS_WARPS * SK_RADIX];
+    __local uint ls[2 * SK_WG];
+    __local uint lh[SK_RADIX];
+    __local uint lstart[SK_RADIX];
+    __local uint lbase[SK_RADIX];
+    __local uint slot;
+    uint lid = get_local_id(0);
+    uint tile = sk_os_take_tile(state, &slot);
+    ulong base = (ulong)tile * SK_TILE;
+    ulong first = base + (lid / 32) * 32 * SK_ITEMS + lid % 32;
+    uint unused = base + SK_TILE > n ? (uint)(base + SK_TILE - n) : 0u;
+    for (uint i = lid; i < SK_OS_WARPS * SK_RADIX; i += SK_WG) lwc[i] = 0;
+
+    SK_KEY_T key[SK_ITEMS];
+    uint d[SK_ITEMS], r[SK_ITEMS];
+#pragma unroll
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        ulong i = first + k * 32;
+        key[k] = i < n ? keys[i] : 0;
+        d[k] = i < n ? sk_digit(key[k], flip, shift, mask) : mask;
+    }
+#if defined(SK_VAL_T)
+    /* The values' loads go out now and arrive during the ranking. */
+    SK_VAL_T v[SK_ITEMS];
+#pragma unroll
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        ulong i = first + k * 32;
+        v[k] = i < n ? vals[i] : 0;
+    }
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sk_os_warp_rank(d, r, lwc);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sk_os_warp_offsets(lwc, lh);
+    sk_os_publish(state + 1 + (ulong)tile * SK_RADIX, tile, mask, lh, unused);
+    sk_os_digit_starts(lh, lstart, ls);
+
+    __local uint *wc = lwc + (lid / 32) * SK_RADIX;
+#pragma unroll
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        r[k] += lstart[d[k]] + wc[d[k]];
+        lk[r[k]] = key[k];
+    }
+#if defined(SK_VAL_T)
+#pragma unroll
+    for (uint k = 0; k < SK_ITEMS; k++) lv[r[k]] = v[k];
+#endif
+    sk_os_bases(starts, state, tile, n, digit, mask, lh, lstart, lbase, unused);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint valid = SK_TILE - unused;
+#pragma unroll
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = k * SK_WG + lid;
+        SK_KEY_T kj = lk[j];
+        uint at = lbase[sk_digit(kj, flip, shift, mask)] + j;
+        if (j < valid) {
+            keys_out[at] = kj;
+#if defined(SK_VAL_T)
+            vals_out[at] = lv[j];
+#endif
+        }
+    }
+}
+
+#else /* ranking by local splits */
+
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+SK_OS_SWEEP_SIGNATURE
 {
     __local uint lp[SK_OS_TILE_WORDS];
     /* The tile's keys, later its values. */
@@ -555,20 +792,11 @@ void sk_sort_onesweep(__global const SK_KEY_T *keys, __global SK_KEY_T *keys_out
     uint x[SK_ITEMS];
     sk_os_load(keys, base, n, shift, mask, flip, lk, x, lh);
     barrier(CLK_LOCAL_MEM_FENCE);
-    /* Publish the tile's counts before ranking, so that later tiles can go on. */
-    __global uint *mine = state + 1 + (ulong)tile * SK_RADIX;
-    for (uint d = lid; d <= mask; d += SK_WG)
-        atomic_xchg(mine + d, (tile == 0 ? SK_OS_PREFIX : SK_OS_AGGREGATE) | lh[d]);
+    sk_os_publish(state + 1 + (ulong)tile * SK_RADIX, tile, mask, lh, 0);
 
     sk_os_rank(x, mask, lp, lcnt, lcnt + SK_OS_COUNTER_WORDS);
     sk_os_digit_starts(lh, lstart, lcnt + SK_OS_COUNTER_WORDS);
-    for (uint d = lid; d <= mask; d += SK_WG) {
-        uint before = sk_os_look_back(state, tile, d);
-        if (tile > 0) atomic_xchg(mine + d, SK_OS_PREFIX | (before + lh[d]));
-        /* starts[]: scanned counts of all digits back to back, so digit
-         * `digit`'s start values carry digit * n before them. */
-        lbase[d] = starts[digit * SK_RADIX + d] - digit * (uint)n + before - lstart[d];
-    }
+    sk_os_bases(starts, state, tile, n, digit, mask, lh, lstart, lbase, 0);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint j = k * SK_WG + lid;
@@ -587,6 +815,7 @@ void sk_sort_onesweep(__global const SK_KEY_T *keys, __global SK_KEY_T *keys_out
     }
 #endif
 }
+#endif /* SK_OS_WARP_MATCH */
 #endif /* SK_ONESWEEP */
 
 /* ======================================================================= */

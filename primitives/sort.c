@@ -74,11 +74,14 @@
 #define GPU_RADIX_BITS 8
 /* The split packs counts in 16 bits: tiles stay below 2^16 keys. */
 #define GPU_MAX_TILE_KEYS 65535
-/* GPU shape: work-groups of the AND/OR pass (each strides over the keys). */
-#define GPU_BOUNDS_GROUPS 256
+/* GPU shape, three steps per digit: work-groups of the AND/OR pass (each
+ * strides over the keys; 256 took 1.6 ms over 2^28 keys on an H100, too
+ * few loads in flight). */
+#define GPU_BOUNDS_GROUPS 1024
 /* GPU shape, one sweep per digit: the look-back words hold counts in 30
  * bits, so that path takes n < 2^30 (larger sorts take the three-step
- * passes); work-groups of the pass that counts every digit at once. */
+ * passes); work-groups of the pass that counts every digit at once (and
+ * finds the keys' AND and OR on the way). */
 #define GPU_ONESWEEP_MAX_KEYS (((size_t)1 << 30) - 1)
 #define GPU_DIGIT_HIST_GROUPS 1024
 /* How the one-sweep kernel reads the look-back words of other tiles: OpenCL
@@ -90,6 +93,23 @@
 static bool polls_volatile(const sk_context *ctx)
 {
     return ctx->desc.is_gpu && strstr(ctx->desc.platform_name, "NVIDIA") != NULL;
+}
+
+/* cl_nv_device_attribute_query's CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV. */
+#define NV_COMPUTE_CAPABILITY_MAJOR 0x4000
+
+/* Whether the one-sweep kernel ranks by warp match instructions (inline
+ * PTX): NVIDIA GPUs of compute capability 7.0 and up, work-groups of whole
+ * warps (32 work-items). Elsewhere, and where that program does not build,
+ * the portable ranking by local splits. */
+static bool ranks_by_warp_match(const sk_context *ctx)
+{
+    cl_uint major = 0;
+    if (!polls_volatile(ctx) ||
+        clGetDeviceInfo(ctx->device, NV_COMPUTE_CAPABILITY_MAJOR, sizeof major, &major,
+                        NULL) != CL_SUCCESS)
+        return false;
+    return major >= 7;
 }
 
 /* ---- requests ------------------------------------------------------------ */
@@ -159,17 +179,18 @@ typedef struct sort_plan {
     bool wide;                    /* 64-bit counts */
     bool onesweep;                /* GPU shape: one sweep per digit (else three steps) */
     bool poll_volatile;           /* one sweep: look-back read by volatile loads */
+    bool warp_match;              /* one sweep: ranking by warp match (inline PTX) */
     bool nt_lines;                /* CPU shape on a CPU device: the line scatter is built */
     bool lines;                   /* CPU shape: scatter through line buffers */
     bool fused;                   /* line scatter: counts the next pass's digits */
     const sk__program *prog;
 } sort_plan;
 
-enum { K_BOUNDS, K_HIST, K_SCATTER, K_ZERO, K_HIST_DIGITS, K_ONESWEEP };
+enum { K_BOUNDS, K_HIST, K_SCATTER, K_ZERO, K_COUNT_DIGITS, K_ONESWEEP };
 
 static const char *const gpu_kernels[] = {"sk_sort_bounds_groups", "sk_sort_hist_tiles",
                                           "sk_sort_scatter_tiles", "sk_sort_zero",
-                                          "sk_sort_hist_digits", "sk_sort_onesweep"};
+                                          "sk_sort_count_digits", "sk_sort_onesweep"};
 static const char *const cpu_kernels[] = {"sk_sort_bounds_chunks", "sk_sort_hist_chunks",
                                           "sk_sort_scatter_chunks", "sk_sort_fold_chunks",
                                           "sk_sort_scatter_lines"};
@@ -193,18 +214,33 @@ static size_t onesweep_stage_words(size_t wg, size_t items, size_t key_size,
 
 /* Local memory of the GPU shape's largest user: the three-step scatter (a
  * uint per key, the split scan's 2 x wg ulongs, the digit starts) or the
- * one-sweep kernel (a uint per key, its staging area, the splits' counters
- * (8 x wg words, padded) and scan (2 x wg words), three words per digit
- * value). */
-static size_t gpu_local_bytes(size_t wg, size_t items, unsigned radix_bits, size_t key_size,
-                              size_t value_size)
+ * one-sweep kernel. That one ranks by local splits (a uint per key, its
+ * staging area, the splits' counters (8 x wg words, padded) and scan (2 x wg
+ * words), three words per digit value) or by warp match (the keys and
+ * values, a counter per warp and digit value, a scan of 2 x wg words, three
+ * words per digit value). */
+static size_t gpu_local_bytes(const sort_plan *p, size_t value_size)
 {
-    size_t radix = (size_t)1 << radix_bits;
+    size_t wg = p->t.wg_size, items = p->t.items;
+    size_t radix = (size_t)1 << p->radix_bits;
     size_t scatter = (wg * items + 4 * wg + radix) * 4;
     size_t sweep = padded_tile(wg * items) * 4 +
-                   onesweep_stage_words(wg, items, key_size, value_size) * 32 +
+                   onesweep_stage_words(wg, items, p->key_size, value_size) * 32 +
                    (padded_tile(8 * wg) + 2 * wg + 3 * radix + 1) * 4;
+    if (p->warp_match)
+        sweep = wg * items * (p->key_size + value_size) +
+                (wg / 32 * radix + 2 * wg + 3 * radix + 1) * 4;
     return scatter > sweep ? scatter : sweep;
+}
+
+/* Halves the items per work-item until the GPU shape's local memory and
+ * tile limits hold. */
+static void fit_items(sort_plan *p, const sk_context *ctx, size_t value_size)
+{
+    while (p->gpu && p->t.items > 1 &&
+           (gpu_local_bytes(p, value_size) > ctx->local_mem_bytes ||
+            p->t.wg_size * p->t.items > GPU_MAX_TILE_KEYS))
+        p->t.items /= 2;
 }
 
 static void split_parts(sort_plan *p, size_t n)
@@ -248,15 +284,12 @@ static sort_plan plan_for(sk_context *ctx, const sort_req *r)
     /* The bounds pass keeps two keys per work-item in local memory. */
     while (p.gpu && p.t.wg_size > 1 && 2 * p.t.wg_size * p.key_size > ctx->local_mem_bytes)
         p.t.wg_size /= 2;
-    while (p.gpu && p.t.items > 1 &&
-           (gpu_local_bytes(p.t.wg_size, p.t.items, p.radix_bits, p.key_size, r->value_size) >
-                ctx->local_mem_bytes ||
-            p.t.wg_size * p.t.items > GPU_MAX_TILE_KEYS))
-        p.t.items /= 2;
     p.wide = r->n > UINT32_MAX;
     p.onesweep = p.gpu && r->n <= GPU_ONESWEEP_MAX_KEYS &&
                  p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN;
     p.poll_volatile = polls_volatile(ctx);
+    p.warp_match = p.onesweep && p.t.wg_size % 32 == 0 && ranks_by_warp_match(ctx);
+    fit_items(&p, ctx, r->value_size);
     split_parts(&p, r->n);
     plan_lines(&p, ctx, r);
     return p;
@@ -284,6 +317,7 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
                      div_up(key_types[r->key_type].bits, p->radix_bits),
                      onesweep_stage_words(p->t.wg_size, p->t.items, p->key_size, r->value_size));
     if (p->gpu && !p->wide && p->poll_volatile) sk__str_addf(&s, "#define SK_OS_POLL_VOLATILE 1\n");
+    if (p->gpu && !p->wide && p->warp_match) sk__str_addf(&s, "#define SK_OS_WARP_MATCH 1\n");
     if (!p->gpu)
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (p->nt_lines) sk__str_addf(&s, "#define SK_NT_LINES 1\n");
@@ -302,6 +336,13 @@ static sk_status sort_program(sk_context *ctx, sort_plan *p, const sort_req *r)
     sk_status st = sk__program_get(ctx, "sort", config, p->gpu ? gpu_kernels : cpu_kernels,
                                    kernels, &p->prog);
     free(config);
+    if (st == SK_E_BUILD && p->warp_match) {
+        /* A driver that takes no inline PTX: the portable ranking. */
+        p->warp_match = false;
+        fit_items(p, ctx, r->value_size);
+        split_parts(p, r->n);
+        return sort_program(ctx, p, r);
+    }
     return st;
 }
 
@@ -404,11 +445,36 @@ static sk_status launch(sort_job *j, unsigned kernel, size_t parts, const char *
 }
 
 /* Reads back the AND and OR of all transformed keys of `keys`. */
+/* The AND and the OR over `parts` pairs of partials (AND, OR) on the device. */
+static sk_status reduce_bounds(sort_job *j, cl_mem partials, size_t parts, uint64_t *and_out,
+                               uint64_t *or_out)
+{
+    sk_context *ctx = j->ctx;
+    size_t ks = j->p.key_size;
+    sk_status st = SK_OK;
+    unsigned char *host = malloc(2 * parts * ks);
+    if (!host) SK_TRY(sk__fail(ctx, SK_E_OUT_OF_MEMORY, "sort: key bounds"));
+    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, partials, CL_TRUE, 0, 2 * parts * ks, host,
+                                       0, NULL, NULL));
+    uint64_t and_all = ~(uint64_t)0, or_all = 0;
+    for (size_t i = 0; i < parts; i++) {
+        uint64_t x = 0, y = 0;
+        memcpy(&x, host + 2 * i * ks, ks); /* little-endian host and device */
+        memcpy(&y, host + (2 * i + 1) * ks, ks);
+        and_all &= x;
+        or_all |= y;
+    }
+    *and_out = and_all;
+    *or_out = or_all;
+out:
+    free(host);
+    return st;
+}
+
 static sk_status key_bounds(sort_job *j, cl_mem keys, uint64_t *and_out, uint64_t *or_out)
 {
     sk_context *ctx = j->ctx;
     size_t ks = j->p.key_size, parts = j->p.bound_parts;
-    unsigned char *host = NULL;
     cl_mem partials = NULL;
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_AUX, 2 * parts * ks, &partials));
@@ -426,22 +492,8 @@ static sk_status key_bounds(sort_job *j, cl_mem keys, uint64_t *and_out, uint64_
     arg_key(&a, ks, j->flip);
     SK_TRY(a.st);
     SK_TRY(launch(j, K_BOUNDS, parts, "bounds", j->first.shift, j->first.mask));
-    host = malloc(2 * parts * ks);
-    if (!host) SK_TRY(sk__fail(ctx, SK_E_OUT_OF_MEMORY, "sort: key bounds"));
-    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, partials, CL_TRUE, 0, 2 * parts * ks, host,
-                                       0, NULL, NULL));
-    uint64_t and_all = ~(uint64_t)0, or_all = 0;
-    for (size_t i = 0; i < parts; i++) {
-        uint64_t x = 0, y = 0;
-        memcpy(&x, host + 2 * i * ks, ks); /* little-endian host and device */
-        memcpy(&y, host + (2 * i + 1) * ks, ks);
-        and_all &= x;
-        or_all |= y;
-    }
-    *and_out = and_all;
-    *or_out = or_all;
+    st = reduce_bounds(j, partials, parts, and_out, or_out);
 out:
-    free(host);
     return st;
 }
 
@@ -591,35 +643,51 @@ static sk_status zero_words(sort_job *j, cl_mem mem, size_t count)
     return sk__launch(j->ctx, j->p.prog, K_ZERO, groups * local, local, "zero count=%zu", count);
 }
 
-/* Counts every digit from passes[0] to passes[count - 1] (skipped ones
- * included: the digits are consecutive) in one read of the keys, and scans
- * the counts, back to back, into where each digit value starts. */
-static sk_status count_digits(sort_job *j, cl_mem keys, const pass_digit *passes,
-                              unsigned count)
+/* One sweep per digit: the digits of the bit range, from begin_bit, each
+ * rb bits wide but the last. */
+static unsigned sweep_digits(const sort_job *j)
+{
+    return (unsigned)div_up(j->r->end_bit - j->r->begin_bit, j->p.radix_bits);
+}
+
+static unsigned sweep_mask(const sort_job *j, unsigned digit)
+{
+    unsigned rb = j->p.radix_bits, width = j->r->end_bit - j->r->begin_bit - digit * rb;
+    return (1u << (width < rb ? width : rb)) - 1;
+}
+
+/* One sweep per digit: counts every digit of the bit range and finds the
+ * keys' AND and OR in one read of the keys, then scans the counts, back to
+ * back, into where each digit value starts. */
+static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint64_t *or_out)
 {
     sk_context *ctx = j->ctx;
-    unsigned digits = (passes[count - 1].shift - passes[0].shift) / j->p.radix_bits + 1;
+    unsigned digits = sweep_digits(j);
     size_t words = (size_t)digits << j->p.radix_bits;
     size_t groups = j->p.parts < GPU_DIGIT_HIST_GROUPS ? j->p.parts : GPU_DIGIT_HIST_GROUPS;
+    cl_mem partials = NULL;
     sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_AUX, 2 * groups * j->p.key_size, &partials));
     SK_TRY(zero_words(j, j->hist, words));
-    arg_list a = {ctx, j->p.prog->kernels[K_HIST_DIGITS], 0, SK_OK};
+    arg_list a = {ctx, j->p.prog->kernels[K_COUNT_DIGITS], 0, SK_OK};
     arg_mem(&a, keys);
     arg_mem(&a, j->hist);
+    arg_mem(&a, partials);
     arg_ulong(&a, j->r->n);
     arg_uint(&a, digits);
-    arg_uint(&a, passes[0].shift);
-    arg_uint(&a, passes[count - 1].mask);
+    arg_uint(&a, j->r->begin_bit);
+    arg_uint(&a, sweep_mask(j, digits - 1));
     arg_key(&a, j->p.key_size, j->flip);
     SK_TRY(a.st);
-    SK_TRY(launch(j, K_HIST_DIGITS, groups, "digit counts", passes[0].shift,
-                  passes[count - 1].mask));
-    st = sk_scan_exclusive(ctx, SK_UINT32, SK_OP_ADD, j->hist, j->hist, words);
+    SK_TRY(launch(j, K_COUNT_DIGITS, groups, "digit counts", j->r->begin_bit,
+                  sweep_mask(j, digits - 1)));
+    SK_TRY(sk_scan_exclusive(ctx, SK_UINT32, SK_OP_ADD, j->hist, j->hist, words));
+    st = reduce_bounds(j, partials, groups, and_out, or_out);
 out:
     return st;
 }
 
-/* One sweep: sort by digit number `digit` (counted from passes[0]). */
+/* One sweep: sort by digit number `digit` (counted from begin_bit). */
 static sk_status run_sweep(sort_job *j, const pass_bufs *b, unsigned digit, pass_digit pd)
 {
     sk_context *ctx = j->ctx;
@@ -670,6 +738,18 @@ static uint64_t range_mask(unsigned begin, unsigned end)
 
 #define MAX_PASSES 64
 
+/* One sweep per digit: the digits (from begin_bit, as counted) with bits
+ * in `diff`; the others are skipped. */
+static unsigned list_sweeps(const sort_job *j, uint64_t diff, pass_digit *out)
+{
+    unsigned count = 0;
+    for (unsigned d = 0; d < sweep_digits(j); d++) {
+        pass_digit pd = {j->r->begin_bit + d * j->p.radix_bits, sweep_mask(j, d)};
+        if ((diff >> pd.shift) & pd.mask) out[count++] = pd;
+    }
+    return count;
+}
+
 /* The passes over the bits in `diff` (bits that differ between keys), one
  * digit at a time from the lowest differing bit; constant digits skipped.
  * @return their number. */
@@ -712,14 +792,11 @@ static sk_status run_passes(sort_job *j, const pass_plan *pp, const pass_digit *
 {
     sk_context *ctx = j->ctx;
     sk_status st = SK_OK;
-    if (j->p.onesweep) {
-        SK_TRY(open_sweep_state(j));
-        SK_TRY(count_digits(j, pp->keys, passes, count));
-    }
+    if (j->p.onesweep) SK_TRY(open_sweep_state(j));
     if (j->p.lines) SK_TRY(open_lines(j));
     for (unsigned i = 0; i < count && st == SK_OK; i++) {
         pass_bufs b = pass_buffers(pp, i, count);
-        unsigned digit = (passes[i].shift - passes[0].shift) / j->p.radix_bits;
+        unsigned digit = (passes[i].shift - j->r->begin_bit) / j->p.radix_bits;
         st = j->p.onesweep ? run_sweep(j, &b, digit, passes[i])
                            : run_pass(j, &b, passes[i], hist_source_of(j, passes, i),
                                       next_counted(j, passes, i, count));
@@ -769,10 +846,13 @@ static sk_status sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_me
     size_t rows = j.p.onesweep ? div_up(key_types[r->key_type].bits, j.p.radix_bits) : j.p.parts;
     SK_TRY(sk__scratch_get(ctx, SK_SLOT_SORT_HIST,
                            (rows << j.p.radix_bits) * (j.p.wide ? 8 : 4), &j.hist));
-    SK_TRY(key_bounds(&j, keys, &and_all, &or_all));
+    if (j.p.onesweep)
+        SK_TRY(count_digits(&j, keys, &and_all, &or_all));
+    else
+        SK_TRY(key_bounds(&j, keys, &and_all, &or_all));
     uint64_t diff = (and_all ^ or_all) & range_mask(r->begin_bit, r->end_bit);
     if (diff == 0) return SK_OK;  /* every key has the same bits there */
-    unsigned count = list_passes(&j, diff, passes);
+    unsigned count = j.p.onesweep ? list_sweeps(&j, diff, passes) : list_passes(&j, diff, passes);
     SK_TRY(open_scratch(&j, count, &pp));
     st = run_passes(&j, &pp, passes, count);
 out:
