@@ -711,11 +711,12 @@ SK_OS_SWEEP_SIGNATURE
     __local uint lbase[SK_RADIX];
     __local uint slot;
     uint lid = get_local_id(0);
+    for (uint i = lid; i < SK_OS_WARPS * SK_RADIX; i += SK_WG) lwc[i] = 0;
+    /* (its barrier also orders the counters' zeroing before their use) */
     uint tile = sk_os_take_tile(state, &slot);
     ulong base = (ulong)tile * SK_TILE;
     ulong first = base + (lid / 32) * 32 * SK_ITEMS + lid % 32;
     uint unused = base + SK_TILE > n ? (uint)(base + SK_TILE - n) : 0u;
-    for (uint i = lid; i < SK_OS_WARPS * SK_RADIX; i += SK_WG) lwc[i] = 0;
 
     SK_KEY_T key[SK_ITEMS];
     uint d[SK_ITEMS], r[SK_ITEMS];
@@ -734,7 +735,7 @@ SK_OS_SWEEP_SIGNATURE
         v[k] = i < n ? vals[i] : 0;
     }
 #endif
-    barrier(CLK_LOCAL_MEM_FENCE);
+    /* Each warp ranks as soon as its own keys are in. */
     sk_os_warp_rank(d, r, lwc);
     barrier(CLK_LOCAL_MEM_FENCE);
     sk_os_warp_offsets(lwc, lh);
