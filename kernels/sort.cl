@@ -664,18 +664,21 @@ uint sk_os_shuffle(uint v, uint lane)
     return r;
 }
 
-/* Ranks this work-item's digits d[] within its warp: r[k] = keys of digit
- * d[k] before item k in the warp's order, counted in lwc[warp * SK_RADIX + d]. */
-void sk_os_warp_rank(const uint *d, uint *r, __local uint *lwc)
+/* Ranks this work-item's items within its warp: r[k] = items with the
+ * digit of item k (key[k]'s below `live`, else the largest) before it in
+ * the warp's order, counted in lwc[warp * SK_RADIX + digit]. */
+void sk_os_warp_rank(const SK_KEY_T *key, uint live, uint *r, __local uint *lwc,
+                     SK_KEY_T flip, uint shift, uint mask)
 {
     uint below = sk_os_lanes_below();
     __local uint *wc = lwc + (get_local_id(0) / 32) * SK_RADIX;
 #pragma unroll
     for (uint k = 0; k < SK_ITEMS; k++) {
-        uint peers = sk_os_match_peers(d[k]);
+        uint d = k < live ? sk_digit(key[k], flip, shift, mask) : mask;
+        uint peers = sk_os_match_peers(d);
         uint first = 31u - clz(peers & (0u - peers));
         uint old = 0;
-        if ((peers & below) == 0) old = atomic_add(&wc[d[k]], popcount(peers));
+        if ((peers & below) == 0) old = atomic_add(&wc[d], popcount(peers));
         r[k] = sk_os_shuffle(old, first) + popcount(peers & below);
     }
 }
@@ -718,25 +721,21 @@ SK_OS_SWEEP_SIGNATURE
     ulong first = base + (lid / 32) * 32 * SK_ITEMS + lid % 32;
     uint unused = base + SK_TILE > n ? (uint)(base + SK_TILE - n) : 0u;
 
+    /* This work-item's items below `live` are keys; the rest, past n, take
+     * the largest digit and sort behind every key. */
+    uint live = n > first ? (uint)min((n - first + 31) / 32, (ulong)SK_ITEMS) : 0u;
     SK_KEY_T key[SK_ITEMS];
-    uint d[SK_ITEMS], r[SK_ITEMS];
+    uint r[SK_ITEMS];
 #pragma unroll
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        ulong i = first + k * 32;
-        key[k] = i < n ? keys[i] : 0;
-        d[k] = i < n ? sk_digit(key[k], flip, shift, mask) : mask;
-    }
+    for (uint k = 0; k < SK_ITEMS; k++) key[k] = k < live ? keys[first + k * 32] : 0;
 #if defined(SK_VAL_T)
     /* The values' loads go out now and arrive during the ranking. */
     SK_VAL_T v[SK_ITEMS];
 #pragma unroll
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        ulong i = first + k * 32;
-        v[k] = i < n ? vals[i] : 0;
-    }
+    for (uint k = 0; k < SK_ITEMS; k++) v[k] = k < live ? vals[first + k * 32] : 0;
 #endif
     /* Each warp ranks as soon as its own keys are in. */
-    sk_os_warp_rank(d, r, lwc);
+    sk_os_warp_rank(key, live, r, lwc, flip, shift, mask);
     barrier(CLK_LOCAL_MEM_FENCE);
     sk_os_warp_offsets(lwc, lh);
     sk_os_publish(state + 1 + (ulong)tile * SK_RADIX, tile, mask, lh, unused);
@@ -745,7 +744,8 @@ SK_OS_SWEEP_SIGNATURE
     __local uint *wc = lwc + (lid / 32) * SK_RADIX;
 #pragma unroll
     for (uint k = 0; k < SK_ITEMS; k++) {
-        r[k] += lstart[d[k]] + wc[d[k]];
+        uint d = k < live ? sk_digit(key[k], flip, shift, mask) : mask;
+        r[k] += lstart[d] + wc[d];
         lk[r[k]] = key[k];
     }
 #if defined(SK_VAL_T)
