@@ -152,6 +152,54 @@ SK_T sk_wg_upsweep(SK_T v, __local SK_T *s)
  * buffered in s[2 * SK_WG]; half the barriers of an up-sweep and
  * down-sweep, which is what bounds a tile's time on GPUs: bench/NOTES-gpu.md);
  * *total gets the combination of all. Operands keep their order. */
+#if defined(SK_WARP_SHUFFLE) && !defined(SK_PORTABLE_WG_SCAN) && SK_WG % 32 == 0
+/* ---- the same by warp shuffles (NVIDIA GPUs of compute capability 7.0
+ * and up, inline PTX; the host sets SK_WARP_SHUFFLE there) ---------------
+ * Warps of 32 work-items in order of local id scan their values by
+ * shuffles (log2(32) steps, no barrier), the warps' totals meet in local
+ * memory (one barrier), and each work-item combines the totals of the
+ * warps before its own, in order. Operands keep their order; which
+ * operands combine depends on positions only. */
+
+typedef union sk_t_words {
+    SK_T v;
+    uint w[(SK_T_SIZE + 3) / 4];
+} sk_t_words;
+
+/* v of the lane `delta` below this one (this lane's own v in lanes below
+ * delta), word by word. */
+SK_T sk_shuffle_up(SK_T v, uint delta)
+{
+    sk_t_words in, out;
+    in.v = v;
+    for (uint i = 0; i < (SK_T_SIZE + 3) / 4; i++)
+        __asm__ __volatile__("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;"
+                             : "=r"(out.w[i])
+                             : "r"(in.w[i]), "r"(delta));
+    return out.v;
+}
+
+SK_T sk_wg_exclusive_scan(SK_T v, __local SK_T *s, SK_T *total)
+{
+    uint lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
+    SK_T x = v;
+    for (uint d = 1; d < 32; d <<= 1) {
+        SK_T y = sk_shuffle_up(x, d);
+        if (lane >= d) x = sk_op(y, x);
+    }
+    SK_T below = sk_shuffle_up(x, 1);
+    if (lane == 31) s[warp] = x;
+    SK_BARRIER();
+    SK_T before = SK_IDENTITY, all = SK_IDENTITY;
+    for (uint w = 0; w < SK_WG / 32; w++) {
+        if (w == warp) before = all;
+        all = sk_op(all, s[w]);
+    }
+    *total = all;
+    SK_BARRIER();
+    return lane == 0 ? before : sk_op(before, below);
+}
+#else
 SK_T sk_wg_exclusive_scan(SK_T v, __local SK_T *s, SK_T *total)
 {
 #if SK_WG == 1
@@ -175,6 +223,7 @@ SK_T sk_wg_exclusive_scan(SK_T v, __local SK_T *s, SK_T *total)
     return r;
 #endif
 }
+#endif
 
 /* Reduces the tile at base; every work-item gets the total. */
 SK_T sk_tile_reduce(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, __local SK_T *s)

@@ -273,6 +273,23 @@ static sk_status context_alloc(sk_context **out)
 }
 
 /* Reads the device limits the planner needs. */
+
+/* cl_nv_device_attribute_query's CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV. */
+#define NV_COMPUTE_CAPABILITY_MAJOR 0x4000
+
+/* Whether the device is an NVIDIA GPU of compute capability 7.0 or later,
+ * whose OpenCL compiler takes the inline PTX of the warp-level kernel
+ * variants (vote, shuffle with .sync). */
+static bool has_nv_warps(const sk_context *ctx)
+{
+    cl_uint major = 0;
+    if (!ctx->desc.is_gpu || strstr(ctx->desc.platform_name, "NVIDIA") == NULL ||
+        clGetDeviceInfo(ctx->device, NV_COMPUTE_CAPABILITY_MAJOR, sizeof major, &major,
+                        NULL) != CL_SUCCESS)
+        return false;
+    return major >= 7;
+}
+
 static sk_status context_read_device(sk_context *ctx)
 {
     sk_status st = SK_OK;
@@ -281,6 +298,7 @@ static sk_status context_read_device(sk_context *ctx)
                                    sizeof ctx->max_wg_size, &ctx->max_wg_size, NULL));
     SK_CL_TRY(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE,
                                    sizeof ctx->local_mem_bytes, &ctx->local_mem_bytes, NULL));
+    ctx->nv_warps = has_nv_warps(ctx);
 out:
     return st;
 }

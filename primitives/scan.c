@@ -213,10 +213,11 @@ static const char *const cpu_kernels[] = {"sk_reduce_chunks", "sk_scan_chunks",
                                           "sk_scan_lookback"};
 
 /* The configuration text placed before scan.cl: the monoid, the level-0
- * input/output when it is not a plain array (io), the shape, and with
- * `lookback` the single-pass kernel's look-back functions. */
+ * input/output when it is not a plain array (io), the shape (with `warps`
+ * the work-group scan by warp shuffles), and with `lookback` the
+ * single-pass kernel's look-back functions. */
 static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tuning *t,
-                         bool lookback)
+                         bool warps, bool lookback)
 {
     const sk_monoid *m = &op->m;
     sk__str s = {0};
@@ -233,6 +234,7 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     if (t->shape == SK_SHAPE_GPU)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      t->wg_size, t->items);
+    if (warps) sk__str_addf(&s, "#define SK_WARP_SHUFFLE 1\n");
     if (t->shape == SK_SHAPE_GPU && op->builtin_type && m->size == 4)
         sk__str_addf(&s, "#define SK_TILE_VEC4 1\n#define SK_AS_T as_%s\n", m->type);
     else
@@ -257,13 +259,19 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
 static sk_status scan_program(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
                               const sk__tuning *t, bool lookback, const sk__program **out)
 {
-    char *config = scan_config(op, io, t, lookback);
-    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scan configuration");
     bool gpu = t->shape == SK_SHAPE_GPU;
+    /* Work-group scans by warp shuffles where the device takes them. */
+    bool warps = gpu && ctx->nv_warps && t->wg_size % 32 == 0;
     unsigned kernels = (gpu ? 4 : 2) + lookback;
-    sk_status st = sk__program_get(ctx, "scan", config, gpu ? gpu_kernels : cpu_kernels,
-                                   kernels, out);
-    free(config);
+    sk_status st = SK_E_BUILD;
+    for (int attempt = warps ? 0 : 1; attempt < 2 && st == SK_E_BUILD; attempt++) {
+        /* A driver that rejects the inline PTX: the portable scan. */
+        char *config = scan_config(op, io, t, attempt == 0, lookback);
+        if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scan configuration");
+        st = sk__program_get(ctx, "scan", config, gpu ? gpu_kernels : cpu_kernels, kernels,
+                             out);
+        free(config);
+    }
     return st;
 }
 

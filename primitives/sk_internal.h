@@ -115,6 +115,8 @@ struct sk_context {
     sk_device_desc desc;
     size_t max_wg_size;            /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     cl_ulong local_mem_bytes;
+    bool nv_warps;                 /* NVIDIA GPU of compute capability 7.0 and up:
+                                      kernels may use warp instructions (inline PTX) */
 
     /* params as set (0 = automatic) */
     sk_shape shape_param;

@@ -95,21 +95,13 @@ static bool polls_volatile(const sk_context *ctx)
     return ctx->desc.is_gpu && strstr(ctx->desc.platform_name, "NVIDIA") != NULL;
 }
 
-/* cl_nv_device_attribute_query's CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV. */
-#define NV_COMPUTE_CAPABILITY_MAJOR 0x4000
-
-/* Whether the one-sweep kernel ranks by warp match instructions (inline
+/* Whether the one-sweep kernel ranks by warp vote instructions (inline
  * PTX): NVIDIA GPUs of compute capability 7.0 and up, work-groups of whole
  * warps (32 work-items). Elsewhere, and where that program does not build,
  * the portable ranking by local splits. */
-static bool ranks_by_warp_match(const sk_context *ctx)
+static bool ranks_by_warp_match(const sk_context *ctx, size_t wg_size)
 {
-    cl_uint major = 0;
-    if (!polls_volatile(ctx) ||
-        clGetDeviceInfo(ctx->device, NV_COMPUTE_CAPABILITY_MAJOR, sizeof major, &major,
-                        NULL) != CL_SUCCESS)
-        return false;
-    return major >= 7;
+    return ctx->nv_warps && wg_size % 32 == 0;
 }
 
 /* ---- requests ------------------------------------------------------------ */
@@ -288,7 +280,7 @@ static sort_plan plan_for(sk_context *ctx, const sort_req *r)
     p.onesweep = p.gpu && r->n <= GPU_ONESWEEP_MAX_KEYS &&
                  p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN;
     p.poll_volatile = polls_volatile(ctx);
-    p.warp_match = p.onesweep && p.t.wg_size % 32 == 0 && ranks_by_warp_match(ctx);
+    p.warp_match = p.onesweep && ranks_by_warp_match(ctx, p.t.wg_size);
     fit_items(&p, ctx, r->value_size);
     split_parts(&p, r->n);
     plan_lines(&p, ctx, r);
