@@ -76,6 +76,39 @@
 /* Inclusive scan of one uint per work-item (Hillis-Steele over two
  * alternating halves of s[2 * SK_WG]); *total gets the sum of all. Returns
  * the exclusive prefix of the calling work-item. */
+#if defined(SK_WARP_SHUFFLE) && !defined(SK_PORTABLE_WG_SCAN) && SK_WG % 32 == 0
+/* The same by warp shuffles (NVIDIA GPUs of compute capability 7.0 and
+ * up, inline PTX; the host sets SK_WARP_SHUFFLE there): each warp scans
+ * its counts by shuffles, the warps' totals meet after one barrier. */
+uint sk_warp_up(uint v, uint delta)
+{
+    uint r;
+    __asm__ __volatile__("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;"
+                         : "=r"(r)
+                         : "r"(v), "r"(delta));
+    return r;
+}
+
+uint sk_wg_count_scan(uint v, __local uint *s, uint *total)
+{
+    uint lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
+    uint x = v;
+    for (uint d = 1; d < 32; d <<= 1) {
+        uint y = sk_warp_up(x, d);
+        if (lane >= d) x += y;
+    }
+    if (lane == 31) s[warp] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint before = 0, all = 0;
+    for (uint w = 0; w < SK_WG / 32; w++) {
+        if (w == warp) before = all;
+        all += s[w];
+    }
+    *total = all;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return before + x - v;
+}
+#else
 uint sk_wg_count_scan(uint v, __local uint *s, uint *total)
 {
     uint lid = get_local_id(0);
@@ -96,6 +129,7 @@ uint sk_wg_count_scan(uint v, __local uint *s, uint *total)
     barrier(CLK_LOCAL_MEM_FENCE);
     return inclusive - v;
 }
+#endif
 
 /* counts[tile] = kept elements of the tile; group 0 also zeroes
  * counts[tiles], the slot the exclusive scan turns into the total. */

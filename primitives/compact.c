@@ -181,7 +181,7 @@ static void config_keep(sk__str *c, const compact_spec *s)
     }
 }
 
-static char *compact_config(const compact_spec *s, const compact_plan *p)
+static char *compact_config(const compact_spec *s, const compact_plan *p, bool warps)
 {
     sk__str c = {0};
     sk__str_addf(&c, "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
@@ -192,6 +192,7 @@ static char *compact_config(const compact_spec *s, const compact_plan *p)
     if (p->gpu)
         sk__str_addf(&c, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      p->t.wg_size, p->t.items);
+    if (warps) sk__str_addf(&c, "#define SK_WARP_SHUFFLE 1\n");
     if (p->gpu && sk_type_size(s->type) == 4)
         sk__str_addf(&c, "#define SK_T4 %s4\n", cl_types[s->type]);
     else
@@ -211,11 +212,17 @@ static char *compact_config(const compact_spec *s, const compact_plan *p)
 static sk_status get_program(sk_context *ctx, const compact_spec *s, const compact_plan *p,
                              const sk__program **out)
 {
-    char *config = compact_config(s, p);
-    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "compaction configuration");
-    sk_status st = sk__program_get(ctx, "compact", config, p->gpu ? gpu_kernels : cpu_kernels,
-                                   p->lookback ? 3 : 2, out);
-    free(config);
+    /* Work-group scans by warp shuffles where the device takes them. */
+    bool warps = p->gpu && ctx->nv_warps && p->t.wg_size % 32 == 0;
+    sk_status st = SK_E_BUILD;
+    for (int attempt = warps ? 0 : 1; attempt < 2 && st == SK_E_BUILD; attempt++) {
+        /* A driver that rejects the inline PTX: the portable scan. */
+        char *config = compact_config(s, p, attempt == 0);
+        if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "compaction configuration");
+        st = sk__program_get(ctx, "compact", config, p->gpu ? gpu_kernels : cpu_kernels,
+                             p->lookback ? 3 : 2, out);
+        free(config);
+    }
     return st;
 }
 
