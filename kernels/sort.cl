@@ -214,22 +214,24 @@ void sk_sort_scatter_tiles(__global const SK_KEY_T *keys, __global SK_KEY_T *key
 #if defined(SK_ONESWEEP)
 /* ---- one sweep per digit (Onesweep: Adinets & Merrill, 2022) -------------
  *
- * sk_sort_hist_digits counts every digit of the sort at once, in one read of
- * the keys; the host scans those counts (sk_scan_exclusive over all digits
+ * sk_sort_count_digits counts every digit of the sort's bit range at once,
+ * and the keys' AND and OR (which digits differ at all), in one read of the
+ * keys; the host scans those counts (sk_scan_exclusive over all digits
  * back to back) into where each digit value starts. Then one launch per
- * digit: each work-group takes the next tile number from an atomic counter,
- * counts its tile's digits and publishes the counts at once, ranks the
- * tile's keys stably in local memory, finds for each digit value how many
- * keys of earlier tiles have it by decoupled look-back over the published
- * counts, and writes its keys (and values) to their places.
+ * digit that differs: each work-group takes the next tile number from an
+ * atomic counter, counts its tile's digits and publishes the counts, ranks
+ * the tile's keys stably in local memory (by warp votes on NVIDIA GPUs,
+ * else by local splits), finds for each digit value how many keys of
+ * earlier tiles have it by decoupled look-back over the published counts,
+ * and writes its keys (and values) to their places.
  *
  * state[0] is the tile counter; state[1 + t * SK_RADIX + d] is tile t's word
  * for digit value d: 0 while empty, else a status in the two high bits and a
  * count in the low 30 (n < 2^30 on this path):
  *   SK_OS_AGGREGATE  keys of digit d in tile t
  *   SK_OS_PREFIX     keys of digit d in tiles 0 .. t
- * The host zeroes the state (sk_sort_zero) before every launch. Counts and statuses steer
- * the walk; the keys' order never depends on timing. */
+ * The host zeroes the state (sk_sort_zero) before every launch. Counts and
+ * statuses steer the walk; the keys' order never depends on timing. */
 
 #define SK_OS_AGGREGATE 0x40000000u
 #define SK_OS_PREFIX 0x80000000u
