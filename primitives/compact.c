@@ -195,8 +195,7 @@ static char *compact_config(const compact_spec *s, const compact_plan *p, bool w
     if (warps) sk__str_addf(&c, "#define SK_WARP_SHUFFLE 1\n");
     if (p->gpu && sk_type_size(s->type) == 4)
         sk__str_addf(&c, "#define SK_T4 %s4\n", cl_types[s->type]);
-    else
-        sk__str_addf(&c, "#define SK_SHAPE_CPU 1\n");
+    if (!p->gpu) sk__str_addf(&c, "#define SK_SHAPE_CPU 1\n");
     config_keep(&c, s);
     if (p->lookback)
         sk__str_addf(&c, "#define SK_LOOKBACK 1\n#define SK_LB_T uint\n#define SK_LB_IDENTITY 0u\n"

@@ -237,8 +237,7 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     if (warps) sk__str_addf(&s, "#define SK_WARP_SHUFFLE 1\n");
     if (t->shape == SK_SHAPE_GPU && op->builtin_type && m->size == 4)
         sk__str_addf(&s, "#define SK_TILE_VEC4 1\n#define SK_AS_T as_%s\n", m->type);
-    else
-        sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
+    if (t->shape != SK_SHAPE_GPU) sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (t->shape == SK_SHAPE_CPU && op->vec_type && !io)
         sk__str_addf(&s, "#define SK_V %s\nSK_V sk_opv(SK_V a, SK_V b) { return (%s); }\n"
                          "#define SK_V4 %s\nSK_V4 sk_opv4(SK_V4 a, SK_V4 b) { return (%s); }\n",
