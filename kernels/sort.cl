@@ -110,25 +110,30 @@ void sk_sort_hist_tiles(__global const SK_KEY_T *keys, __global SK_COUNT_T *hist
     for (uint d = lid; d < SK_RADIX; d += SK_WG) hist[d * tiles + tile] = lh[d];
 }
 
-/* Exclusive scan of one ulong per work-item through s[2 * SK_WG]
- * (Hillis-Steele, double-buffered); *total gets the sum of all. */
-ulong sk_wg_exclusive_ulong(ulong v, __local ulong *s, ulong *total)
-{
-    uint lid = get_local_id(0);
-    uint in = 0;
-    s[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = 1; d < SK_WG; d <<= 1) {
-        ulong add = lid >= d ? s[in * SK_WG + lid - d] : 0;
-        s[(1 - in) * SK_WG + lid] = s[in * SK_WG + lid] + add;
-        in = 1 - in;
-        barrier(CLK_LOCAL_MEM_FENCE);
+/* Exclusive scans of one T per work-item through s[2 * SK_WG]
+ * (Hillis-Steele, double-buffered); *total gets the sum of all. One body
+ * for the two types used: ulong (the three-step split) and uint (the
+ * one-sweep counters). */
+#define SK_DEFINE_WG_EXCLUSIVE(T)                                              \
+    T sk_wg_exclusive_##T(T v, __local T *s, T *total)                         \
+    {                                                                          \
+        uint lid = get_local_id(0);                                            \
+        uint in = 0;                                                           \
+        s[lid] = v;                                                            \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        for (uint d = 1; d < SK_WG; d <<= 1) {                                 \
+            T add = lid >= d ? s[in * SK_WG + lid - d] : (T)0;                 \
+            s[(1 - in) * SK_WG + lid] = s[in * SK_WG + lid] + add;             \
+            in = 1 - in;                                                       \
+            barrier(CLK_LOCAL_MEM_FENCE);                                      \
+        }                                                                      \
+        T inclusive = s[in * SK_WG + lid];                                     \
+        *total = s[in * SK_WG + SK_WG - 1];                                    \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        return inclusive - v;                                                  \
     }
-    ulong inclusive = s[in * SK_WG + lid];
-    *total = s[in * SK_WG + SK_WG - 1];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return inclusive - v;
-}
+SK_DEFINE_WG_EXCLUSIVE(ulong)
+SK_DEFINE_WG_EXCLUSIVE(uint)
 
 /* One stable split of the tile by the two bits b, b + 1 of the digit (four
  * buckets). x[] holds this work-item's entries (digit | tile index << 8) at
@@ -247,26 +252,6 @@ void sk_sort_scatter_tiles(__global const SK_KEY_T *keys, __global SK_KEY_T *key
 __kernel void sk_sort_zero(__global uint *words, ulong count)
 {
     for (ulong i = get_global_id(0); i < count; i += get_global_size(0)) words[i] = 0;
-}
-
-/* Exclusive scan of one uint per work-item (Hillis-Steele through
- * s[2 * SK_WG]); *total gets the sum of all. */
-uint sk_wg_exclusive_uint(uint v, __local uint *s, uint *total)
-{
-    uint lid = get_local_id(0);
-    uint in = 0;
-    s[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = 1; d < SK_WG; d <<= 1) {
-        uint add = lid >= d ? s[in * SK_WG + lid - d] : 0u;
-        s[(1 - in) * SK_WG + lid] = s[in * SK_WG + lid] + add;
-        in = 1 - in;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    uint inclusive = s[in * SK_WG + lid];
-    *total = s[in * SK_WG + SK_WG - 1];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return inclusive - v;
 }
 
 /* The split's counters: for bucket c (0..15) and work-item t, a 16-bit
