@@ -78,17 +78,8 @@
  * the exclusive prefix of the calling work-item. */
 #if defined(SK_WARP_SHUFFLE) && !defined(SK_PORTABLE_WG_SCAN) && SK_WG % 32 == 0
 /* The same by warp shuffles (NVIDIA GPUs of compute capability 7.0 and
- * up, inline PTX; the host sets SK_WARP_SHUFFLE there): each warp scans
+ * up: kernels/warp.cl; the host sets SK_WARP_SHUFFLE there): each warp scans
  * its counts by shuffles, the warps' totals meet after one barrier. */
-uint sk_warp_up(uint v, uint delta)
-{
-    uint r;
-    __asm__ __volatile__("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;"
-                         : "=r"(r)
-                         : "r"(v), "r"(delta));
-    return r;
-}
-
 uint sk_wg_count_scan(uint v, __local uint *s, uint *total)
 {
     uint lid = get_local_id(0), lane = lid % 32, warp = lid / 32;

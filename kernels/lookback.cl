@@ -133,6 +133,65 @@ ulong sk_lb_wait_word(__global ulong *state, uint epoch, long end, uint lid)
     return w;
 }
 
+#if defined(SK_WARP_SHUFFLE) && !defined(SK_PORTABLE_LOOKBACK) && SK_WG % 32 == 0
+/* v of the lanes first .. 0 of this warp (lanes above `first` give the
+ * identity) combined in tile order: lane k holds the tile k places before
+ * the window's end, so the highest lane's value comes first. Lane 0 gets
+ * the result. */
+SK_LB_T sk_lb_warp_combine(SK_LB_T v, uint first)
+{
+    uint lane = get_local_id(0) % 32;
+    sk_lb_bits x, y;
+    x.u = 0;
+    x.v = lane <= first ? v : SK_LB_IDENTITY;
+    for (uint d = 1; d < 32; d <<= 1) {
+        y.u = sk_warp_down(x.u, d);
+        if (lane + d < 32) x.v = sk_lb_op(y.v, x.v);
+    }
+    return x.v;
+}
+
+/* Publishes this tile's total, finds the combination of every tile before
+ * it, publishes the tile's inclusive prefix; every work-item gets the
+ * exclusive prefix. The first warp alone looks back: lane k waits for the
+ * word of the tile k places before the window's end, a vote finds the
+ * nearest PREFIX, shuffles combine the words up to it, and the window moves
+ * back while there is none; one barrier hands the prefix to the other
+ * warps. carry is local scratch (win and done are not used). */
+SK_LB_T sk_lb_exclusive_prefix(__global ulong *state, uint epoch, uint tile,
+                               SK_LB_T total, __local ulong *win, __local SK_LB_T *carry,
+                               __local uint *done)
+{
+    (void)win;
+    (void)done;
+    uint lid = get_local_id(0);
+    if (lid < 32) {
+        if (lid == 0)
+            sk_lb_publish(state, epoch, tile, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE, total);
+        SK_LB_T acc = SK_LB_IDENTITY;
+        uint found = tile == 0;
+        for (long end = tile; !found; end -= 32) {
+            ulong w = sk_lb_wait_word(state, epoch, end, lid);
+            uint prefixes = sk_warp_ballot(sk_lb_status(epoch, w) == SK_LB_PREFIX);
+            found = prefixes != 0;
+            uint first = found ? 31u - clz(prefixes & (0u - prefixes)) : 31u;
+            sk_lb_bits part;
+            part.u = 0;
+            part.v = sk_lb_warp_combine(sk_lb_value(w), first);
+            part.u = sk_warp_idx(part.u, 0);
+            acc = sk_lb_op(part.v, acc);
+        }
+        if (lid == 0) {
+            if (tile != 0) sk_lb_publish(state, epoch, tile, SK_LB_PREFIX, sk_lb_op(acc, total));
+            *carry = acc;
+        }
+    }
+    SK_LB_BARRIER();
+    SK_LB_T prefix = *carry;
+    SK_LB_BARRIER();
+    return prefix;
+}
+#else
 /* Publishes this tile's total, finds the combination of every tile before
  * it, publishes the tile's inclusive prefix; every work-item gets the
  * exclusive prefix. win, carry and done are local scratch. */
@@ -167,6 +226,7 @@ SK_LB_T sk_lb_exclusive_prefix(__global ulong *state, uint epoch, uint tile,
     SK_LB_BARRIER();
     return prefix;
 }
+#endif
 #else /* the CPU shape: one work-item per work-group */
 
 /* The next chunk number; the taker of the last one resets the counter. */

@@ -50,9 +50,47 @@ typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -
 #if defined(SK_SHAPE_GPU)
 
 #define SK_TILE (SK_WG * SK_ITEMS)
-/* One padding slot every 32 elements keeps blocked reads conflict-free. */
+
+/* With SK_TILE_VEC4 (the host defines it for elements of 4 bytes, whose
+ * bits then move as uint: sk_from_bits, sk_to_bits) and SK_ITEMS a multiple of 4,
+ * a tile moves through local memory 16 bytes per access: striped (global
+ * order) on one side, blocked (a work-item's SK_ITEMS elements) on the
+ * other. The 16-byte slot q of the tile lives at q ^ ((q >> 3) & 7): each
+ * run of eight slots is permuted within itself, so eight consecutive slots
+ * (striped) and slots SK_ITEMS / 4 apart (blocked, SK_ITEMS / 4 a multiple
+ * of 8 or 4) fall in distinct bank groups, without padding. Otherwise one
+ * padding element every 32 keeps blocked reads of one element
+ * conflict-free. */
+#if defined(SK_TILE_VEC4) && (SK_ITEMS % 4) == 0
+#define SK_LDS_VEC4 1
+#define SK_SWIZZLE(q) ((q) ^ (((q) >> 3) & 7))
+#define SK_PAD(i) ((SK_SWIZZLE((i) >> 2) << 2) | ((i) & 3))
+/* The 16-byte slot of tile element i (i a multiple of 4). */
+#define SK_SLOT4(lds, i) (((__local uint4 *)(lds))[SK_SWIZZLE((i) >> 2)])
+#define SK_LDS_ALIGN __attribute__((aligned(16)))
+typedef union sk_t_bits {
+    uint u;
+    SK_T v;
+} sk_t_bits;
+SK_T sk_from_bits(uint u)
+{
+    sk_t_bits b;
+    b.u = u;
+    return b.v;
+}
+uint sk_to_bits(SK_T v)
+{
+    sk_t_bits b;
+    b.v = v;
+    return b.u;
+}
+/* whole runs of eight slots */
+#define SK_LDS ((SK_TILE + 31) / 32 * 32)
+#else
 #define SK_PAD(i) ((i) + ((i) >> 5))
+#define SK_LDS_ALIGN
 #define SK_LDS (SK_PAD(SK_TILE - 1) + 1)
+#endif
 
 /* A work-group of one work-item needs no barriers (and PoCL 3.1 aborts
  * compiling some barrier loops at that size). */
@@ -62,15 +100,13 @@ typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -
 #define SK_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #endif
 
-/* With SK_TILE_VEC4 (the host defines it for the 4-byte built-in types,
- * with SK_AS_T: as_int, as_uint or as_float), elements of plain arrays move
- * between global and local memory four at a time (one 16-byte access per
- * work-item) in full tiles at 16-byte aligned offsets; the other tiles take
- * the element loop. Which loop runs depends on sizes and offsets only, and
- * a tile is stored in the pattern it was loaded in (in place, every
- * work-item writes back what it read). Four consecutive tile elements never
- * straddle a padding slot, so they are one vload4 from local memory. */
-#if defined(SK_TILE_VEC4) && (SK_ITEMS % 4) == 0
+/* In that configuration elements of plain arrays also move between global
+ * and local memory four at a time (one 16-byte access per work-item) in
+ * full tiles at 16-byte aligned offsets; the other tiles take the element
+ * loop. Which loop runs depends on sizes and offsets only, and a tile is
+ * stored in the pattern it was loaded in (in place, every work-item writes
+ * back what it read). */
+#if defined(SK_LDS_VEC4)
 #if defined(SK_PLAIN_IN)
 #define SK_VEC_IN 1
 #endif
@@ -89,11 +125,7 @@ bool sk_tile_load_vec(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds)
     uint lid = get_local_id(0);
     for (uint k = 0; k < SK_ITEMS / 4; k++) {
         uint j = k * SK_WG + lid;
-        uint4 q = v[j];
-        lds[SK_PAD(4 * j)] = SK_AS_T(q.x);
-        lds[SK_PAD(4 * j + 1)] = SK_AS_T(q.y);
-        lds[SK_PAD(4 * j + 2)] = SK_AS_T(q.z);
-        lds[SK_PAD(4 * j + 3)] = SK_AS_T(q.w);
+        SK_SLOT4(lds, 4 * j) = v[j];
     }
     return true;
 #else
@@ -117,8 +149,18 @@ void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, SK_T *x)
         }
     }
     SK_BARRIER();
+#if defined(SK_LDS_VEC4)
+    for (uint k = 0; k < SK_ITEMS; k += 4) {
+        uint4 q = SK_SLOT4(lds, lid * SK_ITEMS + k);
+        x[k] = sk_from_bits(q.x);
+        x[k + 1] = sk_from_bits(q.y);
+        x[k + 2] = sk_from_bits(q.z);
+        x[k + 3] = sk_from_bits(q.w);
+    }
+#else
     for (uint k = 0; k < SK_ITEMS; k++)
         x[k] = lds[SK_PAD(lid * SK_ITEMS + k)];
+#endif
 }
 
 SK_T sk_thread_reduce(const SK_T *x)
@@ -154,7 +196,7 @@ SK_T sk_wg_upsweep(SK_T v, __local SK_T *s)
  * *total gets the combination of all. Operands keep their order. */
 #if defined(SK_WARP_SHUFFLE) && !defined(SK_PORTABLE_WG_SCAN) && SK_WG % 32 == 0
 /* ---- the same by warp shuffles (NVIDIA GPUs of compute capability 7.0
- * and up, inline PTX; the host sets SK_WARP_SHUFFLE there) ---------------
+ * and up: kernels/warp.cl; the host sets SK_WARP_SHUFFLE there) ----------
  * Warps of 32 work-items in order of local id scan their values by
  * shuffles (log2(32) steps, no barrier), the warps' totals meet in local
  * memory (one barrier), and each work-item combines the totals of the
@@ -172,10 +214,7 @@ SK_T sk_shuffle_up(SK_T v, uint delta)
 {
     sk_t_words in, out;
     in.v = v;
-    for (uint i = 0; i < (SK_T_SIZE + 3) / 4; i++)
-        __asm__ __volatile__("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;"
-                             : "=r"(out.w[i])
-                             : "r"(in.w[i]), "r"(delta));
+    for (uint i = 0; i < (SK_T_SIZE + 3) / 4; i++) out.w[i] = sk_warp_up(in.w[i], delta);
     return out.v;
 }
 
@@ -245,7 +284,7 @@ bool sk_tile_store_vec(SK_OUT_PARAMS, ulong base, ulong n, __local SK_T *lds)
     uint lid = get_local_id(0);
     for (uint k = 0; k < SK_ITEMS / 4; k++) {
         uint j = k * SK_WG + lid;
-        v[j] = as_uint4(vload4(0, lds + SK_PAD(4 * j)));
+        v[j] = SK_SLOT4(lds, 4 * j);
     }
     return true;
 #else
@@ -261,11 +300,24 @@ void sk_tile_store(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclus
                    SK_T run, const SK_T *x, __local SK_T *lds)
 {
     uint lid = get_local_id(0);
+#if defined(SK_LDS_VEC4)
+    for (uint k = 0; k < SK_ITEMS; k += 4) {
+        SK_T y[4];
+        for (uint c = 0; c < 4; c++) {
+            SK_T inclusive = sk_op(run, x[k + c]);
+            y[c] = exclusive ? run : inclusive;
+            run = inclusive;
+        }
+        SK_SLOT4(lds, lid * SK_ITEMS + k) =
+            (uint4)(sk_to_bits(y[0]), sk_to_bits(y[1]), sk_to_bits(y[2]), sk_to_bits(y[3]));
+    }
+#else
     for (uint k = 0; k < SK_ITEMS; k++) {
         SK_T inclusive = sk_op(run, x[k]);
         lds[SK_PAD(lid * SK_ITEMS + k)] = exclusive ? run : inclusive;
         run = inclusive;
     }
+#endif
     SK_BARRIER();
     if (!sk_tile_store_vec(SK_OUT_ARGS, base, n, lds)) {
         for (uint k = 0; k < SK_ITEMS; k++) {
@@ -294,7 +346,7 @@ SK_T sk_tile_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusi
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_reduce_tiles(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off, ulong n)
 {
-    __local SK_T lds[SK_LDS];
+    __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
     __local SK_T s[2 * SK_WG];
     ulong tile = get_group_id(0);
     SK_T total = sk_tile_reduce(SK_IN_ARGS, tile * SK_TILE, n, lds, s);
@@ -305,7 +357,7 @@ void sk_reduce_tiles(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off, 
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_reduce_single(SK_IN_PARAMS, __global SK_T *result, ulong result_off, ulong n)
 {
-    __local SK_T lds[SK_LDS];
+    __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
     __local SK_T s[2 * SK_WG];
     SK_T carry = SK_IDENTITY;
     for (ulong base = 0; base < n; base += SK_TILE)
@@ -318,7 +370,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_tiles(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds, ulong seeds_off,
                    ulong n, uint exclusive, uint has_seeds)
 {
-    __local SK_T lds[SK_LDS];
+    __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
     __local SK_T s[2 * SK_WG];
     ulong tile = get_group_id(0);
     SK_T carry = SK_IDENTITY;
@@ -330,7 +382,7 @@ void sk_scan_tiles(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds, ulon
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
 {
-    __local SK_T lds[SK_LDS];
+    __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
     __local SK_T s[2 * SK_WG];
     SK_T carry = SK_IDENTITY;
     for (ulong base = 0; base < n; base += SK_TILE)
@@ -345,7 +397,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global ulong *state, uint epoch,
                       ulong tiles, ulong n, uint exclusive)
 {
-    __local SK_T lds[SK_LDS];
+    __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
     __local SK_T s[2 * SK_WG];
     __local ulong win[SK_LB_WINDOW];
     __local SK_T carry;

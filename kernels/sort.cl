@@ -609,17 +609,6 @@ void sk_os_bases(__global const uint *starts, __global uint *state, uint tile, u
 #error "sort.cl: ranking by warp match needs work-groups of whole warps"
 #endif
 
-/* The lanes of this warp voting true. */
-uint sk_os_ballot(uint vote)
-{
-    uint lanes;
-    __asm__ __volatile__("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t"
-                         "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t}"
-                         : "=r"(lanes)
-                         : "r"(vote));
-    return lanes;
-}
-
 /* The lanes of this warp whose digit is d: a vote per digit bit (the
  * match.any instruction measured slower: bench/NOTES-gpu.md). */
 uint sk_os_match_peers(uint d)
@@ -627,28 +616,10 @@ uint sk_os_match_peers(uint d)
     uint peers = 0xffffffffu;
 #pragma unroll
     for (uint b = 0; b < SK_RADIX_BITS; b++) {
-        uint lanes = sk_os_ballot((d >> b) & 1u);
+        uint lanes = sk_warp_ballot((d >> b) & 1u);
         peers &= (d >> b) & 1u ? lanes : ~lanes;
     }
     return peers;
-}
-
-/* The lanes of this warp below this one. */
-uint sk_os_lanes_below(void)
-{
-    uint m;
-    __asm__ __volatile__("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
-    return m;
-}
-
-/* v of lane `lane` of this warp. */
-uint sk_os_shuffle(uint v, uint lane)
-{
-    uint r;
-    __asm__ __volatile__("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;"
-                         : "=r"(r)
-                         : "r"(v), "r"(lane));
-    return r;
 }
 
 /* Ranks this work-item's items within its warp: r[k] = items with the
@@ -657,7 +628,7 @@ uint sk_os_shuffle(uint v, uint lane)
 void sk_os_warp_rank(const SK_KEY_T *key, uint live, uint *r, __local uint *lwc,
                      SK_KEY_T flip, uint shift, uint mask)
 {
-    uint below = sk_os_lanes_below();
+    uint below = sk_warp_lanes_below();
     __local uint *wc = lwc + (get_local_id(0) / 32) * SK_RADIX;
 #pragma unroll
     for (uint k = 0; k < SK_ITEMS; k++) {
@@ -666,7 +637,7 @@ void sk_os_warp_rank(const SK_KEY_T *key, uint live, uint *r, __local uint *lwc,
         uint first = 31u - clz(peers & (0u - peers));
         uint old = 0;
         if ((peers & below) == 0) old = atomic_add(&wc[d], popcount(peers));
-        r[k] = sk_os_shuffle(old, first) + popcount(peers & below);
+        r[k] = sk_warp_idx(old, first) + popcount(peers & below);
     }
 }
 

@@ -192,7 +192,7 @@ static char *compact_config(const compact_spec *s, const compact_plan *p, bool w
     if (p->gpu)
         sk__str_addf(&c, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      p->t.wg_size, p->t.items);
-    if (warps) sk__str_addf(&c, "#define SK_WARP_SHUFFLE 1\n");
+    if (warps) sk__str_addf(&c, "#define SK_WARP_SHUFFLE 1\n%s\n", sk__source_text("warp"));
     if (p->gpu && sk_type_size(s->type) == 4)
         sk__str_addf(&c, "#define SK_T4 %s4\n", cl_types[s->type]);
     if (!p->gpu) sk__str_addf(&c, "#define SK_SHAPE_CPU 1\n");

@@ -234,9 +234,9 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     if (t->shape == SK_SHAPE_GPU)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      t->wg_size, t->items);
-    if (warps) sk__str_addf(&s, "#define SK_WARP_SHUFFLE 1\n");
-    if (t->shape == SK_SHAPE_GPU && op->builtin_type && m->size == 4)
-        sk__str_addf(&s, "#define SK_TILE_VEC4 1\n#define SK_AS_T as_%s\n", m->type);
+    if (warps) sk__str_addf(&s, "#define SK_WARP_SHUFFLE 1\n%s\n", sk__source_text("warp"));
+    if (t->shape == SK_SHAPE_GPU && m->size == 4 && !op->size_is_bound)
+        sk__str_addf(&s, "#define SK_TILE_VEC4 1\n");
     if (t->shape != SK_SHAPE_GPU) sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (t->shape == SK_SHAPE_CPU && op->vec_type && !io)
         sk__str_addf(&s, "#define SK_V %s\nSK_V sk_opv(SK_V a, SK_V b) { return (%s); }\n"

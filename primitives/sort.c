@@ -309,7 +309,8 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
                      div_up(key_types[r->key_type].bits, p->radix_bits),
                      onesweep_stage_words(p->t.wg_size, p->t.items, p->key_size, r->value_size));
     if (p->gpu && !p->wide && p->poll_volatile) sk__str_addf(&s, "#define SK_OS_POLL_VOLATILE 1\n");
-    if (p->gpu && !p->wide && p->warp_match) sk__str_addf(&s, "#define SK_OS_WARP_MATCH 1\n");
+    if (p->gpu && !p->wide && p->warp_match)
+        sk__str_addf(&s, "#define SK_OS_WARP_MATCH 1\n%s\n", sk__source_text("warp"));
     if (!p->gpu)
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (p->nt_lines) sk__str_addf(&s, "#define SK_NT_LINES 1\n");

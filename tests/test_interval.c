@@ -32,22 +32,27 @@
  *
  * Covered, ushort2, GPU shape with SK_PARAM_SCAN_PATH forced to LOOKBACK:
  * every n in 0..4096 and 20 random n up to 65534, inclusive and exclusive, in
- * place and out of place, with three tile settings:
+ * place and out of place, with four tile settings:
  *   small tiles   wg 4 x 2: up to 8192 tiles, look-back windows of 4 tiles;
  *   wg 64 x 1     a full window of 32 tiles, read by half the work-group;
  *   wg 1 x 8      a window of one tile, which moves back whenever the tile
  *                 before has not found its prefix yet. With wider windows
  *                 that takes more work-groups in flight than a 2-core CPU
  *                 device runs, so only this setting carries a prefix across
- *                 windows there (dropping that carry fails only this one).
+ *                 windows there (dropping that carry fails only this one);
+ *   wg 32 x 4     whole warps: on NVIDIA GPUs the warp-shuffle work-group
+ *                 scan and the one-warp look-back (kernels/warp.cl); and,
+ *                 like wg 1 x 8, items a multiple of 4, so full tiles move
+ *                 16 bytes per access (the layout default tiles of 4-byte
+ *                 elements take).
  * Not with the default tiles: a default scan tile holds thousands of 4-byte
  * elements and up to 8 tiles take the single work-group kernel, so few or
  * none of the n this encoding holds would reach the look-back (test_scan.c
  * takes it there with built-in types). A launch count checks that these
  * scans really ran the look-back kernel and nothing but it and the single
  * work-group kernel. Once more with the path forced to REDUCE_THEN_SCAN
- * (every n, small tiles), so that the encoding itself is shown right on the
- * proved path.
+ * (every n, small tiles and wg 32 x 4), so that the encoding itself is
+ * shown right on the proved path, and that path in its 16-byte layout.
  *
  * Covered, ushort2, CPU shape with SK_PARAM_SCAN_PATH forced to LOOKBACK
  * (that pass reads predecessor chunks' input, so it runs out of place only;
@@ -221,6 +226,7 @@ typedef enum {
     TILES_SMALL, /* GPU wg 4 x 2 (look-back window of 4), CPU 3 chunks, no serial path */
     TILES_WG64,  /* GPU wg 64 x 1 (look-back window of 32, half the work-group) */
     TILES_WG1,   /* GPU wg 1 x 8 (window of 1 tile: see the top of the file) */
+    TILES_WG32,  /* GPU wg 32 x 4 (whole warps, 16-byte tile moves) */
     TILES_CPU_64,  /* CPU 64 chunks, no serial path */
     TILES_CPU_1000 /* CPU 1000 chunks, no serial path */
 } tiles;
@@ -240,6 +246,7 @@ static const char *tiles_name(tiles t)
     case TILES_SMALL: return "small tiles (wg 4 x 2, 3 chunks)";
     case TILES_WG64: return "tiles of wg 64 x 1";
     case TILES_WG1: return "tiles of wg 1 x 8";
+    case TILES_WG32: return "tiles of wg 32 x 4";
     case TILES_CPU_64: return "64 chunks";
     case TILES_CPU_1000: return "1000 chunks";
     }
@@ -257,6 +264,8 @@ static void apply_variant(const variant *v)
         skt_tiles_set(64, 1, 0, 0);
     else if (v->tiles == TILES_WG1)
         skt_tiles_set(1, 8, 0, 0);
+    else if (v->tiles == TILES_WG32)
+        skt_tiles_set(32, 4, 0, 0);
     else if (v->tiles == TILES_CPU_64)
         skt_tiles_set(0, 0, 64, 1);
     else if (v->tiles == TILES_CPU_1000)
@@ -520,6 +529,17 @@ Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_
     every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK, NULL});
 }
 
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_32_item_work_groups)
+{
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_LOOKBACK, NULL});
+}
+
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_reduce_then_scan_with_32_item_work_groups)
+{
+    every_small_n(
+        &(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_REDUCE_THEN_SCAN, NULL});
+}
+
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_reduce_then_scan_with_small_tiles)
 {
     every_small_n(
@@ -694,6 +714,12 @@ Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_wit
 Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_64_item_work_groups)
 {
     random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, NULL},
+                   USHORT2.max_n);
+}
+
+Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_32_item_work_groups)
+{
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_LOOKBACK, NULL},
                    USHORT2.max_n);
 }
 
