@@ -64,9 +64,10 @@ typedef struct og_config {
     const char *defines;       /* kernel test settings; NULL: none */
 } og_config;
 
-/* Sizes largest first (see the top of the file). Tiles of 8 and 16
+/* Sizes largest first (see the top of the file). Tiles of 8, 16 and 32
  * elements: one work-group up to 8 tiles, one per tile above; 700 recurses
- * twice (88 tiles, then 11). The small CPU configuration splits every level
+ * twice (88 tiles, then 11). Items a multiple of 4 take the 16-byte
+ * local-memory layout of 4-byte elements across work-groups. The small CPU configuration splits every level
  * into 3 chunks down to 2 elements.
  * Default tiles on Oclgrind: 4096 elements for uint32 (18433 is 5 tiles: one
  * work-group), 2048 for int2 (10 tiles: one work-group per tile, padded
@@ -76,6 +77,7 @@ typedef struct og_config {
 static const og_config configs[] = {
     {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, {700, 200, 37, 1}, SK_SCAN_PATH_AUTO, NULL},
     {"gpu wg=8 items=2", SK_SHAPE_GPU, 8, 2, 0, 0, {333, 100}, SK_SCAN_PATH_AUTO, NULL},
+    {"gpu wg=8 items=4", SK_SHAPE_GPU, 8, 4, 0, 0, {333, 100}, SK_SCAN_PATH_AUTO, NULL},
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, 0, 0, 3, 1, {333, 50, 2, 1},
      SK_SCAN_PATH_AUTO, NULL},
     {"gpu default tiles", SK_SHAPE_GPU, 0, 0, 0, 0, {18433}, SK_SCAN_PATH_AUTO, NULL},
