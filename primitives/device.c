@@ -112,7 +112,7 @@ sk_status sk_device_list(sk_device_desc *out, size_t capacity, size_t *count)
     return SK_OK;
 }
 
-static bool contains_nocase(const char *hay, const char *needle)
+bool sk__contains_nocase(const char *hay, const char *needle)
 {
     size_t nl = strlen(needle);
     for (; *hay; hay++) {
@@ -164,7 +164,7 @@ static bool spec_matches(const char *spec, const device_entry *e, size_t flat_in
     char full[450];
     snprintf(full, sizeof full, "%s %s %s %s", d.platform_name, vendor, d.device_name,
              d.is_gpu ? "gpu" : "cpu");
-    return contains_nocase(full, spec);
+    return sk__contains_nocase(full, spec);
 }
 
 sk_status sk__device_choose(const char *spec, cl_platform_id *platform,

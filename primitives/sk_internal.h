@@ -166,6 +166,9 @@ typedef enum sk__family { SK_FAMILY_SCAN, SK_FAMILY_OTHER } sk__family;
 
 sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_size);
 
+/* Whether `needle` occurs in `hay`, ignoring ASCII case ("" occurs everywhere). */
+bool sk__contains_nocase(const char *hay, const char *needle);
+
 sk_status sk__scratch_get(sk_context *ctx, sk__slot slot, size_t bytes, cl_mem *out);
 
 /* The state words of a single-pass (look-back) launch over `tiles` tiles,

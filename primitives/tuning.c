@@ -19,6 +19,39 @@
 #define GPU_SCAN_TILE_BYTES 32768
 #define GPU_SCAN_MAX_ITEMS 32
 
+/* GPU scan tiles of the devices they were measured on, by a part of the
+ * device name (any case); the first match wins, other GPUs take the
+ * defaults above. bench_scan --min-log2 28 --max-log2 28 --wg W --items I,
+ * 4-byte elements (bench/NOTES-gpu.md, "Scan tiles again" and "Scan tiles
+ * on the H100"). Both measured devices prefer the defaults, which were
+ * chosen on the H200. A table rather than a tuning run on first use: the
+ * tile shape fixes the association order of float sums, which must stay
+ * the same run to run on one device, whatever a noisy timing would pick. */
+typedef struct gpu_scan_tiles {
+    const char *name_part;
+    size_t wg;
+    size_t tile_bytes;
+} gpu_scan_tiles;
+
+static const gpu_scan_tiles gpu_scan_table[] = {
+    /* 256 x 32 0.589 ms, 128 x 48 0.579 (one run, within the spread),
+     * 128 x 64 0.623, 128 x 32 0.627, 24 and 48 items at 256 and every
+     * 512-wide shape 0.74 or slower. */
+    {"H200", 256, 32768},
+    /* 256 x 32, 128 x 32, 128 x 64 and 64 x 64 at 0.98-1.00 of the copy
+     * kernel (0.714 ms), 256 x 16 and 512 x 16 at 0.88. */
+    {"H100", 256, 32768},
+};
+
+/* The measured scan tiles of this device, or NULL. */
+static const gpu_scan_tiles *measured_scan_tiles(const sk_context *ctx)
+{
+    for (size_t i = 0; i < sizeof gpu_scan_table / sizeof gpu_scan_table[0]; i++)
+        if (sk__contains_nocase(ctx->desc.device_name, gpu_scan_table[i].name_part))
+            return &gpu_scan_table[i];
+    return NULL;
+}
+
 /* CPU shape (PoCL, work-group size 1): a few chunks per compute unit balance
  * the load; below 32K elements one work-item finishing the whole scan beats
  * three launches. Measured on a 2-core PoCL 3.1 with bench/bench_scan. */
@@ -47,14 +80,17 @@ static size_t clamp_size(size_t v, size_t lo, size_t hi)
 sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_size)
 {
     bool scan = family == SK_FAMILY_SCAN;
-    size_t tile_bytes = scan ? GPU_SCAN_TILE_BYTES : GPU_TILE_BYTES;
+    const gpu_scan_tiles *measured = scan ? measured_scan_tiles(ctx) : NULL;
+    size_t tile_bytes = measured ? measured->tile_bytes
+                        : scan   ? GPU_SCAN_TILE_BYTES
+                                 : GPU_TILE_BYTES;
     size_t max_items = scan ? GPU_SCAN_MAX_ITEMS : GPU_MAX_ITEMS;
     sk__tuning t;
     t.shape = ctx->shape_param;
     if (t.shape == SK_SHAPE_AUTO) t.shape = ctx->desc.is_gpu ? SK_SHAPE_GPU : SK_SHAPE_CPU;
     if (elem_size == 0) elem_size = 1;
 
-    size_t wg = ctx->wg_param ? (size_t)ctx->wg_param : GPU_WG;
+    size_t wg = ctx->wg_param ? (size_t)ctx->wg_param : measured ? measured->wg : GPU_WG;
     while (wg > ctx->max_wg_size && wg > 1) wg /= 2;
     /* The tile and the work-group sums must fit in local memory. */
     while (wg > 1 && (wg * 2 + 2 * wg) * elem_size > ctx->local_mem_bytes) wg /= 2;
