@@ -208,21 +208,25 @@ static char *compact_config(const compact_spec *s, const compact_plan *p, bool w
     return c.buf;
 }
 
+typedef struct compact_config_args {
+    const compact_spec *s;
+    const compact_plan *p;
+} compact_config_args;
+
+static char *make_compact_config(const void *user, bool warps)
+{
+    const compact_config_args *a = user;
+    return compact_config(a->s, a->p, warps);
+}
+
 static sk_status get_program(sk_context *ctx, const compact_spec *s, const compact_plan *p,
                              const sk__program **out)
 {
-    /* Work-group scans by warp shuffles where the device takes them. */
+    /* Warp-level variants where the device takes them. */
     bool warps = p->gpu && ctx->nv_warps && p->t.wg_size % 32 == 0;
-    sk_status st = SK_E_BUILD;
-    for (int attempt = warps ? 0 : 1; attempt < 2 && st == SK_E_BUILD; attempt++) {
-        /* A driver that rejects the inline PTX: the portable scan. */
-        char *config = compact_config(s, p, attempt == 0);
-        if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "compaction configuration");
-        st = sk__program_get(ctx, "compact", config, p->gpu ? gpu_kernels : cpu_kernels,
-                             p->lookback ? 3 : 2, out);
-        free(config);
-    }
-    return st;
+    compact_config_args args = {s, p};
+    return sk__program_get_warps(ctx, "compact", warps, make_compact_config, &args,
+                                 p->gpu ? gpu_kernels : cpu_kernels, p->lookback ? 3 : 2, out);
 }
 
 /* Gets the program; on the GPU shape, halves the work-group until the

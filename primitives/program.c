@@ -356,3 +356,18 @@ sk_status sk__program_get(sk_context *ctx, const char *source_name, const char *
     sk__str_free(&full);
     return st;
 }
+
+sk_status sk__program_get_warps(sk_context *ctx, const char *source, bool warps,
+                                sk__config_fn make, const void *user,
+                                const char *const *kernel_names, unsigned kernel_count,
+                                const sk__program **out)
+{
+    sk_status st = SK_E_BUILD;
+    for (int attempt = warps ? 0 : 1; attempt < 2 && st == SK_E_BUILD; attempt++) {
+        char *config = make(user, attempt == 0);
+        if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "%s configuration", source);
+        st = sk__program_get(ctx, source, config, kernel_names, kernel_count, out);
+        free(config);
+    }
+    return st;
+}

@@ -255,23 +255,28 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     return s.buf;
 }
 
+typedef struct scan_config_args {
+    const scan_op *op;
+    const sk__scan_io *io;
+    const sk__tuning *t;
+    bool lookback;
+} scan_config_args;
+
+static char *make_scan_config(const void *user, bool warps)
+{
+    const scan_config_args *a = user;
+    return scan_config(a->op, a->io, a->t, warps, a->lookback);
+}
+
 static sk_status scan_program(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
                               const sk__tuning *t, bool lookback, const sk__program **out)
 {
     bool gpu = t->shape == SK_SHAPE_GPU;
-    /* Work-group scans by warp shuffles where the device takes them. */
+    /* Warp-level variants where the device takes them. */
     bool warps = gpu && ctx->nv_warps && t->wg_size % 32 == 0;
-    unsigned kernels = (gpu ? 4 : 2) + lookback;
-    sk_status st = SK_E_BUILD;
-    for (int attempt = warps ? 0 : 1; attempt < 2 && st == SK_E_BUILD; attempt++) {
-        /* A driver that rejects the inline PTX: the portable scan. */
-        char *config = scan_config(op, io, t, attempt == 0, lookback);
-        if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scan configuration");
-        st = sk__program_get(ctx, "scan", config, gpu ? gpu_kernels : cpu_kernels, kernels,
-                             out);
-        free(config);
-    }
-    return st;
+    scan_config_args args = {op, io, t, lookback};
+    return sk__program_get_warps(ctx, "scan", warps, make_scan_config, &args,
+                                 gpu ? gpu_kernels : cpu_kernels, (gpu ? 4 : 2) + lookback, out);
 }
 
 /* ---- planning ------------------------------------------------------------------ */

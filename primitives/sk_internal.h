@@ -215,6 +215,18 @@ sk_status sk__device_choose(const char *spec, cl_platform_id *platform,
 sk_status sk__program_get(sk_context *ctx, const char *source, const char *config,
                           const char *const *kernel_names, unsigned kernel_count,
                           const sk__program **out);
+
+/* A program's configuration text (malloc'd; NULL when out of memory), with
+ * or without the warp-level variants (kernels/warp.cl). */
+typedef char *(*sk__config_fn)(const void *user, bool warps);
+
+/* sk__program_get with the configuration make(user, warps); when `warps`
+ * and the driver rejects that build (inline PTX it does not take), built
+ * again with make(user, false), the portable variants. */
+sk_status sk__program_get_warps(sk_context *ctx, const char *source, bool warps,
+                                sk__config_fn make, const void *user,
+                                const char *const *kernel_names, unsigned kernel_count,
+                                const sk__program **out);
 void sk__program_cache_free(sk_context *ctx);
 
 /* The text of kernels/<name>.cl, for configurations that include one
