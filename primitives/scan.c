@@ -565,7 +565,9 @@ typedef enum job_kind { JOB_REDUCE, JOB_SCAN, JOB_SCAN_INPUT_STAYS } job_kind;
 static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
                           size_t n, size_t extra, job_kind kind, sk__tuning *t, scan_job *job)
 {
-    *t = sk__tuning_for(ctx, SK_FAMILY_SCAN, op->m.size);
+    /* Only the segmented scans' lifted elements have a size bound. */
+    *t = sk__tuning_for(ctx, op->size_is_bound ? SK_FAMILY_LIFTED : SK_FAMILY_SCAN,
+                        op->m.size);
     bool lookback = kind != JOB_REDUCE && takes_lookback(op, t, kind == JOB_SCAN_INPUT_STAYS);
     *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, {NULL, 0}};
     sk_status st = job_programs(job, op, t);

@@ -161,8 +161,10 @@ void sk__log(const sk_context *ctx, const char *fmt, ...)
 #endif
     ;
 
-/* Which kernels a tuning is for: the scan's (scan.cl), or the others. */
-typedef enum sk__family { SK_FAMILY_SCAN, SK_FAMILY_OTHER } sk__family;
+/* Which kernels a tuning is for: the scan's (scan.cl) over plain
+ * elements, the scan's over a lifted element loaded from several arrays
+ * (the segmented scans), or the others. */
+typedef enum sk__family { SK_FAMILY_SCAN, SK_FAMILY_LIFTED, SK_FAMILY_OTHER } sk__family;
 
 sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_size);
 

@@ -19,6 +19,15 @@
 #define GPU_SCAN_TILE_BYTES 32768
 #define GPU_SCAN_MAX_ITEMS 32
 
+/* GPU shape, the segmented scans' lifted (value, head) elements: small
+ * work-groups. H100, sk_segscan_inclusive of 2^28 uint32 (segments of
+ * 1-2048), wall time of one call, median of 9 (bench/NOTES-gpu.md,
+ * "Segmented scan tiles"): 64 x 8 2.13-2.14 ms, 64 x 4 2.09, 128 x 8 2.19,
+ * 128 x 16 2.19, 128 x 4 2.27, 256 x 4 and 256 x 8 2.43, the 32 KiB rule's
+ * 256 x 5 2.53, 512 x 4 5.10. */
+#define GPU_LIFTED_WG 64
+#define GPU_LIFTED_ITEMS 8
+
 /* GPU scan tiles of the devices they were measured on, by a part of the
  * device name (any case); the first match wins, other GPUs take the
  * defaults above. bench_scan --min-log2 28 --max-log2 28 --wg W --items I,
@@ -90,13 +99,17 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     if (t.shape == SK_SHAPE_AUTO) t.shape = ctx->desc.is_gpu ? SK_SHAPE_GPU : SK_SHAPE_CPU;
     if (elem_size == 0) elem_size = 1;
 
-    size_t wg = ctx->wg_param ? (size_t)ctx->wg_param : measured ? measured->wg : GPU_WG;
+    bool lifted = family == SK_FAMILY_LIFTED;
+    size_t wg = ctx->wg_param ? (size_t)ctx->wg_param
+                : measured    ? measured->wg
+                : lifted      ? GPU_LIFTED_WG
+                              : GPU_WG;
     while (wg > ctx->max_wg_size && wg > 1) wg /= 2;
     /* The tile and the work-group sums must fit in local memory. */
     while (wg > 1 && (wg * 2 + 2 * wg) * elem_size > ctx->local_mem_bytes) wg /= 2;
-    size_t items = ctx->items_param
-                       ? (size_t)ctx->items_param
-                       : clamp_size(tile_bytes / (wg * elem_size), 1, max_items);
+    size_t items = ctx->items_param ? (size_t)ctx->items_param
+                   : lifted         ? GPU_LIFTED_ITEMS
+                                    : clamp_size(tile_bytes / (wg * elem_size), 1, max_items);
     while (items > 1 && (wg * items * 33 / 32 + 1 + 2 * wg) * elem_size > ctx->local_mem_bytes)
         items /= 2;
     if (wg * items < 2) items = 2;   /* a tile of one element would never shrink */
