@@ -1,5 +1,6 @@
 /*
- * tuning.c - launch shapes per (device class, element size).
+ * tuning.c - launch shapes per (device class, device name, kernel family,
+ * element size).
  *
  * The only place that looks at what kind of device the context has. Each
  * number says where it came from; parameters set on the context override.
