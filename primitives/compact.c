@@ -222,10 +222,9 @@ static char *make_compact_config(const void *user, bool warps)
 static sk_status get_program(sk_context *ctx, const compact_spec *s, const compact_plan *p,
                              const sk__program **out)
 {
-    /* Warp-level variants where the device takes them. */
-    bool warps = p->gpu && ctx->nv_warps && p->t.wg_size % 32 == 0;
     compact_config_args args = {s, p};
-    return sk__program_get_warps(ctx, "compact", warps, make_compact_config, &args,
+    return sk__program_get_warps(ctx, "compact", p->gpu ? p->t.wg_size : 0,
+                                 make_compact_config, &args,
                                  p->gpu ? gpu_kernels : cpu_kernels, p->lookback ? 3 : 2, out);
 }
 

@@ -357,11 +357,12 @@ sk_status sk__program_get(sk_context *ctx, const char *source_name, const char *
     return st;
 }
 
-sk_status sk__program_get_warps(sk_context *ctx, const char *source, bool warps,
+sk_status sk__program_get_warps(sk_context *ctx, const char *source, size_t gpu_wg_size,
                                 sk__config_fn make, const void *user,
                                 const char *const *kernel_names, unsigned kernel_count,
                                 const sk__program **out)
 {
+    bool warps = ctx->nv_warps && gpu_wg_size && gpu_wg_size % 32 == 0;
     sk_status st = SK_E_BUILD;
     for (int attempt = warps ? 0 : 1; attempt < 2 && st == SK_E_BUILD; attempt++) {
         char *config = make(user, attempt == 0);

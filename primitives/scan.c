@@ -214,7 +214,7 @@ static const char *const cpu_kernels[] = {"sk_reduce_chunks", "sk_scan_chunks",
 
 /* The configuration text placed before scan.cl: the monoid, the level-0
  * input/output when it is not a plain array (io), the shape (with `warps`
- * the work-group scan by warp shuffles), and with `lookback` the
+ * the warp-level work-group scan and look-back), and with `lookback` the
  * single-pass kernel's look-back functions. */
 static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tuning *t,
                          bool warps, bool lookback)
@@ -272,10 +272,8 @@ static sk_status scan_program(sk_context *ctx, const scan_op *op, const sk__scan
                               const sk__tuning *t, bool lookback, const sk__program **out)
 {
     bool gpu = t->shape == SK_SHAPE_GPU;
-    /* Warp-level variants where the device takes them. */
-    bool warps = gpu && ctx->nv_warps && t->wg_size % 32 == 0;
     scan_config_args args = {op, io, t, lookback};
-    return sk__program_get_warps(ctx, "scan", warps, make_scan_config, &args,
+    return sk__program_get_warps(ctx, "scan", gpu ? t->wg_size : 0, make_scan_config, &args,
                                  gpu ? gpu_kernels : cpu_kernels, (gpu ? 4 : 2) + lookback, out);
 }
 

@@ -222,10 +222,12 @@ sk_status sk__program_get(sk_context *ctx, const char *source, const char *confi
  * or without the warp-level variants (kernels/warp.cl). */
 typedef char *(*sk__config_fn)(const void *user, bool warps);
 
-/* sk__program_get with the configuration make(user, warps); when `warps`
- * and the driver rejects that build (inline PTX it does not take), built
- * again with make(user, false), the portable variants. */
-sk_status sk__program_get_warps(sk_context *ctx, const char *source, bool warps,
+/* sk__program_get with the configuration make(user, warps): warps true
+ * where the device takes the warp-level variants (NVIDIA, compute
+ * capability 7.0 and up) and the GPU shape's work-groups (gpu_wg_size; 0
+ * for the CPU shape) are whole warps; when the driver rejects that build
+ * (inline PTX it does not take), built again with make(user, false). */
+sk_status sk__program_get_warps(sk_context *ctx, const char *source, size_t gpu_wg_size,
                                 sk__config_fn make, const void *user,
                                 const char *const *kernel_names, unsigned kernel_count,
                                 const sk__program **out);
