@@ -4,15 +4,19 @@
  * Look-back", 2016). Appended to the configuration of a program that
  * defines the shape and the monoid of the tile totals: SK_LB_T (at most
  * 4 bytes), SK_LB_IDENTITY and sk_lb_op(a, b); the GPU shape also SK_WG.
+ * A larger SK_LB_T that carries at most 33 bits defines SK_LB_CODEC and
+ * ulong sk_lb_encode(SK_LB_T) / SK_LB_T sk_lb_decode(ulong) between it and
+ * those bits (a segmented scan's value and head flag).
  *
  * state[0] hands out tile numbers in the order work-groups start, so a
  * work-group only ever waits for tiles that running (or finished)
  * work-groups own: no deadlock, whatever order the device starts them in.
  * The work-group that takes the last tile number sets state[0]
  * back to 0 for the next launch (every number has been taken by then).
- * state[1 + t] is tile t's word: the launch's epoch and a status in the
- * high half, a value of SK_LB_T in the low half, written at once by one 64-bit
- * atomic exchange so that a reader never sees a status without its value:
+ * state[1 + t] is tile t's word: the launch's epoch (29 bits) and a status
+ * (2 bits) above a value of SK_LB_T (33 bits: its 4 bytes, or its code),
+ * written at once by one 64-bit atomic exchange so that a reader never sees
+ * a status without its value:
  *   SK_LB_AGGREGATE  the value is the combination of tile t alone
  *   SK_LB_PREFIX     the value is the combination of tiles 0 .. t
  * and a word of another epoch (an earlier launch's) counts as empty. The
@@ -38,7 +42,9 @@
  */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 
+#if !defined(SK_LB_CODEC)
 typedef char sk_lookback_needs_4_byte_values[(sizeof(SK_LB_T) <= 4) ? 1 : -1];
+#endif
 
 #define SK_LB_EMPTY 0ul
 #define SK_LB_AGGREGATE 1ul
@@ -58,29 +64,43 @@ typedef char sk_lookback_needs_4_byte_values[(sizeof(SK_LB_T) <= 4) ? 1 : -1];
 #endif
 #endif
 
+#define SK_LB_VALUE_BITS 33
+#define SK_LB_VALUE_MASK ((1ul << SK_LB_VALUE_BITS) - 1)
+
+#if !defined(SK_LB_CODEC)
 typedef union sk_lb_bits {
     SK_LB_T v;
     uint u;
 } sk_lb_bits;
 
-ulong sk_lb_pack(uint epoch, ulong status, SK_LB_T v)
+ulong sk_lb_encode(SK_LB_T v)
 {
     sk_lb_bits b;
     b.u = 0;
     b.v = v;
-    return ((((ulong)epoch << 2) | status) << 32) | b.u;
+    return b.u;
 }
 
-SK_LB_T sk_lb_value(ulong word)
+SK_LB_T sk_lb_decode(ulong code)
 {
     sk_lb_bits b;
-    b.u = (uint)word;
+    b.u = (uint)code;
     return b.v;
 }
+#endif
+
+ulong sk_lb_pack(uint epoch, ulong status, SK_LB_T v)
+{
+    return ((ulong)epoch << (SK_LB_VALUE_BITS + 2)) | (status << SK_LB_VALUE_BITS) |
+           (sk_lb_encode(v) & SK_LB_VALUE_MASK);
+}
+
+SK_LB_T sk_lb_value(ulong word) { return sk_lb_decode(word & SK_LB_VALUE_MASK); }
 
 ulong sk_lb_status(uint epoch, ulong word)
 {
-    return (word >> 34) == epoch ? (word >> 32) & 3ul : SK_LB_EMPTY;
+    return (word >> (SK_LB_VALUE_BITS + 2)) == epoch ? (word >> SK_LB_VALUE_BITS) & 3ul
+                                                     : SK_LB_EMPTY;
 }
 
 /* Reads a tile's word: an atomic or of 0 (OpenCL 1.2 has no atomic load),
@@ -134,6 +154,20 @@ ulong sk_lb_wait_word(__global ulong *state, uint epoch, long end, uint lid)
 }
 
 #if defined(SK_WARP_SHUFFLE) && !defined(SK_PORTABLE_LOOKBACK) && SK_WG % 32 == 0
+/* A value's code from the lane `delta` above this one (lane 0's with
+ * `from_lane0`), one shuffle per 32 bits it has. */
+ulong sk_lb_warp_code(ulong code, uint delta, uint from_lane0)
+{
+    uint lo = from_lane0 ? sk_warp_idx((uint)code, 0) : sk_warp_down((uint)code, delta);
+#if defined(SK_LB_CODEC)
+    uint hi = from_lane0 ? sk_warp_idx((uint)(code >> 32), 0)
+                         : sk_warp_down((uint)(code >> 32), delta);
+    return ((ulong)hi << 32) | lo;
+#else
+    return lo;
+#endif
+}
+
 /* v of the lanes first .. 0 of this warp (lanes above `first` give the
  * identity) combined in tile order: lane k holds the tile k places before
  * the window's end, so the highest lane's value comes first. Lane 0 gets
@@ -141,14 +175,12 @@ ulong sk_lb_wait_word(__global ulong *state, uint epoch, long end, uint lid)
 SK_LB_T sk_lb_warp_combine(SK_LB_T v, uint first)
 {
     uint lane = get_local_id(0) % 32;
-    sk_lb_bits x, y;
-    x.u = 0;
-    x.v = lane <= first ? v : SK_LB_IDENTITY;
+    SK_LB_T x = lane <= first ? v : SK_LB_IDENTITY;
     for (uint d = 1; d < 32; d <<= 1) {
-        y.u = sk_warp_down(x.u, d);
-        if (lane + d < 32) x.v = sk_lb_op(y.v, x.v);
+        SK_LB_T y = sk_lb_decode(sk_lb_warp_code(sk_lb_encode(x), d, 0));
+        if (lane + d < 32) x = sk_lb_op(y, x);
     }
-    return x.v;
+    return x;
 }
 
 /* Publishes this tile's total, finds the combination of every tile before
@@ -175,11 +207,9 @@ SK_LB_T sk_lb_exclusive_prefix(__global ulong *state, uint epoch, uint tile,
             uint prefixes = sk_warp_ballot(sk_lb_status(epoch, w) == SK_LB_PREFIX);
             found = prefixes != 0;
             uint first = found ? 31u - clz(prefixes & (0u - prefixes)) : 31u;
-            sk_lb_bits part;
-            part.u = 0;
-            part.v = sk_lb_warp_combine(sk_lb_value(w), first);
-            part.u = sk_warp_idx(part.u, 0);
-            acc = sk_lb_op(part.v, acc);
+            SK_LB_T part = sk_lb_warp_combine(sk_lb_value(w), first);
+            part = sk_lb_decode(sk_lb_warp_code(sk_lb_encode(part), 0, 1));
+            acc = sk_lb_op(part, acc);
         }
         if (lid == 0) {
             if (tile != 0) sk_lb_publish(state, epoch, tile, SK_LB_PREFIX, sk_lb_op(acc, total));

@@ -231,7 +231,7 @@ sk_status sk_poly_horner_prefixes(sk_context *ctx, sk_type type, cl_mem coeffs, 
     j.out = prefixes;
     sk_monoid m = {ty, 2 * j.size, identity, combine, NULL};
     sk__scan_io sio = {io, set_in, set_out, &j};
-    st = sk__scan_lifted(ctx, &m, &sio, ncoef, false);
+    st = sk__scan_lifted(ctx, &m, &sio, ncoef, false, NULL);
 out:
     return st;
 }

@@ -559,8 +559,23 @@ sk_status sk__scratch_get(sk_context *ctx, sk__slot slot, size_t bytes, cl_mem *
     return SK_OK;
 }
 
-/* Epochs take the 30 high bits of a state word (kernels/lookback.cl). */
-#define LOOKBACK_EPOCH_MAX ((1u << 30) - 1)
+sk_status sk__fill_zero(sk_context *ctx, cl_mem mem, size_t bytes)
+{
+    const cl_ulong zero[2] = {0, 0};
+    size_t wide = ctx->desc.is_gpu ? bytes / sizeof zero * sizeof zero : 0;
+    sk_status st = SK_OK;
+    if (wide)
+        SK_CL_TRY(ctx, clEnqueueFillBuffer(ctx->queue, mem, zero, sizeof zero, 0, wide, 0, NULL,
+                                           NULL));
+    if (bytes > wide)
+        SK_CL_TRY(ctx, clEnqueueFillBuffer(ctx->queue, mem, zero, 1, wide, bytes - wide, 0,
+                                           NULL, NULL));
+out:
+    return st;
+}
+
+/* Epochs take the 29 high bits of a state word (kernels/lookback.cl). */
+#define LOOKBACK_EPOCH_MAX ((1u << 29) - 1)
 
 sk_status sk__lookback_state(sk_context *ctx, size_t tiles, cl_mem *mem, cl_uint *epoch)
 {

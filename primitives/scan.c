@@ -10,7 +10,8 @@
  * (CPU shape) that walks the whole input in order.
  *
  * Either shape can instead scan in one pass with decoupled look-back
- * (kernels/lookback.cl) where the monoid fits in 4 bytes: by default for
+ * (kernels/lookback.cl) where the monoid fits in 4 bytes (or, as the
+ * segmented scans' value and head flag, in 33 bits): by default for
  * operators whose result does not depend on the combining order, on request
  * (SK_PARAM_SCAN_PATH) for the others. The CPU shape's pass reduces a
  * predecessor chunk itself rather than wait for it, so it reads other
@@ -107,6 +108,7 @@ typedef struct scan_op {
     bool size_is_bound;       /* m.size bounds sizeof(type) from above */
     bool order_free;          /* results never depend on the combining order */
     bool builtin_type;        /* m.type is one of the built-in element types */
+    const char *lb_codec;     /* a larger m.type's look-back code (kernels/lookback.cl) */
 } scan_op;
 
 /* Writes the operator text for scalar (w == "") or vector (w == "8", "4") types. */
@@ -178,15 +180,17 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     out->size_is_bound = false;
     out->order_free = exact;
     out->builtin_type = true;
+    out->lb_codec = NULL;
     return SK_OK;
 }
 
 sk_status sk__monoid_of(sk_context *ctx, sk_type t, sk_op op, sk__monoid_text *buf,
-                        sk_monoid *out)
+                        sk_monoid *out, bool *order_free)
 {
     scan_op o;
     sk_status st = builtin_monoid(ctx, t, op, buf, &o);
     if (st == SK_OK) *out = o.m;
+    if (st == SK_OK && order_free) *order_free = o.order_free;
     return st;
 }
 
@@ -244,6 +248,7 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
                      op->vec_type, op->vec_combine, op->vec4_type, op->vec4_combine);
     if (t->shape == SK_SHAPE_CPU && op->builtin_type && !io && t->cpu_stream_bytes)
         sk__str_addf(&s, "#define SK_NT_STORES 1\n");
+    if (lookback && op->lb_codec) sk__str_addf(&s, "#define SK_LB_CODEC 1\n%s\n", op->lb_codec);
     if (lookback)
         sk__str_addf(&s, "#define SK_LOOKBACK 1\n#define SK_LB_T SK_T\n"
                          "#define SK_LB_IDENTITY SK_IDENTITY\n#define sk_lb_op sk_op\n%s\n",
@@ -545,7 +550,7 @@ static sk_status job_programs(scan_job *job, const scan_op *op, sk__tuning *t)
  * `input_stays`: plain arrays, out of place (the CPU shape needs it). */
 static bool takes_lookback(const scan_op *op, const sk__tuning *t, bool input_stays)
 {
-    if (op->m.size > 4) return false;
+    if (op->m.size > 4 && !op->lb_codec) return false;
     if (t->shape == SK_SHAPE_CPU && !input_stays) return false;
     switch (t->scan_path) {
     case SK_SCAN_PATH_LOOKBACK: return true;
@@ -563,10 +568,13 @@ typedef enum job_kind { JOB_REDUCE, JOB_SCAN, JOB_SCAN_INPUT_STAYS } job_kind;
 static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
                           size_t n, size_t extra, job_kind kind, sk__tuning *t, scan_job *job)
 {
-    /* Only the segmented scans' lifted elements have a size bound. */
+    /* Only the segmented scans' lifted elements have a size bound; their
+     * single pass takes tiles of its own. */
     *t = sk__tuning_for(ctx, op->size_is_bound ? SK_FAMILY_LIFTED : SK_FAMILY_SCAN,
                         op->m.size);
     bool lookback = kind != JOB_REDUCE && takes_lookback(op, t, kind == JOB_SCAN_INPUT_STAYS);
+    if (lookback && op->size_is_bound)
+        *t = sk__tuning_for(ctx, SK_FAMILY_LIFTED_ONE_PASS, op->m.size);
     *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, {NULL, 0}};
     sk_status st = job_programs(job, op, t);
     if (st != SK_OK) return st;
@@ -634,17 +642,18 @@ out:
 /* ---- for the primitives built on the scan (sk_internal.h) --------------------------- */
 
 sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
-                          size_t n, bool exclusive)
+                          size_t n, bool exclusive, const sk__lb_codec *codec)
 {
     if (n == 0) return SK_OK;
-    const scan_op op = {*m, NULL, NULL, NULL, NULL, true, false, false};
+    const scan_op op = {*m, NULL, NULL, NULL, NULL, true, codec && codec->order_free, false,
+                        codec ? codec->text : NULL};
     return scan_go(ctx, &op, io, (span){NULL, 0}, (span){NULL, 0}, n, exclusive);
 }
 
 sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                             size_t n, void *result)
 {
-    const scan_op op = {*m, NULL, NULL, NULL, NULL, false, false, false};
+    const scan_op op = {*m, NULL, NULL, NULL, NULL, false, false, false, NULL};
     return reduce_go(ctx, &op, io, (span){NULL, 0}, n, result);
 }
 
@@ -686,7 +695,7 @@ out:
         sk__clear_error(ctx);                                                  \
         sk_status st_ = sk__validate_monoid((ctx), (monoid));                      \
         if (st_ != SK_OK) return st_;                                          \
-        const scan_op op_ = {*(monoid), NULL, NULL, NULL, NULL, false, false, false}; \
+        const scan_op op_ = {*(monoid), NULL, NULL, NULL, NULL, false, false, false, NULL}; \
         const scan_op *op = &op_;                                              \
         return call;                                                           \
     } while (0)

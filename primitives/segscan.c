@@ -2,7 +2,9 @@
  * segscan.c - segmented scan and segment reductions.
  *
  * GPU shape (and the reference behaviour): scans of a lifted monoid on
- * scankit's scan (no second scan implementation). An element becomes
+ * scankit's scan (no second scan implementation), in one pass where a
+ * value of at most 4 bytes and its head flag fit a look-back word (not the
+ * totals by flags, whose head count does not). An element becomes
  * (v, f): its value and whether it starts a segment. (v1, f1) + (v2, f2) =
  * (f2 ? v2 : v1 op v2, f1 | f2) is associative and not commutative; its
  * inclusive scan carries the segmented scan in v. Segment totals add a
@@ -40,6 +42,7 @@ typedef struct seg_job {
     size_t flag_size;
     cl_mem count;             /* totals by flags: the number of segments */
     const sk_segments *seg;
+    bool order_free;          /* results never depend on the combining order */
 } seg_job;
 
 enum seg_mode { SEG_INCLUSIVE, SEG_EXCLUSIVE, SEG_TOTALS };
@@ -136,6 +139,17 @@ static sk_status set_out_totals(sk_context *ctx, cl_kernel k, cl_uint *arg, cons
     return st;
 }
 
+/* A value of at most 4 bytes and its head flag in the 33 bits of a
+ * look-back word (kernels/lookback.cl); the totals' head count does not
+ * fit. */
+static const char seg_lb_codec[] =
+    "typedef char sk_seg_code_fits[(sizeof(sk_val_t) <= 4) ? 1 : -1];\n"
+    "typedef union { sk_val_t v; uint u; } sk_seg_bits;\n"
+    "ulong sk_lb_encode(sk_seg_t x)\n"
+    "{ sk_seg_bits b; b.u = 0; b.v = x.v; return b.u | ((ulong)(x.f != 0) << 32); }\n"
+    "sk_seg_t sk_lb_decode(ulong c)\n"
+    "{ sk_seg_bits b; b.u = (uint)c; return sk_seg(b.v, (uint)(c >> 32)); }\n";
+
 /* The lifted scan of the job's elements in `mode`. */
 static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
 {
@@ -150,7 +164,10 @@ static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
         sk_monoid lifted = {"sk_seg_t", 2 * j->m->size + 16, "sk_seg(sk_val_identity(), 0)",
                             "sk_seg_combine(a, b)", pre};
         sk__scan_io sio = {io, set_in, totals ? set_out_totals : set_out_scan, j};
-        st = sk__scan_lifted(j->ctx, &lifted, &sio, j->n, mode == SEG_EXCLUSIVE);
+        sk__lb_codec codec = {seg_lb_codec, j->order_free};
+        bool coded = !totals && j->m->size <= 4;
+        st = sk__scan_lifted(j->ctx, &lifted, &sio, j->n, mode == SEG_EXCLUSIVE,
+                             coded ? &codec : NULL);
     }
     free(pre);
     free(io);
@@ -394,11 +411,10 @@ out:
 static sk_status offsets_to_flags(seg_job *j, const sk__program *prog)
 {
     sk_context *ctx = j->ctx;
-    const cl_uchar zero = 0;
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, SK_SLOT_SEGSCAN_B, j->n, &j->flags));
     j->flag_size = 1;
-    SK_CL_TRY(ctx, clEnqueueFillBuffer(ctx->queue, j->flags, &zero, 1, 0, j->n, 0, NULL, NULL));
+    SK_TRY(sk__fill_zero(ctx, j->flags, j->n));
     SK_TRY(launch_offsets(j, prog, K_OFFSETS_TO_FLAGS, j->flags));
 out:
     return st;
@@ -449,8 +465,9 @@ out:
 }
 
 /* Validates a call and fills the job (flags still the caller's). */
-static sk_status job_open(sk_context *ctx, const sk_monoid *m, cl_mem src, cl_mem dst,
-                          size_t dst_elems, size_t n, const sk_segments *seg, seg_job *j)
+static sk_status job_open(sk_context *ctx, const sk_monoid *m, bool order_free, cl_mem src,
+                          cl_mem dst, size_t dst_elems, size_t n, const sk_segments *seg,
+                          seg_job *j)
 {
     size_t bytes = 0;
     sk_status st = SK_OK;
@@ -460,20 +477,21 @@ static sk_status job_open(sk_context *ctx, const sk_monoid *m, cl_mem src, cl_me
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
     SK_TRY(sk__byte_size(ctx, dst_elems, m->size, &bytes));
     SK_TRY(sk__check_buffer(ctx, dst, bytes ? bytes : 1, "dst"));
-    *j = (seg_job){ctx, m, src, dst, n, seg->flags, seg->flag_size, NULL, seg};
+    *j = (seg_job){ctx, m, src, dst, n, seg->flags, seg->flag_size, NULL, seg, order_free};
 out:
     return st;
 }
 
 /* ---- the operations ---------------------------------------------------------------------- */
 
-static sk_status segscan_run(sk_context *ctx, const sk_monoid *m, cl_mem src, cl_mem dst,
-                             size_t n, const sk_segments *seg, bool exclusive)
+static sk_status segscan_run(sk_context *ctx, const sk_monoid *m, bool order_free,
+                             cl_mem src, cl_mem dst, size_t n, const sk_segments *seg,
+                             bool exclusive)
 {
     seg_job j;
     const sk__program *prog = NULL;
     sk_status st = SK_OK;
-    SK_TRY(job_open(ctx, m, src, dst, n, n, seg, &j));
+    SK_TRY(job_open(ctx, m, order_free, src, dst, n, n, seg, &j));
     if (seg->offsets) {
         SK_TRY(seg_program(&j, &prog));
         SK_TRY(check_offsets(&j, prog));
@@ -532,13 +550,14 @@ out:
     return st;
 }
 
-static sk_status segreduce_run(sk_context *ctx, const sk_monoid *m, cl_mem src, size_t n,
-                               const sk_segments *seg, cl_mem totals, size_t *segments)
+static sk_status segreduce_run(sk_context *ctx, const sk_monoid *m, bool order_free,
+                               cl_mem src, size_t n, const sk_segments *seg, cl_mem totals,
+                               size_t *segments)
 {
     seg_job j;
     sk_status st = SK_OK;
     size_t capacity = seg && seg->offsets ? seg->count : n;
-    SK_TRY(job_open(ctx, m, src, totals, capacity, n, seg, &j));
+    SK_TRY(job_open(ctx, m, order_free, src, totals, capacity, n, seg, &j));
     st = seg->offsets ? totals_by_offsets(&j, segments) : totals_by_flags(&j, segments);
 out:
     return st;
@@ -552,7 +571,9 @@ out:
         sk__clear_error(ctx);                                                  \
         sk__monoid_text text_;                                                 \
         sk_monoid m_;                                                          \
-        sk_status st_ = sk__monoid_of((ctx), (type), (oper), &text_, &m_);     \
+        bool order_free = false;                                               \
+        sk_status st_ = sk__monoid_of((ctx), (type), (oper), &text_, &m_,      \
+                                      &order_free);                            \
         if (st_ != SK_OK) return st_;                                          \
         const sk_monoid *m = &m_;                                              \
         return call;                                                           \
@@ -562,43 +583,45 @@ out:
     do {                                                                       \
         if (!(ctx)) return SK_E_INVALID_ARG;                                   \
         sk__clear_error(ctx);                                                  \
+        const bool order_free = false;                                         \
         return call;                                                           \
     } while (0)
 
 sk_status sk_segscan_inclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
                                cl_mem dst, size_t n, const sk_segments *seg)
 {
-    SK_SEG_BUILTIN(ctx, type, op, segscan_run(ctx, m, src, dst, n, seg, false));
+    SK_SEG_BUILTIN(ctx, type, op, segscan_run(ctx, m, order_free, src, dst, n, seg, false));
 }
 
 sk_status sk_segscan_exclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
                                cl_mem dst, size_t n, const sk_segments *seg)
 {
-    SK_SEG_BUILTIN(ctx, type, op, segscan_run(ctx, m, src, dst, n, seg, true));
+    SK_SEG_BUILTIN(ctx, type, op, segscan_run(ctx, m, order_free, src, dst, n, seg, true));
 }
 
 sk_status sk_segscan_inclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
                                       cl_mem dst, size_t n, const sk_segments *seg)
 {
-    SK_SEG_MONOID(ctx, segscan_run(ctx, m, src, dst, n, seg, false));
+    SK_SEG_MONOID(ctx, segscan_run(ctx, m, order_free, src, dst, n, seg, false));
 }
 
 sk_status sk_segscan_exclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
                                       cl_mem dst, size_t n, const sk_segments *seg)
 {
-    SK_SEG_MONOID(ctx, segscan_run(ctx, m, src, dst, n, seg, true));
+    SK_SEG_MONOID(ctx, segscan_run(ctx, m, order_free, src, dst, n, seg, true));
 }
 
 sk_status sk_segreduce(sk_context *ctx, sk_type type, sk_op op, cl_mem src, size_t n,
                        const sk_segments *seg, cl_mem totals, size_t *segments)
 {
-    SK_SEG_BUILTIN(ctx, type, op, segreduce_run(ctx, m, src, n, seg, totals, segments));
+    SK_SEG_BUILTIN(ctx, type, op,
+                   segreduce_run(ctx, m, order_free, src, n, seg, totals, segments));
 }
 
 sk_status sk_segreduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src, size_t n,
                               const sk_segments *seg, cl_mem totals, size_t *segments)
 {
-    SK_SEG_MONOID(ctx, segreduce_run(ctx, m, src, n, seg, totals, segments));
+    SK_SEG_MONOID(ctx, segreduce_run(ctx, m, order_free, src, n, seg, totals, segments));
 }
 
 /* ---- host-array forms ---------------------------------------------------------------------- */
@@ -627,8 +650,9 @@ out:
     return st;
 }
 
-static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, const void *src,
-                              void *dst, size_t n, const sk_segments_host *h, bool exclusive)
+static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, bool order_free,
+                              const void *src, void *dst, size_t n, const sk_segments_host *h,
+                              bool exclusive)
 {
     sk_segments seg;
     cl_mem in = NULL;
@@ -638,7 +662,7 @@ static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, const void *s
     if (n && !dst) return sk__fail(ctx, SK_E_INVALID_ARG, "dst is NULL");
     SK_TRY(upload_segments(ctx, h, n, &seg));
     SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, src, bytes, 1, &in));
-    SK_TRY(segscan_run(ctx, m, in, in, n, &seg, exclusive));
+    SK_TRY(segscan_run(ctx, m, order_free, in, in, n, &seg, exclusive));
     if (bytes)
         SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, in, CL_TRUE, 0, bytes, dst, 0, NULL,
                                            NULL));
@@ -646,8 +670,8 @@ out:
     return st;
 }
 
-static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, const void *src,
-                                size_t n, const sk_segments_host *h, void *totals,
+static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, bool order_free,
+                                const void *src, size_t n, const sk_segments_host *h, void *totals,
                                 size_t *segments)
 {
     sk_segments seg;
@@ -661,7 +685,7 @@ static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, const void 
     size_t capacity = seg.offsets ? seg.count : n;
     SK_TRY(sk__scratch_get(ctx, SK_SLOT_HOST_OUT, (capacity ? capacity : 1) * m->size,
                            &out_mem));
-    SK_TRY(segreduce_run(ctx, m, in, n, &seg, out_mem, &got));
+    SK_TRY(segreduce_run(ctx, m, order_free, in, n, &seg, out_mem, &got));
     if (got)
         SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, out_mem, CL_TRUE, 0, got * m->size,
                                            totals, 0, NULL, NULL));
@@ -673,18 +697,19 @@ out:
 sk_status sk_segscan_inclusive_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
                                     void *dst, size_t n, const sk_segments_host *seg)
 {
-    SK_SEG_BUILTIN(ctx, type, op, segscan_host(ctx, m, src, dst, n, seg, false));
+    SK_SEG_BUILTIN(ctx, type, op, segscan_host(ctx, m, order_free, src, dst, n, seg, false));
 }
 
 sk_status sk_segscan_exclusive_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
                                     void *dst, size_t n, const sk_segments_host *seg)
 {
-    SK_SEG_BUILTIN(ctx, type, op, segscan_host(ctx, m, src, dst, n, seg, true));
+    SK_SEG_BUILTIN(ctx, type, op, segscan_host(ctx, m, order_free, src, dst, n, seg, true));
 }
 
 sk_status sk_segreduce_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
                             size_t n, const sk_segments_host *seg, void *totals,
                             size_t *segments)
 {
-    SK_SEG_BUILTIN(ctx, type, op, segreduce_host(ctx, m, src, n, seg, totals, segments));
+    SK_SEG_BUILTIN(ctx, type, op,
+                   segreduce_host(ctx, m, order_free, src, n, seg, totals, segments));
 }

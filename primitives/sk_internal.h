@@ -163,8 +163,13 @@ void sk__log(const sk_context *ctx, const char *fmt, ...)
 
 /* Which kernels a tuning is for: the scan's (scan.cl) over plain
  * elements, the scan's over a lifted element loaded from several arrays
- * (the segmented scans), or the others. */
-typedef enum sk__family { SK_FAMILY_SCAN, SK_FAMILY_LIFTED, SK_FAMILY_OTHER } sk__family;
+ * (the segmented scans) in reduce-then-scan or in one pass, or the others. */
+typedef enum sk__family {
+    SK_FAMILY_SCAN,
+    SK_FAMILY_LIFTED,
+    SK_FAMILY_LIFTED_ONE_PASS,
+    SK_FAMILY_OTHER
+} sk__family;
 
 sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_size);
 
@@ -172,6 +177,11 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
 bool sk__contains_nocase(const char *hay, const char *needle);
 
 sk_status sk__scratch_get(sk_context *ctx, sk__slot slot, size_t bytes, cl_mem *out);
+
+/* Enqueues zeros into the first `bytes` bytes of `mem` (asynchronous).
+ * GPUs fill 16-byte words several times faster than bytes (H200: 0.08
+ * against 0.64 ms for 256 MiB); PoCL fills bytes fastest (memset). */
+sk_status sk__fill_zero(sk_context *ctx, cl_mem mem, size_t bytes);
 
 /* The state words of a single-pass (look-back) launch over `tiles` tiles,
  * kernels/lookback.cl's layout, and the epoch that launch must use. */
@@ -259,11 +269,21 @@ typedef struct sk__scan_io {
     const void *user;
 } sk__scan_io;
 
+/* How a lifted element of more than 4 bytes fits a look-back word in 33
+ * bits (kernels/lookback.cl, SK_LB_CODEC): `text` defines sk_lb_encode()
+ * and sk_lb_decode(); `order_free`: the scan's results do not depend on the
+ * combining order, so the look-back pass is taken by default. */
+typedef struct sk__lb_codec {
+    const char *text;
+    bool order_free;
+} sk__lb_codec;
+
 /* Inclusive or exclusive scan of n lifted elements through io. The caller
  * has validated its own arguments and the monoid; m->size may bound the
- * type's size from above (the scratch is sized with it). Asynchronous. */
+ * type's size from above (the scratch is sized with it). With a codec
+ * (else NULL) the scan may take the look-back pass. Asynchronous. */
 sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
-                          size_t n, bool exclusive);
+                          size_t n, bool exclusive, const sk__lb_codec *codec);
 
 /* Reduction of n lifted elements through io into host memory (m->size
  * exact). Blocking. */
@@ -281,9 +301,11 @@ typedef struct sk__monoid_text {
 } sk__monoid_text;
 
 /* The monoid of a built-in (type, op); SK_E_INVALID_ARG / SK_E_UNSUPPORTED
- * as the scan entry points report them. */
+ * as the scan entry points report them. *order_free (may be NULL): whether
+ * its results never depend on the combining order (integers, float min and
+ * max). */
 sk_status sk__monoid_of(sk_context *ctx, sk_type t, sk_op op, sk__monoid_text *buf,
-                        sk_monoid *out);
+                        sk_monoid *out, bool *order_free);
 
 /* SK_E_INVALID_ARG (with detail) for a NULL monoid, a missing field or
  * size 0. */

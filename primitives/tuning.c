@@ -29,6 +29,14 @@
 #define GPU_LIFTED_WG 64
 #define GPU_LIFTED_ITEMS 8
 
+/* The same in the single pass (decoupled look-back): wider work-groups.
+ * H200, the same timer (device time, median of 9), reduce-then-scan at 64
+ * x 8 taking 2.01 ms: 128 x 8 1.957 ms, 64 x 8 2.19, 256 x 4 and 256 x 8
+ * 2.29, 32 x 16 2.44, 64 x 16 2.68, 512 x 4 4.40 (16 items at 128 or 256
+ * are cut to 8 by the local memory rule below: the same times). */
+#define GPU_LIFTED_ONE_PASS_WG 128
+#define GPU_LIFTED_ONE_PASS_ITEMS 8
+
 /* GPU scan tiles of the devices they were measured on, by a part of the
  * device name (any case); the first match wins, other GPUs take the
  * defaults above. bench_scan --min-log2 28 --max-log2 28 --wg W --items I,
@@ -101,16 +109,19 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     if (elem_size == 0) elem_size = 1;
 
     bool lifted = family == SK_FAMILY_LIFTED;
-    size_t wg = ctx->wg_param ? (size_t)ctx->wg_param
-                : measured    ? measured->wg
-                : lifted      ? GPU_LIFTED_WG
-                              : GPU_WG;
+    bool lifted_one_pass = family == SK_FAMILY_LIFTED_ONE_PASS;
+    size_t wg = ctx->wg_param     ? (size_t)ctx->wg_param
+                : measured        ? measured->wg
+                : lifted          ? GPU_LIFTED_WG
+                : lifted_one_pass ? GPU_LIFTED_ONE_PASS_WG
+                                  : GPU_WG;
     while (wg > ctx->max_wg_size && wg > 1) wg /= 2;
     /* The tile and the work-group sums must fit in local memory. */
     while (wg > 1 && (wg * 2 + 2 * wg) * elem_size > ctx->local_mem_bytes) wg /= 2;
-    size_t items = ctx->items_param ? (size_t)ctx->items_param
-                   : lifted         ? GPU_LIFTED_ITEMS
-                                    : clamp_size(tile_bytes / (wg * elem_size), 1, max_items);
+    size_t items = ctx->items_param  ? (size_t)ctx->items_param
+                   : lifted          ? GPU_LIFTED_ITEMS
+                   : lifted_one_pass ? GPU_LIFTED_ONE_PASS_ITEMS
+                                     : clamp_size(tile_bytes / (wg * elem_size), 1, max_items);
     while (items > 1 && (wg * items * 33 / 32 + 1 + 2 * wg) * elem_size > ctx->local_mem_bytes)
         items /= 2;
     if (wg * items < 2) items = 2;   /* a tile of one element would never shrink */

@@ -494,45 +494,66 @@ static void iv_fail(const iv *out, const unsigned char *heads, size_t n, size_t 
                    k >= n ? " (written past n)" : "", (unsigned long long)skt_seed());
 }
 
+/* Scans B.h_src's n intervals (then GUARD tops) of `size` bytes with the
+ * interval monoid m, segmented by s, and downloads them with the GUARD
+ * elements after them into B.h_out. */
+static void iv_scan(const sk_monoid *m, size_t size, const void *top, const segm *s, int excl,
+                    int in_place, const char *what)
+{
+    size_t span = (s->n + GUARD) * size;
+    sk_segments seg = segments_of(s);
+    cl_mem dst = in_place ? B.src : B.dst;
+    skt_buf_upload(B.src, 0, B.h_src, span);
+    if (!in_place) skt_buf_fill(B.dst, top, size, 0, span);
+    sk_status st = excl ? sk_segscan_exclusive_monoid(skt_ctx, m, B.src, dst, s->n, &seg)
+                        : sk_segscan_inclusive_monoid(skt_ctx, m, B.src, dst, s->n, &seg);
+    cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
+                 sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
+    skt_buf_download(dst, 0, B.h_out, span);
+}
+
 static void iv_run(const segm *s, int excl, int in_place, const char *cfg_name)
 {
-    size_t n = s->n, span = (n + GUARD) * sizeof(iv);
+    size_t n = s->n;
     const char *what = skt_fmt("interval %s n=%zu, %s, %s%s", excl ? "exclusive" : "inclusive",
                                n, KIND_NAMES[s->kind], cfg_name, in_place ? ", in place" : "");
     iv *host = (iv *)B.h_src;
     for (size_t k = 0; k < n; k++) host[k] = (iv){(int32_t)k, (int32_t)k};
     for (size_t k = n; k < n + GUARD; k++) host[k] = IV_TOP;
-    sk_segments seg = segments_of(s);
-    cl_mem dst = in_place ? B.src : B.dst;
-    skt_buf_upload(B.src, 0, host, span);
-    if (!in_place) skt_buf_fill(B.dst, &IV_TOP, sizeof IV_TOP, 0, span);
-    const sk_monoid *m = skt_monoid_interval();
-    sk_status st = excl ? sk_segscan_exclusive_monoid(skt_ctx, m, B.src, dst, n, &seg)
-                        : sk_segscan_inclusive_monoid(skt_ctx, m, B.src, dst, n, &seg);
-    cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
-                 sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
+    iv_scan(skt_monoid_interval(), sizeof(iv), &IV_TOP, s, excl, in_place, what);
     iv *out = (iv *)B.h_out;
-    skt_buf_download(dst, 0, out, span);
     size_t bad = iv_check(out, s->heads, n, excl);
     if (bad != (size_t)-1) iv_fail(out, s->heads, n, bad, what);
+}
+
+typedef void (*iv_runner)(const segm *s, int excl, int in_place, const char *cfg_name);
+
+/* run at every n up to `up_to`, then at the `nlarge` sizes of large[]
+ * (ascending), by uint8 flags and by uint64 offsets, out of place and in
+ * place (both every time, or taking turns). */
+static void interval_cases(cfg c, int excl, size_t up_to, const size_t *large, size_t nlarge,
+                           iv_runner run, int both_in_place)
+{
+    reserve((2 * large[nlarge - 1] + GUARD) * 8); /* offsets: up to 2n + 8 of 8 bytes */
+    for (size_t i = 0; i <= up_to + nlarge; i++) {
+        size_t n = i <= up_to ? i : large[i - up_to - 1];
+        size_t avg = 1 + (size_t)skt_rand_below(i % 3 == 0 ? 4 : 64);
+        for (int k = 0; k < 4; k += 3) { /* uint8 flags, uint64 offsets */
+            segm s;
+            segm_random(&s, (seg_kind)k, n, avg);
+            for (int in_place = both_in_place ? 0 : (int)(i % 2); in_place < 2;
+                 in_place += both_in_place ? 1 : 2)
+                run(&s, excl, in_place, CFG_NAMES[c]);
+            segm_free(&s);
+        }
+    }
 }
 
 static void interval_sizes(cfg c, int excl)
 {
     static const size_t large[] = {4096, 65537, 1000003};
     apply_cfg(c);
-    reserve((2 * large[2] + GUARD) * 8); /* offsets: up to 2n + 8 of 8 bytes */
-    for (size_t i = 0; i <= 600 + 3; i++) {
-        size_t n = i <= 600 ? i : large[i - 601];
-        size_t avg = 1 + (size_t)skt_rand_below(i % 3 == 0 ? 4 : 64);
-        for (int k = 0; k < 4; k += 3) { /* uint8 flags, uint64 offsets */
-            segm s;
-            segm_random(&s, (seg_kind)k, n, avg);
-            for (int in_place = 0; in_place < 2; in_place++)
-                iv_run(&s, excl, in_place, CFG_NAMES[c]);
-            segm_free(&s);
-        }
-    }
+    interval_cases(c, excl, 600, large, 3, iv_run, 1);
 }
 
 Test(segscan_interval, every_n_up_to_600_inclusive_should_restart_intervals_at_heads_cpu_default)
@@ -573,6 +594,94 @@ Test(segscan_interval, every_n_up_to_600_inclusive_should_restart_intervals_at_h
 Test(segscan_interval, every_n_up_to_600_exclusive_should_restart_intervals_at_heads_gpu_small_tiles)
 {
     interval_sizes(GPU_SMALL, 1);
+}
+
+/* ---- the one-pass (look-back) segmented scan ------------------------------------------------ */
+
+/* On the GPU shape a value of at most 4 bytes and its head flag travel in
+ * one look-back word (kernels/lookback.cl, SK_LB_CODEC). 16-bit intervals
+ * (4 bytes, n <= 65533) put the interval test through that path: asked for
+ * with SK_SCAN_PATH_LOOKBACK, as the monoid is not order-free. */
+typedef struct iv16 {
+    uint16_t i, j;
+} iv16;
+
+static const iv16 IV16_TOP = {SKT_IV16_TOP, SKT_IV16_TOP};
+
+static void iv16_run(const segm *s, int excl, int in_place, const char *cfg_name)
+{
+    size_t n = s->n;
+    const char *what = skt_fmt("16-bit interval %s n=%zu, %s, %s, look-back%s",
+                               excl ? "exclusive" : "inclusive", n, KIND_NAMES[s->kind],
+                               cfg_name, in_place ? ", in place" : "");
+    iv16 *host = (iv16 *)B.h_src;
+    for (size_t k = 0; k < n; k++) host[k] = (iv16){(uint16_t)k, (uint16_t)k};
+    for (size_t k = n; k < n + GUARD; k++) host[k] = IV16_TOP;
+    iv_scan(skt_monoid_interval16(), sizeof(iv16), &IV16_TOP, s, excl, in_place, what);
+    iv16 *out = (iv16 *)B.h_out;
+    size_t h = 0;
+    for (size_t k = 0; k < n + GUARD; k++) {
+        if (k < n && s->heads[k]) h = k;
+        iv16 want = IV16_TOP;
+        if (k < n && excl && k == h) want = (iv16){SKT_IV16_IDENTITY, SKT_IV16_IDENTITY};
+        else if (k < n) want = (iv16){(uint16_t)h, (uint16_t)(excl ? k - 1 : k)};
+        if (out[k].i != want.i || out[k].j != want.j)
+            cr_assert_fail("%s: out[%zu] = (%u, %u), want (%u, %u), segment head %zu%s "
+                           "[seed %llu]", what, k, out[k].i, out[k].j, want.i, want.j, h,
+                           k >= n ? " (written past n)" : "", (unsigned long long)skt_seed());
+    }
+}
+
+static void interval16_lookback(cfg c, int excl)
+{
+    static const size_t large[] = {4096, 65533};
+    apply_cfg(c);
+    cr_assert_eq(sk_context_set_param(skt_ctx, SK_PARAM_SCAN_PATH, SK_SCAN_PATH_LOOKBACK), SK_OK);
+    skt_launches count = {0};
+    skt_count_launches(&count);
+    interval_cases(c, excl, 300, large, 2, iv16_run, 0);
+    skt_count_launches(NULL);
+    cr_assert_gt(count.lookback, 0ul, "%s: the look-back kernel never ran", CFG_NAMES[c]);
+}
+
+Test(segscan_interval, every_n_up_to_300_inclusive_should_restart_16_bit_intervals_in_one_pass)
+{
+    interval16_lookback(GPU_DEFAULT, 0);
+}
+
+Test(segscan_interval, every_n_up_to_300_exclusive_should_restart_16_bit_intervals_in_one_pass)
+{
+    interval16_lookback(GPU_DEFAULT, 1);
+}
+
+Test(segscan_interval, every_n_up_to_300_should_restart_16_bit_intervals_in_one_pass_small_tiles)
+{
+    interval16_lookback(GPU_SMALL, (int)(skt_seed() % 2));
+}
+
+/* Look-back launches of one checked inclusive segmented scan of n elements. */
+static unsigned long lookback_launches(sk_type t, sk_op op, size_t n)
+{
+    segm s;
+    segm_random(&s, FLAGS8, n, 50);
+    skt_launches count = {0};
+    skt_count_launches(&count);
+    check_segscan(t, op, 0, &s, 0, CFG_NAMES[GPU_DEFAULT]);
+    skt_count_launches(NULL);
+    segm_free(&s);
+    return count.lookback;
+}
+
+Test(segscan_interval, gpu_shape_should_take_one_pass_only_for_order_free_values_of_4_bytes)
+{
+    apply_cfg(GPU_DEFAULT);
+    size_t n = 200000;
+    cr_assert_gt(lookback_launches(SK_UINT32, SK_OP_ADD, n), 0ul, "uint32 add: no look-back");
+    cr_assert_gt(lookback_launches(SK_FLOAT32, SK_OP_MAX, n), 0ul, "float32 max: no look-back");
+    cr_assert_eq(lookback_launches(SK_FLOAT32, SK_OP_ADD, n), 0ul,
+                 "float32 add took the look-back (its sums would depend on timing)");
+    cr_assert_eq(lookback_launches(SK_UINT64, SK_OP_ADD, n), 0ul,
+                 "uint64 add took the look-back (it does not fit the word)");
 }
 
 /* ---- segment totals ------------------------------------------------------------------------ */
