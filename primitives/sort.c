@@ -72,6 +72,13 @@
  * with 2-bit splits 30.4 ms, 8-bit with 1-bit splits 33.1 ms, 8-bit with
  * 2-bit splits 23.1 ms (half the passes, the same split work per key). */
 #define GPU_RADIX_BITS 8
+/* Pairs of 4-byte keys and 4-byte values ranked by warp votes take 17
+ * items per work-item, the most whose keys and values fit in 48 KiB of
+ * local memory beside the warp counters. H200, 2^28 uniform keys, a
+ * scratch timer, two rounds in one command (bench/NOTES-gpu.md): 9.87 /
+ * 9.86 ms against 10.09 / 10.11 at 16; keys alone keep 16 (7.24 against
+ * 7.45 at 17). */
+#define GPU_PAIRS32_ITEMS 17
 /* The split packs counts in 16 bits: tiles stay below 2^16 keys. */
 #define GPU_MAX_TILE_KEYS 65535
 /* GPU shape, three steps per digit: work-groups of the AND/OR pass (each
@@ -281,6 +288,8 @@ static sort_plan plan_for(sk_context *ctx, const sort_req *r)
                  p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN;
     p.poll_volatile = polls_volatile(ctx);
     p.warp_match = p.onesweep && ranks_by_warp_match(ctx, p.t.wg_size);
+    if (p.warp_match && !ctx->items_param && p.key_size == 4 && r->value_size == 4)
+        p.t.items = GPU_PAIRS32_ITEMS;
     fit_items(&p, ctx, r->value_size);
     split_parts(&p, r->n);
     plan_lines(&p, ctx, r);
