@@ -586,10 +586,7 @@ sk_status sk__lookback_state(sk_context *ctx, size_t tiles, cl_mem *mem, cl_uint
     /* A new buffer holds garbage, and a wrapped epoch would match old words:
      * zero every word (tile counter included) and start again from 1. */
     if (s->bytes != had || ctx->lookback_epoch >= LOOKBACK_EPOCH_MAX) {
-        const cl_ulong zero = 0;
-        SK_CL_TRY(ctx, clEnqueueFillBuffer(ctx->queue, *mem, &zero, sizeof zero, 0,
-                                           s->bytes / sizeof zero * sizeof zero, 0, NULL,
-                                           NULL));
+        SK_TRY(sk__fill_zero(ctx, *mem, s->bytes));
         ctx->lookback_epoch = 0;
     }
     *epoch = ++ctx->lookback_epoch;
