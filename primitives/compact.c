@@ -47,6 +47,8 @@ static sk_status validate_spec(sk_context *ctx, const compact_spec *s)
         return sk__fail(ctx, SK_E_INVALID_ARG, "invalid element type %d", (int)s->type);
     if (s->keep == KEEP_IF && (!s->predicate || !*s->predicate))
         return sk__fail(ctx, SK_E_INVALID_ARG, "predicate is NULL or empty");
+    if (s->keep == KEEP_IF && sk__check_user_code(ctx, "predicate", s->predicate) != SK_OK)
+        return SK_E_INVALID_ARG;
     if (s->keep == KEEP_FLAGS && s->flag_size != 1 && s->flag_size != 4)
         return sk__fail(ctx, SK_E_INVALID_ARG, "flag_size is %zu, not 1 or 4", s->flag_size);
     if (s->value_size != 0 && s->value_size != 4 && s->value_size != 8)

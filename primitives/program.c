@@ -3,15 +3,18 @@
  * in-memory cache per context and an on-disk cache of program binaries.
  *
  * A program is the generated configuration text (#define lines, typedefs)
- * followed by the embedded source of one kernel family. The disk cache key
- * hashes both with the device name, device version, driver version and
- * platform name, so a driver update or another device never reuses a
- * binary built for something else.
+ * followed by the embedded source of one kernel family. A disk cache entry
+ * is named by a hash of its key (both texts, the build options, the device
+ * name, device version, driver version and platform name) and holds that
+ * key in full with a checksum, so a driver update, another device or a
+ * damaged or misplaced file never yields a binary built for something else.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* O_TMPFILE */
 #include "sk_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,8 +57,8 @@ char *sk__default_cache_dir(void)
     sk__str s = {0};
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
-    if (xdg && *xdg) sk__str_addf(&s, "%s/scankit", xdg);
-    else if (home && *home) sk__str_addf(&s, "%s/.cache/scankit", home);
+    if (xdg && xdg[0] == '/') sk__str_addf(&s, "%s/scankit", xdg);   /* relative: ignored */
+    else if (home && home[0] == '/') sk__str_addf(&s, "%s/.cache/scankit", home);
     else return NULL;
     if (s.failed) {
         sk__str_free(&s);
@@ -64,25 +67,68 @@ char *sk__default_cache_dir(void)
     return s.buf;
 }
 
-static int mkdir_p(const char *path)
+static bool is_directory(const char *path)
 {
-    char *p = strdup(path);
-    if (!p) return -1;
-    for (char *q = p + 1; *q; q++) {
-        if (*q != '/') continue;
-        *q = '\0';
-        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-            free(p);
-            return -1;
-        }
-        *q = '/';
-    }
-    int rc = (mkdir(p, 0755) != 0 && errno != EEXIST) ? -1 : 0;
-    free(p);
-    return rc;
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* ---- disk cache key ----------------------------------------------------------------- */
+/* mkdir(path, 0700), an existing directory counting as success. */
+static int make_dir(const char *path)
+{
+    if (mkdir(path, 0700) == 0) return 0;
+    if (errno == EEXIST && is_directory(path)) return 0;
+    if (errno == EEXIST) errno = ENOTDIR;
+    return -1;
+}
+
+int sk__make_cache_dir(const char *dir)
+{
+    if (make_dir(dir) == 0) return 0;
+    if (errno != ENOENT) return -1;
+    char *parent = strdup(dir);
+    if (!parent) return -1;
+    char *slash = strrchr(parent, '/');
+    while (slash && slash > parent && slash[1] == '\0') { /* "a/b/" */
+        *slash = '\0';
+        slash = strrchr(parent, '/');
+    }
+    int rc = -1;
+    if (slash && slash > parent) {
+        *slash = '\0';
+        rc = make_dir(parent);
+    }
+    free(parent);
+    return rc == 0 ? make_dir(dir) : -1;
+}
+
+/* ---- disk cache entries --------------------------------------------------------------
+ *
+ * An entry is one file, "<dir>/<source>-<32 hex digits>.bin", the digits a
+ * hash of its key. The file does not trust its name: it holds
+ *
+ *   magic     8 bytes, "SKPCACH1"
+ *   key_len   8 bytes, little-endian
+ *   bin_len   8 bytes, little-endian
+ *   checksum  8 bytes, little-endian: entry_checksum() of both lengths, the
+ *             key and the binary
+ *   key       key_len bytes: everything the binary was built from (the
+ *             kernel source whole, the configuration, the build options,
+ *             platform, device, device and driver versions)
+ *   binary    bin_len bytes: what clGetProgramInfo(CL_PROGRAM_BINARIES) gave
+ *
+ * A loaded entry is used only when it is a regular file of exactly that
+ * size, its checksum holds and its key is the one wanted byte for byte;
+ * anything else (a short or damaged file, another key's entry under this
+ * name, a FIFO, a directory, a link loop, a binary the driver refuses) is
+ * logged, ignored and replaced by a fresh build. So no unchecked bytes
+ * reach clCreateProgramWithBinary, whose implementations may crash on them. */
+
+static const char entry_magic[8] = {'S', 'K', 'P', 'C', 'A', 'C', 'H', '1'};
+enum { ENTRY_HEADER_BYTES = 32 };
+
+/* Larger than any real program binary: an entry claiming more is damaged. */
+#define ENTRY_MAX_BYTES ((uint64_t)1 << 32)
 
 static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
 {
@@ -96,27 +142,75 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
     return h;
 }
 
-static uint64_t key_hash(const sk_context *ctx, const sk__embedded_source *src, const char *config,
-                         uint64_t seed)
+static uint64_t load_le64(const unsigned char *b)
 {
-    uint64_t h = seed;
-    h = fnv1a(h, src->name, strlen(src->name));
-    h = fnv1a(h, src->text, src->len);
-    h = fnv1a(h, config, strlen(config));
-    h = fnv1a(h, build_options, strlen(build_options));
-    h = fnv1a(h, ctx->desc.platform_name, strlen(ctx->desc.platform_name));
-    h = fnv1a(h, ctx->desc.device_name, strlen(ctx->desc.device_name));
-    h = fnv1a(h, ctx->desc.device_version, strlen(ctx->desc.device_version));
-    h = fnv1a(h, ctx->desc.driver_version, strlen(ctx->desc.driver_version));
-    return h;
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | b[i];
+    return v;
 }
 
-/* "<dir>/<source>-<32 hex digits>.bin", malloc'd; NULL when the cache is off. */
-static char *disk_path(const sk_context *ctx, const sk__embedded_source *src, const char *config)
+static void store_le64(unsigned char *b, uint64_t v)
 {
-    if (!ctx->cache_dir) return NULL;
-    uint64_t a = key_hash(ctx, src, config, 0xcbf29ce484222325ull);
-    uint64_t b = key_hash(ctx, src, config, 0x84222325cbf29ce4ull);
+    for (int i = 0; i < 8; i++) b[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A 64-bit checksum, 8 bytes a step. Every step is a bijection of the
+ * state for a given input word, so any change confined to one word always
+ * changes the result; other damage goes unnoticed with probability 2^-64. */
+static uint64_t checksum_add(uint64_t h, const unsigned char *p, size_t n)
+{
+    unsigned char tail[8] = {0};
+    for (size_t i = 0; i < n; i += 8) {
+        const unsigned char *w = p + i;
+        if (n - i < 8) {
+            memcpy(tail, p + i, n - i);
+            w = tail;
+        }
+        h = (h ^ load_le64(w)) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    return (h ^ n) * 0xbf58476d1ce4e5b9ull;
+}
+
+static uint64_t entry_checksum(const unsigned char *key, size_t key_len,
+                               const unsigned char *bin, size_t bin_len)
+{
+    unsigned char lens[16];
+    store_le64(lens, key_len);
+    store_le64(lens + 8, bin_len);
+    uint64_t h = checksum_add(0x2545f4914f6cdd1dull, lens, sizeof lens);
+    h = checksum_add(h, key, key_len);
+    return checksum_add(h, bin, bin_len);
+}
+
+/* The entry's key: everything its binary depends on, in full. */
+static char *entry_key(const sk_context *ctx, const sk__embedded_source *src, const char *config)
+{
+    sk__str s = {0};
+    sk__str_addf(&s, "scankit program cache entry\nsource %s\nbuild options %s\n"
+                     "platform %s\ndevice %s\ndevice version %s\ndriver version %s\n"
+                     "configuration %zu bytes\n%s\nsource text %zu bytes\n",
+                 src->name, build_options, ctx->desc.platform_name, ctx->desc.device_name,
+                 ctx->desc.device_version, ctx->desc.driver_version, strlen(config), config,
+                 src->len);
+    if (!s.failed) {
+        /* the source may hold '%' and NUL-free text of any length */
+        sk__str_addf(&s, "%s", src->text);
+    }
+    if (s.failed) {
+        sk__str_free(&s);
+        return NULL;
+    }
+    return s.buf;
+}
+
+/* "<dir>/<source>-<32 hex digits>.bin" for a key, malloc'd; NULL when the
+ * cache is off. */
+static char *entry_path(const sk_context *ctx, const sk__embedded_source *src, const char *key)
+{
+    if (!ctx->cache_dir || !key) return NULL;
+    uint64_t a = fnv1a(0xcbf29ce484222325ull, key, strlen(key));
+    uint64_t b = fnv1a(0x84222325cbf29ce4ull, key, strlen(key));
     sk__str s = {0};
     sk__str_addf(&s, "%s/%s-%016llx%016llx.bin", ctx->cache_dir, src->name,
                  (unsigned long long)a, (unsigned long long)b);
@@ -127,42 +221,145 @@ static char *disk_path(const sk_context *ctx, const sk__embedded_source *src, co
     return s.buf;
 }
 
-static unsigned char *read_file(const char *path, size_t *len)
+/* Reads exactly len bytes; false on a short read or an error. */
+static bool read_exactly(int fd, unsigned char *buf, size_t len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    unsigned char *buf = NULL;
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
-    if (size > 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)size);
-        if (buf && fread(buf, 1, (size_t)size, f) != (size_t)size) {
-            free(buf);
-            buf = NULL;
-        }
+    while (len > 0) {
+        ssize_t got = read(fd, buf, len > (1u << 30) ? (1u << 30) : len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return false;
+        buf += got;
+        len -= (size_t)got;
     }
-    fclose(f);
-    *len = buf ? (size_t)size : 0;
-    return buf;
+    return true;
 }
 
-/* Writes atomically (temp file + rename); a failure only loses the cache entry. */
-static void write_file(const sk_context *ctx, const char *path, const unsigned char *data,
-                       size_t len)
+/* The binary stored under `key` at `path`, malloc'd, or NULL with *why
+ * saying what was wrong (NULL *why: there is no entry). Never blocks: a
+ * FIFO or device is opened non-blocking and refused by fstat. */
+static unsigned char *entry_read(const char *path, const char *key, size_t *bin_len,
+                                 const char **why)
 {
-    if (mkdir_p(ctx->cache_dir) != 0) return;
-    sk__str tmp = {0};
-    sk__str_addf(&tmp, "%s.%ld.tmp", path, (long)getpid());
-    if (tmp.failed) return;
-    FILE *f = fopen(tmp.buf, "wb");
-    bool ok = f && fwrite(data, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = false;
-    if (ok && rename(tmp.buf, path) == 0) {
-        sk__log(ctx, "program cache: wrote %s", path);
-    } else {
-        remove(tmp.buf);
+    *why = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        if (errno != ENOENT) *why = strerror(errno);
+        return NULL;
     }
-    sk__str_free(&tmp);
+    struct stat st;
+    unsigned char head[ENTRY_HEADER_BYTES];
+    unsigned char *data = NULL;
+    size_t key_len = strlen(key);
+    uint64_t klen = 0, blen = 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) *why = "not a regular file";
+    else if (!read_exactly(fd, head, sizeof head)) *why = "shorter than its header";
+    else if (memcmp(head, entry_magic, sizeof entry_magic) != 0) *why = "not a cache entry";
+    else if ((klen = load_le64(head + 8)) != key_len) *why = "another key's entry";
+    else if ((blen = load_le64(head + 16)) == 0 || blen > ENTRY_MAX_BYTES)
+        *why = "damaged (impossible length)";
+    else if ((uint64_t)st.st_size != ENTRY_HEADER_BYTES + klen + blen)
+        *why = "damaged (wrong size)";
+    else if (!(data = malloc(key_len + (size_t)blen))) *why = "out of memory";
+    else if (!read_exactly(fd, data, key_len + (size_t)blen)) *why = "damaged (short read)";
+    else if (entry_checksum(data, key_len, data + key_len, (size_t)blen) !=
+             load_le64(head + 24))
+        *why = "damaged (checksum)";
+    else if (memcmp(data, key, key_len) != 0) *why = "another key's entry";
+    close(fd);
+    if (*why) {
+        free(data);
+        return NULL;
+    }
+    memmove(data, data + key_len, (size_t)blen);
+    *bin_len = (size_t)blen;
+    return data;
+}
+
+static bool write_all(int fd, const unsigned char *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t put = write(fd, p, len > (1u << 30) ? (1u << 30) : len);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) return false;
+        p += put;
+        len -= (size_t)put;
+    }
+    return true;
+}
+
+/* An unnamed file in `dir` where the file system has O_TMPFILE (nothing is
+ * left behind if the process dies before naming it), else "<path>.XXXXXX"
+ * whose name is then in *tmp (malloc'd). -1 on failure. */
+static int temp_open(const char *dir, const char *path, char **tmp)
+{
+    *tmp = NULL;
+    int fd = -1;
+#ifdef O_TMPFILE
+    fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    if (fd >= 0) return fd;
+#else
+    (void)dir;
+#endif
+    sk__str s = {0};
+    sk__str_addf(&s, "%s.XXXXXX", path);
+    if (s.failed) return -1;
+    fd = mkstemp(s.buf);
+    if (fd < 0) {
+        sk__str_free(&s);
+        return -1;
+    }
+    if (fchmod(fd, 0644) != 0) { /* mkstemp's 0600; the entry is not secret */ }
+    *tmp = s.buf;
+    return fd;
+}
+
+/* Gives the written file `fd` (named *tmp, or unnamed) the name `path`,
+ * replacing what was there, in one rename. */
+static bool temp_commit(int fd, const char *tmp, const char *path)
+{
+    if (tmp) return rename(tmp, path) == 0;
+    char proc[64], named[4096];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    for (int attempt = 0; attempt < 8; attempt++) {
+        /* a unique hidden name beside `path`, then the rename */
+        int len = snprintf(named, sizeof named, "%s.%ld.%d.link", path, (long)getpid(),
+                           attempt);
+        if (len < 0 || (size_t)len >= sizeof named) return false;
+        if (linkat(AT_FDCWD, proc, AT_FDCWD, named, AT_SYMLINK_FOLLOW) == 0) {
+            if (rename(named, path) == 0) return true;
+            unlink(named);
+            return false;
+        }
+        if (errno != EEXIST) return false;
+    }
+    return false;
+}
+
+/* Writes an entry atomically; a failure only loses the entry (logged). */
+static void entry_write(const sk_context *ctx, const char *path, const char *key,
+                        const unsigned char *bin, size_t bin_len)
+{
+    if (sk__make_cache_dir(ctx->cache_dir) != 0) {
+        sk__log(ctx, "program cache: cannot create %s: %s", ctx->cache_dir, strerror(errno));
+        return;
+    }
+    size_t key_len = strlen(key);
+    unsigned char head[ENTRY_HEADER_BYTES];
+    memcpy(head, entry_magic, sizeof entry_magic);
+    store_le64(head + 8, key_len);
+    store_le64(head + 16, bin_len);
+    store_le64(head + 24, entry_checksum((const unsigned char *)key, key_len, bin, bin_len));
+    char *tmp = NULL;
+    int fd = temp_open(ctx->cache_dir, path, &tmp);
+    bool ok = fd >= 0 && write_all(fd, head, sizeof head) &&
+              write_all(fd, (const unsigned char *)key, key_len) && write_all(fd, bin, bin_len);
+    ok = ok && temp_commit(fd, tmp, path);
+    int err = errno;
+    if (fd >= 0) close(fd);
+    if (!ok && tmp) unlink(tmp);
+    if (ok) sk__log(ctx, "program cache: wrote %s", path);
+    else sk__log(ctx, "program cache: could not write %s: %s", path, strerror(err));
+    free(tmp);
 }
 
 /* ---- building ------------------------------------------------------------------------ */
@@ -183,6 +380,59 @@ static void keep_build_log(sk_context *ctx, cl_program prog)
     ctx->build_log = log;
 }
 
+/* The start of the build log's first line that reports an error (else of
+ * its first line): the reason a build failed. */
+static const char *first_error_line(const char *log)
+{
+    for (const char *line = log; *line; line += strcspn(line, "\n") + 1) {
+        const char *error = strstr(line, "error");
+        if (error && error < line + strcspn(line, "\n")) return line;
+        if (!line[strcspn(line, "\n")]) break;
+    }
+    return log;
+}
+
+/* The compiler's stack: user code under SK_USER_CODE_MAX_BYTES nests at
+ * most that deep (each level of an expression costs at least a byte), and
+ * an OpenCL C compiler recurses over that nesting; the default 8 MiB of a
+ * thread is not enough for it (64 KiB of "!!!...x" or of "x+1+1..."), this
+ * is, with room to spare. Only the pages it touches are committed. */
+#define COMPILER_STACK_BYTES ((size_t)1 << 30)
+
+typedef struct build_job {
+    cl_program program;
+    cl_device_id device;
+    cl_int rc;
+} build_job;
+
+static void *build_job_run(void *arg)
+{
+    build_job *job = arg;
+    job->rc = clBuildProgram(job->program, 1, &job->device, build_options, NULL, NULL);
+    return NULL;
+}
+
+/* clBuildProgram from source, on a thread of its own with a large stack
+ * (the compiler runs in the calling thread on the implementations seen). */
+static cl_int build_on_large_stack(sk_context *ctx, cl_program p)
+{
+    build_job job = {p, ctx->device, CL_BUILD_PROGRAM_FAILURE};
+    pthread_attr_t attr;
+    pthread_t thread;
+    int err = pthread_attr_init(&attr);
+    if (err == 0) {
+        err = pthread_attr_setstacksize(&attr, COMPILER_STACK_BYTES);
+        if (err == 0) err = pthread_create(&thread, &attr, build_job_run, &job);
+        pthread_attr_destroy(&attr);
+    }
+    if (err != 0) {
+        sk__log(ctx, "no thread for the compiler: %s", strerror(err));
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    pthread_join(thread, NULL);
+    return job.rc;
+}
+
 static sk_status compile_source(sk_context *ctx, const sk__embedded_source *src, const char *config,
                                 cl_program *out)
 {
@@ -191,15 +441,14 @@ static sk_status compile_source(sk_context *ctx, const sk__embedded_source *src,
     cl_int rc = CL_SUCCESS;
     cl_program p = clCreateProgramWithSource(ctx->context, 2, parts, lens, &rc);
     if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clCreateProgramWithSource");
-    rc = clBuildProgram(p, 1, &ctx->device, build_options, NULL, NULL);
+    rc = build_on_large_stack(ctx, p);
     if (rc != CL_SUCCESS) {
         keep_build_log(ctx, p);
         clReleaseProgram(p);
         if (rc == CL_BUILD_PROGRAM_FAILURE) {
-            const char *log = ctx->build_log ? ctx->build_log : "";
-            size_t first = strcspn(log, "\n");
-            return sk__fail(ctx, SK_E_BUILD, "building %s.cl failed: %.*s",
-                            src->name, (int)(first < 300 ? first : 300), log);
+            const char *reason = first_error_line(ctx->build_log ? ctx->build_log : "");
+            return sk__fail(ctx, SK_E_BUILD, "building %s.cl failed: %.*s", src->name,
+                            (int)strcspn(reason, "\n"), reason);
         }
         return sk__fail_cl(ctx, rc, "clBuildProgram");
     }
@@ -207,29 +456,33 @@ static sk_status compile_source(sk_context *ctx, const sk__embedded_source *src,
     return SK_OK;
 }
 
-static bool load_binary(sk_context *ctx, const char *path, cl_program *out)
+static bool load_binary(sk_context *ctx, const char *path, const char *key, cl_program *out)
 {
     size_t len = 0;
-    unsigned char *bin = read_file(path, &len);
-    if (!bin) return false;
+    const char *why = NULL;
+    unsigned char *bin = entry_read(path, key, &len, &why);
+    if (!bin) {
+        if (why) sk__log(ctx, "program cache: ignored %s: %s", path, why);
+        return false;
+    }
     cl_int rc = CL_SUCCESS, bin_rc = CL_SUCCESS;
     const unsigned char *bins[1] = {bin};
     cl_program p = clCreateProgramWithBinary(ctx->context, 1, &ctx->device, &len, bins,
                                              &bin_rc, &rc);
     free(bin);
+    if (rc == CL_SUCCESS && bin_rc == CL_SUCCESS)
+        rc = clBuildProgram(p, 1, &ctx->device, build_options, NULL, NULL);
     if (rc != CL_SUCCESS || bin_rc != CL_SUCCESS) {
+        sk__log(ctx, "program cache: ignored %s: the driver refused its binary (%s)", path,
+                sk_cl_error_name(rc != CL_SUCCESS ? rc : bin_rc));
         if (p) clReleaseProgram(p);
-        return false;
-    }
-    if (clBuildProgram(p, 1, &ctx->device, build_options, NULL, NULL) != CL_SUCCESS) {
-        clReleaseProgram(p);
         return false;
     }
     *out = p;
     return true;
 }
 
-static void save_binary(sk_context *ctx, const char *path, cl_program p)
+static void save_binary(sk_context *ctx, const char *path, const char *key, cl_program p)
 {
     size_t len = 0;
     if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS ||
@@ -239,7 +492,7 @@ static void save_binary(sk_context *ctx, const char *path, cl_program p)
     if (!bin) return;
     unsigned char *bins[1] = {bin};
     if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS)
-        write_file(ctx, path, bin, len);
+        entry_write(ctx, path, key, bin, len);
     free(bin);
 }
 
@@ -247,21 +500,31 @@ static sk_status build_program(sk_context *ctx, const sk__embedded_source *src, 
                                cl_program *out)
 {
     double t0 = now_seconds();
-    char *path = disk_path(ctx, src, config);
+    char *key = ctx->cache_dir ? entry_key(ctx, src, config) : NULL;
+    char *path = entry_path(ctx, src, key);
     sk_status st = SK_OK;
-    if (path && load_binary(ctx, path, out)) {
+    if (path && load_binary(ctx, path, key, out)) {
         ctx->build_stats.from_disk++;
         sk__log(ctx, "program cache: loaded %s", path);
     } else {
         st = compile_source(ctx, src, config, out);
         if (st == SK_OK) {
             ctx->build_stats.compiled++;
-            if (path) save_binary(ctx, path, *out);
+            if (path) save_binary(ctx, path, key, *out);
         }
     }
     free(path);
+    free(key);
     ctx->build_stats.seconds += now_seconds() - t0;
     return st;
+}
+
+sk_status sk__check_user_code(sk_context *ctx, const char *what, const char *text)
+{
+    size_t len = text ? strnlen(text, (size_t)SK_USER_CODE_MAX_BYTES + 1) : 0;
+    if (len <= SK_USER_CODE_MAX_BYTES) return SK_OK;
+    return sk__fail(ctx, SK_E_INVALID_ARG, "the %s is longer than %d bytes "
+                    "(SK_USER_CODE_MAX_BYTES)", what, SK_USER_CODE_MAX_BYTES);
 }
 
 /* ---- the in-memory cache ------------------------------------------------------------------ */

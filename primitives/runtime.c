@@ -95,14 +95,27 @@ void sk__log(const sk_context *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Replaces the detail by the formatted text, whole (NULL when out of memory). */
+static void set_detail(sk_context *ctx, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    char *detail = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (detail) vsnprintf(detail, (size_t)len + 1, fmt, again);
+    va_end(again);
+    free(ctx->detail);
+    ctx->detail = detail;
+}
+
 sk_status sk__fail(sk_context *ctx, sk_status st, const char *fmt, ...)
 {
     if (!ctx) return st;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ctx->detail, sizeof ctx->detail, fmt, ap);
+    set_detail(ctx, fmt, ap);
     va_end(ap);
-    sk__log(ctx, "%s: %s", sk_status_name(st), ctx->detail);
+    sk__log(ctx, "%s: %s", sk_status_name(st), sk_context_error_detail(ctx));
     return st;
 }
 
@@ -121,11 +134,15 @@ sk_status sk__fail_cl(sk_context *ctx, cl_int code, const char *what)
 
 void sk__clear_error(sk_context *ctx)
 {
-    ctx->detail[0] = '\0';
+    free(ctx->detail);
+    ctx->detail = NULL;
     ctx->last_cl_error = CL_SUCCESS;
 }
 
-const char *sk_context_error_detail(const sk_context *ctx) { return ctx ? ctx->detail : ""; }
+const char *sk_context_error_detail(const sk_context *ctx)
+{
+    return ctx && ctx->detail ? ctx->detail : "";
+}
 cl_int sk_context_cl_error(const sk_context *ctx) { return ctx ? ctx->last_cl_error : CL_SUCCESS; }
 
 const char *sk_context_build_log(const sk_context *ctx)
@@ -394,6 +411,7 @@ void sk_context_free(sk_context *ctx)
     free(ctx->cache_dir);
     free(ctx->kernel_defines);
     free(ctx->build_log);
+    free(ctx->detail);
     free(ctx);
 }
 
@@ -640,14 +658,13 @@ sk_status sk__launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
                                        &global, local ? &local : NULL, 0, NULL,
                                        ctx->profile ? &ev : NULL);
     if (rc != CL_SUCCESS) {
-        char what[160];
-        snprintf(what, sizeof what, "clEnqueueNDRangeKernel(%s)", prog->kernel_names[kernel]);
-        sk__fail_cl(ctx, rc, what);
-        snprintf(ctx->detail + strlen(ctx->detail), sizeof ctx->detail - strlen(ctx->detail),
-                 " launching %s (global %zu, local %zu)", prog->kernel_names[kernel],
-                 global, local);
-        return rc == CL_OUT_OF_RESOURCES || rc == CL_MEM_OBJECT_ALLOCATION_FAILURE
-                   ? SK_E_OUT_OF_MEMORY : SK_E_CL;
+        ctx->last_cl_error = rc;
+        return sk__fail(ctx,
+                        rc == CL_OUT_OF_RESOURCES || rc == CL_MEM_OBJECT_ALLOCATION_FAILURE
+                            ? SK_E_OUT_OF_MEMORY : SK_E_CL,
+                        "clEnqueueNDRangeKernel failed: %s (%d) launching %s (global %zu, "
+                        "local %zu)", sk_cl_error_name(rc), (int)rc,
+                        prog->kernel_names[kernel], global, local);
     }
     return ctx->profile ? profile_record(ctx, ev) : SK_OK;
 }

@@ -142,7 +142,7 @@ struct sk_context {
     bool log;                      /* SCANKIT_LOG=1 */
 
     cl_int last_cl_error;
-    char detail[512];
+    char *detail;                  /* the last failure's detail, whole; NULL: none */
     char *build_log;
 };
 
@@ -243,10 +243,22 @@ sk_status sk__program_get_warps(sk_context *ctx, const char *source, size_t gpu_
                                 const sk__program **out);
 void sk__program_cache_free(sk_context *ctx);
 
+/* SK_E_INVALID_ARG (with detail naming `what`) when caller-given OpenCL C
+ * text is longer than SK_USER_CODE_MAX_BYTES; SK_OK otherwise (NULL too). */
+sk_status sk__check_user_code(sk_context *ctx, const char *what, const char *text);
+
 /* The text of kernels/<name>.cl, for configurations that include one
  * source in another; NULL if there is none. */
 const char *sk__source_text(const char *name);
+/* The on-disk program cache's directory (malloc'd), or NULL for none:
+ * $SCANKIT_CACHE_DIR ("" or "off": none), else $XDG_CACHE_HOME/scankit
+ * where that is an absolute path, else $HOME/.cache/scankit where HOME is
+ * absolute. */
 char *sk__default_cache_dir(void);
+
+/* Creates the cache directory (mode 0700) and, where missing, its parent;
+ * never more (HOME, say, is never created). 0, or -1 with errno. */
+int sk__make_cache_dir(const char *dir);
 
 /* ---- scan.c: the scan for primitives built on it ------------------------------ */
 

@@ -1,7 +1,7 @@
 /*
  * test_runtime.c - the runtime layer: status and error names, versions, type
  * and op names, device listing and selection, context creation and wrapping,
- * parameters, the program cache (memory and disk), tracing and profiling.
+ * parameters, tracing and profiling (the program cache: test_cache.c).
  */
 #define _GNU_SOURCE /* strcasestr, mkdtemp, setenv */
 #include <ctype.h>
@@ -27,7 +27,6 @@ TestSuite(names, .timeout = 60);
 TestSuite(devices, .init = skt_setup, .timeout = 120);
 TestSuite(context, .init = skt_setup, .timeout = 120);
 TestSuite(params, .init = skt_setup, .fini = skt_ctx_close, .timeout = 120);
-TestSuite(cache, .init = skt_setup, .timeout = 300);
 TestSuite(trace, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 120);
 TestSuite(profile, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 120);
 
@@ -87,61 +86,6 @@ static int rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *
 }
 
 static void rm_rf(const char *dir) { nftw(dir, rm_cb, 16, FTW_DEPTH | FTW_PHYS); }
-
-static size_t count_files(const char *dir)
-{
-    size_t n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char p[PATH_MAX];
-        struct stat sb;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        if (stat(p, &sb) == 0) {
-            if (S_ISDIR(sb.st_mode))
-                n += count_files(p);
-            else if (S_ISREG(sb.st_mode))
-                n++;
-        }
-    }
-    closedir(d);
-    return n;
-}
-
-/* Overwrites every regular file under dir with garbage of the same size. */
-static size_t corrupt_files(const char *dir)
-{
-    size_t n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char p[PATH_MAX];
-        struct stat sb;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        if (stat(p, &sb) != 0)
-            continue;
-        if (S_ISDIR(sb.st_mode)) {
-            n += corrupt_files(p);
-        } else if (S_ISREG(sb.st_mode)) {
-            FILE *f = fopen(p, "r+b");
-            cr_assert_not_null(f, "cannot open %s", p);
-            for (off_t i = 0; i < sb.st_size; i++)
-                fputc((int)(skt_rand() & 0xff), f);
-            fclose(f);
-            n++;
-        }
-    }
-    closedir(d);
-    return n;
-}
 
 /* Lines of f, however long (a trace line carries its program's whole
  * configuration); *saw set when one of them contains needle. */
@@ -899,114 +843,6 @@ Test(params, scankit_shape_should_force_the_shape)
     free(lc);
     free(lg2);
     unsetenv("SCANKIT_SHAPE");
-}
-
-/* ---- program cache ---------------------------------------------------------------------- */
-
-static sk_build_stats stats_of(sk_context *c)
-{
-    sk_build_stats s;
-    memset(&s, 0xA5, sizeof s);
-    SKT_EXPECT_STATUS(sk_context_build_stats(c, &s), SK_OK);
-    return s;
-}
-
-Test(cache, identical_calls_should_build_once_per_context)
-{
-    char *dir = make_tmpdir();
-    setenv("SCANKIT_CACHE_DIR", dir, 1);
-    sk_context *c = open_ctx(NULL);
-    sk_build_stats s0 = stats_of(c);
-    cr_assert_eq(s0.compiled, 0);
-    cr_assert_eq(s0.from_disk, 0);
-    cr_assert_eq(s0.from_memory, 0);
-
-    check_small_scan(c, 5003, SK_OP_ADD);
-    sk_build_stats s1 = stats_of(c);
-    cr_assert_geq(s1.compiled, 1, "nothing compiled for the first scan (fresh cache dir)");
-    cr_assert_eq(s1.from_disk, 0, "loaded from an empty cache directory");
-    cr_assert_gt(s1.seconds, 0.0);
-
-    check_small_scan(c, 5003, SK_OP_ADD);
-    sk_build_stats s2 = stats_of(c);
-    cr_assert_eq(s2.compiled, s1.compiled, "the second identical scan compiled again");
-    cr_assert_eq(s2.from_disk, s1.from_disk);
-    cr_assert_gt(s2.from_memory, s1.from_memory, "the second scan did not use the memory cache");
-
-    /* Another op is another program. */
-    check_small_scan(c, 5003, SK_OP_XOR);
-    sk_build_stats s3 = stats_of(c);
-    cr_assert_gt(s3.compiled, s2.compiled, "xor reused add's program");
-    cr_assert_gt(count_files(dir), 0, "nothing written to SCANKIT_CACHE_DIR");
-    sk_context_free(c);
-    rm_rf(dir);
-    free(dir);
-}
-
-Test(cache, a_second_context_should_load_programs_from_disk)
-{
-    char *dir = make_tmpdir();
-    setenv("SCANKIT_CACHE_DIR", dir, 1);
-    sk_context *c1 = open_ctx(NULL);
-    check_small_scan(c1, 5003, SK_OP_MAX);
-    sk_build_stats s1 = stats_of(c1);
-    cr_assert_geq(s1.compiled, 1);
-    sk_context_free(c1);
-    cr_assert_gt(count_files(dir), 0, "nothing written to SCANKIT_CACHE_DIR");
-
-    sk_context *c2 = open_ctx(NULL);
-    check_small_scan(c2, 5003, SK_OP_MAX);
-    sk_build_stats s2 = stats_of(c2);
-    cr_assert_eq(s2.compiled, 0, "the second context compiled instead of loading from disk");
-    cr_assert_geq(s2.from_disk, 1, "the second context did not load from disk");
-    sk_context_free(c2);
-
-    /* A different, empty directory: compiled again. */
-    char *dir2 = make_tmpdir();
-    setenv("SCANKIT_CACHE_DIR", dir2, 1);
-    sk_context *c3 = open_ctx(NULL);
-    check_small_scan(c3, 5003, SK_OP_MAX);
-    sk_build_stats s3 = stats_of(c3);
-    cr_assert_geq(s3.compiled, 1);
-    cr_assert_eq(s3.from_disk, 0);
-    sk_context_free(c3);
-    rm_rf(dir);
-    rm_rf(dir2);
-    free(dir);
-    free(dir2);
-}
-
-Test(cache, corrupt_cache_files_should_be_rebuilt_not_trusted)
-{
-    char *dir = make_tmpdir();
-    setenv("SCANKIT_CACHE_DIR", dir, 1);
-    sk_context *c1 = open_ctx(NULL);
-    check_small_scan(c1, 5003, SK_OP_MIN);
-    sk_context_free(c1);
-    cr_assert_gt(corrupt_files(dir), 0, "no cache file to corrupt");
-
-    sk_context *c2 = open_ctx(NULL);
-    check_small_scan(c2, 5003, SK_OP_MIN); /* correct results, SK_OK */
-    sk_build_stats s = stats_of(c2);
-    cr_assert_geq(s.compiled, 1, "a corrupt cache file was not rebuilt");
-    sk_context_free(c2);
-    rm_rf(dir);
-    free(dir);
-}
-
-Test(cache, default_directory_should_be_under_xdg_cache_home)
-{
-    char *xdg = make_tmpdir();
-    unsetenv("SCANKIT_CACHE_DIR");
-    setenv("XDG_CACHE_HOME", xdg, 1);
-    sk_context *c = open_ctx(NULL);
-    check_small_scan(c, 5003, SK_OP_OR);
-    sk_context_free(c);
-    char sub[PATH_MAX];
-    snprintf(sub, sizeof sub, "%s/scankit", xdg);
-    cr_assert_gt(count_files(sub), 0, "nothing cached in $XDG_CACHE_HOME/scankit");
-    rm_rf(xdg);
-    free(xdg);
 }
 
 /* ---- tracing ----------------------------------------------------------------------------- */

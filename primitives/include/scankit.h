@@ -398,6 +398,16 @@ SK_API const char *sk_op_name(sk_op op);
  *  @return SK_OK or SK_E_INVALID_ARG. Since 0.1. */
 SK_API sk_status sk_op_parse(const char *name, sk_op *out);
 
+/*! SK_USER_CODE_MAX_BYTES :
+ *  The longest OpenCL C text accepted from the caller, in bytes: each of a
+ *  monoid's type, identity, combine and preamble, and a compaction
+ *  predicate. Longer text gives SK_E_INVALID_ARG before anything is
+ *  compiled. Text within the limit is compiled on a thread whose stack
+ *  holds the compiler's deepest recursion over it, so no expression under
+ *  the limit, however deeply nested, can overflow the caller's stack.
+ *  Since 0.1. */
+#define SK_USER_CODE_MAX_BYTES 65536
+
 /*! sk_monoid :
  *  A caller-defined associative operator with identity, written in OpenCL C.
  *  It need not be commutative: scankit never swaps operands.

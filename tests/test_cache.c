@@ -1,0 +1,771 @@
+/*
+ * test_cache.c - the on-disk program cache: what it keeps, and that it never
+ * trusts what it reads.
+ *
+ * Every program family (scan, compaction, sort, segmented scan, polynomial)
+ * runs once into a fresh cache directory; then each entry is damaged in one
+ * way (truncated at every region of the entry, a bit flipped in every field,
+ * random bytes, another key's entry under its name, a FIFO, a directory, a
+ * link loop, ...) and every family runs again on a new context. The answers
+ * must be right, every damaged entry must have been rebuilt (and logged
+ * under SCANKIT_LOG), and a third context must load the rewritten entries
+ * from disk. Entry layout (primitives/program.c): 32 header bytes (magic,
+ * key length, binary length, checksum), the key, the binary.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "skt_common.h"
+#include "ref/ref_compact.h"
+#include "ref/ref_segscan.h"
+#include "ref/ref_sort.h"
+
+TestSuite(cache, .init = skt_setup, .timeout = 300);
+TestSuite(cache_damage, .init = skt_setup, .timeout = 600);
+TestSuite(cache_dir, .init = skt_setup, .timeout = 300);
+
+enum { HEADER_BYTES = 32, FAMILY_N = 3001 };
+
+/* ---- files ------------------------------------------------------------------------------ */
+
+static int rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static void rm_rf(const char *dir) { nftw(dir, rm_cb, 16, FTW_DEPTH | FTW_PHYS); }
+
+static char *make_tmpdir(void)
+{
+    char tmpl[] = "/tmp/skt-cache-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    cr_assert_not_null(d, "mkdtemp failed");
+    return strdup(d);
+}
+
+typedef struct {
+    char **names;                  /* sorted, without "." and ".." */
+    size_t count;
+} listing;
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static listing list_dir(const char *dir)
+{
+    listing l = {NULL, 0};
+    DIR *d = opendir(dir);
+    if (!d) return l;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        l.names = realloc(l.names, (l.count + 1) * sizeof *l.names);
+        cr_assert_not_null(l.names);
+        l.names[l.count++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(l.names, l.count, sizeof *l.names, cmp_names);
+    return l;
+}
+
+static void listing_free(listing *l)
+{
+    for (size_t i = 0; i < l->count; i++) free(l->names[i]);
+    free(l->names);
+    l->names = NULL;
+    l->count = 0;
+}
+
+static void expect_same_listing(const listing *a, const listing *b, const char *what)
+{
+    cr_assert_eq(a->count, b->count, "%s: %zu files in the cache directory, expected %zu",
+                 what, b->count, a->count);
+    for (size_t i = 0; i < a->count; i++)
+        cr_assert_str_eq(a->names[i], b->names[i], "%s: file %s, expected %s", what,
+                         b->names[i], a->names[i]);
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = skt_malloc((size_t)size + 1);
+    cr_assert_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    *len = (size_t)size;
+    return buf;
+}
+
+static void spill(const char *path, const unsigned char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f, "cannot write %s", path);
+    cr_assert_eq(fwrite(data, 1, len, f), len);
+    cr_assert_eq(fclose(f), 0);
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+    char *p = NULL;
+    cr_assert_neq(asprintf(&p, "%s/%s", dir, name), -1);
+    return p;
+}
+
+/* ---- the families ---------------------------------------------------------------------- */
+
+static sk_context *open_ctx(void)
+{
+    sk_context *c = NULL;
+    sk_status st = sk_context_create(&c, NULL);
+    if (st == SK_E_NO_DEVICE) cr_skip_test("no OpenCL device");
+    cr_assert_eq(st, SK_OK, "sk_context_create -> %s", sk_status_name(st));
+    return c;
+}
+
+#define CTX_OK(ctx, call)                                                                  \
+    do {                                                                                   \
+        sk_status st_ = (call);                                                            \
+        cr_assert_eq(st_, SK_OK, "%s -> %s (%s) [seed %llu]", #call, sk_status_name(st_), \
+                     sk_context_error_detail(ctx), (unsigned long long)skt_seed());        \
+    } while (0)
+
+static void run_scan_of(sk_context *c, sk_type t)
+{
+    size_t n = FAMILY_N, size = sk_type_size(t);
+    void *in = skt_malloc(n * size), *want = skt_malloc(n * size), *got = skt_malloc(n * size);
+    skt_fill(t, SK_OP_ADD, in, n);
+    skt_ref_scan(t, SK_OP_ADD, 0, in, want, n);
+    skt_poison(got, n * size);
+    CTX_OK(c, sk_scan_inclusive_host(c, t, SK_OP_ADD, in, got, n));
+    skt_expect_elems(t, got, want, n, skt_fmt("%s add scan", sk_type_name(t)));
+    free(in);
+    free(want);
+    free(got);
+}
+
+static void run_scan(sk_context *c) { run_scan_of(c, SK_UINT32); }
+
+static void run_compact(sk_context *c)
+{
+    size_t n = FAMILY_N, count = 0;
+    uint32_t *in = skt_malloc(n * 4), *want = skt_malloc(n * 4), *got = skt_malloc(n * 4);
+    unsigned char *keep = skt_malloc(n);
+    for (size_t i = 0; i < n; i++) in[i] = (uint32_t)skt_rand();
+    for (size_t i = 0; i < n; i++) keep[i] = in[i] % 3 == 0;
+    size_t want_count = skt_ref_select(in, keep, n, 4, want);
+    skt_poison(got, n * 4);
+    CTX_OK(c, sk_select_if_host(c, SK_UINT32, "x % 3 == 0", in, got, n, &count));
+    cr_assert_eq(count, want_count, "select_if kept %zu of %zu, expected %zu", count, n,
+                 want_count);
+    skt_expect_elems(SK_UINT32, got, want, count, "select_if x % 3 == 0");
+    free(in);
+    free(want);
+    free(got);
+    free(keep);
+}
+
+static void run_sort(sk_context *c)
+{
+    size_t n = FAMILY_N;
+    uint32_t *keys = skt_malloc(n * 4), *want = skt_malloc(n * 4);
+    size_t *perm = skt_malloc(n * sizeof *perm);
+    for (size_t i = 0; i < n; i++) keys[i] = (uint32_t)skt_rand();
+    skt_ref_sort_perm(SK_UINT32, keys, n, 0, 0, 32, perm);
+    skt_ref_gather(keys, 4, perm, n, want);
+    CTX_OK(c, sk_sort_keys_host(c, SK_UINT32, keys, n, SK_ASCENDING));
+    skt_expect_elems(SK_UINT32, keys, want, n, "sorted keys");
+    free(keys);
+    free(want);
+    free(perm);
+}
+
+static void run_segscan(sk_context *c)
+{
+    size_t n = FAMILY_N;
+    uint32_t *in = skt_malloc(n * 4), *want = skt_malloc(n * 4), *got = skt_malloc(n * 4);
+    unsigned char *flags = skt_malloc(n), *heads = skt_malloc(n);
+    skt_fill(SK_UINT32, SK_OP_ADD, in, n);
+    for (size_t i = 0; i < n; i++) flags[i] = skt_rand_below(17) == 0;
+    skt_ref_heads_from_flags(flags, 1, n, heads);
+    skt_ref_segscan(SK_UINT32, SK_OP_ADD, 0, in, want, heads, n);
+    skt_poison(got, n * 4);
+    sk_segments_host seg = {.flags = flags, .flag_size = 1};
+    CTX_OK(c, sk_segscan_inclusive_host(c, SK_UINT32, SK_OP_ADD, in, got, n, &seg));
+    skt_expect_elems(SK_UINT32, got, want, n, "segmented add scan by flags");
+    free(in);
+    free(want);
+    free(got);
+    free(flags);
+    free(heads);
+}
+
+/* Small integer coefficients at x = 1 and x = -1: every partial result is
+ * an exact float. */
+static void run_poly(sk_context *c)
+{
+    size_t n = FAMILY_N;
+    float *coef = skt_malloc(n * sizeof *coef);
+    double even = 0, odd = 0;
+    for (size_t i = 0; i < n; i++) {
+        coef[i] = (float)((int)skt_rand_below(9) - 4);
+        *(i % 2 ? &odd : &even) += coef[i];
+    }
+    double at1 = -1, at_minus1 = -1;
+    CTX_OK(c, sk_poly_eval_host(c, SK_FLOAT32, coef, n, 1.0, &at1));
+    CTX_OK(c, sk_poly_eval_host(c, SK_FLOAT32, coef, n, -1.0, &at_minus1));
+    cr_assert_eq(at1, even + odd, "p(1) = %g, expected %g", at1, even + odd);
+    cr_assert_eq(at_minus1, even - odd, "p(-1) = %g, expected %g", at_minus1, even - odd);
+    free(coef);
+}
+
+typedef struct {
+    const char *name;
+    void (*run)(sk_context *c);
+} family;
+
+static const family FAMILIES[] = {
+    {"scan", run_scan}, {"compact", run_compact}, {"sort", run_sort},
+    {"segscan", run_segscan}, {"poly", run_poly},
+};
+#define FAMILY_COUNT (sizeof FAMILIES / sizeof FAMILIES[0])
+
+static sk_build_stats stats_of(sk_context *c)
+{
+    sk_build_stats s;
+    memset(&s, 0xA5, sizeof s);
+    cr_assert_eq(sk_context_build_stats(c, &s), SK_OK);
+    return s;
+}
+
+/* Runs every family on a new context; its build statistics. */
+static sk_build_stats run_families(void)
+{
+    sk_context *c = open_ctx();
+    for (size_t i = 0; i < FAMILY_COUNT; i++) FAMILIES[i].run(c);
+    sk_build_stats s = stats_of(c);
+    sk_context_free(c);
+    return s;
+}
+
+/* ---- stderr of a run, for SCANKIT_LOG ------------------------------------------------- */
+
+typedef struct {
+    int saved;
+    char path[64];
+} captured;
+
+static captured capture_stderr(void)
+{
+    captured cap;
+    snprintf(cap.path, sizeof cap.path, "/tmp/skt-cache-log-XXXXXX");
+    int fd = mkstemp(cap.path);
+    cr_assert_geq(fd, 0);
+    fflush(stderr);
+    cap.saved = dup(STDERR_FILENO);
+    dup2(fd, STDERR_FILENO);
+    close(fd);
+    return cap;
+}
+
+/* Restores stderr; the text written meanwhile (malloc'd). */
+static char *release_stderr(captured *cap)
+{
+    fflush(stderr);
+    dup2(cap->saved, STDERR_FILENO);
+    close(cap->saved);
+    size_t len = 0;
+    char *text = (char *)slurp(cap->path, &len);
+    text[len] = '\0';
+    unlink(cap->path);
+    return text;
+}
+
+static size_t count_occurrences(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+/* ---- damage ---------------------------------------------------------------------------- */
+
+typedef struct {
+    char *dir;
+    listing entries;               /* after the first run */
+    unsigned char **bytes;         /* each entry's good contents */
+    size_t *lens;
+} cache_fixture;
+
+static cache_fixture fixture_open(void)
+{
+    cache_fixture f = {0};
+    f.dir = make_tmpdir();
+    setenv("SCANKIT_CACHE_DIR", f.dir, 1);
+    unsetenv("SCANKIT_LOG");
+    sk_build_stats s = run_families();
+    cr_assert_geq(s.compiled, FAMILY_COUNT, "the first run compiled %lu programs",
+                  (unsigned long)s.compiled);
+    f.entries = list_dir(f.dir);
+    cr_assert_eq(f.entries.count, (size_t)s.compiled,
+                 "%zu files in the cache for %lu programs compiled", f.entries.count,
+                 (unsigned long)s.compiled);
+    f.bytes = skt_malloc(f.entries.count * sizeof *f.bytes);
+    f.lens = skt_malloc(f.entries.count * sizeof *f.lens);
+    for (size_t i = 0; i < f.entries.count; i++) {
+        char *p = path_in(f.dir, f.entries.names[i]);
+        f.bytes[i] = slurp(p, &f.lens[i]);
+        cr_assert_gt(f.lens[i], HEADER_BYTES, "%s is too short for an entry", p);
+        free(p);
+    }
+    return f;
+}
+
+static void fixture_close(cache_fixture *f)
+{
+    for (size_t i = 0; i < f->entries.count; i++) free(f->bytes[i]);
+    free(f->bytes);
+    free(f->lens);
+    listing_free(&f->entries);
+    rm_rf(f->dir);
+    free(f->dir);
+}
+
+/* Puts every entry's good contents back (a FIFO or directory removed first). */
+static void fixture_restore(const cache_fixture *f)
+{
+    for (size_t i = 0; i < f->entries.count; i++) {
+        char *p = path_in(f->dir, f->entries.names[i]);
+        rm_rf(p);
+        spill(p, f->bytes[i], f->lens[i]);
+        free(p);
+    }
+}
+
+static uint64_t le64(const unsigned char *b)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | b[i];
+    return v;
+}
+
+/* Where a damage acts: an offset computed from the entry's own layout. */
+typedef enum {
+    AT_ZERO, AT_ONE, AT_IN_MAGIC, AT_HEADER_LESS_1, AT_HEADER, AT_MID_KEY, AT_KEY_END,
+    AT_BINARY_FIRST, AT_MID_BINARY, AT_LAST, AT_KEY_LEN_FIELD, AT_BIN_LEN_FIELD,
+    AT_CHECKSUM_FIELD
+} place;
+
+static size_t offset_of(place at, const unsigned char *entry, size_t len)
+{
+    size_t key_len = (size_t)le64(entry + 8);
+    switch (at) {
+    case AT_ZERO: return 0;
+    case AT_ONE: return 1;
+    case AT_IN_MAGIC: return 5;
+    case AT_HEADER_LESS_1: return HEADER_BYTES - 1;
+    case AT_HEADER: return HEADER_BYTES;
+    case AT_MID_KEY: return HEADER_BYTES + key_len / 2;
+    case AT_KEY_END: return HEADER_BYTES + key_len;
+    case AT_BINARY_FIRST: return HEADER_BYTES + key_len;
+    case AT_MID_BINARY: return HEADER_BYTES + key_len + (len - HEADER_BYTES - key_len) / 2;
+    case AT_LAST: return len - 1;
+    case AT_KEY_LEN_FIELD: return 8;
+    case AT_BIN_LEN_FIELD: return 16 + 2;
+    case AT_CHECKSUM_FIELD: return 24 + 7;
+    }
+    return 0;
+}
+
+typedef enum { TRUNCATE, FLIP_BIT, APPEND_BYTE, RANDOM_BYTES, ROTATE, FIFO, DIRECTORY,
+               LINK_LOOP, DANGLING_LINK, LINK_TO_OTHER } damage_kind;
+
+typedef struct {
+    const char *name;
+    damage_kind kind;
+    place at;
+    int replaceable;               /* a rebuilt entry can take the file's place */
+} damage;
+
+static const damage DAMAGES[] = {
+    {"truncated to 0 bytes", TRUNCATE, AT_ZERO, 1},
+    {"truncated to 1 byte", TRUNCATE, AT_ONE, 1},
+    {"truncated inside the magic", TRUNCATE, AT_IN_MAGIC, 1},
+    {"truncated a byte short of the header", TRUNCATE, AT_HEADER_LESS_1, 1},
+    {"truncated to the header", TRUNCATE, AT_HEADER, 1},
+    {"truncated inside the key", TRUNCATE, AT_MID_KEY, 1},
+    {"truncated after the key", TRUNCATE, AT_KEY_END, 1},
+    {"truncated inside the binary", TRUNCATE, AT_MID_BINARY, 1},
+    {"short of its last byte", TRUNCATE, AT_LAST, 1},
+    {"one byte longer", APPEND_BYTE, AT_ZERO, 1},
+    {"a bit flipped in the magic", FLIP_BIT, AT_IN_MAGIC, 1},
+    {"a bit flipped in the key length", FLIP_BIT, AT_KEY_LEN_FIELD, 1},
+    {"a bit flipped in the binary length", FLIP_BIT, AT_BIN_LEN_FIELD, 1},
+    {"a bit flipped in the checksum", FLIP_BIT, AT_CHECKSUM_FIELD, 1},
+    {"a bit flipped in the key", FLIP_BIT, AT_MID_KEY, 1},
+    {"a bit flipped in the binary's first byte", FLIP_BIT, AT_BINARY_FIRST, 1},
+    {"a bit flipped in the middle of the binary", FLIP_BIT, AT_MID_BINARY, 1},
+    {"a bit flipped in the last byte", FLIP_BIT, AT_LAST, 1},
+    {"random bytes of the same length", RANDOM_BYTES, AT_ZERO, 1},
+    {"another key's entry under its name", ROTATE, AT_ZERO, 1},
+    {"a FIFO", FIFO, AT_ZERO, 1},
+    {"a directory", DIRECTORY, AT_ZERO, 0},
+    {"a symbolic link to itself", LINK_LOOP, AT_ZERO, 1},
+    {"a dangling symbolic link", DANGLING_LINK, AT_ZERO, 1},
+    {"a symbolic link to another key's entry", LINK_TO_OTHER, AT_ZERO, 1},
+};
+
+static void damage_one(const cache_fixture *f, size_t i, const damage *d)
+{
+    char *p = path_in(f->dir, f->entries.names[i]);
+    const unsigned char *good = f->bytes[i];
+    size_t len = f->lens[i], other = (i + 1) % f->entries.count;
+    unsigned char *copy = skt_malloc(len + 1);
+    memcpy(copy, good, len);
+    size_t at = offset_of(d->at, good, len);
+    cr_assert_lt(at, len, "%s: offset %zu outside the entry", d->name, at);
+    rm_rf(p);
+    switch (d->kind) {
+    case TRUNCATE: spill(p, copy, at); break;
+    case APPEND_BYTE:
+        copy[len] = 0;
+        spill(p, copy, len + 1);
+        break;
+    case FLIP_BIT:
+        copy[at] ^= (unsigned char)(1u << skt_rand_below(8));
+        spill(p, copy, len);
+        break;
+    case RANDOM_BYTES:
+        for (size_t k = 0; k < len; k++) copy[k] = (unsigned char)skt_rand();
+        spill(p, copy, len);
+        break;
+    case ROTATE: spill(p, f->bytes[other], f->lens[other]); break;
+    case FIFO: cr_assert_eq(mkfifo(p, 0644), 0, "mkfifo %s: %s", p, strerror(errno)); break;
+    case DIRECTORY: cr_assert_eq(mkdir(p, 0755), 0); break;
+    case LINK_LOOP: cr_assert_eq(symlink(f->entries.names[i], p), 0); break;
+    case DANGLING_LINK: cr_assert_eq(symlink("no-such-entry.bin", p), 0); break;
+    case LINK_TO_OTHER: {
+        /* a good entry of another key, outside the directory's names */
+        char *target = NULL;
+        cr_assert_neq(asprintf(&target, "%s.other.%zu", f->dir, i), -1);
+        spill(target, f->bytes[other], f->lens[other]);
+        cr_assert_eq(symlink(target, p), 0);
+        free(target);
+        break;
+    }
+    }
+    free(copy);
+    free(p);
+}
+
+static void remove_link_targets(const cache_fixture *f)
+{
+    for (size_t i = 0; i < f->entries.count; i++) {
+        char *target = NULL;
+        cr_assert_neq(asprintf(&target, "%s.other.%zu", f->dir, i), -1);
+        unlink(target);
+        free(target);
+    }
+}
+
+/* Damages every entry, runs every family (right answers), checks that all
+ * entries were rebuilt and logged, that nothing else was left in the
+ * directory and that the next context loads them all from disk. */
+static void check_damage(const cache_fixture *f, const damage *d)
+{
+    size_t entries = f->entries.count;
+    for (size_t i = 0; i < entries; i++) damage_one(f, i, d);
+
+    setenv("SCANKIT_LOG", "1", 1);
+    captured cap = capture_stderr();
+    sk_build_stats s = run_families();
+    char *log = release_stderr(&cap);
+    unsetenv("SCANKIT_LOG");
+    cr_assert_eq(s.from_disk, 0, "%s: %lu damaged entries loaded", d->name,
+                 (unsigned long)s.from_disk);
+    cr_assert_eq(s.compiled, entries, "%s: %lu programs compiled, %zu entries damaged",
+                 d->name, (unsigned long)s.compiled, entries);
+    size_t ignored = count_occurrences(log, "program cache: ignored");
+    cr_assert_eq(ignored, d->kind == DANGLING_LINK ? 0 : entries,
+                 "%s: %zu 'ignored' lines logged for %zu entries:\n%s", d->name, ignored,
+                 entries, log);
+    cr_assert_eq(count_occurrences(log, "program cache: wrote"), d->replaceable ? entries : 0,
+                 "%s: rewritten entries as logged:\n%s", d->name, log);
+    free(log);
+    remove_link_targets(f);
+
+    listing after = list_dir(f->dir);
+    expect_same_listing(&f->entries, &after, d->name);
+    listing_free(&after);
+
+    sk_build_stats again = run_families();
+    if (d->replaceable) {
+        cr_assert_eq(again.compiled, 0, "%s: the rewritten entries were not used (%lu compiled)",
+                     d->name, (unsigned long)again.compiled);
+        cr_assert_eq(again.from_disk, entries, "%s: %lu of %zu entries loaded after rewriting",
+                     d->name, (unsigned long)again.from_disk, entries);
+    } else {
+        cr_assert_eq(again.compiled, entries, "%s: %lu compiled on the next run", d->name,
+                     (unsigned long)again.compiled);
+    }
+    fixture_restore(f);
+}
+
+Test(cache_damage, every_kind_of_damaged_entry_is_rebuilt_for_every_program_family)
+{
+    cache_fixture f = fixture_open();
+    for (size_t k = 0; k < sizeof DAMAGES / sizeof DAMAGES[0]; k++) {
+        cr_log_info("damage: %s", DAMAGES[k].name);
+        check_damage(&f, &DAMAGES[k]);
+    }
+    fixture_close(&f);
+}
+
+/* Two scans that differ only in the element type have two entries; each
+ * file copied over the other's name must give the right answers (the key
+ * inside the entry decides, not its name). */
+Test(cache_damage, swapped_entries_give_the_right_answer)
+{
+    char *dir = make_tmpdir();
+    setenv("SCANKIT_CACHE_DIR", dir, 1);
+    sk_context *c = open_ctx();
+    run_scan_of(c, SK_UINT32);
+    run_scan_of(c, SK_UINT64);
+    sk_context_free(c);
+    listing l = list_dir(dir);
+    cr_assert_eq(l.count, 2, "%zu entries for two scans", l.count);
+    char *a = path_in(dir, l.names[0]), *b = path_in(dir, l.names[1]);
+    size_t la, lb;
+    unsigned char *ba = slurp(a, &la), *bb = slurp(b, &lb);
+    spill(a, bb, lb);
+    spill(b, ba, la);
+
+    c = open_ctx();
+    run_scan_of(c, SK_UINT64);
+    run_scan_of(c, SK_UINT32);
+    sk_build_stats s = stats_of(c);
+    sk_context_free(c);
+    cr_assert_eq(s.from_disk, 0, "a swapped entry was loaded");
+    cr_assert_eq(s.compiled, 2);
+    free(ba);
+    free(bb);
+    free(a);
+    free(b);
+    listing_free(&l);
+    rm_rf(dir);
+    free(dir);
+}
+
+/* ---- what the cache keeps (moved from the runtime tests) ---------------------------- */
+
+Test(cache, identical_calls_should_build_once_per_context)
+{
+    char *dir = make_tmpdir();
+    setenv("SCANKIT_CACHE_DIR", dir, 1);
+    sk_context *c = open_ctx();
+    sk_build_stats s0 = stats_of(c);
+    cr_assert_eq(s0.compiled, 0);
+    cr_assert_eq(s0.from_disk, 0);
+    cr_assert_eq(s0.from_memory, 0);
+
+    run_scan(c);
+    sk_build_stats s1 = stats_of(c);
+    cr_assert_geq(s1.compiled, 1, "nothing compiled for the first scan (fresh cache dir)");
+    cr_assert_eq(s1.from_disk, 0, "loaded from an empty cache directory");
+    cr_assert_gt(s1.seconds, 0.0);
+
+    run_scan(c);
+    sk_build_stats s2 = stats_of(c);
+    cr_assert_eq(s2.compiled, s1.compiled, "the second identical scan compiled again");
+    cr_assert_eq(s2.from_disk, s1.from_disk);
+    cr_assert_gt(s2.from_memory, s1.from_memory, "the second scan did not use the memory cache");
+
+    /* Another type is another program. */
+    run_scan_of(c, SK_INT64);
+    sk_build_stats s3 = stats_of(c);
+    cr_assert_gt(s3.compiled, s2.compiled, "int64 reused uint32's program");
+    listing l = list_dir(dir);
+    cr_assert_eq(l.count, (size_t)s3.compiled, "%zu cache files for %lu programs", l.count,
+                 (unsigned long)s3.compiled);
+    listing_free(&l);
+    sk_context_free(c);
+    rm_rf(dir);
+    free(dir);
+}
+
+Test(cache, a_second_context_should_load_programs_from_disk)
+{
+    char *dir = make_tmpdir();
+    setenv("SCANKIT_CACHE_DIR", dir, 1);
+    sk_build_stats s1 = run_families();
+    cr_assert_geq(s1.compiled, FAMILY_COUNT);
+
+    sk_build_stats s2 = run_families();
+    cr_assert_eq(s2.compiled, 0, "the second context compiled instead of loading from disk");
+    cr_assert_eq(s2.from_disk, s1.compiled, "the second context did not load every program");
+
+    /* A different, empty directory: compiled again. */
+    char *dir2 = make_tmpdir();
+    setenv("SCANKIT_CACHE_DIR", dir2, 1);
+    sk_build_stats s3 = run_families();
+    cr_assert_eq(s3.compiled, s1.compiled);
+    cr_assert_eq(s3.from_disk, 0);
+    rm_rf(dir);
+    rm_rf(dir2);
+    free(dir);
+    free(dir2);
+}
+
+/* ---- where the cache lives ------------------------------------------------------------ */
+
+static size_t entries_in(const char *dir)
+{
+    listing l = list_dir(dir);
+    size_t n = l.count;
+    listing_free(&l);
+    return n;
+}
+
+/* These tests move HOME and XDG_CACHE_HOME, which PoCL's own kernel cache
+ * follows too (creating its directories as it likes): pin that one where it
+ * was, so that what appears or not is scankit's doing. */
+static void pin_pocl_cache(void)
+{
+    if (getenv("POCL_CACHE_DIR")) return;
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char *dir = NULL;
+    if (xdg && xdg[0] == '/') cr_assert_neq(asprintf(&dir, "%s/pocl/kcache", xdg), -1);
+    else if (home && home[0] == '/')
+        cr_assert_neq(asprintf(&dir, "%s/.cache/pocl/kcache", home), -1);
+    else return;
+    setenv("POCL_CACHE_DIR", dir, 1);
+    free(dir);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+Test(cache_dir, default_directory_should_be_under_xdg_cache_home)
+{
+    pin_pocl_cache();
+    char *xdg = make_tmpdir();
+    unsetenv("SCANKIT_CACHE_DIR");
+    setenv("XDG_CACHE_HOME", xdg, 1);
+    sk_context *c = open_ctx();
+    run_scan(c);
+    sk_context_free(c);
+    char *sub = path_in(xdg, "scankit");
+    cr_assert_gt(entries_in(sub), 0, "nothing cached in $XDG_CACHE_HOME/scankit");
+    struct stat st;
+    cr_assert_eq(stat(sub, &st), 0);
+    cr_assert_eq(st.st_mode & 0777, 0700, "$XDG_CACHE_HOME/scankit has mode %o, not 0700",
+                 (unsigned)(st.st_mode & 0777));
+    free(sub);
+    rm_rf(xdg);
+    free(xdg);
+}
+
+Test(cache_dir, a_relative_xdg_cache_home_is_ignored_for_home)
+{
+    pin_pocl_cache();
+    char *home = make_tmpdir();
+    char *cwd = make_tmpdir();
+    cr_assert_eq(chdir(cwd), 0);
+    unsetenv("SCANKIT_CACHE_DIR");
+    setenv("XDG_CACHE_HOME", "relative-cache", 1);
+    setenv("HOME", home, 1);
+    sk_context *c = open_ctx();
+    run_scan(c);
+    sk_context_free(c);
+    cr_assert_eq(entries_in(cwd), 0, "a relative XDG_CACHE_HOME was used");
+    char *sub = path_in(home, ".cache/scankit");
+    cr_assert_gt(entries_in(sub), 0, "nothing cached in $HOME/.cache/scankit");
+    free(sub);
+    rm_rf(home);
+    rm_rf(cwd);
+    free(home);
+    free(cwd);
+}
+
+Test(cache_dir, a_home_that_does_not_exist_is_never_created)
+{
+    pin_pocl_cache();
+    char *top = make_tmpdir();
+    char *home = path_in(top, "no/such/home");
+    unsetenv("SCANKIT_CACHE_DIR");
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HOME", home, 1);
+    sk_context *c = open_ctx();
+    run_scan(c);                   /* no cache, right answers */
+    sk_build_stats s = stats_of(c);
+    sk_context_free(c);
+    cr_assert_geq(s.compiled, 1);
+    char *no = path_in(top, "no");
+    cr_assert_not(exists(no), "%s was created for HOME=%s", no, home);
+    free(no);
+    free(home);
+    rm_rf(top);
+    free(top);
+}
+
+Test(cache_dir, scankit_cache_dir_gets_at_most_its_parent_created)
+{
+    char *top = make_tmpdir();
+    char *two = path_in(top, "a/cache");          /* parent missing: created */
+    char *three = path_in(top, "x/y/cache");      /* grandparent missing: no cache */
+    setenv("SCANKIT_CACHE_DIR", two, 1);
+    sk_context *c = open_ctx();
+    run_scan(c);
+    sk_context_free(c);
+    cr_assert_gt(entries_in(two), 0, "nothing cached in %s", two);
+
+    setenv("SCANKIT_CACHE_DIR", three, 1);
+    c = open_ctx();
+    run_scan(c);
+    sk_context_free(c);
+    char *x = path_in(top, "x");
+    cr_assert_not(exists(x), "%s was created", x);
+    free(x);
+    free(two);
+    free(three);
+    rm_rf(top);
+    free(top);
+}
+
+Test(cache_dir, scankit_cache_dir_off_or_empty_writes_nothing)
+{
+    pin_pocl_cache();
+    const char *values[] = {"off", ""};
+    for (int i = 0; i < 2; i++) {
+        char *xdg = make_tmpdir();
+        setenv("XDG_CACHE_HOME", xdg, 1);
+        setenv("SCANKIT_CACHE_DIR", values[i], 1);
+        sk_context *c = open_ctx();
+        run_scan(c);
+        sk_context_free(c);
+        char *sub = path_in(xdg, "scankit");
+        cr_assert_not(exists(sub), "SCANKIT_CACHE_DIR='%s' still cached in %s", values[i], sub);
+        free(sub);
+        rm_rf(xdg);
+        free(xdg);
+    }
+}
