@@ -58,9 +58,9 @@ int ak_context_open(sk_context **ctx, const char *device, int name_env, double *
         const char *env = name_env ? getenv("SCANKIT_DEVICE") : NULL;
         char what[256];
         *ctx = NULL;
-        if (device && device[0])
+        if (device)
             snprintf(what, sizeof what, "--device '%s'", device);
-        else if (env && env[0])
+        else if (env)
             snprintf(what, sizeof what, "SCANKIT_DEVICE='%s'", env);
         else
             snprintf(what, sizeof what, "cannot open an OpenCL device");

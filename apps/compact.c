@@ -155,9 +155,13 @@ static int compute(compact_job *j, ak_err *e)
     if (st == SK_OK) st = sk_context_finish(j->ctx);
     j->times.compute = ak_ms_since(t0);
     if (st != SK_OK) {
-        if (st == SK_E_BUILD)
-            return ak_fail(e, "the expression '%s' does not compile for %s: %s", j->args->expr,
+        if (st == SK_E_BUILD) {
+            /* a long expression is cut so that the compiler's reason fits */
+            size_t len = strlen(j->args->expr);
+            return ak_fail(e, "the expression '%.*s%s' does not compile for %s: %s",
+                           len > 60 ? 48 : (int)len, j->args->expr, len > 60 ? "..." : "",
                            ak_dtype_name(j->data.type), sk_context_error_detail(j->ctx));
+        }
         return ak_fail_sk(e, j->ctx, st, ak_display_name(j->args->input, 0));
     }
     ak_build_stats_since(j->ctx, &before, &j->times.build, &j->times.compute);

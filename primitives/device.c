@@ -5,6 +5,7 @@
 #include "sk_internal.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,26 +126,30 @@ bool sk__contains_nocase(const char *hay, const char *needle)
     return nl == 0;
 }
 
+/* Reads the decimal digits at *s (at least one, nothing else: no sign, no
+ * blank) into *out, advancing *s past them. */
+static bool parse_digits(const char **s, unsigned *out)
+{
+    unsigned long v = 0;
+    const char *p = *s;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (unsigned long)(*p - '0');
+        if (v > UINT_MAX) return false;
+    }
+    if (p == *s) return false;
+    *s = p;
+    *out = (unsigned)v;
+    return true;
+}
+
 static bool parse_index_pair(const char *s, unsigned *a, unsigned *b)
 {
-    char *end = NULL;
-    unsigned long x = strtoul(s, &end, 10);
-    if (end == s || *end != ':') return false;
-    const char *t = end + 1;
-    unsigned long y = strtoul(t, &end, 10);
-    if (end == t || *end != '\0') return false;
-    *a = (unsigned)x;
-    *b = (unsigned)y;
-    return true;
+    return parse_digits(&s, a) && *s++ == ':' && parse_digits(&s, b) && *s == '\0';
 }
 
 static bool parse_index(const char *s, unsigned *a)
 {
-    char *end = NULL;
-    unsigned long x = strtoul(s, &end, 10);
-    if (end == s || *end != '\0') return false;
-    *a = (unsigned)x;
-    return true;
+    return parse_digits(&s, a) && *s == '\0';
 }
 
 /* Does entry e match the spec? Names match on "platform vendor device" and
@@ -167,6 +172,31 @@ static bool spec_matches(const char *spec, const device_entry *e, size_t flat_in
     return sk__contains_nocase(full, spec);
 }
 
+/* The spec without leading and trailing blanks, in buf[cap]; false when
+ * nothing is left or it does not fit. */
+static bool trim_spec(const char *spec, char *buf, size_t cap)
+{
+    spec += strspn(spec, " \t\n");
+    size_t len = strlen(spec);
+    while (len > 0 && strchr(" \t\n", spec[len - 1])) len--;
+    if (len == 0 || len >= cap) return false;
+    memcpy(buf, spec, len);
+    buf[len] = '\0';
+    return true;
+}
+
+/* The first GPU, else the first device. */
+static size_t default_entry(const device_entry *all, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        cl_device_type t = 0;
+        if (clGetDeviceInfo(all[i].device, CL_DEVICE_TYPE, sizeof t, &t, NULL) == CL_SUCCESS &&
+            (t & CL_DEVICE_TYPE_GPU))
+            return i;
+    }
+    return 0;
+}
+
 sk_status sk__device_choose(const char *spec, cl_platform_id *platform,
                             cl_device_id *device, char *why, size_t why_len)
 {
@@ -176,28 +206,23 @@ sk_status sk__device_choose(const char *spec, cl_platform_id *platform,
         snprintf(why, why_len, "no OpenCL platform or device found");
         return SK_E_NO_DEVICE;
     }
-    if (!spec || !*spec) spec = getenv("SCANKIT_DEVICE");
-    if (spec && *spec) {
-        for (size_t i = 0; i < n; i++) {
-            if (spec_matches(spec, &all[i], i)) {
-                *platform = all[i].platform;
-                *device = all[i].device;
-                return SK_OK;
-            }
-        }
-        snprintf(why, why_len, "no OpenCL device matches \"%s\"", spec);
+    if (!spec) spec = getenv("SCANKIT_DEVICE");
+    size_t pick = n;
+    char trimmed[256];
+    if (!spec) {
+        pick = default_entry(all, n);
+    } else if (!trim_spec(spec, trimmed, sizeof trimmed)) {
+        snprintf(why, why_len, "an empty or overlong device spec matches no device");
+        return SK_E_NO_DEVICE;
+    } else {
+        for (size_t i = 0; i < n && pick == n; i++)
+            if (spec_matches(trimmed, &all[i], i)) pick = i;
+    }
+    if (pick == n) {
+        snprintf(why, why_len, "no OpenCL device matches \"%s\"", trimmed);
         return SK_E_NO_DEVICE;
     }
-    for (size_t i = 0; i < n; i++) {
-        cl_device_type t = 0;
-        if (clGetDeviceInfo(all[i].device, CL_DEVICE_TYPE, sizeof t, &t, NULL) == CL_SUCCESS &&
-            (t & CL_DEVICE_TYPE_GPU)) {
-            *platform = all[i].platform;
-            *device = all[i].device;
-            return SK_OK;
-        }
-    }
-    *platform = all[0].platform;
-    *device = all[0].device;
+    *platform = all[pick].platform;
+    *device = all[pick].device;
     return SK_OK;
 }

@@ -303,6 +303,43 @@ Test(compact_cli, a_malformed_expression_fails_cleanly)
     skt_cli_free(&r);
 }
 
+/* 100 KB of expression: refused by its length, in one line naming the
+ * limit, before any compiler sees it; nothing left in the directory. */
+Test(compact_cli, an_expression_over_the_length_limit_is_one_line_and_leaves_nothing)
+{
+    uint32_t data[4] = {1, 2, 3, 4};
+    skt_cli_write_file("d.bin", data, sizeof data);
+    size_t terms = 25000, len = 1 + terms * 4 + 4;
+    char *expr = skt_malloc(len + 1);
+    strcpy(expr, "x");
+    for (size_t i = 0; i < terms; i++) strcat(expr + 1 + 4 * i, " + 1");
+    strcat(expr, " > 0");
+    size_t before = skt_cli_entries();
+    run_result r = COMPACT("d.bin", "--if", expr, "-o", "kept.bin");
+    expect_failure(&r, 1, "longer than 65536 bytes");
+    cr_assert_eq(skt_cli_entries(), before, "the failed run left files:\n%s",
+                 skt_cli_listing("."));
+    skt_cli_free(&r);
+    free(expr);
+}
+
+/* A compiler reason after a long expression is not cut off: the echoed
+ * expression is shortened instead. */
+Test(compact_cli, a_long_expression_that_does_not_compile_keeps_the_compilers_reason)
+{
+    uint32_t data[4] = {1, 2, 3, 4};
+    skt_cli_write_file("d.bin", data, sizeof data);
+    size_t pad = 2000;
+    char *expr = skt_malloc(pad + 64);
+    memset(expr, ' ', pad);
+    strcpy(expr + pad, "x > no_such_name_anywhere");
+    run_result r = COMPACT("d.bin", "--if", expr);
+    expect_failure(&r, 1, "no_such_name_anywhere");
+    cr_assert(strstr(skt_cli_last_line(r.err), "does not compile"), "%s", r.err);
+    skt_cli_free(&r);
+    free(expr);
+}
+
 Test(compact_cli, bad_input_files_fail_with_exit_1)
 {
     skt_cli_write_file("odd.bin", "12345", 5);

@@ -466,9 +466,39 @@ Test(context, default_should_be_the_first_gpu_else_the_first_device)
     sk_context *c = open_ctx(NULL);
     expect_device(c, &d[want], "NULL");
     sk_context_free(c);
-    c = open_ctx("");
-    expect_device(c, &d[want], "\"\"");
+    free(d);
+}
+
+Test(context, empty_specs_match_nothing_and_blanks_around_a_spec_are_ignored)
+{
+    sk_device_desc *d = NULL;
+    list_devices(&d);
+    unsetenv("SCANKIT_DEVICE");
+    const char *empty[] = {"", " ", "\t \n", " : ", "-0", "+0", "0x0", "0:", ":0", "0 :0"};
+    for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+        sk_context *c = (sk_context *)(uintptr_t)0x1;
+        SKT_EXPECT_STATUS(sk_context_create(&c, empty[i]), SK_E_NO_DEVICE);
+        cr_assert_null(c, "spec '%s' gave a context", empty[i]);
+    }
+    const char *zero[] = {"0", " 0", "0 ", "\t0\n", " 0:0 "};
+    for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++) {
+        sk_context *c = open_ctx(zero[i]);
+        expect_device(c, &d[0], zero[i]);
+        sk_context_free(c);
+    }
+    /* SCANKIT_DEVICE set to "" (or blanks) is an empty spec too, not unset. */
+    const char *env[] = {"", "  "};
+    for (size_t i = 0; i < 2; i++) {
+        setenv("SCANKIT_DEVICE", env[i], 1);
+        sk_context *c = (sk_context *)(uintptr_t)0x1;
+        SKT_EXPECT_STATUS(sk_context_create(&c, NULL), SK_E_NO_DEVICE);
+        cr_assert_null(c);
+    }
+    setenv("SCANKIT_DEVICE", " 0 ", 1);
+    sk_context *c = open_ctx(NULL);
+    expect_device(c, &d[0], "SCANKIT_DEVICE=' 0 '");
     sk_context_free(c);
+    unsetenv("SCANKIT_DEVICE");
     free(d);
 }
 

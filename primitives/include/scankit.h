@@ -146,8 +146,11 @@ typedef struct sk_context sk_context;
  *    - any other text  the first device whose platform name, platform vendor,
  *                      device name or type ("cpu"/"gpu") contains it,
  *                      case-insensitively (e.g. "nvidia", "pocl", "cpu");
- *    - NULL or ""      $SCANKIT_DEVICE if set, else the first GPU, else the
- *                      first device.
+ *    - NULL            $SCANKIT_DEVICE if set (read as a spec), else the
+ *                      first GPU, else the first device.
+ *  Leading and trailing blanks are ignored ("0 " is "0"); an index is
+ *  decimal digits only; a spec that is empty (or only blanks), "" in
+ *  SCANKIT_DEVICE too, matches no device.
  *  The queue is in order with profiling enabled.
  *  @return SK_OK, SK_E_INVALID_ARG, SK_E_NO_DEVICE (nothing matches; *ctx is
  *  then NULL), SK_E_CL or SK_E_OUT_OF_MEMORY.
