@@ -8,7 +8,8 @@
  *   output, stdin), an output that names one of the program's inputs, a
  *   missing input of any kind, a directory where no file can be created,
  *   a full device, a kernel that fails to build after the output was
- *   opened, and input that arrives through a named pipe.
+ *   opened, input that arrives through a named pipe, and a damaged
+ *   program cache.
  *
  * The single-program cases of test_cli*.c are not repeated here; these run
  * across programs and inputs. Each test runs in a fresh directory (see
@@ -173,6 +174,92 @@ Test(cli_failures, a_kernel_that_fails_to_build_after_the_output_was_opened_leav
         free(names);
         skt_cli_free(&r);
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* A damaged program cache                                                   */
+/* ------------------------------------------------------------------------ */
+
+static const command CACHED_RUNS[] = {
+    {"scan", {"d.bin", "-o", "s.out", NULL}},
+    {"compact", {"d.bin", "--unique", "-o", "u.out", NULL}},
+    {"radixsort", {"d.bin", "--values", "v.bin", "-o", "r.out", "--values-out", "rv.out", NULL}},
+    {"segscan", {"d.bin", "--flags", "h.u8", "-o", "g.out", NULL}},
+    {"polyeval", {"c.bin", "--points", "p.bin", "-o", "y.out", NULL}},
+};
+static const char *const CACHED_OUTPUTS[] = {"s.out", "u.out", "r.out", "rv.out", "g.out",
+                                             "y.out"};
+
+/* Runs every program with the cache in `cache`; each must succeed. */
+static void run_cached(const char *cache, const char *what)
+{
+    for (size_t i = 0; i < COUNT(CACHED_RUNS); i++) {
+        skt_cli_result r = skt_cli_run(CACHED_RUNS[i].tool, NULL, cache, CACHED_RUNS[i].args);
+        cr_assert_eq(r.code, 0, "%s, %s: exit %d: %s", what, describe(&CACHED_RUNS[i]), r.code,
+                     r.err);
+        skt_cli_free(&r);
+    }
+}
+
+/* Applies `damage` to every regular file in `dir`; how many it found. */
+static size_t damage_entries(const char *dir, void (*damage)(const char *path, off_t size))
+{
+    char *names = skt_cli_listing(dir);
+    size_t n = 0;
+    for (char *name = strtok(names, "\n"); name; name = strtok(NULL, "\n")) {
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        damage(path, st.st_size);
+        n++;
+    }
+    free(names);
+    return n;
+}
+
+static void halve(const char *path, off_t size)
+{
+    cr_assert_eq(truncate(path, size / 2), 0, "truncate %s", path);
+}
+
+static void into_fifo(const char *path, off_t size)
+{
+    (void)size;
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(mkfifo(path, 0644), 0, "mkfifo %s", path);
+}
+
+/* Every device program after its cache entries were cut in half, then
+ * replaced by FIFOs: exit 0, the same outputs, nothing else left. */
+Test(cli_failures, a_damaged_program_cache_gives_the_same_answers_in_every_device_program)
+{
+    require_device();
+    write_inputs();
+    char cache[] = "/tmp/skt-clifail-cache-XXXXXX";
+    cr_assert_not_null(mkdtemp(cache));
+    run_cached(cache, "a fresh cache");
+    size_t bytes[COUNT(CACHED_OUTPUTS)];
+    unsigned char *first[COUNT(CACHED_OUTPUTS)];
+    for (size_t i = 0; i < COUNT(CACHED_OUTPUTS); i++)
+        first[i] = skt_cli_slurp(CACHED_OUTPUTS[i], &bytes[i]);
+    char *listing = skt_cli_listing(".");
+
+    void (*damages[])(const char *, off_t) = {halve, into_fifo};
+    const char *names[] = {"entries cut in half", "entries replaced by FIFOs"};
+    for (size_t d = 0; d < COUNT(damages); d++) {
+        for (size_t i = 0; i < COUNT(CACHED_OUTPUTS); i++) remove(CACHED_OUTPUTS[i]);
+        cr_assert_gt(damage_entries(cache, damages[d]), 0, "no cache entry to damage");
+        run_cached(cache, names[d]);
+        for (size_t i = 0; i < COUNT(CACHED_OUTPUTS); i++)
+            skt_cli_expect_file(CACHED_OUTPUTS[i], 0, first[i], bytes[i]);
+        char *now = skt_cli_listing(".");
+        cr_assert_str_eq(now, listing, "%s: the directory holds other files", names[d]);
+        free(now);
+    }
+    for (size_t i = 0; i < COUNT(CACHED_OUTPUTS); i++) free(first[i]);
+    free(listing);
+    skt_cli_remove_tree(cache);
 }
 
 /* ------------------------------------------------------------------------ */
