@@ -287,16 +287,19 @@ static bool write_all(int fd, const unsigned char *p, size_t len)
     return true;
 }
 
-/* An unnamed file in `dir` where the file system has O_TMPFILE (nothing is
- * left behind if the process dies before naming it), else "<path>.XXXXXX"
- * whose name is then in *tmp (malloc'd). -1 on failure. */
+/* An unnamed file in `dir` where the file system has O_TMPFILE and /proc
+ * can name it later (nothing is left behind if the process dies before
+ * that), else "<path>.XXXXXX" whose name is then in *tmp (malloc'd). -1 on
+ * failure. */
 static int temp_open(const char *dir, const char *path, char **tmp)
 {
     *tmp = NULL;
     int fd = -1;
 #ifdef O_TMPFILE
-    fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-    if (fd >= 0) return fd;
+    if (access("/proc/self/fd", X_OK) == 0) {
+        fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+        if (fd >= 0) return fd;
+    }
 #else
     (void)dir;
 #endif
