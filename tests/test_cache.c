@@ -16,7 +16,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "skt_cli.h"
 #include "skt_common.h"
 #include "ref/ref_compact.h"
 #include "ref/ref_segscan.h"
@@ -37,22 +37,13 @@ enum { HEADER_BYTES = 32, FAMILY_N = 3001 };
 
 /* ---- files ------------------------------------------------------------------------------ */
 
-static int rm_cb(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void rm_rf(const char *dir) { nftw(dir, rm_cb, 16, FTW_DEPTH | FTW_PHYS); }
-
 static char *make_tmpdir(void)
 {
-    char tmpl[] = "/tmp/skt-cache-XXXXXX";
-    char *d = mkdtemp(tmpl);
-    cr_assert_not_null(d, "mkdtemp failed");
-    return strdup(d);
+    char *dir = NULL;
+    const char *tmp = getenv("TMPDIR");
+    cr_assert_neq(asprintf(&dir, "%s/skt-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp"), -1);
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp failed");
+    return dir;
 }
 
 typedef struct {
@@ -97,28 +88,6 @@ static void expect_same_listing(const listing *a, const listing *b, const char *
     for (size_t i = 0; i < a->count; i++)
         cr_assert_str_eq(a->names[i], b->names[i], "%s: file %s, expected %s", what,
                          b->names[i], a->names[i]);
-}
-
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = skt_malloc((size_t)size + 1);
-    cr_assert_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
-    fclose(f);
-    *len = (size_t)size;
-    return buf;
-}
-
-static void spill(const char *path, const unsigned char *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    cr_assert_not_null(f, "cannot write %s", path);
-    cr_assert_eq(fwrite(data, 1, len, f), len);
-    cr_assert_eq(fclose(f), 0);
 }
 
 static char *path_in(const char *dir, const char *name)
@@ -291,8 +260,7 @@ static char *release_stderr(captured *cap)
     dup2(cap->saved, STDERR_FILENO);
     close(cap->saved);
     size_t len = 0;
-    char *text = (char *)slurp(cap->path, &len);
-    text[len] = '\0';
+    char *text = (char *)skt_cli_slurp(cap->path, &len); /* NUL-terminated */
     unlink(cap->path);
     return text;
 }
@@ -330,7 +298,7 @@ static cache_fixture fixture_open(void)
     f.lens = skt_malloc(f.entries.count * sizeof *f.lens);
     for (size_t i = 0; i < f.entries.count; i++) {
         char *p = path_in(f.dir, f.entries.names[i]);
-        f.bytes[i] = slurp(p, &f.lens[i]);
+        f.bytes[i] = skt_cli_slurp(p, &f.lens[i]);
         cr_assert_gt(f.lens[i], HEADER_BYTES, "%s is too short for an entry", p);
         free(p);
     }
@@ -343,7 +311,7 @@ static void fixture_close(cache_fixture *f)
     free(f->bytes);
     free(f->lens);
     listing_free(&f->entries);
-    rm_rf(f->dir);
+    skt_cli_remove_tree(f->dir);
     free(f->dir);
 }
 
@@ -352,8 +320,8 @@ static void fixture_restore(const cache_fixture *f)
 {
     for (size_t i = 0; i < f->entries.count; i++) {
         char *p = path_in(f->dir, f->entries.names[i]);
-        rm_rf(p);
-        spill(p, f->bytes[i], f->lens[i]);
+        skt_cli_remove_tree(p);
+        skt_cli_write_file(p, f->bytes[i], f->lens[i]);
         free(p);
     }
 }
@@ -440,22 +408,22 @@ static void damage_one(const cache_fixture *f, size_t i, const damage *d)
     memcpy(copy, good, len);
     size_t at = offset_of(d->at, good, len);
     cr_assert_lt(at, len, "%s: offset %zu outside the entry", d->name, at);
-    rm_rf(p);
+    skt_cli_remove_tree(p);
     switch (d->kind) {
-    case TRUNCATE: spill(p, copy, at); break;
+    case TRUNCATE: skt_cli_write_file(p, copy, at); break;
     case APPEND_BYTE:
         copy[len] = 0;
-        spill(p, copy, len + 1);
+        skt_cli_write_file(p, copy, len + 1);
         break;
     case FLIP_BIT:
         copy[at] ^= (unsigned char)(1u << skt_rand_below(8));
-        spill(p, copy, len);
+        skt_cli_write_file(p, copy, len);
         break;
     case RANDOM_BYTES:
         for (size_t k = 0; k < len; k++) copy[k] = (unsigned char)skt_rand();
-        spill(p, copy, len);
+        skt_cli_write_file(p, copy, len);
         break;
-    case ROTATE: spill(p, f->bytes[other], f->lens[other]); break;
+    case ROTATE: skt_cli_write_file(p, f->bytes[other], f->lens[other]); break;
     case FIFO: cr_assert_eq(mkfifo(p, 0644), 0, "mkfifo %s: %s", p, strerror(errno)); break;
     case DIRECTORY: cr_assert_eq(mkdir(p, 0755), 0); break;
     case LINK_LOOP: cr_assert_eq(symlink(f->entries.names[i], p), 0); break;
@@ -464,7 +432,7 @@ static void damage_one(const cache_fixture *f, size_t i, const damage *d)
         /* a good entry of another key, outside the directory's names */
         char *target = NULL;
         cr_assert_neq(asprintf(&target, "%s.other.%zu", f->dir, i), -1);
-        spill(target, f->bytes[other], f->lens[other]);
+        skt_cli_write_file(target, f->bytes[other], f->lens[other]);
         cr_assert_eq(symlink(target, p), 0);
         free(target);
         break;
@@ -552,9 +520,9 @@ Test(cache_damage, swapped_entries_give_the_right_answer)
     cr_assert_eq(l.count, 2, "%zu entries for two scans", l.count);
     char *a = path_in(dir, l.names[0]), *b = path_in(dir, l.names[1]);
     size_t la, lb;
-    unsigned char *ba = slurp(a, &la), *bb = slurp(b, &lb);
-    spill(a, bb, lb);
-    spill(b, ba, la);
+    unsigned char *ba = skt_cli_slurp(a, &la), *bb = skt_cli_slurp(b, &lb);
+    skt_cli_write_file(a, bb, lb);
+    skt_cli_write_file(b, ba, la);
 
     c = open_ctx();
     run_scan_of(c, SK_UINT64);
@@ -568,7 +536,7 @@ Test(cache_damage, swapped_entries_give_the_right_answer)
     free(a);
     free(b);
     listing_free(&l);
-    rm_rf(dir);
+    skt_cli_remove_tree(dir);
     free(dir);
 }
 
@@ -605,7 +573,7 @@ Test(cache, identical_calls_should_build_once_per_context)
                  (unsigned long)s3.compiled);
     listing_free(&l);
     sk_context_free(c);
-    rm_rf(dir);
+    skt_cli_remove_tree(dir);
     free(dir);
 }
 
@@ -626,8 +594,8 @@ Test(cache, a_second_context_should_load_programs_from_disk)
     sk_build_stats s3 = run_families();
     cr_assert_eq(s3.compiled, s1.compiled);
     cr_assert_eq(s3.from_disk, 0);
-    rm_rf(dir);
-    rm_rf(dir2);
+    skt_cli_remove_tree(dir);
+    skt_cli_remove_tree(dir2);
     free(dir);
     free(dir2);
 }
@@ -680,7 +648,7 @@ Test(cache_dir, default_directory_should_be_under_xdg_cache_home)
     cr_assert_eq(st.st_mode & 0777, 0700, "$XDG_CACHE_HOME/scankit has mode %o, not 0700",
                  (unsigned)(st.st_mode & 0777));
     free(sub);
-    rm_rf(xdg);
+    skt_cli_remove_tree(xdg);
     free(xdg);
 }
 
@@ -700,8 +668,8 @@ Test(cache_dir, a_relative_xdg_cache_home_is_ignored_for_home)
     char *sub = path_in(home, ".cache/scankit");
     cr_assert_gt(entries_in(sub), 0, "nothing cached in $HOME/.cache/scankit");
     free(sub);
-    rm_rf(home);
-    rm_rf(cwd);
+    skt_cli_remove_tree(home);
+    skt_cli_remove_tree(cwd);
     free(home);
     free(cwd);
 }
@@ -723,7 +691,7 @@ Test(cache_dir, a_home_that_does_not_exist_is_never_created)
     cr_assert_not(exists(no), "%s was created for HOME=%s", no, home);
     free(no);
     free(home);
-    rm_rf(top);
+    skt_cli_remove_tree(top);
     free(top);
 }
 
@@ -747,7 +715,7 @@ Test(cache_dir, scankit_cache_dir_gets_at_most_its_parent_created)
     free(x);
     free(two);
     free(three);
-    rm_rf(top);
+    skt_cli_remove_tree(top);
     free(top);
 }
 
@@ -765,7 +733,7 @@ Test(cache_dir, scankit_cache_dir_off_or_empty_writes_nothing)
         char *sub = path_in(xdg, "scankit");
         cr_assert_not(exists(sub), "SCANKIT_CACHE_DIR='%s' still cached in %s", values[i], sub);
         free(sub);
-        rm_rf(xdg);
+        skt_cli_remove_tree(xdg);
         free(xdg);
     }
 }
