@@ -386,9 +386,42 @@ int ak_parse_i64(const char *s, int64_t *out)
     return 0;
 }
 
+static const char *skip_digits(const char *s, size_t *count)
+{
+    *count = 0;
+    while (*s >= '0' && *s <= '9') {
+        s++;
+        (*count)++;
+    }
+    return s;
+}
+
+/* 1 for a decimal number as the help texts promise it: an optional sign,
+ * digits with an optional '.' (a digit on at least one side), an optional
+ * exponent; strtod() alone would also take hex, "inf", "nan" and leading
+ * white space. */
+static int is_decimal_number(const char *s)
+{
+    size_t whole, fraction = 0, exponent = 1;
+    if (*s == '+' || *s == '-')
+        s++;
+    s = skip_digits(s, &whole);
+    if (*s == '.')
+        s = skip_digits(s + 1, &fraction);
+    if (whole + fraction == 0)
+        return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        s = skip_digits(s, &exponent);
+    }
+    return exponent > 0 && *s == '\0';
+}
+
 int ak_parse_f64(const char *s, double *out)
 {
-    if (!s || *s == '\0' || *s == ' ' || *s == '\t')
+    if (!s || !is_decimal_number(s))
         return -1;
     errno = 0;
     char *end;

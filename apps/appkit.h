@@ -212,7 +212,8 @@ int ak_parse_count(const char *s, size_t *out);
 
 int ak_parse_u64(const char *s, uint64_t *out); /* decimal or 0x hex      */
 int ak_parse_i64(const char *s, int64_t *out);  /* decimal, optional sign */
-int ak_parse_f64(const char *s, double *out);   /* finite values only     */
+int ak_parse_f64(const char *s, double *out);   /* finite decimal: "-1.5", ".5",
+                                                   "2e-3"; no hex, inf, nan */
 
 /* ------------------------------------------------------------------------ */
 /* Element files                                                             */

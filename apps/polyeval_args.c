@@ -81,7 +81,7 @@ static int parse_xs(poly_args *a, const char *text, ak_err *e)
         memcpy(buf, p, len);
         buf[len] = 0;
         if (ak_parse_f64(buf, &a->xs[a->nx]) != 0)
-            return ak_fail(e, "bad --x value '%s' (a finite number)", buf);
+            return ak_fail(e, "bad --x value '%s' (a finite decimal number)", buf);
         a->nx++;
         if (!comma) return 0;
         p = comma + 1;

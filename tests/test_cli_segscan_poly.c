@@ -366,3 +366,25 @@ Test(polyeval_cli, bad_inputs_exit_1_and_usage_errors_exit_2)
     cr_assert_not_null(strstr(r.out, "--points"));
     skt_cli_free(&r);
 }
+
+/* The help promises decimal numbers: hex, infinities, NaNs and white space
+ * are usage errors, whatever strtod() would make of them. */
+Test(polyeval_cli, x_values_are_decimal_numbers_only)
+{
+    double a[3] = {1, 2, 3};
+    skt_cli_write_npy("c.npy", "<f8", a, 3, 8);
+    static const char *const refused[] = {"0x10", "0X1p4", "inf", "-Infinity", "nan",
+                                          " 1",   "1e",    ".",   "1e999"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char needle[64];
+        snprintf(needle, sizeof needle, "bad --x value '%s'", refused[i]);
+        run_result r = POLYEVAL("c.npy", "--x", refused[i]);
+        expect_failure(&r, "polyeval", 2, needle);
+        skt_cli_free(&r);
+    }
+    cr_assert_eq(skt_cli_entries(), 1, "an output was left behind");
+    double want[4] = {horner(a, 3, 16), horner(a, 3, 0.5), horner(a, 3, -2000), horner(a, 3, 5)};
+    run_result r = POLYEVAL("c.npy", "--x", "16,.5,-2e3,+5.");
+    expect_printed(&r, want, 4);
+    skt_cli_free(&r);
+}
