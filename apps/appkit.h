@@ -5,7 +5,8 @@
  *   types      element types of files (the scankit types plus uint8 flags).
  *   options    a small long/short option parser and number parsers.
  *   files      element files: raw little-endian or NumPy .npy (v1/v2/v3),
- *              read whole; written through a temporary file and rename().
+ *              read whole; written through a temporary file put into place
+ *              at the end (linked where O_TMPFILE exists, else renamed).
  *   data       a seeded PRNG (xoshiro256** seeded by splitmix64) and the
  *              input distributions of datagen, so that tests and benchmarks
  *              regenerate exactly the data datagen writes.
@@ -337,14 +338,25 @@ int ak_output_resolve(const ak_output_choice *c, char **path, ak_err *e);
 int ak_output_paths_collide(const char *a, const char *b);
 
 /*! ak_output : an output being written. A regular file (or a new one) is
- *  written to a temporary file beside it and renamed over it on commit, so
- *  a failure never leaves a partial output. Devices, pipes and other special
- *  files (e.g. /dev/null, /dev/full) are written directly. While a temporary
- *  file exists, SIGINT, SIGTERM and SIGHUP remove it before the program
- *  dies. */
+ *  written to a temporary file in its directory and put into place on
+ *  commit, so a failure never leaves a partial output:
+ *    - where the filesystem has O_TMPFILE (and /proc is mounted), the file
+ *      has no name until the commit links it to the destination (directly
+ *      when nothing has that name, else under a hidden ".NAME.XXXXXX"
+ *      renamed over it at once);
+ *    - elsewhere (or with SCANKIT_NO_TMPFILE=1, a switch for the tests) it
+ *      is a named ".NAME.XXXXXX" from the open to the commit, renamed there.
+ *  Devices, pipes and other special files (e.g. /dev/null, /dev/full) are
+ *  written directly. From the first ak_output_open() on, the signals that
+ *  end a program by default and can be caught (SIGHUP, SIGINT, SIGQUIT,
+ *  SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM,
+ *  SIGPROF), unless ignored or handled when it starts, remove every named
+ *  temporary file, then end the program as the signal would have. */
 typedef struct ak_output {
     char *path;      /* final destination; NULL for stdout             */
-    char *tmp_path;  /* temporary file, NULL when writing directly     */
+    char *tmp_path;  /* the temporary file's name (unnamed: the hidden
+                        name's template), NULL when writing directly   */
+    int unnamed;     /* the temporary file is unnamed (O_TMPFILE)      */
     FILE *fp;
     const char *tool;
     uint64_t bytes_written;
@@ -371,9 +383,10 @@ int ak_output_write_header(ak_output *o, ak_format format, ak_dtype type,
  *  @return 0 or -1. */
 int ak_output_flush(ak_output *o, ak_err *e);
 
-/*! ak_output_commit() : flushes, syncs, closes and renames the temporary
- *  file into place (or flushes stdout / closes the special file). On failure
- *  the temporary file is removed. @return 0 or -1. */
+/*! ak_output_commit() : flushes, syncs and closes the temporary file and
+ *  puts it into place (or flushes stdout / closes the special file). On
+ *  failure the temporary file is removed and the destination is untouched.
+ *  @return 0 or -1. */
 int ak_output_commit(ak_output *o, ak_err *e);
 
 /*! ak_output_abort() : closes and removes the temporary file; the

@@ -1,6 +1,8 @@
 /*
  * appkit_file.c - element files: reading raw and .npy files whole, and
- * writing outputs through a temporary file that is renamed into place.
+ * writing outputs through a temporary file that is put into place at the
+ * end: an unnamed one (O_TMPFILE) linked there, or, where the filesystem
+ * has no O_TMPFILE, a named one renamed there.
  *
  * The .npy format (NumPy NEP 1): the magic "\x93NUMPY", a major and minor
  * version byte, the header length (2 bytes little-endian in version 1.0,
@@ -8,18 +10,21 @@
  * {'descr': '<u4', 'fortran_order': False, 'shape': (10,), } padded with
  * spaces and ending in '\n', then the data.
  */
-#define _XOPEN_SOURCE 700 /* realpath */
+#define _GNU_SOURCE /* O_TMPFILE, AT_EMPTY_PATH */
 
 #include "appkit.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NPY_MAGIC "\x93NUMPY"
@@ -786,77 +791,154 @@ int ak_output_resolve(const ak_output_choice *c, char **path, ak_err *e)
 /* Removing temporary files on fatal signals                                  */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * An output's temporary file is unnamed (O_TMPFILE) where the filesystem
+ * allows it: it has a name only between its link and its rename at the
+ * commit. Elsewhere it is named (.NAME.XXXXXX) from ak_output_open() to the
+ * commit. A signal of CLEANUP_SIGNALS removes every such name before the
+ * program dies of that signal:
+ *
+ *   - the handler unlinks each armed name that is still the file it was
+ *     armed with (same st_dev and st_ino), restores the signal's default
+ *     action and raises it again, so the program ends as the signal ends it
+ *     (a shell shows 128 + the signal: 141 for SIGPIPE, 143 for SIGTERM);
+ *   - code that creates, names or removes a temporary file first blocks
+ *     these signals in its thread and marks the list busy ("held"). A
+ *     handler running on another thread (the OpenCL runtime has some) waits
+ *     until the list is released; one that began first makes the holder
+ *     wait for the end instead. So a handler never reads a half-made slot,
+ *     and no name is made after it looked. A held section makes no call
+ *     that could wait for a lock a handler's thread holds (no malloc, no
+ *     stdio).
+ *
+ * The handler calls only async-signal-safe functions (lstat, unlink, poll,
+ * sigaction, raise) and touches lock-free atomics. SIGKILL and SIGSTOP
+ * cannot be caught; README says what SIGKILL can leave.
+ */
+
 #define CLEANUP_SLOTS 4
 
-/* Paths of temporary files to unlink if a fatal signal arrives: the only
- * process-wide state here, written before the handler can see it. */
-static char cleanup_paths[CLEANUP_SLOTS][PATH_MAX];
-static volatile sig_atomic_t cleanup_armed[CLEANUP_SLOTS];
+static const int CLEANUP_SIGNALS[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE, SIGALRM,   SIGTERM,
+                                      SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF};
 
-static void unlink_temps_and_die(int sig)
+typedef struct cleanup_slot {
+    int armed;
+    dev_t dev;
+    ino_t ino;
+    char path[PATH_MAX];
+} cleanup_slot;
+
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the signal handler needs lock-free atomics");
+
+/* The only process-wide state here: what the handler must see. The slots
+ * change only while the list is held. */
+static cleanup_slot cleanup_slots[CLEANUP_SLOTS];
+static atomic_int cleanup_busy;  /* a thread holds the list             */
+static atomic_int cleanup_dying; /* a handler is removing the temporaries */
+
+static void cleanup_signal_set(sigset_t *set)
 {
-    for (int i = 0; i < CLEANUP_SLOTS; i++)
-        if (cleanup_armed[i])
-            unlink(cleanup_paths[i]);
-    signal(sig, SIG_DFL);
-    raise(sig);
+    sigemptyset(set);
+    for (size_t i = 0; i < sizeof CLEANUP_SIGNALS / sizeof CLEANUP_SIGNALS[0]; i++)
+        sigaddset(set, CLEANUP_SIGNALS[i]);
 }
 
-static void install_cleanup_handlers(void)
+static void unlink_armed_temps(void)
 {
-    static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = unlink_temps_and_die;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
-        struct sigaction old;
-        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-            sigaction(signals[i], &sa, NULL);
+    for (int i = 0; i < CLEANUP_SLOTS; i++) {
+        const cleanup_slot *s = &cleanup_slots[i];
+        struct stat st;
+        if (s->armed && lstat(s->path, &st) == 0 && st.st_dev == s->dev && st.st_ino == s->ino)
+            unlink(s->path);
     }
 }
 
-static void cleanup_arm(const char *path)
+static void unlink_temps_and_die(int sig)
 {
-    if (strlen(path) >= PATH_MAX)
+    atomic_store(&cleanup_dying, 1);
+    while (atomic_load(&cleanup_busy))
+        poll(NULL, 0, 1);
+    unlink_armed_temps();
+    struct sigaction dfl = {.sa_handler = SIG_DFL};
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig); /* blocked until the handler returns, then fatal */
+}
+
+/* Installs the handler for each signal whose action is the default one (a
+ * signal the caller ignores, e.g. SIGPIPE, stays ignored: a write then
+ * fails with EPIPE and the program fails with one line). */
+static void install_cleanup_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = unlink_temps_and_die;
+    cleanup_signal_set(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof CLEANUP_SIGNALS / sizeof CLEANUP_SIGNALS[0]; i++) {
+        struct sigaction old;
+        if (sigaction(CLEANUP_SIGNALS[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+            !(old.sa_flags & SA_SIGINFO))
+            sigaction(CLEANUP_SIGNALS[i], &sa, NULL);
+    }
+}
+
+/* Blocks the cleanup signals in this thread and takes the list. When a
+ * handler has begun, waits for the end it brings instead. */
+static void cleanup_hold(sigset_t *saved)
+{
+    sigset_t set;
+    cleanup_signal_set(&set);
+    pthread_sigmask(SIG_BLOCK, &set, saved);
+    atomic_store(&cleanup_busy, 1);
+    if (!atomic_load(&cleanup_dying))
+        return;
+    atomic_store(&cleanup_busy, 0);
+    for (;;)
+        pause();
+}
+
+/* Gives the list back; a signal that came meanwhile is handled now. */
+static void cleanup_release(const sigset_t *saved)
+{
+    int err = errno;
+    atomic_store(&cleanup_busy, 0);
+    pthread_sigmask(SIG_SETMASK, saved, NULL);
+    errno = err;
+}
+
+/* Arms `path`, the file open as `fd` (the list held). */
+static void cleanup_arm(const char *path, int fd)
+{
+    struct stat st;
+    size_t len = strlen(path);
+    if (len >= PATH_MAX || fstat(fd, &st) != 0)
         return;
     for (int i = 0; i < CLEANUP_SLOTS; i++) {
-        if (!cleanup_armed[i]) {
-            memcpy(cleanup_paths[i], path, strlen(path) + 1);
-            cleanup_armed[i] = 1;
-            install_cleanup_handlers();
+        cleanup_slot *s = &cleanup_slots[i];
+        if (!s->armed) {
+            memcpy(s->path, path, len + 1);
+            s->dev = st.st_dev;
+            s->ino = st.st_ino;
+            s->armed = 1;
             return;
         }
     }
 }
 
+/* Disarms `path` (the list held). */
 static void cleanup_disarm(const char *path)
 {
     for (int i = 0; i < CLEANUP_SLOTS; i++)
-        if (cleanup_armed[i] && strcmp(cleanup_paths[i], path) == 0)
-            cleanup_armed[i] = 0;
+        if (cleanup_slots[i].armed && strcmp(cleanup_slots[i].path, path) == 0)
+            cleanup_slots[i].armed = 0;
 }
 
 /* ------------------------------------------------------------------------ */
-/* Writing outputs                                                           */
+/* Temporary files                                                           */
 /* ------------------------------------------------------------------------ */
 
-static const char *output_name(const ak_output *o)
-{
-    return o->path ? o->path : "stdout";
-}
-
-static int fail_write(ak_output *o, int err, ak_err *e)
-{
-    return ak_fail(e, "%s: write failed: %s", output_name(o), strerror(err ? err : EIO));
-}
-
-static mode_t new_file_mode(void)
-{
-    mode_t mask = umask(0);
-    umask(mask);
-    return (mode_t)0666 & ~mask;
-}
+#define TMPFILE_SWITCH "SCANKIT_NO_TMPFILE"
+#define TEMP_SUFFIX_LEN 6 /* the XXXXXX of ".NAME.XXXXXX" */
 
 /* The temporary file's name: "<dir>/.<base>.XXXXXX". */
 static char *temp_template(const char *path)
@@ -882,6 +964,148 @@ static void directory_of(const char *path, char *buf, size_t cap)
     snprintf(buf, cap, "%.*s", (int)len, path);
 }
 
+/* "/proc/self/fd/<fd>", the name through which linkat() can give an
+ * unnamed file a name. */
+static void proc_fd_path(int fd, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "/proc/self/fd/%d", fd);
+}
+
+#ifdef O_TMPFILE
+/* 1 when /proc/self/fd/<fd> reaches the file open as fd. */
+static int proc_reaches(int fd)
+{
+    char link[64];
+    struct stat by_fd, by_name;
+    proc_fd_path(fd, link, sizeof link);
+    return fstat(fd, &by_fd) == 0 && stat(link, &by_name) == 0 &&
+           by_fd.st_dev == by_name.st_dev && by_fd.st_ino == by_name.st_ino;
+}
+
+/* An unnamed file in the directory of `path`, or -1 where O_TMPFILE is
+ * missing (EOPNOTSUPP, EISDIR, EINVAL or ENOENT from kernels or
+ * filesystems without it), /proc is not mounted, or SCANKIT_NO_TMPFILE=1
+ * asks for the named file (a switch for the tests of that path). Any
+ * other reason the named file's creation will report again. */
+static int open_unnamed_temp(const char *path, mode_t mode)
+{
+    const char *off = getenv(TMPFILE_SWITCH);
+    char dir[PATH_MAX];
+    if ((off && strcmp(off, "1") == 0) || strlen(path) >= sizeof dir)
+        return -1;
+    directory_of(path, dir, sizeof dir);
+    int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+    if (fd >= 0 && !proc_reaches(fd)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+#else
+static int open_unnamed_temp(const char *path, mode_t mode)
+{
+    (void)path;
+    (void)mode;
+    return -1;
+}
+#endif
+
+/* mkstemp() on the template, armed for the signal handler. */
+static int open_named_temp(char *template)
+{
+    sigset_t saved;
+    cleanup_hold(&saved);
+    int fd = mkstemp(template);
+    if (fd >= 0)
+        cleanup_arm(template, fd);
+    cleanup_release(&saved);
+    return fd;
+}
+
+static void remove_named_temp(const char *path)
+{
+    sigset_t saved;
+    cleanup_hold(&saved);
+    unlink(path);
+    cleanup_disarm(path);
+    cleanup_release(&saved);
+}
+
+/* Gives the unnamed file open as fd (reached through `proc`, its
+ * /proc/self/fd name) the name `name`; never replaces an existing file. */
+static int link_unnamed(int fd, const char *proc, const char *name)
+{
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0)
+        return 0;
+#ifdef AT_EMPTY_PATH
+    int err = errno;
+    if (err == ENOENT && linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0)
+        return 0; /* /proc went away; allowed where the process may do this */
+    errno = err;
+#else
+    (void)fd;
+#endif
+    return -1;
+}
+
+/* Replaces the template's last TEMP_SUFFIX_LEN characters with random
+ * letters and digits. */
+static void randomize_suffix(char *template, ak_rng *rng)
+{
+    static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    char *x = template + strlen(template) - TEMP_SUFFIX_LEN;
+    uint64_t bits = ak_rng_next(rng);
+    for (int i = 0; i < TEMP_SUFFIX_LEN; i++, bits /= 62)
+        x[i] = chars[bits % 62];
+}
+
+/* Gives the finished unnamed file `dest` as its name (the list held). A
+ * link cannot replace a file: where `dest` exists (or a racing creator made
+ * it), the file is linked under a hidden name beside it (`hidden`, a
+ * template) and renamed over it; only that moment has a name to clean up,
+ * and a handler waits while the list is held. */
+static int name_unnamed(int fd, const char *proc, const char *dest, char *hidden, ak_rng *rng)
+{
+    if (link_unnamed(fd, proc, dest) == 0)
+        return 0;
+    if (errno != EEXIST)
+        return -1;
+    for (int tries = 0;; tries++) {
+        randomize_suffix(hidden, rng);
+        if (link_unnamed(fd, proc, hidden) == 0)
+            break;
+        if (errno != EEXIST || tries == 100)
+            return -1;
+    }
+    if (rename(hidden, dest) == 0)
+        return 0;
+    int err = errno;
+    unlink(hidden);
+    errno = err;
+    return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing outputs                                                           */
+/* ------------------------------------------------------------------------ */
+
+static const char *output_name(const ak_output *o)
+{
+    return o->path ? o->path : "stdout";
+}
+
+static int fail_write(ak_output *o, int err, ak_err *e)
+{
+    return ak_fail(e, "%s: write failed: %s", output_name(o), strerror(err ? err : EIO));
+}
+
+static mode_t new_file_mode(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return (mode_t)0666 & ~mask;
+}
+
 int ak_output_paths_collide(const char *a, const char *b)
 {
     if (!a || !b)
@@ -899,13 +1123,16 @@ int ak_output_paths_collide(const char *a, const char *b)
     return same_file(dir_a, dir_b);
 }
 
+/* The temporary file: unnamed where possible, else named and armed. */
 static int open_temp(ak_output *o, mode_t mode, ak_err *e)
 {
     o->tmp_path = temp_template(o->path);
     if (!o->tmp_path)
         return ak_fail(e, "out of memory");
-    int fd = mkstemp(o->tmp_path);
-    if (fd < 0) {
+    install_cleanup_handlers();
+    int fd = open_unnamed_temp(o->path, mode);
+    o->unnamed = fd >= 0;
+    if (fd < 0 && (fd = open_named_temp(o->tmp_path)) < 0) {
         int err = errno;
         char dir[PATH_MAX];
         directory_of(o->path, dir, sizeof dir);
@@ -913,12 +1140,10 @@ static int open_temp(ak_output *o, mode_t mode, ak_err *e)
         o->tmp_path = NULL;
         return ak_fail(e, "%s: cannot create a file in '%s': %s", o->path, dir, strerror(err));
     }
-    cleanup_arm(o->tmp_path);
     if (fchmod(fd, mode) != 0 || !(o->fp = fdopen(fd, "wb"))) {
-        int err = errno;
+        ak_fail(e, "%s: cannot prepare the output: %s", o->path, strerror(errno));
         close(fd);
-        ak_output_abort(o);
-        return ak_fail(e, "%s: cannot prepare the output: %s", o->path, strerror(err));
+        return -1; /* the caller's ak_output_abort() removes a named file */
     }
     return 0;
 }
@@ -1056,30 +1281,79 @@ static int commit_direct(ak_output *o, ak_err *e)
     return 0;
 }
 
-static int commit_temp(ak_output *o, ak_err *e)
+/* Flushes, syncs and closes the temporary file. For an unnamed one, *keep
+ * is a second descriptor of it, open for the link (a file is never named
+ * before every byte reached the disk and its close succeeded). */
+static int finish_temp(ak_output *o, int *keep, ak_err *e)
 {
+    *keep = -1;
     errno = 0;
     int ok = fflush(o->fp) == 0 && !ferror(o->fp) && fsync(fileno(o->fp)) == 0;
+    if (ok && o->unnamed && (*keep = fcntl(fileno(o->fp), F_DUPFD_CLOEXEC, 0)) < 0)
+        ok = 0;
     int err = errno;
     if (fclose(o->fp) != 0 && ok) {
         ok = 0;
         err = errno;
     }
     o->fp = NULL;
-    if (!ok) {
-        fail_write(o, err, e);
+    if (ok)
+        return 0;
+    if (*keep >= 0)
+        close(*keep);
+    *keep = -1;
+    return fail_write(o, err, e);
+}
+
+static int commit_named(ak_output *o, ak_err *e)
+{
+    sigset_t saved;
+    cleanup_hold(&saved);
+    int renamed = rename(o->tmp_path, o->path) == 0;
+    int err = errno;
+    if (renamed)
+        cleanup_disarm(o->tmp_path);
+    cleanup_release(&saved);
+    if (!renamed)
+        return ak_fail(e, "%s: cannot rename the finished output into place: %s", o->path,
+                       strerror(err));
+    return 0;
+}
+
+static int commit_unnamed(ak_output *o, int fd, ak_err *e)
+{
+    char proc[64];
+    ak_rng rng;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    ak_rng_seed(&rng, (uint64_t)now.tv_nsec ^ ((uint64_t)now.tv_sec << 30) ^
+                          ((uint64_t)getpid() << 20) ^ (uint64_t)(uintptr_t)o);
+    proc_fd_path(fd, proc, sizeof proc);
+    sigset_t saved;
+    cleanup_hold(&saved);
+    int named = name_unnamed(fd, proc, o->path, o->tmp_path, &rng) == 0;
+    int err = errno;
+    cleanup_release(&saved);
+    close(fd); /* nothing was written through it: no error to lose */
+    if (!named)
+        return ak_fail(e, "%s: cannot link the finished output into place: %s", o->path,
+                       strerror(err));
+    return 0;
+}
+
+static int commit_temp(ak_output *o, ak_err *e)
+{
+    int fd;
+    int rc = finish_temp(o, &fd, e);
+    if (rc == 0)
+        rc = o->unnamed ? commit_unnamed(o, fd, e) : commit_named(o, e);
+    if (rc != 0) {
         ak_output_abort(o);
         return -1;
     }
-    if (rename(o->tmp_path, o->path) != 0) {
-        ak_fail(e, "%s: cannot rename the finished output into place: %s", o->path,
-                strerror(errno));
-        ak_output_abort(o);
-        return -1;
-    }
-    cleanup_disarm(o->tmp_path);
     free(o->tmp_path);
     o->tmp_path = NULL;
+    o->unnamed = 0;
     return 0;
 }
 
@@ -1101,14 +1375,13 @@ int ak_output_commit(ak_output *o, ak_err *e)
 void ak_output_abort(ak_output *o)
 {
     if (o->fp && o->fp != stdout)
-        fclose(o->fp);
+        fclose(o->fp); /* an unnamed temporary file goes with its last descriptor */
     o->fp = NULL;
-    if (o->tmp_path) {
-        unlink(o->tmp_path);
-        cleanup_disarm(o->tmp_path);
-        free(o->tmp_path);
-        o->tmp_path = NULL;
-    }
+    if (o->tmp_path && !o->unnamed)
+        remove_named_temp(o->tmp_path);
+    free(o->tmp_path);
+    o->tmp_path = NULL;
+    o->unnamed = 0;
     free(o->path);
     o->path = NULL;
 }
