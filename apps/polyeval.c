@@ -15,6 +15,7 @@
 #include "appkit.h"
 #include "polyeval_args.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,13 +158,25 @@ static int resolve_output(poly_job *j, ak_err *e)
     return ak_output_resolve(&c, &j->out_path, e);
 }
 
+static int print_value(const poly_job *j, size_t k)
+{
+    if (j->points.type == AK_FLOAT32) return printf("%.9g\n", (double)((float *)j->points.data)[k]);
+    return printf("%.17g\n", ((double *)j->points.data)[k]);
+}
+
+/* One value per line; a failure is "stdout: write failed: <reason>", as
+ * every program says it. */
 static int print_values(const poly_job *j, ak_err *e)
 {
-    for (size_t k = 0; k < j->points.n; k++) {
-        if (j->points.type == AK_FLOAT32) printf("%.9g\n", (double)((float *)j->points.data)[k]);
-        else printf("%.17g\n", ((double *)j->points.data)[k]);
+    int err = 0;
+    for (size_t k = 0; k < j->points.n && !err; k++) {
+        errno = 0;
+        if (print_value(j, k) < 0) err = errno ? errno : EIO;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) return ak_fail(e, "stdout: write failed");
+    errno = 0;
+    if (fflush(stdout) != 0 && !err) err = errno ? errno : EIO;
+    if (err || ferror(stdout))
+        return ak_fail(e, "stdout: write failed: %s", strerror(err ? err : EIO));
     return 0;
 }
 
