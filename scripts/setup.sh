@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what scankit needs on Debian 12 (or Ubuntu) when it is missing:
 # a C toolchain, CMake, the OpenCL ICD loader and headers, PoCL (an OpenCL
-# device on the CPU), Criterion, Oclgrind and valgrind (tests), Boost
+# device on the CPU), Criterion, Oclgrind, valgrind and strace (tests), Boost
 # headers (the Boost.Compute peer the quick benchmark test checks); --bench
 # adds the benchmark tools, --fuzz clang and libFuzzer (scripts/fuzz.sh).
 # Runs apt-get as root, or through sudo. Does nothing when everything is there.
@@ -10,7 +10,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-  libcriterion-dev oclgrind valgrind
+  libcriterion-dev oclgrind valgrind strace
   libboost-dev
 )
 for arg in "$@"; do
