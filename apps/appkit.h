@@ -48,7 +48,7 @@ enum { AK_EXIT_OK = 0, AK_EXIT_FAIL = 1, AK_EXIT_USAGE = 2 };
 
 /*! ak_err : the reason for the last failure, one line without the tool name. */
 typedef struct ak_err {
-    char msg[1024];
+    char msg[4096]; /* one line; a longer reason is cut */
 } ak_err;
 
 /*! ak_fail() : formats the reason into *e. @return -1, for `return ak_fail(...)`. */
