@@ -70,16 +70,25 @@ int ak_require_little_endian(const char *tool)
     return AK_EXIT_FAIL;
 }
 
-int ak_print_help(const char *usage, const char *help)
+int ak_finish_stdout(const char *tool)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return AK_EXIT_OK;
+    fprintf(stderr, "%s: stdout: write failed: %s\n", tool, strerror(errno ? errno : EIO));
+    return AK_EXIT_FAIL;
+}
+
+int ak_print_help(const char *tool, const char *usage, const char *help)
 {
     printf("usage: %s\n\n%s", usage, help);
-    return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+    return ak_finish_stdout(tool);
 }
 
 int ak_print_version(const char *tool)
 {
     printf("%s (scankit) %s\n", tool, sk_version_string());
-    return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+    return ak_finish_stdout(tool);
 }
 
 int ak_exit_status(const char *tool, int rc, const ak_err *e)

@@ -74,12 +74,17 @@ int ak_host_is_little_endian(void);
  *  little-endian host, else AK_EXIT_FAIL. */
 int ak_require_little_endian(const char *tool);
 
+/*! ak_finish_stdout() : flushes stdout; a failure (a write before it
+ *  included) is "<tool>: stdout: write failed: <reason>" on stderr.
+ *  @return AK_EXIT_OK or AK_EXIT_FAIL. */
+int ak_finish_stdout(const char *tool);
+
 /*! ak_print_help() : --help: "usage: <usage>\n\n<help>" on stdout.
- *  @return AK_EXIT_OK, or AK_EXIT_FAIL when stdout cannot be flushed. */
-int ak_print_help(const char *usage, const char *help);
+ *  @return as ak_finish_stdout(). */
+int ak_print_help(const char *tool, const char *usage, const char *help);
 
 /*! ak_print_version() : --version: "<tool> (scankit) <version>" on stdout.
- *  @return AK_EXIT_OK, or AK_EXIT_FAIL when stdout cannot be flushed. */
+ *  @return as ak_finish_stdout(). */
 int ak_print_version(const char *tool);
 
 /*! ak_exit_status() : the end of a program's run: AK_EXIT_OK when rc is 0,

@@ -39,11 +39,7 @@ int ak_list_devices(const char *tool)
     }
     print_device_rows(d, count);
     free(d);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        ak_print_error(tool, "stdout: write failed");
-        return AK_EXIT_FAIL;
-    }
-    return AK_EXIT_OK;
+    return ak_finish_stdout(tool);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -187,5 +187,5 @@ int compact_parse_args(int argc, char **argv, compact_args *a)
 
 int compact_print_help(void)
 {
-    return ak_print_help(USAGE, HELP);
+    return ak_print_help(COMPACT_TOOL, USAGE, HELP);
 }

@@ -104,10 +104,8 @@ int main(int argc, char **argv)
         return rc;
     if (a.help)
         return datagen_print_help();
-    if (a.version) {
-        printf("%s (scankit) %s\n", TOOL, sk_version_string());
-        return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
-    }
+    if (a.version)
+        return ak_print_version(TOOL);
     ak_err e;
     if (generate(&a, &e) != 0) {
         ak_print_error(TOOL, e.msg);

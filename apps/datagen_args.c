@@ -147,5 +147,5 @@ int datagen_parse_args(int argc, char **argv, datagen_args *a)
 
 int datagen_print_help(void)
 {
-    return ak_print_help(USAGE, HELP);
+    return ak_print_help(DATAGEN_TOOL, USAGE, HELP);
 }

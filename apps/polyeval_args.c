@@ -130,7 +130,7 @@ int polyeval_parse_args(int argc, char **argv, poly_args *a)
 
 int polyeval_print_help(void)
 {
-    return ak_print_help(USAGE, HELP);
+    return ak_print_help(POLYEVAL_TOOL, USAGE, HELP);
 }
 
 void polyeval_args_free(poly_args *a)

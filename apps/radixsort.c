@@ -53,7 +53,7 @@ static int list_devices(void)
                d[i].is_gpu ? "gpu" : "cpu", d[i].has_fp64 ? "yes" : "no", d[i].device_name,
                d[i].platform_name);
     free(d);
-    return fflush(stdout) == 0 ? AK_EXIT_OK : AK_EXIT_FAIL;
+    return ak_finish_stdout(TOOL);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -142,5 +142,5 @@ int radixsort_parse_args(int argc, char **argv, sort_args *a)
 
 int radixsort_print_help(void)
 {
-    return ak_print_help(USAGE, HELP);
+    return ak_print_help(RADIXSORT_TOOL, USAGE, HELP);
 }

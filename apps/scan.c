@@ -97,11 +97,7 @@ static int list_devices(void)
     }
     print_device_table(d, count);
     free(d);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        ak_print_error(TOOL, "stdout: write failed");
-        return AK_EXIT_FAIL;
-    }
-    return AK_EXIT_OK;
+    return ak_finish_stdout(TOOL);
 }
 
 /* ------------------------------------------------------------------------ */

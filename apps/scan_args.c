@@ -138,5 +138,5 @@ int scan_parse_args(int argc, char **argv, scan_args *a)
 
 int scan_print_help(void)
 {
-    return ak_print_help(USAGE, HELP);
+    return ak_print_help(SCAN_TOOL, USAGE, HELP);
 }

@@ -148,5 +148,5 @@ int segscan_parse_args(int argc, char **argv, seg_args *a)
 
 int segscan_print_help(void)
 {
-    return ak_print_help(USAGE, HELP);
+    return ak_print_help(SEGSCAN_TOOL, USAGE, HELP);
 }

@@ -428,6 +428,30 @@ Test(cli_failures, a_full_device_is_one_line_and_exit_1_in_every_program)
  * limit (inherited by the programs, with SIGXFSZ ignored so that the write
  * fails with EFBIG instead of killing them) every write past 1 KiB fails,
  * after the temporary file beside the output was created. */
+/* --help, --version and --list-devices write to stdout too: a full one is
+ * the same one line with its reason as any other failed write. */
+Test(cli_failures, help_version_and_device_list_on_a_full_stdout_are_one_line_with_the_reason)
+{
+    static const char *const tools[] = {"scan", "compact", "radixsort", "segscan", "polyeval",
+                                        "datagen"};
+    static const char *const options[] = {"--help", "--version", "--list-devices"};
+    for (size_t t = 0; t < COUNT(tools); t++) {
+        for (size_t o = 0; o < COUNT(options); o++) {
+            if (o == 2 && strcmp(tools[t], "datagen") == 0) continue; /* no device */
+            char cmd[4400], prefix[64];
+            snprintf(cmd, sizeof cmd, "exec %s/%s %s > /dev/full", SKT_APP_DIR, tools[t],
+                     options[o]);
+            char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+            skt_cli_result r = skt_cli_run_argv(NULL, NULL, argv);
+            snprintf(prefix, sizeof prefix, "%s: ", tools[t]);
+            cr_assert_eq(r.code, 1, "%s: exit %d: %s", cmd, r.code, r.err);
+            skt_cli_expect_one_line_failure(&r, prefix,
+                                            "stdout: write failed: No space left on device");
+            skt_cli_free(&r);
+        }
+    }
+}
+
 Test(cli_failures, a_write_that_fails_midway_leaves_no_partial_or_temporary_file)
 {
     require_device();
