@@ -1,7 +1,8 @@
 /*
  * sk_internal.h - what the layers of the library share and users never see.
  *
- * runtime.c  context lifecycle, errors, params, scratch, launch, trace
+ * errors.c   status and OpenCL error names, failure detail, log, strings
+ * runtime.c  context lifecycle, params, scratch, launch, trace
  * device.c   platform/device enumeration and selection
  * program.c  program building and the in-memory / on-disk program cache
  * scan.c     the scan and reduce primitives (on top of the three above)
@@ -146,7 +147,7 @@ struct sk_context {
     char *build_log;
 };
 
-/* ---- runtime.c ------------------------------------------------------------- */
+/* ---- errors.c -------------------------------------------------------------- */
 
 sk_status sk__fail(sk_context *ctx, sk_status st, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -160,6 +161,8 @@ void sk__log(const sk_context *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* ---- runtime.c ------------------------------------------------------------- */
 
 /* Which kernels a tuning is for: the scan's (scan.cl) over plain
  * elements, the scan's over a lifted element loaded from several arrays
@@ -323,7 +326,7 @@ sk_status sk__monoid_of(sk_context *ctx, sk_type t, sk_op op, sk__monoid_text *b
  * size 0. */
 sk_status sk__validate_monoid(sk_context *ctx, const sk_monoid *m);
 
-/* ---- small string builder (runtime.c) ------------------------------------------ */
+/* ---- small string builder (errors.c) -------------------------------------------- */
 
 typedef struct sk__str {
     char *buf;
