@@ -551,6 +551,26 @@ void sk__program_cache_free(sk_context *ctx)
         p = next;
     }
     ctx->programs = NULL;
+    ctx->program_count = 0;
+}
+
+/* Unlinks and frees the least recently used program. */
+static void evict_least_recent(sk_context *ctx)
+{
+    sk__program **victim = &ctx->programs;
+    for (sk__program **p = &ctx->programs; *p; p = &(*p)->next)
+        if ((*p)->used < (*victim)->used) victim = p;
+    sk__program *gone = *victim;
+    *victim = gone->next;
+    program_free(gone);
+    ctx->program_count--;
+}
+
+void sk__program_cache_trim(sk_context *ctx)
+{
+    size_t bound = ctx->program_cache_param ? (size_t)ctx->program_cache_param
+                                            : SK_PROGRAM_CACHE_DEFAULT;
+    while (ctx->program_count > bound) evict_least_recent(ctx);
 }
 
 static bool same_kernels(const sk__program *p, const char *const *names, unsigned count)
@@ -583,6 +603,7 @@ static sk_status program_get(sk_context *ctx, const sk__embedded_source *source,
         if (p->source == source && strcmp(p->config, config) == 0 &&
             same_kernels(p, kernel_names, kernel_count)) {
             ctx->build_stats.from_memory++;
+            p->used = ++ctx->program_clock;
             *out = p;
             return SK_OK;
         }
@@ -599,8 +620,11 @@ static sk_status program_get(sk_context *ctx, const sk__embedded_source *source,
         program_free(p);
         return st;
     }
+    p->used = ++ctx->program_clock;
     p->next = ctx->programs;
     ctx->programs = p;
+    ctx->program_count++;
+    sk__program_cache_trim(ctx); /* never p, the most recent of them */
     *out = p;
     return SK_OK;
 }

@@ -295,6 +295,11 @@ sk_status sk_context_set_param(sk_context *ctx, sk_param param, long v)
         if (v < 0) break;
         ctx->sort_lines_param = v;
         return SK_OK;
+    case SK_PARAM_PROGRAM_CACHE:
+        if (v != 0 && (v < SK_PROGRAM_CACHE_MIN || v > 65536)) break;
+        ctx->program_cache_param = v;
+        sk__program_cache_trim(ctx);
+        return SK_OK;
     }
     return sk__fail(ctx, SK_E_INVALID_ARG, "parameter %d: value %ld out of range",
                     (int)param, v);
@@ -312,6 +317,7 @@ sk_status sk_context_get_param(const sk_context *ctx, sk_param param, long *v)
     case SK_PARAM_PROFILE: *v = ctx->profile; return SK_OK;
     case SK_PARAM_SCAN_PATH: *v = ctx->scan_path_param; return SK_OK;
     case SK_PARAM_CPU_SORT_LINES_FROM: *v = ctx->sort_lines_param; return SK_OK;
+    case SK_PARAM_PROGRAM_CACHE: *v = ctx->program_cache_param; return SK_OK;
     }
     return SK_E_INVALID_ARG;
 }

@@ -59,7 +59,14 @@ typedef struct sk__program {
     cl_kernel kernels[SK_MAX_KERNELS];
     const char *kernel_names[SK_MAX_KERNELS];
     unsigned kernel_count;
+    unsigned long used;            /* the context's program clock at its last use */
 } sk__program;
+
+/* The in-memory program cache's bound: its default, and its least value,
+ * which must exceed the distinct programs any one call uses (a call's
+ * programs are then never the least recently used when it adds one). */
+#define SK_PROGRAM_CACHE_DEFAULT 256
+#define SK_PROGRAM_CACHE_MIN 16
 
 /* ---- scratch ------------------------------------------------------------- */
 
@@ -127,6 +134,9 @@ struct sk_context {
     bool profile;
 
     sk__program *programs;         /* in-memory program cache */
+    size_t program_count;
+    unsigned long program_clock;   /* counts lookups, for least-recently-used */
+    long program_cache_param;      /* SK_PARAM_PROGRAM_CACHE (0: automatic) */
     char *cache_dir;               /* on-disk program cache; NULL = off */
     char *kernel_defines;          /* $SCANKIT_KERNEL_DEFINES, before every config */
     sk_build_stats build_stats;
@@ -245,6 +255,8 @@ sk_status sk__program_get_warps(sk_context *ctx, const char *source, size_t gpu_
                                 const char *const *kernel_names, unsigned kernel_count,
                                 const sk__program **out);
 void sk__program_cache_free(sk_context *ctx);
+/* Releases the least recently used programs past SK_PARAM_PROGRAM_CACHE. */
+void sk__program_cache_trim(sk_context *ctx);
 
 /* SK_E_INVALID_ARG (with detail naming `what`) when caller-given OpenCL C
  * text is longer than SK_USER_CODE_MAX_BYTES; SK_OK otherwise (NULL too). */

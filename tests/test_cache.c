@@ -600,6 +600,48 @@ Test(cache, a_second_context_should_load_programs_from_disk)
     free(dir2);
 }
 
+/* A custom operator per call: the context keeps at most SK_PARAM_PROGRAM_CACHE
+ * programs, releasing the least recently used (loaded from disk again when
+ * needed), and the ones in use stay. */
+static sk_build_stats scan_custom(sk_context *c, unsigned k)
+{
+    char combine[64];
+    snprintf(combine, sizeof combine, "a + b + %uu * 0u", k); /* a distinct program, a + b */
+    const sk_monoid m = {"uint", 4, "0u", combine, NULL};
+    uint32_t in[100], out[100];
+    for (unsigned i = 0; i < 100; i++) in[i] = i;
+    CTX_OK(c, sk_scan_inclusive_monoid_host(c, &m, in, out, 100));
+    cr_assert_eq(out[99], 4950, "custom scan %u gave %u", k, out[99]);
+    return stats_of(c);
+}
+
+Test(cache, the_programs_in_memory_stay_within_the_bound_least_recent_released_first)
+{
+    char *dir = make_tmpdir();
+    setenv("SCANKIT_CACHE_DIR", dir, 1);
+    sk_context *c = open_ctx();
+    long v = -1;
+    cr_assert_eq(sk_context_get_param(c, SK_PARAM_PROGRAM_CACHE, &v), SK_OK);
+    cr_assert_eq(v, 0, "the bound does not start automatic");
+    cr_assert_eq(sk_context_set_param(c, SK_PARAM_PROGRAM_CACHE, 15), SK_E_INVALID_ARG);
+    cr_assert_eq(sk_context_set_param(c, SK_PARAM_PROGRAM_CACHE, 65537), SK_E_INVALID_ARG);
+    CTX_OK(c, sk_context_set_param(c, SK_PARAM_PROGRAM_CACHE, 16));
+    const unsigned programs = 20;
+    for (unsigned k = 0; k < programs; k++) scan_custom(c, k);
+    sk_build_stats before = stats_of(c);
+    cr_assert_eq(before.compiled, programs, "%lu programs compiled for %u operators",
+                 (unsigned long)before.compiled, programs);
+
+    sk_build_stats s = scan_custom(c, programs - 1); /* the most recent: in memory */
+    cr_assert_eq(s.from_memory, before.from_memory + 1, "the newest program was released");
+    s = scan_custom(c, 0);                            /* the oldest: released, from disk */
+    cr_assert_eq(s.from_disk, before.from_disk + 1, "the oldest program was kept in memory");
+    cr_assert_eq(s.compiled, before.compiled);
+    sk_context_free(c);
+    skt_cli_remove_tree(dir);
+    free(dir);
+}
+
 /* ---- where the cache lives ------------------------------------------------------------ */
 
 static size_t entries_in(const char *dir)

@@ -273,7 +273,13 @@ typedef enum sk_scan_path {
  *                              devices, from 4 MiB). Set, it applies on any
  *                              device whose compiler has clang's
  *                              __builtin_nontemporal_store (PoCL,
- *                              Oclgrind; elsewhere SK_E_BUILD). */
+ *                              Oclgrind; elsewhere SK_E_BUILD).
+ *  - SK_PARAM_PROGRAM_CACHE    the most built programs the context keeps in
+ *                              memory (16..65536; 0: automatic, 256). Past
+ *                              it the least recently used one is released
+ *                              (a later call loads it again from the disk
+ *                              cache), so a program that builds a new
+ *                              custom operator per call stays bounded. */
 typedef enum sk_param {
     SK_PARAM_SHAPE = 1,
     SK_PARAM_WG_SIZE = 2,
@@ -282,7 +288,8 @@ typedef enum sk_param {
     SK_PARAM_CPU_SERIAL_BELOW = 5,
     SK_PARAM_PROFILE = 6,
     SK_PARAM_SCAN_PATH = 7,
-    SK_PARAM_CPU_SORT_LINES_FROM = 8
+    SK_PARAM_CPU_SORT_LINES_FROM = 8,
+    SK_PARAM_PROGRAM_CACHE = 9
 } sk_param;
 
 /*! sk_context_set_param() :
