@@ -4,7 +4,8 @@
  * errors.c   status and OpenCL error names, failure detail, log, strings
  * runtime.c  context lifecycle, params, scratch, launch, trace
  * device.c   platform/device enumeration and selection
- * program.c  program building and the in-memory / on-disk program cache
+ * program.c  program building and the in-memory program cache
+ * diskcache.c  the on-disk program cache
  * scan.c     the scan and reduce primitives (on top of the three above)
  */
 #ifndef SK_INTERNAL_H
@@ -265,6 +266,28 @@ sk_status sk__check_user_code(sk_context *ctx, const char *what, const char *tex
 /* The text of kernels/<name>.cl, for configurations that include one
  * source in another; NULL if there is none. */
 const char *sk__source_text(const char *name);
+/* ---- diskcache.c -------------------------------------------------------------- */
+
+/* One program's entry in the on-disk cache: its full key and its file. */
+typedef struct sk__disk_entry {
+    char *key;
+    char *path;
+} sk__disk_entry;
+
+/* The entry of (src, config, build_options) on the context's device; false
+ * (nothing to close) when the cache is off or memory runs out. */
+bool sk__disk_entry_open(const sk_context *ctx, const sk__embedded_source *src,
+                         const char *config, const char *build_options, sk__disk_entry *e);
+void sk__disk_entry_close(sk__disk_entry *e);
+
+/* The entry's binary (malloc'd, *len bytes) when the file is a regular file
+ * whose size, checksum and key all hold; else NULL, the reason logged. */
+unsigned char *sk__disk_entry_read(const sk_context *ctx, const sk__disk_entry *e, size_t *len);
+
+/* Writes the entry atomically; a failure only loses it (logged). */
+void sk__disk_entry_write(const sk_context *ctx, const sk__disk_entry *e,
+                          const unsigned char *bin, size_t len);
+
 /* The on-disk program cache's directory (malloc'd), or NULL for none:
  * $SCANKIT_CACHE_DIR ("" or "off": none), else $XDG_CACHE_HOME/scankit
  * where that is an absolute path, else $HOME/.cache/scankit where HOME is
