@@ -30,19 +30,23 @@
 
 /* ---- built-in monoids ---------------------------------------------------------- */
 
+/* The identities are exact: identity op x == x bit for bit for every x
+ * (floats: add's -0.0 + x is x for every x but a NaN, which stays a NaN). */
 static const struct {
     const char *cl;        /* OpenCL C type */
     const char *uns;       /* same-width unsigned type, for wrapping arithmetic */
+    const char *add_id;    /* identity of add: -0.0 for floats (+0.0 + -0.0 is +0.0) */
     const char *min_id;    /* identity of min: the largest value */
     const char *max_id;    /* identity of max: the smallest value */
     bool is_float, is_signed;
 } types[SK_TYPE_COUNT] = {
-    [SK_INT32] = {"int", "uint", "INT_MAX", "INT_MIN", false, true},
-    [SK_UINT32] = {"uint", "uint", "UINT_MAX", "0u", false, false},
-    [SK_INT64] = {"long", "ulong", "LONG_MAX", "LONG_MIN", false, true},
-    [SK_UINT64] = {"ulong", "ulong", "ULONG_MAX", "0ul", false, false},
-    [SK_FLOAT32] = {"float", NULL, "INFINITY", "-INFINITY", true, false},
-    [SK_FLOAT64] = {"double", NULL, "((double)INFINITY)", "(-(double)INFINITY)", true, false},
+    [SK_INT32] = {"int", "uint", "0", "INT_MAX", "INT_MIN", false, true},
+    [SK_UINT32] = {"uint", "uint", "0", "UINT_MAX", "0u", false, false},
+    [SK_INT64] = {"long", "ulong", "0", "LONG_MAX", "LONG_MIN", false, true},
+    [SK_UINT64] = {"ulong", "ulong", "0", "ULONG_MAX", "0ul", false, false},
+    [SK_FLOAT32] = {"float", NULL, "-0.0f", "INFINITY", "-INFINITY", true, false},
+    [SK_FLOAT64] = {"double", NULL, "-0.0", "((double)INFINITY)", "(-(double)INFINITY)", true,
+                    false},
 };
 
 static const char *const type_names[SK_TYPE_COUNT] = {"int32", "uint32", "int64",
@@ -153,7 +157,7 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
                         ctx->desc.device_name);
     const char *ident = "0";
     switch (op) {
-    case SK_OP_ADD: ident = "0"; break;
+    case SK_OP_ADD: ident = types[t].add_id; break;
     case SK_OP_MUL: ident = "1"; break;
     case SK_OP_MIN: ident = types[t].min_id; break;
     case SK_OP_MAX: ident = types[t].max_id; break;

@@ -153,7 +153,7 @@ void skt_ref_identity(sk_type t, sk_op op, void *out)
         return;
     }
     case SK_FLOAT32: {
-        float v = 0.0f;
+        float v = -0.0f;
         if (op == SK_OP_MUL) v = 1.0f;
         else if (op == SK_OP_MIN) v = INFINITY;
         else if (op == SK_OP_MAX) v = -INFINITY;
@@ -161,7 +161,7 @@ void skt_ref_identity(sk_type t, sk_op op, void *out)
         return;
     }
     case SK_FLOAT64: {
-        double v = 0.0;
+        double v = -0.0;
         if (op == SK_OP_MUL) v = 1.0;
         else if (op == SK_OP_MIN) v = INFINITY;
         else if (op == SK_OP_MAX) v = -INFINITY;

@@ -12,8 +12,9 @@
  *   - min/max of floats follow C99 fmin/fmax, which are OpenCL fmin/fmax:
  *     a NaN operand is ignored (the other operand is the result);
  *   - and/or/xor exist for integer types only;
- *   - identities: add 0, mul 1, min the type's largest value (+inf for
- *     floats), max the smallest (-inf for floats), and all ones, or 0, xor 0.
+ *   - identities: add 0 (-0.0 for floats), mul 1, min the type's largest
+ *     value (+inf for floats), max the smallest (-inf for floats), and all
+ *     ones, or 0, xor 0.
  */
 #ifndef SKT_REFERENCE_H
 #define SKT_REFERENCE_H
