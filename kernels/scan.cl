@@ -422,12 +422,18 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global ulong *state, uint e
  * their lane-wise operators; the host defines them only for the built-in
  * operators whose result does not depend on grouping, integers and float
  * min/max, and only with plain array input and output), the chunk reduce
- * keeps eight lane accumulators and combines them in a fixed order, and the
- * chunk scan scans four elements at a time in registers (two shifted
- * combines) and carries the last lane on: fixed groupings, so results stay
- * deterministic. (An in-register 8-lane scan was measured slower than the
- * plain loop on PoCL 3.1, 2.1 vs 3.2 Gelem/s in cache; the 4-lane one is
- * faster: bench/NOTES-cpu.md.)
+ * works on eight elements at a time, and the chunk scan scans four elements
+ * at a time in registers (two shifted combines) and carries the last lane
+ * on: fixed groupings, so results stay deterministic. The reduce keeps
+ * eight lane accumulators combined in lane order at the end: where the
+ * operator also commutes (SK_V_COMMUTES: integers) lane k takes every
+ * eighth element, otherwise (float min/max, whose NaN result is the
+ * left-most NaN) lane k takes the k-th of eight contiguous runs, so that
+ * no operand passes another (a transpose of 8 x 8 elements per step; the
+ * float min scan at 2^24 took 7.6 ms that way against 16 ms combining
+ * each group of eight in order, on the 2-core PoCL 3.1). (An in-register
+ * 8-lane scan was measured slower than the plain loop on PoCL 3.1, 2.1 vs
+ * 3.2 Gelem/s in cache; the 4-lane one is faster: bench/NOTES-cpu.md.)
  *
  * With SK_NT_STORES (the host defines it for the built-in types on CPU
  * devices, with plain arrays) a scan may write its output with
@@ -442,6 +448,48 @@ SK_T sk_lanes_reduce(SK_V v)
     SK_T r = sk_op(sk_op(v.s0, v.s1), sk_op(v.s2, v.s3));
     return sk_op(r, sk_op(sk_op(v.s4, v.s5), sk_op(v.s6, v.s7)));
 }
+
+#if defined(SK_V_COMMUTES)
+/* The combination of the first 8 * (n / 8) elements at p, lane k over
+ * elements k, k + 8, k + 16, ...; *done gets their number. */
+SK_T sk_vec_reduce(__global const SK_T *p, ulong n, ulong *done)
+{
+    SK_V lanes = (SK_V)(SK_IDENTITY);
+    ulong i = 0;
+    for (; i + 8 <= n; i += 8) lanes = sk_opv(lanes, vload8(0, p + i));
+    *done = i;
+    return sk_lanes_reduce(lanes);
+}
+#else
+/* The same in order: the first 8 * len elements (len = n / 64 * 8) as eight
+ * runs of len, lane k over run k, eight elements of each run at a time
+ * turned into eight columns, combined column by column. */
+SK_T sk_vec_reduce(__global const SK_T *p, ulong n, ulong *done)
+{
+    ulong len = n / 64 * 8;
+    SK_V lanes = (SK_V)(SK_IDENTITY);
+    for (ulong j = 0; j < len; j += 8) {
+        __global const SK_T *q = p + j;
+        SK_V v0 = vload8(0, q), v1 = vload8(0, q + len), v2 = vload8(0, q + 2 * len),
+             v3 = vload8(0, q + 3 * len), v4 = vload8(0, q + 4 * len),
+             v5 = vload8(0, q + 5 * len), v6 = vload8(0, q + 6 * len),
+             v7 = vload8(0, q + 7 * len);
+#define SK_COLUMN(r) (SK_V)(v0.s##r, v1.s##r, v2.s##r, v3.s##r, v4.s##r, v5.s##r, v6.s##r, \
+                            v7.s##r)
+        lanes = sk_opv(lanes, SK_COLUMN(0));
+        lanes = sk_opv(lanes, SK_COLUMN(1));
+        lanes = sk_opv(lanes, SK_COLUMN(2));
+        lanes = sk_opv(lanes, SK_COLUMN(3));
+        lanes = sk_opv(lanes, SK_COLUMN(4));
+        lanes = sk_opv(lanes, SK_COLUMN(5));
+        lanes = sk_opv(lanes, SK_COLUMN(6));
+        lanes = sk_opv(lanes, SK_COLUMN(7));
+#undef SK_COLUMN
+    }
+    *done = 8 * len;
+    return sk_lanes_reduce(lanes);
+}
+#endif
 #endif
 
 /* Combination of elements [i, end), in order. */
@@ -449,9 +497,9 @@ SK_T sk_chunk_reduce(SK_IN_PARAMS, ulong i, ulong end)
 {
     SK_T acc = SK_IDENTITY;
 #if defined(SK_VEC_IO)
-    SK_V lanes = (SK_V)(SK_IDENTITY);
-    for (; i + 8 <= end; i += 8) lanes = sk_opv(lanes, vload8(0, src + src_off + i));
-    acc = sk_lanes_reduce(lanes);
+    ulong done = 0;
+    acc = sk_vec_reduce(src + src_off + i, end - i, &done);
+    i += done;
 #endif
     for (; i < end; i++) acc = sk_op(acc, SK_LOAD(i));
     return acc;

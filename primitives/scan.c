@@ -31,10 +31,11 @@
 /* ---- built-in monoids ---------------------------------------------------------- */
 
 /* The identities are exact: identity op x == x bit for bit for every x
- * (floats: add's -0.0 + x is x for every x but a NaN, which stays a NaN). */
+ * (floats: add's -0.0 + x is x for every x but a NaN, which stays a NaN;
+ * min's +inf and max's -inf under IEEE minimum / maximum below). */
 static const struct {
     const char *cl;        /* OpenCL C type */
-    const char *uns;       /* same-width unsigned type, for wrapping arithmetic */
+    const char *uns;       /* same-width unsigned type: wrapping arithmetic, float bits */
     const char *add_id;    /* identity of add: -0.0 for floats (+0.0 + -0.0 is +0.0) */
     const char *min_id;    /* identity of min: the largest value */
     const char *max_id;    /* identity of max: the smallest value */
@@ -44,10 +45,22 @@ static const struct {
     [SK_UINT32] = {"uint", "uint", "0", "UINT_MAX", "0u", false, false},
     [SK_INT64] = {"long", "ulong", "0", "LONG_MAX", "LONG_MIN", false, true},
     [SK_UINT64] = {"ulong", "ulong", "0", "ULONG_MAX", "0ul", false, false},
-    [SK_FLOAT32] = {"float", NULL, "-0.0f", "INFINITY", "-INFINITY", true, false},
-    [SK_FLOAT64] = {"double", NULL, "-0.0", "((double)INFINITY)", "(-(double)INFINITY)", true,
-                    false},
+    [SK_FLOAT32] = {"float", "uint", "-0.0f", "INFINITY", "-INFINITY", true, false},
+    [SK_FLOAT64] = {"double", "ulong", "-0.0", "((double)INFINITY)", "(-(double)INFINITY)",
+                    true, false},
 };
+
+/* Float min and max: IEEE 754-2019 minimum and maximum (-0.0 < +0.0; a NaN
+ * operand makes the result NaN), where a NaN result is the left-most NaN
+ * operand, bits unchanged, never a NaN the hardware makes: associative on
+ * bit patterns, so any grouping gives the serial fold's bits; not
+ * commutative on NaNs. Equal operands are +-0 or the same bits, and the OR
+ * (min) or AND (max) of their bits is the zero wanted. For scalars and
+ * vectors alike (?: on a vector selects lane by lane); (a < b) ? a : b is
+ * one minps on x86. Filled in with the type and its width, the unsigned
+ * type and width (twice), '|' or '&', '<' or '>'. */
+static const char float_minmax_text[] =
+    "(a != a) ? a : (a == b) ? as_%s%s(as_%s%s(a) %c as_%s%s(b)) : (a %c b) ? a : b";
 
 static const char *const type_names[SK_TYPE_COUNT] = {"int32", "uint32", "int64",
                                                       "uint64", "float32", "float64"};
@@ -111,6 +124,7 @@ typedef struct scan_op {
     const char *vec4_combine;
     bool size_is_bound;       /* m.size bounds sizeof(type) from above */
     bool order_free;          /* results never depend on the combining order */
+    bool commutes;            /* the vector forms may also swap operands */
     bool builtin_type;        /* m.type is one of the built-in element types */
     const char *lb_codec;     /* a larger m.type's look-back code (kernels/lookback.cl) */
 } scan_op;
@@ -132,8 +146,12 @@ static void op_text(sk_type t, sk_op op, const char *w, char *out, size_t len)
     }
     case SK_OP_MIN:
     case SK_OP_MAX:
-        snprintf(out, len, "%s%s(a, b)", types[t].is_float ? "f" : "",
-                 op == SK_OP_MIN ? "min" : "max");
+        if (types[t].is_float) {
+            bool min = op == SK_OP_MIN;
+            snprintf(out, len, float_minmax_text, ty, w, types[t].uns, w, min ? '|' : '&',
+                     types[t].uns, w, min ? '<' : '>');
+        } else
+            snprintf(out, len, "%s(a, b)", op == SK_OP_MIN ? "min" : "max");
         break;
     case SK_OP_AND: snprintf(out, len, "a & b"); break;
     case SK_OP_OR: snprintf(out, len, "a | b"); break;
@@ -173,9 +191,11 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     snprintf(buf->vec4_type, sizeof buf->vec4_type, "%s4", ty);
     out->m = (sk_monoid){ty, sk_type_size(t), buf->identity, buf->combine, NULL};
     /* The lane-wise reduce and scan regroup operands, which is exact only
-     * where the operator is: integers, and float min/max. Float add and mul
-     * keep the in-order loops (regrouped float products can overflow where
-     * the in-order ones do not). */
+     * where the operator is associative: integers, and float min/max. Float
+     * add and mul keep the in-order loops (regrouped float products can
+     * overflow where the in-order ones do not). Float min/max do not
+     * commute (which NaN a NaN result is), so their lane-wise reduce keeps
+     * the order (scan.cl). */
     bool exact = !types[t].is_float || op == SK_OP_MIN || op == SK_OP_MAX;
     out->vec_type = exact ? buf->vec_type : NULL;
     out->vec_combine = exact ? buf->vec_combine : NULL;
@@ -183,6 +203,7 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     out->vec4_combine = exact ? buf->vec4_combine : NULL;
     out->size_is_bound = false;
     out->order_free = exact;
+    out->commutes = !types[t].is_float;
     out->builtin_type = true;
     out->lb_codec = NULL;
     return SK_OK;
@@ -250,6 +271,8 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
         sk__str_addf(&s, "#define SK_V %s\nSK_V sk_opv(SK_V a, SK_V b) { return (%s); }\n"
                          "#define SK_V4 %s\nSK_V4 sk_opv4(SK_V4 a, SK_V4 b) { return (%s); }\n",
                      op->vec_type, op->vec_combine, op->vec4_type, op->vec4_combine);
+    if (t->shape == SK_SHAPE_CPU && op->vec_type && !io && op->commutes)
+        sk__str_addf(&s, "#define SK_V_COMMUTES 1\n");
     if (t->shape == SK_SHAPE_CPU && op->builtin_type && !io && t->cpu_stream_bytes)
         sk__str_addf(&s, "#define SK_NT_STORES 1\n");
     if (lookback && op->lb_codec) sk__str_addf(&s, "#define SK_LB_CODEC 1\n%s\n", op->lb_codec);
@@ -650,14 +673,14 @@ sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io
 {
     if (n == 0) return SK_OK;
     const scan_op op = {*m, NULL, NULL, NULL, NULL, true, codec && codec->order_free, false,
-                        codec ? codec->text : NULL};
+                        false, codec ? codec->text : NULL};
     return scan_go(ctx, &op, io, (span){NULL, 0}, (span){NULL, 0}, n, exclusive);
 }
 
 sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                             size_t n, void *result)
 {
-    const scan_op op = {*m, NULL, NULL, NULL, NULL, false, false, false, NULL};
+    const scan_op op = {*m, NULL, NULL, NULL, NULL, false, false, false, false, NULL};
     return reduce_go(ctx, &op, io, (span){NULL, 0}, n, result);
 }
 
@@ -699,7 +722,8 @@ out:
         sk__clear_error(ctx);                                                  \
         sk_status st_ = sk__validate_monoid((ctx), (monoid));                      \
         if (st_ != SK_OK) return st_;                                          \
-        const scan_op op_ = {*(monoid), NULL, NULL, NULL, NULL, false, false, false, NULL}; \
+        const scan_op op_ = {*(monoid), NULL, NULL, NULL, NULL, false, false, false, false, \
+                             NULL};                                            \
         const scan_op *op = &op_;                                              \
         return call;                                                           \
     } while (0)

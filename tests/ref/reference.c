@@ -89,13 +89,34 @@ static uint64_t comb_u64(sk_op op, uint64_t a, uint64_t b)
     return 0;
 }
 
+/* IEEE minimum and maximum: the left-most NaN operand as it is, else the
+ * smaller (larger) operand with -0.0 < +0.0. */
+#define SKT_REF_MINMAX(T, name_min, name_max)                       \
+    static T name_min(T a, T b)                                     \
+    {                                                               \
+        if (isnan(a)) return a;                                     \
+        if (isnan(b)) return b;                                     \
+        if (a == b) return signbit(a) ? a : b;                      \
+        return a < b ? a : b;                                       \
+    }                                                               \
+    static T name_max(T a, T b)                                     \
+    {                                                               \
+        if (isnan(a)) return a;                                     \
+        if (isnan(b)) return b;                                     \
+        if (a == b) return signbit(a) ? b : a;                      \
+        return a > b ? a : b;                                       \
+    }
+
+SKT_REF_MINMAX(float, min_f32, max_f32)
+SKT_REF_MINMAX(double, min_f64, max_f64)
+
 static float comb_f32(sk_op op, float a, float b)
 {
     switch (op) {
     case SK_OP_ADD: return a + b;
     case SK_OP_MUL: return a * b;
-    case SK_OP_MIN: return fminf(a, b);
-    case SK_OP_MAX: return fmaxf(a, b);
+    case SK_OP_MIN: return min_f32(a, b);
+    case SK_OP_MAX: return max_f32(a, b);
     default: break;
     }
     return NAN;
@@ -106,8 +127,8 @@ static double comb_f64(sk_op op, double a, double b)
     switch (op) {
     case SK_OP_ADD: return a + b;
     case SK_OP_MUL: return a * b;
-    case SK_OP_MIN: return fmin(a, b);
-    case SK_OP_MAX: return fmax(a, b);
+    case SK_OP_MIN: return min_f64(a, b);
+    case SK_OP_MAX: return max_f64(a, b);
     default: break;
     }
     return NAN;

@@ -9,12 +9,14 @@
  *   - integer add/mul wrap modulo 2^bits; for signed types they are computed
  *     in the unsigned type of the same width (no signed overflow in C);
  *   - float/double add/mul are evaluated serially, left to right;
- *   - min/max of floats follow C99 fmin/fmax, which are OpenCL fmin/fmax:
- *     a NaN operand is ignored (the other operand is the result);
+ *   - min/max of floats are IEEE 754-2019 minimum/maximum: -0.0 < +0.0, and
+ *     a NaN operand makes the result NaN, namely the left-most NaN operand
+ *     with its bits (payload and sign) unchanged;
  *   - and/or/xor exist for integer types only;
  *   - identities: add 0 (-0.0 for floats), mul 1, min the type's largest
  *     value (+inf for floats), max the smallest (-inf for floats), and all
- *     ones, or 0, xor 0.
+ *     ones, or 0, xor 0. Each is exact: identity op x == x bit for bit
+ *     (floats: except the NaN bits an add or mul gives).
  */
 #ifndef SKT_REFERENCE_H
 #define SKT_REFERENCE_H
