@@ -58,8 +58,9 @@ double skt_rand_unit(void);              /* uniform in [0, 1) */
  *   floats: add uses multiples of 1/4 small enough that every partial sum of
  *   every sub-range is exact (result independent of association); mul uses
  *   {1, -1, 2, 0.5} with the exponent kept in a band so no sub-range product
- *   overflows or underflows; min/max a random walk with NaN, +-0 and rare
- *   +-inf mixed in (never NaN first: see test_scan.c). */
+ *   overflows or underflows; min/max a random walk with +-0, rare +-inf
+ *   and about two NaNs per array mixed in (a NaN makes every later prefix
+ *   NaN). */
 void skt_fill(sk_type t, sk_op op, void *dst, size_t n);
 
 /* Random non-integer floats in [-1, 1] (sums are rounded: use for the

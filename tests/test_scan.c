@@ -29,10 +29,9 @@
  * as the other shapes. SK_PARAM_SCAN_PATH and $SCANKIT_SCAN_PATH are checked
  * in the scan_path suite.
  *
- * A note on float min/max: a NaN is never the first input element here. With
- * fmin semantics NaN operands are ignored, but whether an inclusive scan whose
- * prefix is all NaN yields NaN (dst[0] = src[0]) or the identity is not pinned
- * by the header; it is left untested on purpose.
+ * Float min/max are IEEE minimum/maximum (a NaN result is the left-most
+ * NaN); the elements are compared by value here (NaN equals NaN, +0 equals
+ * -0): test_ieee.c pins signed zeros and NaN bits bit for bit.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <limits.h>
@@ -943,8 +942,9 @@ Test(reduce, should_return_the_identity_for_zero_elements)
 
 Test(scan, exclusive_scans_should_start_with_the_identity_of_each_op)
 {
-    /* Pins identity(op): add 0, mul 1, min the largest value (+inf for floats),
-     * max the smallest (-inf), and all ones, or/xor 0. */
+    /* Pins identity(op): add 0 (-0.0 for floats, whose sign test_ieee.c pins),
+     * mul 1, min the largest value (+inf for floats), max the smallest (-inf),
+     * and all ones, or/xor 0. */
     int fp64 = skt_has_fp64();
     cl_mem s = skt_buf_new(8 * 8), d = skt_buf_new(8 * 8);
     for (int t = 0; t < SK_TYPE_COUNT; t++) {

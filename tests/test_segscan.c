@@ -19,8 +19,9 @@
  * 0..600 and a few larger n, random heads, both shapes, both tile settings,
  * in place and out of place, by flags and by offsets.
  *
- * Float min/max: a segment never starts with NaN here (the result of a
- * prefix that is all NaN is not pinned by the header; see test_scan.c).
+ * Float min/max: segments may start with a NaN (IEEE minimum/maximum, a
+ * NaN result is the left-most NaN: every element from it to the segment's
+ * end is NaN); test_ieee.c pins NaN bits and signed zeros bit for bit.
  */
 #include <math.h>
 #include <stdio.h>
@@ -225,17 +226,6 @@ static void apply_cfg(cfg c)
 
 /* ---- one built-in segmented scan, checked ---------------------------------------------- */
 
-/* Float min/max: no segment starts with NaN (see the file comment). */
-static void no_nan_at_heads(sk_type t, sk_op op, void *src, const unsigned char *heads, size_t n)
-{
-    if ((t != SK_FLOAT32 && t != SK_FLOAT64) || (op != SK_OP_MIN && op != SK_OP_MAX)) return;
-    for (size_t i = 0; i < n; i++) {
-        if (!heads[i]) continue;
-        if (t == SK_FLOAT32 && isnan(((float *)src)[i])) ((float *)src)[i] = 0.5f;
-        if (t == SK_FLOAT64 && isnan(((double *)src)[i])) ((double *)src)[i] = 0.5;
-    }
-}
-
 static sk_status segscan_mem(sk_type t, sk_op op, int excl, cl_mem s, cl_mem d, size_t n,
                              const sk_segments *seg)
 {
@@ -253,7 +243,6 @@ static void check_segscan(sk_type t, sk_op op, int excl, const segm *s, int in_p
                                in_place ? ", in place" : "");
     reserve(span + desc_bytes(s) + 8);
     skt_fill(t, op, B.h_src, n);
-    no_nan_at_heads(t, op, B.h_src, s->heads, n);
     skt_ref_segscan(t, op, excl, B.h_src, B.h_ref, s->heads, n);
     sk_segments seg = segments_of(s);
     cl_mem dst = in_place ? B.src : B.dst;
@@ -697,7 +686,6 @@ static void check_segreduce(sk_type t, sk_op op, const segm *s, const char *cfg_
                                OP_NAMES[op], n, KIND_NAMES[s->kind], s->segments, cfg_name);
     reserve((n + s->count + GUARD) * es + desc_bytes(s) + 8);
     skt_fill(t, op, B.h_src, n);
-    no_nan_at_heads(t, op, B.h_src, s->heads, n);
     if (is_offsets(s->kind))
         skt_ref_segreduce_offsets(t, op, B.h_src, n, s->desc,
                                   s->kind == OFFS32 ? SK_UINT32 : SK_UINT64, s->count, B.h_ref);
@@ -1056,7 +1044,6 @@ static void check_host(sk_type t, sk_op op, const segm *s, int excl, int in_plac
     unsigned char *src = skt_malloc((n + GUARD) * es), *out = skt_malloc((n + GUARD) * es);
     unsigned char *want = skt_malloc((n + 1) * es);
     skt_fill(t, op, src, n);
-    no_nan_at_heads(t, op, src, s->heads, n);
     skt_ref_segscan(t, op, excl, src, want, s->heads, n);
     sk_segments_host h = segments_host_of(s);
     unsigned char *dst = in_place ? src : out;

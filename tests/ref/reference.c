@@ -289,6 +289,45 @@ void skt_ref_reduce(sk_type t, sk_op op, const void *src, size_t n, void *result
     memcpy(result, acc, es);
 }
 
+/* ---- float products: runs that leave the normal range ------------------------ */
+
+static double load_real(sk_type t, const unsigned char *p)
+{
+    if (t == SK_FLOAT32) {
+        float f;
+        memcpy(&f, p, 4);
+        return f;
+    }
+    double d;
+    memcpy(&d, p, 8);
+    return d;
+}
+
+/* Kadane on exponents: hi and lo are the largest and smallest exponent sums
+ * of the runs of finite nonzero elements that end at the current one. */
+void skt_ref_mul_hazards(sk_type t, const void *src, const unsigned char *heads, size_t n,
+                         unsigned char *marks)
+{
+    long emax = t == SK_FLOAT32 ? FLT_MAX_EXP - 1 : DBL_MAX_EXP - 1;
+    long emin = t == SK_FLOAT32 ? FLT_MIN_EXP - 1 : DBL_MIN_EXP - 1;
+    size_t es = skt_ref_type_size(t);
+    long hi = 0, lo = 0;
+    int hazard = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || (heads && heads[i])) hazard = 0, hi = lo = 0;
+        double x = load_real(t, (const unsigned char *)src + i * es);
+        if (x == 0 || isinf(x) || isnan(x)) {
+            hi = lo = 0;
+        } else {
+            long e = ilogb(x);
+            hi = e + (hi > 0 ? hi : 0);
+            lo = e + (lo < 0 ? lo : 0);
+            hazard |= hi > emax || lo < emin;
+        }
+        marks[i] = (unsigned char)hazard;
+    }
+}
+
 /* ---- 2x2 matrices modulo 2^32 ------------------------------------------------ */
 
 skt_mat2 skt_ref_mat2_identity(void)

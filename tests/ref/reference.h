@@ -51,6 +51,16 @@ void skt_ref_scan(sk_type t, sk_op op, int exclusive, const void *src, void *dst
 /* *result = src[0] op ... op src[n-1]; identity for n == 0. */
 void skt_ref_reduce(sk_type t, sk_op op, const void *src, size_t n, void *result);
 
+/* Float products (scankit.h, "Float semantics"): marks[i] = 1 where the
+ * inputs from i's segment head h up to i hold a contiguous run of finite
+ * nonzero elements whose exact product leaves the normal range of float
+ * type t (the positions where any result is allowed), else 0. Segments
+ * start where heads[i] != 0 (heads NULL: one segment). Exact for inputs
+ * that are powers of two (each run's product is then 2 to the sum of the
+ * exponents); other finite values count by their exponent alone. */
+void skt_ref_mul_hazards(sk_type t, const void *src, const unsigned char *heads, size_t n,
+                         unsigned char *marks);
+
 /* ------------------------------------------------------------------------ */
 /* Test monoids (their OpenCL C twins are in skt_common.c)                   */
 /* ------------------------------------------------------------------------ */
