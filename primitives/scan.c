@@ -226,6 +226,11 @@ sk_status sk__validate_monoid(sk_context *ctx, const sk_monoid *m)
         !*m->combine)
         return sk__fail(ctx, SK_E_INVALID_ARG, "monoid needs type, identity and combine");
     if (m->size == 0) return sk__fail(ctx, SK_E_INVALID_ARG, "monoid size is 0");
+    const char *texts[] = {m->type, m->identity, m->combine, m->preamble};
+    const char *what[] = {"monoid's type", "monoid's identity", "monoid's combine",
+                          "monoid's preamble"};
+    for (int i = 0; i < 4; i++)
+        if (sk__check_user_code(ctx, what[i], texts[i]) != SK_OK) return SK_E_INVALID_ARG;
     return SK_OK;
 }
 
