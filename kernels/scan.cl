@@ -429,11 +429,12 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global ulong *state, uint e
  * operator also commutes (SK_V_COMMUTES: integers) lane k takes every
  * eighth element, otherwise (float min/max, whose NaN result is the
  * left-most NaN) lane k takes the k-th of eight contiguous runs, so that
- * no operand passes another (a transpose of 8 x 8 elements per step; the
- * float min scan at 2^24 took 7.6 ms that way against 16 ms combining
- * each group of eight in order, on the 2-core PoCL 3.1). (An in-register
- * 8-lane scan was measured slower than the plain loop on PoCL 3.1, 2.1 vs
- * 3.2 Gelem/s in cache; the 4-lane one is faster: bench/NOTES-cpu.md.)
+ * no operand passes another (a transpose of 8 x 8 elements per step: at
+ * 2^24 the float32 min reduce took 2.6 ms that way against 32 ms combining
+ * each group of eight in order, the scan 10 ms against 39 ms, on the
+ * 2-core PoCL 3.1). (An in-register 8-lane scan was measured slower than
+ * the plain loop on PoCL 3.1, 2.1 vs 3.2 Gelem/s in cache; the 4-lane one
+ * is faster: bench/NOTES-cpu.md.)
  *
  * With SK_NT_STORES (the host defines it for the built-in types on CPU
  * devices, with plain arrays) a scan may write its output with

@@ -54,13 +54,17 @@ static const struct {
  * operand makes the result NaN), where a NaN result is the left-most NaN
  * operand, bits unchanged, never a NaN the hardware makes: associative on
  * bit patterns, so any grouping gives the serial fold's bits; not
- * commutative on NaNs. Equal operands are +-0 or the same bits, and the OR
- * (min) or AND (max) of their bits is the zero wanted. For scalars and
- * vectors alike (?: on a vector selects lane by lane); (a < b) ? a : b is
- * one minps on x86. Filled in with the type and its width, the unsigned
- * type and width (twice), '|' or '&', '<' or '>'. */
+ * commutative on NaNs. a if a is NaN or less, else if a == b (+-0 or the
+ * same bits) the OR (min) or AND (max) of their bits, the zero wanted,
+ * else b. The selects are on the bits: NVIDIA's compiler turned the same
+ * selects on floats into its minimum instruction, which returns its own
+ * NaN (0x7fffffff) for a NaN operand. For scalars and vectors alike (?: on
+ * a vector selects lane by lane). Filled in with the type and its width,
+ * '<' or '>', the unsigned type and width (four times, '|' or '&' after
+ * the third). */
 static const char float_minmax_text[] =
-    "(a != a) ? a : (a == b) ? as_%s%s(as_%s%s(a) %c as_%s%s(b)) : (a %c b) ? a : b";
+    "as_%s%s(((a != a) | (a %c b)) ? as_%s%s(a) : (a == b) ? (as_%s%s(a) %c as_%s%s(b)) : "
+    "as_%s%s(b))";
 
 static const char *const type_names[SK_TYPE_COUNT] = {"int32", "uint32", "int64",
                                                       "uint64", "float32", "float64"};
@@ -148,8 +152,9 @@ static void op_text(sk_type t, sk_op op, const char *w, char *out, size_t len)
     case SK_OP_MAX:
         if (types[t].is_float) {
             bool min = op == SK_OP_MIN;
-            snprintf(out, len, float_minmax_text, ty, w, types[t].uns, w, min ? '|' : '&',
-                     types[t].uns, w, min ? '<' : '>');
+            const char *u = types[t].uns;
+            snprintf(out, len, float_minmax_text, ty, w, min ? '<' : '>', u, w, u, w,
+                     min ? '|' : '&', u, w, u, w);
         } else
             snprintf(out, len, "%s(a, b)", op == SK_OP_MIN ? "min" : "max");
         break;
