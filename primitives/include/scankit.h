@@ -374,7 +374,8 @@ typedef enum sk_type {
 #define SK_TYPE_COUNT 6
 
 /*! sk_op : built-in associative operators. AND, OR and XOR are integer-only.
- *  MIN and MAX on floats follow OpenCL fmin/fmax (a NaN operand is ignored). */
+ *  On floats ADD's identity is -0.0, and MIN and MAX are IEEE minimum and
+ *  maximum (a NaN operand gives NaN): see "Float semantics" below. */
 typedef enum sk_op {
     SK_OP_ADD = 0,
     SK_OP_MUL = 1,
@@ -439,6 +440,58 @@ typedef struct sk_monoid {
     const char *preamble;
 } sk_monoid;
 
+/*! Float semantics (SK_FLOAT32 and SK_FLOAT64 with the built-in operators,
+ *  in every primitive: scans, reduce, segmented scans, segment totals;
+ *  both shapes, both scan paths). "The serial fold" of a prefix of k terms
+ *  is x_0 op x_1 op ... op x_(k-1), left to right.
+ *  - Identities: add -0.0 (not +0.0: -0.0 + -0.0 is -0.0), mul 1, min
+ *    +inf, max -inf. Each is exact (identity op x is x, bit for bit; for
+ *    add and mul a NaN x stays a NaN). So an inclusive scan's first output
+ *    is its first input, an exclusive scan's first output and an empty
+ *    segment's total are the identity, and a reduce of 0 elements is the
+ *    identity (-0.0 for add).
+ *  - min and max are IEEE 754-2019 minimum and maximum: -0.0 < +0.0, and a
+ *    NaN operand makes the result NaN, namely the left-most NaN operand
+ *    with its bits (sign, payload, quiet or signalling) unchanged, never a
+ *    NaN the device makes. This is associative on bit patterns: every
+ *    primitive, shape and path gives the serial fold's bits (numpy's
+ *    minimum and maximum propagate NaNs the same way). It is not
+ *    commutative on NaNs; scankit never swaps operands.
+ *  - add and mul: zeros, infinities and NaNs come out as the serial fold
+ *    gives them where no overflow or underflow intervenes (below): a sum is
+ *    -0.0 exactly when every term is -0.0 and +0.0 for any other zero sum;
+ *    a NaN term, or +inf and -inf together, make NaN; a product's sign is
+ *    the product of the signs, 0 * inf is NaN; NaN bits are the device's.
+ *  - add and mul are not associative. scankit combines in a fixed order
+ *    (bit-identical run to run on one device and shape; the look-back path,
+ *    opt-in for them, combines in an order that depends on timing), which
+ *    may differ from the serial fold's in two ways:
+ *      rounding: with u = 2^-24 (float32) or 2^-53 (float64) and
+ *      gamma_j = j u / (1 - j u) (for j u >= 1 read (1 + u)^j - 1, which
+ *      gamma_j bounds where defined), a prefix of k terms x_i gives
+ *        add: |result - exact sum| <= gamma_(k-1) * sum |x_i|,
+ *        mul: |result - exact product| <= gamma_(k-1) * |exact product|,
+ *      where no partial result overflows or underflows;
+ *      overflow and underflow: where the sum (add: once sum |x_i| reaches
+ *      the largest finite value) or the product of some contiguous run of
+ *      the inputs (mul: outside the normal range, e.g. FLT_MIN .. FLT_MAX
+ *      in magnitude) overflows or underflows in one association and not in
+ *      another, the result there and at every later position of that scan
+ *      or segment may be anything some association gives: inf, 0 or NaN
+ *      where the serial fold is finite, or finite where the serial fold
+ *      overflowed (the serial product of many large factors is inf, then
+ *      inf * tiny stays inf, while a grouping that multiplies the tiny ones
+ *      first can give inf * 0 = NaN).
+ *    scan --check (apps/scan_check.c) accepts exactly what these rules
+ *    allow: bit for bit where they pin the result, within the bound
+ *    elsewhere, anything past an overflow or underflow hazard.
+ *  - Denormals are computed as IEEE says on devices that support them
+ *    (CL_FP_DENORM in CL_DEVICE_SINGLE_FP_CONFIG / CL_DEVICE_DOUBLE_FP_CONFIG;
+ *    PoCL and NVIDIA GPUs do). A device without it for float32 may flush
+ *    denormal inputs and results to zero of the same sign: min and max may
+ *    then treat a denormal as that zero, and each add or mul may be off by
+ *    up to FLT_MIN beyond the bounds above. */
+
 /* ------------------------------------------------------------------------ */
 /* Scan and reduce                                                           */
 /* ------------------------------------------------------------------------ */
@@ -448,7 +501,8 @@ typedef struct sk_monoid {
  *  src and dst hold at least n elements of `type`; src may equal dst (in
  *  place). n == 0 does nothing. Asynchronous on the context's queue.
  *  Results are bit-identical run to run on one device and shape (a fixed
- *  association order), floats included.
+ *  association order), floats included; how float sums and products may
+ *  differ from the serial fold: "Float semantics" above.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type/op, a buffer smaller than
  *  n elements, n elements whose size overflows size_t), SK_E_UNSUPPORTED
  *  (float64 without fp64, bitwise op on a float type), SK_E_BUILD, SK_E_CL
@@ -458,14 +512,17 @@ SK_API sk_status sk_scan_inclusive(sk_context *ctx, sk_type type, sk_op op,
                                    cl_mem src, cl_mem dst, size_t n);
 
 /*! sk_scan_exclusive() :
- *  dst[0] = identity(op); dst[i] = src[0] op ... op src[i-1].
- *  Otherwise as sk_scan_inclusive(). Since 0.1. */
+ *  dst[0] = identity(op) (-0.0 for float add); dst[i] = src[0] op ... op
+ *  src[i-1]. Otherwise as sk_scan_inclusive(). Since 0.1. */
 SK_API sk_status sk_scan_exclusive(sk_context *ctx, sk_type type, sk_op op,
                                    cl_mem src, cl_mem dst, size_t n);
 
 /*! sk_reduce() :
- *  *result = src[0] op ... op src[n-1], identity(op) for n == 0. `result`
- *  points to host memory of sk_type_size(type) bytes. Blocks until done.
+ *  *result = src[0] op ... op src[n-1]; for n == 0 the identity of op (add
+ *  0, -0.0 for floats; mul 1; min and max the largest and smallest value,
+ *  +inf and -inf for floats; and all ones; or and xor 0). Floats: "Float
+ *  semantics" above. `result` points to host memory of sk_type_size(type)
+ *  bytes. Blocks until done.
  *  @return as sk_scan_inclusive(). Since 0.1. */
 SK_API sk_status sk_reduce(sk_context *ctx, sk_type type, sk_op op,
                            cl_mem src, size_t n, void *result);
@@ -725,8 +782,9 @@ typedef struct sk_segments {
  *  shape run by the same kernels as sk_scan_inclusive(); on the CPU shape
  *  by chunk kernels of the same reduce-then-scan structure that reduce only
  *  each chunk's last segment and carry the value alone through the scan
- *  pass. src may equal dst. Asynchronous, except that offsets are checked on
- *  the device first (a blocking read).
+ *  pass. Floats: "Float semantics" above, per segment (a segment's first
+ *  output is its first input). src may equal dst. Asynchronous, except that
+ *  offsets are checked on the device first (a blocking read).
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, both or neither of flags and
  *  offsets, bad flag_size or offset_type, buffers smaller than stated,
  *  offsets not a valid segmentation), SK_E_UNSUPPORTED, SK_E_BUILD, SK_E_CL
@@ -814,7 +872,10 @@ SK_API sk_status sk_segreduce_host(sk_context *ctx, sk_type type, sk_op op, cons
  * sum |a_i x^i| / |p(x)| (plus underflow), provided |x|^(d+1) does not
  * overflow the type: the one-point scan forms powers of x, so where they
  * overflow the result is +-inf or NaN even if plain Horner would have
- * stayed finite. NaN coefficients or points give NaN. */
+ * stayed finite. gamma(2d) is defined while 2du < 1; from there on
+ * (float32 from degree 2^23, float64 from 2^52) no bound is given: the
+ * result is still computed the same way, but may have no correct digits.
+ * NaN coefficients or points give NaN. */
 
 /*! sk_poly_eval() :
  *  *result = p(x) for coefficients in a buffer of ncoef elements of `type`
