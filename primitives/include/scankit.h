@@ -875,7 +875,11 @@ SK_API sk_status sk_segreduce_host(sk_context *ctx, sk_type type, sk_op op, cons
  * stayed finite. gamma(2d) is defined while 2du < 1; from there on
  * (float32 from degree 2^23, float64 from 2^52) no bound is given: the
  * result is still computed the same way, but may have no correct digits.
- * NaN coefficients or points give NaN. */
+ * NaN coefficients or points give NaN. Infinite x is such an overflow
+ * (the result is +-inf or NaN). The maps' identity (1, +0.0) is not exact
+ * for signed zeros: a zero result may be +0.0 where plain Horner gives
+ * -0.0 (the "Float semantics" above cover the scan operators, not this
+ * composition). */
 
 /*! sk_poly_eval() :
  *  *result = p(x) for coefficients in a buffer of ncoef elements of `type`
