@@ -7,7 +7,8 @@
  * work-groups and every level of the reduce-then-scan recursion. For each
  * size it runs reduce, inclusive scan, exclusive scan (out of place and in
  * place) over the interval monoid of VERIFY.md (int2, not commutative) and
- * over uint32 add, and checks every result. The configurations that force
+ * over uint32 add and float32 min (IEEE minimum, the left-most NaN: not
+ * commutative), and checks every result bit for bit. The configurations that force
  * the single-pass look-back scan run only the 4-byte families: uint32 add
  * and the same interval monoid on 16 bits (ushort2), which the look-back
  * takes. In the CPU shape that pass runs out of place only (in place keeps
@@ -43,6 +44,7 @@
 #include "scankit.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +171,54 @@ static sk_status u32_reduce(sk_context *ctx, cl_mem src, size_t n, void *result)
     return sk_reduce(ctx, SK_UINT32, SK_OP_ADD, src, n, result);
 }
 
+/* float32 min: IEEE minimum with the left-most NaN (scankit.h's float
+ * semantics), whose CPU-shape vector reduce keeps each lane's operands in
+ * order through a transpose. Inputs: small integers, signed zeros and a
+ * rare NaN with its own payload, compared bit for bit. */
+static float f32_min(float a, float b)
+{
+    if (isnan(a)) return a;
+    if (isnan(b)) return b;
+    if (a == b) return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+
+static void f32_fill(void *in, size_t n)
+{
+    float *p = in;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = rng_next(), bits = 0x7fc00000u | (r >> 10);
+        if (r % 97 == 0) memcpy(&p[i], &bits, sizeof bits);
+        else if (r % 13 == 0) p[i] = (r & 64) ? -0.0f : 0.0f;
+        else p[i] = (float)((int)(r % 2001) - 1000);
+    }
+}
+
+static void f32_poison(void *out, size_t n) { memset(out, 0xA5, n * sizeof(float)); }
+
+static void f32_expect(const void *in, void *out, size_t n, variant v)
+{
+    const float *x = in;
+    float *y = out, acc = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        float next = f32_min(acc, x[i]);
+        if (v != V_REDUCE) y[i] = v == V_INCLUSIVE ? next : acc;
+        acc = next;
+    }
+    if (v == V_REDUCE) y[0] = acc;
+}
+
+static sk_status f32_scan(sk_context *ctx, cl_mem src, cl_mem dst, size_t n, bool exclusive)
+{
+    return exclusive ? sk_scan_exclusive(ctx, SK_FLOAT32, SK_OP_MIN, src, dst, n)
+                     : sk_scan_inclusive(ctx, SK_FLOAT32, SK_OP_MIN, src, dst, n);
+}
+
+static sk_status f32_reduce(sk_context *ctx, cl_mem src, size_t n, void *result)
+{
+    return sk_reduce(ctx, SK_FLOAT32, SK_OP_MIN, src, n, result);
+}
+
 static cl_int2 iv(cl_int i, cl_int j)
 {
     cl_int2 r;
@@ -278,6 +328,7 @@ static const family families[] = {
     {"ushort2 interval", false, sizeof(cl_ushort2), iv16_fill, iv16_poison, iv16_expect,
      iv16_scan, iv16_reduce},
     {"uint32 add", true, sizeof(uint32_t), u32_fill, u32_poison, u32_expect, u32_scan, u32_reduce},
+    {"float32 min", true, sizeof(float), f32_fill, f32_poison, f32_expect, f32_scan, f32_reduce},
 };
 
 #define FAMILY_COUNT (sizeof families / sizeof families[0])
