@@ -15,6 +15,12 @@
 
 /* ---- cache directory ---------------------------------------------------------- */
 
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 char *sk__default_cache_dir(void)
 {
     const char *dir = getenv("SCANKIT_CACHE_DIR");
@@ -26,7 +32,8 @@ char *sk__default_cache_dir(void)
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
     if (xdg && xdg[0] == '/') sk__str_addf(&s, "%s/scankit", xdg);   /* relative: ignored */
-    else if (home && home[0] == '/') sk__str_addf(&s, "%s/.cache/scankit", home);
+    else if (home && home[0] == '/' && is_directory(home))
+        sk__str_addf(&s, "%s/.cache/scankit", home);
     else return NULL;
     if (s.failed) {
         sk__str_free(&s);
@@ -35,11 +42,6 @@ char *sk__default_cache_dir(void)
     return s.buf;
 }
 
-static bool is_directory(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 /* mkdir(path, 0700), an existing directory counting as success. */
 static int make_dir(const char *path)

@@ -291,7 +291,8 @@ void sk__disk_entry_write(const sk_context *ctx, const sk__disk_entry *e,
 /* The on-disk program cache's directory (malloc'd), or NULL for none:
  * $SCANKIT_CACHE_DIR ("" or "off": none), else $XDG_CACHE_HOME/scankit
  * where that is an absolute path, else $HOME/.cache/scankit where HOME is
- * absolute. */
+ * an absolute path to a directory that exists (checked now, before any
+ * OpenCL implementation has had a chance to make it). */
 char *sk__default_cache_dir(void);
 
 /* Creates the cache directory (mode 0700) and, where missing, its parent;
