@@ -69,7 +69,7 @@ static listing list_dir(const char *dir)
         l.names[l.count++] = strdup(e->d_name);
     }
     closedir(d);
-    qsort(l.names, l.count, sizeof *l.names, cmp_names);
+    if (l.count) qsort(l.names, l.count, sizeof *l.names, cmp_names);
     return l;
 }
 
