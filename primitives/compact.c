@@ -54,10 +54,7 @@ static sk_status validate_spec(sk_context *ctx, const compact_spec *s)
     if (s->value_size != 0 && s->value_size != 4 && s->value_size != 8)
         return sk__fail(ctx, SK_E_INVALID_ARG, "value_size is %zu, not 4 or 8",
                         s->value_size);
-    if (s->type == SK_FLOAT64 && !ctx->desc.has_fp64)
-        return sk__fail(ctx, SK_E_UNSUPPORTED, "float64 needs fp64, which %s lacks",
-                        ctx->desc.device_name);
-    return SK_OK;
+    return sk__require_fp64(ctx, s->type);
 }
 
 /* Outputs must be distinct from every other buffer of the call. */
@@ -186,8 +183,7 @@ static void config_keep(sk__str *c, const compact_spec *s)
 static char *compact_config(const compact_spec *s, const compact_plan *p, bool warps)
 {
     sk__str c = {0};
-    sk__str_addf(&c, "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                     "#endif\n");
+    sk__str_addf(&c, SK_FP64_PRAGMA);
     sk__str_addf(&c, "#define SK_T %s\n#define SK_C %s\n", cl_types[s->type],
                  p->count_size == sizeof(cl_uint) ? "uint" : "ulong");
     if (s->value_size) sk__str_addf(&c, "#define SK_V %s\n", s->value_size == 4 ? "uint" : "ulong");

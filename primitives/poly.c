@@ -41,9 +41,7 @@ static sk_status validate(sk_context *ctx, sk_type type, cl_mem coeffs, size_t n
     sk_status st = SK_OK;
     if (type != SK_FLOAT32 && type != SK_FLOAT64)
         return sk__fail(ctx, SK_E_INVALID_ARG, "polynomials need float32 or float64");
-    if (type == SK_FLOAT64 && !ctx->desc.has_fp64)
-        return sk__fail(ctx, SK_E_UNSUPPORTED, "float64 needs fp64, which %s lacks",
-                        ctx->desc.device_name);
+    SK_TRY(sk__require_fp64(ctx, type));
     *j = (poly_job){ctx, type, type == SK_FLOAT32 ? "float" : "double", sk_type_size(type),
                     coeffs, ncoef, NULL, {0}};
     SK_TRY(sk__byte_size(ctx, ncoef, j->size, &bytes));
@@ -124,8 +122,7 @@ static sk_status eval_points_horner(poly_job *j, cl_mem points, cl_mem values,
     sk_context *ctx = j->ctx;
     char config[128];
     snprintf(config, sizeof config,
-             "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#endif\n"
-             "#define SK_T %s\n", j->cl);
+             SK_FP64_PRAGMA "#define SK_T %s\n", j->cl);
     const sk__program *prog = NULL;
     cl_ulong ncoef = j->ncoef, np = npoints;
     cl_kernel k = NULL;

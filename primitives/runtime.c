@@ -492,6 +492,13 @@ sk_status sk__launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
     return ctx->profile ? profile_record(ctx, ev) : SK_OK;
 }
 
+sk_status sk__require_fp64(sk_context *ctx, sk_type t)
+{
+    if (t != SK_FLOAT64 || ctx->desc.has_fp64) return SK_OK;
+    return sk__fail(ctx, SK_E_UNSUPPORTED, "float64 needs fp64, which %s lacks",
+                    ctx->desc.device_name);
+}
+
 sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
 {
     if (elem && n > SIZE_MAX / elem)

@@ -175,9 +175,8 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     if (types[t].is_float && op >= SK_OP_AND)
         return sk__fail(ctx, SK_E_UNSUPPORTED, "operator %s is not defined on %s",
                         op_names[op], type_names[t]);
-    if (t == SK_FLOAT64 && !ctx->desc.has_fp64)
-        return sk__fail(ctx, SK_E_UNSUPPORTED, "float64 needs fp64, which %s lacks",
-                        ctx->desc.device_name);
+    sk_status st = sk__require_fp64(ctx, t);
+    if (st != SK_OK) return st;
     const char *ident = "0";
     switch (op) {
     case SK_OP_ADD: ident = types[t].add_id; break;
@@ -260,8 +259,7 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
 {
     const sk_monoid *m = &op->m;
     sk__str s = {0};
-    sk__str_addf(&s, "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                     "#endif\n");
+    sk__str_addf(&s, SK_FP64_PRAGMA);
     if (m->preamble) sk__str_addf(&s, "%s\n", m->preamble);
     sk__str_addf(&s, "#define SK_T %s\n#define SK_IDENTITY (%s)\n", m->type, m->identity);
     if (op->size_is_bound)

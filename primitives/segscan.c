@@ -204,8 +204,7 @@ static sk_status fast_program(seg_job *j, const sk__program **prog)
 {
     sk__str s = {0};
     const sk_monoid *m = j->m;
-    sk__str_addf(&s, "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                     "#endif\n");
+    sk__str_addf(&s, SK_FP64_PRAGMA);
     if (m->preamble) sk__str_addf(&s, "%s\n", m->preamble);
     sk__str_addf(&s, "#define SK_FLAG_T %s\n#define SK_T %s\n#define SK_T_SIZE %zu\n"
                      "#define SK_IDENTITY (%s)\nSK_T sk_op(SK_T a, SK_T b) { return (%s); }\n",
@@ -352,8 +351,7 @@ static sk_status seg_program(seg_job *j, const sk__program **prog)
 {
     sk__str s = {0};
     const sk_monoid *m = j->m;
-    sk__str_addf(&s, "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                     "#endif\n");
+    sk__str_addf(&s, SK_FP64_PRAGMA);
     if (m->preamble) sk__str_addf(&s, "%s\n", m->preamble);
     sk__str_addf(&s, "#define SK_OFF_T %s\n#define SK_T %s\n#define SK_IDENTITY (%s)\n",
                  j->seg->offset_type == SK_UINT32 ? "uint" : "ulong", m->type, m->identity);

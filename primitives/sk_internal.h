@@ -175,6 +175,14 @@ void sk__log(const sk_context *ctx, const char *fmt, ...)
 
 /* ---- runtime.c ------------------------------------------------------------- */
 
+/* The line every configuration that may use double starts with (a device
+ * without fp64 skips it; sk__require_fp64 has refused float64 there). */
+#define SK_FP64_PRAGMA "#ifdef cl_khr_fp64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#endif\n"
+
+/* SK_E_UNSUPPORTED (with detail) for float64 data on a device without
+ * fp64; SK_OK for every other type. */
+sk_status sk__require_fp64(sk_context *ctx, sk_type t);
+
 /* Which kernels a tuning is for: the scan's (scan.cl) over plain
  * elements, the scan's over a lifted element loaded from several arrays
  * (the segmented scans) in reduce-then-scan or in one pass, or the others. */

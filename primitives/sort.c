@@ -148,10 +148,7 @@ static sk_status validate_req(sk_context *ctx, const sort_req *r, bool pairs)
     size_t vs = r->value_size ? r->value_size : 1;
     if (r->n > SIZE_MAX / (ks > vs ? ks : vs))
         return sk__fail(ctx, SK_E_INVALID_ARG, "%zu keys overflow size_t", r->n);
-    if (r->key_type == SK_FLOAT64 && !ctx->desc.has_fp64)
-        return sk__fail(ctx, SK_E_UNSUPPORTED, "float64 keys need fp64, which %s lacks",
-                        ctx->desc.device_name);
-    return SK_OK;
+    return sk__require_fp64(ctx, r->key_type);
 }
 
 static sk_status validate_buffers(sk_context *ctx, const sort_req *r, cl_mem keys,
