@@ -232,15 +232,10 @@ static sk_status open_program(sk_context *ctx, const compact_spec *s, compact_pl
                               size_t n, const sk__program **prog)
 {
     sk_status st = get_program(ctx, s, p, prog);
-    while (st == SK_OK && p->gpu) {
-        size_t fits = 0;
-        st = sk__program_max_wg(ctx, *prog, &fits);
-        if (st != SK_OK || fits >= p->t.wg_size) break;
-        if (p->t.wg_size == 1)
-            return sk__fail(ctx, SK_E_UNSUPPORTED, "compaction kernels cannot run on %s",
-                            ctx->desc.device_name);
-        while (p->t.wg_size > fits && p->t.wg_size > 1) p->t.wg_size /= 2;
-        sk__log(ctx, "compact: work-group size lowered to %zu", p->t.wg_size);
+    bool lowered = p->gpu;
+    while (st == SK_OK && lowered) {
+        st = sk__fit_wg(ctx, *prog, "compaction", &p->t.wg_size, &lowered);
+        if (st != SK_OK || !lowered) break;
         plan_parts(p, n);
         st = get_program(ctx, s, p, prog);
     }

@@ -521,6 +521,22 @@ sk_status sk__program_max_wg(sk_context *ctx, const sk__program *prog, size_t *f
     return SK_OK;
 }
 
+sk_status sk__fit_wg(sk_context *ctx, const sk__program *prog, const char *what, size_t *wg,
+                     bool *lowered)
+{
+    size_t fits = 0;
+    *lowered = false;
+    sk_status st = sk__program_max_wg(ctx, prog, &fits);
+    if (st != SK_OK || fits >= *wg) return st;
+    if (*wg == 1)
+        return sk__fail(ctx, SK_E_UNSUPPORTED, "%s kernels cannot run on %s", what,
+                        ctx->desc.device_name);
+    while (*wg > fits && *wg > 1) *wg /= 2;
+    sk__log(ctx, "%s: work-group size lowered to %zu", what, *wg);
+    *lowered = true;
+    return SK_OK;
+}
+
 sk_status sk__check_buffer(sk_context *ctx, cl_mem mem, size_t bytes, const char *name)
 {
     if (!mem) return sk__fail(ctx, SK_E_INVALID_ARG, "%s is NULL", name);

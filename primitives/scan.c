@@ -565,17 +565,11 @@ static sk_status job_programs(scan_job *job, const scan_op *op, sk__tuning *t)
             st = job->io || job->lookback ? scan_program(ctx, op, NULL, t, false, &job->plain)
                                           : (job->plain = job->top, SK_OK);
         if (st != SK_OK || t->shape != SK_SHAPE_GPU) return st;
-        size_t fits = 0, fits_plain = 0;
-        SK_TRY(sk__program_max_wg(ctx, job->top, &fits));
-        SK_TRY(sk__program_max_wg(ctx, job->plain, &fits_plain));
-        if (fits_plain < fits) fits = fits_plain;
-        if (fits >= t->wg_size) return SK_OK;
-        if (t->wg_size == 1)
-            return sk__fail(ctx, SK_E_UNSUPPORTED, "scan kernels of %s cannot run on %s",
-                            op->m.type, ctx->desc.device_name);
-        while (t->wg_size > fits && t->wg_size > 1) t->wg_size /= 2;
+        bool lowered = false, lowered_plain = false;
+        SK_TRY(sk__fit_wg(ctx, job->top, "scan", &t->wg_size, &lowered));
+        SK_TRY(sk__fit_wg(ctx, job->plain, "scan", &t->wg_size, &lowered_plain));
+        if (!lowered && !lowered_plain) return SK_OK;
         if (t->wg_size * t->items < 2) t->items = 2;
-        sk__log(ctx, "scan: work-group size lowered to %zu for %s", t->wg_size, op->m.type);
     out:
         if (st != SK_OK) return st;
     }

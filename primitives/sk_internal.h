@@ -229,6 +229,13 @@ sk_status sk__stage_in(sk_context *ctx, sk__slot slot, const void *src, size_t n
 /* *fits = the smallest CL_KERNEL_WORK_GROUP_SIZE of the program's kernels. */
 sk_status sk__program_max_wg(sk_context *ctx, const sk__program *prog, size_t *fits);
 
+/* GPU shape: halves *wg until every kernel of prog can run a work-group of
+ * that size (large element types on register-poor devices); *lowered says
+ * whether it did, so the caller plans and builds again. SK_E_UNSUPPORTED
+ * (naming `what`) when not even one work-item fits. */
+sk_status sk__fit_wg(sk_context *ctx, const sk__program *prog, const char *what, size_t *wg,
+                     bool *lowered);
+
 /* *bytes = n * elem, or SK_E_INVALID_ARG when that overflows size_t. */
 sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes);
 

@@ -345,33 +345,15 @@ static sk_status sort_program(sk_context *ctx, sort_plan *p, const sort_req *r)
     return st;
 }
 
-/* Smallest CL_KERNEL_WORK_GROUP_SIZE of the program's kernels. */
-static sk_status kernel_wg_limit(sk_context *ctx, const sk__program *prog, size_t *limit)
-{
-    for (unsigned k = 0; k < prog->kernel_count; k++) {
-        size_t wg = 0;
-        cl_int rc = clGetKernelWorkGroupInfo(prog->kernels[k], ctx->device,
-                                             CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-        if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clGetKernelWorkGroupInfo");
-        if (k == 0 || wg < *limit) *limit = wg;
-    }
-    return SK_OK;
-}
-
 /* Builds (or finds) the program; on the GPU shape lowers the work-group
  * size until every kernel can run it. */
 static sk_status open_program(sk_context *ctx, sort_plan *p, const sort_req *r)
 {
     sk_status st = sort_program(ctx, p, r);
-    while (st == SK_OK && p->gpu) {
-        size_t limit = 0;
-        st = kernel_wg_limit(ctx, p->prog, &limit);
-        if (st != SK_OK || limit >= p->t.wg_size) break;
-        if (p->t.wg_size == 1)
-            return sk__fail(ctx, SK_E_UNSUPPORTED, "sort kernels cannot run on %s",
-                            ctx->desc.device_name);
-        while (p->t.wg_size > limit && p->t.wg_size > 1) p->t.wg_size /= 2;
-        sk__log(ctx, "sort: work-group size lowered to %zu", p->t.wg_size);
+    bool lowered = p->gpu;
+    while (st == SK_OK && lowered) {
+        st = sk__fit_wg(ctx, p->prog, "sort", &p->t.wg_size, &lowered);
+        if (st != SK_OK || !lowered) break;
         split_parts(p, r->n);
         st = sort_program(ctx, p, r);
     }
