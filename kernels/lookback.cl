@@ -103,14 +103,8 @@ ulong sk_lb_status(uint epoch, ulong word)
                                                      : SK_LB_EMPTY;
 }
 
-/* Reads a tile's word: an atomic or of 0 (OpenCL 1.2 has no atomic load),
- * or with SK_LB_POLL_VOLATILE a volatile 64-bit load (one aligned access,
- * never torn on the devices that take it). */
-#if defined(SK_LB_POLL_VOLATILE)
-ulong sk_lb_read(__global ulong *word) { return *(volatile __global ulong *)word; }
-#else
+/* Reads a tile's word: an atomic or of 0 (OpenCL 1.2 has no atomic load). */
 ulong sk_lb_read(__global ulong *word) { return atom_or(word, 0ul); }
-#endif
 
 void sk_lb_publish(__global ulong *state, uint epoch, uint tile, ulong status, SK_LB_T v)
 {

@@ -11,7 +11,7 @@
  * count of heads, (v, f, c): c - 1 is the segment an element belongs to,
  * so the last element of each segment stores its total at totals[c - 1].
  *
- * CPU shape (segscan.cl, SEG_CPU_FAST_PATH): the lifted scan's full reduce
+ * CPU shape (segscan.cl): the lifted scan's full reduce
  * pass over structs is not needed. Chunks as scan.cl's CPU shape has them;
  * per chunk only its tail segment is combined, right to left (from the end
  * back to its last head), plus its head count for totals; one work-item
@@ -176,9 +176,6 @@ static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
 
 /* ---- the CPU shape: chunk partials of the tail segments, then one pass ------------ */
 
-/* 0 sends the CPU shape through the lifted scan as well (the reference). */
-#define SEG_CPU_FAST_PATH 1
-
 enum { K_TAILS, K_SEEDS, K_SCAN, K_TOTALS };
 static const char *const fast_kernels[] = {"sk_seg_chunk_tails", "sk_seg_chunk_seeds",
                                            "sk_seg_chunk_scan", "sk_seg_chunk_totals"};
@@ -195,7 +192,7 @@ typedef struct fast_plan {
 
 static bool use_fast_path(const seg_job *j)
 {
-    return SEG_CPU_FAST_PATH && sk__tuning_for(j->ctx, SK_FAMILY_SCAN, j->m->size).shape == SK_SHAPE_CPU;
+    return sk__tuning_for(j->ctx, SK_FAMILY_SCAN, j->m->size).shape == SK_SHAPE_CPU;
 }
 
 static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
