@@ -320,3 +320,12 @@ void skt_cli_expect_file(const char *path, int npy, const void *want, size_t byt
     cr_assert_eq(memcmp(data, want, bytes), 0, "%s differs from the reference", path);
     free(got);
 }
+
+const char *skt_cli_describe(const char *tool, const char *const *args)
+{
+    static char text[512];
+    size_t used = (size_t)snprintf(text, sizeof text, "%s", tool);
+    for (size_t i = 0; args[i] && used < sizeof text; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, " %s", args[i]);
+    return text;
+}

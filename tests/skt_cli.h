@@ -69,6 +69,10 @@ skt_cli_result skt_cli_run(const char *tool, const char *stdin_path, const char 
                            const char *const *args);
 void skt_cli_free(skt_cli_result *r);
 
+/* "tool arg arg ..." (args up to a NULL), for messages; a static buffer
+ * that the next call overwrites. */
+const char *skt_cli_describe(const char *tool, const char *const *args);
+
 /* ---- checking a run -------------------------------------------------------- */
 
 /* Exit 0 (`what` names the run in the failure message). */

@@ -93,14 +93,7 @@ typedef struct command {
     const char *args[MAX_ARGS + 1];
 } command;
 
-static const char *describe(const command *c)
-{
-    static char text[512];
-    size_t used = (size_t)snprintf(text, sizeof text, "%s", c->tool);
-    for (size_t i = 0; c->args[i] && used < sizeof text; i++)
-        used += (size_t)snprintf(text + used, sizeof text - used, " %s", c->args[i]);
-    return text;
-}
+static const char *describe(const command *c) { return skt_cli_describe(c->tool, c->args); }
 
 /* Runs `c` (stdin from stdin_path, NULL: /dev/null) and expects exit 1,
  * one line "<tool>: ...<needle>...", nothing on stdout, the inputs as they

@@ -110,14 +110,7 @@ static command reading_from(const command *c, const char *input)
     return r;
 }
 
-static const char *describe(const command *c)
-{
-    static char text[512];
-    size_t used = (size_t)snprintf(text, sizeof text, "%s", c->tool);
-    for (size_t i = 0; c->args[i] && used < sizeof text; i++)
-        used += (size_t)snprintf(text + used, sizeof text - used, " %s", c->args[i]);
-    return text;
-}
+static const char *describe(const command *c) { return skt_cli_describe(c->tool, c->args); }
 
 /* k.bin and v.bin: N_KEYS uint32 keys and values; c.bin: 3 float32
  * coefficients. */
