@@ -184,15 +184,6 @@ static void fill_int(sk_type t, sk_op op, void *dst, size_t n)
     }
 }
 
-static void put_real(sk_type t, void *dst, size_t i, double v)
-{
-    if (t == SK_FLOAT32) {
-        float f = (float)v;
-        memcpy((char *)dst + 4 * i, &f, 4);
-    } else {
-        memcpy((char *)dst + 8 * i, &v, 8);
-    }
-}
 
 static void fill_real(sk_type t, sk_op op, void *dst, size_t n)
 {
@@ -207,7 +198,7 @@ static void fill_real(sk_type t, sk_op op, void *dst, size_t n)
         uint64_t k = (uint64_t)kmax;
         for (size_t i = 0; i < n; i++) {
             int64_t q = (int64_t)skt_rand_below(2 * k + 1) - (int64_t)k;
-            put_real(t, dst, i, (double)q / 4.0);
+            skt_ref_set_real(t, dst, i, (double)q / 4.0);
         }
     } else if (op == SK_OP_MUL) {
         /* Exponent walk kept in [-E, E]: every sub-range product is +-2^e with
@@ -224,7 +215,7 @@ static void fill_real(sk_type t, sk_op op, void *dst, size_t n)
             }
             if (v == 2.0) e++;
             if (v == 0.5) e--;
-            put_real(t, dst, i, v);
+            skt_ref_set_real(t, dst, i, v);
         }
     } else { /* MIN, MAX */
         /* A NaN makes every later prefix NaN: about two per array, so that
@@ -239,7 +230,7 @@ static void fill_real(sk_type t, sk_op op, void *dst, size_t n)
             if (chance(2.0 / nn)) v = NAN;
             if (chance(1.0 / nn)) v = INFINITY;
             if (chance(1.0 / nn)) v = -INFINITY;
-            put_real(t, dst, i, v);
+            skt_ref_set_real(t, dst, i, v);
         }
     }
 }
@@ -255,7 +246,7 @@ void skt_fill(sk_type t, sk_op op, void *dst, size_t n)
 void skt_fill_float_noisy(sk_type t, void *dst, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        put_real(t, dst, i, skt_rand_unit() * 2.0 - 1.0);
+        skt_ref_set_real(t, dst, i, skt_rand_unit() * 2.0 - 1.0);
 }
 
 /* ---- poison ------------------------------------------------------------------------ */

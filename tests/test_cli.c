@@ -289,14 +289,7 @@ static void check_int_scan(const elem_type *t, const char *op, int exclusive,
 
 static long double load_float(const elem_type *t, const unsigned char *p)
 {
-    if (t->size == 4) {
-        float f;
-        memcpy(&f, p, 4);
-        return f;
-    }
-    double d;
-    memcpy(&d, p, 8);
-    return d;
+    return skt_ref_real_at(t->size == 4 ? SK_FLOAT32 : SK_FLOAT64, p, 0);
 }
 
 /* gamma_k = k u / (1 - k u): the bound on the relative error of k rounded

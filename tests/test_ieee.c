@@ -58,27 +58,8 @@ static const char *const OP_NAMES[SK_OP_COUNT] = {"add", "mul", "min", "max",
 
 static size_t esize(sk_type t) { return skt_ref_type_size(t); }
 
-static void put(sk_type t, void *dst, size_t i, double v)
-{
-    if (t == SK_FLOAT32) {
-        float f = (float)v;
-        memcpy((char *)dst + 4 * i, &f, 4);
-    } else {
-        memcpy((char *)dst + 8 * i, &v, 8);
-    }
-}
-
-static double get(sk_type t, const void *src, size_t i)
-{
-    if (t == SK_FLOAT32) {
-        float f;
-        memcpy(&f, (const char *)src + 4 * i, 4);
-        return f;
-    }
-    double d;
-    memcpy(&d, (const char *)src + 8 * i, 8);
-    return d;
-}
+static void put(sk_type t, void *dst, size_t i, double v) { skt_ref_set_real(t, dst, i, v); }
+static double get(sk_type t, const void *src, size_t i) { return skt_ref_real_at(t, src, i); }
 
 static uint64_t bits_of(sk_type t, const void *src, size_t i)
 {

@@ -291,16 +291,26 @@ void skt_ref_reduce(sk_type t, sk_op op, const void *src, size_t n, void *result
 
 /* ---- float products: runs that leave the normal range ------------------------ */
 
-static double load_real(sk_type t, const unsigned char *p)
+double skt_ref_real_at(sk_type t, const void *src, size_t i)
 {
     if (t == SK_FLOAT32) {
         float f;
-        memcpy(&f, p, 4);
+        memcpy(&f, (const char *)src + 4 * i, 4);
         return f;
     }
     double d;
-    memcpy(&d, p, 8);
+    memcpy(&d, (const char *)src + 8 * i, 8);
     return d;
+}
+
+void skt_ref_set_real(sk_type t, void *dst, size_t i, double v)
+{
+    if (t == SK_FLOAT32) {
+        float f = (float)v;
+        memcpy((char *)dst + 4 * i, &f, 4);
+    } else {
+        memcpy((char *)dst + 8 * i, &v, 8);
+    }
 }
 
 /* Kadane on exponents: hi and lo are the largest and smallest exponent sums
@@ -310,12 +320,11 @@ void skt_ref_mul_hazards(sk_type t, const void *src, const unsigned char *heads,
 {
     long emax = t == SK_FLOAT32 ? FLT_MAX_EXP - 1 : DBL_MAX_EXP - 1;
     long emin = t == SK_FLOAT32 ? FLT_MIN_EXP - 1 : DBL_MIN_EXP - 1;
-    size_t es = skt_ref_type_size(t);
     long hi = 0, lo = 0;
     int hazard = 0;
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || (heads && heads[i])) hazard = 0, hi = lo = 0;
-        double x = load_real(t, (const unsigned char *)src + i * es);
+        double x = skt_ref_real_at(t, src, i);
         if (x == 0 || isinf(x) || isnan(x)) {
             hi = lo = 0;
         } else {

@@ -42,6 +42,11 @@ void skt_ref_identity(sk_type t, sk_op op, void *out);
 /* *out = (*a) op (*b). out may alias a or b. */
 void skt_ref_combine(sk_type t, sk_op op, const void *a, const void *b, void *out);
 
+/* Element i of a float32 or float64 array, as a double; and the store back
+ * (rounded to float32 for float32 arrays). */
+double skt_ref_real_at(sk_type t, const void *src, size_t i);
+void skt_ref_set_real(sk_type t, void *dst, size_t i, double v);
+
 /* dst[i] = src[0] op ... op src[i] (inclusive) or
  * dst[0] = identity, dst[i] = src[0] op ... op src[i-1] (exclusive).
  * src and dst may be the same array. */
