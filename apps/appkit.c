@@ -105,21 +105,24 @@ int ak_exit_status(const char *tool, int rc, const ak_err *e)
 
 typedef struct dtype_info {
     const char *name;
-    const char *npy_descr;
+    char npy_descr[4];
     size_t size;
     int is_float;
-    int is_signed;
-    const char *aliases[3];
+    int is_signed;            /* signed integer */
+    const char *aliases[2];   /* NULL-padded */
 } dtype_info;
 
+/* A little-endian .npy descr: '<', the kind ('f', 'i' or 'u'), the size. */
+#define NPY_DESCR_(bytes, is_float, is_signed) \
+    {'<', (is_float) ? 'f' : (is_signed) ? 'i' : 'u', (char)('0' + (bytes)), '\0'}
+
 static const dtype_info dtype_table[AK_DTYPE_COUNT] = {
-    [AK_INT32] = {"int32", "<i4", 4, 0, 1, {"i32", "int", NULL}},
-    [AK_UINT32] = {"uint32", "<u4", 4, 0, 0, {"u32", "uint", NULL}},
-    [AK_INT64] = {"int64", "<i8", 8, 0, 1, {"i64", "long", NULL}},
-    [AK_UINT64] = {"uint64", "<u8", 8, 0, 0, {"u64", "ulong", NULL}},
-    [AK_FLOAT32] = {"float32", "<f4", 4, 1, 1, {"f32", "float", NULL}},
-    [AK_FLOAT64] = {"float64", "<f8", 8, 1, 1, {"f64", "double", NULL}},
-    [AK_UINT8] = {"uint8", "|u1", 1, 0, 0, {"u8", NULL, NULL}},
+#define DTYPE_ROW_(suffix, value, name, bytes, cl, cl_bits, c_type, is_float, is_signed, alias) \
+    [AK_##suffix] = {name, NPY_DESCR_(bytes, is_float, is_signed), bytes, is_float, is_signed, \
+                     {alias, cl}},
+    SK_TYPE_MAP(DTYPE_ROW_)
+#undef DTYPE_ROW_
+    [AK_UINT8] = {"uint8", "|u1", 1, 0, 0, {"u8", NULL}},
 };
 
 static const dtype_info *dtype_lookup(ak_dtype t)
@@ -156,14 +159,14 @@ int ak_dtype_is_float(ak_dtype t)
 int ak_dtype_is_signed(ak_dtype t)
 {
     const dtype_info *d = dtype_lookup(t);
-    return d && d->is_signed && !d->is_float;
+    return d && d->is_signed;
 }
 
 static int dtype_matches(const dtype_info *d, const char *name)
 {
     if (strcasecmp(d->name, name) == 0)
         return 1;
-    for (int i = 0; i < 3 && d->aliases[i]; i++)
+    for (size_t i = 0; i < sizeof d->aliases / sizeof d->aliases[0] && d->aliases[i]; i++)
         if (strcasecmp(d->aliases[i], name) == 0)
             return 1;
     return 0;

@@ -95,16 +95,14 @@ int ak_exit_status(const char *tool, int rc, const ak_err *e);
 /* Element types                                                             */
 /* ------------------------------------------------------------------------ */
 
-/*! ak_dtype : element types of files. The first six have the values of the
- *  matching sk_type; AK_UINT8 is for flag arrays. */
+/*! ak_dtype : element types of files. The rows of SK_TYPE_MAP, with the
+ *  values of the matching sk_type (AK_INT32 == SK_INT32), then AK_UINT8
+ *  for flag arrays. */
 typedef enum ak_dtype {
     AK_DTYPE_NONE = -1,
-    AK_INT32 = SK_INT32,
-    AK_UINT32 = SK_UINT32,
-    AK_INT64 = SK_INT64,
-    AK_UINT64 = SK_UINT64,
-    AK_FLOAT32 = SK_FLOAT32,
-    AK_FLOAT64 = SK_FLOAT64,
+#define AK_DTYPE_ENUM_(suffix, ...) AK_##suffix = SK_##suffix,
+    SK_TYPE_MAP(AK_DTYPE_ENUM_)
+#undef AK_DTYPE_ENUM_
     AK_UINT8 = SK_TYPE_COUNT
 } ak_dtype;
 

@@ -69,65 +69,14 @@
 #if defined(SK_SHAPE_GPU)
 
 #define SK_TILE (SK_WG * SK_ITEMS)
-/* One padding slot every 32 elements keeps blocked reads conflict-free. */
-#define SK_PAD(i) ((i) + ((i) >> 5))
-#define SK_LDS (SK_PAD(SK_TILE - 1) + 1)
-
-/* Inclusive scan of one uint per work-item (Hillis-Steele over two
- * alternating halves of s[2 * SK_WG]); *total gets the sum of all. Returns
- * the exclusive prefix of the calling work-item. */
-#if defined(SK_WARP_SHUFFLE) && !defined(SK_PORTABLE_WG_SCAN) && SK_WG % 32 == 0
-/* The same by warp shuffles (NVIDIA GPUs of compute capability 7.0 and
- * up: kernels/warp.cl; the host sets SK_WARP_SHUFFLE there): each warp scans
- * its counts by shuffles, the warps' totals meet after one barrier. */
-uint sk_wg_count_scan(uint v, __local uint *s, uint *total)
-{
-    uint lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
-    uint x = v;
-    for (uint d = 1; d < 32; d <<= 1) {
-        uint y = sk_warp_up(x, d);
-        if (lane >= d) x += y;
-    }
-    if (lane == 31) s[warp] = x;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint before = 0, all = 0;
-    for (uint w = 0; w < SK_WG / 32; w++) {
-        if (w == warp) before = all;
-        all += s[w];
-    }
-    *total = all;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return before + x - v;
-}
-#else
-uint sk_wg_count_scan(uint v, __local uint *s, uint *total)
-{
-    uint lid = get_local_id(0);
-    uint in = 0, out = SK_WG;
-    s[lid] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = 1; d < SK_WG; d <<= 1) {
-        uint sum = s[in + lid];
-        if (lid >= d) sum += s[in + lid - d];
-        s[out + lid] = sum;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        uint t = in;
-        in = out;
-        out = t;
-    }
-    uint inclusive = s[in + lid];
-    *total = s[in + SK_WG - 1];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return inclusive - v;
-}
-#endif
+#define SK_LDS SK_PADDED(SK_TILE)
 
 /* counts[tile] = kept elements of the tile; group 0 also zeroes
  * counts[tiles], the slot the exclusive scan turns into the total. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_compact_count_tiles(SK_PARAMS, __global SK_C *counts, ulong n)
 {
-    __local uint s[2 * SK_WG];
+    __local uint s[SK_WG_SCAN_SLOTS];
     uint lid = get_local_id(0);
     ulong tile = get_group_id(0);
     ulong base = tile * SK_TILE;
@@ -137,7 +86,7 @@ void sk_compact_count_tiles(SK_PARAMS, __global SK_C *counts, ulong n)
         if (i < n) kept += SK_KEEP(src[i], i);
     }
     uint total;
-    sk_wg_count_scan(kept, s, &total);
+    sk_wg_exclusive_sum(kept, s, &total);
     if (lid == 0) {
         counts[tile] = total;
         if (tile == 0) counts[get_num_groups(0)] = 0;
@@ -174,7 +123,7 @@ bool sk_tile_load_vec(SK_PARAMS, ulong base, ulong n, __local SK_T *lk, __local 
         sk_tile_put(src, flags, vsrc, 4 * j + 2, i + 2, q.z, lk, lv, lf);
         sk_tile_put(src, flags, vsrc, 4 * j + 3, i + 3, q.w, lk, lv, lf);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_BARRIER();
     return true;
 #else
     return false;
@@ -203,7 +152,7 @@ void sk_tile_load(SK_PARAMS, ulong base, ulong n, __local SK_T *lk, __local SK_V
         lv[SK_PAD(j)] = i < n ? vsrc[i] : 0;
 #endif
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_BARRIER();
 }
 
 /* Rearranges the loaded tile in local memory: kept elements first, in
@@ -228,7 +177,7 @@ uint sk_tile_rearrange(__local SK_T *lk, __local SK_V *lv, __local uchar *lf,
         mine += f[k];
     }
     uint kept;
-    uint kp = sk_wg_count_scan(mine, s, &kept); /* barriers: all reads done */
+    uint kp = sk_wg_exclusive_sum(mine, s, &kept); /* barriers: all reads done */
     uint rp = kept + first - kp;
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint to = f[k] ? kp : rp;
@@ -241,7 +190,7 @@ uint sk_tile_rearrange(__local SK_T *lk, __local SK_V *lv, __local uchar *lf,
         kp += f[k];
         rp += 1 - f[k];
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    SK_BARRIER();
     return kept;
 }
 
@@ -254,7 +203,7 @@ void sk_compact_write_tiles(SK_PARAMS, __global const SK_C *offsets, __global SK
 {
     __local SK_T lk[SK_LDS];
     __local uchar lf[SK_LDS];
-    __local uint s[2 * SK_WG];
+    __local uint s[SK_WG_SCAN_SLOTS];
 #if defined(SK_HAS_V)
     __local SK_V lv[SK_LDS];
 #else
@@ -286,19 +235,19 @@ void sk_compact_write_tiles(SK_PARAMS, __global const SK_C *offsets, __global SK
  * offset from its predecessors' by decoupled look-back (lookback.cl, on
  * uint counts). The last tile writes the total kept to *total. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_compact_select_lookback(SK_PARAMS, __global ulong *state, uint epoch, ulong tiles,
+void sk_compact_select_lookback(SK_PARAMS, __global sk_lb_word *state, uint epoch, ulong tiles,
                                 __global SK_T *dst, __global SK_V *vdst,
                                 __global SK_C *total, ulong n)
 {
     __local SK_T lk[SK_LDS];
     __local uchar lf[SK_LDS];
-    __local uint s[2 * SK_WG];
+    __local uint s[SK_WG_SCAN_SLOTS];
 #if defined(SK_HAS_V)
     __local SK_V lv[SK_LDS];
 #else
     __local SK_V *lv = 0;
 #endif
-    __local ulong win[SK_LB_WINDOW];
+    __local sk_lb_word win[SK_LB_WINDOW];
     __local uint carry;
     __local uint slot;
     uint lid = get_local_id(0);

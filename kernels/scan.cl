@@ -64,7 +64,7 @@ typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -
 #if defined(SK_TILE_VEC4) && (SK_ITEMS % 4) == 0
 #define SK_LDS_VEC4 1
 #define SK_SWIZZLE(q) ((q) ^ (((q) >> 3) & 7))
-#define SK_PAD(i) ((SK_SWIZZLE((i) >> 2) << 2) | ((i) & 3))
+#define SK_TILE_POS(i) ((SK_SWIZZLE((i) >> 2) << 2) | ((i) & 3))
 /* The 16-byte slot of tile element i (i a multiple of 4). */
 #define SK_SLOT4(lds, i) (((__local uint4 *)(lds))[SK_SWIZZLE((i) >> 2)])
 #define SK_LDS_ALIGN __attribute__((aligned(16)))
@@ -87,17 +87,9 @@ uint sk_to_bits(SK_T v)
 /* whole runs of eight slots */
 #define SK_LDS ((SK_TILE + 31) / 32 * 32)
 #else
-#define SK_PAD(i) ((i) + ((i) >> 5))
+#define SK_TILE_POS(i) SK_PAD(i)
 #define SK_LDS_ALIGN
-#define SK_LDS (SK_PAD(SK_TILE - 1) + 1)
-#endif
-
-/* A work-group of one work-item needs no barriers (and PoCL 3.1 aborts
- * compiling some barrier loops at that size). */
-#if SK_WG == 1
-#define SK_BARRIER() ((void)0)
-#else
-#define SK_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define SK_LDS SK_PADDED(SK_TILE)
 #endif
 
 /* In that configuration elements of plain arrays also move between global
@@ -145,7 +137,7 @@ void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, SK_T *x)
             ulong i = base + j;
             SK_T v = SK_IDENTITY;
             if (i < n) v = SK_LOAD(i);
-            lds[SK_PAD(j)] = v;
+            lds[SK_TILE_POS(j)] = v;
         }
     }
     SK_BARRIER();
@@ -159,7 +151,7 @@ void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, SK_T *x)
     }
 #else
     for (uint k = 0; k < SK_ITEMS; k++)
-        x[k] = lds[SK_PAD(lid * SK_ITEMS + k)];
+        x[k] = lds[SK_TILE_POS(lid * SK_ITEMS + k)];
 #endif
 }
 
@@ -170,108 +162,16 @@ SK_T sk_thread_reduce(const SK_T *x)
     return sum;
 }
 
-/* Up-sweep of the work-group's SK_WG values (Blelloch). Leaves the partial
- * tree in s[] and returns the total to every work-item. */
-SK_T sk_wg_upsweep(SK_T v, __local SK_T *s)
-{
-#if SK_WG == 1
-    return v;
-#else
-    uint lid = get_local_id(0);
-    s[lid] = v;
-    SK_BARRIER();
-    for (uint d = 1; d < SK_WG; d <<= 1) {
-        uint i = (lid + 1) * 2 * d - 1;
-        if (i < SK_WG) s[i] = sk_op(s[i - d], s[i]);
-        SK_BARRIER();
-    }
-    return s[SK_WG - 1];
-#endif
-}
-
-/* Exclusive scan of one value per work-item (Hillis-Steele: log2(SK_WG)
- * steps, each combining a value with the one d places to its left, double
- * buffered in s[2 * SK_WG]; half the barriers of an up-sweep and
- * down-sweep, which is what bounds a tile's time on GPUs: bench/NOTES-gpu.md);
- * *total gets the combination of all. Operands keep their order. */
-#if defined(SK_WARP_SHUFFLE) && !defined(SK_PORTABLE_WG_SCAN) && SK_WG % 32 == 0
-/* ---- the same by warp shuffles (NVIDIA GPUs of compute capability 7.0
- * and up: kernels/warp.cl; the host sets SK_WARP_SHUFFLE there) ----------
- * Warps of 32 work-items in order of local id scan their values by
- * shuffles (log2(32) steps, no barrier), the warps' totals meet in local
- * memory (one barrier), and each work-item combines the totals of the
- * warps before its own, in order. Operands keep their order; which
- * operands combine depends on positions only. */
-
-typedef union sk_t_words {
-    SK_T v;
-    uint w[(SK_T_SIZE + 3) / 4];
-} sk_t_words;
-
-/* v of the lane `delta` below this one (this lane's own v in lanes below
- * delta), word by word. */
-SK_T sk_shuffle_up(SK_T v, uint delta)
-{
-    sk_t_words in, out;
-    in.v = v;
-    for (uint i = 0; i < (SK_T_SIZE + 3) / 4; i++) out.w[i] = sk_warp_up(in.w[i], delta);
-    return out.v;
-}
-
-SK_T sk_wg_exclusive_scan(SK_T v, __local SK_T *s, SK_T *total)
-{
-    uint lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
-    SK_T x = v;
-    for (uint d = 1; d < 32; d <<= 1) {
-        SK_T y = sk_shuffle_up(x, d);
-        if (lane >= d) x = sk_op(y, x);
-    }
-    SK_T below = sk_shuffle_up(x, 1);
-    if (lane == 31) s[warp] = x;
-    SK_BARRIER();
-    SK_T before = SK_IDENTITY, all = SK_IDENTITY;
-    for (uint w = 0; w < SK_WG / 32; w++) {
-        if (w == warp) before = all;
-        all = sk_op(all, s[w]);
-    }
-    *total = all;
-    SK_BARRIER();
-    return lane == 0 ? before : sk_op(before, below);
-}
-#else
-SK_T sk_wg_exclusive_scan(SK_T v, __local SK_T *s, SK_T *total)
-{
-#if SK_WG == 1
-    *total = v;
-    return SK_IDENTITY;
-#else
-    uint lid = get_local_id(0);
-    uint in = 0;
-    s[lid] = v;
-    SK_BARRIER();
-    for (uint d = 1; d < SK_WG; d <<= 1) {
-        SK_T x = s[in * SK_WG + lid];
-        if (lid >= d) x = sk_op(s[in * SK_WG + lid - d], x);
-        s[(1 - in) * SK_WG + lid] = x;
-        in = 1 - in;
-        SK_BARRIER();
-    }
-    *total = s[in * SK_WG + SK_WG - 1];
-    SK_T r = lid > 0 ? s[in * SK_WG + lid - 1] : SK_IDENTITY;
-    SK_BARRIER();
-    return r;
-#endif
-}
-#endif
+/* The work-group's scan and reduce of one SK_T per work-item (block.cl). */
+SK_DEFINE_WG_SCAN(sk_wg_exclusive_scan, SK_T, sk_op, SK_IDENTITY)
+SK_DEFINE_WG_REDUCE(sk_wg_reduce, SK_T, sk_op)
 
 /* Reduces the tile at base; every work-item gets the total. */
 SK_T sk_tile_reduce(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, __local SK_T *s)
 {
     SK_T x[SK_ITEMS];
     sk_tile_load(SK_IN_ARGS, base, n, lds, x);
-    SK_T total = sk_wg_upsweep(sk_thread_reduce(x), s);
-    SK_BARRIER();
-    return total;
+    return sk_wg_reduce(sk_thread_reduce(x), s);
 }
 
 /* The store side of sk_tile_load_vec: a full tile at an aligned offset
@@ -314,7 +214,7 @@ void sk_tile_store(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclus
 #else
     for (uint k = 0; k < SK_ITEMS; k++) {
         SK_T inclusive = sk_op(run, x[k]);
-        lds[SK_PAD(lid * SK_ITEMS + k)] = exclusive ? run : inclusive;
+        lds[SK_TILE_POS(lid * SK_ITEMS + k)] = exclusive ? run : inclusive;
         run = inclusive;
     }
 #endif
@@ -323,7 +223,7 @@ void sk_tile_store(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclus
         for (uint k = 0; k < SK_ITEMS; k++) {
             uint j = k * SK_WG + lid;
             ulong i = base + j;
-            if (i < n) SK_STORE(i, lds[SK_PAD(j)]);
+            if (i < n) SK_STORE(i, lds[SK_TILE_POS(j)]);
         }
     }
     SK_BARRIER();
@@ -347,7 +247,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_reduce_tiles(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off, ulong n)
 {
     __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
-    __local SK_T s[2 * SK_WG];
+    __local SK_T s[SK_WG_SCAN_SLOTS];
     ulong tile = get_group_id(0);
     SK_T total = sk_tile_reduce(SK_IN_ARGS, tile * SK_TILE, n, lds, s);
     if (get_local_id(0) == 0) partials[partials_off + tile] = total;
@@ -358,7 +258,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_reduce_single(SK_IN_PARAMS, __global SK_T *result, ulong result_off, ulong n)
 {
     __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
-    __local SK_T s[2 * SK_WG];
+    __local SK_T s[SK_WG_SCAN_SLOTS];
     SK_T carry = SK_IDENTITY;
     for (ulong base = 0; base < n; base += SK_TILE)
         carry = sk_op(carry, sk_tile_reduce(SK_IN_ARGS, base, n, lds, s));
@@ -371,7 +271,7 @@ void sk_scan_tiles(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds, ulon
                    ulong n, uint exclusive, uint has_seeds)
 {
     __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
-    __local SK_T s[2 * SK_WG];
+    __local SK_T s[SK_WG_SCAN_SLOTS];
     ulong tile = get_group_id(0);
     SK_T carry = SK_IDENTITY;
     if (has_seeds) carry = seeds[seeds_off + tile];
@@ -383,7 +283,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
 {
     __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
-    __local SK_T s[2 * SK_WG];
+    __local SK_T s[SK_WG_SCAN_SLOTS];
     SK_T carry = SK_IDENTITY;
     for (ulong base = 0; base < n; base += SK_TILE)
         carry = sk_tile_scan(SK_IN_ARGS, SK_OUT_ARGS, base, n, exclusive, carry, lds, s);
@@ -394,12 +294,12 @@ void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
  * prefix found from its predecessors' published totals (lookback.cl);
  * `epoch` is this launch's, `tiles` the number of tiles. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global ulong *state, uint epoch,
+void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, uint epoch,
                       ulong tiles, ulong n, uint exclusive)
 {
     __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
-    __local SK_T s[2 * SK_WG];
-    __local ulong win[SK_LB_WINDOW];
+    __local SK_T s[SK_WG_SCAN_SLOTS];
+    __local sk_lb_word win[SK_LB_WINDOW];
     __local SK_T carry;
     __local uint slot;
     uint tile = sk_lb_take_tile(state, tiles, &slot);
@@ -638,13 +538,13 @@ __kernel void sk_scan_chunks(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *s
  * for inputs no chunk writes (out of place, plain arrays: a chunk may read
  * any predecessor's input).
  *
- * Two test settings (SCANKIT_KERNEL_DEFINES) make the fallback run for
+ * Two test hooks (sk__test_set_hooks) make the fallback run for
  * sure: SK_LB_REDUCE_ALL walks as if every word were empty, so every chunk
  * reduces all its predecessors; SK_LB_REVERSE_CHUNKS hands the chunks out
  * last first, so early chunks find their predecessors unpublished. */
-uint sk_chunk_take(__global ulong *state, ulong chunks)
+uint sk_chunk_take(__global sk_lb_word *state, ulong chunks)
 {
-    uint c = sk_lb_take_chunk(state, chunks);
+    uint c = sk_lb_next_tile(state, chunks);
 #if defined(SK_LB_REVERSE_CHUNKS)
     c = (uint)(chunks - 1 - c);
 #endif
@@ -652,7 +552,7 @@ uint sk_chunk_take(__global ulong *state, ulong chunks)
 }
 
 /* The status the walk acts on. */
-ulong sk_chunk_status(uint epoch, ulong word)
+uint sk_chunk_status(uint epoch, sk_lb_word word)
 {
 #if defined(SK_LB_REDUCE_ALL)
     return SK_LB_EMPTY;
@@ -662,19 +562,19 @@ ulong sk_chunk_status(uint epoch, ulong word)
 }
 
 /* Combination of chunks 0 .. c - 1. */
-SK_T sk_chunk_lookback(SK_IN_PARAMS, __global ulong *state, uint epoch, uint c, ulong chunk,
+SK_T sk_chunk_lookback(SK_IN_PARAMS, __global sk_lb_word *state, uint epoch, uint c, ulong chunk,
                        ulong n)
 {
     SK_T acc = SK_IDENTITY;
     for (long j = (long)c - 1; j >= 0; j--) {
-        ulong word = sk_lb_read(state + 1 + j);
-        ulong status = sk_chunk_status(epoch, word);
+        sk_lb_word word = sk_lb_read(sk_lb_word_of(state, (uint)j, 0));
+        uint status = sk_chunk_status(epoch, word);
         SK_T v;
         if (status == SK_LB_EMPTY) {
             ulong begin = (ulong)j * chunk;
             v = sk_chunk_reduce(SK_IN_ARGS, begin, min(begin + chunk, n));
             if (sk_lb_status(epoch, word) == SK_LB_EMPTY)
-                sk_lb_offer(state, epoch, (uint)j, word, v);
+                sk_lb_offer(state, epoch, (uint)j, 0, word, v);
         } else {
             v = sk_lb_value(word);
         }
@@ -685,16 +585,16 @@ SK_T sk_chunk_lookback(SK_IN_PARAMS, __global ulong *state, uint epoch, uint c, 
 }
 
 /* `epoch` is this launch's; `chunks` chunks of `chunk` elements. */
-__kernel void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global ulong *state, uint epoch,
+__kernel void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, uint epoch,
                                ulong chunks, ulong n, ulong chunk, uint exclusive, uint stream)
 {
     uint c = sk_chunk_take(state, chunks);
     ulong begin = (ulong)c * chunk;
     ulong end = min(begin + chunk, n);
     SK_T total = sk_chunk_reduce(SK_IN_ARGS, begin, end);
-    sk_lb_publish(state, epoch, c, c == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE, total);
+    sk_lb_publish(state, epoch, c, 0, c == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE, total);
     SK_T before = sk_chunk_lookback(SK_IN_ARGS, state, epoch, c, chunk, n);
-    if (c != 0) sk_lb_publish(state, epoch, c, SK_LB_PREFIX, sk_op(before, total));
+    if (c != 0) sk_lb_publish(state, epoch, c, 0, SK_LB_PREFIX, sk_op(before, total));
     sk_chunk_scan(SK_IN_ARGS, SK_OUT_ARGS, begin, end, before, exclusive, stream);
     /* Non-temporal stores are weakly ordered: fence them in. */
     if (stream) mem_fence(CLK_GLOBAL_MEM_FENCE);

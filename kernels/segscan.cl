@@ -1,13 +1,15 @@
 /*
  * segscan.cl - the kernels of the segmented scan besides scan.cl.
  *
- * With SK_OFF_T (uint or ulong): turn segment offsets into head flags,
- * check offsets, and (with SK_T and SK_IDENTITY) gather one total per
- * segment.
+ * The host configuration holds the caller's monoid: its preamble, then
+ * SK_VAL_T, SK_VAL_IDENTITY and SK_VAL_COMBINE (an expression of a and b).
  *
- * With SK_FLAG_T (uchar or uint), SK_T, SK_T_SIZE, SK_IDENTITY and sk_op:
- * the CPU shape's segmented scan, one work-item per chunk of `chunk`
- * elements:
+ * With SK_OFF_T (uint or ulong): turn segment offsets into head flags,
+ * check offsets, and gather one total per segment.
+ *
+ * With SK_FLAG_T (uchar or uint) and SK_VAL_SIZE (the host's size of
+ * SK_VAL_T): the CPU shape's segmented scan, one work-item per chunk of
+ * `chunk` elements:
  *   sk_seg_chunk_tails   per chunk, its tail segment's combination (from
  *                        the chunk's last head, or its start, to its end),
  *                        whether it has a head, or how many heads it has;
@@ -51,26 +53,28 @@ __kernel void sk_seg_offsets_to_flags(__global const SK_OFF_T *offsets, ulong co
     if (o < n && (k + 1 == count || (ulong)offsets[k + 1] != o)) flags[o] = 1;
 }
 
-#ifdef SK_T
 /* totals[s] = the inclusive segmented scan at the last element of segment
  * s, or the identity for an empty segment. */
-__kernel void sk_seg_gather_totals(__global const SK_T *inclusive,
+__kernel void sk_seg_gather_totals(__global const SK_VAL_T *inclusive,
                                    __global const SK_OFF_T *offsets, ulong count, ulong n,
-                                   __global SK_T *totals)
+                                   __global SK_VAL_T *totals)
 {
     ulong s = get_global_id(0);
     if (s >= count) return;
     ulong begin = offsets[s];
     ulong end = s + 1 < count ? (ulong)offsets[s + 1] : n;
-    totals[s] = end > begin ? inclusive[end - 1] : SK_IDENTITY;
+    totals[s] = end > begin ? inclusive[end - 1] : SK_VAL_IDENTITY;
 }
-#endif
+
 #endif /* SK_OFF_T */
 
 #ifdef SK_FLAG_T
 
-/* The host sizes the chunk partials with its size of SK_T. */
-typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -1];
+/* The host sizes the chunk partials with its size of SK_VAL_T. */
+typedef char sk_element_size_must_match_host[(sizeof(SK_VAL_T) == SK_VAL_SIZE) ? 1 : -1];
+
+/* The caller's operator (never swapped). */
+SK_VAL_T sk_op(SK_VAL_T a, SK_VAL_T b) { return SK_VAL_COMBINE; }
 
 /* Element i starts a segment (element 0 always does). The loops over a
  * chunk take element 0 apart and test only the flag. */
@@ -96,15 +100,15 @@ ulong sk_seg_count_heads(__global const SK_FLAG_T *flags, ulong i, ulong end)
  * the chunk's start) to its end, combined right to left so that the order of
  * operands holds. pc[pc_off + c]: the number of heads in the chunk when
  * count_heads, else 1 if it has one. */
-__kernel void sk_seg_chunk_tails(__global const SK_T *src, __global const SK_FLAG_T *flags,
-                                 __global SK_T *pv, __global ulong *pc, ulong pc_off,
+__kernel void sk_seg_chunk_tails(__global const SK_VAL_T *src, __global const SK_FLAG_T *flags,
+                                 __global SK_VAL_T *pv, __global ulong *pc, ulong pc_off,
                                  ulong n, ulong chunk, uint count_heads)
 {
     ulong c = get_global_id(0);
     ulong begin = c * chunk;
     ulong end = min(begin + chunk, n);
     ulong i = end - 1;
-    SK_T acc = src[i];
+    SK_VAL_T acc = src[i];
     uint found = SK_HEAD(i);
     while (!found && i > begin) {
         i--;
@@ -118,26 +122,26 @@ __kernel void sk_seg_chunk_tails(__global const SK_T *src, __global const SK_FLA
 /* One work-item: pv[c] becomes the segmented combination of everything
  * before chunk c (chunk 0: the identity, never used, as element 0 is a
  * head) and pc[pc_off + c] the heads before it. */
-__kernel void sk_seg_chunk_seeds(__global SK_T *pv, __global ulong *pc, ulong pc_off,
+__kernel void sk_seg_chunk_seeds(__global SK_VAL_T *pv, __global ulong *pc, ulong pc_off,
                                  ulong chunks)
 {
-    SK_T acc = pv[0];
+    SK_VAL_T acc = pv[0];
     ulong heads = pc[pc_off];
-    pv[0] = SK_IDENTITY;
+    pv[0] = SK_VAL_IDENTITY;
     pc[pc_off] = 0;
     for (ulong c = 1; c < chunks; c++) {
-        SK_T v = pv[c];
+        SK_VAL_T v = pv[c];
         ulong k = pc[pc_off + c];
         pv[c] = acc;
         pc[pc_off + c] = heads;
-        SK_T joined = sk_op(acc, v);
+        SK_VAL_T joined = sk_op(acc, v);
         acc = k ? v : joined;
         heads += k;
     }
 }
 
-void sk_seg_scan_inclusive(__global const SK_T *src, __global const SK_FLAG_T *flags,
-                           __global SK_T *dst, ulong i, ulong end, SK_T acc)
+void sk_seg_scan_inclusive(__global const SK_VAL_T *src, __global const SK_FLAG_T *flags,
+                           __global SK_VAL_T *dst, ulong i, ulong end, SK_VAL_T acc)
 {
     if (i == 0) {
         acc = src[0];
@@ -145,40 +149,40 @@ void sk_seg_scan_inclusive(__global const SK_T *src, __global const SK_FLAG_T *f
         i = 1;
     }
     for (; i < end; i++) {
-        SK_T x = src[i];
-        SK_T joined = sk_op(acc, x);
+        SK_VAL_T x = src[i];
+        SK_VAL_T joined = sk_op(acc, x);
         acc = SK_FLAG(i) ? x : joined;
         dst[i] = acc;
     }
 }
 
-void sk_seg_scan_exclusive(__global const SK_T *src, __global const SK_FLAG_T *flags,
-                           __global SK_T *dst, ulong i, ulong end, SK_T acc)
+void sk_seg_scan_exclusive(__global const SK_VAL_T *src, __global const SK_FLAG_T *flags,
+                           __global SK_VAL_T *dst, ulong i, ulong end, SK_VAL_T acc)
 {
     if (i == 0) {
         acc = src[0];
-        dst[0] = SK_IDENTITY;
+        dst[0] = SK_VAL_IDENTITY;
         i = 1;
     }
     for (; i < end; i++) {
-        SK_T x = src[i];
+        SK_VAL_T x = src[i];
         int h = SK_FLAG(i);
-        SK_T joined = sk_op(acc, x);
-        dst[i] = h ? SK_IDENTITY : acc;
+        SK_VAL_T joined = sk_op(acc, x);
+        dst[i] = h ? SK_VAL_IDENTITY : acc;
         acc = h ? x : joined;
     }
 }
 
 /* Segmented scan of chunk c from its seed pv[c] (the identity without
  * seeds). src may be dst: each element is read before it is written. */
-__kernel void sk_seg_chunk_scan(__global const SK_T *src, __global const SK_FLAG_T *flags,
-                                __global SK_T *dst, __global const SK_T *pv, ulong n,
+__kernel void sk_seg_chunk_scan(__global const SK_VAL_T *src, __global const SK_FLAG_T *flags,
+                                __global SK_VAL_T *dst, __global const SK_VAL_T *pv, ulong n,
                                 ulong chunk, uint exclusive, uint has_seeds)
 {
     ulong c = get_global_id(0);
     ulong begin = c * chunk;
     ulong end = min(begin + chunk, n);
-    SK_T acc = SK_IDENTITY;
+    SK_VAL_T acc = SK_VAL_IDENTITY;
     if (has_seeds) acc = pv[c];
     if (exclusive)
         sk_seg_scan_exclusive(src, flags, dst, begin, end, acc);
@@ -192,8 +196,8 @@ __kernel void sk_seg_chunk_scan(__global const SK_T *src, __global const SK_FLAG
  * segment that continues into the next chunk (its elements from the last
  * head on): that chunk stores it. The last chunk stores the number of
  * segments at pc[pc_off + c + 1]. */
-__kernel void sk_seg_chunk_totals(__global const SK_T *src, __global const SK_FLAG_T *flags,
-                                  __global SK_T *totals, __global const SK_T *pv,
+__kernel void sk_seg_chunk_totals(__global const SK_VAL_T *src, __global const SK_FLAG_T *flags,
+                                  __global SK_VAL_T *totals, __global const SK_VAL_T *pv,
                                   __global ulong *pc, ulong pc_off, ulong n, ulong chunk,
                                   uint has_seeds)
 {
@@ -206,7 +210,7 @@ __kernel void sk_seg_chunk_totals(__global const SK_T *src, __global const SK_FL
         do stop--;
         while (stop > i && !SK_HEAD(stop));
     }
-    SK_T acc = SK_IDENTITY;
+    SK_VAL_T acc = SK_VAL_IDENTITY;
     ulong seg = 0;             /* heads up to and including i, of all chunks */
     if (has_seeds) {
         acc = pv[c];
@@ -219,9 +223,9 @@ __kernel void sk_seg_chunk_totals(__global const SK_T *src, __global const SK_FL
         i = 1;
     }
     for (; i < stop; i++) {
-        SK_T x = src[i];
+        SK_VAL_T x = src[i];
         int h = SK_FLAG(i);
-        SK_T joined = sk_op(acc, x);
+        SK_VAL_T joined = sk_op(acc, x);
         acc = h ? x : joined;
         seg += h;
         totals[seg - 1] = acc;

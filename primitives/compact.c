@@ -13,35 +13,26 @@
  * The total is then read back (the only blocking step of the cl_mem forms).
  * The GPU shape selects (not partitions) in one pass instead, the count and
  * the scan folded into the write by decoupled look-back (compact.cl).
- * Counts are uint32, or uint64 when n >= 2^32.
+ * Counts are uint32, or uint64 when n >= 2^32. The host-array forms are in
+ * compact_host.c (compact.h).
  */
-#include "sk_internal.h"
+#include "compact.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* Scratch buffers of this file (sk__scratch_get). */
+SK_SCRATCH_ID(compact_counts, "compaction: counts and offsets");
+
 /* ---- what is being compacted ------------------------------------------------------ */
 
-typedef enum keep_kind { KEEP_IF, KEEP_FLAGS, KEEP_UNIQUE } keep_kind;
+static const char *const cl_types[SK_TYPE_COUNT] = {
+#define COMPACT_CL_TYPE_(suffix, value, name, bytes, cl, ...) [SK_##suffix] = cl,
+    SK_TYPE_MAP(COMPACT_CL_TYPE_)
+#undef COMPACT_CL_TYPE_
+};
 
-typedef struct compact_spec {
-    sk_type type;
-    keep_kind keep;
-    const char *predicate;      /* KEEP_IF: OpenCL C expression of x */
-    size_t flag_size;           /* KEEP_FLAGS: 1 or 4 */
-    size_t value_size;          /* 0: no values; else 4 or 8 */
-    bool partition;             /* write the rejected elements too */
-} compact_spec;
-
-/* The buffers of one call; flags, vsrc and vdst are NULL when unused. */
-typedef struct compact_io {
-    cl_mem src, flags, vsrc, dst, vdst;
-} compact_io;
-
-static const char *const cl_types[SK_TYPE_COUNT] = {"int", "uint", "long",
-                                                    "ulong", "float", "double"};
-
-static sk_status validate_spec(sk_context *ctx, const compact_spec *s)
+sk_status sk__compact_validate_spec(sk_context *ctx, const compact_spec *s)
 {
     if ((unsigned)s->type >= SK_TYPE_COUNT)
         return sk__fail(ctx, SK_E_INVALID_ARG, "invalid element type %d", (int)s->type);
@@ -135,7 +126,7 @@ static compact_plan plan_for(const sk_context *ctx, const compact_spec *s, size_
 {
     compact_plan p;
     size_t elem = sk_type_size(s->type) + s->value_size;
-    p.t = sk__tuning_for(ctx, SK_FAMILY_OTHER, elem);
+    p.t = sk__tuning_for(ctx, SK_FAMILY_COMPACT, elem);
     p.gpu = p.t.shape == SK_SHAPE_GPU;
     p.count_size = n > UINT32_MAX ? sizeof(cl_ulong) : sizeof(cl_uint);
     /* Look-back on uint counts; a partition needs the total before it can
@@ -190,15 +181,14 @@ static char *compact_config(const compact_spec *s, const compact_plan *p, bool w
     if (p->gpu)
         sk__str_addf(&c, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      p->t.wg_size, p->t.items);
-    if (warps) sk__str_addf(&c, "#define SK_WARP_SHUFFLE 1\n%s\n", sk__source_text("warp"));
     if (p->gpu && sk_type_size(s->type) == 4)
         sk__str_addf(&c, "#define SK_T4 %s4\n", cl_types[s->type]);
     if (!p->gpu) sk__str_addf(&c, "#define SK_SHAPE_CPU 1\n");
     config_keep(&c, s);
     if (p->lookback)
         sk__str_addf(&c, "#define SK_LOOKBACK 1\n#define SK_LB_T uint\n#define SK_LB_IDENTITY 0u\n"
-                         "#define sk_lb_op(a, b) ((a) + (b))\n%s\n",
-                     sk__source_text("lookback"));
+                         "#define sk_lb_op(a, b) ((a) + (b))\n");
+    sk__config_blocks(&c, p->gpu, warps, p->lookback);
     if (c.failed) {
         sk__str_free(&c);
         return NULL;
@@ -254,83 +244,63 @@ typedef struct compact_job {
     size_t n;
 } compact_job;
 
-/* Arguments 0..2 of every kernel: src, flags, vsrc (src when unused). */
-static sk_status set_inputs(compact_job *j, cl_kernel k)
+/* The leading arguments of every kernel: src, flags, vsrc (src when
+ * unused). */
+static void args_begin(sk__args *a, compact_job *j, unsigned kernel)
 {
-    cl_mem flags = j->io.flags ? j->io.flags : j->io.src;
-    cl_mem vsrc = j->io.vsrc ? j->io.vsrc : j->io.src;
-    sk_status st = sk__set_arg(j->ctx, k, 0, sizeof(cl_mem), &j->io.src);
-    if (st == SK_OK) st = sk__set_arg(j->ctx, k, 1, sizeof(cl_mem), &flags);
-    if (st == SK_OK) st = sk__set_arg(j->ctx, k, 2, sizeof(cl_mem), &vsrc);
-    return st;
+    sk__args_init(a, j->ctx, j->prog, kernel);
+    sk__arg_mem(a, j->io.src);
+    sk__arg_mem(a, j->io.flags ? j->io.flags : j->io.src);
+    sk__arg_mem(a, j->io.vsrc ? j->io.vsrc : j->io.src);
 }
 
-static sk_status set_ulong(sk_context *ctx, cl_kernel k, cl_uint i, size_t v)
+static sk_status args_launch(sk__args *a, const compact_job *j)
 {
-    cl_ulong u = v;
-    return sk__set_arg(ctx, k, i, sizeof u, &u);
+    size_t local = j->plan.gpu ? j->plan.t.wg_size : 1;
+    return sk__args_launch(a, j->plan.parts * local, local);
 }
-
-static size_t local_size(const compact_job *j) { return j->plan.gpu ? j->plan.t.wg_size : 1; }
 
 static sk_status launch_count(compact_job *j)
 {
-    cl_kernel k = j->prog->kernels[K_COUNT];
-    sk_status st = SK_OK;
-    SK_TRY(set_inputs(j, k));
-    SK_TRY(sk__set_arg(j->ctx, k, 3, sizeof(cl_mem), &j->counts));
-    SK_TRY(set_ulong(j->ctx, k, 4, j->n));
-    if (!j->plan.gpu) SK_TRY(set_ulong(j->ctx, k, 5, j->plan.chunk));
-    st = sk__launch(j->ctx, j->prog, K_COUNT, j->plan.parts * local_size(j), local_size(j),
-                    "n=%zu chunk=%zu parts=%zu", j->n, j->plan.chunk, j->plan.parts);
-out:
-    return st;
+    sk__args a;
+    args_begin(&a, j, K_COUNT);
+    sk__arg_mem(&a, j->counts);
+    sk__arg_ulong(&a, "n", j->n);
+    if (!j->plan.gpu) sk__arg_ulong(&a, "chunk", j->plan.chunk);
+    return args_launch(&a, j);
 }
 
 static sk_status launch_write(compact_job *j)
 {
-    cl_kernel k = j->prog->kernels[K_WRITE];
-    cl_mem vdst = j->io.vdst ? j->io.vdst : j->io.dst;
-    cl_uint partition = j->spec->partition;
-    cl_uint i = 6;
-    sk_status st = SK_OK;
-    SK_TRY(set_inputs(j, k));
-    SK_TRY(sk__set_arg(j->ctx, k, 3, sizeof(cl_mem), &j->counts));
-    SK_TRY(sk__set_arg(j->ctx, k, 4, sizeof(cl_mem), &j->io.dst));
-    SK_TRY(sk__set_arg(j->ctx, k, 5, sizeof(cl_mem), &vdst));
-    SK_TRY(set_ulong(j->ctx, k, i++, j->n));
-    if (!j->plan.gpu) SK_TRY(set_ulong(j->ctx, k, i++, j->plan.chunk));
-    SK_TRY(sk__set_arg(j->ctx, k, i, sizeof partition, &partition));
-    st = sk__launch(j->ctx, j->prog, K_WRITE, j->plan.parts * local_size(j), local_size(j),
-                    "n=%zu chunk=%zu parts=%zu partition=%u", j->n, j->plan.chunk,
-                    j->plan.parts, (unsigned)partition);
-out:
-    return st;
+    sk__args a;
+    args_begin(&a, j, K_WRITE);
+    sk__arg_mem(&a, j->counts);
+    sk__arg_mem(&a, j->io.dst);
+    sk__arg_mem(&a, j->io.vdst ? j->io.vdst : j->io.dst);
+    sk__arg_ulong(&a, "n", j->n);
+    if (!j->plan.gpu) sk__arg_ulong(&a, "chunk", j->plan.chunk);
+    sk__arg_uint(&a, "partition", j->spec->partition);
+    return args_launch(&a, j);
 }
 
 /* One pass (plan.lookback): state words from the runtime, the total into
  * counts[0]. */
 static sk_status launch_select_lookback(compact_job *j)
 {
-    cl_kernel k = j->prog->kernels[K_SELECT_LOOKBACK];
-    cl_mem vdst = j->io.vdst ? j->io.vdst : j->io.dst;
     cl_mem state = NULL;
     cl_uint epoch = 0;
-    sk_status st = SK_OK;
-    SK_TRY(sk__lookback_state(j->ctx, j->plan.parts, &state, &epoch));
-    SK_TRY(set_inputs(j, k));
-    SK_TRY(sk__set_arg(j->ctx, k, 3, sizeof(cl_mem), &state));
-    SK_TRY(sk__set_arg(j->ctx, k, 4, sizeof epoch, &epoch));
-    SK_TRY(set_ulong(j->ctx, k, 5, j->plan.parts));
-    SK_TRY(sk__set_arg(j->ctx, k, 6, sizeof(cl_mem), &j->io.dst));
-    SK_TRY(sk__set_arg(j->ctx, k, 7, sizeof(cl_mem), &vdst));
-    SK_TRY(sk__set_arg(j->ctx, k, 8, sizeof(cl_mem), &j->counts));
-    SK_TRY(set_ulong(j->ctx, k, 9, j->n));
-    st = sk__launch(j->ctx, j->prog, K_SELECT_LOOKBACK, j->plan.parts * local_size(j),
-                    local_size(j), "epoch=%u tiles=%zu n=%zu", (unsigned)epoch, j->plan.parts,
-                    j->n);
-out:
-    return st;
+    sk_status st = sk__lookback_state(j->ctx, j->plan.parts, &state, &epoch);
+    if (st != SK_OK) return st;
+    sk__args a;
+    args_begin(&a, j, K_SELECT_LOOKBACK);
+    sk__arg_mem(&a, state);
+    sk__arg_uint(&a, "epoch", epoch);
+    sk__arg_ulong(&a, "tiles", j->plan.parts);
+    sk__arg_mem(&a, j->io.dst);
+    sk__arg_mem(&a, j->io.vdst ? j->io.vdst : j->io.dst);
+    sk__arg_mem(&a, j->counts);
+    sk__arg_ulong(&a, "n", j->n);
+    return args_launch(&a, j);
 }
 
 /* Blocks until the total (counts[parts], or counts[0] after one pass) is
@@ -350,11 +320,11 @@ out:
     return st;
 }
 
-static sk_status compact_run(sk_context *ctx, const compact_spec *s, const compact_io *io,
-                             size_t n, size_t *count)
+sk_status sk__compact_run(sk_context *ctx, const compact_spec *s, const compact_io *io,
+                         size_t n, size_t *count)
 {
     sk_status st = SK_OK;
-    SK_TRY(validate_spec(ctx, s));
+    SK_TRY(sk__compact_validate_spec(ctx, s));
     SK_TRY(validate_io(ctx, s, io, n, count));
     if (n == 0) {
         *count = 0;
@@ -362,7 +332,7 @@ static sk_status compact_run(sk_context *ctx, const compact_spec *s, const compa
     }
     compact_job j = {ctx, s, plan_for(ctx, s, n), NULL, *io, NULL, n};
     SK_TRY(open_program(ctx, s, &j.plan, n, &j.prog));
-    SK_TRY(sk__scratch_get(ctx, SK_SLOT_COMPACT_A, (j.plan.parts + 1) * j.plan.count_size,
+    SK_TRY(sk__scratch_get(ctx, &compact_counts, (j.plan.parts + 1) * j.plan.count_size,
                            &j.counts));
     if (j.plan.lookback) {
         SK_TRY(launch_select_lookback(&j));
@@ -378,102 +348,12 @@ out:
     return st;
 }
 
-/* ---- host-array forms ------------------------------------------------------------------ */
-
-/* Host pointers of one call; flags, vsrc and vdst NULL when unused. */
-typedef struct host_io {
-    const void *src, *flags, *vsrc;
-    void *dst, *vdst;
-} host_io;
-
-static sk_status check_host(sk_context *ctx, const compact_spec *s, const host_io *h,
-                            size_t n, size_t *count)
-{
-    if (!count) return sk__fail(ctx, SK_E_INVALID_ARG, "count is NULL");
-    if (n == 0) return SK_OK;
-    if (!h->src || !h->dst) return sk__fail(ctx, SK_E_INVALID_ARG, "src or dst is NULL");
-    if (s->keep == KEEP_FLAGS && !h->flags)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "flags is NULL");
-    if (s->value_size && (!h->vsrc || !h->vdst))
-        return sk__fail(ctx, SK_E_INVALID_ARG, "values_in or values_out is NULL");
-    return SK_OK;
-}
-
-static sk_status stage_all(sk_context *ctx, const compact_spec *s, const host_io *h,
-                           size_t n, compact_io *io)
-{
-    size_t es = sk_type_size(s->type);
-    sk_status st = SK_OK;
-    *io = (compact_io){NULL, NULL, NULL, NULL, NULL};
-    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, h->src, n, es, &io->src));
-    if (s->keep == KEEP_FLAGS) /* its own slot: values may come too */
-        SK_TRY(sk__stage_in(ctx, SK_SLOT_COMPACT_COUNT, h->flags, n, s->flag_size, &io->flags));
-    if (s->value_size) {
-        SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST_VALUES, h->vsrc, n, s->value_size, &io->vsrc));
-        SK_TRY(sk__scratch_get(ctx, SK_SLOT_COMPACT_B, n * s->value_size, &io->vdst));
-    }
-    SK_TRY(sk__scratch_get(ctx, SK_SLOT_HOST_OUT, n * es, &io->dst));
-out:
-    return st;
-}
-
-/* Copies in, runs, copies out the first `count` outputs (all n for a
- * partition). dst is written only on success. */
-static sk_status compact_host(sk_context *ctx, const compact_spec *s, const host_io *h,
-                              size_t n, size_t *count)
-{
-    compact_io io;
-    size_t got = 0;
-    sk_status st = SK_OK;
-    SK_TRY(validate_spec(ctx, s));
-    SK_TRY(check_host(ctx, s, h, n, count));
-    if (n == 0) {
-        *count = 0;
-        return SK_OK;
-    }
-    SK_TRY(stage_all(ctx, s, h, n, &io));
-    SK_TRY(compact_run(ctx, s, &io, n, &got));
-    size_t out_n = s->partition ? n : got;
-    if (out_n && s->value_size)
-        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, io.vdst, CL_FALSE, 0,
-                                           out_n * s->value_size, h->vdst, 0, NULL, NULL));
-    if (out_n)
-        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, io.dst, CL_TRUE, 0,
-                                           out_n * sk_type_size(s->type), h->dst, 0, NULL,
-                                           NULL));
-    *count = got;
-out:
-    return st;
-}
-
 /* ---- entry points ---------------------------------------------------------------------- */
-
-#define SK_ENTER(ctx)                                                          \
-    do {                                                                       \
-        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
-        sk__clear_error(ctx);                                                  \
-    } while (0)
-
-static compact_spec spec_if(sk_type type, const char *predicate, size_t value_size,
-                            bool partition)
-{
-    return (compact_spec){type, KEEP_IF, predicate, 0, value_size, partition};
-}
-
-static compact_spec spec_flagged(sk_type type, size_t flag_size)
-{
-    return (compact_spec){type, KEEP_FLAGS, NULL, flag_size, 0, false};
-}
-
-static compact_spec spec_unique(sk_type type)
-{
-    return (compact_spec){type, KEEP_UNIQUE, NULL, 0, 0, false};
-}
 
 /* Pairs: values_in and values_out are both given, or both NULL (no values,
  * value_size ignored). Sets s->value_size. */
-static sk_status pairs_spec(sk_context *ctx, bool has_in, bool has_out, size_t value_size,
-                            compact_spec *s)
+sk_status sk__compact_pairs_spec(sk_context *ctx, bool has_in, bool has_out, size_t value_size,
+                                compact_spec *s)
 {
     if (has_in != has_out)
         return sk__fail(ctx, SK_E_INVALID_ARG, "values_in and values_out: give both or neither");
@@ -487,16 +367,8 @@ static sk_status pairs_spec(sk_context *ctx, bool has_in, bool has_out, size_t v
 static sk_status run_pairs(sk_context *ctx, compact_spec s, const compact_io *io,
                            size_t value_size, size_t n, size_t *count)
 {
-    sk_status st = pairs_spec(ctx, io->vsrc != NULL, io->vdst != NULL, value_size, &s);
-    return st == SK_OK ? compact_run(ctx, &s, io, n, count) : st;
-}
-
-/* The host pair forms, likewise. */
-static sk_status host_pairs(sk_context *ctx, compact_spec s, const host_io *h,
-                            size_t value_size, size_t n, size_t *count)
-{
-    sk_status st = pairs_spec(ctx, h->vsrc != NULL, h->vdst != NULL, value_size, &s);
-    return st == SK_OK ? compact_host(ctx, &s, h, n, count) : st;
+    sk_status st = sk__compact_pairs_spec(ctx, io->vsrc != NULL, io->vdst != NULL, value_size, &s);
+    return st == SK_OK ? sk__compact_run(ctx, &s, io, n, count) : st;
 }
 
 sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
@@ -505,7 +377,7 @@ sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate, cl_
     SK_ENTER(ctx);
     compact_spec s = spec_if(type, predicate, 0, false);
     compact_io io = {src, NULL, NULL, dst, NULL};
-    return compact_run(ctx, &s, &io, n, count);
+    return sk__compact_run(ctx, &s, &io, n, count);
 }
 
 sk_status sk_select_if_pairs(sk_context *ctx, sk_type type, const char *predicate,
@@ -523,7 +395,7 @@ sk_status sk_select_flagged(sk_context *ctx, sk_type type, cl_mem src, cl_mem fl
     SK_ENTER(ctx);
     compact_spec s = spec_flagged(type, flag_size);
     compact_io io = {src, flags, NULL, dst, NULL};
-    return compact_run(ctx, &s, &io, n, count);
+    return sk__compact_run(ctx, &s, &io, n, count);
 }
 
 sk_status sk_partition(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
@@ -532,7 +404,7 @@ sk_status sk_partition(sk_context *ctx, sk_type type, const char *predicate, cl_
     SK_ENTER(ctx);
     compact_spec s = spec_if(type, predicate, 0, true);
     compact_io io = {src, NULL, NULL, dst, NULL};
-    return compact_run(ctx, &s, &io, n, count_selected);
+    return sk__compact_run(ctx, &s, &io, n, count_selected);
 }
 
 sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst, size_t n,
@@ -541,7 +413,7 @@ sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst, size_
     SK_ENTER(ctx);
     compact_spec s = spec_unique(type);
     compact_io io = {src, NULL, NULL, dst, NULL};
-    return compact_run(ctx, &s, &io, n, count);
+    return sk__compact_run(ctx, &s, &io, n, count);
 }
 
 sk_status sk_select_flagged_pairs(sk_context *ctx, sk_type type, cl_mem keys_in, cl_mem flags,
@@ -571,82 +443,4 @@ sk_status sk_unique_pairs(sk_context *ctx, sk_type type, cl_mem keys_in, cl_mem 
     SK_ENTER(ctx);
     compact_io io = {keys_in, NULL, values_in, keys_out, values_out};
     return run_pairs(ctx, spec_unique(type), &io, value_size, n, count);
-}
-
-sk_status sk_select_if_host(sk_context *ctx, sk_type type, const char *predicate,
-                            const void *src, void *dst, size_t n, size_t *count)
-{
-    SK_ENTER(ctx);
-    compact_spec s = spec_if(type, predicate, 0, false);
-    host_io h = {src, NULL, NULL, dst, NULL};
-    return compact_host(ctx, &s, &h, n, count);
-}
-
-sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type type, const char *predicate,
-                                  const void *keys_in, const void *values_in,
-                                  size_t value_size, void *keys_out, void *values_out,
-                                  size_t n, size_t *count)
-{
-    SK_ENTER(ctx);
-    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
-    return host_pairs(ctx, spec_if(type, predicate, 0, false), &h, value_size, n, count);
-}
-
-sk_status sk_select_flagged_host(sk_context *ctx, sk_type type, const void *src,
-                                 const void *flags, size_t flag_size, void *dst, size_t n,
-                                 size_t *count)
-{
-    SK_ENTER(ctx);
-    compact_spec s = spec_flagged(type, flag_size);
-    host_io h = {src, flags, NULL, dst, NULL};
-    return compact_host(ctx, &s, &h, n, count);
-}
-
-sk_status sk_partition_host(sk_context *ctx, sk_type type, const char *predicate,
-                            const void *src, void *dst, size_t n, size_t *count_selected)
-{
-    SK_ENTER(ctx);
-    compact_spec s = spec_if(type, predicate, 0, true);
-    host_io h = {src, NULL, NULL, dst, NULL};
-    return compact_host(ctx, &s, &h, n, count_selected);
-}
-
-sk_status sk_unique_host(sk_context *ctx, sk_type type, const void *src, void *dst, size_t n,
-                         size_t *count)
-{
-    SK_ENTER(ctx);
-    compact_spec s = spec_unique(type);
-    host_io h = {src, NULL, NULL, dst, NULL};
-    return compact_host(ctx, &s, &h, n, count);
-}
-
-sk_status sk_select_flagged_pairs_host(sk_context *ctx, sk_type type, const void *keys_in,
-                                       const void *flags, size_t flag_size,
-                                       const void *values_in, size_t value_size,
-                                       void *keys_out, void *values_out, size_t n,
-                                       size_t *count)
-{
-    SK_ENTER(ctx);
-    host_io h = {keys_in, flags, values_in, keys_out, values_out};
-    return host_pairs(ctx, spec_flagged(type, flag_size), &h, value_size, n, count);
-}
-
-sk_status sk_partition_pairs_host(sk_context *ctx, sk_type type, const char *predicate,
-                                  const void *keys_in, const void *values_in,
-                                  size_t value_size, void *keys_out, void *values_out,
-                                  size_t n, size_t *count_selected)
-{
-    SK_ENTER(ctx);
-    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
-    return host_pairs(ctx, spec_if(type, predicate, 0, true), &h, value_size, n,
-                      count_selected);
-}
-
-sk_status sk_unique_pairs_host(sk_context *ctx, sk_type type, const void *keys_in,
-                               const void *values_in, size_t value_size, void *keys_out,
-                               void *values_out, size_t n, size_t *count)
-{
-    SK_ENTER(ctx);
-    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
-    return host_pairs(ctx, spec_unique(type), &h, value_size, n, count);
 }

@@ -6,7 +6,8 @@
  *     (m1, c1) then (m2, c2) = (m1 m2, c1 m2 + c2).
  * Element i of the lifted sequence is (x, a_(d-i)); its reduction is
  * (x^(d+1), p(x)) and its inclusive scan gives every Horner prefix. Both
- * run on the scan kernels through sk__reduce_lifted / sk__scan_lifted.
+ * run on the scan kernels through sk__reduce_lifted / sk__scan_lifted, the
+ * monoid and its loads in kernels/poly_affine.cl and poly_affine_io.cl.
  *
  * Many points: one work-item per point with plain Horner (poly.cl), which
  * is the right algorithm once there are enough points to fill the device;
@@ -74,42 +75,38 @@ static sk_status set_out(sk_context *ctx, cl_kernel k, cl_uint *arg, const void 
     return sk__set_arg(ctx, k, (*arg)++, sizeof j->out, &j->out);
 }
 
-/* The monoid on T2 = (m, c) and the loads (and stores of c) of the job. */
-static sk_status affine(poly_job *j, char *type, char *identity, char *combine, char *io,
-                        size_t io_len)
+/* The affine-map monoid of the job's type (kernels/poly_affine.cl) over
+ * its coefficients at j->x (kernels/poly_affine_io.cl): with j->out, every
+ * Horner prefix into j->out (asynchronous); else the reduction, whose c is
+ * p(x), into *result (blocking). ncoef > 0. */
+static sk_status affine_scan(poly_job *j, double *result)
 {
-    snprintf(type, 16, "%s2", j->cl);
-    snprintf(identity, 48, "(%s2)(1, 0)", j->cl);
-    snprintf(combine, 64, "(%s2)(a.x * b.x, a.y * b.x + b.y)", j->cl);
-    int n = snprintf(io, io_len,
-                     "#define SK_IN_PARAMS __global const %s *sk_coeffs, ulong sk_last, %s sk_x\n"
-                     "#define SK_IN_ARGS sk_coeffs, sk_last, sk_x\n"
-                     "#define SK_LOAD(i) ((SK_T)(sk_x, sk_coeffs[sk_last - (i)]))\n"
-                     "#define SK_OUT_PARAMS __global %s *sk_prefixes\n"
-                     "#define SK_OUT_ARGS sk_prefixes\n"
-                     "#define SK_STORE(i, v) (sk_prefixes[i] = (v).y)\n",
-                     j->cl, j->cl, j->cl);
-    if (n < 0 || (size_t)n >= io_len)
+    sk__str pre = {0};
+    sk__str_addf(&pre, "#define SK_POLY_T %s\n#define SK_POLY_T2 %s2\n%s", j->cl, j->cl,
+                 sk__source_text("poly_affine"));
+    if (pre.failed) {
+        sk__str_free(&pre);
         return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "polynomial configuration");
-    return SK_OK;
+    }
+    sk_monoid m = {"SK_POLY_T2", 2 * j->size, "SK_AFFINE_IDENTITY", "SK_AFFINE_THEN(a, b)",
+                   pre.buf};
+    sk__scan_io sio = {sk__source_text("poly_affine_io"), set_in, j->out ? set_out : NULL, j};
+    union { float f[2]; double d[2]; } r;
+    sk_status st = j->out ? sk__scan_lifted(j->ctx, &m, &sio, j->ncoef, false, NULL)
+                          : sk__reduce_lifted(j->ctx, &m, &sio, j->ncoef, &r);
+    if (st == SK_OK && !j->out) *result = j->type == SK_FLOAT32 ? (double)r.f[1] : r.d[1];
+    sk__str_free(&pre);
+    return st;
 }
 
 static sk_status eval_one(poly_job *j, double x, double *result)
 {
-    char type[16], identity[48], combine[64], io[512];
-    sk_status st = affine(j, type, identity, combine, io, sizeof io);
-    if (st != SK_OK) return st;
     if (j->ncoef == 0) {
         *result = 0.0;
         return SK_OK;
     }
     set_x(j, x);
-    sk_monoid m = {type, 2 * j->size, identity, combine, NULL};
-    sk__scan_io sio = {io, set_in, NULL, j};
-    union { float f[2]; double d[2]; } r;
-    st = sk__reduce_lifted(j->ctx, &m, &sio, j->ncoef, &r);
-    if (st == SK_OK) *result = j->type == SK_FLOAT32 ? (double)r.f[1] : r.d[1];
-    return st;
+    return affine_scan(j, result);
 }
 
 /* ---- many points ------------------------------------------------------------------ */
@@ -217,18 +214,14 @@ sk_status sk_poly_horner_prefixes(sk_context *ctx, sk_type type, cl_mem coeffs, 
     sk__clear_error(ctx);
     poly_job j;
     size_t bytes = 0;
-    char ty[16], identity[48], combine[64], io[512];
     sk_status st = SK_OK;
     SK_TRY(validate(ctx, type, coeffs, ncoef, &j));
     SK_TRY(sk__byte_size(ctx, ncoef, j.size, &bytes));
     SK_TRY(sk__check_buffer(ctx, prefixes, bytes, "prefixes"));
     if (ncoef == 0) return SK_OK;
-    SK_TRY(affine(&j, ty, identity, combine, io, sizeof io));
     set_x(&j, x);
     j.out = prefixes;
-    sk_monoid m = {ty, 2 * j.size, identity, combine, NULL};
-    sk__scan_io sio = {io, set_in, set_out, &j};
-    st = sk__scan_lifted(ctx, &m, &sio, ncoef, false, NULL);
+    st = affine_scan(&j, NULL);
 out:
     return st;
 }
@@ -243,7 +236,7 @@ sk_status sk_poly_eval_host(sk_context *ctx, sk_type type, const void *coeffs, s
     cl_mem c = NULL;
     sk_status st = SK_OK;
     SK_TRY(sk__byte_size(ctx, ncoef, sk_type_size(type), &bytes));
-    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, coeffs, bytes, 1, &c));
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, coeffs, bytes, 1, &c));
     st = sk_poly_eval(ctx, type, c, ncoef, x, result);
 out:
     return st;
@@ -260,8 +253,8 @@ sk_status sk_poly_eval_points_host(sk_context *ctx, sk_type type, const void *co
     SK_TRY(sk__byte_size(ctx, ncoef, sk_type_size(type), &cbytes));
     SK_TRY(sk__byte_size(ctx, npoints, sk_type_size(type), &pbytes));
     if (npoints && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
-    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, coeffs, cbytes, 1, &c));
-    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST_VALUES, points, pbytes, 1, &p));
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, coeffs, cbytes, 1, &c));
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, points, pbytes, 1, &p));
     SK_TRY(sk_poly_eval_points(ctx, type, c, ncoef, p, p, npoints));
     if (pbytes)
         SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, p, CL_TRUE, 0, pbytes, values, 0, NULL,

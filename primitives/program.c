@@ -12,6 +12,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sk_internal.h"
+#include "sk_testing.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -29,6 +30,13 @@ const char *sk__source_text(const char *name)
 {
     const sk__embedded_source *src = find_source(name);
     return src ? src->text : NULL;
+}
+
+void sk__config_blocks(sk__str *s, bool gpu, bool warps, bool lookback)
+{
+    if (warps) sk__str_addf(s, "#define SK_WARP_SHUFFLE 1\n%s\n", sk__source_text("warp"));
+    if (gpu) sk__str_addf(s, "%s\n", sk__source_text("block"));
+    if (lookback) sk__str_addf(s, "%s\n", sk__source_text("lookback"));
 }
 
 static const char build_options[] = "-cl-std=CL1.2";
@@ -262,6 +270,9 @@ static sk_status create_kernels(sk_context *ctx, sk__program *p,
         p->kernels[i] = clCreateKernel(p->program, names[i], &rc);
         p->kernel_count = i + 1;
         if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clCreateKernel");
+        rc = clGetKernelInfo(p->kernels[i], CL_KERNEL_NUM_ARGS, sizeof p->arg_counts[i],
+                             &p->arg_counts[i], NULL);
+        if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clGetKernelInfo");
     }
     return SK_OK;
 }
@@ -307,11 +318,14 @@ sk_status sk__program_get(sk_context *ctx, const char *source_name, const char *
 {
     const sk__embedded_source *source = find_source(source_name);
     if (!source) return sk__fail(ctx, SK_E_INVALID_ARG, "no kernel source %s.cl", source_name);
-    if (!ctx->kernel_defines) return program_get(ctx, source, config, kernel_names,
-                                                 kernel_count, out);
-    /* $SCANKIT_KERNEL_DEFINES goes first, so it is part of every cache key. */
+    if (!ctx->kernel_defines && !ctx->test_hooks)
+        return program_get(ctx, source, config, kernel_names, kernel_count, out);
+    /* Test hooks and $SCANKIT_KERNEL_DEFINES go first, so they are part of
+     * every cache key. */
     sk__str full = {0};
-    sk__str_addf(&full, "%s\n%s", ctx->kernel_defines, config);
+    sk__test_hook_defines(ctx->test_hooks, &full);
+    if (ctx->kernel_defines) sk__str_addf(&full, "%s\n", ctx->kernel_defines);
+    sk__str_addf(&full, "%s", config);
     sk_status st = full.failed ? sk__fail(ctx, SK_E_OUT_OF_MEMORY, "program configuration")
                                : program_get(ctx, source, full.buf, kernel_names,
                                              kernel_count, out);

@@ -108,22 +108,6 @@ static sk_status context_alloc(sk_context **out)
 
 /* Reads the device limits the planner needs. */
 
-/* cl_nv_device_attribute_query's CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV. */
-#define NV_COMPUTE_CAPABILITY_MAJOR 0x4000
-
-/* Whether the device is an NVIDIA GPU of compute capability 7.0 or later,
- * whose OpenCL compiler takes the inline PTX of the warp-level kernel
- * variants (vote, shuffle with .sync). */
-static bool has_nv_warps(const sk_context *ctx)
-{
-    cl_uint major = 0;
-    if (!ctx->desc.is_gpu || strstr(ctx->desc.platform_name, "NVIDIA") == NULL ||
-        clGetDeviceInfo(ctx->device, NV_COMPUTE_CAPABILITY_MAJOR, sizeof major, &major,
-                        NULL) != CL_SUCCESS)
-        return false;
-    return major >= 7;
-}
-
 static sk_status context_read_device(sk_context *ctx)
 {
     sk_status st = SK_OK;
@@ -132,7 +116,7 @@ static sk_status context_read_device(sk_context *ctx)
                                    sizeof ctx->max_wg_size, &ctx->max_wg_size, NULL));
     SK_CL_TRY(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE,
                                    sizeof ctx->local_mem_bytes, &ctx->local_mem_bytes, NULL));
-    ctx->nv_warps = has_nv_warps(ctx);
+    ctx->nv_warps = sk__tuning_warps(ctx);
 out:
     return st;
 }
@@ -212,6 +196,25 @@ static void profile_clear(sk_context *ctx)
     ctx->event_count = 0;
 }
 
+/* Releases every scratch buffer (the look-back state's epochs start again
+ * with the zeroing of its next buffer). */
+static void scratch_release(sk_context *ctx)
+{
+    for (size_t i = 0; i < ctx->scratch_count; i++)
+        if (ctx->scratch[i].mem) clReleaseMemObject(ctx->scratch[i].mem);
+    ctx->scratch_count = 0;
+}
+
+sk_status sk_context_release_scratch(sk_context *ctx)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    sk_status st = SK_OK;
+    SK_CL_TRY(ctx, clFinish(ctx->queue));
+    scratch_release(ctx);
+out:
+    return st;
+}
+
 void sk_context_free(sk_context *ctx)
 {
     if (!ctx) return;
@@ -219,8 +222,8 @@ void sk_context_free(sk_context *ctx)
     profile_clear(ctx);
     free(ctx->events);
     sk__program_cache_free(ctx);
-    for (int i = 0; i < SK_SLOT_COUNT; i++)
-        if (ctx->scratch[i].mem) clReleaseMemObject(ctx->scratch[i].mem);
+    scratch_release(ctx);
+    free(ctx->scratch);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->context) clReleaseContext(ctx->context);
     if (ctx->device) clReleaseDevice(ctx->device);
@@ -331,7 +334,7 @@ sk_status sk_context_build_stats(const sk_context *ctx, sk_build_stats *out)
     return SK_OK;
 }
 
-static sk_status profile_record(sk_context *ctx, cl_event ev)
+sk_status sk__profile_record(sk_context *ctx, cl_event ev)
 {
     if (ctx->event_count == ctx->event_cap) {
         size_t cap = ctx->event_cap ? ctx->event_cap * 2 : 64;
@@ -373,9 +376,32 @@ out:
 
 /* ---- scratch ------------------------------------------------------------------------ */
 
-sk_status sk__scratch_get(sk_context *ctx, sk__slot slot, size_t bytes, cl_mem *out)
+const sk__scratch_id sk__scratch_host = {"host-array input"};
+const sk__scratch_id sk__scratch_host_values = {"host-array second input"};
+const sk__scratch_id sk__scratch_host_out = {"host-array output"};
+SK_SCRATCH_ID(lookback_state, "look-back state");
+
+/* The entry of id, added empty when it has none; NULL when out of memory. */
+static sk__scratch *scratch_entry(sk_context *ctx, const sk__scratch_id *id)
 {
-    sk__scratch *s = &ctx->scratch[slot];
+    for (size_t i = 0; i < ctx->scratch_count; i++)
+        if (ctx->scratch[i].id == id) return &ctx->scratch[i];
+    if (ctx->scratch_count == ctx->scratch_cap) {
+        size_t cap = ctx->scratch_cap ? 2 * ctx->scratch_cap : 16;
+        sk__scratch *grown = realloc(ctx->scratch, cap * sizeof *grown);
+        if (!grown) return NULL;
+        ctx->scratch = grown;
+        ctx->scratch_cap = cap;
+    }
+    sk__scratch *s = &ctx->scratch[ctx->scratch_count++];
+    *s = (sk__scratch){id, NULL, 0};
+    return s;
+}
+
+sk_status sk__scratch_get(sk_context *ctx, const sk__scratch_id *id, size_t bytes, cl_mem *out)
+{
+    sk__scratch *s = scratch_entry(ctx, id);
+    if (!s) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scratch for %s", id->what);
     if (bytes == 0) bytes = 1;
     if (s->mem && s->bytes >= bytes) {
         *out = s->mem;
@@ -421,9 +447,10 @@ out:
 sk_status sk__lookback_state(sk_context *ctx, size_t tiles, cl_mem *mem, cl_uint *epoch)
 {
     sk_status st = SK_OK;
-    sk__scratch *s = &ctx->scratch[SK_SLOT_LOOKBACK];
+    sk__scratch *s = scratch_entry(ctx, &lookback_state);
+    if (!s) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "look-back state");
     size_t had = s->bytes;
-    SK_TRY(sk__scratch_get(ctx, SK_SLOT_LOOKBACK, (tiles + 1) * sizeof(cl_ulong), mem));
+    SK_TRY(sk__scratch_get(ctx, &lookback_state, (tiles + 1) * sizeof(cl_ulong), mem));
     /* A new buffer holds garbage, and a wrapped epoch would match old words:
      * zero every word (tile counter included) and start again from 1. */
     if (s->bytes != had || ctx->lookback_epoch >= LOOKBACK_EPOCH_MAX) {
@@ -435,16 +462,16 @@ out:
     return st;
 }
 
-/* Host-array forms: n elements of elem bytes copied into a scratch slot.
+/* Host-array forms: n elements of elem bytes copied into id's scratch.
  * Blocking, so the caller's array may go as soon as this returns. */
-sk_status sk__stage_in(sk_context *ctx, sk__slot slot, const void *src, size_t n, size_t elem,
-                       cl_mem *mem)
+sk_status sk__stage_in(sk_context *ctx, const sk__scratch_id *id, const void *src, size_t n,
+                       size_t elem, cl_mem *mem)
 {
     size_t bytes = 0;
     sk_status st = SK_OK;
     SK_TRY(sk__byte_size(ctx, n, elem, &bytes));
     if (bytes && !src) return sk__fail(ctx, SK_E_INVALID_ARG, "a host array is NULL");
-    SK_TRY(sk__scratch_get(ctx, slot, bytes, mem));
+    SK_TRY(sk__scratch_get(ctx, id, bytes, mem));
     if (bytes)
         SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_TRUE, 0, bytes, src, 0, NULL,
                                             NULL));
@@ -452,45 +479,7 @@ out:
     return st;
 }
 
-/* ---- launches ----------------------------------------------------------------------- */
-
-sk_status sk__set_arg(sk_context *ctx, cl_kernel k, cl_uint index, size_t size,
-                      const void *value)
-{
-    cl_int rc = clSetKernelArg(k, index, size, value);
-    if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clSetKernelArg");
-    return SK_OK;
-}
-
-sk_status sk__launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
-                     size_t global, size_t local, const char *scalars_fmt, ...)
-{
-    if (ctx->trace_fn) {
-        char scalars[256];
-        va_list ap;
-        va_start(ap, scalars_fmt);
-        vsnprintf(scalars, sizeof scalars, scalars_fmt, ap);
-        va_end(ap);
-        sk_launch_record r = {prog->kernel_names[kernel],
-                              prog->source->name,
-                              prog->config, global, local, scalars};
-        ctx->trace_fn(&r, ctx->trace_user);
-    }
-    cl_event ev = NULL;
-    cl_int rc = clEnqueueNDRangeKernel(ctx->queue, prog->kernels[kernel], 1, NULL,
-                                       &global, local ? &local : NULL, 0, NULL,
-                                       ctx->profile ? &ev : NULL);
-    if (rc != CL_SUCCESS) {
-        ctx->last_cl_error = rc;
-        return sk__fail(ctx,
-                        rc == CL_OUT_OF_RESOURCES || rc == CL_MEM_OBJECT_ALLOCATION_FAILURE
-                            ? SK_E_OUT_OF_MEMORY : SK_E_CL,
-                        "clEnqueueNDRangeKernel failed: %s (%d) launching %s (global %zu, "
-                        "local %zu)", sk_cl_error_name(rc), (int)rc,
-                        prog->kernel_names[kernel], global, local);
-    }
-    return ctx->profile ? profile_record(ctx, ev) : SK_OK;
-}
+/* ---- checks ------------------------------------------------------------------------ */
 
 sk_status sk__require_fp64(sk_context *ctx, sk_type t)
 {
@@ -505,35 +494,6 @@ sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
         return sk__fail(ctx, SK_E_INVALID_ARG, "%zu elements of %zu bytes overflow size_t",
                         n, elem);
     *bytes = n * elem;
-    return SK_OK;
-}
-
-sk_status sk__program_max_wg(sk_context *ctx, const sk__program *prog, size_t *fits)
-{
-    *fits = SIZE_MAX;
-    for (unsigned k = 0; k < prog->kernel_count; k++) {
-        size_t wg = 0;
-        cl_int rc = clGetKernelWorkGroupInfo(prog->kernels[k], ctx->device,
-                                             CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-        if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clGetKernelWorkGroupInfo");
-        if (wg < *fits) *fits = wg;
-    }
-    return SK_OK;
-}
-
-sk_status sk__fit_wg(sk_context *ctx, const sk__program *prog, const char *what, size_t *wg,
-                     bool *lowered)
-{
-    size_t fits = 0;
-    *lowered = false;
-    sk_status st = sk__program_max_wg(ctx, prog, &fits);
-    if (st != SK_OK || fits >= *wg) return st;
-    if (*wg == 1)
-        return sk__fail(ctx, SK_E_UNSUPPORTED, "%s kernels cannot run on %s", what,
-                        ctx->desc.device_name);
-    while (*wg > fits && *wg > 1) *wg /= 2;
-    sk__log(ctx, "%s: work-group size lowered to %zu", what, *wg);
-    *lowered = true;
     return SK_OK;
 }
 

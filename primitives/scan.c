@@ -22,99 +22,11 @@
 #include "sk_internal.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-/* GPU shape: up to this many tiles, one work-group walking them in order
- * beats three launches. */
-#define GPU_SINGLE_MAX_TILES 8
+/* Scratch buffers of this file (sk__scratch_get). */
+SK_SCRATCH_ID(scan_partials, "scan: partials of every level");
 
 /* ---- built-in monoids ---------------------------------------------------------- */
-
-/* The identities are exact: identity op x == x bit for bit for every x
- * (floats: add's -0.0 + x is x for every x but a NaN, which stays a NaN;
- * min's +inf and max's -inf under IEEE minimum / maximum below). */
-static const struct {
-    const char *cl;        /* OpenCL C type */
-    const char *uns;       /* same-width unsigned type: wrapping arithmetic, float bits */
-    const char *add_id;    /* identity of add: -0.0 for floats (+0.0 + -0.0 is +0.0) */
-    const char *min_id;    /* identity of min: the largest value */
-    const char *max_id;    /* identity of max: the smallest value */
-    bool is_float, is_signed;
-} types[SK_TYPE_COUNT] = {
-    [SK_INT32] = {"int", "uint", "0", "INT_MAX", "INT_MIN", false, true},
-    [SK_UINT32] = {"uint", "uint", "0", "UINT_MAX", "0u", false, false},
-    [SK_INT64] = {"long", "ulong", "0", "LONG_MAX", "LONG_MIN", false, true},
-    [SK_UINT64] = {"ulong", "ulong", "0", "ULONG_MAX", "0ul", false, false},
-    [SK_FLOAT32] = {"float", "uint", "-0.0f", "INFINITY", "-INFINITY", true, false},
-    [SK_FLOAT64] = {"double", "ulong", "-0.0", "((double)INFINITY)", "(-(double)INFINITY)",
-                    true, false},
-};
-
-/* Float min and max: IEEE 754-2019 minimum and maximum (-0.0 < +0.0; a NaN
- * operand makes the result NaN), where a NaN result is the left-most NaN
- * operand, bits unchanged, never a NaN the hardware makes: associative on
- * bit patterns, so any grouping gives the serial fold's bits; not
- * commutative on NaNs. a if a is NaN or less, else if a == b (+-0 or the
- * same bits) the OR (min) or AND (max) of their bits, the zero wanted,
- * else b. The selects are on the bits: NVIDIA's compiler turned the same
- * selects on floats into its minimum instruction, which returns its own
- * NaN (0x7fffffff) for a NaN operand. For scalars and vectors alike (?: on
- * a vector selects lane by lane). Filled in with the type and its width,
- * '<' or '>', the unsigned type and width (four times, '|' or '&' after
- * the third). */
-static const char float_minmax_text[] =
-    "as_%s%s(((a != a) | (a %c b)) ? as_%s%s(a) : (a == b) ? (as_%s%s(a) %c as_%s%s(b)) : "
-    "as_%s%s(b))";
-
-static const char *const type_names[SK_TYPE_COUNT] = {"int32", "uint32", "int64",
-                                                      "uint64", "float32", "float64"};
-static const char *const op_names[SK_OP_COUNT] = {"add", "mul", "min", "max",
-                                                  "and", "or", "xor"};
-
-size_t sk_type_size(sk_type t)
-{
-    static const size_t sizes[SK_TYPE_COUNT] = {4, 4, 8, 8, 4, 8};
-    return (unsigned)t < SK_TYPE_COUNT ? sizes[t] : 0;
-}
-
-const char *sk_type_name(sk_type t)
-{
-    return (unsigned)t < SK_TYPE_COUNT ? type_names[t] : NULL;
-}
-
-const char *sk_op_name(sk_op op) { return (unsigned)op < SK_OP_COUNT ? op_names[op] : NULL; }
-
-sk_status sk_type_parse(const char *name, sk_type *out)
-{
-    static const struct { const char *name; sk_type t; } aliases[] = {
-        {"int32", SK_INT32}, {"uint32", SK_UINT32}, {"int64", SK_INT64},
-        {"uint64", SK_UINT64}, {"float32", SK_FLOAT32}, {"float64", SK_FLOAT64},
-        {"int", SK_INT32}, {"uint", SK_UINT32}, {"long", SK_INT64}, {"ulong", SK_UINT64},
-        {"float", SK_FLOAT32}, {"double", SK_FLOAT64}, {"i32", SK_INT32},
-        {"u32", SK_UINT32}, {"i64", SK_INT64}, {"u64", SK_UINT64}, {"f32", SK_FLOAT32},
-        {"f64", SK_FLOAT64},
-    };
-    if (!name || !out) return SK_E_INVALID_ARG;
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
-        if (strcmp(name, aliases[i].name) == 0) {
-            *out = aliases[i].t;
-            return SK_OK;
-        }
-    }
-    return SK_E_INVALID_ARG;
-}
-
-sk_status sk_op_parse(const char *name, sk_op *out)
-{
-    if (!name || !out) return SK_E_INVALID_ARG;
-    for (int i = 0; i < SK_OP_COUNT; i++) {
-        if (strcmp(name, op_names[i]) == 0) {
-            *out = (sk_op)i;
-            return SK_OK;
-        }
-    }
-    return SK_E_INVALID_ARG;
-}
 
 typedef sk__monoid_text builtin_text;
 
@@ -133,108 +45,29 @@ typedef struct scan_op {
     const char *lb_codec;     /* a larger m.type's look-back code (kernels/lookback.cl) */
 } scan_op;
 
-/* Writes the operator text for scalar (w == "") or vector (w == "8", "4") types. */
-static void op_text(sk_type t, sk_op op, const char *w, char *out, size_t len)
-{
-    const char *ty = types[t].cl;
-    switch (op) {
-    case SK_OP_ADD:
-    case SK_OP_MUL: {
-        char sym = op == SK_OP_ADD ? '+' : '*';
-        if (types[t].is_signed) /* wrap modulo 2^bits instead of overflowing */
-            snprintf(out, len, "as_%s%s(as_%s%s(a) %c as_%s%s(b))", ty, w, types[t].uns, w,
-                     sym, types[t].uns, w);
-        else
-            snprintf(out, len, "a %c b", sym);
-        break;
-    }
-    case SK_OP_MIN:
-    case SK_OP_MAX:
-        if (types[t].is_float) {
-            bool min = op == SK_OP_MIN;
-            const char *u = types[t].uns;
-            snprintf(out, len, float_minmax_text, ty, w, min ? '<' : '>', u, w, u, w,
-                     min ? '|' : '&', u, w, u, w);
-        } else
-            snprintf(out, len, "%s(a, b)", op == SK_OP_MIN ? "min" : "max");
-        break;
-    case SK_OP_AND: snprintf(out, len, "a & b"); break;
-    case SK_OP_OR: snprintf(out, len, "a | b"); break;
-    case SK_OP_XOR: snprintf(out, len, "a ^ b"); break;
-    }
-}
-
+/* A built-in (type, operator) as the kernels are built for it: its monoid
+ * (monoid.c) and, where they are exact, its vector forms. */
 static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_text *buf,
                                 scan_op *out)
 {
-    if ((unsigned)t >= SK_TYPE_COUNT)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid element type %d", (int)t);
-    if ((unsigned)op >= SK_OP_COUNT)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid operator %d", (int)op);
-    const char *ty = types[t].cl;
-    if (types[t].is_float && op >= SK_OP_AND)
-        return sk__fail(ctx, SK_E_UNSUPPORTED, "operator %s is not defined on %s",
-                        op_names[op], type_names[t]);
-    sk_status st = sk__require_fp64(ctx, t);
+    bool exact = false;
+    sk_status st = sk__monoid_of(ctx, t, op, buf, &out->m, &exact);
     if (st != SK_OK) return st;
-    const char *ident = "0";
-    switch (op) {
-    case SK_OP_ADD: ident = types[t].add_id; break;
-    case SK_OP_MUL: ident = "1"; break;
-    case SK_OP_MIN: ident = types[t].min_id; break;
-    case SK_OP_MAX: ident = types[t].max_id; break;
-    case SK_OP_AND: ident = "~0"; break;
-    case SK_OP_OR:
-    case SK_OP_XOR: ident = "0"; break;
-    }
-    snprintf(buf->identity, sizeof buf->identity, "(%s)(%s)", ty, ident);
-    op_text(t, op, "", buf->combine, sizeof buf->combine);
-    op_text(t, op, "8", buf->vec_combine, sizeof buf->vec_combine);
-    snprintf(buf->vec_type, sizeof buf->vec_type, "%s8", ty);
-    op_text(t, op, "4", buf->vec4_combine, sizeof buf->vec4_combine);
-    snprintf(buf->vec4_type, sizeof buf->vec4_type, "%s4", ty);
-    out->m = (sk_monoid){ty, sk_type_size(t), buf->identity, buf->combine, NULL};
     /* The lane-wise reduce and scan regroup operands, which is exact only
-     * where the operator is associative: integers, and float min/max. Float
-     * add and mul keep the in-order loops (regrouped float products can
-     * overflow where the in-order ones do not). Float min/max do not
-     * commute (which NaN a NaN result is), so their lane-wise reduce keeps
-     * the order (scan.cl). */
-    bool exact = !types[t].is_float || op == SK_OP_MIN || op == SK_OP_MAX;
+     * where the operator is associative (sk__monoid_of's order_free):
+     * integers, and float min/max. Float add and mul keep the in-order
+     * loops (regrouped float products can overflow where the in-order ones
+     * do not). Float min/max do not commute (which NaN a NaN result is), so
+     * their lane-wise reduce keeps the order (scan.cl). */
     out->vec_type = exact ? buf->vec_type : NULL;
     out->vec_combine = exact ? buf->vec_combine : NULL;
     out->vec4_type = exact ? buf->vec4_type : NULL;
     out->vec4_combine = exact ? buf->vec4_combine : NULL;
     out->size_is_bound = false;
     out->order_free = exact;
-    out->commutes = !types[t].is_float;
+    out->commutes = !sk__type_is_float(t);
     out->builtin_type = true;
     out->lb_codec = NULL;
-    return SK_OK;
-}
-
-sk_status sk__monoid_of(sk_context *ctx, sk_type t, sk_op op, sk__monoid_text *buf,
-                        sk_monoid *out, bool *order_free)
-{
-    scan_op o;
-    sk_status st = builtin_monoid(ctx, t, op, buf, &o);
-    if (st == SK_OK) *out = o.m;
-    if (st == SK_OK && order_free) *order_free = o.order_free;
-    return st;
-}
-
-sk_status sk__validate_monoid(sk_context *ctx, const sk_monoid *m)
-{
-    if (!m) return sk__fail(ctx, SK_E_INVALID_ARG, "monoid is NULL");
-    if (!m->type || !*m->type || !m->identity || !*m->identity || !m->combine ||
-        !*m->combine)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "monoid needs type, identity and combine");
-    if (m->size == 0) return sk__fail(ctx, SK_E_INVALID_ARG, "monoid size is 0");
-    const char *texts[] = {m->type, m->identity, m->combine, m->preamble};
-    const char *what[] = {"monoid's type", "monoid's identity", "monoid's combine",
-                          "monoid's preamble"};
-    for (int i = 0; i < 4; i++)
-        if (sk__check_user_code(ctx, what[i], texts[i]) != SK_OK) return SK_E_INVALID_ARG;
     return SK_OK;
 }
 
@@ -271,7 +104,6 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     if (t->shape == SK_SHAPE_GPU)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      t->wg_size, t->items);
-    if (warps) sk__str_addf(&s, "#define SK_WARP_SHUFFLE 1\n%s\n", sk__source_text("warp"));
     if (t->shape == SK_SHAPE_GPU && m->size == 4 && !op->size_is_bound)
         sk__str_addf(&s, "#define SK_TILE_VEC4 1\n");
     if (t->shape != SK_SHAPE_GPU) sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
@@ -286,8 +118,8 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     if (lookback && op->lb_codec) sk__str_addf(&s, "#define SK_LB_CODEC 1\n%s\n", op->lb_codec);
     if (lookback)
         sk__str_addf(&s, "#define SK_LOOKBACK 1\n#define SK_LB_T SK_T\n"
-                         "#define SK_LB_IDENTITY SK_IDENTITY\n#define sk_lb_op sk_op\n%s\n",
-                     sk__source_text("lookback"));
+                         "#define SK_LB_IDENTITY SK_IDENTITY\n#define sk_lb_op sk_op\n");
+    sk__config_blocks(&s, t->shape == SK_SHAPE_GPU, warps, lookback);
     if (s.failed) {
         sk__str_free(&s);
         return NULL;
@@ -347,7 +179,7 @@ static level_split split_level(const sk__tuning *t, size_t n)
     if (t->shape == SK_SHAPE_GPU) {
         size_t tile = t->wg_size * t->items;
         size_t tiles = div_up(n, tile);
-        if (tiles > GPU_SINGLE_MAX_TILES) s = (level_split){tiles, tile};
+        if (tiles > t->single_max_tiles) s = (level_split){tiles, tile};
         return s;
     }
     if (n < t->cpu_serial_below) return s;
@@ -389,39 +221,31 @@ typedef struct scan_job {
 
 /* ---- kernel arguments ------------------------------------------------------------ */
 
-static sk_status set_span(sk_context *ctx, cl_kernel k, cl_uint *i, span s)
+static void arg_span(sk__args *a, const char *off_name, span s)
 {
-    sk_status st = sk__set_arg(ctx, k, (*i)++, sizeof s.mem, &s.mem);
-    if (st == SK_OK) st = sk__set_arg(ctx, k, (*i)++, sizeof s.off, &s.off);
-    return st;
+    sk__arg_mem(a, s.mem);
+    sk__arg_ulong(a, off_name, s.off);
 }
 
-static sk_status set_ulong(sk_context *ctx, cl_kernel k, cl_uint *i, size_t v)
+/* Arguments set by a lifted load or store (its callback). */
+static void arg_io(sk__args *a,
+                   sk_status (*set)(sk_context *, cl_kernel, cl_uint *, const void *),
+                   const void *user)
 {
-    cl_ulong u = v;
-    return sk__set_arg(ctx, k, (*i)++, sizeof u, &u);
-}
-
-static sk_status set_uint(sk_context *ctx, cl_kernel k, cl_uint *i, unsigned v)
-{
-    cl_uint u = v;
-    return sk__set_arg(ctx, k, (*i)++, sizeof u, &u);
+    if (a->st == SK_OK) a->st = set(a->ctx, a->k, &a->next, user);
 }
 
 /* The input of a level: level 0 through the job's io, if any. */
-static sk_status set_input(const scan_job *job, unsigned level, cl_kernel k, cl_uint *i,
-                           span s)
+static void arg_input(sk__args *a, const scan_job *job, unsigned level, span s)
 {
-    if (level == 0 && job->io) return job->io->set_in(job->ctx, k, i, job->io->user);
-    return set_span(job->ctx, k, i, s);
+    if (level == 0 && job->io) arg_io(a, job->io->set_in, job->io->user);
+    else arg_span(a, "src_off", s);
 }
 
-static sk_status set_output(const scan_job *job, unsigned level, cl_kernel k, cl_uint *i,
-                            span s)
+static void arg_output(sk__args *a, const scan_job *job, unsigned level, span s)
 {
-    if (level == 0 && job->io && job->io->set_out)
-        return job->io->set_out(job->ctx, k, i, job->io->user);
-    return set_span(job->ctx, k, i, s);
+    if (level == 0 && job->io && job->io->set_out) arg_io(a, job->io->set_out, job->io->user);
+    else arg_span(a, "dst_off", s);
 }
 
 /* ---- the recursion ------------------------------------------------------------------- */
@@ -432,31 +256,20 @@ static sk_status set_output(const scan_job *job, unsigned level, cl_kernel k, cl
 static sk_status launch_scan(scan_job *job, unsigned level, span src, span dst, span seeds,
                              size_t n, level_split s, bool exclusive)
 {
-    sk_context *ctx = job->ctx;
-    const sk__program *prog = level ? job->plain : job->top;
     bool gpu = job->t->shape == SK_SHAPE_GPU;
     bool single = s.parts == 0;
     unsigned k = gpu ? (single ? K_GPU_SCAN_SINGLE : K_GPU_SCAN_TILES) : K_CPU_SCAN_CHUNKS;
-    cl_kernel kern = prog->kernels[k];
-    bool has_seeds = seeds.mem != NULL;
-    cl_uint i = 0;
-    sk_status st = SK_OK;
-    SK_TRY(set_input(job, level, kern, &i, src));
-    SK_TRY(set_output(job, level, kern, &i, dst));
-    if (!(gpu && single)) SK_TRY(set_span(ctx, kern, &i, seeds));
-    SK_TRY(set_ulong(ctx, kern, &i, n));
-    if (!gpu) SK_TRY(set_ulong(ctx, kern, &i, s.chunk));
-    SK_TRY(set_uint(ctx, kern, &i, exclusive));
-    if (!(gpu && single)) SK_TRY(set_uint(ctx, kern, &i, has_seeds));
+    sk__args a;
+    sk__args_init(&a, job->ctx, level ? job->plain : job->top, k);
+    arg_input(&a, job, level, src);
+    arg_output(&a, job, level, dst);
+    if (!(gpu && single)) arg_span(&a, "seeds_off", seeds);
+    sk__arg_ulong(&a, "n", n);
+    if (!gpu) sk__arg_ulong(&a, "chunk", s.chunk);
+    sk__arg_uint(&a, "exclusive", exclusive);
+    if (!(gpu && single)) sk__arg_uint(&a, "has_seeds", seeds.mem != NULL);
     size_t local = gpu ? job->t->wg_size : 1;
-    size_t global = single ? local : s.parts * local;
-    st = sk__launch(ctx, prog, k, global, local,
-                    "level=%u n=%zu chunk=%zu exclusive=%d has_seeds=%d src_off=%llu "
-                    "dst_off=%llu seeds_off=%llu", level, n, s.chunk, (int)exclusive,
-                    (int)has_seeds, (unsigned long long)src.off,
-                    (unsigned long long)dst.off, (unsigned long long)seeds.off);
-out:
-    return st;
+    return sk__args_launch(&a, single ? local : s.parts * local, local);
 }
 
 /* Reduces n elements of src at `level` into partials (one per part of s),
@@ -464,35 +277,24 @@ out:
 static sk_status launch_reduce(scan_job *job, unsigned level, span src, span partials,
                                size_t n, level_split s)
 {
-    sk_context *ctx = job->ctx;
-    const sk__program *prog = level ? job->plain : job->top;
     bool gpu = job->t->shape == SK_SHAPE_GPU;
     bool single = s.parts == 0;
     unsigned k = gpu ? (single ? K_GPU_REDUCE_SINGLE : K_GPU_REDUCE_TILES) : K_CPU_REDUCE_CHUNKS;
-    cl_kernel kern = prog->kernels[k];
-    cl_uint i = 0;
-    sk_status st = SK_OK;
-    SK_TRY(set_input(job, level, kern, &i, src));
-    SK_TRY(set_span(ctx, kern, &i, partials));
-    SK_TRY(set_ulong(ctx, kern, &i, n));
-    if (!gpu) SK_TRY(set_ulong(ctx, kern, &i, s.chunk));
+    sk__args a;
+    sk__args_init(&a, job->ctx, level ? job->plain : job->top, k);
+    arg_input(&a, job, level, src);
+    arg_span(&a, "partials_off", partials);
+    sk__arg_ulong(&a, "n", n);
+    if (!gpu) sk__arg_ulong(&a, "chunk", s.chunk);
     size_t local = gpu ? job->t->wg_size : 1;
-    size_t global = single ? local : s.parts * local;
-    st = sk__launch(ctx, prog, k, global, local,
-                    "level=%u n=%zu chunk=%zu src_off=%llu partials_off=%llu", level, n,
-                    s.chunk, (unsigned long long)src.off, (unsigned long long)partials.off);
-out:
-    return st;
+    return sk__args_launch(&a, single ? local : s.parts * local, local);
 }
 
 /* The single pass over the tiles or chunks of s (level 0). */
 static sk_status launch_lookback(scan_job *job, span src, span dst, size_t n, level_split s,
                                  bool exclusive)
 {
-    sk_context *ctx = job->ctx;
     bool gpu = job->t->shape == SK_SHAPE_GPU;
-    unsigned k = gpu ? K_GPU_SCAN_LOOKBACK : K_CPU_SCAN_LOOKBACK;
-    cl_kernel kern = job->top->kernels[k];
     size_t local = gpu ? job->t->wg_size : 1;
     /* CPU shape: non-temporal stores for outputs far past the caches (where
      * the configuration has them; the kernel ignores the flag otherwise). */
@@ -500,24 +302,20 @@ static sk_status launch_lookback(scan_job *job, span src, span dst, size_t n, le
     bool stream = !gpu && stream_bytes && n >= stream_bytes / job->elem_size;
     cl_mem state = NULL;
     cl_uint epoch = 0;
-    cl_uint i = 0;
-    sk_status st = SK_OK;
-    SK_TRY(sk__lookback_state(ctx, s.parts, &state, &epoch));
-    SK_TRY(set_input(job, 0, kern, &i, src));
-    SK_TRY(set_output(job, 0, kern, &i, dst));
-    SK_TRY(sk__set_arg(ctx, kern, i++, sizeof state, &state));
-    SK_TRY(set_uint(ctx, kern, &i, epoch));
-    SK_TRY(set_ulong(ctx, kern, &i, s.parts));
-    SK_TRY(set_ulong(ctx, kern, &i, n));
-    if (!gpu) SK_TRY(set_ulong(ctx, kern, &i, s.chunk));
-    SK_TRY(set_uint(ctx, kern, &i, exclusive));
-    if (!gpu) SK_TRY(set_uint(ctx, kern, &i, stream));
-    st = sk__launch(ctx, job->top, k, s.parts * local, local,
-                    "epoch=%u tiles=%zu n=%zu chunk=%zu exclusive=%d stream=%d src_off=%llu "
-                    "dst_off=%llu", (unsigned)epoch, s.parts, n, s.chunk, (int)exclusive,
-                    (int)stream, (unsigned long long)src.off, (unsigned long long)dst.off);
-out:
-    return st;
+    sk_status st = sk__lookback_state(job->ctx, s.parts, &state, &epoch);
+    if (st != SK_OK) return st;
+    sk__args a;
+    sk__args_init(&a, job->ctx, job->top, gpu ? K_GPU_SCAN_LOOKBACK : K_CPU_SCAN_LOOKBACK);
+    arg_input(&a, job, 0, src);
+    arg_output(&a, job, 0, dst);
+    sk__arg_mem(&a, state);
+    sk__arg_uint(&a, "epoch", epoch);
+    sk__arg_ulong(&a, "tiles", s.parts);
+    sk__arg_ulong(&a, "n", n);
+    if (!gpu) sk__arg_ulong(&a, "chunk", s.chunk);
+    sk__arg_uint(&a, "exclusive", exclusive);
+    if (!gpu) sk__arg_uint(&a, "stream", stream);
+    return sk__args_launch(&a, s.parts * local, local);
 }
 
 static sk_status scan_levels(scan_job *job, unsigned level, span src, span dst, size_t n,
@@ -608,7 +406,7 @@ static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io 
     sk_status st = job_programs(job, op, t);
     if (st != SK_OK) return st;
     size_t elems = scratch_elems(t, n) + extra;
-    return sk__scratch_get(ctx, SK_SLOT_SCAN_PARTIALS, elems * op->m.size,
+    return sk__scratch_get(ctx, &scan_partials, elems * op->m.size,
                            &job->scratch.mem);
 }
 
@@ -694,7 +492,7 @@ static sk_status scan_host(sk_context *ctx, const scan_op *op, const void *src, 
     sk_status st = SK_OK;
     cl_mem mem = NULL;
     if (n && !dst) return sk__fail(ctx, SK_E_INVALID_ARG, "dst is NULL");
-    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, src, n, op->m.size, &mem));
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, n, op->m.size, &mem));
     if (n == 0) return SK_OK;
     SK_TRY(scan_run(ctx, op, mem, mem, n, exclusive));
     SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, n * op->m.size, dst, 0,
@@ -709,7 +507,7 @@ static sk_status reduce_host(sk_context *ctx, const scan_op *op, const void *src
     sk_status st = SK_OK;
     cl_mem mem = NULL;
     if (!result) return sk__fail(ctx, SK_E_INVALID_ARG, "result is NULL");
-    SK_TRY(sk__stage_in(ctx, SK_SLOT_HOST, src, n, op->m.size, &mem));
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, n, op->m.size, &mem));
     SK_TRY(reduce_run(ctx, op, mem, n, result));
 out:
     return st;

@@ -7,6 +7,7 @@
  * program.c  program building and the in-memory program cache
  * diskcache.c  the on-disk program cache
  * scan.c     the scan and reduce primitives (on top of the three above)
+ * monoid.c   element type and operator names, the built-in monoids
  */
 #ifndef SK_INTERNAL_H
 #define SK_INTERNAL_H
@@ -14,6 +15,7 @@
 #include "scankit.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* ---- one-line checks ----------------------------------------------------- */
@@ -59,6 +61,7 @@ typedef struct sk__program {
     cl_program program;
     cl_kernel kernels[SK_MAX_KERNELS];
     const char *kernel_names[SK_MAX_KERNELS];
+    cl_uint arg_counts[SK_MAX_KERNELS];  /* CL_KERNEL_NUM_ARGS of each */
     unsigned kernel_count;
     unsigned long used;            /* the context's program clock at its last use */
 } sk__program;
@@ -71,29 +74,23 @@ typedef struct sk__program {
 
 /* ---- scratch ------------------------------------------------------------- */
 
-/* Each slot is one grow-only device buffer. A primitive owns its slots; a
- * primitive that calls another uses different slots than its callee. */
-typedef enum sk__slot {
-    SK_SLOT_SCAN_PARTIALS = 0,     /* scan/reduce: partials of every level */
-    SK_SLOT_HOST = 1,              /* host-array forms: staging */
-    SK_SLOT_HOST_VALUES = 2,       /* host-array forms: second input (values) */
-    SK_SLOT_HOST_OUT = 3,          /* host-array forms: separate output */
-    SK_SLOT_COMPACT_A = 4,         /* compaction: counts, flags, ... */
-    SK_SLOT_COMPACT_B = 5,
-    SK_SLOT_COMPACT_COUNT = 6,
-    SK_SLOT_SORT_HIST = 7,         /* radix sort: digit histograms */
-    SK_SLOT_SORT_KEYS = 8,         /* radix sort: ping-pong keys / values */
-    SK_SLOT_SORT_VALUES = 9,
-    SK_SLOT_SORT_AUX = 10,
-    SK_SLOT_SEGSCAN_A = 11,        /* segmented scan, polynomial evaluation */
-    SK_SLOT_SEGSCAN_B = 12,
-    SK_SLOT_SEGSCAN_C = 13,        /* segmented scan: small results */
-    SK_SLOT_LOOKBACK = 14,         /* single-pass scans: tile counter + tile states */
-    SK_SLOT_SORT_STATE = 15,       /* radix sort, one sweep per digit: look-back state */
-    SK_SLOT_COUNT = 16
-} sk__slot;
+/* Who a scratch buffer belongs to. Each primitive declares its own ids,
+ * static in its file (SK_SCRATCH_ID); a buffer is grow-only and kept by
+ * the context until sk_context_release_scratch, and no two ids share one,
+ * so a primitive may call another (the sort calls the scan) while it holds
+ * its own. The host-array forms share sk__scratch_host*: they never nest. */
+typedef struct sk__scratch_id {
+    const char *what;
+} sk__scratch_id;
+
+#define SK_SCRATCH_ID(name, what) static const sk__scratch_id name = {what}
+
+extern const sk__scratch_id sk__scratch_host;         /* host-array forms: input */
+extern const sk__scratch_id sk__scratch_host_values;  /* their second input */
+extern const sk__scratch_id sk__scratch_host_out;     /* their separate output */
 
 typedef struct sk__scratch {
+    const sk__scratch_id *id;
     cl_mem mem;
     size_t bytes;
 } sk__scratch;
@@ -112,6 +109,15 @@ typedef struct sk__tuning {
                                       outputs of at least this many bytes
                                       (0: never) */
     sk_scan_path scan_path;        /* as set (AUTO: decided per monoid) */
+    size_t single_max_tiles;       /* GPU scan: one work-group walks up to this many tiles */
+    size_t stride_groups;          /* GPU: work-groups of a pass striding over all elements */
+    unsigned radix_bits;           /* radix sort: digit width */
+    size_t pairs32_items;          /* one-sweep sort of 4-byte keys and values ranked by
+                                      warp votes: items per work-item (0: as keys) */
+    bool poll_volatile;            /* one-sweep sort: volatile look-back polls */
+    size_t lines_bytes;            /* CPU sort: line scatter from this many bytes (0: never) */
+    size_t points_scan_below;      /* polynomial: a scan per point below this many */
+    size_t points_scan_degree;     /* points and above this many coefficients */
 } sk__tuning;
 
 /* ---- the context ------------------------------------------------------------ */
@@ -140,9 +146,11 @@ struct sk_context {
     long program_cache_param;      /* SK_PARAM_PROGRAM_CACHE (0: automatic) */
     char *cache_dir;               /* on-disk program cache; NULL = off */
     char *kernel_defines;          /* $SCANKIT_KERNEL_DEFINES, before every config */
+    unsigned test_hooks;           /* sk__test_set_hooks() (sk_testing.h) */
     sk_build_stats build_stats;
 
-    sk__scratch scratch[SK_SLOT_COUNT];
+    sk__scratch *scratch;          /* one buffer per id that asked */
+    size_t scratch_count, scratch_cap;
     cl_uint lookback_epoch;        /* of the last look-back launch (lookback.cl) */
 
     cl_event *events;              /* profiling record */
@@ -157,6 +165,14 @@ struct sk_context {
     char *detail;                  /* the last failure's detail, whole; NULL: none */
     char *build_log;
 };
+
+/* ---- small string builder (errors.c) -------------------------------------------- */
+
+typedef struct sk__str {
+    char *buf;
+    size_t len, cap;
+    bool failed;                   /* an allocation failed */
+} sk__str;
 
 /* ---- errors.c -------------------------------------------------------------- */
 
@@ -185,20 +201,38 @@ sk_status sk__require_fp64(sk_context *ctx, sk_type t);
 
 /* Which kernels a tuning is for: the scan's (scan.cl) over plain
  * elements, the scan's over a lifted element loaded from several arrays
- * (the segmented scans) in reduce-then-scan or in one pass, or the others. */
+ * (the segmented scans) in reduce-then-scan or in one pass, compaction,
+ * the radix sort of keys and of pairs, the polynomial. */
 typedef enum sk__family {
     SK_FAMILY_SCAN,
     SK_FAMILY_LIFTED,
     SK_FAMILY_LIFTED_ONE_PASS,
-    SK_FAMILY_OTHER
+    SK_FAMILY_COMPACT,
+    SK_FAMILY_SORT,
+    SK_FAMILY_SORT_PAIRS,
+    SK_FAMILY_POLY,
+    SK_FAMILY_COUNT
 } sk__family;
 
+/* tuning.c: the table's values for (family, element size) on the context's
+ * device, with the context's parameters over them. */
 sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_size);
+
+/* Whether the tuning table has a portable default for every value (an
+ * unknown device is tuned). */
+bool sk__tuning_complete(void);
+
+/* Whether the device takes the warp-level kernel variants (kernels/warp.cl:
+ * inline PTX): the table names the vendor and the least compute
+ * capability, the device reports its own. */
+bool sk__tuning_warps(const sk_context *ctx);
 
 /* Whether `needle` occurs in `hay`, ignoring ASCII case ("" occurs everywhere). */
 bool sk__contains_nocase(const char *hay, const char *needle);
 
-sk_status sk__scratch_get(sk_context *ctx, sk__slot slot, size_t bytes, cl_mem *out);
+/* The scratch buffer of `id`, at least `bytes` bytes (grown when needed:
+ * its old contents are then lost). */
+sk_status sk__scratch_get(sk_context *ctx, const sk__scratch_id *id, size_t bytes, cl_mem *out);
 
 /* Enqueues zeros into the first `bytes` bytes of `mem` (asynchronous).
  * GPUs fill 16-byte words several times faster than bytes (H200: 0.08
@@ -209,22 +243,52 @@ sk_status sk__fill_zero(sk_context *ctx, cl_mem mem, size_t bytes);
  * kernels/lookback.cl's layout, and the epoch that launch must use. */
 sk_status sk__lookback_state(sk_context *ctx, size_t tiles, cl_mem *mem, cl_uint *epoch);
 
-/* Launch a 1-D kernel (local may be 0 for "runtime chooses"). `scalars` is a
- * printf-style description of the scalar arguments for the trace. */
+/* ---- launch.c ---------------------------------------------------------------- */
+
+/* A kernel's arguments, set in order (memory objects, named scalars), then
+ * launched: the one way primitives launch a kernel. A failing set is
+ * remembered and returned by sk__args_launch, so a launch reads as a list
+ * of sk__arg_* calls and one status check. The scalars are recorded
+ * "name=value" for the trace while one is installed. */
+typedef struct sk__args {
+    sk_context *ctx;
+    const sk__program *prog;
+    unsigned kernel;
+    cl_kernel k;
+    cl_uint next;                  /* index of the next argument */
+    sk_status st;                  /* first failure */
+    sk__str scalars;
+} sk__args;
+
+void sk__args_init(sk__args *a, sk_context *ctx, const sk__program *prog, unsigned kernel);
+void sk__arg_mem(sk__args *a, cl_mem m);
+void sk__arg_ulong(sk__args *a, const char *name, uint64_t v);
+void sk__arg_uint(sk__args *a, const char *name, unsigned v);
+/* A scalar of `size` (4 or 8) bytes: a key-typed or count-typed argument. */
+void sk__arg_word(sk__args *a, const char *name, size_t size, uint64_t v);
+
+/* Launches a 1-D range (local 0: the runtime chooses) once every argument
+ * the kernel takes is set (else SK_E_CL, CL_INVALID_KERNEL_ARGS); traced
+ * and profiled. Releases the list either way. */
+sk_status sk__args_launch(sk__args *a, size_t global, size_t local);
+
+/* Older forms, while callers move to sk__args. */
 sk_status sk__launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
                      size_t global, size_t local, const char *scalars_fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
-
 sk_status sk__set_arg(sk_context *ctx, cl_kernel k, cl_uint index, size_t size,
                       const void *value);
 
-/* Host-array forms: copies n elements of elem bytes into a scratch slot
- * (blocking). SK_E_INVALID_ARG for a NULL src with n > 0. */
-sk_status sk__stage_in(sk_context *ctx, sk__slot slot, const void *src, size_t n, size_t elem,
-                       cl_mem *mem);
+/* runtime.c: a profiled launch's event into the context's record. */
+sk_status sk__profile_record(sk_context *ctx, cl_event ev);
+
+/* Host-array forms: copies n elements of elem bytes into the scratch of
+ * `id` (blocking). SK_E_INVALID_ARG for a NULL src with n > 0. */
+sk_status sk__stage_in(sk_context *ctx, const sk__scratch_id *id, const void *src, size_t n,
+                       size_t elem, cl_mem *mem);
 
 /* *fits = the smallest CL_KERNEL_WORK_GROUP_SIZE of the program's kernels. */
 sk_status sk__program_max_wg(sk_context *ctx, const sk__program *prog, size_t *fits);
@@ -281,6 +345,12 @@ sk_status sk__check_user_code(sk_context *ctx, const char *what, const char *tex
 /* The text of kernels/<name>.cl, for configurations that include one
  * source in another; NULL if there is none. */
 const char *sk__source_text(const char *name);
+
+/* Appends to a configuration the shared kernel layers it needs, after its
+ * own #defines (SK_WG, and SK_LB_T and the others lookback.cl reads):
+ * warp.cl with SK_WARP_SHUFFLE where `warps`, block.cl for the GPU shape
+ * (`gpu`), lookback.cl where `lookback`. */
+void sk__config_blocks(sk__str *s, bool gpu, bool warps, bool lookback);
 /* ---- diskcache.c -------------------------------------------------------------- */
 
 /* One program's entry in the on-disk cache: its full key and its file. */
@@ -356,6 +426,8 @@ sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io
 sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                             size_t n, void *result);
 
+/* The built-in monoids (monoid.c). */
+
 /* The text of a built-in (type, operator) monoid; sk_monoid points into it. */
 typedef struct sk__monoid_text {
     char identity[64];
@@ -373,17 +445,14 @@ typedef struct sk__monoid_text {
 sk_status sk__monoid_of(sk_context *ctx, sk_type t, sk_op op, sk__monoid_text *buf,
                         sk_monoid *out, bool *order_free);
 
+/* Whether t is a floating-point type (SK_TYPE_MAP's is_float; false for an
+ * invalid t). */
+bool sk__type_is_float(sk_type t);
+
 /* SK_E_INVALID_ARG (with detail) for a NULL monoid, a missing field or
  * size 0. */
 sk_status sk__validate_monoid(sk_context *ctx, const sk_monoid *m);
 
-/* ---- small string builder (errors.c) -------------------------------------------- */
-
-typedef struct sk__str {
-    char *buf;
-    size_t len, cap;
-    bool failed;                   /* an allocation failed */
-} sk__str;
 
 void sk__str_addf(sk__str *s, const char *fmt, ...)
 #if defined(__GNUC__)

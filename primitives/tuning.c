@@ -1,139 +1,317 @@
 /*
- * tuning.c - launch shapes per (device class, device name, kernel family,
- * element size).
+ * tuning.c - every device-dependent choice of the library, as one table.
  *
- * The only place that looks at what kind of device the context has. Each
- * number says where it came from; parameters set on the context override.
+ * A row says where it applies (a part of the platform name, a part of the
+ * device name, CPU or GPU devices, a kernel family, an element size; each
+ * may be "any") and sets one value. sk__tuning_for reads the rows in order
+ * and takes, for each value, the first row that applies: rows for one
+ * device come before rows for a vendor, which come before the portable
+ * defaults that end the table and cover every value, so an unknown device
+ * gets a working tuning. Each row names the measurement that chose it
+ * (bench/NOTES-gpu.md, bench/NOTES-cpu.md: the section, with the bench
+ * program and its arguments there). Parameters set on the context
+ * (sk_context_set_param) override the table.
+ *
+ * This is the only place that looks at what kind of device the context
+ * has (besides device.c's choice of a device and runtime.c's check that a
+ * device takes the warp-level variants at all).
  */
 #include "sk_internal.h"
 
-/* GPU shape: a tile of about 16 KiB of elements keeps enough loads in flight
- * per work-group while leaving local memory for several work-groups per
- * compute unit (48 KiB on NVIDIA). 256 work-items is the common sweet spot
- * of NVIDIA and AMD parts. The scan kernels, whose only other local memory
- * is one value per work-item, take 32 KiB tiles: on an H200 the single-pass
- * scan of 2^28 uint32 went from 0.82 ms (256 x 16) to 0.62 ms (256 x 32);
- * 256 x 40, 128 x 48 and 128 x 64 were slower (bench/NOTES-gpu.md). */
-#define GPU_WG 256
-#define GPU_TILE_BYTES 16384
-#define GPU_MAX_ITEMS 16
-#define GPU_SCAN_TILE_BYTES 32768
-#define GPU_SCAN_MAX_ITEMS 32
+/* What a row sets. */
+typedef enum tune_key {
+    TUNE_WG,                 /* GPU shape: work-items per work-group */
+    TUNE_TILE_BYTES,         /* GPU shape: bytes of a tile (items = tile / wg / element) */
+    TUNE_MAX_ITEMS,          /* GPU shape: at most this many items per work-item */
+    TUNE_ITEMS,              /* GPU shape: items per work-item, fixed (0: from the tile) */
+    TUNE_SINGLE_MAX_TILES,   /* GPU scan: up to this many tiles, one work-group walks all */
+    TUNE_STRIDE_GROUPS,      /* GPU shape: work-groups of a pass striding over all elements */
+    TUNE_CPU_CHUNKS_PER_CU,  /* CPU shape: chunks per compute unit */
+    TUNE_CPU_SERIAL_BELOW,   /* CPU shape: one work-item below this many elements */
+    TUNE_CPU_LB_CHUNK,       /* CPU single pass: elements per chunk */
+    TUNE_CPU_STREAM_BYTES,   /* CPU single pass: non-temporal stores from this output size */
+    TUNE_RADIX_BITS,         /* radix sort: digit width */
+    TUNE_PAIRS32_ITEMS,      /* one-sweep sort, 4-byte keys and values ranked by warp
+                                votes: items per work-item (0: as keys) */
+    TUNE_POLL_VOLATILE,      /* one-sweep sort: look-back words polled by volatile loads */
+    TUNE_LINES_BYTES,        /* CPU sort: line scatter from this many bytes of keys and
+                                values (0: never) */
+    TUNE_POINTS_SCAN_BELOW,  /* polynomial: below this many points ... */
+    TUNE_POINTS_SCAN_DEGREE, /* ... and above this many coefficients, a scan per point */
+    TUNE_WARPS_FROM_CC,      /* warp-level variants (inline PTX, kernels/warp.cl) from this
+                                NVIDIA compute capability on (0: none) */
+    TUNE_KEY_COUNT
+} tune_key;
 
-/* GPU shape, the segmented scans' lifted (value, head) elements: small
- * work-groups. H100, sk_segscan_inclusive of 2^28 uint32 (segments of
- * 1-2048), wall time of one call, median of 9 (bench/NOTES-gpu.md,
- * "Segmented scan tiles"): 64 x 8 2.13-2.14 ms, 64 x 4 2.09, 128 x 8 2.19,
- * 128 x 16 2.19, 128 x 4 2.27, 256 x 4 and 256 x 8 2.43, the 32 KiB rule's
- * 256 x 5 2.53, 512 x 4 5.10. */
-#define GPU_LIFTED_WG 64
-#define GPU_LIFTED_ITEMS 8
+enum { ANY_DEVICE = 0, CPU_DEVICE = 1, GPU_DEVICE = 2 };
+#define ANY_FAMILY SK_FAMILY_COUNT
 
-/* The same in the single pass (decoupled look-back): wider work-groups.
- * H200, the same timer (device time, median of 9), reduce-then-scan at 64
- * x 8 taking 2.01 ms: 128 x 8 1.957 ms, 64 x 8 2.19, 256 x 4 and 256 x 8
- * 2.29, 32 x 16 2.44, 64 x 16 2.68, 512 x 4 4.40 (16 items at 128 or 256
- * are cut to 8 by the local memory rule below: the same times). */
-#define GPU_LIFTED_ONE_PASS_WG 128
-#define GPU_LIFTED_ONE_PASS_ITEMS 8
+typedef struct tune_row {
+    const char *vendor;      /* part of the platform name (any case); NULL: any */
+    const char *device;      /* part of the device name (any case); NULL: any */
+    int device_class;        /* ANY_DEVICE, CPU_DEVICE or GPU_DEVICE */
+    sk_shape shape;          /* the kernels' shape; SK_SHAPE_AUTO: any */
+    int family;              /* sk__family, or ANY_FAMILY */
+    size_t elem_size;        /* bytes per element; 0: any */
+    tune_key key;
+    long value;
+    const char *chosen_by;   /* the measurement behind it */
+} tune_row;
 
-/* GPU scan tiles of the devices they were measured on, by a part of the
- * device name (any case); the first match wins, other GPUs take the
- * defaults above. bench_scan --min-log2 28 --max-log2 28 --wg W --items I,
- * 4-byte elements (bench/NOTES-gpu.md, "Scan tiles again" and "Scan tiles
- * on the H100"). Both measured devices prefer the defaults, which were
- * chosen on the H200. A table rather than a tuning run on first use: the
- * tile shape fixes the association order of float sums, which must stay
- * the same run to run on one device, whatever a noisy timing would pick. */
-typedef struct gpu_scan_tiles {
-    const char *name_part;
-    size_t wg;
-    size_t tile_bytes;
-} gpu_scan_tiles;
-
-static const gpu_scan_tiles gpu_scan_table[] = {
-    /* 256 x 32 0.589 ms, 128 x 48 0.579 (one run, within the spread),
-     * 128 x 64 0.623, 128 x 32 0.627, 24 and 48 items at 256 and every
-     * 512-wide shape 0.74 or slower. */
-    {"H200", 256, 32768},
+static const tune_row rows[] = {
+    /* ---- one device ---------------------------------------------------------- */
+    /* bench_scan --min-log2 28 --max-log2 28 --wg W --items I, 4-byte
+     * elements: 256 x 32 0.589 ms, 128 x 48 0.579 (one run, within the
+     * spread), 128 x 64 0.623, 128 x 32 0.627, 24 and 48 items at 256 and
+     * every 512-wide shape 0.74 or slower. A table rather than a tuning run
+     * on first use: the tile shape fixes the association order of float
+     * sums, which must stay the same run to run on one device. */
+    {NULL, "H200", GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SCAN, 0, TUNE_WG, 256,
+     "bench/NOTES-gpu.md: Scan tiles again, with the shuffle work-group scan"},
+    {NULL, "H200", GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SCAN, 0, TUNE_TILE_BYTES, 32768,
+     "bench/NOTES-gpu.md: Scan tiles again, with the shuffle work-group scan"},
     /* 256 x 32, 128 x 32, 128 x 64 and 64 x 64 at 0.98-1.00 of the copy
      * kernel (0.714 ms), 256 x 16 and 512 x 16 at 0.88. */
-    {"H100", 256, 32768},
+    {NULL, "H100", GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SCAN, 0, TUNE_WG, 256,
+     "bench/NOTES-gpu.md: Scan tiles on the H100"},
+    {NULL, "H100", GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SCAN, 0, TUNE_TILE_BYTES, 32768,
+     "bench/NOTES-gpu.md: Scan tiles on the H100"},
+
+    /* ---- one vendor ------------------------------------------------------------ */
+    /* The one-sweep look-back read by volatile 32-bit loads (a relaxed load
+     * in the PTX memory model, so it sees each atomic write whole) instead
+     * of atomic_or: 2^28 uniform uint32 keys sorted in 11.1 ms instead of
+     * 12.3 ms on an H100. */
+    {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POLL_VOLATILE, 1,
+     "bench/NOTES-gpu.md: One sweep per digit, second round (v6, volatile polls)"},
+    /* Pairs of 4-byte keys and values ranked by warp votes: 17 items, the
+     * most whose keys and values fit in 48 KiB of local memory beside the
+     * warp counters. H200, 2^28 uniform keys, two rounds in one command:
+     * 9.87 / 9.86 ms against 10.09 / 10.11 at 16; keys alone keep 16
+     * (7.24 against 7.45 at 17). */
+    {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT_PAIRS, 0, TUNE_PAIRS32_ITEMS, 17,
+     "bench/NOTES-gpu.md: Sort pairs: where the values' time goes; 17 items"},
+
+    /* Warp-level variants (kernels/warp.cl: shuffles, votes with .sync, which
+     * need compute capability 7.0): the work-group scans and the one-pass
+     * look-back by shuffles, the sort's ranking by warp votes. H200, 2^28:
+     * inclusive scan 0.590 ms against 0.601 by Hillis-Steele, segmented
+     * scan 2.43 against 2.54. */
+    {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_WARPS_FROM_CC, 7,
+     "bench/NOTES-gpu.md: Work-group scan by warp shuffles (NVIDIA)"},
+
+    /* ---- portable defaults: every key, any device ---------------------------- */
+    /* GPU shape: a tile of about 16 KiB keeps enough loads in flight per
+     * work-group while leaving local memory for several work-groups per
+     * compute unit (48 KiB on NVIDIA); 256 work-items is the common sweet
+     * spot of NVIDIA and AMD parts. The scan kernels, whose only other
+     * local memory is one value per work-item, take 32 KiB tiles: on an
+     * H200 the single-pass scan of 2^28 uint32 went from 0.82 ms (256 x 16)
+     * to 0.62 ms (256 x 32); 256 x 40, 128 x 48 and 128 x 64 were slower. */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SCAN, 0, TUNE_TILE_BYTES, 32768,
+     "bench/NOTES-gpu.md: Scan tiles again, with the shuffle work-group scan"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SCAN, 0, TUNE_MAX_ITEMS, 32,
+     "bench/NOTES-gpu.md: Scan tiles again, with the shuffle work-group scan"},
+    /* The segmented scans' lifted (value, head) elements: small work-groups.
+     * H100, sk_segscan_inclusive of 2^28 uint32 (segments of 1-2048), median
+     * of 9: 64 x 8 2.13-2.14 ms, 64 x 4 2.09, 128 x 8 2.19, 128 x 16 2.19,
+     * 128 x 4 2.27, 256 x 4 and 256 x 8 2.43, 256 x 5 2.53, 512 x 4 5.10. */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_LIFTED, 0, TUNE_WG, 64,
+     "bench/NOTES-gpu.md: Segmented scan tiles"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_LIFTED, 0, TUNE_ITEMS, 8,
+     "bench/NOTES-gpu.md: Segmented scan tiles"},
+    /* The same in the single pass: wider work-groups. H200, reduce-then-scan
+     * at 64 x 8 taking 2.01 ms: 128 x 8 1.957 ms, 64 x 8 2.19, 256 x 4 and
+     * 256 x 8 2.29, 32 x 16 2.44, 64 x 16 2.68, 512 x 4 4.40. */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_LIFTED_ONE_PASS, 0, TUNE_WG, 128,
+     "bench/NOTES-gpu.md: Segmented scan tiles"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_LIFTED_ONE_PASS, 0, TUNE_ITEMS, 8,
+     "bench/NOTES-gpu.md: Segmented scan tiles"},
+    /* GPU shape, radix sort: 8-bit digits ranked by stable local splits of
+     * two bits. H200, 2^28 uniform uint32: 4-bit digits with 1-bit splits
+     * 39.7 ms, 4-bit with 2-bit splits 30.4, 8-bit with 1-bit splits 33.1,
+     * 8-bit with 2-bit splits 23.1 (half the passes). */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_GPU, ANY_FAMILY, 0, TUNE_RADIX_BITS, 8,
+     "bench/NOTES-gpu.md: Second attempt (8-bit digits, 2-bit splits)"},
+    /* CPU shape, radix sort: 11-bit digits for keys (three passes for 32-bit
+     * keys instead of four), 8 for pairs (every digit has two streams of
+     * lines). 2-core PoCL 3.1, 2^24 uniform uint32, line buffers: keys 11
+     * bits 310 ms against 8 bits 372; pairs 8 bits 119 ms, 10 bits 152, 11
+     * bits 135. */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT_PAIRS, 0, TUNE_RADIX_BITS, 8,
+     "primitives/sort.c history; bench/NOTES-cpu.md: Radix sort (CPU shape)"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_RADIX_BITS, 11,
+     "primitives/sort.c history; bench/NOTES-cpu.md: Radix sort (CPU shape)"},
+    /* CPU devices: the line scatter (non-temporal stores) from 4 MiB of keys
+     * and values. Kernel time of the line scatter against the plain one,
+     * keys / pairs: 2^20 5.8 vs 6.8 / 7.5 vs 12.3 ms; 2^24 79-84 vs 145-148
+     * / 112-121 vs 246. */
+    {NULL, NULL, CPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_LINES_BYTES, 4L << 20,
+     "bench/NOTES-cpu.md: Radix sort (CPU shape), Variants"},
+    /* CPU devices: non-temporal scan stores slower for outputs of 2-4 MiB,
+     * mixed at 8 MiB, faster from 16 MiB (1.0-1.2 against 1.4-1.6 ms at
+     * 2^22 uint32). */
+    {NULL, NULL, CPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_CPU_STREAM_BYTES, 1L << 24,
+     "bench/NOTES-cpu.md: Single pass with decoupled look-back, stores by size"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_WG, 256, "first GPU shape; no recorded comparison"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_TILE_BYTES, 16384, "first GPU shape; no recorded comparison"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_MAX_ITEMS, 16, "first GPU shape; no recorded comparison"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_ITEMS, 0, "from the tile"},
+    /* The sort's passes that stride over every key (AND/OR, digit counts):
+     * 256 work-groups took 1.6 ms over 2^28 keys on an H100, too few loads
+     * in flight; 1024 do not. */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_STRIDE_GROUPS, 1024,
+     "H100 measurement in the sort's history; no recorded table"},
+    /* Up to 8 tiles, one work-group walking them in order beats three
+     * launches. */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_SINGLE_MAX_TILES, 8,
+     "first GPU shape; no recorded comparison"},
+    /* CPU shape (PoCL, work-group size 1): a few chunks per compute unit
+     * balance the load; below 32K elements one work-item finishing the
+     * whole scan beats three launches. 2-core PoCL 3.1, bench_scan. */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_CPU_CHUNKS_PER_CU, 4,
+     "bench/bench_scan on the 2-core PoCL 3.1; no recorded table"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_CPU_SERIAL_BELOW, 32768,
+     "bench/bench_scan on the 2-core PoCL 3.1; no recorded table"},
+    /* CPU single pass: chunks whose input is still in L2 (2 MiB) when
+     * scanned. 2-core PoCL 3.1, 2^24 uint32: 16K elements 4.9 ms, 32K
+     * 4.7-4.8, 64K 4.6, 128K 4.7-4.8, 256K 5.1. */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_CPU_LB_CHUNK, 65536,
+     "bench/NOTES-cpu.md: Single pass with decoupled look-back, chunk size"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_CPU_STREAM_BYTES, 0, "GPUs: never"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_LINES_BYTES, 0, "GPUs: never"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_PAIRS32_ITEMS, 0, "as keys"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_WARPS_FROM_CC, 0,
+     "portable forms"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POLL_VOLATILE, 0,
+     "atomic reads: the OpenCL 1.2 model"},
+    /* Below 64 points and above 65536 coefficients the scan per point beats
+     * one work-item per point (which would walk all coefficients alone). */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POINTS_SCAN_BELOW, 64,
+     "first polynomial plan; no recorded comparison"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POINTS_SCAN_DEGREE, 65536,
+     "first polynomial plan; no recorded comparison"},
 };
 
-/* The measured scan tiles of this device, or NULL. */
-static const gpu_scan_tiles *measured_scan_tiles(const sk_context *ctx)
+/* What a lookup is for. */
+typedef struct tune_query {
+    const sk_context *ctx;
+    sk_shape shape;
+    sk__family family;
+    size_t elem_size;
+} tune_query;
+
+static bool row_applies(const tune_row *r, const tune_query *q)
 {
-    for (size_t i = 0; i < sizeof gpu_scan_table / sizeof gpu_scan_table[0]; i++)
-        if (sk__contains_nocase(ctx->desc.device_name, gpu_scan_table[i].name_part))
-            return &gpu_scan_table[i];
-    return NULL;
+    const sk_context *ctx = q->ctx;
+    int device_class = ctx->desc.is_gpu ? GPU_DEVICE : CPU_DEVICE;
+    return (!r->vendor || sk__contains_nocase(ctx->desc.platform_name, r->vendor)) &&
+           (!r->device || sk__contains_nocase(ctx->desc.device_name, r->device)) &&
+           (r->device_class == ANY_DEVICE || r->device_class == device_class) &&
+           (r->shape == SK_SHAPE_AUTO || r->shape == q->shape) &&
+           (r->family == ANY_FAMILY || r->family == (int)q->family) &&
+           (r->elem_size == 0 || r->elem_size == q->elem_size);
 }
 
-/* CPU shape (PoCL, work-group size 1): a few chunks per compute unit balance
- * the load; below 32K elements one work-item finishing the whole scan beats
- * three launches. Measured on a 2-core PoCL 3.1 with bench/bench_scan. */
-#define CPU_CHUNKS_PER_CU 4
-#define CPU_SERIAL_BELOW 32768
+/* The first row's value for key that applies (the defaults cover every
+ * key: tests/test_runtime.c checks that an unknown device is tuned). */
+static long tune(const tune_query *q, tune_key key)
+{
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i].key == key && row_applies(&rows[i], q)) return rows[i].value;
+    return 0;
+}
 
-/* CPU shape, single pass (look-back): chunks small enough that a chunk
- * reduced from memory is still in the core's L2 (2 MiB on the development
- * machine) when it is scanned, many enough per compute unit that a
- * descheduled work-item holds up little. 2-core PoCL 3.1, 2^24 uint32:
- * 16K elements 4.9 ms, 32K 4.7-4.8, 64K 4.6, 128K 4.7-4.8, 256K 5.1
- * (bench/NOTES-cpu.md). */
-#define CPU_LB_CHUNK 65536
-
-/* CPU shape, single pass: outputs of this many bytes and more are written
- * with non-temporal stores (CPU devices only). Same machine: slower for
- * outputs of 2-4 MiB, mixed at 8 MiB, faster from 16 MiB (1.0-1.2 against
- * 1.4-1.6 ms at 2^22 uint32). */
-#define CPU_STREAM_BYTES ((size_t)1 << 24)
+static size_t tune_size(const tune_query *q, tune_key key)
+{
+    long v = tune(q, key);
+    return v > 0 ? (size_t)v : 0;
+}
 
 static size_t clamp_size(size_t v, size_t lo, size_t hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_size)
+/* GPU shape: the work-group and items per work-item, fitted to the
+ * device's work-group limit and local memory (the tile and the work-group
+ * sums). */
+static void gpu_shape(const tune_query *q, sk__tuning *t)
 {
-    bool scan = family == SK_FAMILY_SCAN;
-    const gpu_scan_tiles *measured = scan ? measured_scan_tiles(ctx) : NULL;
-    size_t tile_bytes = measured ? measured->tile_bytes
-                        : scan   ? GPU_SCAN_TILE_BYTES
-                                 : GPU_TILE_BYTES;
-    size_t max_items = scan ? GPU_SCAN_MAX_ITEMS : GPU_MAX_ITEMS;
-    sk__tuning t;
-    t.shape = ctx->shape_param;
-    if (t.shape == SK_SHAPE_AUTO) t.shape = ctx->desc.is_gpu ? SK_SHAPE_GPU : SK_SHAPE_CPU;
-    if (elem_size == 0) elem_size = 1;
-
-    bool lifted = family == SK_FAMILY_LIFTED;
-    bool lifted_one_pass = family == SK_FAMILY_LIFTED_ONE_PASS;
-    size_t wg = ctx->wg_param     ? (size_t)ctx->wg_param
-                : measured        ? measured->wg
-                : lifted          ? GPU_LIFTED_WG
-                : lifted_one_pass ? GPU_LIFTED_ONE_PASS_WG
-                                  : GPU_WG;
+    const sk_context *ctx = q->ctx;
+    size_t elem_size = q->elem_size;
+    size_t wg = ctx->wg_param ? (size_t)ctx->wg_param : tune_size(q, TUNE_WG);
     while (wg > ctx->max_wg_size && wg > 1) wg /= 2;
-    /* The tile and the work-group sums must fit in local memory. */
     while (wg > 1 && (wg * 2 + 2 * wg) * elem_size > ctx->local_mem_bytes) wg /= 2;
-    size_t items = ctx->items_param  ? (size_t)ctx->items_param
-                   : lifted          ? GPU_LIFTED_ITEMS
-                   : lifted_one_pass ? GPU_LIFTED_ONE_PASS_ITEMS
-                                     : clamp_size(tile_bytes / (wg * elem_size), 1, max_items);
+    size_t items = ctx->items_param ? (size_t)ctx->items_param : tune_size(q, TUNE_ITEMS);
+    if (items == 0)
+        items = clamp_size(tune_size(q, TUNE_TILE_BYTES) / (wg * elem_size), 1,
+                           tune_size(q, TUNE_MAX_ITEMS));
     while (items > 1 && (wg * items * 33 / 32 + 1 + 2 * wg) * elem_size > ctx->local_mem_bytes)
         items /= 2;
     if (wg * items < 2) items = 2;   /* a tile of one element would never shrink */
-    t.wg_size = wg;
-    t.items = items;
+    t->wg_size = wg;
+    t->items = items;
+}
 
+/* CPU shape: chunks, the serial threshold, the single pass's chunks and
+ * stores. */
+static void cpu_shape(const tune_query *q, sk__tuning *t)
+{
+    const sk_context *ctx = q->ctx;
     size_t cus = ctx->desc.compute_units ? ctx->desc.compute_units : 1;
-    t.cpu_chunks = ctx->chunks_param ? (size_t)ctx->chunks_param : cus * CPU_CHUNKS_PER_CU;
-    t.cpu_serial_below = ctx->serial_below_param ? (size_t)ctx->serial_below_param
-                                                 : CPU_SERIAL_BELOW;
-    t.cpu_lb_chunk = ctx->chunks_param ? 0 : CPU_LB_CHUNK;
-    t.cpu_stream_bytes = ctx->desc.is_gpu ? 0 : CPU_STREAM_BYTES;
+    t->cpu_chunks = ctx->chunks_param ? (size_t)ctx->chunks_param
+                                      : cus * tune_size(q, TUNE_CPU_CHUNKS_PER_CU);
+    t->cpu_serial_below = ctx->serial_below_param ? (size_t)ctx->serial_below_param
+                                                  : tune_size(q, TUNE_CPU_SERIAL_BELOW);
+    t->cpu_lb_chunk = ctx->chunks_param ? 0 : tune_size(q, TUNE_CPU_LB_CHUNK);
+    t->cpu_stream_bytes = tune_size(q, TUNE_CPU_STREAM_BYTES);
+}
+
+sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_size)
+{
+    sk__tuning t;
+    t.shape = ctx->shape_param;
+    if (t.shape == SK_SHAPE_AUTO) t.shape = ctx->desc.is_gpu ? SK_SHAPE_GPU : SK_SHAPE_CPU;
+    tune_query q = {ctx, t.shape, family, elem_size ? elem_size : 1};
+    gpu_shape(&q, &t);
+    cpu_shape(&q, &t);
     t.scan_path = ctx->scan_path_param;
+    t.single_max_tiles = tune_size(&q, TUNE_SINGLE_MAX_TILES);
+    t.stride_groups = tune_size(&q, TUNE_STRIDE_GROUPS);
+    t.radix_bits = (unsigned)tune_size(&q, TUNE_RADIX_BITS);
+    t.pairs32_items = tune_size(&q, TUNE_PAIRS32_ITEMS);
+    t.poll_volatile = tune(&q, TUNE_POLL_VOLATILE) != 0;
+    t.lines_bytes = ctx->sort_lines_param ? (size_t)ctx->sort_lines_param
+                                          : tune_size(&q, TUNE_LINES_BYTES);
+    t.points_scan_below = tune_size(&q, TUNE_POINTS_SCAN_BELOW);
+    t.points_scan_degree = tune_size(&q, TUNE_POINTS_SCAN_DEGREE);
     return t;
+}
+
+/* cl_nv_device_attribute_query's CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV. */
+#define NV_COMPUTE_CAPABILITY_MAJOR 0x4000
+
+bool sk__tuning_warps(const sk_context *ctx)
+{
+    tune_query q = {ctx, SK_SHAPE_GPU, SK_FAMILY_SCAN, 4};
+    long from = tune(&q, TUNE_WARPS_FROM_CC);
+    cl_uint major = 0;
+    return from > 0 &&
+           clGetDeviceInfo(ctx->device, NV_COMPUTE_CAPABILITY_MAJOR, sizeof major, &major,
+                           NULL) == CL_SUCCESS &&
+           major >= (cl_uint)from;
+}
+
+bool sk__tuning_complete(void)
+{
+    for (int key = 0; key < TUNE_KEY_COUNT; key++) {
+        bool covered = false;
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0] && !covered; i++)
+            covered = rows[i].key == (tune_key)key && !rows[i].vendor && !rows[i].device &&
+                      rows[i].device_class == ANY_DEVICE && rows[i].shape == SK_SHAPE_AUTO &&
+                      rows[i].family == ANY_FAMILY && rows[i].elem_size == 0;
+        if (!covered) return false;
+    }
+    return true;
 }

@@ -30,6 +30,9 @@ add_executable(og_segscan ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_segscan.c
                           ${CMAKE_CURRENT_SOURCE_DIR}/ref/ref_segscan.c
                           ${CMAKE_CURRENT_SOURCE_DIR}/ref/reference.c)
 target_link_libraries(og_segscan PRIVATE scankit)
+# og_driver and og_sort set test hooks (primitives/sk_testing.h)
+target_include_directories(og_driver PRIVATE ${PROJECT_SOURCE_DIR}/primitives)
+target_include_directories(og_sort PRIVATE ${PROJECT_SOURCE_DIR}/primitives)
 if(SKT_LIBM)
   target_link_libraries(og_segscan PRIVATE ${SKT_LIBM})
 endif()

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "scankit.h"
+
 extern char skt_cli_root[4096]; /* captures live here         */
 extern char skt_cli_work[4200]; /* current directory, outputs */
 
@@ -29,6 +31,19 @@ void skt_cli_require_any_device(void);
 /* The whole file, NUL-terminated (not counted in *len); free() it. */
 unsigned char *skt_cli_slurp(const char *path, size_t *len);
 void skt_cli_write_file(const char *path, const void *data, size_t len);
+/* An element type as the programs read and write it: the facts of its
+ * SK_TYPE_MAP row, and its little-endian .npy descr ('<', then 'f', 'i' or
+ * 'u', then the size in bytes). */
+typedef struct skt_cli_type {
+    const char *name; /* "int32" */
+    char descr[4];    /* "<i4" */
+    size_t size;
+    int is_float;
+    int is_signed;    /* signed integer */
+} skt_cli_type;
+
+extern const skt_cli_type skt_cli_types[SK_TYPE_COUNT];
+
 /* A 1-D little-endian .npy v1.0 file of n elements of `elem` bytes. */
 void skt_cli_write_npy(const char *path, const char *descr, const void *data, size_t n,
                        size_t elem);

@@ -125,20 +125,12 @@ static int default_device_has_fp64(void)
 /* Element types and the .npy format                                         */
 /* ------------------------------------------------------------------------ */
 
-typedef struct elem_type {
-    const char *name;
-    const char *descr;
-    size_t size;
-    int is_float;
-    int is_signed;
-} elem_type;
-
-static const elem_type T_U32 = {"uint32", "<u4", 4, 0, 0};
-static const elem_type T_I32 = {"int32", "<i4", 4, 0, 1};
-static const elem_type T_U64 = {"uint64", "<u8", 8, 0, 0};
-static const elem_type T_I64 = {"int64", "<i8", 8, 0, 1};
-static const elem_type T_F32 = {"float32", "<f4", 4, 1, 1};
-static const elem_type T_F64 = {"float64", "<f8", 8, 1, 1};
+#define T_U32 (&skt_cli_types[SK_UINT32])
+#define T_I32 (&skt_cli_types[SK_INT32])
+#define T_U64 (&skt_cli_types[SK_UINT64])
+#define T_I64 (&skt_cli_types[SK_INT64])
+#define T_F32 (&skt_cli_types[SK_FLOAT32])
+#define T_F64 (&skt_cli_types[SK_FLOAT64])
 
 /* A .npy v1.0 file with the given header fields, padded to 64 bytes. */
 static unsigned char *make_npy(const char *descr, const char *fortran, const char *shape,
@@ -173,7 +165,7 @@ static void write_npy(const char *path, const char *descr, const char *fortran,
 
 /* The data of an element file read as `t`; for .npy checks the header's
  * magic, dtype and shape first. *n is the element count. */
-static unsigned char *load_elements(const char *path, int is_npy, const elem_type *t,
+static unsigned char *load_elements(const char *path, int is_npy, const skt_cli_type *t,
                                     size_t *n, unsigned char **base)
 {
     size_t len;
@@ -219,25 +211,25 @@ static uint64_t load_bits(const unsigned char *p, size_t size)
     return v;
 }
 
-static uint64_t width_mask(const elem_type *t)
+static uint64_t width_mask(const skt_cli_type *t)
 {
     return t->size == 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * t->size)) - 1);
 }
 
 /* The value of the bits as a signed number of the type's width. */
-static int64_t as_signed(const elem_type *t, uint64_t bits)
+static int64_t as_signed(const skt_cli_type *t, uint64_t bits)
 {
     uint64_t sign = (uint64_t)1 << (8 * t->size - 1);
     uint64_t magnitude = bits & (sign - 1);
     return (bits & sign) ? (int64_t)magnitude - (int64_t)(sign - 1) - 1 : (int64_t)magnitude;
 }
 
-static int int_less(const elem_type *t, uint64_t a, uint64_t b)
+static int int_less(const skt_cli_type *t, uint64_t a, uint64_t b)
 {
     return t->is_signed ? as_signed(t, a) < as_signed(t, b) : a < b;
 }
 
-static uint64_t int_identity(const elem_type *t, const char *op)
+static uint64_t int_identity(const skt_cli_type *t, const char *op)
 {
     uint64_t mask = width_mask(t);
     uint64_t sign = (uint64_t)1 << (8 * t->size - 1);
@@ -253,7 +245,7 @@ static uint64_t int_identity(const elem_type *t, const char *op)
 }
 
 /* Wrapping arithmetic on the unsigned bits: no signed overflow. */
-static uint64_t int_combine(const elem_type *t, const char *op, uint64_t a, uint64_t b)
+static uint64_t int_combine(const skt_cli_type *t, const char *op, uint64_t a, uint64_t b)
 {
     uint64_t mask = width_mask(t);
     if (strcmp(op, "add") == 0)
@@ -271,7 +263,7 @@ static uint64_t int_combine(const elem_type *t, const char *op, uint64_t a, uint
     return a ^ b;
 }
 
-static void check_int_scan(const elem_type *t, const char *op, int exclusive,
+static void check_int_scan(const skt_cli_type *t, const char *op, int exclusive,
                            const unsigned char *in, const unsigned char *out, size_t n)
 {
     uint64_t acc = int_identity(t, op);
@@ -287,14 +279,14 @@ static void check_int_scan(const elem_type *t, const char *op, int exclusive,
     }
 }
 
-static long double load_float(const elem_type *t, const unsigned char *p)
+static long double load_float(const skt_cli_type *t, const unsigned char *p)
 {
     return skt_ref_real_at(t->size == 4 ? SK_FLOAT32 : SK_FLOAT64, p, 0);
 }
 
 /* gamma_k = k u / (1 - k u): the bound on the relative error of k rounded
  * additions or multiplications in any order (Higham, ASNA 2nd ed., 3.1). */
-static long double gamma_k(const elem_type *t, size_t k)
+static long double gamma_k(const skt_cli_type *t, size_t k)
 {
     long double u = t->size == 4 ? FLT_EPSILON / 2.0L : DBL_EPSILON / 2.0L;
     return (long double)k * u / (1.0L - (long double)k * u);
@@ -302,7 +294,7 @@ static long double gamma_k(const elem_type *t, size_t k)
 
 /* min and max: bit for bit the serial fold of the library's semantics
  * (scankit.h, "Float semantics"), through the tests' reference. */
-static void check_float_minmax(const elem_type *t, const char *op, int exclusive,
+static void check_float_minmax(const skt_cli_type *t, const char *op, int exclusive,
                                const unsigned char *in, const unsigned char *out, size_t n)
 {
     sk_type type = t->size == 4 ? SK_FLOAT32 : SK_FLOAT64;
@@ -322,7 +314,7 @@ static void check_float_minmax(const elem_type *t, const char *op, int exclusive
  * reference adds at most k * LDBL_EPSILON relative error. With `exact`
  * (inputs whose every partial result is representable) the bound is zero.
  * (add's identity is -0.0, as the library's.) */
-static void check_float_scan(const elem_type *t, const char *op, int exclusive, int exact,
+static void check_float_scan(const skt_cli_type *t, const char *op, int exclusive, int exact,
                              const unsigned char *in, const unsigned char *out, size_t n)
 {
     int is_add = strcmp(op, "add") == 0, is_mul = strcmp(op, "mul") == 0;
@@ -354,7 +346,7 @@ static void check_float_scan(const elem_type *t, const char *op, int exclusive, 
     }
 }
 
-static void check_scan(const elem_type *t, const char *op, int exclusive,
+static void check_scan(const skt_cli_type *t, const char *op, int exclusive,
                        const unsigned char *in, const unsigned char *out, size_t n)
 {
     if (t->is_float)
@@ -368,7 +360,7 @@ static void check_scan(const elem_type *t, const char *op, int exclusive,
 /* ------------------------------------------------------------------------ */
 
 typedef struct scan_case {
-    const elem_type *type;
+    const skt_cli_type *type;
     const char *op;
     int exclusive;
     int npy;
@@ -428,12 +420,12 @@ static void run_cases(const scan_case *cases, size_t count)
 Test(scan_cli, should_match_a_serial_scan_for_integer_types_through_raw_files)
 {
     static const scan_case cases[] = {
-        {&T_U32, "add", 0, 0, "100003", "uniform", NULL, NULL},
-        {&T_U32, "xor", 1, 0, "1000", "uniform", NULL, NULL},
-        {&T_I32, "max", 0, 0, "1000", "uniform", NULL, NULL},
-        {&T_I32, "add", 1, 0, "1000", "uniform", NULL, NULL},
-        {&T_U64, "mul", 0, 0, "1000", "uniform", "1:7", NULL},
-        {&T_I64, "min", 1, 0, "1000", "uniform", NULL, NULL},
+        {T_U32, "add", 0, 0, "100003", "uniform", NULL, NULL},
+        {T_U32, "xor", 1, 0, "1000", "uniform", NULL, NULL},
+        {T_I32, "max", 0, 0, "1000", "uniform", NULL, NULL},
+        {T_I32, "add", 1, 0, "1000", "uniform", NULL, NULL},
+        {T_U64, "mul", 0, 0, "1000", "uniform", "1:7", NULL},
+        {T_I64, "min", 1, 0, "1000", "uniform", NULL, NULL},
     };
     run_cases(cases, sizeof cases / sizeof cases[0]);
 }
@@ -441,12 +433,12 @@ Test(scan_cli, should_match_a_serial_scan_for_integer_types_through_raw_files)
 Test(scan_cli, should_match_a_serial_scan_for_integer_types_through_npy_files)
 {
     static const scan_case cases[] = {
-        {&T_U32, "min", 1, 1, "1000", "uniform", NULL, NULL},
-        {&T_I32, "mul", 0, 1, "1000", "uniform", "-3:-1", NULL},
-        {&T_U64, "add", 1, 1, "4099", "uniform", NULL, NULL},
-        {&T_U64, "and", 0, 1, "1000", "entropy:1", NULL, NULL},
-        {&T_I64, "or", 0, 1, "1000", "entropy:6", NULL, NULL},
-        {&T_I64, "max", 0, 1, "1000", "few-unique", NULL, NULL},
+        {T_U32, "min", 1, 1, "1000", "uniform", NULL, NULL},
+        {T_I32, "mul", 0, 1, "1000", "uniform", "-3:-1", NULL},
+        {T_U64, "add", 1, 1, "4099", "uniform", NULL, NULL},
+        {T_U64, "and", 0, 1, "1000", "entropy:1", NULL, NULL},
+        {T_I64, "or", 0, 1, "1000", "entropy:6", NULL, NULL},
+        {T_I64, "max", 0, 1, "1000", "few-unique", NULL, NULL},
     };
     run_cases(cases, sizeof cases / sizeof cases[0]);
 }
@@ -454,9 +446,9 @@ Test(scan_cli, should_match_a_serial_scan_for_integer_types_through_npy_files)
 Test(scan_cli, should_match_a_serial_scan_for_float_types_within_the_rounding_bound)
 {
     static const scan_case cases[] = {
-        {&T_F32, "add", 0, 1, "1000", "uniform", NULL, NULL},
-        {&T_F32, "min", 1, 0, "1000", "uniform", "-100:100", NULL},
-        {&T_F32, "mul", 1, 1, "1000", "uniform", "0.5:1.5", NULL},
+        {T_F32, "add", 0, 1, "1000", "uniform", NULL, NULL},
+        {T_F32, "min", 1, 0, "1000", "uniform", "-100:100", NULL},
+        {T_F32, "mul", 1, 1, "1000", "uniform", "0.5:1.5", NULL},
     };
     run_cases(cases, sizeof cases / sizeof cases[0]);
 }
@@ -467,8 +459,8 @@ Test(scan_cli, should_match_a_serial_scan_for_float64_where_the_device_has_fp64)
     if (!default_device_has_fp64())
         cr_skip_test("the default device has no fp64");
     static const scan_case cases[] = {
-        {&T_F64, "add", 1, 1, "3000", "uniform", "-1:1", NULL},
-        {&T_F64, "max", 0, 0, "1000", "uniform", NULL, NULL},
+        {T_F64, "add", 1, 1, "3000", "uniform", "-1:1", NULL},
+        {T_F64, "max", 0, 0, "1000", "uniform", NULL, NULL},
     };
     run_cases(cases, sizeof cases / sizeof cases[0]);
 }
@@ -476,7 +468,7 @@ Test(scan_cli, should_match_a_serial_scan_for_float64_where_the_device_has_fp64)
 /* Floats whose every partial sum (multiples of 1/4 below 2^15) or product
  * (powers of two with a bounded exponent, signs) is exact, so the result
  * must equal the serial one bit for bit in any association order. */
-static void fill_exact_floats(const elem_type *t, const char *op, unsigned char *buf, size_t n)
+static void fill_exact_floats(const skt_cli_type *t, const char *op, unsigned char *buf, size_t n)
 {
     static const double factors[4] = {2.0, 0.5, -1.0, 1.0};
     uint64_t state = 12345;
@@ -499,7 +491,7 @@ static void fill_exact_floats(const elem_type *t, const char *op, unsigned char 
     }
 }
 
-static void exact_float_case(const elem_type *t, const char *op, int exclusive)
+static void exact_float_case(const skt_cli_type *t, const char *op, int exclusive)
 {
     enum { N = 5000 };
     static unsigned char in[N * 8];
@@ -522,22 +514,22 @@ static void exact_float_case(const elem_type *t, const char *op, int exclusive)
 Test(scan_cli, should_match_a_serial_float_scan_exactly_when_partial_results_are_exact)
 {
     require_device();
-    exact_float_case(&T_F32, "add", 0);
-    exact_float_case(&T_F32, "mul", 1);
+    exact_float_case(T_F32, "add", 0);
+    exact_float_case(T_F32, "mul", 1);
     if (default_device_has_fp64()) {
-        exact_float_case(&T_F64, "add", 1);
-        exact_float_case(&T_F64, "mul", 0);
+        exact_float_case(T_F64, "add", 1);
+        exact_float_case(T_F64, "mul", 0);
     }
 }
 
 Test(scan_cli, should_carry_the_running_total_across_device_passes)
 {
     static const scan_case cases[] = {
-        {&T_U32, "add", 0, 0, "1000", "uniform", NULL, "2"},
-        {&T_U32, "add", 1, 0, "1000", "uniform", NULL, "7"},
-        {&T_I64, "max", 1, 1, "1000", "uniform", NULL, "64"},
-        {&T_I32, "xor", 0, 1, "1000", "uniform", NULL, "999"},
-        {&T_F32, "min", 1, 1, "1000", "uniform", NULL, "10"},
+        {T_U32, "add", 0, 0, "1000", "uniform", NULL, "2"},
+        {T_U32, "add", 1, 0, "1000", "uniform", NULL, "7"},
+        {T_I64, "max", 1, 1, "1000", "uniform", NULL, "64"},
+        {T_I32, "xor", 0, 1, "1000", "uniform", NULL, "999"},
+        {T_F32, "min", 1, 1, "1000", "uniform", NULL, "10"},
     };
     run_cases(cases, sizeof cases / sizeof cases[0]);
 }
@@ -565,7 +557,7 @@ static void expect_file_u32(const char *path, int is_npy, const uint32_t *want, 
 {
     size_t got_n;
     unsigned char *base;
-    unsigned char *data = load_elements(path, is_npy, &T_U32, &got_n, &base);
+    unsigned char *data = load_elements(path, is_npy, T_U32, &got_n, &base);
     cr_assert_eq(got_n, n, "%s holds %zu elements, expected %zu", path, got_n, n);
     cr_assert_eq(memcmp(data, want, n * 4), 0, "%s holds the wrong values", path);
     free(base);
@@ -951,7 +943,7 @@ Test(scan_cli, should_load_kernels_from_the_disk_cache_in_a_second_process)
 /* datagen                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static unsigned char *generate(const char *path, const elem_type *t, size_t *n,
+static unsigned char *generate(const char *path, const skt_cli_type *t, size_t *n,
                                unsigned char **base, const char *a1, const char *a2,
                                const char *a3, const char *a4)
 {
@@ -1019,7 +1011,7 @@ Test(datagen_cli, should_draw_uniform_uint64_straight_from_xoshiro256_seeded_by_
     cr_assert_eq(ref_splitmix64(&sm), 0xe220a8397b1dcdafu, "splitmix64 known answer");
     size_t n;
     unsigned char *base;
-    unsigned char *data = generate("x.bin", &T_U64, &n, &base, "-n", "16", "--seed", "42");
+    unsigned char *data = generate("x.bin", T_U64, &n, &base, "-n", "16", "--seed", "42");
     uint64_t state = 42, s[4];
     for (int i = 0; i < 4; i++)
         s[i] = ref_splitmix64(&state);
@@ -1032,8 +1024,8 @@ Test(datagen_cli, should_write_the_same_elements_as_raw_and_npy)
 {
     size_t n_raw, n_npy;
     unsigned char *b1, *b2;
-    unsigned char *raw = generate("x.bin", &T_F64, &n_raw, &b1, "-n", "2K", "--seed", "3");
-    unsigned char *npy = generate("x.npy", &T_F64, &n_npy, &b2, "-n", "2K", "--seed", "3");
+    unsigned char *raw = generate("x.bin", T_F64, &n_raw, &b1, "-n", "2K", "--seed", "3");
+    unsigned char *npy = generate("x.npy", T_F64, &n_npy, &b2, "-n", "2K", "--seed", "3");
     cr_assert_eq(n_raw, 2048);
     cr_assert_eq(n_npy, 2048);
     cr_assert_eq(memcmp(raw, npy, 2048 * 8), 0);
@@ -1064,14 +1056,14 @@ Test(datagen_cli, should_sort_ascending_and_descending)
 {
     size_t n;
     unsigned char *base;
-    unsigned char *d = generate("s.bin", &T_I32, &n, &base, "-n", "5000", "--dist", "sorted");
+    unsigned char *d = generate("s.bin", T_I32, &n, &base, "-n", "5000", "--dist", "sorted");
     for (size_t i = 1; i < n; i++)
-        cr_assert_leq(as_signed(&T_I32, load_bits(d + 4 * (i - 1), 4)),
-                      as_signed(&T_I32, load_bits(d + 4 * i, 4)), "sorted at %zu", i);
+        cr_assert_leq(as_signed(T_I32, load_bits(d + 4 * (i - 1), 4)),
+                      as_signed(T_I32, load_bits(d + 4 * i, 4)), "sorted at %zu", i);
     free(base);
-    d = generate("r.npy", &T_F32, &n, &base, "-n", "5000", "--dist", "reversed");
+    d = generate("r.npy", T_F32, &n, &base, "-n", "5000", "--dist", "reversed");
     for (size_t i = 1; i < n; i++)
-        cr_assert_geq(load_float(&T_F32, d + 4 * (i - 1)), load_float(&T_F32, d + 4 * i),
+        cr_assert_geq(load_float(T_F32, d + 4 * (i - 1)), load_float(T_F32, d + 4 * i),
                       "reversed at %zu", i);
     free(base);
 }
@@ -1080,19 +1072,19 @@ Test(datagen_cli, should_keep_values_inside_the_range)
 {
     size_t n;
     unsigned char *base;
-    unsigned char *d = generate("i.bin", &T_I64, &n, &base, "-n", "3000", "--range", "-5:5");
+    unsigned char *d = generate("i.bin", T_I64, &n, &base, "-n", "3000", "--range", "-5:5");
     int seen_lo = 0, seen_hi = 0;
     for (size_t i = 0; i < n; i++) {
-        int64_t v = as_signed(&T_I64, load_bits(d + 8 * i, 8));
+        int64_t v = as_signed(T_I64, load_bits(d + 8 * i, 8));
         cr_assert(v >= -5 && v <= 5, "element %zu = %lld", i, (long long)v);
         seen_lo |= v == -5;
         seen_hi |= v == 5;
     }
     cr_assert(seen_lo && seen_hi, "both ends of an inclusive range should appear");
     free(base);
-    d = generate("f.bin", &T_F32, &n, &base, "-n", "3000", "--range", "2:3");
+    d = generate("f.bin", T_F32, &n, &base, "-n", "3000", "--range", "2:3");
     for (size_t i = 0; i < n; i++) {
-        long double v = load_float(&T_F32, d + 4 * i);
+        long double v = load_float(T_F32, d + 4 * i);
         cr_assert(v >= 2.0L && v < 3.0L, "element %zu = %Lg", i, v);
     }
     free(base);
@@ -1102,11 +1094,11 @@ Test(datagen_cli, should_make_equal_and_few_unique_values)
 {
     size_t n;
     unsigned char *base;
-    unsigned char *d = generate("e.bin", &T_U32, &n, &base, "-n", "1000", "--dist", "equal");
+    unsigned char *d = generate("e.bin", T_U32, &n, &base, "-n", "1000", "--dist", "equal");
     for (size_t i = 1; i < n; i++)
         cr_assert_eq(load_bits(d + 4 * i, 4), load_bits(d, 4));
     free(base);
-    d = generate("u.bin", &T_U64, &n, &base, "-n", "4000", "--dist", "few-unique");
+    d = generate("u.bin", T_U64, &n, &base, "-n", "4000", "--dist", "few-unique");
     uint64_t seen[16] = {0};
     size_t distinct = 0;
     for (size_t i = 0; i < n; i++) {
@@ -1127,7 +1119,7 @@ Test(datagen_cli, should_reduce_entropy_by_anding_k_words)
 {
     size_t n;
     unsigned char *base;
-    unsigned char *d = generate("h.bin", &T_U32, &n, &base, "-n", "4096", "--dist",
+    unsigned char *d = generate("h.bin", T_U32, &n, &base, "-n", "4096", "--dist",
                                 "entropy:4");
     unsigned long ones = 0;
     for (size_t i = 0; i < n; i++) {

@@ -70,8 +70,6 @@ static void expect_failure(const run_result *r, int code, const char *needle)
 
 #define N 5003
 
-static const char *const NPY_DESCR[SK_TYPE_COUNT] = {"<i4", "<u4", "<i8", "<u8", "<f4", "<f8"};
-
 /* n random elements of t, about half of them kept by SKT_PRED_HALF, with
  * runs of repeats. */
 static unsigned char *make_data(sk_type t, size_t n)
@@ -119,7 +117,7 @@ Test(compact_cli, every_mode_matches_the_reference_for_every_type_through_npy_fi
     for (int t = 0; t < SK_TYPE_COUNT; t++) {
         size_t es = skt_ref_type_size((sk_type)t);
         unsigned char *data = make_data((sk_type)t, N), *want = skt_malloc(N * es);
-        skt_cli_write_npy("in.npy", NPY_DESCR[t], data, N, es);
+        skt_cli_write_npy("in.npy", skt_cli_types[t].descr, data, N, es);
         for (size_t i = 0; i < N; i++) flags[i] = (unsigned char)(skt_rand_below(3) == 0 ? 0 : skt_rand());
         skt_cli_write_npy("flags.npy", "|u1", flags, N, 1);
         for (size_t m = 0; m < 4; m++) {

@@ -29,9 +29,6 @@ TestSuite(compact_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout 
 #define GUARD 16 /* elements after the written part that must stay poisoned */
 #define LARGE_N (((size_t)1 << 21) + 3)
 
-static const char *const TYPE_NAMES[SK_TYPE_COUNT] = {"int32",   "uint32",  "int64",
-                                                       "uint64",  "float32", "float64"};
-
 /* ---- modes and keep patterns ------------------------------------------------------ */
 
 typedef enum mode { M_SELECT, M_PARTITION, M_FLAGGED, M_UNIQUE, M_PAIRS } mode;
@@ -245,7 +242,7 @@ static sk_status call_mem(const run_case *c, size_t *count)
 
 static const char *describe(const run_case *c)
 {
-    return skt_fmt("%s %s%s%s n=%zu %s %s shape %s", MODE_NAMES[c->m], TYPE_NAMES[c->t],
+    return skt_fmt("%s %s%s%s n=%zu %s %s shape %s", MODE_NAMES[c->m], sk_type_name(c->t),
                    c->aux_size ? skt_fmt(" aux=%zu", c->aux_size) : "",
                    c->value_size ? skt_fmt(" values=%zu", c->value_size) : "", c->n,
                    PATTERN_NAMES[c->p], c->cfg,
@@ -457,7 +454,7 @@ static void check_other_predicate(sk_type t, size_t n)
 {
     skt_pred p = (t == SK_FLOAT32 || t == SK_FLOAT64) ? SKT_PRED_ISNAN : SKT_PRED_MOD3;
     size_t es = skt_ref_type_size(t), got = 0;
-    const char *what = skt_fmt("%s %s n=%zu", skt_ref_pred_text(t, p), TYPE_NAMES[t], n);
+    const char *what = skt_fmt("%s %s n=%zu", skt_ref_pred_text(t, p), sk_type_name(t), n);
     reserve(n);
     for (size_t i = 0; i < n; i++) {
         int64_t v = (int64_t)skt_rand_below(2001) - 1000;

@@ -30,9 +30,6 @@ TestSuite(determinism, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 3
 
 #define RUNS 4 /* the last one on a fresh context */
 
-static const char *const TYPE_NAMES[SK_TYPE_COUNT] = {"int32",   "uint32",  "int64",
-                                                       "uint64",  "float32", "float64"};
-
 /* ---- configurations --------------------------------------------------------------- */
 
 typedef struct det_cfg {
@@ -218,11 +215,11 @@ Test(determinism, float_scans_and_reductions_should_be_bit_identical_run_to_run)
             scan_job j = {.t = types[k], .n = n, .src = src};
             for (j.exclusive = 0; j.exclusive < 2; j.exclusive++)
                 expect_identical_runs(&CFGS[c], run_scan, &j, n * es,
-                                      skt_fmt("%s %s add scan, %s", TYPE_NAMES[j.t],
+                                      skt_fmt("%s %s add scan, %s", sk_type_name(j.t),
                                               j.exclusive ? "exclusive" : "inclusive",
                                               cfg_name(&CFGS[c])));
             expect_identical_runs(&CFGS[c], run_reduce, &j, es,
-                                  skt_fmt("%s add reduce, %s", TYPE_NAMES[j.t],
+                                  skt_fmt("%s add reduce, %s", sk_type_name(j.t),
                                           cfg_name(&CFGS[c])));
             free(src);
         }
@@ -318,7 +315,7 @@ Test(determinism, float_segmented_scans_should_be_bit_identical_run_to_run)
                 j.mode = (seg_mode)m;
                 expect_identical_runs(&CFGS[c], m == SEG_TOTALS ? run_segreduce : run_segscan,
                                       &j, n * es,
-                                      skt_fmt("%s add %s, %s", TYPE_NAMES[j.t],
+                                      skt_fmt("%s add %s, %s", sk_type_name(j.t),
                                               SEG_MODE_NAMES[m], cfg_name(&CFGS[c])));
             }
             free(src);
@@ -382,7 +379,7 @@ static void poly_checks(const det_cfg *cfg, sk_type t)
 {
     size_t es = sk_type_size(t), n = cfg->n;
     void *coeffs = noisy(t, n), *points = noisy(t, n);
-    const char *type = TYPE_NAMES[t], *cn = cfg_name(cfg);
+    const char *type = sk_type_name(t), *cn = cfg_name(cfg);
     poly_job high = {.t = t, .ncoef = n, .coeffs = coeffs, .x = -0.99987, .npoints = 3,
                      .points = points};
     expect_identical_runs(cfg, run_poly_one_point, &high, sizeof(double),
@@ -490,7 +487,7 @@ Test(determinism, float_key_sorts_with_values_should_be_bit_identical_run_to_run
                 j.order = o ? SK_DESCENDING : SK_ASCENDING;
                 expect_identical_runs(&CFGS[c], run_sort_pairs, &j, n * (vs + vs),
                                       skt_fmt("%s keys with %zu-byte values, %s, %s",
-                                              TYPE_NAMES[j.t], vs,
+                                              sk_type_name(j.t), vs,
                                               o ? "descending" : "ascending",
                                               cfg_name(&CFGS[c])));
             }

@@ -49,8 +49,6 @@ TestSuite(ieee_check, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 30
 #define N_MANY 203 /* many tiles (GPU 4 x 2) and three chunks of 68 (CPU) */
 #define GUARD 4    /* elements after each output that must stay poisoned */
 
-static const char *const TYPE_NAMES[SK_TYPE_COUNT] = {"int32",   "uint32",  "int64",
-                                                       "uint64",  "float32", "float64"};
 static const char *const OP_NAMES[SK_OP_COUNT] = {"add", "mul", "min", "max",
                                                    "and", "or",  "xor"};
 
@@ -577,7 +575,7 @@ static void run_cases(sk_op op, const ieee_case *cases, size_t ncases)
                     segm g;
                     char label[256];
                     snprintf(label, sizeof label, "%s %s, %s, n=%zu, %s shape, %s",
-                             TYPE_NAMES[t], OP_NAMES[op], cases[k].name, sizes[s],
+                             sk_type_name(t), OP_NAMES[op], cases[k].name, sizes[s],
                              skt_shape_name(CFGS[c].shape), skt_scan_path_name(CFGS[c].path));
                     segm_make(&g, sizes[s]);
                     cases[k].gen((sk_type)t, src, sizes[s]);
@@ -630,7 +628,7 @@ Test(ieee, reduce_of_nothing_should_be_the_identity_bit_for_bit)
             skt_poison(got, sizeof got);
             SKT_OK(sk_reduce(skt_ctx, (sk_type)t, (sk_op)op, s, 0, got));
             expect x = {(sk_type)t, (sk_op)op,
-                        skt_fmt("reduce of nothing, %s %s", TYPE_NAMES[t], OP_NAMES[op])};
+                        skt_fmt("reduce of nothing, %s %s", sk_type_name(t), OP_NAMES[op])};
             expect_elems(&x, got, want, NULL, 1);
         }
     }
@@ -708,7 +706,7 @@ Test(ieee_check, should_accept_device_scans_and_reject_one_corrupted_element)
         if (t == SK_FLOAT64 && !skt_has_fp64()) continue;
         for (int op = SK_OP_ADD; op <= SK_OP_MAX; op++) {
             for (int excl = 0; excl < 2; excl++) {
-                const char *what = skt_fmt("%s %s %s", TYPE_NAMES[t], OP_NAMES[op],
+                const char *what = skt_fmt("%s %s %s", sk_type_name(t), OP_NAMES[op],
                                            excl ? "exclusive" : "inclusive");
                 check_data((sk_type)t, (sk_op)op, in, N);
                 device_scan((sk_type)t, (sk_op)op, excl, in, out, N);

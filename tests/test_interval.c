@@ -60,10 +60,10 @@
  * 0..4096 and 20 random n up to 65534, with 3 chunks, with 1000 chunks (one
  * element each up to n = 1000: chunks often find a predecessor unpublished
  * and reduce it themselves, as often as timing has it), and with that
- * fallback forced by kernel test settings
- * (SCANKIT_KERNEL_DEFINES): SK_LB_REDUCE_ALL reads every predecessor as
- * unpublished, SK_LB_REVERSE_CHUNKS hands chunks out last first (64 chunks
- * for both). Once more with reduce-then-scan forced (3 chunks).
+ * fallback forced by test hooks (sk__test_set_hooks,
+ * primitives/sk_testing.h): reduce-all reads every predecessor as
+ * unpublished, reverse-chunks hands chunks out last first (64 chunks for
+ * both). Once more with reduce-then-scan forced (3 chunks).
  *
  * The look-back path is tested by this, not proved: tiles pass values
  * through flags and atomics, and which predecessors a tile combines depends
@@ -75,13 +75,13 @@
  * scan call), then read back once and checked. Every region is followed by at
  * least PAD elements of T that must stay T (writes past n).
  */
-#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "skt_common.h"
+#include "sk_testing.h"
 
 TestSuite(interval, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 600);
 
@@ -236,7 +236,7 @@ typedef struct {
     sk_shape shape;
     tiles tiles;
     sk_scan_path path;
-    const char *defines;   /* kernel test settings (SCANKIT_KERNEL_DEFINES); NULL: none */
+    unsigned hooks;        /* test hooks (sk_testing.h); 0: none */
 } variant;
 
 static const char *tiles_name(tiles t)
@@ -253,8 +253,9 @@ static const char *tiles_name(tiles t)
     return "?";
 }
 
-/* Shape, tiles and scan path of v on skt_ctx (the path is set every time,
- * AUTO included, so no setting survives from another variant). */
+/* Shape, tiles, scan path and test hooks of v on skt_ctx (the path and the
+ * hooks are set every time, AUTO and none included, so no setting survives
+ * from another variant). */
 static void apply_variant(const variant *v)
 {
     skt_force_shape(v->shape);
@@ -273,26 +274,14 @@ static void apply_variant(const variant *v)
     else
         skt_tiles_default();
     skt_force_scan_path(v->path);
-}
-
-/* With kernel test settings, skt_ctx is reopened with them; call before
- * any buffer is made (buffers belong to the context they were made on). */
-static void apply_defines(const variant *v)
-{
-    if (!v->defines)
-        return;
-    skt_ctx_close();
-    setenv("SCANKIT_KERNEL_DEFINES", v->defines, 1);
-    sk_status st = sk_context_create(&skt_ctx, NULL);
-    unsetenv("SCANKIT_KERNEL_DEFINES");
-    cr_assert_eq(st, SK_OK, "sk_context_create with %s -> %s", v->defines, sk_status_name(st));
+    SKT_OK(sk__test_set_hooks(skt_ctx, v->hooks));
 }
 
 static const char *variant_label(const variant *v)
 {
     return skt_fmt("%s, %s shape, %s, %s%s%s", v->enc->name, skt_shape_name(v->shape),
-                   tiles_name(v->tiles), skt_scan_path_name(v->path), v->defines ? ", " : "",
-                   v->defines ? v->defines : "");
+                   tiles_name(v->tiles), skt_scan_path_name(v->path),
+                   v->hooks ? ", hook " : "", v->hooks ? sk__test_hook_name(v->hooks) : "");
 }
 
 static const char *variant_name(const variant *v, int excl, int in_place)
@@ -480,7 +469,6 @@ static void run_small(batch *b, const variant *v, int excl, int in_place)
 
 static void every_small_n(const variant *v)
 {
-    apply_defines(v);
     batch *b = batch_new(v->enc);
     skt_launches launches[2] = {{0}, {0}};
     apply_variant(v);
@@ -496,82 +484,82 @@ static void every_small_n(const variant *v)
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_cpu_shape)
 {
-    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, NULL});
+    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_cpu_shape_with_small_tiles)
 {
-    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO, NULL});
+    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_gpu_shape)
 {
-    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, NULL});
+    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_gpu_shape_with_small_tiles)
 {
-    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO, NULL});
+    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_small_tiles)
 {
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, NULL});
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_64_item_work_groups)
 {
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, NULL});
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_one_item_work_groups)
 {
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK, NULL});
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_32_item_work_groups)
 {
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_LOOKBACK, NULL});
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_LOOKBACK, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_reduce_then_scan_with_32_item_work_groups)
 {
     every_small_n(
-        &(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_REDUCE_THEN_SCAN, NULL});
+        &(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_REDUCE_THEN_SCAN, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_reduce_then_scan_with_small_tiles)
 {
     every_small_n(
-        &(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN, NULL});
+        &(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_3_chunks)
 {
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, NULL});
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_1000_chunks)
 {
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_1000, SK_SCAN_PATH_LOOKBACK, NULL});
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_1000, SK_SCAN_PATH_LOOKBACK, 0});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_reducing_every_predecessor_again)
 {
     every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK,
-                             "SK_LB_REDUCE_ALL"});
+                             SK__TEST_LB_REDUCE_ALL});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_taking_chunks_last_first)
 {
     every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK,
-                             "SK_LB_REVERSE_CHUNKS"});
+                             SK__TEST_LB_REVERSE_CHUNKS});
 }
 
 Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_reduce_then_scan_in_cpu_shape_with_3_chunks)
 {
     every_small_n(
-        &(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN, NULL});
+        &(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN, 0});
 }
 
 /* ---- reduce: (0, n-1), identity for n = 0 ------------------------------------------ */
@@ -586,7 +574,7 @@ Test(interval, every_n_up_to_4096_should_reduce_to_the_whole_interval)
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++)
         for (int small = 0; small < 2; small++) {
             variant v = {&INT2, (sk_shape)shape, small ? TILES_SMALL : TILES_DEFAULT,
-                         SK_SCAN_PATH_AUTO, NULL};
+                         SK_SCAN_PATH_AUTO, 0};
             apply_variant(&v);
             const char *what = skt_fmt("reduce, %s shape, %s", skt_shape_name(v.shape),
                                        tiles_name(v.tiles));
@@ -656,7 +644,6 @@ static void random_large_n(const variant *v, size_t max_n)
     cr_assert_leq(max_n, e->max_n);
     size_t ns[N_LARGE];
     draw_sizes(ns, max_n);
-    apply_defines(v);
 
     large_bufs lb = {skt_buf_new(max_n * e->size), skt_buf_new((max_n + PAD) * e->size),
                      skt_malloc((max_n + PAD) * e->size)};
@@ -681,63 +668,63 @@ static void random_large_n(const variant *v, size_t max_n)
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_cpu_shape)
 {
-    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, NULL}, LARGE_MAX);
+    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0}, LARGE_MAX);
 }
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_cpu_shape_with_small_tiles)
 {
-    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO, NULL}, LARGE_MAX);
+    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0}, LARGE_MAX);
 }
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_gpu_shape)
 {
-    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, NULL}, LARGE_MAX);
+    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0}, LARGE_MAX);
 }
 
 Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_gpu_shape_with_small_tiles)
 {
-    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO, NULL}, LARGE_MAX);
+    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0}, LARGE_MAX);
 }
 
 Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_one_item_work_groups)
 {
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK, NULL},
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK, 0},
                    USHORT2.max_n);
 }
 
 Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_small_tiles)
 {
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, NULL},
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0},
                    USHORT2.max_n);
 }
 
 Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_64_item_work_groups)
 {
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, NULL},
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, 0},
                    USHORT2.max_n);
 }
 
 Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_32_item_work_groups)
 {
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_LOOKBACK, NULL},
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_LOOKBACK, 0},
                    USHORT2.max_n);
 }
 
 Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_3_chunks)
 {
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, NULL},
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0},
                    USHORT2.max_n);
 }
 
 Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_1000_chunks)
 {
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_1000, SK_SCAN_PATH_LOOKBACK, NULL},
+    random_large_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_1000, SK_SCAN_PATH_LOOKBACK, 0},
                    USHORT2.max_n);
 }
 
 Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_reducing_every_predecessor_again)
 {
     random_large_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK,
-                              "SK_LB_REDUCE_ALL"},
+                              SK__TEST_LB_REDUCE_ALL},
                    USHORT2.max_n);
 }

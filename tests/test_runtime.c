@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "skt_common.h"
+#include "sk_testing.h"
 
 /* After criterion.h: redirect.h pulls in internal/assert.h, which must come
  * after criterion/assert.h. */
@@ -240,10 +241,10 @@ Test(names, types_should_round_trip_through_name_and_parse)
     static const struct {
         const char *alias;
         sk_type t;
-    } aliases[] = {{"int", SK_INT32},   {"uint", SK_UINT32},   {"float", SK_FLOAT32},
-                   {"double", SK_FLOAT64}, {"i32", SK_INT32}, {"u32", SK_UINT32},
-                   {"i64", SK_INT64},   {"u64", SK_UINT64},    {"f32", SK_FLOAT32},
-                   {"f64", SK_FLOAT64}};
+    } aliases[] = {{"int", SK_INT32},   {"uint", SK_UINT32},   {"long", SK_INT64},
+                   {"ulong", SK_UINT64}, {"float", SK_FLOAT32}, {"double", SK_FLOAT64},
+                   {"i32", SK_INT32},   {"u32", SK_UINT32},    {"i64", SK_INT64},
+                   {"u64", SK_UINT64},  {"f32", SK_FLOAT32},   {"f64", SK_FLOAT64}};
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
         sk_type back = (sk_type)-1;
         SKT_EXPECT_STATUS(sk_type_parse(aliases[i].alias, &back), SK_OK);
@@ -251,9 +252,32 @@ Test(names, types_should_round_trip_through_name_and_parse)
     }
 }
 
+Test(names, every_row_of_the_type_map_should_be_what_the_type_functions_say)
+{
+    int rows = 0;
+#define CHECK_ROW_(suffix, value, name, bytes, cl, cl_bits, c_type, is_float, is_signed, alias) \
+    do {                                                                                      \
+        const char *names_[] = {name, cl, alias};                                             \
+        cr_assert_eq((int)SK_##suffix, value, "SK_" #suffix);                                 \
+        cr_assert_eq(sk_type_size(SK_##suffix), (size_t)(bytes), "size of %s", name);         \
+        cr_assert_str_eq(sk_type_name(SK_##suffix), name);                                    \
+        cr_assert(!(is_float && is_signed), "%s: float and signed", name);                    \
+        for (size_t i = 0; i < 3; i++) {                                                      \
+            sk_type back = (sk_type)-1;                                                       \
+            SKT_EXPECT_STATUS(sk_type_parse(names_[i], &back), SK_OK);                        \
+            cr_assert_eq(back, SK_##suffix, "parse(%s)", names_[i]);                          \
+        }                                                                                     \
+        rows++;                                                                               \
+    } while (0);
+    SK_TYPE_MAP(CHECK_ROW_)
+#undef CHECK_ROW_
+    cr_assert_eq(rows, SK_TYPE_COUNT);
+}
+
 Test(names, invalid_types_should_be_rejected)
 {
-    const char *bad[] = {"", "int128", "uint16", "float16", "int32 ", "in", "doublex", "8"};
+    const char *bad[] = {"",   "int128",  "uint16", "float16", "int32 ",
+                         "in", "doublex", "8",      "Int32",   "F64"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         sk_type out = (sk_type)77;
         SKT_EXPECT_STATUS(sk_type_parse(bad[i], &out), SK_E_INVALID_ARG);
@@ -1123,4 +1147,39 @@ Test(trace_env, scankit_trace_1_should_write_one_line_per_launch_to_stderr)
     unsigned long lines = count_lines(f, "77777", &saw_n);
     cr_assert_eq(lines, launches, "%lu stderr lines for %lu launches", lines, launches);
     cr_assert(saw_n, "no trace line mentions n=77777");
+}
+
+/* ---- tuning table and scratch ----------------------------------------------------- */
+
+Test(context, tuning_table_should_have_a_portable_default_for_every_value)
+{
+    cr_assert_eq(sk__test_tuning_complete(), 1,
+                 "a value of primitives/tuning.c has no row for any device: an unknown "
+                 "device would get 0 for it");
+}
+
+/* Scans of n random uint32 (add) before and after the scratch is released,
+ * both against a serial sum; a NULL context is refused. */
+Test(context, released_scratch_should_be_allocated_again_by_the_next_call)
+{
+    SKT_EXPECT_STATUS(sk_context_release_scratch(NULL), SK_E_INVALID_ARG);
+    sk_context *c = open_ctx(NULL);
+    const size_t n = 100003;
+    uint32_t *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
+    cr_assert(in && out);
+    for (size_t i = 0; i < n; i++) in[i] = (uint32_t)skt_rand_below(1u << 20);
+    for (int round = 0; round < 3; round++) {
+        memset(out, 0xA5, n * sizeof *out);
+        SKT_EXPECT_STATUS(sk_scan_inclusive_host(c, SK_UINT32, SK_OP_ADD, in, out, n), SK_OK);
+        uint32_t sum = 0;
+        for (size_t i = 0; i < n; i++) {
+            sum += in[i];
+            cr_assert_eq(out[i], sum, "round %d: out[%zu] = %u, expected %u (seed %llu)", round,
+                         i, out[i], sum, (unsigned long long)skt_seed());
+        }
+        SKT_EXPECT_STATUS(sk_context_release_scratch(c), SK_OK);
+    }
+    free(in);
+    free(out);
+    sk_context_free(c);
 }

@@ -21,8 +21,9 @@
  * chunks' input, so in-place scans keep reduce-then-scan there); AUTO's
  * choice is checked against the header for every type x op. The CPU shape's
  * look-back never waits for a predecessor: it reduces an unpublished one
- * itself. Kernel test settings (SCANKIT_KERNEL_DEFINES) force that fallback:
- * every predecessor read as unpublished, and chunks handed out last first.
+ * itself. Test hooks (sk__test_set_hooks, primitives/sk_testing.h) force that
+ * fallback: every predecessor read as unpublished, and chunks handed out
+ * last first.
  * Float add and mul by look-back combine in an order that depends on timing;
  * the data above keeps every association exact, so they are compared exactly
  * too, and a noisy float add by look-back is held to the same a-priori bound
@@ -41,6 +42,7 @@
 #include <string.h>
 
 #include "skt_common.h"
+#include "sk_testing.h"
 
 TestSuite(scan, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 600);
 TestSuite(reduce, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 600);
@@ -52,8 +54,6 @@ TestSuite(scan_path, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300
 #define GUARD 16 /* elements after n that must stay poisoned */
 #define LARGE_N ((size_t)1 << 22)
 
-static const char *const TYPE_NAMES[SK_TYPE_COUNT] = {"int32",   "uint32",  "int64",
-                                                       "uint64",  "float32", "float64"};
 static const char *const OP_NAMES[SK_OP_COUNT] = {"add", "mul", "min", "max",
                                                    "and", "or",  "xor"};
 
@@ -100,7 +100,7 @@ static void check_scan(sk_type t, sk_op op, int excl, size_t n, int in_place,
 {
     size_t es = skt_ref_type_size(t);
     size_t span = (n + GUARD) * es;
-    const char *what = skt_fmt("%s %s %s n=%zu %s%s", TYPE_NAMES[t], OP_NAMES[op],
+    const char *what = skt_fmt("%s %s %s n=%zu %s%s", sk_type_name(t), OP_NAMES[op],
                                excl ? "exclusive" : "inclusive", n, cfg,
                                in_place ? " in place" : "");
     reserve(span);
@@ -137,7 +137,7 @@ static void check_scan(sk_type t, sk_op op, int excl, size_t n, int in_place,
 static void check_reduce(sk_type t, sk_op op, size_t n, const char *cfg)
 {
     size_t es = skt_ref_type_size(t);
-    const char *what = skt_fmt("reduce %s %s n=%zu %s", TYPE_NAMES[t], OP_NAMES[op], n, cfg);
+    const char *what = skt_fmt("reduce %s %s n=%zu %s", sk_type_name(t), OP_NAMES[op], n, cfg);
     unsigned char want[8], got[16];
     reserve((n + 1) * es);
     skt_fill(t, op, B.h_src, n);
@@ -327,12 +327,12 @@ static void scan_sizes(sk_type t, sk_op op, sk_scan_path path, const size_list *
             check_scan(t, op, excl, sizes->v[i], in_place, cfg);
             skt_count_launches(NULL);
             expect_path_taken(path, shape, in_place, &c,
-                              skt_fmt("%s %s n=%zu, %s%s", TYPE_NAMES[t], OP_NAMES[op],
+                              skt_fmt("%s %s n=%zu, %s%s", sk_type_name(t), OP_NAMES[op],
                                       sizes->v[i], cfg, in_place ? ", in place" : ""));
             all.lookback += c.lookback;
             all.other += c.other;
         }
-    const char *what = skt_fmt("%s %s, %s", TYPE_NAMES[t], OP_NAMES[op], cfg);
+    const char *what = skt_fmt("%s %s, %s", sk_type_name(t), OP_NAMES[op], cfg);
     if (path == SK_SCAN_PATH_LOOKBACK)
         cr_assert_gt(all.lookback, 0ul, "%s: the look-back kernel never ran", what);
     else if (path == SK_SCAN_PATH_REDUCE_THEN_SCAN)
@@ -458,7 +458,7 @@ static void auto_path(sk_shape shape)
                            !(shape == SK_SHAPE_CPU && in_place);
                 cr_assert_eq(c.lookback > 0, want,
                              "%s %s n=%zu, %s shape%s: AUTO %s the look-back (%lu launches)",
-                             TYPE_NAMES[t], OP_NAMES[op], n, skt_shape_name(shape),
+                             sk_type_name(t), OP_NAMES[op], n, skt_shape_name(shape),
                              in_place ? ", in place" : "", want ? "did not take" : "took",
                              c.lookback);
             }
@@ -476,25 +476,20 @@ Test(scan, auto_scan_path_should_take_lookback_exactly_where_the_order_cannot_ma
     auto_path(SK_SHAPE_CPU);
 }
 
-/* The CPU shape's look-back with its fallback forced by a kernel test
- * setting: a context opened with $SCANKIT_KERNEL_DEFINES = defines, the
- * path forced to look-back, uint32 and int32 (every op) and float32 min at
- * chunk edges with 3 and 64 chunks up to 70000 elements and 1000 chunks up
- * to 5000 (chunks of one element at small n; with every predecessor reduced
- * again a scan costs chunks / 2 times a plain one), no serial path,
- * inclusive and exclusive, out of place (the one pass) and in place
- * (reduce-then-scan) alternately. */
-static void cpu_lookback_forced_fallback(const char *defines)
+/* The CPU shape's look-back with its fallback forced by a test hook
+ * (sk_testing.h) on the fixture's context, the path forced to look-back,
+ * uint32 and int32 (every op) and float32 min at chunk edges with 3 and 64
+ * chunks up to 70000 elements and 1000 chunks up to 5000 (chunks of one
+ * element at small n; with every predecessor reduced again a scan costs
+ * chunks / 2 times a plain one), no serial path, inclusive and exclusive,
+ * out of place (the one pass) and in place (reduce-then-scan) alternately. */
+static void cpu_lookback_forced_fallback(unsigned hooks)
 {
     static const struct {
         long chunks;
         size_t max_n;
     } cfgs[] = {{3, 70000}, {64, 70000}, {1000, 5000}};
-    setenv("SCANKIT_KERNEL_DEFINES", defines, 1);
-    sk_context *fixture = skt_ctx, *c = NULL;
-    SKT_OK(sk_context_create(&c, NULL));
-    unsetenv("SCANKIT_KERNEL_DEFINES");
-    skt_ctx = c;
+    SKT_OK(sk__test_set_hooks(skt_ctx, hooks));
     skt_force_shape(SK_SHAPE_CPU);
     skt_force_scan_path(SK_SCAN_PATH_LOOKBACK);
     for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {
@@ -507,16 +502,15 @@ static void cpu_lookback_forced_fallback(const char *defines)
             add_edges(&sizes, chunks, ks[i], max_n);
         sort_sizes(&sizes);
         label cfg;
-        snprintf(cfg.s, sizeof cfg.s, "cpu shape, %zu chunks, look-back forced, %s", chunks,
-                 defines);
+        snprintf(cfg.s, sizeof cfg.s, "cpu shape, %zu chunks, look-back forced, hook %s",
+                 chunks, sk__test_hook_name(hooks));
         for (int op = 0; op < SK_OP_COUNT; op++) {
             scan_sizes(SK_UINT32, (sk_op)op, SK_SCAN_PATH_LOOKBACK, &sizes, cfg.s);
             scan_sizes(SK_INT32, (sk_op)op, SK_SCAN_PATH_LOOKBACK, &sizes, cfg.s);
         }
         scan_sizes(SK_FLOAT32, SK_OP_MIN, SK_SCAN_PATH_LOOKBACK, &sizes, cfg.s);
     }
-    skt_ctx = fixture;
-    sk_context_free(c);
+    SKT_OK(sk__test_set_hooks(skt_ctx, 0));
 }
 
 /* The CPU shape's look-back past the size from which it writes with
@@ -552,7 +546,7 @@ Test(scan, cpu_lookback_should_match_reference_past_the_streaming_store_size)
                 skt_count_launches(&c);
                 check_scan(cases[i].t, cases[i].op, excl, n, 0, cfg.s);
                 skt_count_launches(NULL);
-                const char *what = skt_fmt("%s %s n=%zu, %s", TYPE_NAMES[cases[i].t],
+                const char *what = skt_fmt("%s %s n=%zu, %s", sk_type_name(cases[i].t),
                                            OP_NAMES[cases[i].op], n, cfg.s);
                 expect_path_taken(SK_SCAN_PATH_LOOKBACK, SK_SHAPE_CPU, 0, &c, what);
                 cr_assert_eq(c.lookback, 1ul, "%s: %lu look-back launches", what, c.lookback);
@@ -564,12 +558,12 @@ Test(scan, cpu_lookback_should_match_reference_past_the_streaming_store_size)
 
 Test(scan, cpu_lookback_should_match_reference_when_every_predecessor_is_reduced_again)
 {
-    cpu_lookback_forced_fallback("SK_LB_REDUCE_ALL");
+    cpu_lookback_forced_fallback(SK__TEST_LB_REDUCE_ALL);
 }
 
 Test(scan, cpu_lookback_should_match_reference_when_chunks_are_taken_last_first)
 {
-    cpu_lookback_forced_fallback("SK_LB_REVERSE_CHUNKS");
+    cpu_lookback_forced_fallback(SK__TEST_LB_REVERSE_CHUNKS);
 }
 
 /* ~2^22 elements: every type x op, inclusive and exclusive, default tiles. */
@@ -733,7 +727,7 @@ static void determinism(sk_type t, sk_shape shape, int small)
         n = 200003;
         bytes = n * es;
     }
-    const char *what = skt_fmt("%s add on noisy data, %s shape%s", TYPE_NAMES[t],
+    const char *what = skt_fmt("%s add on noisy data, %s shape%s", sk_type_name(t),
                                skt_shape_name(shape), small ? ", small tiles" : "");
 
     for (int excl = 0; excl < 2; excl++) {
@@ -827,7 +821,7 @@ static void lookback_sum_bound(sk_type t, sk_shape shape, int small)
         skt_ref_scan(t, SK_OP_ADD, excl, src, ref, n);
         for (int run = 1; run <= 2; run++) {
             const char *what = skt_fmt("%s add on noisy data, %s shape%s, look-back forced, "
-                                       "%s, run %d", TYPE_NAMES[t], skt_shape_name(shape),
+                                       "%s, run %d", sk_type_name(t), skt_shape_name(shape),
                                        small ? ", small tiles" : "",
                                        excl ? "exclusive" : "inclusive", run);
             skt_launches c = {0};
@@ -930,11 +924,11 @@ Test(reduce, should_return_the_identity_for_zero_elements)
             skt_poison(got, sizeof got);
             SKT_OK(sk_reduce(skt_ctx, (sk_type)t, (sk_op)op, s, 0, got));
             skt_expect_elems((sk_type)t, got, want, 1,
-                             skt_fmt("reduce %s %s n=0", TYPE_NAMES[t], OP_NAMES[op]));
+                             skt_fmt("reduce %s %s n=0", sk_type_name(t), OP_NAMES[op]));
             skt_poison(got, sizeof got);
             SKT_OK(sk_reduce_host(skt_ctx, (sk_type)t, (sk_op)op, got /* unused */, 0, got));
             skt_expect_elems((sk_type)t, got, want, 1,
-                             skt_fmt("reduce_host %s %s n=0", TYPE_NAMES[t], OP_NAMES[op]));
+                             skt_fmt("reduce_host %s %s n=0", sk_type_name(t), OP_NAMES[op]));
         }
     }
     skt_buf_free(s);
@@ -962,7 +956,7 @@ Test(scan, exclusive_scans_should_start_with_the_identity_of_each_op)
             SKT_OK(sk_scan_exclusive(skt_ctx, (sk_type)t, (sk_op)op, s, d, 5));
             skt_buf_download(d, 0, got, 5 * es);
             skt_expect_elems((sk_type)t, got, want, 5,
-                             skt_fmt("exclusive %s %s n=5", TYPE_NAMES[t], OP_NAMES[op]));
+                             skt_fmt("exclusive %s %s n=5", sk_type_name(t), OP_NAMES[op]));
         }
     }
     skt_buf_free(s);
@@ -990,7 +984,7 @@ static void host_forms(sk_shape shape)
                 for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
                     size_t n = sizes[i];
                     const char *what =
-                        skt_fmt("host %s %s %s n=%zu %s shape", TYPE_NAMES[t], OP_NAMES[op],
+                        skt_fmt("host %s %s %s n=%zu %s shape", sk_type_name(t), OP_NAMES[op],
                                 excl ? "exclusive" : "inclusive", n, skt_shape_name(shape));
                     skt_fill((sk_type)t, (sk_op)op, src, n);
                     skt_ref_scan((sk_type)t, (sk_op)op, excl, src, ref, n);
@@ -1021,7 +1015,7 @@ static void host_forms(sk_shape shape)
                 skt_poison(got, sizeof got);
                 SKT_OK(sk_reduce_host(skt_ctx, (sk_type)t, (sk_op)op, src, n, got));
                 skt_expect_elems((sk_type)t, got, want, 1,
-                                 skt_fmt("reduce_host %s %s n=%zu %s shape", TYPE_NAMES[t],
+                                 skt_fmt("reduce_host %s %s n=%zu %s shape", sk_type_name(t),
                                          OP_NAMES[op], n, skt_shape_name(shape)));
                 cr_assert_eq(skt_find_unpoisoned(got + es, sizeof got - es), (size_t)-1);
             }
@@ -1581,7 +1575,8 @@ static unsigned long lookback_launches_on(sk_context *c, sk_type t)
     skt_count_launches(&l);
     SKT_OK(sk_scan_inclusive_host(c, t, SK_OP_ADD, src, got, N));
     skt_count_launches(NULL);
-    skt_expect_elems(t, got, want, N, skt_fmt("%s add, path from the environment", TYPE_NAMES[t]));
+    skt_expect_elems(t, got, want, N,
+                     skt_fmt("%s add, path from the environment", sk_type_name(t)));
     skt_ctx = fixture;
     return l.lookback;
 }

@@ -40,8 +40,6 @@ TestSuite(segscan_host, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 
 
 #define GUARD 16 /* elements after the output that must stay poisoned */
 
-static const char *const TYPE_NAMES[SK_TYPE_COUNT] = {"int32",   "uint32",  "int64",
-                                                       "uint64",  "float32", "float64"};
 static const char *const OP_NAMES[SK_OP_COUNT] = {"add", "mul", "min", "max",
                                                    "and", "or",  "xor"};
 
@@ -237,7 +235,7 @@ static void check_segscan(sk_type t, sk_op op, int excl, const segm *s, int in_p
                           const char *cfg_name)
 {
     size_t n = s->n, es = skt_ref_type_size(t), span = (n + GUARD) * es;
-    const char *what = skt_fmt("%s %s %s n=%zu, %s (%zu segments), %s%s", TYPE_NAMES[t],
+    const char *what = skt_fmt("%s %s %s n=%zu, %s (%zu segments), %s%s", sk_type_name(t),
                                OP_NAMES[op], excl ? "exclusive" : "inclusive", n,
                                KIND_NAMES[s->kind], s->segments, cfg_name,
                                in_place ? ", in place" : "");
@@ -682,7 +680,7 @@ static void check_segreduce(sk_type t, sk_op op, const segm *s, const char *cfg_
     size_t n = s->n, es = skt_ref_type_size(t);
     size_t cap = is_offsets(s->kind) ? s->count : n; /* the documented capacity */
     size_t span = (cap + GUARD) * es;
-    const char *what = skt_fmt("segreduce %s %s n=%zu, %s (%zu segments), %s", TYPE_NAMES[t],
+    const char *what = skt_fmt("segreduce %s %s n=%zu, %s (%zu segments), %s", sk_type_name(t),
                                OP_NAMES[op], n, KIND_NAMES[s->kind], s->segments, cfg_name);
     reserve((n + s->count + GUARD) * es + desc_bytes(s) + 8);
     skt_fill(t, op, B.h_src, n);
@@ -1038,7 +1036,7 @@ Test(segscan_errors, host_forms_should_reject_bad_segments_without_writing)
 static void check_host(sk_type t, sk_op op, const segm *s, int excl, int in_place)
 {
     size_t n = s->n, es = skt_ref_type_size(t);
-    const char *what = skt_fmt("host %s %s %s n=%zu, %s%s", TYPE_NAMES[t], OP_NAMES[op],
+    const char *what = skt_fmt("host %s %s %s n=%zu, %s%s", sk_type_name(t), OP_NAMES[op],
                                excl ? "exclusive" : "inclusive", n, KIND_NAMES[s->kind],
                                in_place ? ", in place" : "");
     unsigned char *src = skt_malloc((n + GUARD) * es), *out = skt_malloc((n + GUARD) * es);

@@ -31,9 +31,6 @@ TestSuite(sort_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 1
 
 #define GUARD 8 /* elements after n that must stay poisoned */
 
-static const char *const TYPE_NAMES[SK_TYPE_COUNT] = {"int32",   "uint32",  "int64",
-                                                       "uint64",  "float32", "float64"};
-
 /* ---- distributions ---------------------------------------------------------- */
 
 typedef enum dist {
@@ -156,7 +153,7 @@ static unsigned bits_of(sk_type t) { return 8 * (unsigned)key_size(t); }
 static const char *case_name(const sort_case *c)
 {
     return skt_fmt("%s keys, %zu-byte values, %s, bits [%u, %u), n=%zu, %s, %s",
-                   TYPE_NAMES[c->t], c->vs, c->descending ? "descending" : "ascending",
+                   sk_type_name(c->t), c->vs, c->descending ? "descending" : "ascending",
                    c->begin, c->end ? c->end : bits_of(c->t), c->n, DIST_NAMES[c->d], c->cfg);
 }
 

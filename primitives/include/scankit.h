@@ -173,6 +173,14 @@ SK_API sk_status sk_context_wrap(sk_context **ctx, cl_context context,
  *  Since 0.1. */
 SK_API void sk_context_free(sk_context *ctx);
 
+/*! sk_context_release_scratch() :
+ *  Waits for queued work and releases the scratch buffers the context keeps
+ *  between calls (each primitive's grows to its largest call so far and
+ *  stays); the next call allocates what it needs again. Programs stay.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx) or SK_E_CL.
+ *  Since 0.2. */
+SK_API sk_status sk_context_release_scratch(sk_context *ctx);
+
 /*! sk_context_cl_context(), sk_context_cl_device(), sk_context_cl_queue() :
  *  @return the OpenCL objects the context uses (not retained for the caller).
  *  Since 0.1. */
@@ -361,17 +369,39 @@ SK_API sk_status sk_context_set_trace(sk_context *ctx, sk_trace_fn fn, void *use
 /* Element types, operators, monoids                                          */
 /* ------------------------------------------------------------------------ */
 
-/*! sk_type : element types of the built-in operators. */
+/* X(suffix, value, name, bytes, cl, cl_bits, c_type, is_float, is_signed, alias):
+ * one row per element type, the only list of their facts: the sk_type enum,
+ * sk_type_size(), sk_type_name(), sk_type_parse() and the kernels' type
+ * text are made from it, and so can a caller's own per-type tables.
+ *   suffix     enum name after SK_ (SK_INT32)
+ *   value      enum value; stable once released
+ *   name       canonical name, as sk_type_name() writes it
+ *   bytes      bytes per element, as sk_type_size() returns it
+ *   cl         OpenCL C type; sk_type_parse() takes it as a name too
+ *   cl_bits    same-width unsigned OpenCL C type (wrapping arithmetic, float bits)
+ *   c_type     host C type of an element (<stdint.h>)
+ *   is_float   1 for IEEE binary floats
+ *   is_signed  1 for two's-complement signed integers (0 for floats)
+ *   alias      short name sk_type_parse() takes too
+ * FLOAT64 needs fp64 on the device, else SK_E_UNSUPPORTED. */
+#define SK_TYPE_MAP(X)                                                        \
+    X(INT32,   0, "int32",   4, "int",    "uint",  int32_t,  0, 1, "i32")     \
+    X(UINT32,  1, "uint32",  4, "uint",   "uint",  uint32_t, 0, 0, "u32")     \
+    X(INT64,   2, "int64",   8, "long",   "ulong", int64_t,  0, 1, "i64")     \
+    X(UINT64,  3, "uint64",  8, "ulong",  "ulong", uint64_t, 0, 0, "u64")     \
+    X(FLOAT32, 4, "float32", 4, "float",  "uint",  float,    1, 0, "f32")     \
+    X(FLOAT64, 5, "float64", 8, "double", "ulong", double,   1, 0, "f64")
+
+/*! sk_type : element types of the built-in operators, SK_TYPE_MAP's rows. */
 typedef enum sk_type {
-    SK_INT32 = 0,
-    SK_UINT32 = 1,
-    SK_INT64 = 2,
-    SK_UINT64 = 3,
-    SK_FLOAT32 = 4,
-    SK_FLOAT64 = 5   /* needs fp64 on the device, else SK_E_UNSUPPORTED */
+#define SK_TYPE_ENUM_(suffix, value, ...) SK_##suffix = value,
+    SK_TYPE_MAP(SK_TYPE_ENUM_)
+#undef SK_TYPE_ENUM_
 } sk_type;
 
-#define SK_TYPE_COUNT 6
+/* The number of rows of SK_TYPE_MAP; the values are 0 .. SK_TYPE_COUNT - 1. */
+#define SK_TYPE_COUNT (0 SK_TYPE_MAP(SK_TYPE_COUNT_ROW_))
+#define SK_TYPE_COUNT_ROW_(...) +1
 
 /*! sk_op : built-in associative operators. AND, OR and XOR are integer-only.
  *  On floats ADD's identity is -0.0, and MIN and MAX are IEEE minimum and
@@ -397,7 +427,8 @@ SK_API size_t sk_type_size(sk_type t);
 SK_API const char *sk_type_name(sk_type t);
 
 /*! sk_type_parse() : reads a type name as sk_type_name writes it (also
- *  "int", "uint", "float", "double", "i32", "u32", "i64", "u64", "f32", "f64").
+ *  the OpenCL C names "int", "uint", "long", "ulong", "float", "double" and
+ *  "i32", "u32", "i64", "u64", "f32", "f64"). Case matters.
  *  @return SK_OK or SK_E_INVALID_ARG. Since 0.1. */
 SK_API sk_status sk_type_parse(const char *name, sk_type *out);
 

@@ -14,9 +14,9 @@
  * takes. In the CPU shape that pass runs out of place only (in place keeps
  * reduce-then-scan); Oclgrind runs work-groups one after another, so with
  * chunks in order every predecessor has published when a chunk looks back,
- * and the configuration that hands chunks out last first
- * (SK_LB_REVERSE_CHUNKS through $SCANKIT_KERNEL_DEFINES) makes the first
- * chunk reduce every predecessor itself: both branches of the walk run.
+ * and the configuration that hands chunks out last first (the test hook
+ * reverse-chunks, primitives/sk_testing.h) makes the first chunk reduce
+ * every predecessor itself: both branches of the walk run.
  * Exit status: 0 when all results are right, 1 on a wrong result or a
  * failing call, 2 on bad usage.
  *
@@ -42,6 +42,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "scankit.h"
+#include "sk_testing.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -63,7 +64,7 @@ typedef struct og_config {
     long chunks, serial_below; /* CPU shape; 0 = automatic */
     size_t sizes[MAX_SIZES];
     sk_scan_path path;         /* SK_SCAN_PATH_LOOKBACK: 4-byte families only */
-    const char *defines;       /* kernel test settings; NULL: none */
+    unsigned hooks;            /* test hooks (sk_testing.h); 0: none */
 } og_config;
 
 /* Sizes largest first (see the top of the file). Tiles of 8, 16 and 32
@@ -77,19 +78,19 @@ typedef struct og_config {
  * 4 chunks per compute unit above (uint32 add out of place takes the
  * look-back's 64K-element chunks instead: one work-item at these sizes). */
 static const og_config configs[] = {
-    {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, {700, 200, 37, 1}, SK_SCAN_PATH_AUTO, NULL},
-    {"gpu wg=8 items=2", SK_SHAPE_GPU, 8, 2, 0, 0, {333, 100}, SK_SCAN_PATH_AUTO, NULL},
-    {"gpu wg=8 items=4", SK_SHAPE_GPU, 8, 4, 0, 0, {333, 100}, SK_SCAN_PATH_AUTO, NULL},
+    {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, {700, 200, 37, 1}, SK_SCAN_PATH_AUTO, 0},
+    {"gpu wg=8 items=2", SK_SHAPE_GPU, 8, 2, 0, 0, {333, 100}, SK_SCAN_PATH_AUTO, 0},
+    {"gpu wg=8 items=4", SK_SHAPE_GPU, 8, 4, 0, 0, {333, 100}, SK_SCAN_PATH_AUTO, 0},
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, 0, 0, 3, 1, {333, 50, 2, 1},
-     SK_SCAN_PATH_AUTO, NULL},
-    {"gpu default tiles", SK_SHAPE_GPU, 0, 0, 0, 0, {18433}, SK_SCAN_PATH_AUTO, NULL},
-    {"cpu default chunks", SK_SHAPE_CPU, 0, 0, 0, 0, {40000, 5000}, SK_SCAN_PATH_AUTO, NULL},
+     SK_SCAN_PATH_AUTO, 0},
+    {"gpu default tiles", SK_SHAPE_GPU, 0, 0, 0, 0, {18433}, SK_SCAN_PATH_AUTO, 0},
+    {"cpu default chunks", SK_SHAPE_CPU, 0, 0, 0, 0, {40000, 5000}, SK_SCAN_PATH_AUTO, 0},
     {"cpu look-back chunks=3", SK_SHAPE_CPU, 0, 0, 3, 1, {333, 50, 2, 1},
-     SK_SCAN_PATH_LOOKBACK, NULL},
+     SK_SCAN_PATH_LOOKBACK, 0},
     {"cpu look-back chunks=40", SK_SHAPE_CPU, 0, 0, 40, 1, {333, 37}, SK_SCAN_PATH_LOOKBACK,
-     NULL},
+     0},
     {"cpu look-back chunks=40, last first", SK_SHAPE_CPU, 0, 0, 40, 1, {333, 37},
-     SK_SCAN_PATH_LOOKBACK, "SK_LB_REVERSE_CHUNKS"},
+     SK_SCAN_PATH_LOOKBACK, SK__TEST_LB_REVERSE_CHUNKS},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
@@ -478,13 +479,12 @@ static int open_config(og_state *g, size_t index)
     const og_config *c = &configs[index];
     const long values[] = {c->shape, c->wg,           c->items,
                            c->chunks, c->serial_below, c->path};
-    if (c->defines) setenv("SCANKIT_KERNEL_DEFINES", c->defines, 1);
     sk_status st = sk_context_wrap(&g->per_config[index], sk_context_cl_context(g->base),
                                    sk_context_cl_device(g->base),
                                    sk_context_cl_queue(g->base));
-    if (c->defines) unsetenv("SCANKIT_KERNEL_DEFINES");
     if (!sk_ok(g->base, st, "sk_context_wrap")) return 0;
     g->ctx = g->per_config[index];
+    if (!sk_ok(g->ctx, sk__test_set_hooks(g->ctx, c->hooks), "sk__test_set_hooks")) return 0;
     for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
         if (!sk_ok(g->ctx, sk_context_set_param(g->ctx, params[i], values[i]), "set_param"))
             return 0;

@@ -10,13 +10,16 @@
  * checked too). Exit status: 0 when all results are right, 1 on a wrong
  * result or a failing call, 2 on bad usage.
  *
- *   og_sort [--expect-oclgrind] [--seed S] [--shape cpu|gpu|all]
+ *   og_sort [--expect-oclgrind] [--seed S] [--shape cpu|gpu|all] [--hook NAME]...
  *
  * --expect-oclgrind fails unless the only device visible is Oclgrind's and
  * no program came from the on-disk binary cache. --shape selects the
  * configurations: the CPU shape's histogram scan is scankit's uint32 add
  * scan, whose 8-wide vector code crashes Oclgrind 21.10's --uninitialized
  * plugin (see og_driver.c), so run.sh checks the CPU shape without it.
+ * --hook sets a test hook (primitives/sk_testing.h) on every configuration's
+ * context: `--hook poll-volatile` polls the one-sweep look-back by volatile
+ * loads, as the library does on NVIDIA GPUs.
  *
  * As in og_driver.c (Oclgrind's shadow memory keeps the size of a released
  * buffer whose slot a later buffer reuses): the test buffers are made once
@@ -26,6 +29,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "scankit.h"
+#include "sk_testing.h"
 #include "../ref/ref_sort.h"
 
 #include <inttypes.h>
@@ -87,6 +91,7 @@ typedef struct og_state {
     bool expect_oclgrind;
     uint64_t seed, rng;
     const char *shape;       /* "cpu", "gpu" or "all" */
+    unsigned hooks;          /* --hook: test hooks (sk_testing.h) */
     sk_context *ctx[CONFIG_COUNT];
     cl_mem keys, vals;
     unsigned char in[MAX_N * 8], out[MAX_N * 8], vout[MAX_N * 8], vin[MAX_N * 8];
@@ -201,7 +206,8 @@ static int run_config(og_state *g, sk_context *base, size_t ci, bool fp64)
         !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_CPU_SORT_LINES_FROM, c->lines_from),
                "lines_from") ||
         !sk_ok(ctx, sk_context_set_param(ctx, SK_PARAM_CPU_SERIAL_BELOW, c->serial_below),
-               "serial_below"))
+               "serial_below") ||
+        !sk_ok(ctx, sk__test_set_hooks(ctx, g->hooks), "hooks"))
         return 1;
     int failures = 0;
     for (size_t s = 0; s < 4 && c->sizes[s]; s++)
@@ -242,6 +248,9 @@ static int parse_args(int argc, char **argv, og_state *g)
                  (!strcmp(argv[i + 1], "cpu") || !strcmp(argv[i + 1], "gpu") ||
                   !strcmp(argv[i + 1], "all")))
             g->shape = argv[++i];
+        else if (!strcmp(argv[i], "--hook") && i + 1 < argc &&
+                 sk__test_hook_from_name(argv[i + 1]))
+            g->hooks |= sk__test_hook_from_name(argv[++i]);
         else return 0;
     }
     return 1;
@@ -251,7 +260,8 @@ int main(int argc, char **argv)
 {
     static og_state g;
     if (!parse_args(argc, argv, &g)) {
-        fprintf(stderr, "usage: og_sort [--expect-oclgrind] [--seed S] [--shape cpu|gpu|all]\n");
+        fprintf(stderr, "usage: og_sort [--expect-oclgrind] [--seed S] [--shape cpu|gpu|all] "
+                        "[--hook NAME]...\n");
         return 2;
     }
     g.rng = g.seed;
@@ -261,6 +271,8 @@ int main(int argc, char **argv)
     sk_context_device(base, &d);
     printf("og_sort: device \"%s\" (%s), seed %" PRIu64 "\n", d.device_name, d.platform_name,
            g.seed);
+    for (unsigned h = 1; h && h <= g.hooks; h <<= 1)
+        if (g.hooks & h) printf("og_sort: test hook %s\n", sk__test_hook_name(h));
     cl_int rc = CL_SUCCESS;
     cl_context cl = sk_context_cl_context(base);
     g.keys = clCreateBuffer(cl, CL_MEM_READ_WRITE, MAX_N * 8, NULL, &rc);

@@ -12,7 +12,8 @@
 #   run.sh --sort-kernels DRIVER the radix sort check, og_sort in three passes:
 #                                the GPU shape with all three checks; again
 #                                with the look-back read by volatile loads
-#                                (as on NVIDIA GPUs) without --data-races;
+#                                (as on NVIDIA GPUs; the test hook
+#                                --hook poll-volatile) without --data-races;
 #                                the CPU shape without --uninitialized (its
 #                                histogram scan is the uint32 add scan above)
 #   run.sh --self-test PROGRAM [ARGS...]
@@ -104,9 +105,8 @@ sort_kernels() {
         "$driver" --expect-oclgrind --shape gpu || return 1
     # The look-back polled by volatile loads, as on NVIDIA GPUs: a race by
     # the OpenCL 1.2 model (reads not atomic), so every check but that one.
-    SCANKIT_KERNEL_DEFINES=SK_OS_POLL_VOLATILE \
-        check "$(log_for "$driver" -gpu-volatile)" "--uninitialized --check-api" \
-        "$driver" --expect-oclgrind --shape gpu || return 1
+    check "$(log_for "$driver" -gpu-volatile)" "--uninitialized --check-api" \
+        "$driver" --expect-oclgrind --shape gpu --hook poll-volatile || return 1
     check "$(log_for "$driver" -cpu)" "--data-races --check-api" \
         "$driver" --expect-oclgrind --shape cpu
 }

@@ -21,12 +21,10 @@ int skt_ref_supported(sk_type t, sk_op op)
 size_t skt_ref_type_size(sk_type t)
 {
     switch (t) {
-    case SK_INT32: return sizeof(int32_t);
-    case SK_UINT32: return sizeof(uint32_t);
-    case SK_INT64: return sizeof(int64_t);
-    case SK_UINT64: return sizeof(uint64_t);
-    case SK_FLOAT32: return sizeof(float);
-    case SK_FLOAT64: return sizeof(double);
+#define REF_TYPE_SIZE_(suffix, value, name, bytes, cl, cl_bits, c_type, ...) \
+    case SK_##suffix: return sizeof(c_type);
+    SK_TYPE_MAP(REF_TYPE_SIZE_)
+#undef REF_TYPE_SIZE_
     }
     return 0;
 }

@@ -1,0 +1,49 @@
+/*
+ * sort_keys.cl - what both shapes of the radix sort (sort.cl: GPU,
+ * sort_cpu.cl: CPU) share: the configuration and the key order.
+ *
+ * The host places a configuration before this text:
+ *   SK_KEY_T       uint or ulong: the key's bits (keys are never converted)
+ *   SK_KEY_BITS    32 or 64
+ *   SK_KEY_KIND    0 unsigned, 1 signed integer, 2 IEEE float
+ *   SK_COUNT_T     uint, or ulong when n may reach 2^32
+ *   SK_RADIX_BITS  digit width (GPU shape: at most 8); SK_RADIX = 1 << SK_RADIX_BITS
+ *   SK_VAL_T       uint or ulong when values travel with the keys (pairs),
+ *   SK_VAL_BITS    32 or 64 with it
+ *   SK_SHAPE_GPU   tiles of SK_WG x SK_ITEMS keys per work-group
+ *   or SK_SHAPE_CPU one work-item per contiguous chunk, work-group size 1
+ *
+ * Keys are ordered by their transformed bits (sk_key_bits): unsigned keys
+ * as they are, signed keys with the sign bit flipped, floats in IEEE
+ * totalOrder (all bits flipped when the sign is set, else the sign bit), and
+ * `flip` (all ones for descending, else 0) XOR-ed on top. One pass sorts by
+ * the digit (bits >> shift) & mask. Histograms are digit-major: the count of
+ * digit d in part p (chunk or tile) of P parts is hist[d * P + p], so that
+ * after an exclusive scan hist[d * P + p] is where part p's keys of digit d
+ * go. Every pass is stable, so the whole sort is.
+ */
+
+#ifndef SK_KEY_T
+#error "sort_keys.cl: SK_KEY_T must be defined by the host configuration"
+#endif
+
+#define SK_RADIX (1u << SK_RADIX_BITS)
+#define SK_SIGN ((SK_KEY_T)1 << (SK_KEY_BITS - 1))
+
+/* The bits a key is ordered by (see the top of the file). */
+SK_KEY_T sk_key_bits(SK_KEY_T k, SK_KEY_T flip)
+{
+#if SK_KEY_KIND == 1
+    k ^= SK_SIGN;
+#elif SK_KEY_KIND == 2
+    /* Sign set: all ones (flip every bit); sign clear: the sign bit. */
+    SK_KEY_T m = ((SK_KEY_T)0 - (k >> (SK_KEY_BITS - 1))) | SK_SIGN;
+    k ^= m;
+#endif
+    return k ^ flip;
+}
+
+uint sk_digit(SK_KEY_T k, SK_KEY_T flip, uint shift, uint mask)
+{
+    return (uint)(sk_key_bits(k, flip) >> shift) & mask;
+}

@@ -1,0 +1,165 @@
+/*
+ * compact_host.c - the compaction's host-array forms: copy in, run the
+ * cl_mem form (compact.c), copy out.
+ */
+#include "compact.h"
+
+/* Scratch buffers of this file (sk__scratch_get). */
+SK_SCRATCH_ID(compact_values_out, "compaction, host form: values out");
+SK_SCRATCH_ID(compact_flags_in, "compaction, host form: flags");
+
+/* ---- host-array forms ------------------------------------------------------------------ */
+
+/* Host pointers of one call; flags, vsrc and vdst NULL when unused. */
+typedef struct host_io {
+    const void *src, *flags, *vsrc;
+    void *dst, *vdst;
+} host_io;
+
+static sk_status check_host(sk_context *ctx, const compact_spec *s, const host_io *h,
+                            size_t n, size_t *count)
+{
+    if (!count) return sk__fail(ctx, SK_E_INVALID_ARG, "count is NULL");
+    if (n == 0) return SK_OK;
+    if (!h->src || !h->dst) return sk__fail(ctx, SK_E_INVALID_ARG, "src or dst is NULL");
+    if (s->keep == KEEP_FLAGS && !h->flags)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "flags is NULL");
+    if (s->value_size && (!h->vsrc || !h->vdst))
+        return sk__fail(ctx, SK_E_INVALID_ARG, "values_in or values_out is NULL");
+    return SK_OK;
+}
+
+static sk_status stage_all(sk_context *ctx, const compact_spec *s, const host_io *h,
+                           size_t n, compact_io *io)
+{
+    size_t es = sk_type_size(s->type);
+    sk_status st = SK_OK;
+    *io = (compact_io){NULL, NULL, NULL, NULL, NULL};
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, h->src, n, es, &io->src));
+    if (s->keep == KEEP_FLAGS) /* its own slot: values may come too */
+        SK_TRY(sk__stage_in(ctx, &compact_flags_in, h->flags, n, s->flag_size, &io->flags));
+    if (s->value_size) {
+        SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, h->vsrc, n, s->value_size, &io->vsrc));
+        SK_TRY(sk__scratch_get(ctx, &compact_values_out, n * s->value_size, &io->vdst));
+    }
+    SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, n * es, &io->dst));
+out:
+    return st;
+}
+
+/* Copies in, runs, copies out the first `count` outputs (all n for a
+ * partition). dst is written only on success. */
+static sk_status compact_host(sk_context *ctx, const compact_spec *s, const host_io *h,
+                              size_t n, size_t *count)
+{
+    compact_io io;
+    size_t got = 0;
+    sk_status st = SK_OK;
+    SK_TRY(sk__compact_validate_spec(ctx, s));
+    SK_TRY(check_host(ctx, s, h, n, count));
+    if (n == 0) {
+        *count = 0;
+        return SK_OK;
+    }
+    SK_TRY(stage_all(ctx, s, h, n, &io));
+    SK_TRY(sk__compact_run(ctx, s, &io, n, &got));
+    size_t out_n = s->partition ? n : got;
+    if (out_n && s->value_size)
+        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, io.vdst, CL_FALSE, 0,
+                                           out_n * s->value_size, h->vdst, 0, NULL, NULL));
+    if (out_n)
+        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, io.dst, CL_TRUE, 0,
+                                           out_n * sk_type_size(s->type), h->dst, 0, NULL,
+                                           NULL));
+    *count = got;
+out:
+    return st;
+}
+
+/* ---- entry points ---------------------------------------------------------------------- */
+
+/* The host pair forms, likewise. */
+static sk_status host_pairs(sk_context *ctx, compact_spec s, const host_io *h,
+                            size_t value_size, size_t n, size_t *count)
+{
+    sk_status st = sk__compact_pairs_spec(ctx, h->vsrc != NULL, h->vdst != NULL, value_size, &s);
+    return st == SK_OK ? compact_host(ctx, &s, h, n, count) : st;
+}
+
+sk_status sk_select_if_host(sk_context *ctx, sk_type type, const char *predicate,
+                            const void *src, void *dst, size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_if(type, predicate, 0, false);
+    host_io h = {src, NULL, NULL, dst, NULL};
+    return compact_host(ctx, &s, &h, n, count);
+}
+
+sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type type, const char *predicate,
+                                  const void *keys_in, const void *values_in,
+                                  size_t value_size, void *keys_out, void *values_out,
+                                  size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
+    return host_pairs(ctx, spec_if(type, predicate, 0, false), &h, value_size, n, count);
+}
+
+sk_status sk_select_flagged_host(sk_context *ctx, sk_type type, const void *src,
+                                 const void *flags, size_t flag_size, void *dst, size_t n,
+                                 size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_flagged(type, flag_size);
+    host_io h = {src, flags, NULL, dst, NULL};
+    return compact_host(ctx, &s, &h, n, count);
+}
+
+sk_status sk_partition_host(sk_context *ctx, sk_type type, const char *predicate,
+                            const void *src, void *dst, size_t n, size_t *count_selected)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_if(type, predicate, 0, true);
+    host_io h = {src, NULL, NULL, dst, NULL};
+    return compact_host(ctx, &s, &h, n, count_selected);
+}
+
+sk_status sk_unique_host(sk_context *ctx, sk_type type, const void *src, void *dst, size_t n,
+                         size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_spec s = spec_unique(type);
+    host_io h = {src, NULL, NULL, dst, NULL};
+    return compact_host(ctx, &s, &h, n, count);
+}
+
+sk_status sk_select_flagged_pairs_host(sk_context *ctx, sk_type type, const void *keys_in,
+                                       const void *flags, size_t flag_size,
+                                       const void *values_in, size_t value_size,
+                                       void *keys_out, void *values_out, size_t n,
+                                       size_t *count)
+{
+    SK_ENTER(ctx);
+    host_io h = {keys_in, flags, values_in, keys_out, values_out};
+    return host_pairs(ctx, spec_flagged(type, flag_size), &h, value_size, n, count);
+}
+
+sk_status sk_partition_pairs_host(sk_context *ctx, sk_type type, const char *predicate,
+                                  const void *keys_in, const void *values_in,
+                                  size_t value_size, void *keys_out, void *values_out,
+                                  size_t n, size_t *count_selected)
+{
+    SK_ENTER(ctx);
+    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
+    return host_pairs(ctx, spec_if(type, predicate, 0, true), &h, value_size, n,
+                      count_selected);
+}
+
+sk_status sk_unique_pairs_host(sk_context *ctx, sk_type type, const void *keys_in,
+                               const void *values_in, size_t value_size, void *keys_out,
+                               void *values_out, size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
+    return host_pairs(ctx, spec_unique(type), &h, value_size, n, count);
+}

@@ -1,0 +1,61 @@
+/*
+ * segscan.h - what the segmented scan's two host files share:
+ *
+ * segscan.c      validation, offsets, the GPU shape (scan.cl over the
+ *                lifted monoid), entry points, host-array forms
+ * segscan_cpu.c  the CPU shape (kernels/segscan.cl's chunk kernels)
+ */
+#ifndef SK_SEGSCAN_H
+#define SK_SEGSCAN_H
+
+#include "sk_internal.h"
+
+/* What one call works on, after validation: flags are the caller's or
+ * derived from offsets (then uint8). */
+typedef struct seg_job {
+    sk_context *ctx;
+    const sk_monoid *m;
+    cl_mem src, dst;          /* dst: scan output, or totals */
+    size_t n;
+    cl_mem flags;
+    size_t flag_size;
+    cl_mem count;             /* totals by flags: the number of segments */
+    const sk_segments *seg;
+    bool order_free;          /* results never depend on the combining order */
+} seg_job;
+
+/* The OpenCL C type of the job's flags. */
+static inline const char *seg_flag_type(const seg_job *j)
+{
+    return j->flag_size == 1 ? "uchar" : "uint";
+}
+
+/* Sets kernel argument *arg to the buffer m and advances *arg. */
+static inline sk_status seg_set_mem(sk_context *ctx, cl_kernel k, cl_uint *arg, cl_mem m)
+{
+    return sk__set_arg(ctx, k, (*arg)++, sizeof m, &m);
+}
+
+/* ---- segscan.c ------------------------------------------------------------------------ */
+
+/* The program of kernels/segscan.cl for the job: its configuration is the
+ * caller's monoid (with its operator where `combine`), then `defines`
+ * (#define lines). */
+sk_status sk__segscan_program(seg_job *j, bool combine, const char *defines,
+                              const char *const *kernels, unsigned count,
+                              const sk__program **prog);
+
+/* The segmented scans' small scratch: counts, the offsets check, the CPU
+ * shape's chunk partials (segscan.c). */
+extern const sk__scratch_id sk__seg_small;
+
+/* ---- segscan_cpu.c -------------------------------------------------------------------- */
+
+/* The segmented scan of the job into j->dst (n > 0). Asynchronous. */
+sk_status sk__segscan_cpu_scan(seg_job *j, bool exclusive);
+
+/* Segment totals by flags into j->dst; *count the number of segments
+ * (n > 0). Blocking. */
+sk_status sk__segscan_cpu_totals(seg_job *j, cl_ulong *count);
+
+#endif /* SK_SEGSCAN_H */

@@ -1,0 +1,65 @@
+/*
+ * sk_testing.h - test hooks: kernel variants that only tests ask for.
+ *
+ * Not installed and not part of scankit.h: the tests (tests/) and the
+ * Oclgrind drivers (tests/oclgrind/) include it to make a context build
+ * its kernels with a branch that ordinary runs take rarely or only on
+ * other devices. Each hook is one #define placed before every kernel
+ * configuration the context builds (part of the program cache key, in
+ * memory and on disk); testing.c has the table of hooks and their defines,
+ * program.c places them.
+ */
+#ifndef SK_TESTING_H
+#define SK_TESTING_H
+
+#include "scankit.h"
+
+/* Test hooks, bit flags (combine with |). */
+typedef enum sk__test_hook {
+    /* SK_LB_REDUCE_ALL (kernels/scan.cl): the CPU shape's look-back walks
+     * as if every predecessor's word were empty, so every chunk reduces all
+     * its predecessors itself. */
+    SK__TEST_LB_REDUCE_ALL = 1u << 0,
+    /* SK_LB_REVERSE_CHUNKS (kernels/scan.cl): the CPU shape's look-back
+     * hands chunks out last first, so early chunks find their predecessors
+     * unpublished. */
+    SK__TEST_LB_REVERSE_CHUNKS = 1u << 1,
+    /* SK_LB_POLL_VOLATILE (kernels/lookback.cl): the sort's 32-bit
+     * look-back words are polled by volatile loads, as the library does on
+     * NVIDIA GPUs (a race by the OpenCL 1.2 memory model). */
+    SK__TEST_LB_POLL_VOLATILE = 1u << 2
+} sk__test_hook;
+
+/* Every hook above. */
+#define SK__TEST_HOOKS_ALL                                                     \
+    ((unsigned)(SK__TEST_LB_REDUCE_ALL | SK__TEST_LB_REVERSE_CHUNKS |          \
+                SK__TEST_LB_POLL_VOLATILE))
+
+/*! sk__test_set_hooks() :
+ *  Sets the test hooks of ctx (0: none), replacing the earlier ones; the
+ *  programs built from then on have them, those already built stay cached
+ *  under their own key.
+ *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx or a bit that is not
+ *  a hook (the hooks stay as they were). */
+SK_API sk_status sk__test_set_hooks(sk_context *ctx, unsigned hooks);
+
+/*! sk__test_hook_name() :
+ *  @return the name of one hook, as the Oclgrind drivers' --hook option
+ *  takes it ("reduce-all", "reverse-chunks", "poll-volatile"), or NULL
+ *  when `hook` is not exactly one hook. */
+SK_API const char *sk__test_hook_name(unsigned hook);
+
+/*! sk__test_hook_from_name() :
+ *  @return the hook of that name (see sk__test_hook_name()), or 0. */
+SK_API unsigned sk__test_hook_from_name(const char *name);
+
+/*! sk__test_tuning_complete() :
+ *  @return 1 when the tuning table (tuning.c) has a portable default for
+ *  every value it sets, so that any device is tuned; else 0. */
+SK_API int sk__test_tuning_complete(void);
+
+/* For program.c: appends the #define lines of `hooks` to s. */
+struct sk__str;
+void sk__test_hook_defines(unsigned hooks, struct sk__str *s);
+
+#endif /* SK_TESTING_H */

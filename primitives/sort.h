@@ -1,0 +1,89 @@
+/*
+ * sort.h - what the radix sort's two host files share:
+ *
+ * sort.c       programs, launches, the passes
+ * sort_plan.c  entry points, host-array forms, validation, the plan
+ */
+#ifndef SK_SORT_H
+#define SK_SORT_H
+
+#include "sk_internal.h"
+
+/* Elements per line (kernels/sort.cl: SK_LINE); CPU chunks are multiples. */
+#define CPU_LINE 16
+
+/* ---- requests ------------------------------------------------------------ */
+
+typedef struct sort_req {
+    sk_type key_type;
+    size_t value_size;            /* 0: keys only */
+    size_t n;
+    sk_sort_order order;
+    unsigned begin_bit, end_bit;
+} sort_req;
+
+/* The keys' bits by type (kernels/sort.cl: SK_KEY_T, SK_KEY_BITS, SK_KEY_KIND). */
+static const struct {
+    const char *cl;               /* the key's bits as an OpenCL C type */
+    unsigned bits;
+    int kind;                     /* 0 unsigned, 1 signed, 2 float */
+} key_types[SK_TYPE_COUNT] = {
+#define SORT_KEY_TYPE_(suffix, value, name, bytes, cl, cl_bits, c_type, is_float, is_signed, ...) \
+    [SK_##suffix] = {cl_bits, 8 * (bytes), (is_float) ? 2 : (is_signed) ? 1 : 0},
+    SK_TYPE_MAP(SORT_KEY_TYPE_)
+#undef SORT_KEY_TYPE_
+};
+
+/* ---- planning ------------------------------------------------------------- */
+
+typedef struct sort_plan {
+    sk__tuning t;
+    bool gpu;
+    size_t key_size;
+    unsigned radix_bits;
+    size_t parts;                 /* chunks (CPU) or tiles (GPU) */
+    size_t chunk;                 /* keys per part */
+    size_t bound_parts;           /* parts of the AND/OR pass */
+    bool wide;                    /* 64-bit counts */
+    bool onesweep;                /* GPU shape: one sweep per digit (else three steps) */
+    bool poll_volatile;           /* one sweep: look-back read by volatile loads */
+    bool warp_match;              /* one sweep: ranking by warp match (inline PTX) */
+    bool nt_lines;                /* CPU shape on a CPU device: the line scatter is built */
+    bool lines;                   /* CPU shape: scatter through line buffers */
+    bool fused;                   /* line scatter: counts the next pass's digits */
+    const sk__program *prog;
+} sort_plan;
+
+static inline size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+/* Tile positions in the one-sweep kernel's local memory (kernels/sort.cl:
+ * SK_OS_PAD, a padding word per 32). */
+static inline size_t padded_tile(size_t tile) { return tile + tile / 32; }
+
+/* ulong4 words of the one-sweep kernel's staging area: the tile's keys,
+ * later its values. */
+static inline size_t onesweep_stage_words(size_t wg, size_t items, size_t key_size,
+                                          size_t value_size)
+{
+    size_t tile = padded_tile(wg * items);
+    return div_up(tile * (key_size > value_size ? key_size : value_size), 32);
+}
+
+/* ---- sort_plan.c -------------------------------------------------------------- */
+
+/* The plan of a validated request on the context's device. */
+sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r);
+
+/* Halves the items per work-item until the GPU shape's local memory and
+ * tile limits hold. */
+void sk__sort_fit_items(sort_plan *p, const sk_context *ctx, size_t value_size);
+
+/* The parts (chunks or tiles) of n keys, and the AND/OR pass's. */
+void sk__sort_split_parts(sort_plan *p, size_t n);
+
+/* ---- sort.c ------------------------------------------------------------------- */
+
+/* Sorts validated buffers. */
+sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values);
+
+#endif /* SK_SORT_H */

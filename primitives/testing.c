@@ -1,0 +1,54 @@
+/*
+ * testing.c - test hooks (sk_testing.h): the one table of hooks, their
+ * names and the kernel #defines they stand for.
+ */
+#include "sk_internal.h"
+#include "sk_testing.h"
+
+#include <string.h>
+
+static const struct {
+    sk__test_hook hook;
+    const char *name;              /* for --hook NAME */
+    const char *define;            /* what the kernels test */
+} hooks_table[] = {
+    {SK__TEST_LB_REDUCE_ALL, "reduce-all", "SK_LB_REDUCE_ALL"},
+    {SK__TEST_LB_REVERSE_CHUNKS, "reverse-chunks", "SK_LB_REVERSE_CHUNKS"},
+    {SK__TEST_LB_POLL_VOLATILE, "poll-volatile", "SK_LB_POLL_VOLATILE"},
+};
+
+#define HOOK_COUNT (sizeof hooks_table / sizeof hooks_table[0])
+
+sk_status sk__test_set_hooks(sk_context *ctx, unsigned hooks)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    if (hooks & ~SK__TEST_HOOKS_ALL)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "unknown test hooks 0x%x",
+                        hooks & ~SK__TEST_HOOKS_ALL);
+    ctx->test_hooks = hooks;
+    return SK_OK;
+}
+
+const char *sk__test_hook_name(unsigned hook)
+{
+    for (size_t i = 0; i < HOOK_COUNT; i++)
+        if ((unsigned)hooks_table[i].hook == hook) return hooks_table[i].name;
+    return NULL;
+}
+
+unsigned sk__test_hook_from_name(const char *name)
+{
+    for (size_t i = 0; name && i < HOOK_COUNT; i++)
+        if (strcmp(hooks_table[i].name, name) == 0) return (unsigned)hooks_table[i].hook;
+    return 0;
+}
+
+/* The same text as $SCANKIT_KERNEL_DEFINES=NAME gives (runtime.c). */
+void sk__test_hook_defines(unsigned hooks, sk__str *s)
+{
+    for (size_t i = 0; i < HOOK_COUNT; i++)
+        if (hooks & (unsigned)hooks_table[i].hook)
+            sk__str_addf(s, "#define %s 1\n", hooks_table[i].define);
+}
+
+int sk__test_tuning_complete(void) { return sk__tuning_complete() ? 1 : 0; }
