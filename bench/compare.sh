@@ -11,12 +11,18 @@
 #   bench/compare.sh gpubuild-old/bench/bench_all gpubuild-bench/bench/bench_all \
 #       $OUT/compare --no-boost --no-host --min-log2 24 --max-log2 28 --step 2 \
 #       --dists uniform --repeats 11
-# ROUNDS (default 2) sets the rounds. The CSVs of every run stay in OUT_DIR.
+# ROUNDS (default 2) sets the rounds. The CSVs of every run stay in OUT_DIR;
+#   bench/compare.sh --report OUT_DIR
+# prints the table again from them (e.g. from rounds cut short).
 set -euo pipefail
-[ $# -ge 3 ] || { echo "usage: compare.sh OLD NEW OUT_DIR [bench_all options]" >&2; exit 2; }
-old=$1 new=$2 out=$3
-shift 3
-rounds=${ROUNDS:-2}
+if [ "${1:-}" = --report ] && [ $# -eq 2 ]; then
+  out=$2 rounds=0
+else
+  [ $# -ge 3 ] || { echo "usage: compare.sh OLD NEW OUT_DIR [bench_all options]" >&2; exit 2; }
+  old=$1 new=$2 out=$3
+  shift 3
+  rounds=${ROUNDS:-2}
+fi
 mkdir -p "$out"
 for r in $(seq 1 "$rounds"); do
   for side in old new; do
@@ -27,7 +33,7 @@ for r in $(seq 1 "$rounds"); do
   done
 done
 # primitive,n,distribution,implementation,...,time_ms (column 7); scankit rows only.
-awk -F, -v rounds="$rounds" '
+awk -F, '
   function median(list,   a, k, i, j, t) {
     k = split(list, a, " ")
     for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
