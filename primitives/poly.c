@@ -18,12 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Below this many points (and above POINTS_SCAN_DEGREE coefficients), the
- * scan per point beats one work-item per point: a single work-item would
- * walk all coefficients alone. */
-#define POINTS_SCAN_BELOW 64
-#define POINTS_SCAN_DEGREE 65536
-
 typedef struct poly_job {
     sk_context *ctx;
     sk_type type;
@@ -199,7 +193,10 @@ sk_status sk_poly_eval_points(sk_context *ctx, sk_type type, cl_mem coeffs, size
     SK_TRY(sk__check_buffer(ctx, points, bytes, "points"));
     SK_TRY(sk__check_buffer(ctx, values, bytes, "values"));
     if (npoints == 0) return SK_OK;
-    if (npoints < POINTS_SCAN_BELOW && ncoef > POINTS_SCAN_DEGREE)
+    /* Few points of a long polynomial: a scan per point, rather than one
+     * work-item per point walking every coefficient alone (tuning.c). */
+    sk__tuning t = sk__tuning_for(ctx, SK_FAMILY_POLY, j.size);
+    if (npoints < t.points_scan_below && ncoef > t.points_scan_degree)
         st = eval_points_scan(&j, points, values, npoints);
     else
         st = eval_points_horner(&j, points, values, npoints);
