@@ -1,10 +1,11 @@
 /*
- * block.cl - the work-group layer under every GPU-shape kernel: barriers,
- * local-memory layout, and the one work-group scan and reduce that scan.cl,
- * compact.cl, sort.cl (and through scan.cl the segmented scan and the
- * polynomial) are built on. Appended to a GPU-shape program's
- * configuration after SK_WG (work-group size) and, where the device takes
- * them, warp.cl with SK_WARP_SHUFFLE (primitives/program.c: sk__config_blocks).
+ * block.cl - the work-group layer under the GPU-shape kernels: barriers,
+ * local-memory layout, and the one work-group scan and reduce that scan.cl
+ * and compact.cl (and through scan.cl the segmented scan and the
+ * polynomial) are built on; sort.cl still has its own (see there).
+ * Appended to a GPU-shape program's configuration after SK_WG (work-group
+ * size) and, where the device takes them, warp.cl with SK_WARP_SHUFFLE
+ * (primitives/program.c: sk__config_blocks).
  *
  * Layers, as in CUB's warp -> block -> device: warp.cl holds the warp
  * instructions, this file what one work-group does together (scan and
@@ -140,7 +141,7 @@
         return total;                                                              \
     }
 
-/* The instance the counting kernels share (compaction's keep counts, the
- * sort's digit counters): sums of uint. */
+/* The instance the counting kernels share (compaction's keep counts): sums
+ * of uint. */
 #define sk_add(a, b) ((a) + (b))
 SK_DEFINE_WG_SCAN(sk_wg_exclusive_sum, uint, sk_add, 0u)

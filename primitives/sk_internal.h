@@ -2,10 +2,13 @@
  * sk_internal.h - what the layers of the library share and users never see.
  *
  * errors.c   status and OpenCL error names, failure detail, log, strings
- * runtime.c  context lifecycle, params, scratch, launch, trace
+ * runtime.c  context lifecycle, params, scratch, profiling, trace
  * device.c   platform/device enumeration and selection
- * program.c  program building and the in-memory program cache
+ * program.c  program building, the kernel layers, the in-memory program cache
  * diskcache.c  the on-disk program cache
+ * launch.c   kernel arguments and launches (sk__args), work-group fitting
+ * tuning.c   the tuning table: every device-dependent value
+ * testing.c  test hooks (sk_testing.h)
  * scan.c     the scan and reduce primitives (on top of the three above)
  * monoid.c   element type and operator names, the built-in monoids
  */
