@@ -1,6 +1,6 @@
 /*
- * appkit.c - errors, element types, option parsing, timing and progress
- * shared by the scankit command-line programs.
+ * appkit.c - errors, element types, option tables (parsing and --help),
+ * timing and progress shared by the scankit command-line programs.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -77,12 +77,6 @@ int ak_finish_stdout(const char *tool)
         return AK_EXIT_OK;
     fprintf(stderr, "%s: stdout: write failed: %s\n", tool, strerror(errno ? errno : EIO));
     return AK_EXIT_FAIL;
-}
-
-int ak_print_help(const char *tool, const char *usage, const char *help)
-{
-    printf("usage: %s\n\n%s", usage, help);
-    return ak_finish_stdout(tool);
 }
 
 int ak_print_version(const char *tool)
@@ -204,12 +198,27 @@ int ak_check_op_type(const char *name, ak_dtype t, sk_op op, ak_err *e)
                    name ? ": " : "", sk_op_name(op), ak_dtype_name(t));
 }
 
-int ak_check_scan_type(const char *name, ak_dtype t, sk_op op, ak_err *e)
+int ak_check_sk_type(const char *name, ak_dtype t, const char *verb, ak_err *e)
 {
     sk_type st;
     if (ak_dtype_to_sk(t, &st) != 0)
-        return ak_fail(e, "%s: element type %s cannot be scanned (use %s)", name,
-                       ak_dtype_name(t), AK_SK_TYPE_NAMES);
+        return ak_fail(e, "%s: element type %s cannot be %s (use %s)", name, ak_dtype_name(t),
+                       verb, AK_SK_TYPE_NAMES);
+    return 0;
+}
+
+int ak_check_count(const char *name, size_t n, const char *what, size_t want, const char *of,
+                   ak_err *e)
+{
+    if (n == want)
+        return 0;
+    return ak_fail(e, "%s: %zu %s for %zu %s", name, n, what, want, of);
+}
+
+int ak_check_scan_type(const char *name, ak_dtype t, sk_op op, ak_err *e)
+{
+    if (ak_check_sk_type(name, t, "scanned", e) != 0)
+        return -1;
     return ak_check_op_type(name, t, op, e);
 }
 
@@ -226,109 +235,444 @@ void ak_args_init(ak_args *a, int argc, char **argv)
     a->value = NULL;
 }
 
-static const ak_option *find_long(const ak_option *opts, const char *name, size_t len)
+/* 1 for a row that is an option (not the operand, not prose). */
+static int is_option(const ak_opt *o)
 {
-    for (; opts->id != 0; opts++)
-        if (opts->long_name && strlen(opts->long_name) == len &&
+    return o->long_name != NULL;
+}
+
+static const ak_opt *find_long(const ak_opt *opts, const char *name, size_t len)
+{
+    for (; opts->kind != AK_OPT_END; opts++)
+        if (is_option(opts) && strlen(opts->long_name) == len &&
             strncmp(opts->long_name, name, len) == 0)
             return opts;
     return NULL;
 }
 
-static const ak_option *find_short(const ak_option *opts, char c)
+static const ak_opt *find_short(const ak_opt *opts, char c)
 {
-    for (; opts->id != 0; opts++)
-        if (opts->short_name == c)
+    for (; opts->kind != AK_OPT_END; opts++)
+        if (is_option(opts) && opts->short_name == c)
+            return opts;
+    return NULL;
+}
+
+static const ak_opt *find_kind(const ak_opt *opts, ak_opt_kind kind)
+{
+    for (; opts->kind != AK_OPT_END; opts++)
+        if (opts->kind == kind)
             return opts;
     return NULL;
 }
 
 /* The value of an option that takes one: attached text, else the next word. */
-static int take_value(ak_args *a, const ak_option *o, const char *attached,
-                      const char *spelled, ak_err *e)
+static int take_value(ak_args *a, const char *attached, const char *spelled, ak_err *e)
 {
     if (attached) {
         a->value = attached;
-        return o->id;
+        return AK_ARGS_OPTION;
     }
     if (a->next >= a->argc)
         return ak_fail(e, "option '%s' needs a value", spelled), AK_ARGS_ERROR;
     a->value = a->argv[a->next++];
-    return o->id;
+    return AK_ARGS_OPTION;
 }
 
-static int parse_long(ak_args *a, const char *word, const ak_option *opts, ak_err *e)
+static int parse_long(ak_args *a, const char *word, const ak_opt *opts, const ak_opt **opt,
+                      ak_err *e)
 {
     const char *name = word + 2;
     const char *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
-    const ak_option *o = find_long(opts, name, len);
+    const ak_opt *o = find_long(opts, name, len);
     if (!o)
         return ak_fail(e, "unknown option '--%.*s'", (int)len, name), AK_ARGS_ERROR;
-    if (!o->takes_value) {
+    *opt = o;
+    if (!o->value_name) {
         if (eq)
             return ak_fail(e, "option '--%s' takes no value", o->long_name), AK_ARGS_ERROR;
         a->value = NULL;
-        return o->id;
+        return AK_ARGS_OPTION;
     }
-    return take_value(a, o, eq ? eq + 1 : NULL, word, e);
+    return take_value(a, eq ? eq + 1 : NULL, word, e);
 }
 
-static int parse_short(ak_args *a, const char *word, const ak_option *opts, ak_err *e)
+static int parse_short(ak_args *a, const char *word, const ak_opt *opts, const ak_opt **opt,
+                       ak_err *e)
 {
-    const ak_option *o = find_short(opts, word[1]);
+    const ak_opt *o = find_short(opts, word[1]);
     if (!o)
         return ak_fail(e, "unknown option '-%c'", word[1]), AK_ARGS_ERROR;
-    if (!o->takes_value) {
+    *opt = o;
+    if (!o->value_name) {
         if (word[2] != '\0')
             return ak_fail(e, "unknown option '%s'", word), AK_ARGS_ERROR;
         a->value = NULL;
-        return o->id;
+        return AK_ARGS_OPTION;
     }
-    return take_value(a, o, word[2] ? word + 2 : NULL, word, e);
+    return take_value(a, word[2] ? word + 2 : NULL, word, e);
 }
 
-int ak_args_next(ak_args *a, const ak_option *opts, ak_err *e)
+int ak_args_next(ak_args *a, const ak_opt *opts, const ak_opt **opt, ak_err *e)
 {
+    *opt = NULL;
     if (a->next >= a->argc)
         return AK_ARGS_END;
     const char *word = a->argv[a->next++];
     if (!a->operands_only && strcmp(word, "--") == 0) {
         a->operands_only = 1;
-        return ak_args_next(a, opts, e);
+        return ak_args_next(a, opts, opt, e);
     }
     if (a->operands_only || word[0] != '-' || word[1] == '\0') {
         a->value = word;
         return AK_ARGS_OPERAND;
     }
     if (word[1] == '-')
-        return parse_long(a, word, opts, e);
-    return parse_short(a, word, opts, e);
+        return parse_long(a, word, opts, opt, e);
+    return parse_short(a, word, opts, opt, e);
 }
 
-int ak_parse_command_line(const ak_cli *cli, int argc, char **argv, ak_take_option_fn take,
-                          ak_check_args_fn check, void *args, const char **operand)
+/* ---- where the rows' values go ---------------------------------------------- */
+
+static void *field(void *args, const ak_opt *o)
+{
+    return (char *)args + o->offset;
+}
+
+static const void *const_field(const void *args, const ak_opt *o)
+{
+    return (const char *)args + o->offset;
+}
+
+static int holds_text(const ak_opt *o)
+{
+    return o->kind == AK_OPT_OPERAND || o->kind == AK_OPT_INPUT || o->kind == AK_OPT_TEXT;
+}
+
+static const char *text_of(const void *args, const ak_opt *o)
+{
+    return *(const char *const *)const_field(args, o);
+}
+
+/* A type kind: the element types it accepts (bit t for type t), and the
+ * hint of its message. */
+typedef struct type_kind {
+    ak_opt_kind kind;
+    unsigned accepts;
+    const char *hint;
+} type_kind;
+
+#define TYPE_BIT(t) (1u << (t))
+#define SCANKIT_TYPE_BITS ((1u << SK_TYPE_COUNT) - 1)
+
+static const type_kind TYPE_KINDS[] = {
+    {AK_OPT_TYPE, SCANKIT_TYPE_BITS, " (use " AK_SK_TYPE_NAMES ")"},
+    {AK_OPT_FLOAT_TYPE, TYPE_BIT(AK_FLOAT32) | TYPE_BIT(AK_FLOAT64), " (use float32 or float64)"},
+    {AK_OPT_INDEX_TYPE, TYPE_BIT(AK_UINT32) | TYPE_BIT(AK_UINT64), " (use uint32 or uint64)"},
+    {AK_OPT_ANY_TYPE, SCANKIT_TYPE_BITS | TYPE_BIT(AK_UINT8), ""},
+};
+
+static const type_kind *type_kind_of(ak_opt_kind kind)
+{
+    for (size_t i = 0; i < sizeof TYPE_KINDS / sizeof TYPE_KINDS[0]; i++)
+        if (TYPE_KINDS[i].kind == kind)
+            return &TYPE_KINDS[i];
+    return NULL;
+}
+
+static int store_type(void *args, const ak_opt *o, const type_kind *k, const char *value,
+                      ak_err *e)
+{
+    ak_dtype *t = field(args, o);
+    if (ak_dtype_parse(value, t) != 0 || !(k->accepts & TYPE_BIT(*t)))
+        return ak_fail(e, "unknown --%s '%s'%s", o->long_name, value, k->hint);
+    return 0;
+}
+
+static void set_default(void *args, const ak_opt *o)
+{
+    if (type_kind_of(o->kind))
+        *(ak_dtype *)field(args, o) = AK_DTYPE_NONE;
+    else if (o->kind == AK_OPT_OP)
+        *(sk_op *)field(args, o) = SK_OP_ADD;
+    else if (o->kind == AK_OPT_FORMAT)
+        *(ak_format *)field(args, o) = AK_FORMAT_AUTO;
+}
+
+/* Parses and stores the value of a row of a kind that does so itself. */
+static int store_value(void *args, const ak_opt *o, const char *value, ak_err *e)
+{
+    const type_kind *k = type_kind_of(o->kind);
+    if (k)
+        return store_type(args, o, k, value, e);
+    switch (o->kind) {
+    case AK_OPT_FLAG: *(int *)field(args, o) = 1; return 0;
+    case AK_OPT_U64:
+        if (ak_parse_u64(value, field(args, o)) != 0)
+            return ak_fail(e, "bad --%s '%s' (an unsigned 64-bit integer)", o->long_name, value);
+        return 0;
+    case AK_OPT_OP:
+        if (sk_op_parse(value, field(args, o)) != SK_OK)
+            return ak_fail(e, "unknown --%s '%s' (use add, mul, min, max, and, or, xor)",
+                           o->long_name, value);
+        return 0;
+    case AK_OPT_FORMAT:
+        if (ak_format_parse(value, field(args, o)) != 0)
+            return ak_fail(e, "unknown --%s '%s' (use raw or npy)", o->long_name, value);
+        return 0;
+    default:
+        if (holds_text(o))
+            *(const char **)field(args, o) = value;
+        return 0;
+    }
+}
+
+static int take_option(void *args, const ak_opt *o, const char *value, ak_err *e)
+{
+    if (store_value(args, o, value, e) != 0)
+        return -1;
+    return o->parse ? o->parse(args, value, e) : 0;
+}
+
+static int take_operand(const ak_cli *cli, void *args, const char *value, ak_err *e)
+{
+    const ak_opt *o = find_kind(cli->options, AK_OPT_OPERAND);
+    if (!o)
+        return ak_fail(e, "unexpected argument '%s'", value);
+    if (text_of(args, o))
+        return ak_fail(e, "more than one %s given", o->value_name);
+    return take_option(args, o, value, e);
+}
+
+/* ---- checks every program shares -------------------------------------------- */
+
+/* An input file as messages name it: "INPUT" or "--flags". */
+static void input_label(const ak_opt *o, char *buf, size_t cap)
+{
+    if (o->kind == AK_OPT_OPERAND)
+        snprintf(buf, cap, "%s", o->value_name);
+    else
+        snprintf(buf, cap, "--%s", o->long_name);
+}
+
+static int is_input_file(const ak_opt *o)
+{
+    return o->kind == AK_OPT_OPERAND || o->kind == AK_OPT_INPUT;
+}
+
+/* 1 when the input file of row o is given as "-". */
+static int reads_stdin(const void *args, const ak_opt *o)
+{
+    const char *path = o && is_input_file(o) ? text_of(args, o) : NULL;
+    return path && ak_path_is_stdio(path);
+}
+
+/* At most one input file is stdin; the operand is named first. */
+static int check_one_stdin(const ak_cli *cli, const void *args, ak_err *e)
+{
+    const ak_opt *operand = find_kind(cli->options, AK_OPT_OPERAND);
+    const ak_opt *first = reads_stdin(args, operand) ? operand : NULL;
+    for (const ak_opt *o = cli->options; o->kind != AK_OPT_END; o++) {
+        if (o->kind != AK_OPT_INPUT || !reads_stdin(args, o))
+            continue;
+        if (first) {
+            char a[64], b[64];
+            input_label(first, a, sizeof a);
+            input_label(o, b, sizeof b);
+            return ak_fail(e, "%s and %s cannot both be stdin", a, b);
+        }
+        first = o;
+    }
+    return 0;
+}
+
+/* The highest one_of group number a table may use. */
+#define MAX_ONE_OF 8
+
+/* "--if, --flags, --unique" or "--x and --points": the options of group g. */
+static void one_of_names(const ak_opt *opts, int g, char *buf, size_t cap)
+{
+    size_t count = 0, len = 0, total = 0;
+    for (const ak_opt *o = opts; o->kind != AK_OPT_END; o++)
+        total += o->one_of == g;
+    buf[0] = '\0';
+    for (const ak_opt *o = opts; o->kind != AK_OPT_END && len < cap; o++) {
+        if (o->one_of != g)
+            continue;
+        const char *sep = count == 0 ? "" : total == 2 ? " and " : ", ";
+        len += (size_t)snprintf(buf + len, cap - len, "%s--%s", sep, o->long_name);
+        count++;
+    }
+}
+
+static int check_one_of(const ak_cli *cli, const unsigned *given, ak_err *e)
+{
+    for (int g = 1; g <= MAX_ONE_OF; g++) {
+        int used = 0;
+        for (const ak_opt *o = cli->options; o->kind != AK_OPT_END; o++)
+            used |= o->one_of == g;
+        if (!used || given[g] == 1)
+            continue;
+        char names[256];
+        one_of_names(cli->options, g, names, sizeof names);
+        return ak_fail(e, "give exactly one of %s", names);
+    }
+    return 0;
+}
+
+static int check_common(const ak_cli *cli, const void *args, const unsigned *given, ak_err *e)
+{
+    const ak_opt *operand = find_kind(cli->options, AK_OPT_OPERAND);
+    const char *input = operand ? text_of(args, operand) : NULL;
+    if (operand && !input)
+        return ak_fail(e, "missing %s", operand->value_name);
+    if (check_one_of(cli, given, e) != 0 || check_one_stdin(cli, args, e) != 0)
+        return -1;
+    if (input && ak_path_is_stdio(input) && ak_cli_flag(cli, args, "in-place"))
+        return ak_fail(e, "--in-place needs an input file, not stdin");
+    return 0;
+}
+
+/* 1 when the command line asks for --help, --version or --list-devices,
+ * which need no operand. */
+static int asks_only(const ak_cli *cli, const void *args)
+{
+    return ak_cli_flag(cli, args, "help") || ak_cli_flag(cli, args, "version") ||
+           ak_cli_flag(cli, args, "list-devices");
+}
+
+static void set_defaults(const ak_cli *cli, void *args)
+{
+    memset(args, 0, cli->args_size);
+    for (const ak_opt *o = cli->options; o->kind != AK_OPT_END; o++)
+        set_default(args, o);
+    if (cli->defaults)
+        cli->defaults(args);
+}
+
+/* Reads argv into args; given[g] counts the options of one_of group g. */
+static int read_argv(const ak_cli *cli, int argc, char **argv, void *args, unsigned *given,
+                     ak_err *e)
 {
     ak_args it;
-    ak_err e;
+    const ak_opt *opt;
+    int got;
     ak_args_init(&it, argc, argv);
-    int id;
-    while ((id = ak_args_next(&it, cli->options, &e)) != AK_ARGS_END) {
-        if (id == AK_ARGS_ERROR)
-            return ak_print_usage_error(cli->tool, cli->usage, e.msg);
-        if (id == AK_ARGS_OPERAND) {
-            if (*operand) {
-                snprintf(e.msg, sizeof e.msg, "more than one %s given", cli->operand);
-                return ak_print_usage_error(cli->tool, cli->usage, e.msg);
-            }
-            *operand = it.value;
-        } else if (take(args, id, it.value, &e) != 0) {
-            return ak_print_usage_error(cli->tool, cli->usage, e.msg);
-        }
+    while ((got = ak_args_next(&it, cli->options, &opt, e)) != AK_ARGS_END) {
+        if (got == AK_ARGS_ERROR)
+            return -1;
+        if (got == AK_ARGS_OPERAND ? take_operand(cli, args, it.value, e) != 0
+                                   : take_option(args, opt, it.value, e) != 0)
+            return -1;
+        if (got == AK_ARGS_OPTION && opt->one_of > 0 && opt->one_of <= MAX_ONE_OF)
+            given[opt->one_of]++;
     }
-    if (check(args, &e) != 0)
+    return 0;
+}
+
+int ak_parse_command_line(const ak_cli *cli, int argc, char **argv, void *args)
+{
+    ak_err e;
+    unsigned given[MAX_ONE_OF + 1] = {0};
+    set_defaults(cli, args);
+    int rc = read_argv(cli, argc, argv, args, given, &e);
+    if (rc == 0 && !asks_only(cli, args)) {
+        rc = check_common(cli, args, given, &e);
+        if (rc == 0 && cli->check)
+            rc = cli->check(args, &e);
+    }
+    if (rc != 0)
         return ak_print_usage_error(cli->tool, cli->usage, e.msg);
     return AK_EXIT_OK;
+}
+
+int ak_cli_flag(const ak_cli *cli, const void *args, const char *long_name)
+{
+    const ak_opt *o = find_long(cli->options, long_name, strlen(long_name));
+    return o && o->kind == AK_OPT_FLAG ? *(const int *)const_field(args, o) : 0;
+}
+
+int ak_cli_has(const ak_cli *cli, const char *long_name)
+{
+    return find_long(cli->options, long_name, strlen(long_name)) != NULL;
+}
+
+const char *ak_cli_text(const ak_cli *cli, const void *args, const char *long_name)
+{
+    const ak_opt *o = long_name ? find_long(cli->options, long_name, strlen(long_name))
+                                : find_kind(cli->options, AK_OPT_OPERAND);
+    return o && holds_text(o) ? text_of(args, o) : NULL;
+}
+
+size_t ak_cli_input_files(const ak_cli *cli, const void *args, const char **files, size_t cap)
+{
+    size_t count = 0;
+    const ak_opt *operand = find_kind(cli->options, AK_OPT_OPERAND);
+    if (operand && text_of(args, operand) && count < cap)
+        files[count++] = text_of(args, operand);
+    for (const ak_opt *o = cli->options; o->kind != AK_OPT_END; o++)
+        if (o->kind == AK_OPT_INPUT && text_of(args, o) && count < cap)
+            files[count++] = text_of(args, o);
+    return count;
+}
+
+/* ---- --help ------------------------------------------------------------------ */
+
+/* The column where the help of every row starts. */
+#define HELP_COLUMN 22
+
+/* Prints the left part of a row ("  -o, --output FILE", "  INPUT").
+ * @return its length. */
+static size_t print_row_head(const ak_opt *o)
+{
+    char head[128];
+    if (o->kind == AK_OPT_OPERAND)
+        snprintf(head, sizeof head, "  %s", o->value_name);
+    else if (o->short_name)
+        snprintf(head, sizeof head, "  -%c, --%s%s%s", o->short_name, o->long_name,
+                 o->value_name ? " " : "", o->value_name ? o->value_name : "");
+    else
+        snprintf(head, sizeof head, "      --%s%s%s", o->long_name, o->value_name ? " " : "",
+                 o->value_name ? o->value_name : "");
+    fputs(head, stdout);
+    return strlen(head);
+}
+
+/* Prints `text` line by line, each line after the first indented to the
+ * help column. */
+static void print_help_lines(const char *text)
+{
+    for (;;) {
+        const char *nl = strchr(text, '\n');
+        printf("%.*s\n", nl ? (int)(nl - text) : (int)strlen(text), text);
+        if (!nl)
+            return;
+        text = nl + 1;
+        printf("%*s", HELP_COLUMN, "");
+    }
+}
+
+static void print_row_help(const ak_opt *o)
+{
+    if (o->kind == AK_OPT_PROSE) {
+        fputs(o->help, stdout);
+        return;
+    }
+    size_t len = print_row_head(o);
+    if (len < HELP_COLUMN)
+        printf("%*s", (int)(HELP_COLUMN - len), "");
+    else
+        printf("\n%*s", HELP_COLUMN, "");
+    print_help_lines(o->help);
+}
+
+int ak_print_cli_help(const ak_cli *cli)
+{
+    printf("usage: %s\n\n", cli->usage);
+    for (const ak_opt *o = cli->options; o->kind != AK_OPT_END; o++)
+        print_row_help(o);
+    return ak_finish_stdout(cli->tool);
 }
 
 /* ------------------------------------------------------------------------ */

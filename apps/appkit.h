@@ -3,7 +3,8 @@
  *
  *   errors     ak_err carries one line of text; main prints it as "tool: text".
  *   types      element types of files (the scankit types plus uint8 flags).
- *   options    a small long/short option parser and number parsers.
+ *   options    option tables: parsing and --help from one table of
+ *              option rows; number parsers.
  *   files      element files: raw little-endian or NumPy .npy (v1/v2/v3),
  *              read whole; written through a temporary file put into place
  *              at the end (linked where O_TMPFILE exists, else renamed).
@@ -18,8 +19,9 @@
  * Functions that can fail return 0 on success and -1 on failure, with the
  * reason in the ak_err they were given. Nothing here prints except the
  * ak_print_* and progress functions and those whose result is an exit
- * code (ak_parse_command_line, ak_require_little_endian, ak_exit_status,
- * ak_list_devices), and nothing exits.
+ * code (ak_parse_command_line, ak_print_cli_help, ak_require_little_endian,
+ * ak_exit_status, ak_list_devices), and nothing exits. The run of a program
+ * (its phases, --help, --version, --list-devices, --time) is appkit_run.h.
  *
  * Files are little-endian; the programs run on little-endian hosts only
  * (ak_host_is_little_endian() lets a program refuse to run elsewhere).
@@ -79,10 +81,6 @@ int ak_require_little_endian(const char *tool);
  *  @return AK_EXIT_OK or AK_EXIT_FAIL. */
 int ak_finish_stdout(const char *tool);
 
-/*! ak_print_help() : --help: "usage: <usage>\n\n<help>" on stdout.
- *  @return as ak_finish_stdout(). */
-int ak_print_help(const char *tool, const char *usage, const char *help);
-
 /*! ak_print_version() : --version: "<tool> (scankit) <version>" on stdout.
  *  @return as ak_finish_stdout(). */
 int ak_print_version(const char *tool);
@@ -131,39 +129,178 @@ int ak_op_is_bitwise(sk_op op);
  *  @return 0 or -1. */
 int ak_check_op_type(const char *name, ak_dtype t, sk_op op, ak_err *e);
 
+/*! ak_check_sk_type() : the elements of the file `name` are of one of the
+ *  six scankit types, else fails with "name: element type T cannot be
+ *  <verb> (use ...)". @return 0 or -1. */
+int ak_check_sk_type(const char *name, ak_dtype t, const char *verb, ak_err *e);
+
 /*! ak_check_scan_type() : the elements of the file `name` can be scanned
- *  with op: one of the six scankit types ("name: element type T cannot be
- *  scanned (use ...)") and ak_check_op_type(). @return 0 or -1. */
+ *  with op: ak_check_sk_type(name, t, "scanned") and ak_check_op_type().
+ *  @return 0 or -1. */
 int ak_check_scan_type(const char *name, ak_dtype t, sk_op op, ak_err *e);
+
+/*! ak_check_count() : a file read beside the elements has one entry per
+ *  element: fails with "<name>: N <what> for M <of>" (e.g. "f.bin: 7 flags
+ *  for 8 elements") unless n == want. @return 0 or -1. */
+int ak_check_count(const char *name, size_t n, const char *what, size_t want, const char *of,
+                   ak_err *e);
 
 /*! The list of type names for usage text. */
 #define AK_SK_TYPE_NAMES "uint32|int32|uint64|int64|float32|float64"
-
-/*! Help text for --device and --list-devices, shared by the device programs. */
-#define AK_HELP_DEVICE                                                            \
-    "  -d, --device SPEC   OpenCL device: 'P:D' indices, an index N, or part of\n"   \
-    "                      the platform/device name (default $SCANKIT_DEVICE, else\n" \
-    "                      the first GPU, else the first device)\n"                  \
-    "      --list-devices  list the OpenCL devices and exit\n"
-
-/*! Help text for --time, --help and --version. */
-#define AK_HELP_TIME_HELP_VERSION                                  \
-    "      --time          print a time breakdown to stderr\n"     \
-    "  -h, --help          show this help and exit\n"              \
-    "  -V, --version       show the version and exit\n"
 
 /* ------------------------------------------------------------------------ */
 /* Command-line options                                                      */
 /* ------------------------------------------------------------------------ */
 
-/*! ak_option : one option of a program. `id` must be positive; a table ends
- *  with an entry whose id is 0. `short_name` is 0 when there is none. */
-typedef struct ak_option {
-    const char *long_name;
-    char short_name;
-    int takes_value;
-    int id;
-} ak_option;
+/*! ak_opt_kind : what an option's value is and where it goes. Each kind
+ *  but AK_OPT_CUSTOM reads and stores its value itself; the type kinds
+ *  refuse a type outside their list ("unknown --type 'x' (use ...)") and
+ *  default to AK_DTYPE_NONE. */
+typedef enum ak_opt_kind {
+    AK_OPT_END = 0,    /* ends a table                                           */
+    AK_OPT_OPERAND,    /* the operand, an input file ("-": stdin): const char * */
+    AK_OPT_INPUT,      /* another input file ("-": stdin): const char *        */
+    AK_OPT_TEXT,       /* the value as given: const char *                      */
+    AK_OPT_FLAG,       /* takes no value; 1 when given: int                     */
+    AK_OPT_U64,        /* decimal or 0x hex: uint64_t                           */
+    AK_OPT_TYPE,       /* one of the six scankit types: ak_dtype                */
+    AK_OPT_FLOAT_TYPE, /* float32 or float64: ak_dtype                          */
+    AK_OPT_INDEX_TYPE, /* uint32 or uint64: ak_dtype                            */
+    AK_OPT_ANY_TYPE,   /* any element type, uint8 included: ak_dtype            */
+    AK_OPT_OP,         /* add, mul, min, max, and, or, xor: sk_op (default add) */
+    AK_OPT_FORMAT,     /* raw or npy: ak_format (default AK_FORMAT_AUTO)        */
+    AK_OPT_CUSTOM,     /* the row's `parse` reads and stores the value          */
+    AK_OPT_PROSE       /* no option: its help, as it is, in --help (the text
+                          before and after the options, a blank line)           */
+} ak_opt_kind;
+
+/*! ak_opt_fn : for an AK_OPT_CUSTOM row, parses `value` (NULL for a row
+ *  without a value) into the program's arguments; for any other row, runs
+ *  after the value was stored. @return 0, or -1 with the reason in *e. */
+typedef int (*ak_opt_fn)(void *args, const char *value, ak_err *e);
+
+/*! ak_opt : one row of a program's option table. The table gives both the
+ *  parsing (ak_parse_command_line) and the option lines of --help
+ *  (ak_print_cli_help); it ends with AK_OPT_TABLE_END. */
+typedef struct ak_opt {
+    const char *long_name;  /* "output"; NULL for the operand and prose       */
+    char short_name;        /* 'o'; 0 when there is none                      */
+    ak_opt_kind kind;
+    size_t offset;          /* offsetof() the destination in the arguments    */
+    const char *value_name; /* the value in --help ("FILE"), the operand's
+                               name ("INPUT"); NULL: the option takes none   */
+    const char *help;       /* --help text; each '\n' starts a line under it  */
+    ak_opt_fn parse;        /* see ak_opt_fn; may be NULL but for CUSTOM      */
+    int one_of;             /* rows with the same number > 0: exactly one of
+                               them must be given ("give exactly one of ...") */
+} ak_opt;
+
+#define AK_OPT_TABLE_END {NULL, 0, AK_OPT_END, 0, NULL, NULL, NULL, 0}
+
+/*! A row of prose in --help, e.g. what the program does, or "\n". */
+#define AK_OPT_HELP_TEXT(text) {NULL, 0, AK_OPT_PROSE, 0, NULL, text, NULL, 0}
+
+/* Rows that several programs share, for arguments of type T with the
+ * field each names. */
+
+/*! The operand (field `input`), named `name` ("INPUT") in messages. */
+#define AK_OPTS_OPERAND(T, name, help) \
+    {NULL, 0, AK_OPT_OPERAND, offsetof(T, input), name, help, NULL, 0}
+
+/*! INPUT, a file of elements (field `input`). */
+#define AK_OPTS_INPUT(T)                                                    \
+    AK_OPTS_OPERAND(T, "INPUT",                                             \
+                    "raw little-endian elements, or a NumPy .npy file (1-D,\n" \
+                    "little-endian); '-' reads stdin")
+
+/*! -o, --output FILE (field `output`). */
+#define AK_OPTS_OUTPUT(T, help) \
+    {"output", 'o', AK_OPT_TEXT, offsetof(T, output), "FILE", help, NULL, 0}
+
+/*! -e, --exclusive (field `exclusive`). */
+#define AK_OPTS_EXCLUSIVE(T, help) \
+    {"exclusive", 'e', AK_OPT_FLAG, offsetof(T, exclusive), NULL, help, NULL, 0}
+
+/*! --check (field `check`). */
+#define AK_OPTS_CHECK(T, help) \
+    {"check", 0, AK_OPT_FLAG, offsetof(T, check), NULL, help, NULL, 0}
+
+/*! --flags FILE, an input file (field `flags`), in the one_of group `group`. */
+#define AK_OPTS_FLAGS(T, group, help) \
+    {"flags", 0, AK_OPT_INPUT, offsetof(T, flags), "FILE", help, NULL, group}
+
+/*! --values FILE, an input file (field `values`). */
+#define AK_OPTS_VALUES(T, help) \
+    {"values", 0, AK_OPT_INPUT, offsetof(T, values), "FILE", help, NULL, 0}
+
+/*! --type (field `type`). */
+#define AK_OPTS_TYPE(T)                                                     \
+    {"type", 't', AK_OPT_TYPE, offsetof(T, type), "TYPE",                   \
+     "element type of a raw file (default uint32); must agree\n"           \
+     "with the dtype of a .npy file", NULL, 0}
+
+/*! --op (field `op`). */
+#define AK_OPTS_OP(T)                                                       \
+    {"op", 0, AK_OPT_OP, offsetof(T, op), "OP",                             \
+     "add (default), mul, min, max, and, or, xor; and/or/xor\n"            \
+     "need an integer type", NULL, 0}
+
+/*! --format (field `format`). */
+#define AK_OPTS_FORMAT(T)                                                   \
+    {"format", 0, AK_OPT_FORMAT, offsetof(T, format), "FMT",                \
+     "output layout, raw or npy (default: as the input, npy\n"             \
+     "when OUTPUT ends in .npy)", NULL, 0}
+
+/*! --in-place (field `in_place`). */
+#define AK_OPTS_IN_PLACE(T)                                                 \
+    {"in-place", 0, AK_OPT_FLAG, offsetof(T, in_place), NULL,               \
+     "allow the output to replace INPUT", NULL, 0}
+
+/*! --device and --list-devices (fields `device` and `list_devices`). */
+#define AK_OPTS_DEVICE(T)                                                   \
+    {"device", 'd', AK_OPT_TEXT, offsetof(T, device), "SPEC",               \
+     "OpenCL device: 'P:D' indices, an index N, or part of\n"              \
+     "the platform/device name (default $SCANKIT_DEVICE, else\n"           \
+     "the first GPU, else the first device)", NULL, 0},                     \
+    {"list-devices", 0, AK_OPT_FLAG, offsetof(T, list_devices), NULL,       \
+     "list the OpenCL devices and exit", NULL, 0}
+
+/*! --time (field `time`). */
+#define AK_OPTS_TIME(T)                                                     \
+    {"time", 0, AK_OPT_FLAG, offsetof(T, time), NULL,                       \
+     "print a time breakdown to stderr", NULL, 0}
+
+/*! --help and --version (fields `help` and `version`). */
+#define AK_OPTS_HELP_VERSION(T)                                             \
+    {"help", 'h', AK_OPT_FLAG, offsetof(T, help), NULL,                     \
+     "show this help and exit", NULL, 0},                                   \
+    {"version", 'V', AK_OPT_FLAG, offsetof(T, version), NULL,               \
+     "show the version and exit", NULL, 0}
+
+/*! ak_cli : a program's command line. */
+typedef struct ak_cli {
+    const char *tool;
+    const char *usage;     /* the one-line usage (lines after the first
+                              indented under it)                           */
+    const ak_opt *options;
+    size_t args_size;      /* sizeof the program's arguments              */
+    void (*defaults)(void *args);         /* after the kinds' defaults; may be NULL */
+    int (*check)(void *args, ak_err *e);  /* once all are read, unless --help,
+                                             --version or --list-devices;
+                                             may complete them; may be NULL */
+    void (*free_args)(void *args);        /* frees what parsing allocated; may be NULL */
+} ak_cli;
+
+/*! AK_DEFINE_CLI() : defines `const ak_cli <name>_cli` (tool, usage, the
+ *  table `options`, arguments of type T and the hooks of ak_cli) and
+ *  `int <name>_parse_args(int argc, char **argv, T *args)`, which runs
+ *  ak_parse_command_line() on it. */
+#define AK_DEFINE_CLI(name, tool, usage, options, T, defaults, check, free_args)            \
+    const ak_cli name##_cli = {tool, usage, options, sizeof(T), defaults, check, free_args}; \
+    int name##_parse_args(int argc, char **argv, T *args)                                   \
+    {                                                                                       \
+        return ak_parse_command_line(&name##_cli, argc, argv, args);                        \
+    }
 
 /*! ak_args : iteration state over argv. `value` is the option's value or
  *  the operand's text after ak_args_next(). */
@@ -175,39 +312,51 @@ typedef struct ak_args {
     const char *value;
 } ak_args;
 
-enum { AK_ARGS_END = 0, AK_ARGS_OPERAND = -1, AK_ARGS_ERROR = -2 };
+enum { AK_ARGS_END = 0, AK_ARGS_OPERAND = -1, AK_ARGS_ERROR = -2, AK_ARGS_OPTION = 1 };
 
 void ak_args_init(ak_args *a, int argc, char **argv);
 
 /*! ak_args_next() : reads the next option or operand. Accepts "--name",
  *  "--name=value", "--name value", "-x", "-x value", "-xvalue", "--" and
- *  "-" (an operand). @return the option's id, AK_ARGS_OPERAND,
- *  AK_ARGS_END, or AK_ARGS_ERROR (unknown option, missing or unexpected
- *  value; the reason is in *e). */
-int ak_args_next(ak_args *a, const ak_option *opts, ak_err *e);
+ *  "-" (an operand). *opt is the option's row. @return AK_ARGS_OPTION,
+ *  AK_ARGS_OPERAND, AK_ARGS_END, or AK_ARGS_ERROR (unknown option, missing
+ *  or unexpected value; the reason is in *e). */
+int ak_args_next(ak_args *a, const ak_opt *opts, const ak_opt **opt, ak_err *e);
 
-/*! ak_take_option_fn : stores option `id` with its value (NULL for an
- *  option without one) into the program's arguments. @return 0, or -1 with
- *  the reason in *e. */
-typedef int (*ak_take_option_fn)(void *args, int id, const char *value, ak_err *e);
+/*! ak_parse_command_line() : zeroes *args, sets each row's default, then
+ *  cli->defaults; reads argv with ak_args_next() into the rows'
+ *  destinations ("more than one <operand> given" for a second operand,
+ *  "unexpected argument '...'" where the table has none). Unless --help,
+ *  --version or --list-devices was given it then checks that the operand
+ *  was given ("missing <operand>"), that exactly one option of each one_of
+ *  group was ("give exactly one of ..."), that at most one input file is
+ *  stdin ("<a> and <b> cannot both be stdin"), that --in-place has an input
+ *  file ("--in-place needs an input file, not stdin"), then runs
+ *  cli->check.
+ *  The first failure is printed with ak_print_usage_error(). Opens no file
+ *  and no device. @return AK_EXIT_OK or AK_EXIT_USAGE. */
+int ak_parse_command_line(const ak_cli *cli, int argc, char **argv, void *args);
 
-/*! ak_check_args_fn : checks the arguments once all are read. @return 0 or -1. */
-typedef int (*ak_check_args_fn)(const void *args, ak_err *e);
+/*! ak_print_cli_help() : --help on stdout: "usage: <usage>", a blank line,
+ *  then each row of the table: prose as it is, an option (or the operand)
+ *  and its value in 22 columns, or on a line of their own when longer,
+ *  then its help. @return as ak_finish_stdout(). */
+int ak_print_cli_help(const ak_cli *cli);
 
-/*! ak_cli : a program's command line for ak_parse_command_line(). */
-typedef struct ak_cli {
-    const char *tool;
-    const char *usage;      /* the one-line usage, for ak_print_usage_error */
-    const ak_option *options;
-    const char *operand;    /* the name of the one operand, e.g. "INPUT"   */
-} ak_cli;
+/*! ak_cli_flag() : the value of the AK_OPT_FLAG row `long_name` in args;
+ *  0 where the table has no such row. */
+int ak_cli_flag(const ak_cli *cli, const void *args, const char *long_name);
 
-/*! ak_parse_command_line() : reads argv with ak_args_next(): the operand
- *  into *operand ("more than one <operand> given" for a second), each option
- *  through take(args, ...), then check(args, ...). The first failure is
- *  printed with ak_print_usage_error(). @return AK_EXIT_OK or AK_EXIT_USAGE. */
-int ak_parse_command_line(const ak_cli *cli, int argc, char **argv, ak_take_option_fn take,
-                          ak_check_args_fn check, void *args, const char **operand);
+/*! ak_cli_has() : 1 when the table has the option `long_name`. */
+int ak_cli_has(const ak_cli *cli, const char *long_name);
+
+/*! ak_cli_text() : the value of the AK_OPT_TEXT row `long_name`, or of the
+ *  operand when long_name is NULL; NULL where there is none. */
+const char *ak_cli_text(const ak_cli *cli, const void *args, const char *long_name);
+
+/*! ak_cli_input_files() : the input files given in args, the operand first,
+ *  up to `cap`. @return how many. */
+size_t ak_cli_input_files(const ak_cli *cli, const void *args, const char **files, size_t cap);
 
 /*! ak_parse_count() : a non-negative integer with an optional binary suffix
  *  K (2^10), M (2^20), G (2^30) or T (2^40), either case: "1000", "16M".
@@ -317,7 +466,7 @@ char *ak_default_output_path(const char *input, const char *tool);
 
 /*! ak_output_choice : where a program's output goes. */
 typedef struct ak_output_choice {
-    const char *input;   /* INPUT operand ("-" for stdin)                   */
+    const char *input;   /* INPUT operand ("-" for stdin); NULL: none       */
     const char *output;  /* -o value or NULL                                */
     const char *tool;    /* for the default name ".<tool>"                  */
     int in_place;        /* --in-place                                      */
@@ -327,8 +476,8 @@ typedef struct ak_output_choice {
 } ak_output_choice;
 
 /*! ak_output_resolve() : picks the output path: -o if given ("-" = stdout),
- *  else the input itself with in_place, else stdout for stdin input, else
- *  ak_default_output_path(). Refuses a path that names the input file (same
+ *  else stdout for stdin input or none, else the input itself with
+ *  in_place, else ak_default_output_path(). Refuses a path that names the input file (same
  *  st_dev and st_ino, whatever the spelling) unless in_place ("is the input
  *  file", with a hint to use --in-place when offers_in_place), and one that
  *  names any of other_inputs ("is one of the input files"), in place or not.
@@ -546,8 +695,9 @@ void ak_sort_elements(ak_dtype type, void *data, size_t n, int descending);
 /* ------------------------------------------------------------------------ */
 
 /*! ak_list_devices() : --list-devices: prints the table of OpenCL devices
- *  ("index type fp64 name (platform)") on stdout, or one error line.
- *  @return AK_EXIT_OK or AK_EXIT_FAIL. */
+ *  on stdout, a header then a row per device, in columns: index ("P:D"),
+ *  type (gpu or cpu), name, platform, fp64 (yes or no), memory ("N MiB" or
+ *  "N.N GiB"); or one error line. @return AK_EXIT_OK or AK_EXIT_FAIL. */
 int ak_list_devices(const char *tool);
 
 /*! ak_context_open() : creates *ctx for `device` (--device, may be NULL) and
@@ -575,22 +725,20 @@ int ak_cl_upload(const sk_context *ctx, cl_mem buf, size_t offset, const void *h
 int ak_cl_download(const sk_context *ctx, cl_mem buf, size_t offset, void *host, size_t bytes,
                    double *ms, const char *what, ak_err *e);
 
-/*! ak_cl_new_buffer() : a read-write device buffer of `bytes` (at least 1),
- *  filled from `host` when host is given and bytes > 0 (the copy's time is
- *  added to *upload_ms). @return 0 or -1. */
-int ak_cl_new_buffer(const sk_context *ctx, size_t bytes, const void *host, double *upload_ms,
-                     cl_mem *out, ak_err *e);
+/*! ak_cl_new_buffer() : a read-write device buffer of `bytes` (at least 1).
+ *  @return 0 or -1 ("allocating a device buffer failed: ..."). */
+int ak_cl_new_buffer(const sk_context *ctx, size_t bytes, cl_mem *out, ak_err *e);
 
-/*! ak_cl_release() : releases the `count` buffers *mems[i] that are not NULL
+/*! ak_cl_release() : releases the `count` buffers mems[i] that are not NULL
  *  and sets each to NULL. @return 0, or -1 ("releasing the device buffers
  *  failed: ...") when any release failed. e may be NULL. */
-int ak_cl_release(cl_mem *const *mems, size_t count, ak_err *e);
+int ak_cl_release(cl_mem *mems, size_t count, ak_err *e);
 
-/*! ak_build_stats_since() : the kernel builds since `before` into *build,
- *  and their time taken out of *compute_ms (not below 0). Leaves both alone
- *  when the statistics cannot be read. */
-void ak_build_stats_since(const sk_context *ctx, const sk_build_stats *before,
-                          sk_build_stats *build, double *compute_ms);
+/*! ak_build_stats_add_since() : adds the kernel builds since `before` to
+ *  *build, and `elapsed_ms` less their time (not below 0) to *compute_ms.
+ *  Adds all of elapsed_ms when the statistics cannot be read. */
+void ak_build_stats_add_since(const sk_context *ctx, const sk_build_stats *before,
+                              double elapsed_ms, sk_build_stats *build, double *compute_ms);
 
 /*! ak_print_device_times() : the "context:", "upload:" and "build:" lines
  *  of --time on stderr. */

@@ -8,36 +8,74 @@
 #include "appkit.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------------------------------------ */
 /* --list-devices                                                            */
 /* ------------------------------------------------------------------------ */
 
-static void print_device_rows(const sk_device_desc *d, size_t count)
+static void format_bytes(uint64_t bytes, char *buf, size_t cap)
 {
-    printf("%-6s %-4s %-4s %s\n", "index", "type", "fp64", "name (platform)");
+    if (bytes >= ((uint64_t)1 << 30))
+        snprintf(buf, cap, "%.1f GiB", (double)bytes / (double)((uint64_t)1 << 30));
+    else
+        snprintf(buf, cap, "%.0f MiB", (double)bytes / (double)((uint64_t)1 << 20));
+}
+
+/* The width of the name (or platform) column: its longest entry, at least
+ * `minimum`. */
+static int column_width(const sk_device_desc *d, size_t count, int platform, int minimum)
+{
+    int w = minimum;
     for (size_t i = 0; i < count; i++) {
-        char index[32];
-        snprintf(index, sizeof index, "%u:%u", d[i].platform_index, d[i].device_index);
-        printf("%-6s %-4s %-4s %s (%s)\n", index, d[i].is_gpu ? "gpu" : "cpu",
-               d[i].has_fp64 ? "yes" : "no", d[i].device_name, d[i].platform_name);
+        int len = (int)strlen(platform ? d[i].platform_name : d[i].device_name);
+        if (len > w)
+            w = len;
     }
+    return w;
+}
+
+static void print_device_table(const sk_device_desc *d, size_t count)
+{
+    int wn = column_width(d, count, 0, 4), wp = column_width(d, count, 1, 8);
+    printf("%-6s %-4s %-*s %-*s %-4s %s\n", "index", "type", wn, "name", wp, "platform",
+           "fp64", "memory");
+    for (size_t i = 0; i < count; i++) {
+        char index[32], mem[32];
+        snprintf(index, sizeof index, "%u:%u", d[i].platform_index, d[i].device_index);
+        format_bytes(d[i].global_mem_bytes, mem, sizeof mem);
+        printf("%-6s %-4s %-*s %-*s %-4s %s\n", index, d[i].is_gpu ? "gpu" : "cpu", wn,
+               d[i].device_name, wp, d[i].platform_name, d[i].has_fp64 ? "yes" : "no", mem);
+    }
+}
+
+/* The devices into a calloc'ed *out. @return 0, or -1 with the reason. */
+static int read_device_list(sk_device_desc **out, size_t *count, ak_err *e)
+{
+    *out = NULL;
+    sk_status st = sk_device_list(NULL, 0, count);
+    if (st != SK_OK || *count == 0)
+        return ak_fail(e, "no OpenCL device found");
+    if (!(*out = calloc(*count, sizeof **out)))
+        return ak_fail(e, "out of memory");
+    st = sk_device_list(*out, *count, count);
+    if (st == SK_OK)
+        return 0;
+    free(*out);
+    *out = NULL;
+    return ak_fail_sk(e, NULL, st, "listing devices");
 }
 
 int ak_list_devices(const char *tool)
 {
+    ak_err e;
     size_t count = 0;
-    sk_device_desc *d = NULL;
-    if (sk_device_list(NULL, 0, &count) != SK_OK || count == 0) {
-        ak_print_error(tool, "no OpenCL device found");
+    sk_device_desc *d;
+    if (read_device_list(&d, &count, &e) != 0) {
+        ak_print_error(tool, e.msg);
         return AK_EXIT_FAIL;
     }
-    if (!(d = calloc(count, sizeof *d)) || sk_device_list(d, count, &count) != SK_OK) {
-        free(d);
-        ak_print_error(tool, "listing devices failed");
-        return AK_EXIT_FAIL;
-    }
-    print_device_rows(d, count);
+    print_device_table(d, count);
     free(d);
     return ak_finish_stdout(tool);
 }
@@ -104,24 +142,21 @@ int ak_cl_download(const sk_context *ctx, cl_mem buf, size_t offset, void *host,
     return err == CL_SUCCESS ? 0 : ak_fail_cl(e, what, err);
 }
 
-int ak_cl_new_buffer(const sk_context *ctx, size_t bytes, const void *host, double *upload_ms,
-                     cl_mem *out, ak_err *e)
+int ak_cl_new_buffer(const sk_context *ctx, size_t bytes, cl_mem *out, ak_err *e)
 {
     cl_int err = CL_SUCCESS;
     *out = clCreateBuffer(sk_context_cl_context(ctx), CL_MEM_READ_WRITE, bytes ? bytes : 1,
                           NULL, &err);
-    if (!*out) return ak_fail_cl(e, "allocating a device buffer", err);
-    if (!host || bytes == 0) return 0;
-    return ak_cl_upload(ctx, *out, 0, host, bytes, upload_ms, e);
+    return *out ? 0 : ak_fail_cl(e, "allocating a device buffer", err);
 }
 
-int ak_cl_release(cl_mem *const *mems, size_t count, ak_err *e)
+int ak_cl_release(cl_mem *mems, size_t count, ak_err *e)
 {
     cl_int failed = CL_SUCCESS;
     for (size_t i = 0; i < count; i++) {
-        cl_int rc = *mems[i] ? clReleaseMemObject(*mems[i]) : CL_SUCCESS;
+        cl_int rc = mems[i] ? clReleaseMemObject(mems[i]) : CL_SUCCESS;
         if (rc != CL_SUCCESS) failed = rc;
-        *mems[i] = NULL;
+        mems[i] = NULL;
     }
     return failed == CL_SUCCESS ? 0 : ak_fail_cl(e, "releasing the device buffers", failed);
 }
@@ -130,17 +165,21 @@ int ak_cl_release(cl_mem *const *mems, size_t count, ak_err *e)
 /* Build statistics and --time                                               */
 /* ------------------------------------------------------------------------ */
 
-void ak_build_stats_since(const sk_context *ctx, const sk_build_stats *before,
-                          sk_build_stats *build, double *compute_ms)
+void ak_build_stats_add_since(const sk_context *ctx, const sk_build_stats *before,
+                              double elapsed_ms, sk_build_stats *build, double *compute_ms)
 {
     sk_build_stats after;
-    if (sk_context_build_stats(ctx, &after) != SK_OK) return;
-    build->compiled = after.compiled - before->compiled;
-    build->from_disk = after.from_disk - before->from_disk;
-    build->from_memory = after.from_memory - before->from_memory;
-    build->seconds = after.seconds - before->seconds;
-    double rest = *compute_ms - build->seconds * 1e3;
-    *compute_ms = rest > 0 ? rest : 0;
+    if (sk_context_build_stats(ctx, &after) != SK_OK) {
+        *compute_ms += elapsed_ms;
+        return;
+    }
+    double seconds = after.seconds - before->seconds;
+    build->compiled += after.compiled - before->compiled;
+    build->from_disk += after.from_disk - before->from_disk;
+    build->from_memory += after.from_memory - before->from_memory;
+    build->seconds += seconds;
+    double rest = elapsed_ms - seconds * 1e3;
+    *compute_ms += rest > 0 ? rest : 0;
 }
 
 void ak_print_device_times(double context_ms, double upload_ms, const sk_build_stats *build)

@@ -753,7 +753,7 @@ static char *dup_string(const char *s)
 /* Refuses an output that would replace one of the program's inputs. */
 static int check_not_an_input(const ak_output_choice *c, const char *chosen, ak_err *e)
 {
-    if (!c->in_place && same_file(c->input, chosen))
+    if (c->input && !c->in_place && same_file(c->input, chosen))
         return c->offers_in_place
                    ? ak_fail(e, "%s: is the input file; use --in-place to overwrite it", chosen)
                    : ak_fail(e, "%s: is the input file; write the output elsewhere", chosen);
@@ -771,7 +771,7 @@ int ak_output_resolve(const ak_output_choice *c, char **path, ak_err *e)
     char *owned = NULL;
     if (c->output)
         chosen = ak_path_is_stdio(c->output) ? NULL : c->output;
-    else if (ak_path_is_stdio(c->input))
+    else if (!c->input || ak_path_is_stdio(c->input))
         chosen = NULL;
     else if (c->in_place)
         chosen = c->input;

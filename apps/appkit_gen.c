@@ -456,28 +456,33 @@ static uint64_t from_key(ak_dtype t, uint64_t key, uint64_t sign)
         (a)[j_] = tmp_;                             \
     }
 
+/* sort_elements32 / sort_elements64: elements of 4 / 8 bytes mapped to
+ * their keys, sorted as keys, mapped back, reversed for a descending order. */
+#define AK_DEFINE_ELEMENT_SORT(BITS)                                              \
+    static void sort_elements##BITS(ak_dtype type, uint##BITS##_t *a, size_t n,  \
+                                    int descending)                              \
+    {                                                                            \
+        uint64_t sign = (uint64_t)1 << (BITS - 1);                               \
+        AK_MAP_KEYS(uint##BITS##_t, a, n, to_key, type, sign);                   \
+        sort_keys##BITS(a, n, BITS - 8);                                         \
+        AK_MAP_KEYS(uint##BITS##_t, a, n, from_key, type, sign);                 \
+        if (descending)                                                          \
+            AK_REVERSE(uint##BITS##_t, a, n);                                    \
+    }
+
+AK_DEFINE_ELEMENT_SORT(32)
+AK_DEFINE_ELEMENT_SORT(64)
+
 void ak_sort_elements(ak_dtype type, void *data, size_t n, int descending)
 {
     size_t size = ak_dtype_size(type);
-    uint64_t sign = (uint64_t)1 << (8 * size - 1);
     if (size == 1) {
-        uint8_t *a = data;
-        sort_keys8(a, n, 0);
+        sort_keys8(data, n, 0);
         if (descending)
-            AK_REVERSE(uint8_t, a, n);
+            AK_REVERSE(uint8_t, (uint8_t *)data, n);
     } else if (size == 4) {
-        uint32_t *a = data;
-        AK_MAP_KEYS(uint32_t, a, n, to_key, type, sign);
-        sort_keys32(a, n, 24);
-        AK_MAP_KEYS(uint32_t, a, n, from_key, type, sign);
-        if (descending)
-            AK_REVERSE(uint32_t, a, n);
+        sort_elements32(type, data, n, descending);
     } else if (size == 8) {
-        uint64_t *a = data;
-        AK_MAP_KEYS(uint64_t, a, n, to_key, type, sign);
-        sort_keys64(a, n, 56);
-        AK_MAP_KEYS(uint64_t, a, n, from_key, type, sign);
-        if (descending)
-            AK_REVERSE(uint64_t, a, n);
+        sort_elements64(type, data, n, descending);
     }
 }

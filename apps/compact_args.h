@@ -1,7 +1,7 @@
 /*
  * compact_args.h - the command line of compact: what its options set, their
- * parsing and checks, and --help. Kept apart from the program (compact.c) so
- * that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
+ * table (parsing and --help) and checks. Kept apart from the program
+ * (compact.c) so that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
  */
 #ifndef SK_COMPACT_ARGS_H
 #define SK_COMPACT_ARGS_H
@@ -14,22 +14,23 @@ typedef enum cmode { MODE_NONE, MODE_IF, MODE_FLAGS, MODE_PARTITION, MODE_UNIQUE
 
 typedef struct compact_args {
     const char *input, *output, *device;
-    cmode mode;
-    int modes_given;
-    const char *expr;        /* --if / --partition */
-    const char *flags;       /* --flags FILE */
+    const char *if_expr, *partition_expr; /* --if, --partition */
+    const char *flags;                    /* --flags FILE */
+    int unique;                           /* --unique */
+    cmode mode;       /* the one of the four given, once checked */
+    const char *expr; /* the expression of --if or --partition   */
     const char *values, *values_out;
     ak_dtype type, values_type;
     ak_format format;
     int in_place, time, list_devices, help, version;
 } compact_args;
 
+/*! compact_cli : the command line of compact, for ak_parse_command_line(). */
+extern const ak_cli compact_cli;
+
 /*! compact_parse_args() : fills *a from argv (defaults first) and checks the
  *  result; prints the reason of a usage error. Opens no file and no device.
  *  @return AK_EXIT_OK or AK_EXIT_USAGE. */
 int compact_parse_args(int argc, char **argv, compact_args *a);
-
-/*! compact_print_help() : --help on stdout. @return an exit status. */
-int compact_print_help(void);
 
 #endif /* SK_COMPACT_ARGS_H */

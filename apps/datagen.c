@@ -11,16 +11,34 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "appkit.h"
+#include "appkit_run.h"
 #include "datagen_args.h"
 
 #include <stdlib.h>
-#include <string.h>
-
-static const char TOOL[] = DATAGEN_TOOL;
 
 /* Elements generated and written per step when streaming. */
 #define BLOCK_ELEMENTS ((size_t)1 << 20)
+
+static const datagen_args *args_of(const ak_run *r)
+{
+    return r->args;
+}
+
+/* The one output, -o ('-': stdout); there is no input to name it after. */
+static void plan(ak_run *r)
+{
+    ak_run_add_output(r, DATAGEN_TOOL, NULL, args_of(r)->format);
+}
+
+/* Nothing to read: the size is checked before the output is opened. */
+static int check_size(ak_run *r, ak_err *e)
+{
+    const datagen_args *a = args_of(r);
+    if (a->n > SIZE_MAX / ak_dtype_size(a->spec.type))
+        return ak_fail(e, "-n %zu elements of %s is too large", a->n,
+                       ak_dtype_name(a->spec.type));
+    return 0;
+}
 
 /* ------------------------------------------------------------------------ */
 /* Generation                                                                */
@@ -60,58 +78,44 @@ static int write_whole(const datagen_args *a, ak_output *out, ak_progress *p, ak
     return rc;
 }
 
-static int generate(const datagen_args *a, ak_err *e)
+/* The header, then the elements: streamed block by block where the
+ * distribution allows, else generated whole. */
+static int generate(ak_run *r, ak_err *e)
 {
-    size_t size = ak_dtype_size(a->spec.type);
-    if (a->n > SIZE_MAX / size)
-        return ak_fail(e, "-n %zu elements of %s is too large", a->n,
-                       ak_dtype_name(a->spec.type));
-    const char *path = ak_path_is_stdio(a->output) ? NULL : a->output;
-    ak_output out;
-    if (ak_output_open(&out, path, TOOL, e) != 0)
-        return -1;
+    const datagen_args *a = args_of(r);
+    ak_output *out = &r->outputs[0].out;
     ak_progress p;
-    ak_progress_start(&p, TOOL, "writing", (uint64_t)a->n * size);
-    int rc = ak_output_write_header(&out, a->format, a->spec.type, a->n, e);
+    ak_progress_start(&p, DATAGEN_TOOL, "writing", (uint64_t)a->n * ak_dtype_size(a->spec.type));
+    int rc = ak_output_write_header(out, a->format, a->spec.type, a->n, e);
     if (rc == 0)
-        rc = ak_gen_is_streamable(&a->spec) ? write_streamed(a, &out, &p, e)
-                                            : write_whole(a, &out, &p, e);
+        rc = ak_gen_is_streamable(&a->spec) ? write_streamed(a, out, &p, e)
+                                            : write_whole(a, out, &p, e);
     ak_progress_end(&p);
-    if (rc == 0)
-        return ak_output_commit(&out, e);
-    ak_output_abort(&out);
-    return -1;
+    return rc;
 }
 
-static void describe(const datagen_args *a)
+/* --verbose: what was written, on stderr. */
+static void describe(const ak_run *r)
 {
+    const datagen_args *a = args_of(r);
     char dist[32];
+    if (!a->verbose)
+        return;
     if (a->spec.dist == AK_DIST_ENTROPY)
         snprintf(dist, sizeof dist, "entropy:%u", a->spec.entropy_k);
     else
         snprintf(dist, sizeof dist, "%s", ak_dist_name(a->spec.dist));
-    fprintf(stderr, "%s: wrote %zu elements of %s (%s, seed %llu%s%s) to %s as %s\n", TOOL,
-            a->n, ak_dtype_name(a->spec.type), dist, (unsigned long long)a->spec.seed,
-            a->range_text ? ", range " : "", a->range_text ? a->range_text : "",
-            ak_display_name(a->output, 1), a->format == AK_FORMAT_NPY ? "npy" : "raw");
+    fprintf(stderr, "%s: wrote %zu elements of %s (%s, seed %llu%s%s) to %s as %s\n",
+            DATAGEN_TOOL, a->n, ak_dtype_name(a->spec.type), dist,
+            (unsigned long long)a->spec.seed, a->range_text ? ", range " : "",
+            a->range_text ? a->range_text : "", ak_display_name(a->output, 1),
+            a->format == AK_FORMAT_NPY ? "npy" : "raw");
 }
+
+static const ak_program DATAGEN = {.cli = &datagen_cli, .plan = plan, .read = check_size,
+                                   .write = generate, .report = describe};
 
 int main(int argc, char **argv)
 {
-    datagen_args a;
-    int rc = datagen_parse_args(argc, argv, &a);
-    if (rc != AK_EXIT_OK)
-        return rc;
-    if (a.help)
-        return datagen_print_help();
-    if (a.version)
-        return ak_print_version(TOOL);
-    ak_err e;
-    if (generate(&a, &e) != 0) {
-        ak_print_error(TOOL, e.msg);
-        return AK_EXIT_FAIL;
-    }
-    if (a.verbose)
-        describe(&a);
-    return AK_EXIT_OK;
+    return ak_main(&DATAGEN, argc, argv);
 }

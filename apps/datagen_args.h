@@ -1,7 +1,7 @@
 /*
  * datagen_args.h - the command line of datagen: what its options set, their
- * parsing and checks, and --help. Kept apart from the program (datagen.c) so
- * that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
+ * table (parsing and --help) and checks. Kept apart from the program
+ * (datagen.c) so that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
  */
 #ifndef SK_DATAGEN_ARGS_H
 #define SK_DATAGEN_ARGS_H
@@ -22,12 +22,12 @@ typedef struct datagen_args {
     int version;
 } datagen_args;
 
+/*! datagen_cli : the command line of datagen, for ak_parse_command_line(). */
+extern const ak_cli datagen_cli;
+
 /*! datagen_parse_args() : fills *a from argv (defaults first) and checks the
  *  result; prints the reason of a usage error. Opens no file and no device.
  *  @return AK_EXIT_OK or AK_EXIT_USAGE. */
 int datagen_parse_args(int argc, char **argv, datagen_args *a);
-
-/*! datagen_print_help() : --help on stdout. @return an exit status. */
-int datagen_print_help(void);
 
 #endif /* SK_DATAGEN_ARGS_H */

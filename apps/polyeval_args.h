@@ -1,7 +1,8 @@
 /*
- * polyeval_args.h - the command line of polyeval: what its options set, their
- * parsing and checks, and --help. Kept apart from the program (polyeval.c) so
- * that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
+ * polyeval_args.h - the command line of polyeval: what its options set,
+ * their table (parsing and --help) and checks. Kept apart from the program
+ * (polyeval.c) so that parsing can run on its own, as fuzz/fuzz_cli.c runs
+ * it.
  */
 #ifndef SK_POLYEVAL_ARGS_H
 #define SK_POLYEVAL_ARGS_H
@@ -18,13 +19,13 @@ typedef struct poly_args {
     int time, list_devices, help, version;
 } poly_args;
 
+/*! polyeval_cli : the command line of polyeval, for ak_parse_command_line(). */
+extern const ak_cli polyeval_cli;
+
 /*! polyeval_parse_args() : fills *a from argv (defaults first) and checks the
  *  result; prints the reason of a usage error. Opens no file and no device.
  *  @return AK_EXIT_OK or AK_EXIT_USAGE. */
 int polyeval_parse_args(int argc, char **argv, poly_args *a);
-
-/*! polyeval_print_help() : --help on stdout. @return an exit status. */
-int polyeval_print_help(void);
 
 /*! polyeval_args_free() : frees what parsing allocated (the --x values). */
 void polyeval_args_free(poly_args *a);

@@ -1,7 +1,8 @@
 /*
- * radixsort_args.h - the command line of radixsort: what its options set, their
- * parsing and checks, and --help. Kept apart from the program (radixsort.c) so
- * that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
+ * radixsort_args.h - the command line of radixsort: what its options set,
+ * their table (parsing and --help) and checks. Kept apart from the program
+ * (radixsort.c) so that parsing can run on its own, as fuzz/fuzz_cli.c runs
+ * it.
  */
 #ifndef SK_RADIXSORT_ARGS_H
 #define SK_RADIXSORT_ARGS_H
@@ -17,12 +18,12 @@ typedef struct sort_args {
     unsigned begin_bit, end_bit;
 } sort_args;
 
+/*! radixsort_cli : the command line of radixsort, for ak_parse_command_line(). */
+extern const ak_cli radixsort_cli;
+
 /*! radixsort_parse_args() : fills *a from argv (defaults first) and checks the
  *  result; prints the reason of a usage error. Opens no file and no device.
  *  @return AK_EXIT_OK or AK_EXIT_USAGE. */
 int radixsort_parse_args(int argc, char **argv, sort_args *a);
-
-/*! radixsort_print_help() : --help on stdout. @return an exit status. */
-int radixsort_print_help(void);
 
 #endif /* SK_RADIXSORT_ARGS_H */

@@ -1,7 +1,7 @@
 /*
  * scan_args.h - the command line of scan: what its options set, their
- * parsing and checks, and --help. Kept apart from the program (scan.c) so
- * that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
+ * table (parsing and --help) and checks. Kept apart from the program
+ * (scan.c) so that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
  */
 #ifndef SK_SCAN_ARGS_H
 #define SK_SCAN_ARGS_H
@@ -27,12 +27,12 @@ typedef struct scan_args {
     int version;
 } scan_args;
 
+/*! scan_cli : the command line of scan, for ak_parse_command_line(). */
+extern const ak_cli scan_cli;
+
 /*! scan_parse_args() : fills *a from argv (defaults first) and checks the
  *  result; prints the reason of a usage error. Opens no file and no device.
  *  @return AK_EXIT_OK or AK_EXIT_USAGE. */
 int scan_parse_args(int argc, char **argv, scan_args *a);
-
-/*! scan_print_help() : --help on stdout. @return an exit status. */
-int scan_print_help(void);
 
 #endif /* SK_SCAN_ARGS_H */

@@ -52,15 +52,12 @@ static uint64_t int_identity(sk_op op, int is_signed, int bits)
     }
 }
 
+/* Element i of `bits` bits, zero-extended (the host is little-endian). */
 static uint64_t load_int(const void *p, size_t i, int bits)
 {
-    if (bits == 32) {
-        uint32_t v;
-        memcpy(&v, (const char *)p + i * 4, 4);
-        return v;
-    }
-    uint64_t v;
-    memcpy(&v, (const char *)p + i * 8, 8);
+    size_t size = (size_t)bits / 8;
+    uint64_t v = 0;
+    memcpy(&v, (const char *)p + i * size, size);
     return v;
 }
 

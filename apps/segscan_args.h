@@ -1,7 +1,7 @@
 /*
  * segscan_args.h - the command line of segscan: what its options set, their
- * parsing and checks, and --help. Kept apart from the program (segscan.c) so
- * that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
+ * table (parsing and --help) and checks. Kept apart from the program
+ * (segscan.c) so that parsing can run on its own, as fuzz/fuzz_cli.c runs it.
  */
 #ifndef SK_SEGSCAN_ARGS_H
 #define SK_SEGSCAN_ARGS_H
@@ -18,12 +18,12 @@ typedef struct seg_args {
     int exclusive, reduce, time, list_devices, help, version;
 } seg_args;
 
+/*! segscan_cli : the command line of segscan, for ak_parse_command_line(). */
+extern const ak_cli segscan_cli;
+
 /*! segscan_parse_args() : fills *a from argv (defaults first) and checks the
  *  result; prints the reason of a usage error. Opens no file and no device.
  *  @return AK_EXIT_OK or AK_EXIT_USAGE. */
 int segscan_parse_args(int argc, char **argv, seg_args *a);
-
-/*! segscan_print_help() : --help on stdout. @return an exit status. */
-int segscan_print_help(void);
 
 #endif /* SK_SEGSCAN_ARGS_H */

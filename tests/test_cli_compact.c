@@ -356,7 +356,7 @@ Test(compact_cli, usage_errors_exit_2)
     expect_failure(&r, 2, "one of");
     skt_cli_free(&r);
     r = COMPACT("d.bin", "--unique", "--if", "1");
-    expect_failure(&r, 2, "only one");
+    expect_failure(&r, 2, "exactly one");
     skt_cli_free(&r);
     r = COMPACT("d.bin", "--unique", "--values-out", "v.bin");
     expect_failure(&r, 2, "need --values");

@@ -358,8 +358,8 @@ Test(cli_failures, two_outputs_naming_one_file_are_refused_however_spelt)
     static const command radixsort = {
         "radixsort", {"d.bin", "--values", "v.bin", "-o", "out.bin", "--values-out",
                       "../work/out.bin", NULL}};
-    expect_clean_failure(&compact, NULL, "the output and the values output are the same file");
-    expect_clean_failure(&radixsort, NULL, "keys and values would both be written to out.bin");
+    expect_clean_failure(&compact, NULL, "both outputs would be written to out.bin");
+    expect_clean_failure(&radixsort, NULL, "both outputs would be written to out.bin");
 }
 
 /* ------------------------------------------------------------------------ */
