@@ -1,8 +1,8 @@
 /*
  * block.cl - the work-group layer under the GPU-shape kernels: barriers,
- * local-memory layout, and the one work-group scan and reduce that scan.cl
- * and compact.cl (and through scan.cl the segmented scan and the
- * polynomial) are built on; sort.cl still has its own (see there).
+ * local-memory layout, and the one work-group scan and reduce that scan.cl,
+ * compact.cl, sort_split.cl and sort.cl (and through scan.cl the segmented
+ * scan and the polynomial) are built on.
  * Appended to a GPU-shape program's configuration after SK_WG (work-group
  * size) and, where the device takes them, warp.cl with SK_WARP_SHUFFLE
  * (primitives/program.c: sk__config_blocks).
@@ -57,8 +57,10 @@
  * (log2(32) steps, no barrier); the warps' totals meet in local memory
  * (one barrier) and each work-item combines the totals of the warps before
  * its own, in order. */
-/* SK_BLOCK_WARPS: this program takes the warp forms. */
-#if defined(SK_WARP_SHUFFLE) && SK_WG % 32 == 0
+/* SK_BLOCK_WARPS: this program takes the warp forms (SK_BLOCK_PORTABLE,
+ * set by the host from the tuning table, keeps the portable forms in a
+ * program that has the warp instructions for other uses). */
+#if defined(SK_WARP_SHUFFLE) && SK_WG % 32 == 0 && !defined(SK_BLOCK_PORTABLE)
 #define SK_BLOCK_WARPS 1
 #endif
 
@@ -141,7 +143,7 @@
         return total;                                                              \
     }
 
-/* The instance the counting kernels share (compaction's keep counts): sums
- * of uint. */
+/* The instance the counting kernels share (compaction's keep counts, the
+ * sort's digit counters): sums of uint. */
 #define sk_add(a, b) ((a) + (b))
 SK_DEFINE_WG_SCAN(sk_wg_exclusive_sum, uint, sk_add, 0u)

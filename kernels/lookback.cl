@@ -1,47 +1,57 @@
 /*
  * lookback.cl - tiles combined in one pass by decoupled look-back
  * (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled
- * Look-back", 2016): the scan's tile totals, the compaction's kept counts,
- * the segmented scans' (value, head) pairs. Appended to the configuration
- * of a program that defines the shape, block.cl in the GPU shape, and the
- * monoid of the tile values: SK_LB_T, SK_LB_IDENTITY and sk_lb_op(a, b);
- * optionally
+ * Look-back", 2016), with one counter per tile (the scan's total, the
+ * compaction's kept count) or several (the radix sort's count of every
+ * digit value). Appended to the configuration of a program that defines
+ * the shape, block.cl in the GPU shape, and the monoid of the counters:
+ * SK_LB_T, SK_LB_IDENTITY and sk_lb_op(a, b); optionally
+ *   SK_LB_COUNTERS   counters per tile (default 1)
+ *   SK_LB_WORD_BITS  64 (default) or 32, the word format below
  *   SK_LB_CODEC      an SK_LB_T of more than 4 bytes that carries at most
  *                    33 bits: ulong sk_lb_encode(SK_LB_T) and SK_LB_T
  *                    sk_lb_decode(ulong) between it and those bits (a
  *                    segmented scan's value and head flag)
- * (SK_LB_COUNTERS, counters per tile, and SK_LB_WORD_BITS are 1 and 64:
- * the word layout is written for several counters per tile, which the
- * radix sort's per-digit look-back would use; kernels/sort.cl says why it
- * keeps its own for now.)
+ *   SK_LB_POLL_VOLATILE  (32-bit words) waiting reads are volatile loads
+ *                    rather than atomics: one aligned 32-bit access, which
+ *                    sees each atomic write whole on NVIDIA GPUs, though
+ *                    the OpenCL 1.2 model (and Oclgrind's race check) calls
+ *                    it a race with the writes; the tuning table sets it.
  *
  * The state buffer: its first word hands out tile numbers in the order
  * work-groups start (sk_lb_take_tile), so a work-group only ever waits for
  * tiles that running (or finished) work-groups own: no deadlock, whatever
  * order the device starts them in; the taker of the last number sets the
  * counter back to 0 for the next launch. Word 1 + t * SK_LB_COUNTERS + c
- * is counter c of tile t: the launch's epoch (29 bits), a status (2 bits)
- * and a value of SK_LB_T (33 bits: its 4 bytes, or its code), written at
- * once by one 64-bit atomic exchange so that a reader never sees a status
- * without its value:
+ * is counter c of tile t: a status above a value, written at once by one
+ * atomic exchange so that a reader never sees a status without its value:
  *   SK_LB_EMPTY      nothing published yet
  *   SK_LB_AGGREGATE  the value is the combination of tile t alone
  *   SK_LB_PREFIX     the value is the combination of tiles 0 .. t
- * A word of another epoch (an earlier launch's) counts as empty: the host
- * gives every launch a new epoch, so the words need no clearing between
- * launches (the host zeroes them when the buffer is new and when the
- * epochs wrap).
+ * Word formats:
+ *   64 bits  the launch's epoch (29 bits), the status (2), a value of
+ *            SK_LB_T (33 bits: its 4 bytes, or its code). A word of another
+ *            epoch (an earlier launch's) counts as empty: the host gives
+ *            every launch a new epoch, so the words need no clearing
+ *            between launches (the host zeroes them when the buffer is new
+ *            and when the epochs wrap). SK_LB_T of at most 4 bytes.
+ *   32 bits  the status (2 bits) and a count below 2^30 (SK_LB_T uint);
+ *            the host zeroes the words before every launch: half the
+ *            traffic, for tiles with hundreds of counters.
  *
- * GPU shape: a window of SK_LB_WINDOW work-items reads the SK_LB_WINDOW
- * tiles before this one at once (each waiting while its tile is empty) and
- * combines them from the nearest back to the first PREFIX (by warp votes
- * and shuffles where block.cl takes the warp forms); the window moves back
- * if there was none. The CPU shape (work-group size 1) never waits: its
- * walk lives in scan.cl, which can reduce a chunk: an empty predecessor is
- * reduced by the reader itself, and offered (sk_lb_offer) to later readers
- * as that chunk's AGGREGATE. A work-item waiting for another would spin for
- * a whole time slice whenever the other's thread is descheduled on a
- * loaded CPU.
+ * Two walks back, both here:
+ *   - one counter per tile (sk_lb_exclusive_prefix): a window of
+ *     SK_LB_WINDOW work-items reads the SK_LB_WINDOW tiles before this one
+ *     at once (each waiting while its tile is empty) and combines them from
+ *     the nearest back to the first PREFIX (by warp votes and shuffles
+ *     with SK_WARP_SHUFFLE); the window moves back if there was none;
+ *   - several counters per tile (sk_lb_counter_prefix): one work-item per
+ *     counter walks back over that counter's words, SK_LB_DEPTH at a time.
+ * The CPU shape (work-group size 1) never waits: its walk lives in scan.cl,
+ * which can reduce a chunk: an empty predecessor is reduced by the reader
+ * itself, and offered (sk_lb_offer) to later readers as that chunk's
+ * AGGREGATE. A work-item waiting for another would spin for a whole time
+ * slice whenever the other's thread is descheduled on a loaded CPU.
  *
  * Statuses steer the walk; values never steer anything. The combining
  * order depends on which predecessors had published their prefix, so
@@ -115,8 +125,44 @@ sk_lb_word sk_lb_cas(__global sk_lb_word *word, sk_lb_word seen, sk_lb_word w)
     return atom_cmpxchg(word, seen, w);
 }
 
+#elif SK_LB_WORD_BITS == 32
+typedef uint sk_lb_word;
+#define SK_LB_VALUE_BITS 30
+#define SK_LB_VALUE_MASK ((1u << SK_LB_VALUE_BITS) - 1)
+
+sk_lb_word sk_lb_pack(uint epoch, uint status, uint v)
+{
+    (void)epoch;
+    return (status << SK_LB_VALUE_BITS) | (v & SK_LB_VALUE_MASK);
+}
+
+uint sk_lb_value(sk_lb_word word) { return word & SK_LB_VALUE_MASK; }
+
+uint sk_lb_status(uint epoch, sk_lb_word word)
+{
+    (void)epoch;
+    return word >> SK_LB_VALUE_BITS;
+}
+
+sk_lb_word sk_lb_read(__global sk_lb_word *word)
+{
+#if defined(SK_LB_POLL_VOLATILE)
+    return *(volatile __global uint *)word;
 #else
-#error "lookback.cl: only 64-bit words (SK_LB_WORD_BITS 64)"
+    return atomic_or(word, 0u);
+#endif
+}
+
+sk_lb_word sk_lb_swap(__global sk_lb_word *word, sk_lb_word w) { return atomic_xchg(word, w); }
+
+sk_lb_word sk_lb_inc(__global sk_lb_word *word) { return atomic_inc(word); }
+
+sk_lb_word sk_lb_cas(__global sk_lb_word *word, sk_lb_word seen, sk_lb_word w)
+{
+    return atomic_cmpxchg(word, seen, w);
+}
+#else
+#error "lookback.cl: SK_LB_WORD_BITS must be 64 or 32"
 #endif
 
 /* Counter c of tile t. */
@@ -164,6 +210,45 @@ uint sk_lb_take_tile(__global sk_lb_word *state, ulong tiles, __local uint *slot
     uint tile = *slot;
     SK_BARRIER();
     return tile;
+}
+
+/* How many words sk_lb_counter_prefix reads at once past the nearest. */
+#define SK_LB_DEPTH 8
+
+/* Counter c of every tile before `tile` combined, by one work-item: reads
+ * the nearest word first (usually a PREFIX already), then SK_LB_DEPTH
+ * words at once, combines them from the nearest back, and reads again
+ * from the first that was still empty (its tile has started: its number
+ * was taken before this one). The words are addressed as 64-bit offsets
+ * into the counter's column: through sk_lb_word_of's 32-bit tile number
+ * the walk made the one-sweep sort of 2^24 keys 1.6x slower on an H100
+ * (bench/results/restructure/README.md). */
+SK_LB_T sk_lb_counter_prefix(__global sk_lb_word *state, uint epoch, uint tile, uint c)
+{
+    /* Counter c of tile t is column[t * SK_LB_COUNTERS]. */
+    __global sk_lb_word *column = state + 1 + c;
+    SK_LB_T acc = SK_LB_IDENTITY;
+    long next = (long)tile - 1;
+    if (next < 0) return acc;
+    sk_lb_word w0 = sk_lb_read(column + next * SK_LB_COUNTERS);
+    uint s0 = sk_lb_status(epoch, w0);
+    if (s0 == SK_LB_PREFIX) return sk_lb_value(w0);
+    if (s0 != SK_LB_EMPTY) {
+        acc = sk_lb_value(w0);
+        next--;
+    }
+    while (next >= 0) {
+        sk_lb_word w[SK_LB_DEPTH];
+        for (uint i = 0; i < SK_LB_DEPTH; i++)
+            w[i] = next >= (long)i ? sk_lb_read(column + (next - (long)i) * SK_LB_COUNTERS)
+                                   : sk_lb_pack(epoch, SK_LB_PREFIX, SK_LB_IDENTITY);
+        for (uint i = 0; i < SK_LB_DEPTH && sk_lb_status(epoch, w[i]) != SK_LB_EMPTY;
+             i++, next--) {
+            acc = sk_lb_op(sk_lb_value(w[i]), acc);
+            if (sk_lb_status(epoch, w[i]) == SK_LB_PREFIX) return acc;
+        }
+    }
+    return acc;
 }
 
 #if SK_LB_COUNTERS == 1

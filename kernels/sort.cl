@@ -1,185 +1,9 @@
 /*
- * sort.cl - LSD radix sort passes, GPU shape: tiles of SK_WG x SK_ITEMS keys
- * per work-group. sort_keys.cl (the configuration, the key order) comes
- * before it; sort_cpu.cl is the CPU shape.
- *
- * Not yet on block.cl and lookback.cl: built on them (the one-sweep
- * look-back as lookback.cl's several-counter instance), the keys-only sort
- * ran 1.17-1.78x slower on an H200 and an H100 (2^24-2^28 uniform uint32,
- * bench/compare.sh) while pairs and every other primitive stayed within
- * 2%; until that is understood the sort keeps its own work-group scans
- * and look-back (sk_os_*).
+ * sort.cl - LSD radix sort, GPU shape: one sweep per digit, for sorts of
+ * fewer than 2^30 keys. Built on block.cl (work-group scans) and
+ * lookback.cl (the several-counter look-back); sort_keys.cl and
+ * sort_split.cl (tiles, bounds, the three-launch passes) come before it.
  */
-
-#if !defined(SK_SHAPE_GPU)
-#error "sort.cl: the GPU shape's file (SK_SHAPE_GPU)"
-#endif
-
-#define SK_TILE (SK_WG * SK_ITEMS)
-
-/* partials[2g], partials[2g + 1] = the AND and the OR of every work-item's
- * a and o in work-group g. */
-void sk_wg_and_or(SK_KEY_T a, SK_KEY_T o, __local SK_KEY_T *la, __local SK_KEY_T *lo,
-                  __global SK_KEY_T *partials)
-{
-    uint lid = get_local_id(0);
-    la[lid] = a;
-    lo[lid] = o;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = SK_WG / 2; d > 0; d >>= 1) {
-        if (lid < d) {
-            la[lid] &= la[lid + d];
-            lo[lid] |= lo[lid + d];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0) {
-        partials[2 * get_group_id(0)] = la[0];
-        partials[2 * get_group_id(0) + 1] = lo[0];
-    }
-}
-
-/* partials[2g] = AND, partials[2g+1] = OR of the transformed keys that
- * work-group g's work-items visit (stride: the whole launch). */
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_sort_bounds_groups(__global const SK_KEY_T *keys, __global SK_KEY_T *partials,
-                           ulong n, SK_KEY_T flip)
-{
-    __local SK_KEY_T la[SK_WG];
-    __local SK_KEY_T lo[SK_WG];
-    SK_KEY_T a = ~(SK_KEY_T)0, o = 0;
-    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
-        SK_KEY_T b = sk_key_bits(keys[i], flip);
-        a &= b;
-        o |= b;
-    }
-    sk_wg_and_or(a, o, la, lo, partials);
-}
-
-/* hist[d * tiles + tile] = keys of digit d in the tile (local atomics). */
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_sort_hist_tiles(__global const SK_KEY_T *keys, __global SK_COUNT_T *hist, ulong n,
-                        ulong tiles, uint shift, uint mask, SK_KEY_T flip)
-{
-    __local uint lh[SK_RADIX];
-    uint lid = get_local_id(0);
-    ulong tile = get_group_id(0);
-    ulong base = tile * SK_TILE;
-    for (uint d = lid; d < SK_RADIX; d += SK_WG) lh[d] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        ulong i = base + k * SK_WG + lid;
-        if (i < n) atomic_inc(&lh[sk_digit(keys[i], flip, shift, mask)]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint d = lid; d < SK_RADIX; d += SK_WG) hist[d * tiles + tile] = lh[d];
-}
-
-/* Exclusive scans of one T per work-item through s[2 * SK_WG]
- * (Hillis-Steele, double-buffered); *total gets the sum of all. One body
- * for the two types used: ulong (the three-step split) and uint (the
- * one-sweep counters). */
-#define SK_DEFINE_WG_EXCLUSIVE(T)                                              \
-    T sk_wg_exclusive_##T(T v, __local T *s, T *total)                         \
-    {                                                                          \
-        uint lid = get_local_id(0);                                            \
-        uint in = 0;                                                           \
-        s[lid] = v;                                                            \
-        barrier(CLK_LOCAL_MEM_FENCE);                                          \
-        for (uint d = 1; d < SK_WG; d <<= 1) {                                 \
-            T add = lid >= d ? s[in * SK_WG + lid - d] : (T)0;                 \
-            s[(1 - in) * SK_WG + lid] = s[in * SK_WG + lid] + add;             \
-            in = 1 - in;                                                       \
-            barrier(CLK_LOCAL_MEM_FENCE);                                      \
-        }                                                                      \
-        T inclusive = s[in * SK_WG + lid];                                     \
-        *total = s[in * SK_WG + SK_WG - 1];                                    \
-        barrier(CLK_LOCAL_MEM_FENCE);                                          \
-        return inclusive - v;                                                  \
-    }
-SK_DEFINE_WG_EXCLUSIVE(ulong)
-SK_DEFINE_WG_EXCLUSIVE(uint)
-
-/* One stable split of the tile by the two bits b, b + 1 of the digit (four
- * buckets). x[] holds this work-item's entries (digit | tile index << 8) at
- * tile positions lid * SK_ITEMS + k; afterwards x[] holds the entries now
- * at those positions, ordered by the two bits, each bucket in its old
- * order. The four bucket counts of a work-item travel packed in one ulong,
- * 16 bits each (the host keeps tiles below 2^16 keys), so one work-group
- * scan places all four buckets. */
-void sk_tile_split2(uint *x, uint b, __local uint *lp, __local ulong *s)
-{
-    uint lid = get_local_id(0);
-    ulong counts = 0;
-    for (uint k = 0; k < SK_ITEMS; k++) counts += 1ul << (16 * ((x[k] >> b) & 3u));
-    ulong total;
-    ulong pos = sk_wg_exclusive_ulong(counts, s, &total);
-    ulong c0 = total & 0xffffu, c1 = (total >> 16) & 0xffffu, c2 = (total >> 32) & 0xffffu;
-    pos += (c0 << 16) + ((c0 + c1) << 32) + ((c0 + c1 + c2) << 48);
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        uint c = 16 * ((x[k] >> b) & 3u);
-        lp[(uint)(pos >> c) & 0xffffu] = x[k];
-        pos += 1ul << c;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < SK_ITEMS; k++) x[k] = lp[lid * SK_ITEMS + k];
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-/* Sorts the tile's (digit, index) entries by digit, stably, into lp[]. Past
- * n, entries get the largest digit: they stay behind every real key. */
-void sk_tile_rank(__global const SK_KEY_T *keys, ulong base, ulong n, uint shift,
-                  uint mask, SK_KEY_T flip, __local uint *lp, __local ulong *s)
-{
-    uint lid = get_local_id(0);
-    uint x[SK_ITEMS];
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        uint j = lid * SK_ITEMS + k;
-        ulong i = base + j;
-        uint d = i < n ? sk_digit(keys[i], flip, shift, mask) : mask;
-        x[k] = d | (j << 8);
-    }
-    for (uint b = 0; b < SK_RADIX_BITS && (mask >> b) != 0; b += 2) sk_tile_split2(x, b, lp, s);
-    for (uint k = 0; k < SK_ITEMS; k++) lp[lid * SK_ITEMS + k] = x[k];
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-/* Moves every key (and value) of the tile to its place: where the tile's
- * keys of its digit start (the scanned histogram) plus its rank among them. */
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_sort_scatter_tiles(__global const SK_KEY_T *keys, __global SK_KEY_T *keys_out,
-#if defined(SK_VAL_T)
-                           __global const SK_VAL_T *vals, __global SK_VAL_T *vals_out,
-#endif
-                           __global const SK_COUNT_T *hist, ulong n, ulong tiles,
-                           uint shift, uint mask, SK_KEY_T flip)
-{
-    __local uint lp[SK_TILE];
-    __local ulong s[2 * SK_WG];
-    __local uint start[SK_RADIX];
-    uint lid = get_local_id(0);
-    ulong tile = get_group_id(0);
-    ulong base = tile * SK_TILE;
-    sk_tile_rank(keys, base, n, shift, mask, flip, lp, s);
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        uint j = k * SK_WG + lid;
-        uint d = lp[j] & 0xffu;
-        if (j == 0 || (lp[j - 1] & 0xffu) != d) start[d] = j;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        uint j = k * SK_WG + lid;
-        uint e = lp[j];
-        ulong i = base + (e >> 8);
-        if (i >= n) continue;
-        uint d = e & 0xffu;
-        ulong dst = (ulong)hist[d * tiles + tile] + (j - start[d]);
-        keys_out[dst] = keys[i];
-#if defined(SK_VAL_T)
-        vals_out[dst] = vals[i];
-#endif
-    }
-}
 
 #if defined(SK_ONESWEEP)
 /* ---- one sweep per digit (Onesweep: Adinets & Merrill, 2022) -------------
@@ -195,21 +19,14 @@ void sk_sort_scatter_tiles(__global const SK_KEY_T *keys, __global SK_KEY_T *key
  * earlier tiles have it by decoupled look-back over the published counts,
  * and writes its keys (and values) to their places.
  *
- * state[0] is the tile counter; state[1 + t * SK_RADIX + d] is tile t's word
- * for digit value d: 0 while empty, else a status in the two high bits and a
- * count in the low 30 (n < 2^30 on this path):
- *   SK_OS_AGGREGATE  keys of digit d in tile t
- *   SK_OS_PREFIX     keys of digit d in tiles 0 .. t
- * The host zeroes the state (sk_sort_zero) before every launch. Counts and
- * statuses steer the walk; the keys' order never depends on timing. */
+ * The look-back is lookback.cl's with SK_RADIX counters per tile in 32-bit
+ * words (status and a count below 2^30: n < 2^30 on this path), zeroed by
+ * the host (sk_sort_zero) before every launch. Counts and statuses steer
+ * the walk; the keys' order never depends on timing. */
 
-#define SK_OS_AGGREGATE 0x40000000u
-#define SK_OS_PREFIX 0x80000000u
-#define SK_OS_COUNT(w) ((w) & 0x3fffffffu)
-/* Tile positions in local memory, one padding word per 32 against bank
- * conflicts of the blocked accesses (work-item lid, item k: lid * SK_ITEMS + k). */
-#define SK_OS_PAD(j) ((j) + ((j) >> 5))
-#define SK_OS_TILE_WORDS SK_OS_PAD(SK_TILE)
+/* Tile positions in local memory (block.cl's padding: blocked accesses,
+ * work-item lid, item k at lid * SK_ITEMS + k, conflict-free). */
+#define SK_OS_TILE_WORDS SK_PAD(SK_TILE)
 
 /* words[0 .. count) = 0: the digit counts and the look-back state start
  * from zero (a kernel rather than clEnqueueFillBuffer, whose stores
@@ -223,11 +40,11 @@ __kernel void sk_sort_zero(__global uint *words, ulong count)
  * count in word (c % 8) * SK_WG + t, half c / 8 (low, high); words padded
  * like tile positions. Counting walks a work-item's own column; the scan
  * reads eight consecutive words per work-item. */
-#define SK_OS_COUNTER_WORDS SK_OS_PAD(8 * SK_WG)
+#define SK_OS_COUNTER_WORDS SK_PAD(8 * SK_WG)
 
 __local uint *sk_os_counter(__local uint *cnt, uint c)
 {
-    return cnt + SK_OS_PAD((c & 7u) * SK_WG + get_local_id(0));
+    return cnt + SK_PAD((c & 7u) * SK_WG + get_local_id(0));
 }
 
 /* Turns the counters into where each (bucket, work-item) run starts: an
@@ -240,12 +57,12 @@ void sk_os_scan_counters(__local uint *cnt, __local uint *s)
     uint lid = get_local_id(0);
     uint v[8], sum = 0, total;
     for (uint i = 0; i < 8; i++) {
-        v[i] = cnt[SK_OS_PAD(lid * 8 + i)];
+        v[i] = cnt[SK_PAD(lid * 8 + i)];
         sum += v[i];
     }
-    uint run = sk_wg_exclusive_uint(sum, s, &total) + (total << 16);
+    uint run = sk_wg_exclusive_sum(sum, s, &total) + (total << 16);
     for (uint i = 0; i < 8; i++) {
-        cnt[SK_OS_PAD(lid * 8 + i)] = run;
+        cnt[SK_PAD(lid * 8 + i)] = run;
         run += v[i];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -271,7 +88,7 @@ void sk_os_split4(const uint *x, uint b, __local uint *lp, __local uint *cnt, __
         __local uint *w = sk_os_counter(cnt, c);
         uint shift = (c >> 3) * 16, at = *w;
         *w = at + (1u << shift);
-        lp[SK_OS_PAD((at >> shift) & 0xffffu)] = x[k];
+        lp[SK_PAD((at >> shift) & 0xffffu)] = x[k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -282,65 +99,11 @@ void sk_os_rank(uint *x, uint mask, __local uint *lp, __local uint *cnt, __local
     uint lid = get_local_id(0);
     for (uint b = 0; b < SK_RADIX_BITS && (mask >> b) != 0; b += 4) {
         if (b > 0) {
-            for (uint k = 0; k < SK_ITEMS; k++) x[k] = lp[SK_OS_PAD(lid * SK_ITEMS + k)];
+            for (uint k = 0; k < SK_ITEMS; k++) x[k] = lp[SK_PAD(lid * SK_ITEMS + k)];
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         sk_os_split4(x, b, lp, cnt, s);
     }
-}
-
-/* Reads a look-back word: an atomic or of 0 (OpenCL 1.2 has no atomic
- * load), or with SK_LB_POLL_VOLATILE (the host sets it on NVIDIA GPUs) a
- * volatile load: one aligned 32-bit access, which sees each atomic write
- * whole there, though the OpenCL 1.2 model (and Oclgrind's race check)
- * calls it a race with the writes. */
-uint sk_os_read(__global uint *word)
-{
-#if defined(SK_LB_POLL_VOLATILE)
-    return *(volatile __global uint *)word;
-#else
-    return atomic_or(word, 0u);
-#endif
-}
-
-#define SK_OS_LOOK_BACK_DEPTH 8
-
-/* Walks back from tile `tile` over the words of digit value d until a
- * PREFIX: the keys of digit d in all earlier tiles. Reads the nearest
- * word first (usually a PREFIX already), then SK_OS_LOOK_BACK_DEPTH words
- * at once, adds them from the nearest back, and reads again from the
- * first that was still empty (its tile has started: its number was taken
- * before this one). */
-uint sk_os_look_back(__global uint *state, uint tile, uint d)
-{
-    uint before = 0;
-    long next = (long)tile - 1;
-    if (next < 0) return 0;
-    uint w0 = sk_os_read(state + 1 + (ulong)next * SK_RADIX + d);
-    if (w0 & SK_OS_PREFIX) return SK_OS_COUNT(w0);
-    if (w0 != 0) {
-        before = SK_OS_COUNT(w0);
-        next--;
-    }
-    while (next >= 0) {
-        uint w[SK_OS_LOOK_BACK_DEPTH];
-        for (uint i = 0; i < SK_OS_LOOK_BACK_DEPTH; i++)
-            w[i] = next >= (long)i ? sk_os_read(state + 1 + (ulong)(next - i) * SK_RADIX + d)
-                                   : SK_OS_PREFIX;
-        for (uint i = 0; i < SK_OS_LOOK_BACK_DEPTH && w[i] != 0; i++, next--) {
-            before += SK_OS_COUNT(w[i]);
-            if (w[i] & SK_OS_PREFIX) return before;
-        }
-    }
-    return before;
-}
-
-/* The next tile number, the same for every work-item. */
-uint sk_os_take_tile(__global uint *state, __local uint *slot)
-{
-    if (get_local_id(0) == 0) *slot = atomic_inc(state);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return *slot;
 }
 
 /* Full tiles load their keys as 16-byte vectors (a work-item's keys are
@@ -389,8 +152,7 @@ void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *counts,
                           uint last_mask, SK_KEY_T flip)
 {
     __local uint lh[SK_MAX_DIGITS * SK_RADIX];
-    __local SK_KEY_T la[SK_WG];
-    __local SK_KEY_T lo[SK_WG];
+    __local sk_bounds lb[SK_WG];
     uint lid = get_local_id(0);
     for (uint d = lid; d < digits * SK_RADIX; d += SK_WG) lh[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -405,8 +167,7 @@ void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *counts,
     }
     for (ulong i = whole * SK_OS_VEC_N + get_global_id(0); i < n; i += get_global_size(0))
         sk_os_count_key(keys[i], flip, digits, shift0, last_mask, &a, &o, lh);
-    sk_wg_and_or(a, o, la, lo, partials);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    sk_wg_and_or(a, o, lb, partials);
     for (uint d = lid; d < digits * SK_RADIX; d += SK_WG)
         if (lh[d]) atomic_add(&counts[d], lh[d]);
 }
@@ -417,7 +178,7 @@ void sk_os_take_key(SK_KEY_T key, uint j, uint shift, uint mask, SK_KEY_T flip,
                     __local SK_KEY_T *lk, uint *entry, __local uint *lh)
 {
     uint d = sk_digit(key, flip, shift, mask);
-    lk[SK_OS_PAD(j)] = key;
+    lk[SK_PAD(j)] = key;
     *entry = d | (j << 8);
     atomic_inc(&lh[d]);
 }
@@ -449,7 +210,7 @@ void sk_os_load(__global const SK_KEY_T *keys, ulong base, ulong n, uint shift, 
         if (i < n) {
             sk_os_take_key(keys[i], first + k, shift, mask, flip, lk, &x[k], lh);
         } else {
-            lk[SK_OS_PAD(first + k)] = 0;
+            lk[SK_PAD(first + k)] = 0;
             x[k] = mask | ((first + k) << 8);
         }
     }
@@ -483,13 +244,13 @@ void sk_os_load_values(__global const SK_VAL_T *vals, ulong base, ulong n,
             sk_os_values v;
             v.v = src[q];
             for (uint r = 0; r < SK_OS_VVEC_N; r++)
-                lv[SK_OS_PAD(first + q * SK_OS_VVEC_N + r)] = v.s[r];
+                lv[SK_PAD(first + q * SK_OS_VVEC_N + r)] = v.s[r];
         }
         return;
     }
 #endif
     for (uint k = 0; k < SK_ITEMS; k++)
-        if (base + first + k < n) lv[SK_OS_PAD(first + k)] = vals[base + first + k];
+        if (base + first + k < n) lv[SK_PAD(first + k)] = vals[base + first + k];
 }
 #endif
 
@@ -502,7 +263,7 @@ void sk_os_digit_starts(__local const uint *lh, __local uint *lstart, __local ui
     uint end = min(first + per, (uint)SK_RADIX);
     uint sum = 0, total;
     for (uint d = first; d < end; d++) sum += lh[d];
-    uint run = sk_wg_exclusive_uint(sum, s, &total);
+    uint run = sk_wg_exclusive_sum(sum, s, &total);
     for (uint d = first; d < end; d++) {
         lstart[d] = run;
         run += lh[d];
@@ -513,12 +274,12 @@ void sk_os_digit_starts(__local const uint *lh, __local uint *lstart, __local ui
 /* Publishes the tile's digit counts (tile 0: as prefixes), before its
  * keys are placed, so that later tiles can go on. `unused` keys past n,
  * counted under the largest digit value `mask`, are left out. */
-void sk_os_publish(__global uint *mine, uint tile, uint mask, __local const uint *lh,
+void sk_os_publish(__global uint *state, uint tile, uint mask, __local const uint *lh,
                    uint unused)
 {
     for (uint d = get_local_id(0); d <= mask; d += SK_WG)
-        atomic_xchg(mine + d, (tile == 0 ? SK_OS_PREFIX : SK_OS_AGGREGATE) |
-                                  (lh[d] - (d == mask ? unused : 0u)));
+        sk_lb_publish(state, 0, tile, d, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE,
+                      lh[d] - (d == mask ? unused : 0u));
 }
 
 /* lbase[d] = where the tile's keys of digit value d go, less their tile
@@ -530,14 +291,16 @@ void sk_os_bases(__global const uint *starts, __global uint *state, uint tile, u
                  uint digit, uint mask, __local const uint *lh, __local const uint *lstart,
                  __local uint *lbase, uint unused)
 {
-    __global uint *mine = state + 1 + (ulong)tile * SK_RADIX;
     for (uint d = get_local_id(0); d <= mask; d += SK_WG) {
-        uint before = sk_os_look_back(state, tile, d);
+        uint before = sk_lb_counter_prefix(state, 0, tile, d);
         uint count = lh[d] - (d == mask ? unused : 0u);
-        if (tile > 0) atomic_xchg(mine + d, SK_OS_PREFIX | (before + count));
+        if (tile > 0) sk_lb_publish(state, 0, tile, d, SK_LB_PREFIX, before + count);
         lbase[d] = starts[digit * SK_RADIX + d] - digit * (uint)n + before - lstart[d];
     }
 }
+
+/* The number of tiles of a sweep over n keys. */
+ulong sk_os_tiles(ulong n) { return (n + SK_TILE - 1) / SK_TILE; }
 
 /* sk_sort_onesweep's parameters, the same in both rankings. */
 #if defined(SK_VAL_T)
@@ -627,7 +390,7 @@ SK_OS_SWEEP_SIGNATURE
     __local SK_VAL_T lv[SK_TILE];
 #endif
     __local uint lwc[SK_OS_WARPS * SK_RADIX];
-    __local uint ls[2 * SK_WG];
+    __local uint ls[SK_WG_SCAN_SLOTS];
     __local uint lh[SK_RADIX];
     __local uint lstart[SK_RADIX];
     __local uint lbase[SK_RADIX];
@@ -635,7 +398,7 @@ SK_OS_SWEEP_SIGNATURE
     uint lid = get_local_id(0);
     for (uint i = lid; i < SK_OS_WARPS * SK_RADIX; i += SK_WG) lwc[i] = 0;
     /* (its barrier also orders the counters' zeroing before their use) */
-    uint tile = sk_os_take_tile(state, &slot);
+    uint tile = sk_lb_take_tile(state, sk_os_tiles(n), &slot);
     ulong base = (ulong)tile * SK_TILE;
     ulong first = base + (lid / 32) * 32 * SK_ITEMS + lid % 32;
     uint unused = base + SK_TILE > n ? (uint)(base + SK_TILE - n) : 0u;
@@ -657,7 +420,7 @@ SK_OS_SWEEP_SIGNATURE
     sk_os_warp_rank(key, live, r, lwc, flip, shift, mask);
     barrier(CLK_LOCAL_MEM_FENCE);
     sk_os_warp_offsets(lwc, lh);
-    sk_os_publish(state + 1 + (ulong)tile * SK_RADIX, tile, mask, lh, unused);
+    sk_os_publish(state, tile, mask, lh, unused);
     sk_os_digit_starts(lh, lstart, ls);
 
     __local uint *wc = lwc + (lid / 32) * SK_RADIX;
@@ -697,13 +460,13 @@ SK_OS_SWEEP_SIGNATURE
     /* The tile's keys, later its values. */
     __local ulong4 lstage[SK_OS_STAGE_ULONG4];
     /* The splits' counters and scan. */
-    __local uint lcnt[SK_OS_COUNTER_WORDS + 2 * SK_WG];
+    __local uint lcnt[SK_OS_COUNTER_WORDS + SK_WG_SCAN_SLOTS];
     __local uint lh[SK_RADIX];
     __local uint lstart[SK_RADIX];
     __local uint lbase[SK_RADIX];
     __local uint slot;
     uint lid = get_local_id(0);
-    uint tile = sk_os_take_tile(state, &slot);
+    uint tile = sk_lb_take_tile(state, sk_os_tiles(n), &slot);
     ulong base = (ulong)tile * SK_TILE;
     for (uint d = lid; d < SK_RADIX; d += SK_WG) lh[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -712,7 +475,7 @@ SK_OS_SWEEP_SIGNATURE
     uint x[SK_ITEMS];
     sk_os_load(keys, base, n, shift, mask, flip, lk, x, lh);
     barrier(CLK_LOCAL_MEM_FENCE);
-    sk_os_publish(state + 1 + (ulong)tile * SK_RADIX, tile, mask, lh, 0);
+    sk_os_publish(state, tile, mask, lh, 0);
 
     sk_os_rank(x, mask, lp, lcnt, lcnt + SK_OS_COUNTER_WORDS);
     sk_os_digit_starts(lh, lstart, lcnt + SK_OS_COUNTER_WORDS);
@@ -720,8 +483,8 @@ SK_OS_SWEEP_SIGNATURE
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint j = k * SK_WG + lid;
-        uint e = lp[SK_OS_PAD(j)];
-        if (base + (e >> 8) < n) keys_out[lbase[e & 0xffu] + j] = lk[SK_OS_PAD(e >> 8)];
+        uint e = lp[SK_PAD(j)];
+        if (base + (e >> 8) < n) keys_out[lbase[e & 0xffu] + j] = lk[SK_PAD(e >> 8)];
     }
 #if defined(SK_VAL_T)
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -730,8 +493,8 @@ SK_OS_SWEEP_SIGNATURE
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint j = k * SK_WG + lid;
-        uint e = lp[SK_OS_PAD(j)];
-        if (base + (e >> 8) < n) vals_out[lbase[e & 0xffu] + j] = lv[SK_OS_PAD(e >> 8)];
+        uint e = lp[SK_PAD(j)];
+        if (base + (e >> 8) < n) vals_out[lbase[e & 0xffu] + j] = lv[SK_PAD(e >> 8)];
     }
 #endif
 }

@@ -118,6 +118,8 @@ typedef struct sk__tuning {
     size_t pairs32_items;          /* one-sweep sort of 4-byte keys and values ranked by
                                       warp votes: items per work-item (0: as keys) */
     bool poll_volatile;            /* one-sweep sort: volatile look-back polls */
+    bool wg_scan_warps;            /* work-group scans in block.cl's warp form where the
+                                      program takes warp instructions (else portable) */
     size_t lines_bytes;            /* CPU sort: line scatter from this many bytes (0: never) */
     size_t points_scan_below;      /* polynomial: a scan per point below this many */
     size_t points_scan_degree;     /* points and above this many coefficients */

@@ -24,7 +24,7 @@ typedef enum sk__test_hook {
      * hands chunks out last first, so early chunks find their predecessors
      * unpublished. */
     SK__TEST_LB_REVERSE_CHUNKS = 1u << 1,
-    /* SK_LB_POLL_VOLATILE (kernels/sort.cl): the sort's 32-bit
+    /* SK_LB_POLL_VOLATILE (kernels/lookback.cl): the sort's 32-bit
      * look-back words are polled by volatile loads, as the library does on
      * NVIDIA GPUs (a race by the OpenCL 1.2 memory model). */
     SK__TEST_LB_POLL_VOLATILE = 1u << 2

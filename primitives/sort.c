@@ -76,15 +76,19 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
                      div_up(key_types[r->key_type].bits, p->radix_bits),
                      onesweep_stage_words(p->t.wg_size, p->t.items, p->key_size, r->value_size));
     bool onesweep = p->gpu && !p->wide;
+    if (onesweep)
+        sk__str_addf(&s, "#define SK_LB_T uint\n#define SK_LB_IDENTITY 0u\n"
+                         "#define sk_lb_op(a, b) ((a) + (b))\n#define SK_LB_WORD_BITS 32\n"
+                         "#define SK_LB_COUNTERS (1u << SK_RADIX_BITS)\n");
     if (onesweep && p->poll_volatile) sk__str_addf(&s, "#define SK_LB_POLL_VOLATILE 1\n");
     if (onesweep && p->warp_match) sk__str_addf(&s, "#define SK_OS_WARP_MATCH 1\n");
+    if (p->gpu && !p->t.wg_scan_warps) sk__str_addf(&s, "#define SK_BLOCK_PORTABLE 1\n");
     if (!p->gpu)
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (p->nt_lines) sk__str_addf(&s, "#define SK_NT_LINES 1\n");
-    /* kernels/sort.cl keeps its own work-group scans and look-back (see
-     * there): the warp instructions only. */
-    sk__config_blocks(&s, false, onesweep && p->warp_match, false);
+    sk__config_blocks(&s, p->gpu, onesweep && p->warp_match, onesweep);
     sk__str_addf(&s, "%s\n", sk__source_text("sort_keys"));
+    if (p->gpu) sk__str_addf(&s, "%s\n", sk__source_text("sort_split"));
     if (s.failed) {
         sk__str_free(&s);
         return NULL;

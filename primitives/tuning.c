@@ -34,6 +34,8 @@ typedef enum tune_key {
     TUNE_PAIRS32_ITEMS,      /* one-sweep sort, 4-byte keys and values ranked by warp
                                 votes: items per work-item (0: as keys) */
     TUNE_POLL_VOLATILE,      /* one-sweep sort: look-back words polled by volatile loads */
+    TUNE_WG_SCAN_WARPS,      /* work-group scans in block.cl's warp form where the program
+                                takes warp instructions (0: the portable form) */
     TUNE_LINES_BYTES,        /* CPU sort: line scatter from this many bytes of keys and
                                 values (0: never) */
     TUNE_POINTS_SCAN_BELOW,  /* polynomial: below this many points ... */
@@ -84,6 +86,14 @@ static const tune_row rows[] = {
      * 12.3 ms on an H100. */
     {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POLL_VOLATILE, 1,
      "bench/NOTES-gpu.md: One sweep per digit, second round (v6, volatile polls)"},
+    /* The one-sweep sort's work-group scans (a tile's digit starts) by
+     * Hillis-Steele in local memory rather than by shuffles: H100, 2^26
+     * uniform uint32 keys, 2.08-2.09 ms against 2.18-2.19 (two alternated
+     * rounds; the shuffle form's earlier look-back spins longer). */
+    {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT, 0, TUNE_WG_SCAN_WARPS, 0,
+     "bench/results/restructure/README.md: the sort on the block layer"},
+    {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT_PAIRS, 0, TUNE_WG_SCAN_WARPS, 0,
+     "bench/results/restructure/README.md: the sort on the block layer"},
     /* Pairs of 4-byte keys and values ranked by warp votes: 17 items, the
      * most whose keys and values fit in 48 KiB of local memory beside the
      * warp counters. H200, 2^28 uniform keys, two rounds in one command:
@@ -185,6 +195,8 @@ static const tune_row rows[] = {
      "portable forms"},
     {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POLL_VOLATILE, 0,
      "atomic reads: the OpenCL 1.2 model"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_WG_SCAN_WARPS, 1,
+     "bench/NOTES-gpu.md: Work-group scan by warp shuffles (NVIDIA)"},
     /* Below 64 points and above 65536 coefficients the scan per point beats
      * one work-item per point (which would walk all coefficients alone). */
     {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POINTS_SCAN_BELOW, 64,
@@ -282,6 +294,7 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.radix_bits = (unsigned)tune_size(&q, TUNE_RADIX_BITS);
     t.pairs32_items = tune_size(&q, TUNE_PAIRS32_ITEMS);
     t.poll_volatile = tune(&q, TUNE_POLL_VOLATILE) != 0;
+    t.wg_scan_warps = tune(&q, TUNE_WG_SCAN_WARPS) != 0;
     t.lines_bytes = ctx->sort_lines_param ? (size_t)ctx->sort_lines_param
                                           : tune_size(&q, TUNE_LINES_BYTES);
     t.points_scan_below = tune_size(&q, TUNE_POINTS_SCAN_BELOW);
