@@ -158,8 +158,8 @@ static void config_keep(sk__str *c, const compact_spec *s)
 {
     switch (s->keep) {
     case KEEP_IF:
-        sk__str_addf(c, "#define SK_KEEP_IF 1\nbool sk_pred(SK_T x)\n{\n    return (\n%s\n);\n}\n",
-                     s->predicate);
+        sk__str_addf(c, "#define SK_KEEP_IF 1\n");
+        sk__config_function(c, "bool sk_pred(SK_T x)", s->predicate);
         break;
     case KEEP_FLAGS:
         sk__str_addf(c, "#define SK_KEEP_FLAGS 1\n#define SK_FLAG_T %s\n",
@@ -189,11 +189,7 @@ static char *compact_config(const compact_spec *s, const compact_plan *p, bool w
         sk__str_addf(&c, "#define SK_LOOKBACK 1\n#define SK_LB_T uint\n#define SK_LB_IDENTITY 0u\n"
                          "#define sk_lb_op(a, b) ((a) + (b))\n");
     sk__config_blocks(&c, p->gpu, warps, p->lookback);
-    if (c.failed) {
-        sk__str_free(&c);
-        return NULL;
-    }
-    return c.buf;
+    return sk__str_take(&c);
 }
 
 typedef struct compact_config_args {
@@ -350,16 +346,15 @@ out:
 
 /* ---- entry points ---------------------------------------------------------------------- */
 
-/* Pairs: values_in and values_out are both given, or both NULL (no values,
- * value_size ignored). Sets s->value_size. */
-sk_status sk__compact_pairs_spec(sk_context *ctx, bool has_in, bool has_out, size_t value_size,
-                                compact_spec *s)
+sk_status sk__compact_enter_pairs(sk_context *ctx, const void *values_in,
+                                  const void *values_out, size_t value_size, compact_spec *s)
 {
-    if (has_in != has_out)
+    SK_ENTER(ctx);
+    if (!values_in != !values_out)
         return sk__fail(ctx, SK_E_INVALID_ARG, "values_in and values_out: give both or neither");
-    if (has_in && value_size != 4 && value_size != 8)
+    if (values_in && value_size != 4 && value_size != 8)
         return sk__fail(ctx, SK_E_INVALID_ARG, "value_size is %zu, not 4 or 8", value_size);
-    s->value_size = has_in ? value_size : 0;
+    s->value_size = values_in ? value_size : 0;
     return SK_OK;
 }
 
@@ -367,24 +362,29 @@ sk_status sk__compact_pairs_spec(sk_context *ctx, bool has_in, bool has_out, siz
 static sk_status run_pairs(sk_context *ctx, compact_spec s, const compact_io *io,
                            size_t value_size, size_t n, size_t *count)
 {
-    sk_status st = sk__compact_pairs_spec(ctx, io->vsrc != NULL, io->vdst != NULL, value_size, &s);
+    sk_status st = sk__compact_enter_pairs(ctx, io->vsrc, io->vdst, value_size, &s);
     return st == SK_OK ? sk__compact_run(ctx, &s, io, n, count) : st;
+}
+
+/* The cl_mem forms without values (flags NULL but for sk_select_flagged). */
+static sk_status run_keys(sk_context *ctx, compact_spec s, cl_mem src, cl_mem flags,
+                          cl_mem dst, size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    compact_io io = {src, flags, NULL, dst, NULL};
+    return sk__compact_run(ctx, &s, &io, n, count);
 }
 
 sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
                        cl_mem dst, size_t n, size_t *count)
 {
-    SK_ENTER(ctx);
-    compact_spec s = spec_if(type, predicate, 0, false);
-    compact_io io = {src, NULL, NULL, dst, NULL};
-    return sk__compact_run(ctx, &s, &io, n, count);
+    return run_keys(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, n, count);
 }
 
 sk_status sk_select_if_pairs(sk_context *ctx, sk_type type, const char *predicate,
                              cl_mem keys_in, cl_mem values_in, size_t value_size,
                              cl_mem keys_out, cl_mem values_out, size_t n, size_t *count)
 {
-    SK_ENTER(ctx);
     compact_io io = {keys_in, NULL, values_in, keys_out, values_out};
     return run_pairs(ctx, spec_if(type, predicate, 0, false), &io, value_size, n, count);
 }
@@ -392,35 +392,25 @@ sk_status sk_select_if_pairs(sk_context *ctx, sk_type type, const char *predicat
 sk_status sk_select_flagged(sk_context *ctx, sk_type type, cl_mem src, cl_mem flags,
                             size_t flag_size, cl_mem dst, size_t n, size_t *count)
 {
-    SK_ENTER(ctx);
-    compact_spec s = spec_flagged(type, flag_size);
-    compact_io io = {src, flags, NULL, dst, NULL};
-    return sk__compact_run(ctx, &s, &io, n, count);
+    return run_keys(ctx, spec_flagged(type, flag_size), src, flags, dst, n, count);
 }
 
 sk_status sk_partition(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
                        cl_mem dst, size_t n, size_t *count_selected)
 {
-    SK_ENTER(ctx);
-    compact_spec s = spec_if(type, predicate, 0, true);
-    compact_io io = {src, NULL, NULL, dst, NULL};
-    return sk__compact_run(ctx, &s, &io, n, count_selected);
+    return run_keys(ctx, spec_if(type, predicate, 0, true), src, NULL, dst, n, count_selected);
 }
 
 sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst, size_t n,
                     size_t *count)
 {
-    SK_ENTER(ctx);
-    compact_spec s = spec_unique(type);
-    compact_io io = {src, NULL, NULL, dst, NULL};
-    return sk__compact_run(ctx, &s, &io, n, count);
+    return run_keys(ctx, spec_unique(type), src, NULL, dst, n, count);
 }
 
 sk_status sk_select_flagged_pairs(sk_context *ctx, sk_type type, cl_mem keys_in, cl_mem flags,
                                   size_t flag_size, cl_mem values_in, size_t value_size,
                                   cl_mem keys_out, cl_mem values_out, size_t n, size_t *count)
 {
-    SK_ENTER(ctx);
     compact_io io = {keys_in, flags, values_in, keys_out, values_out};
     return run_pairs(ctx, spec_flagged(type, flag_size), &io, value_size, n, count);
 }
@@ -430,7 +420,6 @@ sk_status sk_partition_pairs(sk_context *ctx, sk_type type, const char *predicat
                              cl_mem keys_out, cl_mem values_out, size_t n,
                              size_t *count_selected)
 {
-    SK_ENTER(ctx);
     compact_io io = {keys_in, NULL, values_in, keys_out, values_out};
     return run_pairs(ctx, spec_if(type, predicate, 0, true), &io, value_size, n,
                      count_selected);
@@ -440,7 +429,6 @@ sk_status sk_unique_pairs(sk_context *ctx, sk_type type, cl_mem keys_in, cl_mem 
                           size_t value_size, cl_mem keys_out, cl_mem values_out, size_t n,
                           size_t *count)
 {
-    SK_ENTER(ctx);
     compact_io io = {keys_in, NULL, values_in, keys_out, values_out};
     return run_pairs(ctx, spec_unique(type), &io, value_size, n, count);
 }

@@ -29,12 +29,6 @@ typedef struct compact_io {
 
 /* ---- entry points ---------------------------------------------------------------------- */
 
-#define SK_ENTER(ctx)                                                          \
-    do {                                                                       \
-        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
-        sk__clear_error(ctx);                                                  \
-    } while (0)
-
 static inline compact_spec spec_if(sk_type type, const char *predicate, size_t value_size,
                                    bool partition)
 {
@@ -62,9 +56,11 @@ sk_status sk__compact_validate_spec(sk_context *ctx, const compact_spec *s);
 sk_status sk__compact_run(sk_context *ctx, const compact_spec *s, const compact_io *io,
                          size_t n, size_t *count);
 
-/* Pairs: values_in and values_out are both given, or both NULL (no values,
- * value_size ignored). Sets s->value_size. */
-sk_status sk__compact_pairs_spec(sk_context *ctx, bool has_in, bool has_out, size_t value_size,
-                                compact_spec *s);
+/* The start of a pair form: SK_ENTER's checks, then values_in and
+ * values_out (cl_mem or host arrays; only whether each is NULL counts)
+ * both given, or both NULL (no values, value_size ignored). Sets
+ * s->value_size. */
+sk_status sk__compact_enter_pairs(sk_context *ctx, const void *values_in,
+                                  const void *values_out, size_t value_size, compact_spec *s);
 
 #endif /* SK_COMPACT_H */

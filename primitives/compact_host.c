@@ -78,21 +78,27 @@ out:
 
 /* ---- entry points ---------------------------------------------------------------------- */
 
-/* The host pair forms, likewise. */
+/* The host pair forms: s without values, plus h's value arrays. */
 static sk_status host_pairs(sk_context *ctx, compact_spec s, const host_io *h,
                             size_t value_size, size_t n, size_t *count)
 {
-    sk_status st = sk__compact_pairs_spec(ctx, h->vsrc != NULL, h->vdst != NULL, value_size, &s);
+    sk_status st = sk__compact_enter_pairs(ctx, h->vsrc, h->vdst, value_size, &s);
     return st == SK_OK ? compact_host(ctx, &s, h, n, count) : st;
+}
+
+/* The host forms without values (flags NULL but for the flagged form). */
+static sk_status host_keys(sk_context *ctx, compact_spec s, const void *src, const void *flags,
+                           void *dst, size_t n, size_t *count)
+{
+    SK_ENTER(ctx);
+    host_io h = {src, flags, NULL, dst, NULL};
+    return compact_host(ctx, &s, &h, n, count);
 }
 
 sk_status sk_select_if_host(sk_context *ctx, sk_type type, const char *predicate,
                             const void *src, void *dst, size_t n, size_t *count)
 {
-    SK_ENTER(ctx);
-    compact_spec s = spec_if(type, predicate, 0, false);
-    host_io h = {src, NULL, NULL, dst, NULL};
-    return compact_host(ctx, &s, &h, n, count);
+    return host_keys(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, n, count);
 }
 
 sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type type, const char *predicate,
@@ -100,7 +106,6 @@ sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type type, const char *pre
                                   size_t value_size, void *keys_out, void *values_out,
                                   size_t n, size_t *count)
 {
-    SK_ENTER(ctx);
     host_io h = {keys_in, NULL, values_in, keys_out, values_out};
     return host_pairs(ctx, spec_if(type, predicate, 0, false), &h, value_size, n, count);
 }
@@ -109,28 +114,20 @@ sk_status sk_select_flagged_host(sk_context *ctx, sk_type type, const void *src,
                                  const void *flags, size_t flag_size, void *dst, size_t n,
                                  size_t *count)
 {
-    SK_ENTER(ctx);
-    compact_spec s = spec_flagged(type, flag_size);
-    host_io h = {src, flags, NULL, dst, NULL};
-    return compact_host(ctx, &s, &h, n, count);
+    return host_keys(ctx, spec_flagged(type, flag_size), src, flags, dst, n, count);
 }
 
 sk_status sk_partition_host(sk_context *ctx, sk_type type, const char *predicate,
                             const void *src, void *dst, size_t n, size_t *count_selected)
 {
-    SK_ENTER(ctx);
-    compact_spec s = spec_if(type, predicate, 0, true);
-    host_io h = {src, NULL, NULL, dst, NULL};
-    return compact_host(ctx, &s, &h, n, count_selected);
+    return host_keys(ctx, spec_if(type, predicate, 0, true), src, NULL, dst, n,
+                     count_selected);
 }
 
 sk_status sk_unique_host(sk_context *ctx, sk_type type, const void *src, void *dst, size_t n,
                          size_t *count)
 {
-    SK_ENTER(ctx);
-    compact_spec s = spec_unique(type);
-    host_io h = {src, NULL, NULL, dst, NULL};
-    return compact_host(ctx, &s, &h, n, count);
+    return host_keys(ctx, spec_unique(type), src, NULL, dst, n, count);
 }
 
 sk_status sk_select_flagged_pairs_host(sk_context *ctx, sk_type type, const void *keys_in,
@@ -139,7 +136,6 @@ sk_status sk_select_flagged_pairs_host(sk_context *ctx, sk_type type, const void
                                        void *keys_out, void *values_out, size_t n,
                                        size_t *count)
 {
-    SK_ENTER(ctx);
     host_io h = {keys_in, flags, values_in, keys_out, values_out};
     return host_pairs(ctx, spec_flagged(type, flag_size), &h, value_size, n, count);
 }
@@ -149,7 +145,6 @@ sk_status sk_partition_pairs_host(sk_context *ctx, sk_type type, const char *pre
                                   size_t value_size, void *keys_out, void *values_out,
                                   size_t n, size_t *count_selected)
 {
-    SK_ENTER(ctx);
     host_io h = {keys_in, NULL, values_in, keys_out, values_out};
     return host_pairs(ctx, spec_if(type, predicate, 0, true), &h, value_size, n,
                       count_selected);
@@ -159,7 +154,6 @@ sk_status sk_unique_pairs_host(sk_context *ctx, sk_type type, const void *keys_i
                                const void *values_in, size_t value_size, void *keys_out,
                                void *values_out, size_t n, size_t *count)
 {
-    SK_ENTER(ctx);
     host_io h = {keys_in, NULL, values_in, keys_out, values_out};
     return host_pairs(ctx, spec_unique(type), &h, value_size, n, count);
 }

@@ -35,11 +35,7 @@ char *sk__default_cache_dir(void)
     else if (home && home[0] == '/' && is_directory(home))
         sk__str_addf(&s, "%s/.cache/scankit", home);
     else return NULL;
-    if (s.failed) {
-        sk__str_free(&s);
-        return NULL;
-    }
-    return s.buf;
+    return sk__str_take(&s);
 }
 
 
@@ -168,11 +164,7 @@ static char *entry_key(const sk_context *ctx, const sk__embedded_source *src, co
         /* the source may hold '%' and NUL-free text of any length */
         sk__str_addf(&s, "%s", src->text);
     }
-    if (s.failed) {
-        sk__str_free(&s);
-        return NULL;
-    }
-    return s.buf;
+    return sk__str_take(&s);
 }
 
 /* "<dir>/<source>-<32 hex digits>.bin" for a key, malloc'd. */
@@ -183,24 +175,28 @@ static char *entry_path(const sk_context *ctx, const sk__embedded_source *src, c
     sk__str s = {0};
     sk__str_addf(&s, "%s/%s-%016llx%016llx.bin", ctx->cache_dir, src->name,
                  (unsigned long long)a, (unsigned long long)b);
-    if (s.failed) {
-        sk__str_free(&s);
-        return NULL;
+    return sk__str_take(&s);
+}
+
+/* Moves exactly len bytes between fd and memory, in calls of at most 1 GiB
+ * (interrupted ones tried again): read into `in`, or (in NULL) written from
+ * `out`. False on an error, or on the end of the file before len bytes. */
+static bool transfer_all(int fd, unsigned char *in, const unsigned char *out, size_t len)
+{
+    for (size_t done = 0; done < len;) {
+        size_t piece = len - done > (1u << 30) ? (1u << 30) : len - done;
+        ssize_t moved = in ? read(fd, in + done, piece) : write(fd, out + done, piece);
+        if (moved < 0 && errno == EINTR) continue;
+        if (moved <= 0) return false;
+        done += (size_t)moved;
     }
-    return s.buf;
+    return true;
 }
 
 /* Reads exactly len bytes; false on a short read or an error. */
 static bool read_exactly(int fd, unsigned char *buf, size_t len)
 {
-    while (len > 0) {
-        ssize_t got = read(fd, buf, len > (1u << 30) ? (1u << 30) : len);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return false;
-        buf += got;
-        len -= (size_t)got;
-    }
-    return true;
+    return transfer_all(fd, buf, NULL, len);
 }
 
 /* The binary stored under `key` at `path`, malloc'd, or NULL with *why
@@ -273,16 +269,10 @@ unsigned char *sk__disk_entry_read(const sk_context *ctx, const sk__disk_entry *
     return bin;
 }
 
+/* Writes all len bytes; false on an error. */
 static bool write_all(int fd, const unsigned char *p, size_t len)
 {
-    while (len > 0) {
-        ssize_t put = write(fd, p, len > (1u << 30) ? (1u << 30) : len);
-        if (put < 0 && errno == EINTR) continue;
-        if (put <= 0) return false;
-        p += put;
-        len -= (size_t)put;
-    }
-    return true;
+    return transfer_all(fd, NULL, p, len);
 }
 
 /* An unnamed file in `dir` where the file system has O_TMPFILE and /proc

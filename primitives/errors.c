@@ -192,3 +192,10 @@ void sk__str_free(sk__str *s)
     s->buf = NULL;
     s->len = s->cap = 0;
 }
+
+char *sk__str_take(sk__str *s)
+{
+    if (!s->failed) return s->buf;
+    sk__str_free(s);
+    return NULL;
+}

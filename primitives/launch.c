@@ -7,12 +7,9 @@
  */
 #include "sk_internal.h"
 
-#include <stdarg.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static sk_status launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
-                       size_t global, size_t local, const char *scalars);
 
 void sk__args_init(sk__args *a, sk_context *ctx, const sk__program *prog, unsigned kernel)
 {
@@ -34,6 +31,14 @@ static void arg_set(sk__args *a, size_t size, const void *value)
 static void arg_trace(sk__args *a, const char *name, unsigned long long v)
 {
     if (a->ctx->trace_fn) sk__str_addf(&a->scalars, "%s%s=%llu", a->scalars.len ? " " : "", name, v);
+}
+
+/* The same for a floating-point scalar, with the digits that give its
+ * value back (`digits`: FLT_DECIMAL_DIG or DBL_DECIMAL_DIG). */
+static void arg_trace_real(sk__args *a, const char *name, int digits, double v)
+{
+    if (a->ctx->trace_fn)
+        sk__str_addf(&a->scalars, "%s%s=%.*g", a->scalars.len ? " " : "", name, digits, v);
 }
 
 void sk__arg_mem(sk__args *a, cl_mem m) { arg_set(a, sizeof m, &m); }
@@ -58,21 +63,21 @@ void sk__arg_word(sk__args *a, const char *name, size_t size, uint64_t v)
     else sk__arg_ulong(a, name, v);
 }
 
-sk_status sk__args_launch(sk__args *a, size_t global, size_t local)
+void sk__arg_real(sk__args *a, const char *name, size_t size, double v)
 {
-    sk_status st = a->st;
-    const sk__program *prog = a->prog;
-    if (st == SK_OK && a->next != prog->arg_counts[a->kernel]) {
-        a->ctx->last_cl_error = CL_INVALID_KERNEL_ARGS;
-        st = sk__fail(a->ctx, SK_E_CL, "%s: %u arguments set, the kernel takes %u",
-                      prog->kernel_names[a->kernel], (unsigned)a->next,
-                      (unsigned)prog->arg_counts[a->kernel]);
+    if (size == sizeof(cl_float)) {
+        cl_float f = (cl_float)v;
+        arg_set(a, sizeof f, &f);
+        arg_trace_real(a, name, FLT_DECIMAL_DIG, f);
+        return;
     }
-    if (st == SK_OK) st = launch(a->ctx, prog, a->kernel, global, local, a->scalars.buf);
-    sk__str_free(&a->scalars);
-    return st;
+    cl_double d = v;
+    arg_set(a, sizeof d, &d);
+    arg_trace_real(a, name, DBL_DECIMAL_DIG, d);
 }
 
+/* Enqueues the kernel with its arguments set, after the trace callback;
+ * profiled when the context profiles. */
 static sk_status launch(sk_context *ctx, const sk__program *prog, unsigned kernel, size_t global,
                        size_t local, const char *scalars)
 {
@@ -95,6 +100,21 @@ static sk_status launch(sk_context *ctx, const sk__program *prog, unsigned kerne
                         prog->kernel_names[kernel], global, local);
     }
     return ctx->profile ? sk__profile_record(ctx, ev) : SK_OK;
+}
+
+sk_status sk__args_launch(sk__args *a, size_t global, size_t local)
+{
+    sk_status st = a->st;
+    const sk__program *prog = a->prog;
+    if (st == SK_OK && a->next != prog->arg_counts[a->kernel]) {
+        a->ctx->last_cl_error = CL_INVALID_KERNEL_ARGS;
+        st = sk__fail(a->ctx, SK_E_CL, "%s: %u arguments set, the kernel takes %u",
+                      prog->kernel_names[a->kernel], (unsigned)a->next,
+                      (unsigned)prog->arg_counts[a->kernel]);
+    }
+    if (st == SK_OK) st = launch(a->ctx, prog, a->kernel, global, local, a->scalars.buf);
+    sk__str_free(&a->scalars);
+    return st;
 }
 
 sk_status sk__program_max_wg(sk_context *ctx, const sk__program *prog, size_t *fits)
@@ -124,27 +144,4 @@ sk_status sk__fit_wg(sk_context *ctx, const sk__program *prog, const char *what,
     sk__log(ctx, "%s: work-group size lowered to %zu", what, *wg);
     *lowered = true;
     return SK_OK;
-}
-
-/* ---- the older forms, while callers move to sk__args ---------------------------- */
-
-sk_status sk__set_arg(sk_context *ctx, cl_kernel k, cl_uint index, size_t size,
-                      const void *value)
-{
-    cl_int rc = clSetKernelArg(k, index, size, value);
-    if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clSetKernelArg");
-    return SK_OK;
-}
-
-sk_status sk__launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
-                     size_t global, size_t local, const char *scalars_fmt, ...)
-{
-    char scalars[256] = "";
-    if (ctx->trace_fn) {
-        va_list ap;
-        va_start(ap, scalars_fmt);
-        vsnprintf(scalars, sizeof scalars, scalars_fmt, ap);
-        va_end(ap);
-    }
-    return launch(ctx, prog, kernel, global, local, scalars);
 }

@@ -26,47 +26,47 @@ typedef struct poly_job {
     cl_mem coeffs;
     size_t ncoef;
     cl_mem out;               /* Horner prefixes, when scanning */
-    union { float f; double d; } x;
+    double x;                 /* the point (rounded to float for float32) */
 } poly_job;
 
-static sk_status validate(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
-                          poly_job *j)
+/* Checks that `mem` (called `name`) holds n elements of the job's type. */
+static sk_status check_elems(const poly_job *j, cl_mem mem, size_t n, const char *name)
 {
     size_t bytes = 0;
-    sk_status st = SK_OK;
+    sk_status st = sk__byte_size(j->ctx, n, j->size, &bytes);
+    return st == SK_OK ? sk__check_buffer(j->ctx, mem, bytes, name) : st;
+}
+
+/* The start of every cl_mem form: a context (its last error cleared), a
+ * floating-point type the device takes and the coefficients' buffer. */
+static sk_status job_open(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
+                          poly_job *j)
+{
+    SK_ENTER(ctx);
     if (type != SK_FLOAT32 && type != SK_FLOAT64)
         return sk__fail(ctx, SK_E_INVALID_ARG, "polynomials need float32 or float64");
-    SK_TRY(sk__require_fp64(ctx, type));
+    sk_status st = sk__require_fp64(ctx, type);
+    if (st != SK_OK) return st;
     *j = (poly_job){ctx, type, type == SK_FLOAT32 ? "float" : "double", sk_type_size(type),
-                    coeffs, ncoef, NULL, {0}};
-    SK_TRY(sk__byte_size(ctx, ncoef, j->size, &bytes));
-    st = sk__check_buffer(ctx, coeffs, bytes, "coeffs");
-out:
-    return st;
+                    coeffs, ncoef, NULL, 0.0};
+    return check_elems(j, coeffs, ncoef, "coeffs");
 }
 
 /* ---- one point: the affine-map monoid ------------------------------------------ */
 
-static void set_x(poly_job *j, double x)
-{
-    if (j->type == SK_FLOAT32) j->x.f = (float)x;
-    else j->x.d = x;
-}
-
-static sk_status set_in(sk_context *ctx, cl_kernel k, cl_uint *arg, const void *user)
+/* The lifted scan's input arguments (poly_affine_io.cl's SK_IN_PARAMS). */
+static void set_in(sk__args *a, const void *user)
 {
     const poly_job *j = user;
-    cl_ulong last = j->ncoef - 1;
-    sk_status st = sk__set_arg(ctx, k, (*arg)++, sizeof j->coeffs, &j->coeffs);
-    if (st == SK_OK) st = sk__set_arg(ctx, k, (*arg)++, sizeof last, &last);
-    if (st == SK_OK) st = sk__set_arg(ctx, k, (*arg)++, j->size, &j->x);
-    return st;
+    sk__arg_mem(a, j->coeffs);
+    sk__arg_ulong(a, "sk_last", j->ncoef - 1);
+    sk__arg_real(a, "sk_x", j->size, j->x);
 }
 
-static sk_status set_out(sk_context *ctx, cl_kernel k, cl_uint *arg, const void *user)
+/* Its output argument, the Horner prefixes (SK_OUT_PARAMS). */
+static void set_out(sk__args *a, const void *user)
 {
-    const poly_job *j = user;
-    return sk__set_arg(ctx, k, (*arg)++, sizeof j->out, &j->out);
+    sk__arg_mem(a, ((const poly_job *)user)->out);
 }
 
 /* The affine-map monoid of the job's type (kernels/poly_affine.cl) over
@@ -99,7 +99,7 @@ static sk_status eval_one(poly_job *j, double x, double *result)
         *result = 0.0;
         return SK_OK;
     }
-    set_x(j, x);
+    j->x = x;
     return affine_scan(j, result);
 }
 
@@ -110,25 +110,20 @@ static const char *const points_kernels[] = {"sk_poly_horner_points"};
 static sk_status eval_points_horner(poly_job *j, cl_mem points, cl_mem values,
                                     size_t npoints)
 {
-    sk_context *ctx = j->ctx;
     char config[128];
     snprintf(config, sizeof config,
              SK_FP64_PRAGMA "#define SK_T %s\n", j->cl);
     const sk__program *prog = NULL;
-    cl_ulong ncoef = j->ncoef, np = npoints;
-    cl_kernel k = NULL;
-    sk_status st = SK_OK;
-    SK_TRY(sk__program_get(ctx, "poly", config, points_kernels, 1, &prog));
-    k = prog->kernels[0];
-    SK_TRY(sk__set_arg(ctx, k, 0, sizeof j->coeffs, &j->coeffs));
-    SK_TRY(sk__set_arg(ctx, k, 1, sizeof ncoef, &ncoef));
-    SK_TRY(sk__set_arg(ctx, k, 2, sizeof points, &points));
-    SK_TRY(sk__set_arg(ctx, k, 3, sizeof values, &values));
-    SK_TRY(sk__set_arg(ctx, k, 4, sizeof np, &np));
-    st = sk__launch(ctx, prog, 0, (npoints + 63) / 64 * 64, 0, "ncoef=%zu npoints=%zu",
-                    j->ncoef, npoints);
-out:
-    return st;
+    sk_status st = sk__program_get(j->ctx, "poly", config, points_kernels, 1, &prog);
+    if (st != SK_OK) return st;
+    sk__args a;
+    sk__args_init(&a, j->ctx, prog, 0);
+    sk__arg_mem(&a, j->coeffs);
+    sk__arg_ulong(&a, "ncoef", j->ncoef);
+    sk__arg_mem(&a, points);
+    sk__arg_mem(&a, values);
+    sk__arg_ulong(&a, "npoints", npoints);
+    return sk__args_launch(&a, (npoints + 63) / 64 * 64, 0);
 }
 
 /* Few points of high degree: the scan per point, through host memory. */
@@ -171,10 +166,8 @@ out:
 sk_status sk_poly_eval(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef, double x,
                        double *result)
 {
-    if (!ctx) return SK_E_INVALID_ARG;
-    sk__clear_error(ctx);
     poly_job j;
-    sk_status st = validate(ctx, type, coeffs, ncoef, &j);
+    sk_status st = job_open(ctx, type, coeffs, ncoef, &j);
     if (st != SK_OK) return st;
     if (!result) return sk__fail(ctx, SK_E_INVALID_ARG, "result is NULL");
     return eval_one(&j, x, result);
@@ -183,15 +176,11 @@ sk_status sk_poly_eval(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoe
 sk_status sk_poly_eval_points(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
                               cl_mem points, cl_mem values, size_t npoints)
 {
-    if (!ctx) return SK_E_INVALID_ARG;
-    sk__clear_error(ctx);
     poly_job j;
-    size_t bytes = 0;
     sk_status st = SK_OK;
-    SK_TRY(validate(ctx, type, coeffs, ncoef, &j));
-    SK_TRY(sk__byte_size(ctx, npoints, j.size, &bytes));
-    SK_TRY(sk__check_buffer(ctx, points, bytes, "points"));
-    SK_TRY(sk__check_buffer(ctx, values, bytes, "values"));
+    SK_TRY(job_open(ctx, type, coeffs, ncoef, &j));
+    SK_TRY(check_elems(&j, points, npoints, "points"));
+    SK_TRY(check_elems(&j, values, npoints, "values"));
     if (npoints == 0) return SK_OK;
     /* Few points of a long polynomial: a scan per point, rather than one
      * work-item per point walking every coefficient alone (tuning.c). */
@@ -207,16 +196,12 @@ out:
 sk_status sk_poly_horner_prefixes(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
                                   double x, cl_mem prefixes)
 {
-    if (!ctx) return SK_E_INVALID_ARG;
-    sk__clear_error(ctx);
     poly_job j;
-    size_t bytes = 0;
     sk_status st = SK_OK;
-    SK_TRY(validate(ctx, type, coeffs, ncoef, &j));
-    SK_TRY(sk__byte_size(ctx, ncoef, j.size, &bytes));
-    SK_TRY(sk__check_buffer(ctx, prefixes, bytes, "prefixes"));
+    SK_TRY(job_open(ctx, type, coeffs, ncoef, &j));
+    SK_TRY(check_elems(&j, prefixes, ncoef, "prefixes"));
     if (ncoef == 0) return SK_OK;
-    set_x(&j, x);
+    j.x = x;
     j.out = prefixes;
     st = affine_scan(&j, NULL);
 out:

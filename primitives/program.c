@@ -39,6 +39,11 @@ void sk__config_blocks(sk__str *s, bool gpu, bool warps, bool lookback)
     if (lookback) sk__str_addf(s, "%s\n", sk__source_text("lookback"));
 }
 
+void sk__config_function(sk__str *s, const char *signature, const char *expr)
+{
+    sk__str_addf(s, "%s\n{\n    return (\n%s\n);\n}\n", signature, expr);
+}
+
 static const char build_options[] = "-cl-std=CL1.2";
 
 /* ---- timing --------------------------------------------------------------- */

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sk_internal.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,22 +49,39 @@ static void trace_from_env(sk_context *ctx)
 
 /* ---- context lifecycle ---------------------------------------------------------- */
 
+/* A word an environment variable may hold, and the value it stands for. */
+typedef struct env_word {
+    const char *word;
+    int value;
+} env_word;
+
+static const env_word shape_words[] = {{"cpu", SK_SHAPE_CPU}, {"gpu", SK_SHAPE_GPU}};
+static const env_word scan_path_words[] = {
+    {"reduce-then-scan", SK_SCAN_PATH_REDUCE_THEN_SCAN},
+    {"lookback", SK_SCAN_PATH_LOOKBACK},
+};
+
+/* The value of the word $var holds (ignoring case), or `otherwise` when it
+ * is unset or holds none of them. */
+static int value_from_env(const char *var, const env_word *words, size_t count, int otherwise)
+{
+    const char *s = getenv(var);
+    for (size_t i = 0; s && i < count; i++)
+        if (strcasecmp(s, words[i].word) == 0) return words[i].value;
+    return otherwise;
+}
+
 static sk_shape shape_from_env(void)
 {
-    const char *s = getenv("SCANKIT_SHAPE");
-    if (!s) return SK_SHAPE_AUTO;
-    if (strcasecmp(s, "cpu") == 0) return SK_SHAPE_CPU;
-    if (strcasecmp(s, "gpu") == 0) return SK_SHAPE_GPU;
-    return SK_SHAPE_AUTO;
+    return (sk_shape)value_from_env("SCANKIT_SHAPE", shape_words,
+                                    sizeof shape_words / sizeof shape_words[0], SK_SHAPE_AUTO);
 }
 
 static sk_scan_path scan_path_from_env(void)
 {
-    const char *s = getenv("SCANKIT_SCAN_PATH");
-    if (!s) return SK_SCAN_PATH_AUTO;
-    if (strcasecmp(s, "reduce-then-scan") == 0) return SK_SCAN_PATH_REDUCE_THEN_SCAN;
-    if (strcasecmp(s, "lookback") == 0) return SK_SCAN_PATH_LOOKBACK;
-    return SK_SCAN_PATH_AUTO;
+    return (sk_scan_path)value_from_env("SCANKIT_SCAN_PATH", scan_path_words,
+                                        sizeof scan_path_words / sizeof scan_path_words[0],
+                                        SK_SCAN_PATH_AUTO);
 }
 
 /* $SCANKIT_KERNEL_DEFINES="NAME[=VALUE] ..." as #define lines, for trying
@@ -84,11 +102,7 @@ static char *kernel_defines_from_env(void)
         s += len;
         s += strspn(s, " \t");
     }
-    if (out.failed) {
-        sk__str_free(&out);
-        return NULL;
-    }
-    return out.buf;
+    return sk__str_take(&out);
 }
 
 static sk_status context_alloc(sk_context **out)
@@ -259,9 +273,28 @@ out:
 
 static bool is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
 
+/* The field of a parameter that is a plain count, and the most it takes
+ * (the least is 0); NULL for the other parameters. */
+static long *count_param(sk_context *ctx, sk_param param, long *most)
+{
+    switch (param) {
+    case SK_PARAM_ITEMS_PER_THREAD: *most = 64; return &ctx->items_param;
+    case SK_PARAM_CPU_CHUNKS: *most = 65536; return &ctx->chunks_param;
+    case SK_PARAM_CPU_SERIAL_BELOW: *most = LONG_MAX; return &ctx->serial_below_param;
+    case SK_PARAM_CPU_SORT_LINES_FROM: *most = LONG_MAX; return &ctx->sort_lines_param;
+    default: return NULL;
+    }
+}
+
 sk_status sk_context_set_param(sk_context *ctx, sk_param param, long v)
 {
     if (!ctx) return SK_E_INVALID_ARG;
+    long most = 0;
+    long *count = count_param(ctx, param, &most);
+    if (count && v >= 0 && v <= most) {
+        *count = v;
+        return SK_OK;
+    }
     switch (param) {
     case SK_PARAM_SHAPE:
         if (v != SK_SHAPE_AUTO && v != SK_SHAPE_CPU && v != SK_SHAPE_GPU) break;
@@ -272,17 +305,10 @@ sk_status sk_context_set_param(sk_context *ctx, sk_param param, long v)
         ctx->wg_param = v;
         return SK_OK;
     case SK_PARAM_ITEMS_PER_THREAD:
-        if (v < 0 || v > 64) break;
-        ctx->items_param = v;
-        return SK_OK;
     case SK_PARAM_CPU_CHUNKS:
-        if (v < 0 || v > 65536) break;
-        ctx->chunks_param = v;
-        return SK_OK;
     case SK_PARAM_CPU_SERIAL_BELOW:
-        if (v < 0) break;
-        ctx->serial_below_param = v;
-        return SK_OK;
+    case SK_PARAM_CPU_SORT_LINES_FROM:
+        break;                    /* a count out of its range (count_param) */
     case SK_PARAM_PROFILE:
         if (v != 0 && v != 1) break;
         ctx->profile = v == 1;
@@ -293,10 +319,6 @@ sk_status sk_context_set_param(sk_context *ctx, sk_param param, long v)
             v != SK_SCAN_PATH_LOOKBACK)
             break;
         ctx->scan_path_param = (sk_scan_path)v;
-        return SK_OK;
-    case SK_PARAM_CPU_SORT_LINES_FROM:
-        if (v < 0) break;
-        ctx->sort_lines_param = v;
         return SK_OK;
     case SK_PARAM_PROGRAM_CACHE:
         if (v != 0 && (v < SK_PROGRAM_CACHE_MIN || v > 65536)) break;

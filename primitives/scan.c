@@ -19,7 +19,7 @@
  * the lifted scans of other primitives, keep reduce-then-scan). A reduce
  * reads its input once already and keeps its path.
  */
-#include "sk_internal.h"
+#include "scan.h"
 
 #include <stdlib.h>
 
@@ -29,21 +29,6 @@ SK_SCRATCH_ID(scan_partials, "scan: partials of every level");
 /* ---- built-in monoids ---------------------------------------------------------- */
 
 typedef sk__monoid_text builtin_text;
-
-/* What the kernels are built for: a monoid, and for the built-in operators
- * 8- and 4-wide vector forms the CPU shape uses (vec_type NULL otherwise). */
-typedef struct scan_op {
-    sk_monoid m;
-    const char *vec_type;
-    const char *vec_combine;
-    const char *vec4_type;
-    const char *vec4_combine;
-    bool size_is_bound;       /* m.size bounds sizeof(type) from above */
-    bool order_free;          /* results never depend on the combining order */
-    bool commutes;            /* the vector forms may also swap operands */
-    bool builtin_type;        /* m.type is one of the built-in element types */
-    const char *lb_codec;     /* a larger m.type's look-back code (kernels/lookback.cl) */
-} scan_op;
 
 /* A built-in (type, operator) as the kernels are built for it: its monoid
  * (monoid.c) and, where they are exact, its vector forms. */
@@ -94,12 +79,14 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     sk__str s = {0};
     sk__str_addf(&s, SK_FP64_PRAGMA);
     if (m->preamble) sk__str_addf(&s, "%s\n", m->preamble);
-    sk__str_addf(&s, "#define SK_T %s\n#define SK_IDENTITY (%s)\n", m->type, m->identity);
+    sk__str_addf(&s, "#define SK_T %s\n", m->type);
+    sk__config_function(&s, "SK_T sk_identity(void)", m->identity);
+    sk__str_addf(&s, "#define SK_IDENTITY sk_identity()\n");
     if (op->size_is_bound)
         sk__str_addf(&s, "#define SK_T_SIZE sizeof(SK_T)\n");
     else
         sk__str_addf(&s, "#define SK_T_SIZE %zu\n", m->size);
-    sk__str_addf(&s, "SK_T sk_op(SK_T a, SK_T b) { return (%s); }\n", m->combine);
+    sk__config_function(&s, "SK_T sk_op(SK_T a, SK_T b)", m->combine);
     if (io) sk__str_addf(&s, "%s\n", io->text);
     if (t->shape == SK_SHAPE_GPU)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
@@ -120,11 +107,7 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
         sk__str_addf(&s, "#define SK_LOOKBACK 1\n#define SK_LB_T SK_T\n"
                          "#define SK_LB_IDENTITY SK_IDENTITY\n#define sk_lb_op sk_op\n");
     sk__config_blocks(&s, t->shape == SK_SHAPE_GPU, warps, lookback);
-    if (s.failed) {
-        sk__str_free(&s);
-        return NULL;
-    }
-    return s.buf;
+    return sk__str_take(&s);
 }
 
 typedef struct scan_config_args {
@@ -147,56 +130,6 @@ static sk_status scan_program(sk_context *ctx, const scan_op *op, const sk__scan
     scan_config_args args = {op, io, t, lookback};
     return sk__program_get_warps(ctx, "scan", gpu ? t->wg_size : 0, make_scan_config, &args,
                                  gpu ? gpu_kernels : cpu_kernels, (gpu ? 4 : 2) + lookback, out);
-}
-
-/* ---- planning ------------------------------------------------------------------ */
-
-/* How one level splits n elements: `parts` tiles or chunks of `chunk`
- * elements each, or parts == 0 when one work-group / work-item does all. */
-typedef struct level_split {
-    size_t parts;
-    size_t chunk;
-} level_split;
-
-static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
-
-/* CPU shape, single pass: chunks of the tuned size (or n split into the
- * chunks set by SK_PARAM_CPU_CHUNKS); one work-item below the serial
- * threshold or when one chunk holds all. */
-static level_split split_cpu_lookback(const sk__tuning *t, size_t n)
-{
-    level_split s = {0, n};
-    if (n < t->cpu_serial_below) return s;
-    size_t chunk = t->cpu_lb_chunk ? t->cpu_lb_chunk : div_up(n, t->cpu_chunks);
-    size_t parts = div_up(n, chunk);
-    if (parts > 1) s = (level_split){parts, chunk};
-    return s;
-}
-
-static level_split split_level(const sk__tuning *t, size_t n)
-{
-    level_split s = {0, n};
-    if (t->shape == SK_SHAPE_GPU) {
-        size_t tile = t->wg_size * t->items;
-        size_t tiles = div_up(n, tile);
-        if (tiles > t->single_max_tiles) s = (level_split){tiles, tile};
-        return s;
-    }
-    if (n < t->cpu_serial_below) return s;
-    size_t chunk = div_up(n, t->cpu_chunks);
-    if (chunk < 2) chunk = 2;      /* every level must shrink */
-    size_t parts = div_up(n, chunk);
-    if (parts > 1) s = (level_split){parts, chunk};
-    return s;
-}
-
-/* Elements of scratch the recursion on n elements needs (all levels). */
-static size_t scratch_elems(const sk__tuning *t, size_t n)
-{
-    size_t total = 0;
-    for (level_split s = split_level(t, n); s.parts; s = split_level(t, s.parts))
-        total += s.parts;
-    return total;
 }
 
 /* A buffer and an element offset into it. */
@@ -227,28 +160,50 @@ static void arg_span(sk__args *a, const char *off_name, span s)
     sk__arg_ulong(a, off_name, s.off);
 }
 
-/* Arguments set by a lifted load or store (its callback). */
-static void arg_io(sk__args *a,
-                   sk_status (*set)(sk_context *, cl_kernel, cl_uint *, const void *),
-                   const void *user)
-{
-    if (a->st == SK_OK) a->st = set(a->ctx, a->k, &a->next, user);
-}
-
 /* The input of a level: level 0 through the job's io, if any. */
 static void arg_input(sk__args *a, const scan_job *job, unsigned level, span s)
 {
-    if (level == 0 && job->io) arg_io(a, job->io->set_in, job->io->user);
+    if (level == 0 && job->io) job->io->set_in(a, job->io->user);
     else arg_span(a, "src_off", s);
 }
 
 static void arg_output(sk__args *a, const scan_job *job, unsigned level, span s)
 {
-    if (level == 0 && job->io && job->io->set_out) arg_io(a, job->io->set_out, job->io->user);
+    if (level == 0 && job->io && job->io->set_out) job->io->set_out(a, job->io->user);
     else arg_span(a, "dst_off", s);
 }
 
 /* ---- the recursion ------------------------------------------------------------------- */
+
+typedef enum level_op { LEVEL_REDUCE, LEVEL_SCAN } level_op;
+typedef enum level_form { FORM_GPU_SINGLE, FORM_GPU_TILES, FORM_CPU_CHUNKS } level_form;
+
+/* The kernel of a level's reduce or scan in each form. */
+static const unsigned level_kernels[2][3] = {
+    [LEVEL_REDUCE] = {K_GPU_REDUCE_SINGLE, K_GPU_REDUCE_TILES, K_CPU_REDUCE_CHUNKS},
+    [LEVEL_SCAN] = {K_GPU_SCAN_SINGLE, K_GPU_SCAN_TILES, K_CPU_SCAN_CHUNKS},
+};
+
+/* Starts the arguments of the kernel that reduces or scans `level`, split
+ * as s, with the level's input. */
+static void level_args(sk__args *a, const scan_job *job, level_op op, unsigned level, span src,
+                       level_split s)
+{
+    level_form form = job->t->shape != SK_SHAPE_GPU ? FORM_CPU_CHUNKS
+                      : s.parts                     ? FORM_GPU_TILES
+                                                    : FORM_GPU_SINGLE;
+    unsigned k = level_kernels[op][form];
+    sk__args_init(a, job->ctx, level ? job->plain : job->top, k);
+    arg_input(a, job, level, src);
+}
+
+/* Launches one work-group (GPU shape) or work-item (CPU shape) per part of
+ * s, or one alone when s is single. */
+static sk_status level_launch(sk__args *a, const scan_job *job, level_split s)
+{
+    size_t local = job->t->shape == SK_SHAPE_GPU ? job->t->wg_size : 1;
+    return sk__args_launch(a, s.parts ? s.parts * local : local, local);
+}
 
 /* Scans n elements of src into dst at `level`, split as s; every tile or
  * chunk starts from its seed in `seeds` (none when seeds.mem is NULL; the
@@ -258,18 +213,15 @@ static sk_status launch_scan(scan_job *job, unsigned level, span src, span dst, 
 {
     bool gpu = job->t->shape == SK_SHAPE_GPU;
     bool single = s.parts == 0;
-    unsigned k = gpu ? (single ? K_GPU_SCAN_SINGLE : K_GPU_SCAN_TILES) : K_CPU_SCAN_CHUNKS;
     sk__args a;
-    sk__args_init(&a, job->ctx, level ? job->plain : job->top, k);
-    arg_input(&a, job, level, src);
+    level_args(&a, job, LEVEL_SCAN, level, src, s);
     arg_output(&a, job, level, dst);
     if (!(gpu && single)) arg_span(&a, "seeds_off", seeds);
     sk__arg_ulong(&a, "n", n);
     if (!gpu) sk__arg_ulong(&a, "chunk", s.chunk);
     sk__arg_uint(&a, "exclusive", exclusive);
     if (!(gpu && single)) sk__arg_uint(&a, "has_seeds", seeds.mem != NULL);
-    size_t local = gpu ? job->t->wg_size : 1;
-    return sk__args_launch(&a, single ? local : s.parts * local, local);
+    return level_launch(&a, job, s);
 }
 
 /* Reduces n elements of src at `level` into partials (one per part of s),
@@ -278,16 +230,12 @@ static sk_status launch_reduce(scan_job *job, unsigned level, span src, span par
                                size_t n, level_split s)
 {
     bool gpu = job->t->shape == SK_SHAPE_GPU;
-    bool single = s.parts == 0;
-    unsigned k = gpu ? (single ? K_GPU_REDUCE_SINGLE : K_GPU_REDUCE_TILES) : K_CPU_REDUCE_CHUNKS;
     sk__args a;
-    sk__args_init(&a, job->ctx, level ? job->plain : job->top, k);
-    arg_input(&a, job, level, src);
+    level_args(&a, job, LEVEL_REDUCE, level, src, s);
     arg_span(&a, "partials_off", partials);
     sk__arg_ulong(&a, "n", n);
     if (!gpu) sk__arg_ulong(&a, "chunk", s.chunk);
-    size_t local = gpu ? job->t->wg_size : 1;
-    return sk__args_launch(&a, single ? local : s.parts * local, local);
+    return level_launch(&a, job, s);
 }
 
 /* The single pass over the tiles or chunks of s (level 0). */
@@ -295,7 +243,6 @@ static sk_status launch_lookback(scan_job *job, span src, span dst, size_t n, le
                                  bool exclusive)
 {
     bool gpu = job->t->shape == SK_SHAPE_GPU;
-    size_t local = gpu ? job->t->wg_size : 1;
     /* CPU shape: non-temporal stores for outputs far past the caches (where
      * the configuration has them; the kernel ignores the flag otherwise). */
     size_t stream_bytes = job->t->cpu_stream_bytes;
@@ -315,15 +262,16 @@ static sk_status launch_lookback(scan_job *job, span src, span dst, size_t n, le
     if (!gpu) sk__arg_ulong(&a, "chunk", s.chunk);
     sk__arg_uint(&a, "exclusive", exclusive);
     if (!gpu) sk__arg_uint(&a, "stream", stream);
-    return sk__args_launch(&a, s.parts * local, local);
+    return level_launch(&a, job, s);
 }
 
 static sk_status scan_levels(scan_job *job, unsigned level, span src, span dst, size_t n,
                              bool exclusive)
 {
     bool one_pass = level == 0 && job->lookback;
-    level_split s = one_pass && job->t->shape == SK_SHAPE_CPU ? split_cpu_lookback(job->t, n)
-                                                              : split_level(job->t, n);
+    level_split s = one_pass && job->t->shape == SK_SHAPE_CPU
+                        ? sk__scan_split_cpu_lookback(job->t, n)
+                        : sk__scan_split_level(job->t, n);
     if (s.parts && one_pass) return launch_lookback(job, src, dst, n, s, exclusive);
     if (s.parts == 0)
         return launch_scan(job, level, src, dst, (span){NULL, 0}, n, s, exclusive);
@@ -339,7 +287,7 @@ static sk_status scan_levels(scan_job *job, unsigned level, span src, span dst, 
 static sk_status reduce_levels(scan_job *job, unsigned level, span src, size_t n,
                                span result)
 {
-    level_split s = split_level(job->t, n);
+    level_split s = sk__scan_split_level(job->t, n);
     if (s.parts == 0) return launch_reduce(job, level, src, result, n, s);
     span partials = job->scratch;
     job->scratch.off += s.parts;
@@ -373,39 +321,16 @@ static sk_status job_programs(scan_job *job, const scan_op *op, sk__tuning *t)
     }
 }
 
-/* Whether a scan with op on the tuning's shape takes the single pass;
- * `input_stays`: plain arrays, out of place (the CPU shape needs it). */
-static bool takes_lookback(const scan_op *op, const sk__tuning *t, bool input_stays)
-{
-    if (op->m.size > 4 && !op->lb_codec) return false;
-    if (t->shape == SK_SHAPE_CPU && !input_stays) return false;
-    switch (t->scan_path) {
-    case SK_SCAN_PATH_LOOKBACK: return true;
-    case SK_SCAN_PATH_REDUCE_THEN_SCAN: return false;
-    case SK_SCAN_PATH_AUTO: break;
-    }
-    return op->order_free;
-}
-
-/* What a job is for: a scan (not a reduce) may take the single pass, and
- * on the CPU shape only when its input stays unchanged (see the top). */
-typedef enum job_kind { JOB_REDUCE, JOB_SCAN, JOB_SCAN_INPUT_STAYS } job_kind;
-
 /* Gets the programs and enough scratch for n elements plus `extra`. */
 static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io *io,
                           size_t n, size_t extra, job_kind kind, sk__tuning *t, scan_job *job)
 {
-    /* Only the segmented scans' lifted elements have a size bound; their
-     * single pass takes tiles of its own. */
-    *t = sk__tuning_for(ctx, op->size_is_bound ? SK_FAMILY_LIFTED : SK_FAMILY_SCAN,
-                        op->m.size);
-    bool lookback = kind != JOB_REDUCE && takes_lookback(op, t, kind == JOB_SCAN_INPUT_STAYS);
-    if (lookback && op->size_is_bound)
-        *t = sk__tuning_for(ctx, SK_FAMILY_LIFTED_ONE_PASS, op->m.size);
+    bool lookback = false;
+    *t = sk__scan_tuning(ctx, op, kind, &lookback);
     *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, {NULL, 0}};
     sk_status st = job_programs(job, op, t);
     if (st != SK_OK) return st;
-    size_t elems = scratch_elems(t, n) + extra;
+    size_t elems = sk__scan_scratch_elems(t, n) + extra;
     return sk__scratch_get(ctx, &scan_partials, elems * op->m.size,
                            &job->scratch.mem);
 }
@@ -431,7 +356,7 @@ static sk_status reduce_go(sk_context *ctx, const scan_op *op, const sk__scan_io
     sk_status st = SK_OK;
     SK_TRY(job_open(ctx, op, io, n, 1, JOB_REDUCE, &t, &job));
     /* The result sits after the scratch the levels use. */
-    span res = {job.scratch.mem, scratch_elems(&t, n)};
+    span res = {job.scratch.mem, sk__scan_scratch_elems(&t, n)};
     SK_TRY(reduce_levels(&job, 0, src, n, res));
     SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, res.mem, CL_TRUE, res.off * op->m.size,
                                        op->m.size, result, 0, NULL, NULL));
@@ -518,9 +443,8 @@ out:
 /* `call` sees `op`, a validated scan_op for a caller's monoid. */
 #define SK_WITH_MONOID(ctx, monoid, call)                                      \
     do {                                                                       \
-        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
-        sk__clear_error(ctx);                                                  \
-        sk_status st_ = sk__validate_monoid((ctx), (monoid));                      \
+        SK_ENTER(ctx);                                                         \
+        sk_status st_ = sk__validate_monoid((ctx), (monoid));                  \
         if (st_ != SK_OK) return st_;                                          \
         const scan_op op_ = {*(monoid), NULL, NULL, NULL, NULL, false, false, false, false, \
                              NULL};                                            \
@@ -531,8 +455,7 @@ out:
 /* `call` sees `op`, the scan_op of a built-in (type, operator). */
 #define SK_WITH_BUILTIN(ctx, type, oper, call)                                 \
     do {                                                                       \
-        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
-        sk__clear_error(ctx);                                                  \
+        SK_ENTER(ctx);                                                         \
         builtin_text text_;                                                    \
         scan_op op_;                                                           \
         sk_status st_ = builtin_monoid((ctx), (type), (oper), &text_, &op_);   \

@@ -32,21 +32,17 @@ enum seg_mode { SEG_INCLUSIVE, SEG_EXCLUSIVE, SEG_TOTALS };
 
 /* The caller's monoid as kernels/segscan*.cl take it: its preamble, then
  * SK_VAL_T, SK_VAL_IDENTITY and, where the kernels combine, SK_VAL_COMBINE
- * (the offsets' kernels do not: one program serves every operator). */
+ * (the offsets' kernels do not: one program serves every operator), each
+ * expression in a function of its own (sk__config_function). */
 static void add_monoid(sk__str *s, const sk_monoid *m, bool combine)
 {
     if (m->preamble) sk__str_addf(s, "%s\n", m->preamble);
-    sk__str_addf(s, "#define SK_VAL_T %s\n#define SK_VAL_IDENTITY (%s)\n", m->type,
-                 m->identity);
-    if (combine) sk__str_addf(s, "#define SK_VAL_COMBINE (%s)\n", m->combine);
-}
-
-/* The text built in s (NULL, s freed, when an allocation failed). */
-static char *str_take(sk__str *s)
-{
-    if (!s->failed) return s->buf;
-    sk__str_free(s);
-    return NULL;
+    sk__str_addf(s, "#define SK_VAL_T %s\n", m->type);
+    sk__config_function(s, "SK_VAL_T sk_caller_identity(void)", m->identity);
+    sk__str_addf(s, "#define SK_VAL_IDENTITY sk_caller_identity()\n");
+    if (!combine) return;
+    sk__config_function(s, "SK_VAL_T sk_caller_combine(SK_VAL_T a, SK_VAL_T b)", m->combine);
+    sk__str_addf(s, "#define SK_VAL_COMBINE sk_caller_combine(a, b)\n");
 }
 
 /* The lifted scan's preamble (kernels/segscan_lift.cl after the caller's
@@ -58,7 +54,7 @@ static char *lifted_preamble(const seg_job *j, enum seg_mode mode)
     add_monoid(&s, j->m, true);
     sk__str_addf(&s, "%s%s", mode == SEG_TOTALS ? "#define SK_SEG_TOTALS 1\n" : "",
                  sk__source_text("segscan_lift"));
-    return str_take(&s);
+    return sk__str_take(&s);
 }
 
 /* The lifted scan's loads and stores: kernels/segscan_lift_io.cl after the
@@ -69,7 +65,7 @@ static char *lifted_io(const seg_job *j, enum seg_mode mode)
     sk__str_addf(&s, "#define SK_FLAG_T %s\n%s%s", seg_flag_type(j),
                  mode == SEG_EXCLUSIVE ? "#define SK_SEG_EXCLUSIVE 1\n" : "",
                  sk__source_text("segscan_lift_io"));
-    return str_take(&s);
+    return sk__str_take(&s);
 }
 
 sk_status sk__segscan_program(seg_job *j, bool combine, const char *defines,
@@ -80,33 +76,34 @@ sk_status sk__segscan_program(seg_job *j, bool combine, const char *defines,
     sk__str_addf(&s, SK_FP64_PRAGMA);
     add_monoid(&s, j->m, combine);
     sk__str_addf(&s, "%s", defines);
-    char *config = str_take(&s);
+    char *config = sk__str_take(&s);
     if (!config) return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented scan configuration");
     sk_status st = sk__program_get(j->ctx, "segscan", config, kernels, count, prog);
     free(config);
     return st;
 }
 
-static sk_status set_in(sk_context *ctx, cl_kernel k, cl_uint *arg, const void *user)
+/* The lifted scan's input arguments (segscan_lift_io.cl's SK_IN_PARAMS). */
+static void set_in(sk__args *a, const void *user)
 {
     const seg_job *j = user;
-    sk_status st = seg_set_mem(ctx, k, arg, j->src);
-    return st == SK_OK ? seg_set_mem(ctx, k, arg, j->flags) : st;
+    sk__arg_mem(a, j->src);
+    sk__arg_mem(a, j->flags);
 }
 
-static sk_status set_out_scan(sk_context *ctx, cl_kernel k, cl_uint *arg, const void *user)
+/* Its output arguments: the scan's (SK_OUT_PARAMS) ... */
+static void set_out_scan(sk__args *a, const void *user)
 {
-    return seg_set_mem(ctx, k, arg, ((const seg_job *)user)->dst);
+    sk__arg_mem(a, ((const seg_job *)user)->dst);
 }
 
-static sk_status set_out_totals(sk_context *ctx, cl_kernel k, cl_uint *arg, const void *user)
+/* ... or the totals' (with SK_SEG_TOTALS). */
+static void set_out_totals(sk__args *a, const void *user)
 {
     const seg_job *j = user;
-    cl_ulong n = j->n;
-    sk_status st = seg_set_mem(ctx, k, arg, j->dst);
-    if (st == SK_OK) st = seg_set_mem(ctx, k, arg, j->count);
-    if (st == SK_OK) st = sk__set_arg(ctx, k, (*arg)++, sizeof n, &n);
-    return st;
+    sk__arg_mem(a, j->dst);
+    sk__arg_mem(a, j->count);
+    sk__arg_ulong(a, "sk_n", j->n);
 }
 
 /* The lifted scan of the job's elements in `mode`; a value of at most 4
@@ -162,23 +159,23 @@ static sk_status seg_program(seg_job *j, const sk__program **prog)
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
 
+/* The arguments (offsets, count, n) of the kernels that read the offsets. */
+static void arg_offsets(sk__args *a, const seg_job *j)
+{
+    sk__arg_mem(a, j->seg->offsets);
+    sk__arg_ulong(a, "count", j->seg->count);
+    sk__arg_ulong(a, "n", j->n);
+}
+
 /* Launches kernel k over `count` work-items: (offsets, count, n, extra). */
 static sk_status launch_offsets(seg_job *j, const sk__program *prog, unsigned k, cl_mem extra)
 {
-    sk_context *ctx = j->ctx;
-    cl_kernel kern = prog->kernels[k];
-    cl_ulong count = j->seg->count, n = j->n;
-    cl_uint arg = 0;
-    sk_status st = SK_OK;
-    if (count == 0) return SK_OK;
-    SK_TRY(seg_set_mem(ctx, kern, &arg, j->seg->offsets));
-    SK_TRY(sk__set_arg(ctx, kern, arg++, sizeof count, &count));
-    SK_TRY(sk__set_arg(ctx, kern, arg++, sizeof n, &n));
-    SK_TRY(seg_set_mem(ctx, kern, &arg, extra));
-    st = sk__launch(ctx, prog, k, round_up(j->seg->count, 64), 0, "count=%zu n=%zu",
-                    j->seg->count, j->n);
-out:
-    return st;
+    if (j->seg->count == 0) return SK_OK;
+    sk__args a;
+    sk__args_init(&a, j->ctx, prog, k);
+    arg_offsets(&a, j);
+    sk__arg_mem(&a, extra);
+    return sk__args_launch(&a, round_up(j->seg->count, 64), 0);
 }
 
 /* Checks the offsets on the device (blocking read of one int). */
@@ -217,45 +214,51 @@ out:
 /* totals[s] for every segment from the inclusive scan in `inclusive`. */
 static sk_status gather_totals(seg_job *j, const sk__program *prog, cl_mem inclusive)
 {
-    sk_context *ctx = j->ctx;
-    cl_kernel kern = prog->kernels[K_GATHER_TOTALS];
-    cl_ulong count = j->seg->count, n = j->n;
-    cl_uint arg = 0;
-    sk_status st = SK_OK;
-    SK_TRY(seg_set_mem(ctx, kern, &arg, inclusive));
-    SK_TRY(seg_set_mem(ctx, kern, &arg, j->seg->offsets));
-    SK_TRY(sk__set_arg(ctx, kern, arg++, sizeof count, &count));
-    SK_TRY(sk__set_arg(ctx, kern, arg++, sizeof n, &n));
-    SK_TRY(seg_set_mem(ctx, kern, &arg, j->dst));
-    st = sk__launch(ctx, prog, K_GATHER_TOTALS, round_up(j->seg->count, 64), 0,
-                    "count=%zu n=%zu", j->seg->count, j->n);
-out:
-    return st;
+    sk__args a;
+    sk__args_init(&a, j->ctx, prog, K_GATHER_TOTALS);
+    sk__arg_mem(&a, inclusive);
+    arg_offsets(&a, j);
+    sk__arg_mem(&a, j->dst);
+    return sk__args_launch(&a, round_up(j->seg->count, 64), 0);
 }
 
 /* ---- validation ---------------------------------------------------------------------- */
 
+/* How segments are given, whether on the device or the host. */
+typedef struct seg_form {
+    bool flags, offsets;      /* which of them is given */
+    size_t flag_size;
+    sk_type offset_type;
+    size_t count;             /* offsets */
+} seg_form;
+
+/* Checks the form of segments of n elements: exactly one of flags and
+ * offsets, flags of 1 or 4 bytes, offsets of uint32 or uint64; *bytes =
+ * the size of the flags or of the offsets. */
+static sk_status check_segments_form(sk_context *ctx, seg_form f, size_t n, size_t *bytes)
+{
+    if (f.flags == f.offsets)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "give exactly one of flags and offsets");
+    if (f.flags && f.flag_size != 1 && f.flag_size != 4)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "flag_size %zu: use 1 or 4", f.flag_size);
+    if (f.flags) return sk__byte_size(ctx, n, f.flag_size, bytes);
+    if (f.offset_type != SK_UINT32 && f.offset_type != SK_UINT64)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "offset_type must be uint32 or uint64");
+    return sk__byte_size(ctx, f.count, sk_type_size(f.offset_type), bytes);
+}
+
 static sk_status validate_segments(sk_context *ctx, const sk_segments *seg, size_t n)
 {
     size_t bytes = 0;
-    sk_status st = SK_OK;
     if (!seg) return sk__fail(ctx, SK_E_INVALID_ARG, "segments are NULL");
-    if (!seg->flags == !seg->offsets)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "give exactly one of flags and offsets");
-    if (seg->flags) {
-        if (seg->flag_size != 1 && seg->flag_size != 4)
-            return sk__fail(ctx, SK_E_INVALID_ARG, "flag_size %zu: use 1 or 4", seg->flag_size);
-        SK_TRY(sk__byte_size(ctx, n, seg->flag_size, &bytes));
-        return sk__check_buffer(ctx, seg->flags, bytes, "flags");
-    }
-    if (seg->offset_type != SK_UINT32 && seg->offset_type != SK_UINT64)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "offset_type must be uint32 or uint64");
+    seg_form f = {seg->flags != NULL, seg->offsets != NULL, seg->flag_size, seg->offset_type,
+                  seg->count};
+    sk_status st = check_segments_form(ctx, f, n, &bytes);
+    if (st != SK_OK) return st;
+    if (seg->flags) return sk__check_buffer(ctx, seg->flags, bytes, "flags");
     if (n > 0 && seg->count == 0)
         return sk__fail(ctx, SK_E_INVALID_ARG, "no segment offsets for %zu elements", n);
-    SK_TRY(sk__byte_size(ctx, seg->count, sk_type_size(seg->offset_type), &bytes));
-    st = sk__check_buffer(ctx, seg->offsets, bytes, "offsets");
-out:
-    return st;
+    return sk__check_buffer(ctx, seg->offsets, bytes, "offsets");
 }
 
 /* Validates a call and fills the job (flags still the caller's). */
@@ -359,24 +362,30 @@ out:
 
 /* ---- entry points ------------------------------------------------------------------------ */
 
+/* A built-in (type, operator)'s monoid, in text of its own. */
+typedef struct seg_builtin {
+    sk__monoid_text text;
+    sk_monoid m;
+    bool order_free;
+} seg_builtin;
+
+/* `call` sees `m` and `order_free`: the monoid of a built-in (type, operator). */
 #define SK_SEG_BUILTIN(ctx, type, oper, call)                                  \
     do {                                                                       \
-        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
-        sk__clear_error(ctx);                                                  \
-        sk__monoid_text text_;                                                 \
-        sk_monoid m_;                                                          \
-        bool order_free = false;                                               \
-        sk_status st_ = sk__monoid_of((ctx), (type), (oper), &text_, &m_,      \
-                                      &order_free);                            \
+        SK_ENTER(ctx);                                                         \
+        seg_builtin b_;                                                        \
+        sk_status st_ = sk__monoid_of((ctx), (type), (oper), &b_.text, &b_.m,  \
+                                      &b_.order_free);                         \
         if (st_ != SK_OK) return st_;                                          \
-        const sk_monoid *m = &m_;                                              \
+        const sk_monoid *m = &b_.m;                                            \
+        const bool order_free = b_.order_free;                                 \
         return call;                                                           \
     } while (0)
 
+/* `call` sees `order_free`: false for a caller's monoid (validated later). */
 #define SK_SEG_MONOID(ctx, call)                                               \
     do {                                                                       \
-        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
-        sk__clear_error(ctx);                                                  \
+        SK_ENTER(ctx);                                                         \
         const bool order_free = false;                                         \
         return call;                                                           \
     } while (0)
@@ -425,23 +434,14 @@ static sk_status upload_segments(sk_context *ctx, const sk_segments_host *h, siz
                                  sk_segments *d)
 {
     size_t bytes = 0;
-    sk_status st = SK_OK;
     if (!h) return sk__fail(ctx, SK_E_INVALID_ARG, "segments are NULL");
     *d = (sk_segments){NULL, h->flag_size, NULL, h->offset_type, h->count};
-    if (!h->flags == !h->offsets)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "give exactly one of flags and offsets");
-    if (h->flags) {
-        if (h->flag_size != 1 && h->flag_size != 4)
-            return sk__fail(ctx, SK_E_INVALID_ARG, "flag_size %zu: use 1 or 4", h->flag_size);
-        SK_TRY(sk__byte_size(ctx, n, h->flag_size, &bytes));
+    seg_form f = {h->flags != NULL, h->offsets != NULL, h->flag_size, h->offset_type, h->count};
+    sk_status st = check_segments_form(ctx, f, n, &bytes);
+    if (st != SK_OK) return st;
+    if (h->flags)
         return sk__stage_in(ctx, &sk__scratch_host_values, h->flags, bytes, 1, &d->flags);
-    }
-    if (h->offset_type != SK_UINT32 && h->offset_type != SK_UINT64)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "offset_type must be uint32 or uint64");
-    SK_TRY(sk__byte_size(ctx, h->count, sk_type_size(h->offset_type), &bytes));
-    st = sk__stage_in(ctx, &sk__scratch_host_values, h->offsets, bytes, 1, &d->offsets);
-out:
-    return st;
+    return sk__stage_in(ctx, &sk__scratch_host_values, h->offsets, bytes, 1, &d->offsets);
 }
 
 static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, bool order_free,

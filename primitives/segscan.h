@@ -30,12 +30,6 @@ static inline const char *seg_flag_type(const seg_job *j)
     return j->flag_size == 1 ? "uchar" : "uint";
 }
 
-/* Sets kernel argument *arg to the buffer m and advances *arg. */
-static inline sk_status seg_set_mem(sk_context *ctx, cl_kernel k, cl_uint *arg, cl_mem m)
-{
-    return sk__set_arg(ctx, k, (*arg)++, sizeof m, &m);
-}
-
 /* ---- segscan.c ------------------------------------------------------------------------ */
 
 /* The program of kernels/segscan.cl for the job: its configuration is the

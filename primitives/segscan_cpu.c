@@ -57,108 +57,85 @@ static sk_status fast_plan_open(seg_job *j, fast_plan *p)
 }
 
 /* Arguments (src, flags, out, pv) shared by the kernels that read elements. */
-static sk_status set_elems(const seg_job *j, const fast_plan *p, cl_kernel k, cl_uint *arg,
-                           cl_mem out)
+static void arg_elems(sk__args *a, const seg_job *j, const fast_plan *p, cl_mem out)
 {
-    sk_status st = SK_OK;
-    SK_TRY(seg_set_mem(j->ctx, k, arg, j->src));
-    SK_TRY(seg_set_mem(j->ctx, k, arg, j->flags));
-    if (out) SK_TRY(seg_set_mem(j->ctx, k, arg, out));
-    st = seg_set_mem(j->ctx, k, arg, p->part);
-out:
-    return st;
+    sk__arg_mem(a, j->src);
+    sk__arg_mem(a, j->flags);
+    if (out) sk__arg_mem(a, out);
+    sk__arg_mem(a, p->part);
 }
 
-static sk_status set_ulongs(sk_context *ctx, cl_kernel k, cl_uint *arg, cl_ulong a, cl_ulong b)
+/* Every chunk's tail segment combined (and its heads counted) into the
+ * chunk partials. */
+static sk_status launch_tails(seg_job *j, const fast_plan *p, bool count_heads)
 {
-    sk_status st = sk__set_arg(ctx, k, (*arg)++, sizeof a, &a);
-    return st == SK_OK ? sk__set_arg(ctx, k, (*arg)++, sizeof b, &b) : st;
-}
-
-static sk_status set_ulong(sk_context *ctx, cl_kernel k, cl_uint *arg, cl_ulong v)
-{
-    return sk__set_arg(ctx, k, (*arg)++, sizeof v, &v);
-}
-
-static sk_status set_uint(sk_context *ctx, cl_kernel k, cl_uint *arg, cl_uint v)
-{
-    return sk__set_arg(ctx, k, (*arg)++, sizeof v, &v);
+    sk__args a;
+    sk__args_init(&a, j->ctx, p->prog, K_TAILS);
+    arg_elems(&a, j, p, NULL);
+    sk__arg_mem(&a, p->part);
+    sk__arg_ulong(&a, "pc_off", p->cnt_off);
+    sk__arg_ulong(&a, "n", j->n);
+    sk__arg_ulong(&a, "chunk", p->chunk);
+    sk__arg_uint(&a, "count_heads", count_heads);
+    return sk__args_launch(&a, p->chunks, 1);
 }
 
 /* Chunk partials, then their exclusive scan: the seeds (more than one chunk). */
 static sk_status fast_seeds(seg_job *j, const fast_plan *p, bool count_heads)
 {
-    sk_context *ctx = j->ctx;
-    cl_kernel tails = p->prog->kernels[K_TAILS], seeds = p->prog->kernels[K_SEEDS];
-    cl_uint arg = 0;
-    sk_status st = SK_OK;
-    SK_TRY(set_elems(j, p, tails, &arg, NULL));
-    SK_TRY(seg_set_mem(ctx, tails, &arg, p->part));
-    SK_TRY(set_ulongs(ctx, tails, &arg, p->cnt_off, j->n));
-    SK_TRY(set_ulong(ctx, tails, &arg, p->chunk));
-    SK_TRY(set_uint(ctx, tails, &arg, count_heads));
-    SK_TRY(sk__launch(ctx, p->prog, K_TAILS, p->chunks, 1, "n=%zu chunk=%zu count_heads=%d",
-                      j->n, p->chunk, (int)count_heads));
-    arg = 0;
-    SK_TRY(seg_set_mem(ctx, seeds, &arg, p->part));
-    SK_TRY(seg_set_mem(ctx, seeds, &arg, p->part));
-    SK_TRY(set_ulongs(ctx, seeds, &arg, p->cnt_off, p->chunks));
-    st = sk__launch(ctx, p->prog, K_SEEDS, 1, 1, "chunks=%zu", p->chunks);
-out:
-    return st;
+    sk_status st = launch_tails(j, p, count_heads);
+    if (st != SK_OK) return st;
+    sk__args a;
+    sk__args_init(&a, j->ctx, p->prog, K_SEEDS);
+    sk__arg_mem(&a, p->part);
+    sk__arg_mem(&a, p->part);
+    sk__arg_ulong(&a, "pc_off", p->cnt_off);
+    sk__arg_ulong(&a, "chunks", p->chunks);
+    return sk__args_launch(&a, 1, 1);
 }
 
-/* A launch of the scan or totals kernel: the plan, the kernel and its
- * next argument. */
-typedef struct fast_call {
-    fast_plan p;
-    cl_kernel k;
-    cl_uint arg;
-} fast_call;
-
 /* Plans the job, turns the chunk partials into seeds (more than one
- * chunk) and sets kernel k's first arguments (src, flags, j->dst, pv). */
-static sk_status fast_prepare(seg_job *j, unsigned k, bool count_heads, fast_call *c)
+ * chunk) and starts kernel k's arguments (src, flags, j->dst, pv). */
+static sk_status fast_prepare(seg_job *j, unsigned k, bool count_heads, fast_plan *p,
+                              sk__args *a)
 {
     sk_status st = SK_OK;
-    SK_TRY(fast_plan_open(j, &c->p));
-    if (c->p.chunks > 1) SK_TRY(fast_seeds(j, &c->p, count_heads));
-    c->k = c->p.prog->kernels[k];
-    c->arg = 0;
-    st = set_elems(j, &c->p, c->k, &c->arg, j->dst);
+    SK_TRY(fast_plan_open(j, p));
+    if (p->chunks > 1) SK_TRY(fast_seeds(j, p, count_heads));
+    sk__args_init(a, j->ctx, p->prog, k);
+    arg_elems(a, j, p, j->dst);
 out:
     return st;
 }
 
 sk_status sk__segscan_cpu_scan(seg_job *j, bool exclusive)
 {
-    sk_context *ctx = j->ctx;
-    fast_call c;
-    sk_status st = SK_OK;
-    SK_TRY(fast_prepare(j, K_SCAN, false, &c));
-    SK_TRY(set_ulongs(ctx, c.k, &c.arg, j->n, c.p.chunk));
-    SK_TRY(set_uint(ctx, c.k, &c.arg, exclusive));
-    SK_TRY(set_uint(ctx, c.k, &c.arg, c.p.chunks > 1));
-    st = sk__launch(ctx, c.p.prog, K_SCAN, c.p.chunks, 1, "n=%zu chunk=%zu exclusive=%d", j->n,
-                    c.p.chunk, (int)exclusive);
-out:
-    return st;
+    fast_plan p;
+    sk__args a;
+    sk_status st = fast_prepare(j, K_SCAN, false, &p, &a);
+    if (st != SK_OK) return st;
+    sk__arg_ulong(&a, "n", j->n);
+    sk__arg_ulong(&a, "chunk", p.chunk);
+    sk__arg_uint(&a, "exclusive", exclusive);
+    sk__arg_uint(&a, "has_seeds", p.chunks > 1);
+    return sk__args_launch(&a, p.chunks, 1);
 }
 
 sk_status sk__segscan_cpu_totals(seg_job *j, cl_ulong *count)
 {
     sk_context *ctx = j->ctx;
-    fast_call c;
+    fast_plan p;
+    sk__args a;
     sk_status st = SK_OK;
-    SK_TRY(fast_prepare(j, K_TOTALS, true, &c));
-    SK_TRY(seg_set_mem(ctx, c.k, &c.arg, c.p.part));
-    SK_TRY(set_ulongs(ctx, c.k, &c.arg, c.p.cnt_off, j->n));
-    SK_TRY(set_ulong(ctx, c.k, &c.arg, c.p.chunk));
-    SK_TRY(set_uint(ctx, c.k, &c.arg, c.p.chunks > 1));
-    SK_TRY(sk__launch(ctx, c.p.prog, K_TOTALS, c.p.chunks, 1, "n=%zu chunk=%zu", j->n,
-                      c.p.chunk));
-    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, c.p.part, CL_TRUE,
-                                       (c.p.cnt_off + c.p.chunks) * sizeof *count,
+    SK_TRY(fast_prepare(j, K_TOTALS, true, &p, &a));
+    sk__arg_mem(&a, p.part);
+    sk__arg_ulong(&a, "pc_off", p.cnt_off);
+    sk__arg_ulong(&a, "n", j->n);
+    sk__arg_ulong(&a, "chunk", p.chunk);
+    sk__arg_uint(&a, "has_seeds", p.chunks > 1);
+    SK_TRY(sk__args_launch(&a, p.chunks, 1));
+    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, p.part, CL_TRUE,
+                                       (p.cnt_off + p.chunks) * sizeof *count,
                                        sizeof *count, count, 0, NULL, NULL));
 out:
     return st;

@@ -33,6 +33,14 @@
         }                                                                      \
     } while (0)
 
+/* The start of every entry point: SK_E_INVALID_ARG for a NULL context,
+ * else the context's last failure cleared. */
+#define SK_ENTER(ctx)                                                          \
+    do {                                                                       \
+        if (!(ctx)) return SK_E_INVALID_ARG;                                   \
+        sk__clear_error(ctx);                                                  \
+    } while (0)
+
 /* Propagate a failing sk_status: set st and jump to out. */
 #define SK_TRY(expr)                                                           \
     do {                                                                       \
@@ -271,21 +279,13 @@ void sk__arg_ulong(sk__args *a, const char *name, uint64_t v);
 void sk__arg_uint(sk__args *a, const char *name, unsigned v);
 /* A scalar of `size` (4 or 8) bytes: a key-typed or count-typed argument. */
 void sk__arg_word(sk__args *a, const char *name, size_t size, uint64_t v);
+/* A float (size 4: v rounded to float) or double (size 8) scalar. */
+void sk__arg_real(sk__args *a, const char *name, size_t size, double v);
 
 /* Launches a 1-D range (local 0: the runtime chooses) once every argument
  * the kernel takes is set (else SK_E_CL, CL_INVALID_KERNEL_ARGS); traced
  * and profiled. Releases the list either way. */
 sk_status sk__args_launch(sk__args *a, size_t global, size_t local);
-
-/* Older forms, while callers move to sk__args. */
-sk_status sk__launch(sk_context *ctx, const sk__program *prog, unsigned kernel,
-                     size_t global, size_t local, const char *scalars_fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
-sk_status sk__set_arg(sk_context *ctx, cl_kernel k, cl_uint index, size_t size,
-                      const void *value);
 
 /* runtime.c: a profiled launch's event into the context's record. */
 sk_status sk__profile_record(sk_context *ctx, cl_event ev);
@@ -356,6 +356,13 @@ const char *sk__source_text(const char *name);
  * warp.cl with SK_WARP_SHUFFLE where `warps`, block.cl for the GPU shape
  * (`gpu`), lookback.cl where `lookback`. */
 void sk__config_blocks(sk__str *s, bool gpu, bool warps, bool lookback);
+
+/* Appends a function `signature` (e.g. "SK_T sk_op(SK_T a, SK_T b)") that
+ * returns the caller's OpenCL C expression `expr`, which stands on lines
+ * of its own: an expression of several lines, or with a // comment, stays
+ * whole. How caller-given expressions (a monoid's identity and combine, a
+ * predicate) enter kernel text, never through a #define line. */
+void sk__config_function(sk__str *s, const char *signature, const char *expr);
 /* ---- diskcache.c -------------------------------------------------------------- */
 
 /* One program's entry in the on-disk cache: its full key and its file. */
@@ -398,15 +405,15 @@ int sk__make_cache_dir(const char *dir);
  *            and SK_STORE(i, v) (store element i's result v); helper
  *            functions may precede them. SK_T, SK_IDENTITY and sk_op are
  *            defined before it. Part of the program cache key.
- *   set_in   sets the kernel arguments of SK_IN_PARAMS from *arg on,
- *            advancing *arg past them; set_out the same for SK_OUT_PARAMS
- *            (NULL for reductions).
+ *   set_in   adds the kernel arguments of SK_IN_PARAMS to the list, scalars
+ *            named as their parameters; set_out the same for SK_OUT_PARAMS
+ *            (NULL for reductions). A failing set stays in the list.
  * A load or store may let a flag steer a select, but never an element
  * value, so the interval-of-summations argument still covers the scan. */
 typedef struct sk__scan_io {
     const char *text;
-    sk_status (*set_in)(sk_context *ctx, cl_kernel k, cl_uint *arg, const void *user);
-    sk_status (*set_out)(sk_context *ctx, cl_kernel k, cl_uint *arg, const void *user);
+    void (*set_in)(sk__args *a, const void *user);
+    void (*set_out)(sk__args *a, const void *user);
     const void *user;
 } sk__scan_io;
 
@@ -465,5 +472,8 @@ void sk__str_addf(sk__str *s, const char *fmt, ...)
 #endif
     ;
 void sk__str_free(sk__str *s);
+/* The text built in s, now the caller's to free (NULL, s freed, when an
+ * allocation failed). */
+char *sk__str_take(sk__str *s);
 
 #endif /* SK_INTERNAL_H */

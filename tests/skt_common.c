@@ -508,20 +508,22 @@ void skt_expect_bytes(const void *got, const void *want, size_t n, size_t elem,
 
 /* ---- custom monoids ---------------------------------------------------------------------- */
 
+static const char mono_mat2_preamble[] =
+    "/* 2x2 matrices modulo 2^32, row-major (s0 s1; s2 s3). */\n"
+    "uint4 skt_mat2_mul(uint4 x, uint4 y)\n"
+    "{\n"
+    "    return (uint4)(x.s0 * y.s0 + x.s1 * y.s2,\n"
+    "                   x.s0 * y.s1 + x.s1 * y.s3,\n"
+    "                   x.s2 * y.s0 + x.s3 * y.s2,\n"
+    "                   x.s2 * y.s1 + x.s3 * y.s3);\n"
+    "}\n";
+
 static const sk_monoid mono_mat2 = {
     .type = "uint4",
     .size = 16,
     .identity = "(uint4)(1u, 0u, 0u, 1u)",
     .combine = "skt_mat2_mul(a, b)",
-    .preamble =
-        "/* 2x2 matrices modulo 2^32, row-major (s0 s1; s2 s3). */\n"
-        "uint4 skt_mat2_mul(uint4 x, uint4 y)\n"
-        "{\n"
-        "    return (uint4)(x.s0 * y.s0 + x.s1 * y.s2,\n"
-        "                   x.s0 * y.s1 + x.s1 * y.s3,\n"
-        "                   x.s2 * y.s0 + x.s3 * y.s2,\n"
-        "                   x.s2 * y.s1 + x.s3 * y.s3);\n"
-        "}\n",
+    .preamble = mono_mat2_preamble,
 };
 
 static const sk_monoid mono_affine = {
@@ -582,7 +584,18 @@ static const sk_monoid mono_interval16 = {
         "}\n",
 };
 
+static const sk_monoid mono_mat2_lines = {
+    .type = "uint4",
+    .size = 16,
+    .identity = "(uint4)(1u, 0u, // first row\n"
+                "        0u, 1u) // second row",
+    .combine = "skt_mat2_mul(a, // the left operand\n"
+               "             b) // then the right one",
+    .preamble = mono_mat2_preamble,
+};
+
 const sk_monoid *skt_monoid_mat2(void) { return &mono_mat2; }
+const sk_monoid *skt_monoid_mat2_lines(void) { return &mono_mat2_lines; }
 const sk_monoid *skt_monoid_affine(void) { return &mono_affine; }
 const sk_monoid *skt_monoid_interval(void) { return &mono_interval; }
 const sk_monoid *skt_monoid_interval16(void) { return &mono_interval16; }

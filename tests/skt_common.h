@@ -152,6 +152,9 @@ const char *skt_fmt(const char *fmt, ...);
 /* 2x2 uint matrices modulo 2^32 as "uint4" (16 bytes), combine through a
  * helper function defined in the preamble; matches skt_ref_mat2_*. */
 const sk_monoid *skt_monoid_mat2(void);
+/* The same monoid with its identity and combine written over several
+ * lines, each line ending in a // comment. */
+const sk_monoid *skt_monoid_mat2_lines(void);
 /* Affine maps with a length counter, a struct typedef'd in the preamble
  * (12 bytes); matches skt_ref_affine_*. */
 const sk_monoid *skt_monoid_affine(void);

@@ -1039,38 +1039,50 @@ Test(scan_host, every_type_and_op_should_match_reference_in_gpu_shape)
 
 /* ---- custom monoids --------------------------------------------------------------------- */
 
-typedef enum { MONO_MAT2, MONO_AFFINE } mono_kind;
+/* MONO_MAT2_LINES: the matrices with identity and combine over several
+ * lines (skt_monoid_mat2_lines). */
+typedef enum { MONO_MAT2, MONO_MAT2_LINES, MONO_AFFINE } mono_kind;
+
+static const sk_monoid *mono_of(mono_kind k)
+{
+    switch (k) {
+    case MONO_MAT2: return skt_monoid_mat2();
+    case MONO_MAT2_LINES: return skt_monoid_mat2_lines();
+    case MONO_AFFINE: break;
+    }
+    return skt_monoid_affine();
+}
 
 static void fill_mono(mono_kind k, void *dst, size_t n)
 {
-    if (k == MONO_MAT2)
-        skt_fill_mat2(dst, n);
-    else
+    if (k == MONO_AFFINE)
         skt_fill_affine(dst, n);
+    else
+        skt_fill_mat2(dst, n);
 }
 
 static void ref_mono(mono_kind k, int excl, const void *src, void *dst, size_t n)
 {
-    if (k == MONO_MAT2)
-        skt_ref_mat2_scan(excl, src, dst, n);
-    else
+    if (k == MONO_AFFINE)
         skt_ref_affine_scan(excl, src, dst, n);
+    else
+        skt_ref_mat2_scan(excl, src, dst, n);
 }
 
 static void ref_mono_reduce(mono_kind k, const void *src, size_t n, void *out)
 {
-    if (k == MONO_MAT2) {
-        skt_mat2 r = skt_ref_mat2_reduce(src, n);
+    if (k == MONO_AFFINE) {
+        skt_affine r = skt_ref_affine_reduce(src, n);
         memcpy(out, &r, sizeof r);
     } else {
-        skt_affine r = skt_ref_affine_reduce(src, n);
+        skt_mat2 r = skt_ref_mat2_reduce(src, n);
         memcpy(out, &r, sizeof r);
     }
 }
 
 static void check_mono(mono_kind k, int excl, size_t n, int in_place, const char *cfg)
 {
-    const sk_monoid *m = k == MONO_MAT2 ? skt_monoid_mat2() : skt_monoid_affine();
+    const sk_monoid *m = mono_of(k);
     size_t es = m->size, span = (n + GUARD) * es;
     const char *what = skt_fmt("monoid %s %s n=%zu %s%s", m->type,
                                excl ? "exclusive" : "inclusive", n, cfg,
@@ -1147,6 +1159,27 @@ Test(scan_monoid, struct_affine_maps_should_match_reference_in_cpu_shape)
 Test(scan_monoid, struct_affine_maps_should_match_reference_in_gpu_shape)
 {
     monoid_edges(MONO_AFFINE, SK_SHAPE_GPU);
+}
+
+/* Identity and combine over several lines with // comments: they build,
+ * and scan and reduce as the one-line matrix monoid does, in every program
+ * (single work-group or work-item, tiles or chunks, several levels). */
+Test(scan_monoid, expressions_over_several_lines_should_match_reference_in_both_shapes)
+{
+    static const size_t sizes[] = {1, 1000, 65537, 270000};
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        skt_force_shape((sk_shape)shape);
+        for (size_t c = 0; c < 2; c++) {
+            apply_tiles(&TILE_CFGS[c]);
+            const label cfg = cfg_name((sk_shape)shape, &TILE_CFGS[c]);
+            for (int excl = 0; excl < 2; excl++)
+                for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+                    if (sizes[i] <= TILE_CFGS[c].max_n)
+                        check_mono(MONO_MAT2_LINES, excl, sizes[i], (int)((i + excl) & 1),
+                                   cfg.s);
+        }
+    }
+    skt_tiles_default();
 }
 
 Test(scan_monoid, host_forms_should_match_reference)

@@ -392,19 +392,27 @@ static void mat2_combine(const void *a, const void *b, void *out)
     memcpy(out, &r, sizeof r);
 }
 
-static void check_mat2(int excl, const segm *s, const char *cfg_name)
+/* The matrix monoid, or with `lines` the same written over several lines
+ * (skt_monoid_mat2_lines). */
+static const sk_monoid *mat2_monoid(int lines)
+{
+    return lines ? skt_monoid_mat2_lines() : skt_monoid_mat2();
+}
+
+static void check_mat2(int lines, int excl, const segm *s, const char *cfg_name)
 {
     size_t n = s->n, es = sizeof(skt_mat2), span = (n + GUARD) * es;
     skt_mat2 id = skt_ref_mat2_identity();
-    const char *what = skt_fmt("mat2 %s n=%zu, %s, %s", excl ? "exclusive" : "inclusive", n,
-                               KIND_NAMES[s->kind], cfg_name);
+    const char *what = skt_fmt("mat2%s %s n=%zu, %s, %s", lines ? " over several lines" : "",
+                               excl ? "exclusive" : "inclusive", n, KIND_NAMES[s->kind],
+                               cfg_name);
     reserve(span + desc_bytes(s) + 8);
     skt_fill_mat2((skt_mat2 *)B.h_src, n);
     skt_ref_segscan_generic(es, mat2_combine, &id, excl, B.h_src, B.h_ref, s->heads, n);
     sk_segments seg = segments_of(s);
     skt_buf_upload(B.src, 0, B.h_src, n * es);
     skt_buf_poison(B.dst, span);
-    const sk_monoid *m = skt_monoid_mat2();
+    const sk_monoid *m = mat2_monoid(lines);
     sk_status st = excl ? sk_segscan_exclusive_monoid(skt_ctx, m, B.src, B.dst, n, &seg)
                         : sk_segscan_inclusive_monoid(skt_ctx, m, B.src, B.dst, n, &seg);
     cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
@@ -415,17 +423,23 @@ static void check_mat2(int excl, const segm *s, const char *cfg_name)
                  "%s: wrote past n [seed %llu]", what, (unsigned long long)skt_seed());
 }
 
-static void mat2_all(int excl)
+/* Sizes of the matrix scans, with the average segment length at each. */
+static const size_t MAT2_NS[] = {0, 1, 3, 8, 17, 500, 4097, 60001};
+static const size_t MAT2_AVG[] = {1, 1, 2, 3, 8, 1, 40, 700};
+/* Fewer of them for the same monoid over several lines. */
+static const size_t MAT2_LINES_NS[] = {1, 17, 4097};
+static const size_t MAT2_LINES_AVG[] = {1, 3, 40};
+
+/* check_mat2 in every configuration and segment kind at `count` sizes. */
+static void mat2_all(int lines, int excl, const size_t *ns, const size_t *avg, size_t count)
 {
-    static const size_t ns[] = {0, 1, 3, 8, 17, 500, 4097, 60001};
-    static const size_t avg[] = {1, 1, 2, 3, 8, 1, 40, 700};
     for (int c = 0; c < 4; c++) {
         apply_cfg((cfg)c);
         for (int k = 0; k < 4; k++)
-            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+            for (size_t i = 0; i < count; i++) {
                 segm s;
                 segm_random(&s, (seg_kind)k, ns[i], avg[i]);
-                check_mat2(excl, &s, CFG_NAMES[c]);
+                check_mat2(lines, excl, &s, CFG_NAMES[c]);
                 segm_free(&s);
             }
     }
@@ -433,12 +447,22 @@ static void mat2_all(int excl)
 
 Test(segscan, inclusive_matrix_monoid_should_match_the_reference_in_every_configuration)
 {
-    mat2_all(0);
+    mat2_all(0, 0, MAT2_NS, MAT2_AVG, sizeof MAT2_NS / sizeof MAT2_NS[0]);
 }
 
 Test(segscan, exclusive_matrix_monoid_should_match_the_reference_in_every_configuration)
 {
-    mat2_all(1);
+    mat2_all(0, 1, MAT2_NS, MAT2_AVG, sizeof MAT2_NS / sizeof MAT2_NS[0]);
+}
+
+/* Identity and combine over several lines with // comments: they build
+ * into every segmented-scan program (both shapes, flags and offsets) and
+ * scan as the one-line monoid does. */
+Test(segscan, matrix_monoid_over_several_lines_should_match_the_reference_in_every_configuration)
+{
+    for (int excl = 0; excl < 2; excl++)
+        mat2_all(1, excl, MAT2_LINES_NS, MAT2_LINES_AVG,
+                 sizeof MAT2_LINES_NS / sizeof MAT2_LINES_NS[0]);
 }
 
 /* ---- the interval-of-summations test, restarted at heads ----------------------------------- */
@@ -792,12 +816,14 @@ Test(segreduce, empty_segments_should_get_the_identity)
     }
 }
 
-static void check_mat2_reduce(const segm *s, const char *cfg_name)
+static void check_mat2_reduce(int lines, const segm *s, const char *cfg_name)
 {
     size_t n = s->n, es = sizeof(skt_mat2);
     size_t cap = is_offsets(s->kind) ? s->count : n, span = (cap + GUARD) * es;
     skt_mat2 id = skt_ref_mat2_identity();
-    const char *what = skt_fmt("mat2 segreduce n=%zu, %s, %s", n, KIND_NAMES[s->kind], cfg_name);
+    const char *what = skt_fmt("mat2%s segreduce n=%zu, %s, %s",
+                               lines ? " over several lines" : "", n, KIND_NAMES[s->kind],
+                               cfg_name);
     reserve((n + s->count + GUARD) * es + desc_bytes(s) + 8);
     skt_fill_mat2((skt_mat2 *)B.h_src, n);
     if (is_offsets(s->kind))
@@ -810,7 +836,7 @@ static void check_mat2_reduce(const segm *s, const char *cfg_name)
     skt_buf_upload(B.src, 0, B.h_src, n * es);
     skt_buf_poison(B.dst, span);
     size_t got = (size_t)-7;
-    SKT_OK(sk_segreduce_monoid(skt_ctx, skt_monoid_mat2(), B.src, n, &seg, B.dst, &got));
+    SKT_OK(sk_segreduce_monoid(skt_ctx, mat2_monoid(lines), B.src, n, &seg, B.dst, &got));
     cr_assert_eq(got, s->segments, "%s: %zu segments reported", what, got);
     skt_buf_download(B.dst, 0, B.h_out, span);
     skt_expect_bytes(B.h_out, B.h_ref, got, es, what);
@@ -818,7 +844,7 @@ static void check_mat2_reduce(const segm *s, const char *cfg_name)
                  "%s: wrote past the totals [seed %llu]", what, (unsigned long long)skt_seed());
 }
 
-static void mat2_reduce_all(int first_kind)
+static void mat2_reduce_all(int lines, int first_kind)
 {
     static const size_t ns[] = {0, 1, 9, 250, 5003};
     for (int c = 0; c < 4; c++) {
@@ -827,7 +853,7 @@ static void mat2_reduce_all(int first_kind)
             for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
                 segm s;
                 segm_random(&s, (seg_kind)k, ns[i], 1 + i * 7);
-                check_mat2_reduce(&s, CFG_NAMES[c]);
+                check_mat2_reduce(lines, &s, CFG_NAMES[c]);
                 segm_free(&s);
             }
     }
@@ -835,12 +861,23 @@ static void mat2_reduce_all(int first_kind)
 
 Test(segreduce, matrix_monoid_should_total_each_segment_in_order_by_flags)
 {
-    mat2_reduce_all(FLAGS8);
+    mat2_reduce_all(0, FLAGS8);
 }
 
 Test(segreduce, matrix_monoid_should_total_each_segment_in_order_by_offsets)
 {
-    mat2_reduce_all(OFFS32);
+    mat2_reduce_all(0, OFFS32);
+}
+
+/* The same totals with identity and combine over several lines. */
+Test(segreduce, matrix_monoid_over_several_lines_should_total_each_segment_by_flags)
+{
+    mat2_reduce_all(1, FLAGS8);
+}
+
+Test(segreduce, matrix_monoid_over_several_lines_should_total_each_segment_by_offsets)
+{
+    mat2_reduce_all(1, OFFS32);
 }
 
 /* ---- bad arguments: SK_E_INVALID_ARG, outputs untouched ------------------------------------- */

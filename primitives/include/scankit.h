@@ -461,6 +461,8 @@ SK_API sk_status sk_op_parse(const char *name, sk_op *out);
  *              "a + b"; it may call functions defined in `preamble`;
  *    preamble  OpenCL C text placed before the kernels (typedefs, helper
  *              functions, #pragma OPENCL EXTENSION lines), or NULL.
+ *  identity and combine may span several lines and hold comments (// ones
+ *  too): each is compiled as the body of a function of its own.
  *  A malformed expression gives SK_E_BUILD with the compiler's log in
  *  sk_context_build_log(). Built once per context and cached. */
 typedef struct sk_monoid {

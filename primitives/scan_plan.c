@@ -1,0 +1,78 @@
+/*
+ * scan_plan.c - the scan's plan (scan.h): which tuning a job takes, whether
+ * it scans in one pass (decoupled look-back) or reduce-then-scan, and how
+ * each level of the recursion splits into tiles (GPU shape) or chunks (CPU
+ * shape).
+ */
+#include "scan.h"
+
+static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+/* Whether a scan with op on the tuning's shape takes the single pass;
+ * `input_stays`: plain arrays, out of place (the CPU shape needs it). */
+static bool takes_lookback(const scan_op *op, const sk__tuning *t, bool input_stays)
+{
+    if (op->m.size > 4 && !op->lb_codec) return false;
+    if (t->shape == SK_SHAPE_CPU && !input_stays) return false;
+    switch (t->scan_path) {
+    case SK_SCAN_PATH_LOOKBACK: return true;
+    case SK_SCAN_PATH_REDUCE_THEN_SCAN: return false;
+    case SK_SCAN_PATH_AUTO: break;
+    }
+    return op->order_free;
+}
+
+sk__tuning sk__scan_tuning(const sk_context *ctx, const scan_op *op, job_kind kind,
+                           bool *lookback)
+{
+    /* Only the segmented scans' lifted elements have a size bound; their
+     * single pass takes tiles of its own. */
+    sk__tuning t = sk__tuning_for(ctx, op->size_is_bound ? SK_FAMILY_LIFTED : SK_FAMILY_SCAN,
+                                  op->m.size);
+    *lookback = kind != JOB_REDUCE && takes_lookback(op, &t, kind == JOB_SCAN_INPUT_STAYS);
+    if (*lookback && op->size_is_bound)
+        t = sk__tuning_for(ctx, SK_FAMILY_LIFTED_ONE_PASS, op->m.size);
+    return t;
+}
+
+/* CPU shape, single pass: chunks of the tuned size (or n split into the
+ * chunks set by SK_PARAM_CPU_CHUNKS); one work-item below the serial
+ * threshold or when one chunk holds all. */
+level_split sk__scan_split_cpu_lookback(const sk__tuning *t, size_t n)
+{
+    level_split s = {0, n};
+    if (n < t->cpu_serial_below) return s;
+    size_t chunk = t->cpu_lb_chunk ? t->cpu_lb_chunk : div_up(n, t->cpu_chunks);
+    size_t parts = div_up(n, chunk);
+    if (parts > 1) s = (level_split){parts, chunk};
+    return s;
+}
+
+/* GPU shape: tiles of wg_size x items, one work-group for all up to
+ * single_max_tiles of them. CPU shape: cpu_chunks chunks of at least 2
+ * elements, one work-item below the serial threshold. */
+level_split sk__scan_split_level(const sk__tuning *t, size_t n)
+{
+    level_split s = {0, n};
+    if (t->shape == SK_SHAPE_GPU) {
+        size_t tile = t->wg_size * t->items;
+        size_t tiles = div_up(n, tile);
+        if (tiles > t->single_max_tiles) s = (level_split){tiles, tile};
+        return s;
+    }
+    if (n < t->cpu_serial_below) return s;
+    size_t chunk = div_up(n, t->cpu_chunks);
+    if (chunk < 2) chunk = 2;      /* every level must shrink */
+    size_t parts = div_up(n, chunk);
+    if (parts > 1) s = (level_split){parts, chunk};
+    return s;
+}
+
+size_t sk__scan_scratch_elems(const sk__tuning *t, size_t n)
+{
+    size_t total = 0;
+    for (level_split s = sk__scan_split_level(t, n); s.parts;
+         s = sk__scan_split_level(t, s.parts))
+        total += s.parts;
+    return total;
+}
