@@ -8,7 +8,8 @@
 #   oclgrind_segscan_poly_kernels        every segmented-scan and polynomial kernel
 #                                        (og_segscan.c says which pass checks what)
 #   install_package_builds_a_consumer    cmake --install, then a separate project
-#                                        builds against it (CMake and pkg-config)
+#                                        builds against it (CMake and pkg-config),
+#                                        and one builds scankit as its subproject
 #   valgrind_memcheck_every_program      every CLI under valgrind's memcheck
 #                                        (tests/valgrind/valgrind.cmake)
 #
