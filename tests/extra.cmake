@@ -8,7 +8,8 @@
 #   oclgrind_segscan_poly_kernels        every segmented-scan and polynomial kernel
 #                                        (og_segscan.c says which pass checks what)
 #   install_package_builds_a_consumer    cmake --install, then a separate project
-#                                        builds against it (CMake and pkg-config)
+#                                        builds against it (CMake and pkg-config),
+#                                        and one builds scankit as its subproject
 #   valgrind_memcheck_every_program      every CLI under valgrind's memcheck
 #                                        (tests/valgrind/valgrind.cmake)
 #
@@ -57,12 +58,16 @@ set_tests_properties(oclgrind_segscan_poly_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 
 # --- install ----------------------------------------------------------------------
-add_test(NAME install_package_builds_a_consumer
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/check.sh
-          ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/install-check $<CONFIG>)
-set_tests_properties(install_package_builds_a_consumer PROPERTIES
-  SKIP_RETURN_CODE 77 TIMEOUT 300
-  ENVIRONMENT "CMAKE=${CMAKE_COMMAND};CC=${CMAKE_C_COMPILER}")
+# Only where there are install rules (SCANKIT_INSTALL: off by default in a
+# subproject).
+if(SCANKIT_INSTALL)
+  add_test(NAME install_package_builds_a_consumer
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/check.sh
+            ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/install-check $<CONFIG>)
+  set_tests_properties(install_package_builds_a_consumer PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 300
+    ENVIRONMENT "CMAKE=${CMAKE_COMMAND};CC=${CMAKE_C_COMPILER}")
+endif()
 
 # --- valgrind ---------------------------------------------------------------------
 include(${CMAKE_CURRENT_SOURCE_DIR}/valgrind/valgrind.cmake)
