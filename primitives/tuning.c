@@ -87,9 +87,11 @@ static const tune_row rows[] = {
     {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POLL_VOLATILE, 1,
      "bench/NOTES-gpu.md: One sweep per digit, second round (v6, volatile polls)"},
     /* The one-sweep sort's work-group scans (a tile's digit starts) by
-     * Hillis-Steele in local memory rather than by shuffles: H100, 2^26
-     * uniform uint32 keys, 2.08-2.09 ms against 2.18-2.19 (two alternated
-     * rounds; the shuffle form's earlier look-back spins longer). */
+     * Hillis-Steele in local memory rather than by shuffles. H100, 2^26
+     * uniform uint32 keys, two alternated rounds: 2.08-2.09 ms with the
+     * portable scan (and the sort's own tile counter), 2.18-2.19 with the
+     * shuffle scan; the tile counter alone moved nothing (2.87-2.89
+     * against 2.84-2.88 in the earlier build). */
     {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT, 0, TUNE_WG_SCAN_WARPS, 0,
      "bench/results/restructure/README.md: the sort on the block layer"},
     {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT_PAIRS, 0, TUNE_WG_SCAN_WARPS, 0,
