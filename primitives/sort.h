@@ -57,7 +57,7 @@ typedef struct sort_plan {
 static inline size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
 
 /* Tile positions in the one-sweep kernel's local memory (kernels/sort.cl:
- * SK_OS_PAD, a padding word per 32). */
+ * block.cl's SK_PAD, a padding word per 32). */
 static inline size_t padded_tile(size_t tile) { return tile + tile / 32; }
 
 /* ulong4 words of the one-sweep kernel's staging area: the tile's keys,
