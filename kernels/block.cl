@@ -10,8 +10,10 @@
  * Layers, as in CUB's warp -> block -> device: warp.cl holds the warp
  * instructions, this file what one work-group does together (scan and
  * reduce one value per work-item, in a warp-level form and a portable
- * form), lookback.cl how tiles find their prefix across work-groups, and
- * the family files (scan.cl, ...) the tiles and kernels.
+ * form), tile.cl (appended after it) how a work-group moves a tile between
+ * global memory, local memory and registers, lookback.cl how tiles find
+ * their prefix across work-groups, and the family files (scan.cl, ...) the
+ * tiles' work and the kernels.
  *
  * The scans and reductions here take an operator and never swap its
  * operands; which operands combine depends on positions only, never on a
@@ -32,7 +34,9 @@
 
 /* Tile positions in local memory with one padding slot every 32 elements:
  * a work-item's run of consecutive positions (blocked order) then falls in
- * distinct banks across the work-group. SK_PADDED(n): slots for n. */
+ * distinct banks across the work-group. SK_PADDED(n): slots for n. (tile.cl
+ * lays tiles out this way unless they take its 16-byte slots; sort.cl
+ * also pads its entries and counters so.) */
 #define SK_PAD(i) ((i) + ((i) >> 5))
 #define SK_PADDED(n) (SK_PAD((n) - 1) + 1)
 

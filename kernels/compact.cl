@@ -31,6 +31,12 @@
  * With SK_LOOKBACK (and lookback.cl in the configuration) the GPU shape
  * also selects in one pass, the count and the scan folded into the write
  * kernel by decoupled look-back.
+ *
+ * The GPU shape is built on block.cl (sk_wg_exclusive_sum, the keep counts'
+ * scan) and tile.cl (SK_TILE, the tile's layout in local memory). It moves
+ * its tiles itself: the load keeps each element's keep flag beside it, the
+ * blocked read takes keys, values and flags in one loop that counts the
+ * kept ones, the writes send each element to its own place.
  */
 
 #ifndef SK_T
@@ -68,9 +74,6 @@
 /* ======================================================================= */
 #if defined(SK_SHAPE_GPU)
 
-#define SK_TILE (SK_WG * SK_ITEMS)
-#define SK_LDS SK_PADDED(SK_TILE)
-
 /* counts[tile] = kept elements of the tile; group 0 also zeroes
  * counts[tiles], the slot the exclusive scan turns into the total. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
@@ -93,22 +96,34 @@ void sk_compact_count_tiles(SK_PARAMS, __global SK_C *counts, ulong n)
     }
 }
 
-/* Element j of the tile (global index i, value x) into local memory. */
-void sk_tile_put(SK_PARAMS, uint j, ulong i, SK_T x, __local SK_T *lk, __local SK_V *lv,
-                 __local uchar *lf)
-{
-    lk[SK_PAD(j)] = x;
-    lf[SK_PAD(j)] = (uchar)SK_KEEP(x, i);
+/* A tile in local memory, in tile.cl's layout: its keys, keep flags and
+ * values at tile positions, and the work-group scan's slots. The layout
+ * is block.cl's padding (the host sets no SK_TILE_VEC4 here): the load
+ * stores element by element, each with its keep flag, so that the tile's
+ * keys are read from global memory once. */
+typedef struct sk_tile_mem {
+    SK_T k[SK_TILE_LDS];
 #if defined(SK_HAS_V)
-    lv[SK_PAD(j)] = vsrc[i];
+    SK_V v[SK_TILE_LDS];
+#endif
+    uint s[SK_WG_SCAN_SLOTS];
+    uchar f[SK_TILE_LDS];
+} sk_tile_mem;
+
+/* Element j of the tile (global index i, value x) into local memory. */
+void sk_tile_put(SK_PARAMS, uint j, ulong i, SK_T x, __local sk_tile_mem *t)
+{
+    t->k[SK_TILE_POS(j)] = x;
+    t->f[SK_TILE_POS(j)] = (uchar)SK_KEEP(x, i);
+#if defined(SK_HAS_V)
+    t->v[SK_TILE_POS(j)] = vsrc[i];
 #endif
 }
 
 /* With SK_T4 (the host defines it, the 4-wide vector of a 4-byte SK_T), a
- * full tile's keys are read 16 bytes per access; false for other tiles.
- * Which loop runs depends on sizes only. */
-bool sk_tile_load_vec(SK_PARAMS, ulong base, ulong n, __local SK_T *lk, __local SK_V *lv,
-                      __local uchar *lf)
+ * full tile's keys are read 16 bytes per access, striped; false for other
+ * tiles. Which loop runs depends on sizes only. */
+bool sk_tile_load_vec(SK_PARAMS, ulong base, ulong n, __local sk_tile_mem *t)
 {
 #if defined(SK_T4) && (SK_ITEMS % 4) == 0
     if (base + SK_TILE > n) return false;
@@ -118,10 +133,10 @@ bool sk_tile_load_vec(SK_PARAMS, ulong base, ulong n, __local SK_T *lk, __local 
         uint j = k * SK_WG + lid;
         SK_T4 q = v[j];
         ulong i = base + 4 * j;
-        sk_tile_put(src, flags, vsrc, 4 * j, i, q.x, lk, lv, lf);
-        sk_tile_put(src, flags, vsrc, 4 * j + 1, i + 1, q.y, lk, lv, lf);
-        sk_tile_put(src, flags, vsrc, 4 * j + 2, i + 2, q.z, lk, lv, lf);
-        sk_tile_put(src, flags, vsrc, 4 * j + 3, i + 3, q.w, lk, lv, lf);
+        sk_tile_put(src, flags, vsrc, 4 * j, i, q.x, t);
+        sk_tile_put(src, flags, vsrc, 4 * j + 1, i + 1, q.y, t);
+        sk_tile_put(src, flags, vsrc, 4 * j + 2, i + 2, q.z, t);
+        sk_tile_put(src, flags, vsrc, 4 * j + 3, i + 3, q.w, t);
     }
     SK_BARRIER();
     return true;
@@ -132,11 +147,10 @@ bool sk_tile_load_vec(SK_PARAMS, ulong base, ulong n, __local SK_T *lk, __local 
 
 /* Loads the tile striped (coalesced) into local memory with its keep flags
  * (0 past n). */
-void sk_tile_load(SK_PARAMS, ulong base, ulong n, __local SK_T *lk, __local SK_V *lv,
-                  __local uchar *lf)
+void sk_tile_load(SK_PARAMS, ulong base, ulong n, __local sk_tile_mem *t)
 {
     uint lid = get_local_id(0);
-    if (sk_tile_load_vec(src, flags, vsrc, base, n, lk, lv, lf)) return;
+    if (sk_tile_load_vec(src, flags, vsrc, base, n, t)) return;
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint j = k * SK_WG + lid;
         ulong i = base + j;
@@ -146,10 +160,10 @@ void sk_tile_load(SK_PARAMS, ulong base, ulong n, __local SK_T *lk, __local SK_V
             x = src[i];
             f = (uchar)SK_KEEP(x, i);
         }
-        lk[SK_PAD(j)] = x;
-        lf[SK_PAD(j)] = f;
+        t->k[SK_TILE_POS(j)] = x;
+        t->f[SK_TILE_POS(j)] = f;
 #if defined(SK_HAS_V)
-        lv[SK_PAD(j)] = i < n ? vsrc[i] : 0;
+        t->v[SK_TILE_POS(j)] = i < n ? vsrc[i] : 0;
 #endif
     }
     SK_BARRIER();
@@ -157,34 +171,33 @@ void sk_tile_load(SK_PARAMS, ulong base, ulong n, __local SK_T *lk, __local SK_V
 
 /* Rearranges the loaded tile in local memory: kept elements first, in
  * order, then (partition) the rejected ones, in order. Each work-item takes
- * SK_ITEMS consecutive elements; a work-group scan of their keep counts
- * gives where they go. Returns the tile's kept count. */
-uint sk_tile_rearrange(__local SK_T *lk, __local SK_V *lv, __local uchar *lf,
-                       __local uint *s, uint partition)
+ * SK_ITEMS consecutive elements (tile.cl: blocked order); a work-group
+ * scan of their keep counts gives where they go. Returns the tile's kept
+ * count. */
+uint sk_tile_rearrange(__local sk_tile_mem *t, uint partition)
 {
-    uint lid = get_local_id(0);
-    uint first = lid * SK_ITEMS;
+    uint first = get_local_id(0) * SK_ITEMS;
     SK_T x[SK_ITEMS];
     SK_V v[SK_ITEMS];
     uint f[SK_ITEMS];
     uint mine = 0;
     for (uint k = 0; k < SK_ITEMS; k++) {
-        x[k] = lk[SK_PAD(first + k)];
+        x[k] = t->k[SK_TILE_POS(first + k)];
 #if defined(SK_HAS_V)
-        v[k] = lv[SK_PAD(first + k)];
+        v[k] = t->v[SK_TILE_POS(first + k)];
 #endif
-        f[k] = lf[SK_PAD(first + k)];
+        f[k] = t->f[SK_TILE_POS(first + k)];
         mine += f[k];
     }
     uint kept;
-    uint kp = sk_wg_exclusive_sum(mine, s, &kept); /* barriers: all reads done */
+    uint kp = sk_wg_exclusive_sum(mine, t->s, &kept); /* barriers: all reads done */
     uint rp = kept + first - kp;
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint to = f[k] ? kp : rp;
         if (f[k] || partition) {
-            lk[SK_PAD(to)] = x[k];
+            t->k[SK_TILE_POS(to)] = x[k];
 #if defined(SK_HAS_V)
-            lv[SK_PAD(to)] = v[k];
+            t->v[SK_TILE_POS(to)] = v[k];
 #endif
         }
         kp += f[k];
@@ -194,39 +207,41 @@ uint sk_tile_rearrange(__local SK_T *lk, __local SK_V *lv, __local uchar *lf,
     return kept;
 }
 
-/* Writes every tile's kept elements from offsets[tile] on; with partition,
- * its rejected ones from total + (rejected before the tile) on, total being
- * offsets[tiles]. Global writes are striped (coalesced). */
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_compact_write_tiles(SK_PARAMS, __global const SK_C *offsets, __global SK_T *dst,
-                            __global SK_V *vdst, ulong n, uint partition)
+/* Writes the rearranged tile striped (coalesced): its first `kept`
+ * elements from out on; with partition, the rest of its len elements,
+ * element j at rejected_base + j. */
+void sk_tile_write(__local const sk_tile_mem *t, uint kept, ulong out, uint partition,
+                   ulong rejected_base, ulong len, __global SK_T *dst, __global SK_V *vdst)
 {
-    __local SK_T lk[SK_LDS];
-    __local uchar lf[SK_LDS];
-    __local uint s[SK_WG_SCAN_SLOTS];
-#if defined(SK_HAS_V)
-    __local SK_V lv[SK_LDS];
-#else
-    __local SK_V *lv = 0;
-#endif
     uint lid = get_local_id(0);
-    ulong tile = get_group_id(0);
-    ulong base = tile * SK_TILE;
-    sk_tile_load(src, flags, vsrc, base, n, lk, lv, lf);
-    uint kept = sk_tile_rearrange(lk, lv, lf, s, partition);
-    ulong len = min((ulong)SK_TILE, n - base);
-    ulong out = offsets[tile];
-    ulong rejected_base = (ulong)offsets[get_num_groups(0)] + (base - out) - kept;
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint j = k * SK_WG + lid;
         ulong to = j < kept ? out + j : rejected_base + j;
         if (j < kept || (partition && j < len)) {
-            dst[to] = lk[SK_PAD(j)];
+            dst[to] = t->k[SK_TILE_POS(j)];
 #if defined(SK_HAS_V)
-            vdst[to] = lv[SK_PAD(j)];
+            vdst[to] = t->v[SK_TILE_POS(j)];
 #endif
         }
     }
+}
+
+/* Writes every tile's kept elements from offsets[tile] on; with partition,
+ * its rejected ones from total + (rejected before the tile) on, total being
+ * offsets[tiles]. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_compact_write_tiles(SK_PARAMS, __global const SK_C *offsets, __global SK_T *dst,
+                            __global SK_V *vdst, ulong n, uint partition)
+{
+    __local sk_tile_mem t;
+    ulong tile = get_group_id(0);
+    ulong base = tile * SK_TILE;
+    sk_tile_load(src, flags, vsrc, base, n, &t);
+    uint kept = sk_tile_rearrange(&t, partition);
+    ulong out = offsets[tile];
+    ulong rejected_base = (ulong)offsets[get_num_groups(0)] + (base - out) - kept;
+    sk_tile_write(&t, kept, out, partition, rejected_base, min((ulong)SK_TILE, n - base), dst,
+                  vdst);
 }
 
 #if defined(SK_LOOKBACK)
@@ -239,33 +254,17 @@ void sk_compact_select_lookback(SK_PARAMS, __global sk_lb_word *state, uint epoc
                                 __global SK_T *dst, __global SK_V *vdst,
                                 __global SK_C *total, ulong n)
 {
-    __local SK_T lk[SK_LDS];
-    __local uchar lf[SK_LDS];
-    __local uint s[SK_WG_SCAN_SLOTS];
-#if defined(SK_HAS_V)
-    __local SK_V lv[SK_LDS];
-#else
-    __local SK_V *lv = 0;
-#endif
+    __local sk_tile_mem t;
     __local sk_lb_word win[SK_LB_WINDOW];
     __local uint carry;
     __local uint slot;
-    uint lid = get_local_id(0);
     uint tile = sk_lb_take_tile(state, tiles, &slot);
     ulong base = (ulong)tile * SK_TILE;
-    sk_tile_load(src, flags, vsrc, base, n, lk, lv, lf);
-    uint kept = sk_tile_rearrange(lk, lv, lf, s, 0);
+    sk_tile_load(src, flags, vsrc, base, n, &t);
+    uint kept = sk_tile_rearrange(&t, 0);
     ulong out = sk_lb_exclusive_prefix(state, epoch, tile, kept, win, &carry, &slot);
-    if (lid == 0 && tile == tiles - 1) *total = (SK_C)(out + kept);
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        uint j = k * SK_WG + lid;
-        if (j < kept) {
-            dst[out + j] = lk[SK_PAD(j)];
-#if defined(SK_HAS_V)
-            vdst[out + j] = lv[SK_PAD(j)];
-#endif
-        }
-    }
+    if (get_local_id(0) == 0 && tile == tiles - 1) *total = (SK_C)(out + kept);
+    sk_tile_write(&t, kept, out, 0, out, 0, dst, vdst); /* (no rejected ones to place) */
 }
 #endif
 

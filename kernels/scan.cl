@@ -18,6 +18,10 @@
  * steers a branch or an address, so the interval-of-summations test is a
  * proof of correctness for every monoid at the sizes it runs.
  *
+ * The GPU shape is built on block.cl (the work-group scan and reduce) and
+ * tile.cl (a tile's layout in local memory and its moves between global
+ * memory, local memory and registers).
+ *
  * Tiles are combined across work-groups by reduce-then-scan: reduce every
  * tile, scan the tile totals (the host recurses on them), then scan every
  * tile again seeded with its exclusive prefix. With SK_LOOKBACK (and
@@ -49,81 +53,27 @@ typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -
 /* ======================================================================= */
 #if defined(SK_SHAPE_GPU)
 
-#define SK_TILE (SK_WG * SK_ITEMS)
-
-/* With SK_TILE_VEC4 (the host defines it for elements of 4 bytes, whose
- * bits then move as uint: sk_from_bits, sk_to_bits) and SK_ITEMS a multiple of 4,
- * a tile moves through local memory 16 bytes per access: striped (global
- * order) on one side, blocked (a work-item's SK_ITEMS elements) on the
- * other. The 16-byte slot q of the tile lives at q ^ ((q >> 3) & 7): each
- * run of eight slots is permuted within itself, so eight consecutive slots
- * (striped) and slots SK_ITEMS / 4 apart (blocked, SK_ITEMS / 4 a multiple
- * of 8 or 4) fall in distinct bank groups, without padding. Otherwise one
- * padding element every 32 keeps blocked reads of one element
- * conflict-free. */
-#if defined(SK_TILE_VEC4) && (SK_ITEMS % 4) == 0
-#define SK_LDS_VEC4 1
-#define SK_SWIZZLE(q) ((q) ^ (((q) >> 3) & 7))
-#define SK_TILE_POS(i) ((SK_SWIZZLE((i) >> 2) << 2) | ((i) & 3))
-/* The 16-byte slot of tile element i (i a multiple of 4). */
-#define SK_SLOT4(lds, i) (((__local uint4 *)(lds))[SK_SWIZZLE((i) >> 2)])
-#define SK_LDS_ALIGN __attribute__((aligned(16)))
-typedef union sk_t_bits {
-    uint u;
-    SK_T v;
-} sk_t_bits;
-SK_T sk_from_bits(uint u)
-{
-    sk_t_bits b;
-    b.u = u;
-    return b.v;
-}
-uint sk_to_bits(SK_T v)
-{
-    sk_t_bits b;
-    b.v = v;
-    return b.u;
-}
-/* whole runs of eight slots */
-#define SK_LDS ((SK_TILE + 31) / 32 * 32)
-#else
-#define SK_TILE_POS(i) SK_PAD(i)
-#define SK_LDS_ALIGN
-#define SK_LDS SK_PADDED(SK_TILE)
-#endif
-
-/* In that configuration elements of plain arrays also move between global
- * and local memory four at a time (one 16-byte access per work-item) in
- * full tiles at 16-byte aligned offsets; the other tiles take the element
- * loop. Which loop runs depends on sizes and offsets only, and a tile is
- * stored in the pattern it was loaded in (in place, every work-item writes
- * back what it read). */
-#if defined(SK_LDS_VEC4)
+/* Tiles move through tile.cl. Where the host sets SK_TILE_VEC4 (elements
+ * of 4 bytes), a tile lies in local memory in swizzled 16-byte slots and
+ * moves 16 bytes per local access on both sides, and plain arrays move a
+ * whole tile at a 16-byte aligned offset 16 bytes per global access too
+ * (13% on the H200 against element accesses: bench/NOTES-gpu.md); every
+ * other tile goes element by element through SK_LOAD and SK_STORE. A tile
+ * is stored in the pattern it was loaded in (in place, every work-item
+ * writes back what it read). */
+SK_DEFINE_TILE_IO(sk_tile, SK_T)
+/* A whole tile of a plain array by tile.cl's copy (false: the element
+ * loop); lifted loads and stores always take the element loops. */
 #if defined(SK_PLAIN_IN)
-#define SK_VEC_IN 1
+#define SK_TILE_COPY_IN(base, n, lds) sk_tile_copy_in(src, src_off, base, n, lds)
+#else
+#define SK_TILE_COPY_IN(base, n, lds) false
 #endif
 #if defined(SK_PLAIN_OUT)
-#define SK_VEC_OUT 1
-#endif
-#endif
-
-/* Copies a full tile at an aligned offset into lds in striped order, 16
- * bytes per access; false (nothing done) for any other tile. */
-bool sk_tile_load_vec(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds)
-{
-#if defined(SK_VEC_IN)
-    if ((src_off & 3) != 0 || base + SK_TILE > n) return false;
-    __global const uint4 *v = (__global const uint4 *)(src + src_off + base);
-    uint lid = get_local_id(0);
-    for (uint k = 0; k < SK_ITEMS / 4; k++) {
-        uint j = k * SK_WG + lid;
-        SK_SLOT4(lds, 4 * j) = v[j];
-    }
-    return true;
+#define SK_TILE_COPY_OUT(base, n, lds) sk_tile_copy_out(dst, dst_off, base, n, lds)
 #else
-    return false;
+#define SK_TILE_COPY_OUT(base, n, lds) false
 #endif
-}
 
 /* Loads one tile (identity past n) into x[] in blocked order: work-item t
  * gets elements t*SK_ITEMS .. t*SK_ITEMS+SK_ITEMS-1 of the tile. Global
@@ -131,7 +81,7 @@ bool sk_tile_load_vec(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds)
 void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, SK_T *x)
 {
     uint lid = get_local_id(0);
-    if (!sk_tile_load_vec(SK_IN_ARGS, base, n, lds)) {
+    if (!SK_TILE_COPY_IN(base, n, lds)) {
         for (uint k = 0; k < SK_ITEMS; k++) {
             uint j = k * SK_WG + lid;
             ulong i = base + j;
@@ -141,18 +91,7 @@ void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, SK_T *x)
         }
     }
     SK_BARRIER();
-#if defined(SK_LDS_VEC4)
-    for (uint k = 0; k < SK_ITEMS; k += 4) {
-        uint4 q = SK_SLOT4(lds, lid * SK_ITEMS + k);
-        x[k] = sk_from_bits(q.x);
-        x[k + 1] = sk_from_bits(q.y);
-        x[k + 2] = sk_from_bits(q.z);
-        x[k + 3] = sk_from_bits(q.w);
-    }
-#else
-    for (uint k = 0; k < SK_ITEMS; k++)
-        x[k] = lds[SK_TILE_POS(lid * SK_ITEMS + k)];
-#endif
+    sk_tile_to_blocked(lds, x);
 }
 
 SK_T sk_thread_reduce(const SK_T *x)
@@ -174,52 +113,27 @@ SK_T sk_tile_reduce(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, __loca
     return sk_wg_reduce(sk_thread_reduce(x), s);
 }
 
-/* The store side of sk_tile_load_vec: a full tile at an aligned offset
- * from lds to global memory, 16 bytes per access; false for other tiles. */
-bool sk_tile_store_vec(SK_OUT_PARAMS, ulong base, ulong n, __local SK_T *lds)
-{
-#if defined(SK_VEC_OUT)
-    if ((dst_off & 3) != 0 || base + SK_TILE > n) return false;
-    __global uint4 *v = (__global uint4 *)(dst + dst_off + base);
-    uint lid = get_local_id(0);
-    for (uint k = 0; k < SK_ITEMS / 4; k++) {
-        uint j = k * SK_WG + lid;
-        v[j] = SK_SLOT4(lds, 4 * j);
-    }
-    return true;
-#else
-    return false;
-#endif
-}
-
 /* Writes a scanned tile: work-item t's elements x[] (blocked order) start
- * from run, the combination of everything before them. Goes back through
- * local memory so that the global writes are striped (coalesced). A lifted
- * store may read the input parameters too (segment heads), hence both. */
+ * from run, the combination of everything before them. Each run of
+ * SK_TILE_RUN results is scanned and put into local memory at once (no
+ * scanned copy of x[] lives in registers), then the tile goes out striped
+ * (coalesced). A lifted store may read the input parameters too (segment
+ * heads), hence both. */
 void sk_tile_store(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusive,
                    SK_T run, const SK_T *x, __local SK_T *lds)
 {
     uint lid = get_local_id(0);
-#if defined(SK_LDS_VEC4)
-    for (uint k = 0; k < SK_ITEMS; k += 4) {
-        SK_T y[4];
-        for (uint c = 0; c < 4; c++) {
+    for (uint k = 0; k < SK_ITEMS; k += SK_TILE_RUN) {
+        SK_T y[SK_TILE_RUN];
+        for (uint c = 0; c < SK_TILE_RUN; c++) {
             SK_T inclusive = sk_op(run, x[k + c]);
             y[c] = exclusive ? run : inclusive;
             run = inclusive;
         }
-        SK_SLOT4(lds, lid * SK_ITEMS + k) =
-            (uint4)(sk_to_bits(y[0]), sk_to_bits(y[1]), sk_to_bits(y[2]), sk_to_bits(y[3]));
+        sk_tile_put(y, k, lds);
     }
-#else
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        SK_T inclusive = sk_op(run, x[k]);
-        lds[SK_TILE_POS(lid * SK_ITEMS + k)] = exclusive ? run : inclusive;
-        run = inclusive;
-    }
-#endif
     SK_BARRIER();
-    if (!sk_tile_store_vec(SK_OUT_ARGS, base, n, lds)) {
+    if (!SK_TILE_COPY_OUT(base, n, lds)) {
         for (uint k = 0; k < SK_ITEMS; k++) {
             uint j = k * SK_WG + lid;
             ulong i = base + j;
@@ -246,7 +160,7 @@ SK_T sk_tile_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusi
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_reduce_tiles(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off, ulong n)
 {
-    __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
+    __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
     ulong tile = get_group_id(0);
     SK_T total = sk_tile_reduce(SK_IN_ARGS, tile * SK_TILE, n, lds, s);
@@ -257,7 +171,7 @@ void sk_reduce_tiles(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off, 
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_reduce_single(SK_IN_PARAMS, __global SK_T *result, ulong result_off, ulong n)
 {
-    __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
+    __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
     SK_T carry = SK_IDENTITY;
     for (ulong base = 0; base < n; base += SK_TILE)
@@ -270,7 +184,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_tiles(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds, ulong seeds_off,
                    ulong n, uint exclusive, uint has_seeds)
 {
-    __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
+    __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
     ulong tile = get_group_id(0);
     SK_T carry = SK_IDENTITY;
@@ -282,7 +196,7 @@ void sk_scan_tiles(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds, ulon
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
 {
-    __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
+    __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
     SK_T carry = SK_IDENTITY;
     for (ulong base = 0; base < n; base += SK_TILE)
@@ -297,7 +211,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, uint epoch,
                       ulong tiles, ulong n, uint exclusive)
 {
-    __local SK_T lds[SK_LDS] SK_LDS_ALIGN;
+    __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
     __local sk_lb_word win[SK_LB_WINDOW];
     __local SK_T carry;

@@ -140,36 +140,24 @@ __kernel void sk_seg_chunk_seeds(__global SK_VAL_T *pv, __global ulong *pc, ulon
     }
 }
 
-void sk_seg_scan_inclusive(__global const SK_VAL_T *src, __global const SK_FLAG_T *flags,
-                           __global SK_VAL_T *dst, ulong i, ulong end, SK_VAL_T acc)
+/* The segmented scan of elements [i, end) from acc: each element gets the
+ * combination from its segment's head to itself, or with `exclusive` to
+ * the element before it (the identity at a head). */
+void sk_seg_scan_run(__global const SK_VAL_T *src, __global const SK_FLAG_T *flags,
+                     __global SK_VAL_T *dst, ulong i, ulong end, SK_VAL_T acc, uint exclusive)
 {
     if (i == 0) {
         acc = src[0];
-        dst[0] = acc;
-        i = 1;
-    }
-    for (; i < end; i++) {
-        SK_VAL_T x = src[i];
-        SK_VAL_T joined = sk_op(acc, x);
-        acc = SK_FLAG(i) ? x : joined;
-        dst[i] = acc;
-    }
-}
-
-void sk_seg_scan_exclusive(__global const SK_VAL_T *src, __global const SK_FLAG_T *flags,
-                           __global SK_VAL_T *dst, ulong i, ulong end, SK_VAL_T acc)
-{
-    if (i == 0) {
-        acc = src[0];
-        dst[0] = SK_VAL_IDENTITY;
+        dst[0] = exclusive ? SK_VAL_IDENTITY : acc;
         i = 1;
     }
     for (; i < end; i++) {
         SK_VAL_T x = src[i];
         int h = SK_FLAG(i);
         SK_VAL_T joined = sk_op(acc, x);
-        dst[i] = h ? SK_VAL_IDENTITY : acc;
+        SK_VAL_T before = h ? SK_VAL_IDENTITY : acc;
         acc = h ? x : joined;
+        dst[i] = exclusive ? before : acc;
     }
 }
 
@@ -184,10 +172,11 @@ __kernel void sk_seg_chunk_scan(__global const SK_VAL_T *src, __global const SK_
     ulong end = min(begin + chunk, n);
     SK_VAL_T acc = SK_VAL_IDENTITY;
     if (has_seeds) acc = pv[c];
+    /* (a constant argument: each form compiles to a loop of its own) */
     if (exclusive)
-        sk_seg_scan_exclusive(src, flags, dst, begin, end, acc);
+        sk_seg_scan_run(src, flags, dst, begin, end, acc, 1);
     else
-        sk_seg_scan_inclusive(src, flags, dst, begin, end, acc);
+        sk_seg_scan_run(src, flags, dst, begin, end, acc, 0);
 }
 
 /* totals[s] = the combination of segment s. Every element stores its

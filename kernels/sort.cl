@@ -1,8 +1,13 @@
 /*
  * sort.cl - LSD radix sort, GPU shape: one sweep per digit, for sorts of
- * fewer than 2^30 keys. Built on block.cl (work-group scans) and
- * lookback.cl (the several-counter look-back); sort_keys.cl and
- * sort_split.cl (tiles, bounds, the three-launch passes) come before it.
+ * fewer than 2^30 keys. Built on block.cl (work-group scans, the padding
+ * of tile positions) and lookback.cl (the several-counter look-back);
+ * sort_keys.cl and sort_split.cl (tiles, bounds, the three-launch passes)
+ * come before it. Its loads are its own rather than tile.cl's striped
+ * copies: the local-split ranking reads each work-item's keys and values
+ * straight in blocked order (16 bytes per access in full tiles), making
+ * each key's entry and counting its digit as it goes; the warp-match
+ * ranking loads warp-striped straight into registers.
  */
 
 #if defined(SK_ONESWEEP)

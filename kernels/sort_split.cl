@@ -4,16 +4,14 @@
  * AND and OR (which digits differ at all), and the three launches per
  * digit that sorts of 2^30 keys and more take (tile histograms, their
  * scan on the host side, a scatter of each tile ranked by stable local
- * splits). Built on block.cl; sort_keys.cl (the configuration, the key
- * order) comes before it, sort.cl (one sweep per digit) after it;
- * sort_cpu.cl is the CPU shape.
+ * splits). Built on block.cl (its tiles' size SK_TILE from tile.cl);
+ * sort_keys.cl (the configuration, the key order) comes before it, sort.cl
+ * (one sweep per digit) after it; sort_cpu.cl is the CPU shape.
  */
 
 #if !defined(SK_SHAPE_GPU)
 #error "sort_split.cl: the GPU shape's file (SK_SHAPE_GPU)"
 #endif
-
-#define SK_TILE (SK_WG * SK_ITEMS)
 
 /* The AND and the OR of transformed keys, combined as one value. */
 typedef struct sk_bounds {

@@ -9,37 +9,27 @@
  * Every function here must be reached by all 32 lanes of the warp at once.
  */
 
-/* v of the lane `delta` below this one (this lane's own v in lanes below
- * delta). */
-uint sk_warp_up(uint v, uint delta)
-{
-    uint r;
-    __asm__ __volatile__("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;"
-                         : "=r"(r)
-                         : "r"(v), "r"(delta));
-    return r;
-}
+/* SK_DEFINE_WARP_SHUFFLE(NAME, MODE, C) defines uint NAME(uint v, uint b),
+ * the shfl.sync instruction of mode MODE (up, down, idx) with clamp value
+ * C: v of the lane that MODE and b name (PTX ISA: shfl.sync). */
+#define SK_DEFINE_WARP_SHUFFLE(NAME, MODE, C)                                      \
+    uint NAME(uint v, uint b)                                                      \
+    {                                                                              \
+        uint r;                                                                    \
+        __asm__ __volatile__("shfl.sync." #MODE ".b32 %0, %1, %2, " #C ", 0xffffffff;" \
+                             : "=r"(r)                                             \
+                             : "r"(v), "r"(b));                                    \
+        return r;                                                                  \
+    }
 
-/* v of the lane `delta` above this one (this lane's own v in lanes whose
- * lane + delta is past 31). */
-uint sk_warp_down(uint v, uint delta)
-{
-    uint r;
-    __asm__ __volatile__("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;"
-                         : "=r"(r)
-                         : "r"(v), "r"(delta));
-    return r;
-}
-
-/* v of lane `lane`. */
-uint sk_warp_idx(uint v, uint lane)
-{
-    uint r;
-    __asm__ __volatile__("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;"
-                         : "=r"(r)
-                         : "r"(v), "r"(lane));
-    return r;
-}
+/* sk_warp_up(v, delta): v of the lane `delta` below this one (this lane's
+ * own v in lanes below delta). */
+SK_DEFINE_WARP_SHUFFLE(sk_warp_up, up, 0)
+/* sk_warp_down(v, delta): v of the lane `delta` above this one (this
+ * lane's own v in lanes whose lane + delta is past 31). */
+SK_DEFINE_WARP_SHUFFLE(sk_warp_down, down, 0x1f)
+/* sk_warp_idx(v, lane): v of lane `lane`. */
+SK_DEFINE_WARP_SHUFFLE(sk_warp_idx, idx, 0x1f)
 
 /* The lanes voting true (vote != 0), one bit per lane. */
 uint sk_warp_ballot(uint vote)

@@ -35,7 +35,7 @@ const char *sk__source_text(const char *name)
 void sk__config_blocks(sk__str *s, bool gpu, bool warps, bool lookback)
 {
     if (warps) sk__str_addf(s, "#define SK_WARP_SHUFFLE 1\n%s\n", sk__source_text("warp"));
-    if (gpu) sk__str_addf(s, "%s\n", sk__source_text("block"));
+    if (gpu) sk__str_addf(s, "%s\n%s\n", sk__source_text("block"), sk__source_text("tile"));
     if (lookback) sk__str_addf(s, "%s\n", sk__source_text("lookback"));
 }
 

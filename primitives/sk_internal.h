@@ -352,9 +352,9 @@ sk_status sk__check_user_code(sk_context *ctx, const char *what, const char *tex
 const char *sk__source_text(const char *name);
 
 /* Appends to a configuration the shared kernel layers it needs, after its
- * own #defines (SK_WG, and SK_LB_T and the others lookback.cl reads):
- * warp.cl with SK_WARP_SHUFFLE where `warps`, block.cl for the GPU shape
- * (`gpu`), lookback.cl where `lookback`. */
+ * own #defines (SK_WG, SK_ITEMS, and SK_LB_T and the others lookback.cl
+ * reads): warp.cl with SK_WARP_SHUFFLE where `warps`, block.cl and tile.cl
+ * for the GPU shape (`gpu`), lookback.cl where `lookback`. */
 void sk__config_blocks(sk__str *s, bool gpu, bool warps, bool lookback);
 
 /* Appends a function `signature` (e.g. "SK_T sk_op(SK_T a, SK_T b)") that
