@@ -226,35 +226,22 @@ static void arg_pass_bufs(sk__args *a, const sort_job *j, const pass_bufs *b)
     }
 }
 
-/* The arguments the histogram and scatter passes end with: sizes, the
- * digit, the order. */
-static sk_status launch_pass(sort_job *j, sk__args *a, unsigned shift, unsigned mask)
-{
-    sk__arg_mem(a, j->hist);
-    sk__arg_ulong(a, "n", j->r->n);
-    if (!j->p.gpu) sk__arg_ulong(a, "chunk", j->p.chunk);
-    sk__arg_ulong(a, "parts", j->p.parts);
-    sk__arg_uint(a, "shift", shift);
-    sk__arg_uint(a, "mask", mask);
-    sk__arg_word(a, "flip", j->p.key_size, j->flip);
-    return launch(j, a, j->p.parts);
-}
-
-static sk_status launch_hist(sort_job *j, cl_mem keys, unsigned shift, unsigned mask)
+/* The histogram (K_HIST: the source keys) or plain scatter (K_SCATTER:
+ * every buffer of b) of the pass by the digit pd. */
+static sk_status launch_pass(sort_job *j, unsigned kernel, const pass_bufs *b, pass_digit pd)
 {
     sk__args a;
-    sk__args_init(&a, j->ctx, j->p.prog, K_HIST);
-    sk__arg_mem(&a, keys);
-    return launch_pass(j, &a, shift, mask);
-}
-
-static sk_status launch_scatter(sort_job *j, const pass_bufs *b, unsigned shift,
-                                unsigned mask)
-{
-    sk__args a;
-    sk__args_init(&a, j->ctx, j->p.prog, K_SCATTER);
-    arg_pass_bufs(&a, j, b);
-    return launch_pass(j, &a, shift, mask);
+    sk__args_init(&a, j->ctx, j->p.prog, kernel);
+    if (kernel == K_HIST) sk__arg_mem(&a, b->src_k);
+    else arg_pass_bufs(&a, j, b);
+    sk__arg_mem(&a, j->hist);
+    sk__arg_ulong(&a, "n", j->r->n);
+    if (!j->p.gpu) sk__arg_ulong(&a, "chunk", j->p.chunk);
+    sk__arg_ulong(&a, "parts", j->p.parts);
+    sk__arg_uint(&a, "shift", pd.shift);
+    sk__arg_uint(&a, "mask", pd.mask);
+    sk__arg_word(&a, "flip", j->p.key_size, j->flip);
+    return launch(j, &a, j->p.parts);
 }
 
 /* CPU shape: the scatter through line buffers; it also counts the digit
@@ -302,14 +289,13 @@ static sk_status run_pass(sort_job *j, const pass_bufs *b, pass_digit pd, hist_s
 {
     size_t count = ((size_t)1 << j->p.radix_bits) * j->p.parts;
     sk_status st = SK_OK;
-    if (from == HIST_READ) st = launch_hist(j, b->src_k, pd.shift, pd.mask);
+    if (from == HIST_READ) st = launch_pass(j, K_HIST, b, pd);
     else if (from == HIST_FOLD) st = launch_fold(j);
     if (st == SK_OK)
         st = sk_scan_exclusive(j->ctx, j->p.wide ? SK_UINT64 : SK_UINT32, SK_OP_ADD, j->hist,
                                j->hist, count);
     if (st != SK_OK) return st;
-    return j->p.lines ? launch_scatter_lines(j, b, pd, next)
-                      : launch_scatter(j, b, pd.shift, pd.mask);
+    return j->p.lines ? launch_scatter_lines(j, b, pd, next) : launch_pass(j, K_SCATTER, b, pd);
 }
 
 /* Where pass i's histogram comes from. */
