@@ -432,8 +432,10 @@ sk_status sk__scratch_get(sk_context *ctx, const sk__scratch_id *id, size_t byte
     /* Grow geometrically so that a run of growing calls reallocates rarely. */
     size_t want = bytes;
     if (s->bytes && want < s->bytes + s->bytes / 2) want = s->bytes + s->bytes / 2;
-    if (want > ctx->desc.max_alloc_bytes && bytes <= ctx->desc.max_alloc_bytes)
-        want = bytes;
+    if (bytes > ctx->desc.max_alloc_bytes)
+        return sk__fail(ctx, SK_E_SIZE, "%s: %zu bytes, over the device's largest buffer (%llu)",
+                        id->what, bytes, (unsigned long long)ctx->desc.max_alloc_bytes);
+    if (want > ctx->desc.max_alloc_bytes) want = bytes;
     if (s->mem) {
         clReleaseMemObject(s->mem);
         s->mem = NULL;
@@ -513,8 +515,7 @@ sk_status sk__require_fp64(sk_context *ctx, sk_type t)
 sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
 {
     if (elem && n > SIZE_MAX / elem)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "%zu elements of %zu bytes overflow size_t",
-                        n, elem);
+        return sk__fail(ctx, SK_E_SIZE, "%zu elements of %zu bytes overflow size_t", n, elem);
     *bytes = n * elem;
     return SK_OK;
 }

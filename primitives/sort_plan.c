@@ -47,7 +47,7 @@ static sk_status validate_req(sk_context *ctx, const sort_req *r, bool pairs)
     size_t ks = sk_type_size(r->key_type);
     size_t vs = r->value_size ? r->value_size : 1;
     if (r->n > SIZE_MAX / (ks > vs ? ks : vs))
-        return sk__fail(ctx, SK_E_INVALID_ARG, "%zu keys overflow size_t", r->n);
+        return sk__fail(ctx, SK_E_SIZE, "%zu keys overflow size_t", r->n);
     return sk__require_fp64(ctx, r->key_type);
 }
 

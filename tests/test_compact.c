@@ -791,12 +791,12 @@ Test(compact_errors, pair_forms_without_values_match_the_keys_only_forms)
     cr_assert_eq(count, 0);
 }
 
-Test(compact_errors, size_overflow_gives_invalid_arg)
+Test(compact_errors, size_overflow_gives_size)
 {
     size_t count = 5;
     reserve(8);
     SKT_EXPECT_STATUS(sk_select_if(skt_ctx, SK_UINT64, "1", B.s, B.d, SIZE_MAX / 4, &count),
-                      SK_E_INVALID_ARG);
+                      SK_E_SIZE);
     cr_assert_eq(count, 5);
 }
 

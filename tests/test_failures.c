@@ -35,14 +35,14 @@ static void *map_zeros(size_t bytes)
     return p;
 }
 
-static void expect_allocation_refused(const char *call)
+/* The call was refused before any allocation: the detail names the limit,
+ * and no OpenCL call failed. */
+static void expect_refused_over_the_limit(const char *call)
 {
-    cl_int cl = sk_context_cl_error(skt_ctx);
-    cr_assert(cl == CL_INVALID_BUFFER_SIZE || cl == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
-                  cl == CL_OUT_OF_HOST_MEMORY,
-              "%s: OpenCL error %s", call, sk_cl_error_name(cl));
+    cr_assert_eq(sk_context_cl_error(skt_ctx), CL_SUCCESS, "%s: OpenCL error %s", call,
+                 sk_cl_error_name(sk_context_cl_error(skt_ctx)));
     const char *detail = sk_context_error_detail(skt_ctx);
-    cr_assert_not_null(strstr(detail, "clCreateBuffer"), "%s: detail '%s'", call, detail);
+    cr_assert_not_null(strstr(detail, "largest buffer"), "%s: detail '%s'", call, detail);
 }
 
 /* A small inclusive sum, checked against a serial loop. */
@@ -60,7 +60,7 @@ static void expect_context_computes(void)
 }
 
 Test(device_limits,
-     a_host_array_over_the_largest_buffer_should_give_out_of_memory_and_leave_the_context_usable)
+     a_host_array_over_the_largest_buffer_should_give_size_and_leave_the_context_usable)
 {
     sk_device_desc d;
     SKT_OK(sk_context_device(skt_ctx, &d));
@@ -71,13 +71,13 @@ Test(device_limits,
 
     uint32_t total = 0xA5A5A5A5u;
     SKT_EXPECT_STATUS(sk_reduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, big, n, &total),
-                      SK_E_OUT_OF_MEMORY);
+                      SK_E_SIZE);
     cr_assert_eq(total, 0xA5A5A5A5u, "the failed reduce wrote its result");
-    expect_allocation_refused("sk_reduce_host");
+    expect_refused_over_the_limit("sk_reduce_host");
 
     SKT_EXPECT_STATUS(sk_scan_inclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, big, big, n),
-                      SK_E_OUT_OF_MEMORY);
-    expect_allocation_refused("sk_scan_inclusive_host");
+                      SK_E_SIZE);
+    expect_refused_over_the_limit("sk_scan_inclusive_host");
     cr_assert(big[0] == 0 && big[n / 2] == 0 && big[n - 1] == 0,
               "the failed scan wrote to its output");
     munmap(big, n * 4);

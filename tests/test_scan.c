@@ -1409,10 +1409,9 @@ Test(scan_errors, bad_arguments_should_give_invalid_arg_and_leave_the_output_unt
     cr_assert_str_eq(sk_context_error_detail(c), "", "error detail not cleared by success");
 }
 
-/* n whose byte size overflows size_t is a buffer smaller than n elements: the
- * header promises SK_E_INVALID_ARG. It must never wrap into a small byte
- * count that passes the buffer-size check. */
-Test(scan_errors, n_whose_byte_size_overflows_should_give_invalid_arg)
+/* n whose byte size overflows size_t: the header promises SK_E_SIZE. It must
+ * never wrap into a small byte count that passes the buffer-size check. */
+Test(scan_errors, n_whose_byte_size_overflows_should_give_size)
 {
     cl_mem s = skt_buf_new(BAD_N * 16), d = skt_buf_new(BAD_N * 16);
     skt_buf_poison(d, BAD_N * 8);
@@ -1422,14 +1421,14 @@ Test(scan_errors, n_whose_byte_size_overflows_should_give_invalid_arg)
     memset(hin, 0, sizeof hin);
     skt_poison(res, sizeof res);
     skt_poison(hout, sizeof hout);
-    SKT_EXPECT_STATUS(sk_scan_inclusive(c, SK_UINT64, SK_OP_ADD, s, d, huge8), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_scan_exclusive(c, SK_UINT64, SK_OP_ADD, s, d, huge8), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_scan_inclusive(c, SK_UINT32, SK_OP_ADD, s, d, SIZE_MAX), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT64, SK_OP_ADD, s, huge8, res), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_scan_inclusive(c, SK_UINT64, SK_OP_ADD, s, d, huge8), SK_E_SIZE);
+    SKT_EXPECT_STATUS(sk_scan_exclusive(c, SK_UINT64, SK_OP_ADD, s, d, huge8), SK_E_SIZE);
+    SKT_EXPECT_STATUS(sk_scan_inclusive(c, SK_UINT32, SK_OP_ADD, s, d, SIZE_MAX), SK_E_SIZE);
+    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT64, SK_OP_ADD, s, huge8, res), SK_E_SIZE);
     SKT_EXPECT_STATUS(sk_scan_inclusive_monoid(c, skt_monoid_mat2(), s, d, SIZE_MAX / 16 + 2),
-                      SK_E_INVALID_ARG);
+                      SK_E_SIZE);
     SKT_EXPECT_STATUS(sk_scan_inclusive_host(c, SK_UINT64, SK_OP_ADD, hin, hout, huge8),
-                      SK_E_INVALID_ARG);
+                      SK_E_SIZE);
     expect_untouched(d, "n * size overflows");
     cr_assert_eq(skt_find_unpoisoned(res, sizeof res), (size_t)-1);
     cr_assert_eq(skt_find_unpoisoned(hout, sizeof hout), (size_t)-1);

@@ -570,7 +570,7 @@ Test(sort_errors, bad_arguments_should_give_invalid_arg_and_leave_outputs_untouc
     SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT32, k, n, (sk_sort_order)2), SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT64, k, n + 1, A), SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT32, small, n, A), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT64, k, SIZE_MAX / 8 + 2, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT64, k, SIZE_MAX / 8 + 2, A), SK_E_SIZE);
     static const size_t bad_vs[] = {0, 1, 2, 3, 5, 16};
     for (size_t i = 0; i < sizeof bad_vs / sizeof bad_vs[0]; i++)
         SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, k, bad_vs[i], v, n, A), SK_E_INVALID_ARG);

@@ -77,7 +77,13 @@ SK_API const char *sk_version_string(void);
     X(E_SIZE,          -7, "size out of range")
 
 /*! sk_status :
- *  Result of every scankit call. 0 is success, errors are negative. */
+ *  Result of every scankit call. 0 is success, errors are negative.
+ *  SK_E_SIZE comes from any call that takes an element count: n elements
+ *  whose byte size overflows size_t, or a buffer the call must allocate
+ *  (a host form's device copy, scratch) larger than the device's largest
+ *  allocation (sk_device_desc.max_alloc_bytes). Outputs are then
+ *  untouched. SK_E_OUT_OF_MEMORY is an allocation under that limit that
+ *  failed. */
 typedef enum sk_status {
 #define SK_STATUS_ENUM_(name, value, text) SK_##name = value,
     SK_STATUS_MAP(SK_STATUS_ENUM_)
@@ -537,7 +543,8 @@ typedef struct sk_monoid {
  *  association order), floats included; how float sums and products may
  *  differ from the serial fold: "Float semantics" above.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type/op, a buffer smaller than
- *  n elements, n elements whose size overflows size_t), SK_E_UNSUPPORTED
+ *  n elements), SK_E_SIZE (n elements whose size overflows size_t, a host
+ *  array over the device's largest buffer), SK_E_UNSUPPORTED
  *  (float64 without fp64, bitwise op on a float type), SK_E_BUILD, SK_E_CL
  *  or SK_E_OUT_OF_MEMORY.
  *  Since 0.1. */
@@ -613,7 +620,8 @@ SK_API sk_status sk_reduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  *  - Bad arguments (NULL, invalid type, empty predicate, bad flag or value
  *    size, a buffer smaller than n elements) give SK_E_INVALID_ARG and leave
  *    every output, *count included, untouched; a byte size over SIZE_MAX
- *    gives SK_E_SIZE; float64 without fp64 gives SK_E_UNSUPPORTED.
+ *    or over the device's largest buffer gives SK_E_SIZE (outputs
+ *    untouched too); float64 without fp64 gives SK_E_UNSUPPORTED.
  *  - Offsets are computed by sk_scan_exclusive over per-chunk (CPU shape)
  *    or per-tile (GPU shape) counts; indices are 64-bit, so n may exceed
  *    2^32 where the device holds the data. */
@@ -745,9 +753,10 @@ typedef enum sk_sort_order { SK_ASCENDING = 0, SK_DESCENDING = 1 } sk_sort_order
  *  or 1 does nothing. Asynchronous on the context's queue, except for one
  *  small blocking read before the passes (which digits to skip).
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type or order, a buffer
- *  smaller than n keys, n keys overflowing size_t), SK_E_UNSUPPORTED
- *  (float64 without fp64), SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY.
- *  Outputs are untouched on SK_E_INVALID_ARG and SK_E_UNSUPPORTED.
+ *  smaller than n keys), SK_E_SIZE (n keys overflowing size_t, scratch
+ *  over the device's largest buffer), SK_E_UNSUPPORTED (float64 without
+ *  fp64), SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY. Outputs are untouched
+ *  on SK_E_INVALID_ARG, SK_E_SIZE and SK_E_UNSUPPORTED.
  *  Since 0.1. */
 SK_API sk_status sk_sort_keys(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
                               sk_sort_order order);
@@ -820,8 +829,8 @@ typedef struct sk_segments {
  *  offsets are checked on the device first (a blocking read).
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, both or neither of flags and
  *  offsets, bad flag_size or offset_type, buffers smaller than stated,
- *  offsets not a valid segmentation), SK_E_UNSUPPORTED, SK_E_BUILD, SK_E_CL
- *  or SK_E_OUT_OF_MEMORY. Since 0.1. */
+ *  offsets not a valid segmentation), SK_E_SIZE, SK_E_UNSUPPORTED, SK_E_BUILD,
+ *  SK_E_CL or SK_E_OUT_OF_MEMORY. Since 0.1. */
 SK_API sk_status sk_segscan_inclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
                                       cl_mem dst, size_t n, const sk_segments *seg);
 
@@ -919,8 +928,8 @@ SK_API sk_status sk_segreduce_host(sk_context *ctx, sk_type type, sk_op op, cons
  *  (x is converted to `type` first; the result is returned as a double).
  *  ncoef == 0 gives 0. Blocks until done.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, type not float32/float64, buffer
- *  too small), SK_E_UNSUPPORTED (float64 without fp64), SK_E_BUILD, SK_E_CL
- *  or SK_E_OUT_OF_MEMORY. Since 0.1. */
+ *  too small), SK_E_SIZE, SK_E_UNSUPPORTED (float64 without fp64),
+ *  SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY. Since 0.1. */
 SK_API sk_status sk_poly_eval(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
                               double x, double *result);
 
