@@ -43,9 +43,11 @@ extern "C" {
 #define SK_VERSION_NUMBER \
     (SK_VERSION_MAJOR * 10000 + SK_VERSION_MINOR * 100 + SK_VERSION_PATCH)
 
-#if defined(_WIN32)
-#define SK_API __declspec(dllexport)
-#elif defined(__GNUC__)
+/* SK_API marks what the library exports. scankit builds on POSIX systems
+ * with GCC or Clang, where the library is compiled with hidden visibility
+ * and these declarations are its exports; any other compiler gets plain
+ * declarations. */
+#if defined(__GNUC__)
 #define SK_API __attribute__((visibility("default")))
 #else
 #define SK_API
