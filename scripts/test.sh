@@ -78,6 +78,11 @@ absolute() {
 # The summary's rows, one per pass that ran (see summary_row).
 summary=()
 
+# One line of the summary's columns, without its newline.
+summary_line() {
+    printf '%-9s %-6s %6s %7s %7s %8s %8s  %s' "$@"
+}
+
 # Counts ctest's JUnit file $1: prints "TESTS PASSED FAILED SKIPPED NAMES",
 # NAMES being the failed tests, comma-separated ("-" for none). Counted as
 # ctest counts them: a test skipped by its SKIP_RETURN_CODE or disabled is
@@ -123,7 +128,7 @@ summary_row() {
     else
         tests=- passed=- failed=- skipped=-
     fi
-    summary+=("$(printf '%-9s %-6s %6s %7s %7s %8s %8s  %s' "$pass" "$result" "$tests" "$passed" \
+    summary+=("$(summary_line "$pass" "$result" "$tests" "$passed" \
         "$failed" "$skipped" "$((SECONDS - start))" "$note")")
 }
 
@@ -131,7 +136,8 @@ print_summary() {
     local row
     echo
     echo "== test.sh summary"
-    printf '%-9s %-6s %6s %7s %7s %8s %8s  %s\n' pass result tests passed failed skipped seconds note
+    summary_line pass result tests passed failed skipped seconds note
+    echo
     for row in "${summary[@]}"; do
         echo "${row%"${row##*[! ]}"}"
     done
