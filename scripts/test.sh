@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs the whole test suite, in two passes:
+# Sets up, builds and runs the whole test suite, in three passes:
 #
 #   normal     the build in ${SCANKIT_BUILD_DIR:-build}: every test through
 #              ctest (Criterion tests of every primitive, CLI tests, the
@@ -21,6 +21,11 @@
 # a quick local run.
 # Arguments go to both ctest runs (e.g. -R test_scan).
 #
+# It ends with one summary: for each pass that ran, the tests run, passed,
+# failed and skipped (from ctest's JUnit file; for the fuzz pass, its
+# targets) and the pass's seconds, build included; then "test.sh: PASS" or
+# "test.sh: FAIL". It exits 1 when any pass failed, else 0.
+#
 # The sanitizer pass leaves out what cannot run under the sanitizers or adds
 # nothing there (see SANITIZE_EXCLUDE), and loads its kernels from the
 # normal pass's on-disk program cache, so it compiles nothing again. ASan and
@@ -30,7 +35,9 @@
 # after their test has passed) are not lost; the pass fails if any is there.
 # One exception: when every report is LeakSanitizer's tracer crashing at a
 # process's exit (the leak check could not run), the failed tests run once
-# more and must then pass with no report at all.
+# more and must then pass with no report at all; the first attempt's
+# failures are then in the log, marked as such, and the summary names the
+# tests that ran again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -68,9 +75,90 @@ absolute() {
     esac
 }
 
+# The summary's rows, one per pass that ran (see summary_row).
+summary=()
+
+# One line of the summary's columns, without its newline.
+summary_line() {
+    printf '%-9s %-6s %6s %7s %7s %8s %8s  %s' "$@"
+}
+
+# Counts ctest's JUnit file $1: prints "TESTS PASSED FAILED SKIPPED NAMES",
+# NAMES being the failed tests, comma-separated ("-" for none). Counted as
+# ctest counts them: a test skipped by its SKIP_RETURN_CODE or disabled is
+# skipped, one that could not run (no executable, a failed fixture) failed.
+# Prints nothing when there is no such file (ctest did not get that far).
+junit_counts() {
+    [ -f "$1" ] || return 0
+    awk '
+        function done_case() {
+            if (status == "") return
+            tests++
+            if (status == "run") passed++
+            else if (status == "disabled" || (status == "notrun" && by_code)) skipped++
+            else { failed++; names = names (names == "" ? "" : ",") name }
+            status = ""
+        }
+        /^[ \t]*<testcase / {
+            done_case()
+            name = $0; sub(/.* name="/, "", name); sub(/".*/, "", name)
+            status = $0; sub(/.* status="/, "", status); sub(/".*/, "", status)
+            by_code = 0
+            if ($0 ~ /\/>[ \t]*$/) done_case()
+        }
+        /^[ \t]*<skipped message="SKIP_RETURN_CODE=/ { by_code = 1 }
+        /^[ \t]*<\/testcase>/ { done_case() }
+        END {
+            done_case()
+            printf "%d %d %d %d %s\n", tests, passed, failed, skipped, names == "" ? "-" : names
+        }' "$1"
+}
+
+# Adds a row to the summary: pass, its status (0 or not), its start
+# ($SECONDS), "TESTS PASSED FAILED SKIPPED NAMES" (or empty: no results),
+# then a note (may be empty).
+summary_row() {
+    local pass=$1 status=$2 start=$3 counts=$4 note=$5 tests passed failed skipped names
+    local result=PASS
+    [ "$status" = 0 ] || result=FAIL
+    if [ -n "$counts" ]; then
+        read -r tests passed failed skipped names <<<"$counts"
+        [ "$names" = - ] || note="failed: $names${note:+; $note}"
+        [ "$tests" != 0 ] || note="no test matched${note:+; $note}"
+    else
+        tests=- passed=- failed=- skipped=-
+    fi
+    summary+=("$(summary_line "$pass" "$result" "$tests" "$passed" \
+        "$failed" "$skipped" "$((SECONDS - start))" "$note")")
+}
+
+print_summary() {
+    local row
+    echo
+    echo "== test.sh summary"
+    summary_line pass result tests passed failed skipped seconds note
+    echo
+    for row in "${summary[@]}"; do
+        echo "${row%"${row##*[! ]}"}"
+    done
+    if [ "$status" = 0 ]; then
+        echo "test.sh: PASS"
+    else
+        echo "test.sh: FAIL"
+    fi
+}
+
 run_normal_pass() {
-    scripts/build.sh || return 1
-    (cd "$build" && ctest --output-on-failure --timeout 1200 "$@")
+    local start=$SECONDS rc=0 junit
+    junit="$(absolute "$build")/test-sh-normal.junit.xml"
+    rm -f "$junit"
+    if ! scripts/build.sh; then
+        summary_row normal 1 "$start" "" "build failed"
+        return 1
+    fi
+    (cd "$build" && ctest --output-on-failure --timeout 1200 --output-junit "$junit" "$@") || rc=1
+    summary_row normal "$rc" "$start" "$(junit_counts "$junit")" ""
+    return "$rc"
 }
 
 # The tests keep their kernels in $build/tests/skt-cache (Criterion tests,
@@ -138,27 +226,81 @@ sanitized_ctest() {
     )
 }
 
+# The counts of a first attempt ($1) and of the rerun of its failed tests
+# ($2), as junit_counts prints them, made one: the rerun's outcome replaces
+# the first attempt's failures.
+merge_rerun_counts() {
+    local first rerun passed skipped
+    [ -n "$1" ] || return 0
+    if [ -z "$2" ]; then
+        echo "$1"
+        return 0
+    fi
+    read -r -a first <<<"$1"
+    read -r -a rerun <<<"$2"
+    passed=$((first[1] + rerun[1])) skipped=$((first[3] + rerun[3]))
+    echo "${first[0]} $passed $((first[0] - passed - skipped)) $skipped ${rerun[4]}"
+}
+
 run_sanitize_pass() {
-    local start=$SECONDS status=0 reports
+    local start=$SECONDS pass_start=$SECONDS status=0 reports junit counts note=""
+    local rerun_names
     reports="$(absolute "$sanitize_build")/sanitizer-reports"
-    SCANKIT_BUILD_DIR=$sanitize_build scripts/build.sh -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DSCANKIT_SANITIZE=ON -DSCANKIT_BUILD_BENCH=OFF || return 1
+    junit="$(absolute "$sanitize_build")/test-sh-sanitize"
+    rm -f "$junit".junit.xml "$junit"-rerun.junit.xml
+    if ! SCANKIT_BUILD_DIR=$sanitize_build scripts/build.sh -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DSCANKIT_SANITIZE=ON -DSCANKIT_BUILD_BENCH=OFF; then
+        summary_row sanitize 1 "$pass_start" "" "build failed"
+        return 1
+    fi
     echo "test.sh: sanitizer pass: built in $((SECONDS - start)) s"
     rm -rf "$reports" && mkdir -p "$reports" || return 1
     start=$SECONDS
-    sanitized_ctest "$reports" "$@" || status=1
+    sanitized_ctest "$reports" --output-junit "$junit".junit.xml "$@" || status=1
+    counts=$(junit_counts "$junit".junit.xml)
     # A tracer crash leaves its test unchecked, not failed by a finding: the
     # failed tests run once more, and must then pass with every check.
     if [ "$status" != 0 ] && only_tracer_crashes "$reports"; then
-        echo "test.sh: LeakSanitizer's tracer crashed (no report of a finding); running the failed tests again:" >&2
+        rerun_names=$(echo "$counts" | cut -d' ' -f5)
+        echo "==== test.sh: sanitizer pass: the failures above (${rerun_names:-?}) are" \
+            "LeakSanitizer's tracer crashing at exit, not findings: the leak check could" \
+            "not run. Its reports:" >&2
         cat "$reports"/* >&2
+        echo "==== test.sh: sanitizer pass: running those tests again; they must pass now" >&2
         rm -rf "$reports" && mkdir -p "$reports" || return 1
         status=0
-        sanitized_ctest "$reports" --rerun-failed "$@" || status=1
+        sanitized_ctest "$reports" --output-junit "$junit"-rerun.junit.xml --rerun-failed "$@" ||
+            status=1
+        counts=$(merge_rerun_counts "$counts" "$(junit_counts "$junit"-rerun.junit.xml)")
+        note="rerun after LeakSanitizer's tracer crashed: ${rerun_names:-?}"
     fi
-    check_no_reports "$reports" || status=1
+    if ! check_no_reports "$reports"; then
+        status=1
+        note="sanitizer reports in $reports${note:+; $note}"
+    fi
     echo "test.sh: sanitizer pass: tests ran in $((SECONDS - start)) s"
+    summary_row sanitize "$status" "$pass_start" "$counts" "$note"
     return "$status"
+}
+
+# The fuzz pass: scripts/fuzz.sh, its stderr kept to count its targets:
+# one "== TARGET: N s" line each, and "fuzz: FAILED: TARGET... (inputs in
+# ...)" naming those that failed.
+run_fuzz_pass() {
+    local start=$SECONDS rc=0 log ran names failed=()
+    log=$(mktemp) || return 1
+    { scripts/fuzz.sh --seconds 60 2>&1 1>&3 3>&- | tee "$log" >&2 3>&-; } 3>&1 || rc=1
+    ran=$(grep -c '^== fuzz_' "$log" || true)
+    read -r -a failed <<<"$(sed -n 's/^fuzz: FAILED: \([^(]*\) (inputs in .*/\1/p' "$log" | tail -n 1)"
+    if [ "$ran" = 0 ]; then
+        summary_row fuzz "$rc" "$start" "" "no target ran (build failed?)"
+    else
+        names=$(IFS=,; echo "${failed[*]}")
+        summary_row fuzz "$rc" "$start" "$ran $((ran - ${#failed[@]})) ${#failed[@]} 0 ${names:--}" \
+            "fuzz targets, 60 s in all"
+    fi
+    rm -f "$log"
+    return "$rc"
 }
 
 status=0
@@ -169,6 +311,7 @@ if [ "$passes" = all ] || [ "$passes" = sanitize ]; then
     run_sanitize_pass "$@" || status=1
 fi
 if [ "$passes" = all ] || [ "$passes" = fuzz ]; then
-    scripts/fuzz.sh --seconds 60 || status=1
+    run_fuzz_pass || status=1
 fi
+print_summary
 exit "$status"
