@@ -263,11 +263,11 @@ int bb_gen_coeffs(double *out, size_t n, uint64_t seed)
 void bb_gen_segments(size_t n, uint64_t seed, uint8_t *flags, uint32_t *offsets,
                      size_t *nseg, uint32_t *seg_ids)
 {
-    ak_rng r;
-    ak_rng_seed(&r, seed ^ 0x5e65e65e65e65e6ull);
+    sk_rng r;
+    sk_rng_seed(&r, seed ^ 0x5e65e65e65e65e6ull);
     size_t s = 0, i = 0;
     while (i < n) {
-        size_t len = 1 + (size_t)ak_rng_below(&r, BB_SEG_MAX_LEN);
+        size_t len = 1 + (size_t)sk_rng_below(&r, BB_SEG_MAX_LEN);
         if (len > n - i) len = n - i;
         offsets[s] = (uint32_t)i;
         for (size_t j = 0; j < len; j++) {
