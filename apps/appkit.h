@@ -8,9 +8,10 @@
  *   files      element files: raw little-endian or NumPy .npy (v1/v2/v3),
  *              read whole; written through a temporary file put into place
  *              at the end (linked where O_TMPFILE exists, else renamed).
- *   data       a seeded PRNG (xoshiro256** seeded by splitmix64) and the
- *              input distributions of datagen, so that tests and benchmarks
- *              regenerate exactly the data datagen writes.
+ *   data       the input distributions of datagen, drawn from sk_rng
+ *              (common/sk_rng.h: xoshiro256** seeded by splitmix64), so
+ *              that tests and benchmarks regenerate exactly the data
+ *              datagen writes.
  *   timing     a monotonic clock and progress on a terminal.
  *   device     (appkit_cl.c) --list-devices, opening the context, device
  *              buffers with timed transfers, build statistics and the
@@ -34,6 +35,7 @@
 #include <stdio.h>
 
 #include "scankit.h"
+#include "sk_rng.h"
 
 #if defined(__GNUC__)
 #define AK_PRINTF(fmt_index, first_arg) \
@@ -594,19 +596,7 @@ void ak_progress_end(ak_progress *p);                  /* NULL-safe */
 /* Data generation                                                           */
 /* ------------------------------------------------------------------------ */
 
-/*! ak_rng : xoshiro256** (Blackman & Vigna, 2018), a 256-bit state seeded
- *  by running splitmix64 from the 64-bit seed. Same seed, same sequence on
- *  every platform. */
-typedef struct ak_rng {
-    uint64_t s[4];
-} ak_rng;
-
-void ak_rng_seed(ak_rng *r, uint64_t seed);
-uint64_t ak_rng_next(ak_rng *r);
-
-/*! ak_rng_below() : uniform in [0, bound) without modulo bias; bound 0 means
- *  2^64 (the raw output). */
-uint64_t ak_rng_below(ak_rng *r, uint64_t bound);
+/* The PRNG is sk_rng (common/sk_rng.h), the tree's one generator. */
 
 /*! ak_dist : input distributions.
  *    UNIFORM     integers uniform over the type (or --range [LO, HI]);
@@ -659,7 +649,7 @@ int ak_range_parse(const char *s, ak_dtype type, ak_value *lo, ak_value *hi, ak_
 /*! ak_gen : a generator in progress; see ak_gen_init(). */
 typedef struct ak_gen {
     ak_gen_spec spec;
-    ak_rng rng;
+    sk_rng rng;
     int is_float;
     uint64_t lo_bits;       /* integers: lo as two's complement bits       */
     uint64_t span;          /* integers: hi - lo + 1 (0 = 2^64)            */

@@ -1050,11 +1050,11 @@ static int link_unnamed(int fd, const char *proc, const char *name)
 
 /* Replaces the template's last TEMP_SUFFIX_LEN characters with random
  * letters and digits. */
-static void randomize_suffix(char *template, ak_rng *rng)
+static void randomize_suffix(char *template, sk_rng *rng)
 {
     static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     char *x = template + strlen(template) - TEMP_SUFFIX_LEN;
-    uint64_t bits = ak_rng_next(rng);
+    uint64_t bits = sk_rng_next(rng);
     for (int i = 0; i < TEMP_SUFFIX_LEN; i++, bits /= 62)
         x[i] = chars[bits % 62];
 }
@@ -1064,7 +1064,7 @@ static void randomize_suffix(char *template, ak_rng *rng)
  * it), the file is linked under a hidden name beside it (`hidden`, a
  * template) and renamed over it; only that moment has a name to clean up,
  * and a handler waits while the list is held. */
-static int name_unnamed(int fd, const char *proc, const char *dest, char *hidden, ak_rng *rng)
+static int name_unnamed(int fd, const char *proc, const char *dest, char *hidden, sk_rng *rng)
 {
     if (link_unnamed(fd, proc, dest) == 0)
         return 0;
@@ -1323,10 +1323,10 @@ static int commit_named(ak_output *o, ak_err *e)
 static int commit_unnamed(ak_output *o, int fd, ak_err *e)
 {
     char proc[64];
-    ak_rng rng;
+    sk_rng rng;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    ak_rng_seed(&rng, (uint64_t)now.tv_nsec ^ ((uint64_t)now.tv_sec << 30) ^
+    sk_rng_seed(&rng, (uint64_t)now.tv_nsec ^ ((uint64_t)now.tv_sec << 30) ^
                           ((uint64_t)getpid() << 20) ^ (uint64_t)(uintptr_t)o);
     proc_fd_path(fd, proc, sizeof proc);
     sigset_t saved;

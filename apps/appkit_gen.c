@@ -1,10 +1,8 @@
 /*
- * appkit_gen.c - reproducible input data: the PRNG, the distributions of
- * datagen, and an in-place sort for the sorted ones.
+ * appkit_gen.c - reproducible input data: the distributions of datagen and
+ * an in-place sort for the sorted ones.
  *
- * PRNG: xoshiro256** 1.0 (D. Blackman, S. Vigna, "Scrambled linear
- * pseudorandom number generators", ACM TOMS 2021), its 256-bit state filled
- * from the 64-bit seed by splitmix64 (S. Vigna's seeding recommendation).
+ * The PRNG is sk_rng (common/sk_rng.h): xoshiro256** seeded by splitmix64.
  * Every element is produced from 64-bit outputs in a fixed order, so the
  * same seed gives the same data on every machine, whatever the block size.
  */
@@ -16,71 +14,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------------------ */
-/* PRNG                                                                      */
-/* ------------------------------------------------------------------------ */
-
-static uint64_t rotl64(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t splitmix64_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-void ak_rng_seed(ak_rng *r, uint64_t seed)
-{
-    uint64_t state = seed;
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64_next(&state);
-}
-
-uint64_t ak_rng_next(ak_rng *r)
-{
-    uint64_t *s = r->s;
-    const uint64_t result = rotl64(s[1] * 5, 7) * 9;
-    const uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl64(s[3], 45);
-    return result;
-}
-
-static int log2_if_power_of_two(uint64_t v)
-{
-    if (v == 0 || (v & (v - 1)) != 0)
-        return -1;
-    int k = 0;
-    while (v >>= 1)
-        k++;
-    return k;
-}
-
-uint64_t ak_rng_below(ak_rng *r, uint64_t bound)
-{
-    if (bound == 0)
-        return ak_rng_next(r);
-    int k = log2_if_power_of_two(bound);
-    if (k == 0)
-        return 0;
-    if (k > 0)
-        return ak_rng_next(r) >> (64 - k); /* the high bits */
-    uint64_t threshold = (0 - bound) % bound; /* 2^64 mod bound */
-    for (;;) {
-        uint64_t x = ak_rng_next(r);
-        if (x >= threshold)
-            return x % bound;
-    }
-}
 
 /* ------------------------------------------------------------------------ */
 /* Names and ranges                                                          */
@@ -199,8 +132,8 @@ static uint64_t double_bits(double d)
 static uint64_t uniform_int_bits(ak_gen *g)
 {
     if (g->span_shift > 0)
-        return g->lo_bits + (ak_rng_next(&g->rng) >> g->span_shift);
-    return g->lo_bits + ak_rng_below(&g->rng, g->span);
+        return g->lo_bits + (sk_rng_next(&g->rng) >> g->span_shift);
+    return g->lo_bits + sk_rng_below(&g->rng, g->span);
 }
 
 static double unit_double(uint64_t x)
@@ -210,7 +143,7 @@ static double unit_double(uint64_t x)
 
 static uint64_t uniform_float_bits(ak_gen *g)
 {
-    uint64_t x = ak_rng_next(&g->rng);
+    uint64_t x = sk_rng_next(&g->rng);
     double lo = g->spec.lo.f, hi = g->spec.hi.f;
     if (g->spec.type == AK_FLOAT32) {
         if (!g->spec.has_range)
@@ -238,7 +171,7 @@ static uint64_t entropy_bits(ak_gen *g)
 {
     uint64_t w = ~(uint64_t)0;
     for (unsigned k = 0; k < g->spec.entropy_k; k++)
-        w &= ak_rng_next(&g->rng);
+        w &= sk_rng_next(&g->rng);
     switch (g->spec.type) {
     case AK_FLOAT32: return float_bits((float)(w >> 40) * 0x1p-24f);
     case AK_FLOAT64: return double_bits(unit_double(w));
@@ -251,7 +184,7 @@ static uint64_t next_bits(ak_gen *g)
 {
     switch (g->spec.dist) {
     case AK_DIST_EQUAL: return g->table[0];
-    case AK_DIST_FEW_UNIQUE: return g->table[ak_rng_below(&g->rng, g->table_size)];
+    case AK_DIST_FEW_UNIQUE: return g->table[sk_rng_below(&g->rng, g->table_size)];
     case AK_DIST_ENTROPY: return entropy_bits(g);
     default: return uniform_bits(g);
     }
@@ -335,10 +268,10 @@ int ak_gen_init(ak_gen *g, const ak_gen_spec *spec, ak_err *e)
         g->lo_bits = sig ? (uint64_t)g->spec.lo.i : g->spec.lo.u;
         uint64_t hi = sig ? (uint64_t)g->spec.hi.i : g->spec.hi.u;
         g->span = hi - g->lo_bits + 1; /* 0 stands for 2^64 */
-        int k = log2_if_power_of_two(g->span);
+        int k = sk_log2_if_power_of_two(g->span);
         g->span_shift = k > 0 ? 64 - k : 0;
     }
-    ak_rng_seed(&g->rng, g->spec.seed);
+    sk_rng_seed(&g->rng, g->spec.seed);
     if (g->spec.dist == AK_DIST_EQUAL) {
         g->table[0] = uniform_bits(g);
         g->table_size = 1;

@@ -13,6 +13,7 @@
 
 #include "appkit_run.h"
 #include "radixsort_args.h"
+#include "sk_rng.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -135,18 +136,8 @@ static int check_order(const ak_run *r, ak_err *e)
     return 0;
 }
 
-/* A strong 64-bit mix of one (key, value) pair. */
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 /* An order-independent fingerprint of the multiset of (key, value) bit
- * pairs: sums of two independent mixes of each pair. Equal multisets give
+ * pairs: sums of two independent mixes (splitmix64's finalizer) of each pair. Equal multisets give
  * equal fingerprints; different ones collide with probability ~2^-128. O(n),
  * where sorting both arrays on the host took seconds at 2^24. */
 typedef struct multiset_print {
@@ -158,9 +149,9 @@ static multiset_print fingerprint(const ak_array *k, const ak_array *v)
     multiset_print f = {0, 0};
     for (size_t i = 0; i < k->n; i++) {
         uint64_t key = load_bits(k, i), val = v->data ? load_bits(v, i) : 0;
-        uint64_t h = mix64(key ^ mix64(val + 0x9e3779b97f4a7c15ull));
+        uint64_t h = sk_splitmix64_mix(key ^ sk_splitmix64_mix(val + 0x9e3779b97f4a7c15ull));
         f.a += h;
-        f.b += mix64(h + 0x632be59bd9b4e019ull);
+        f.b += sk_splitmix64_mix(h + 0x632be59bd9b4e019ull);
     }
     return f;
 }

@@ -76,150 +76,165 @@ size_t bb_prim_dists(bb_prim p, bb_dist *out)
 
 /* ---- options --------------------------------------------------------------------------- */
 
-static void usage(FILE *f, const char *prog, int opencl)
+/* The command line as read, before the defaults that depend on --quick.
+ * Counts are UINT64_MAX and seconds NULL where not given. */
+typedef struct bb_cli_args {
+    bb_opts o;
+    uint64_t min_log2, max_log2, step, repeats, min_repeats, warmups;
+    uint64_t qsort_max_log2, serial_max_log2;
+    const char *max_measure_s, *budget_s, *prims, *dists;
+    int help;
+} bb_cli_args;
+
+#define BB_U64_ROW(name, field, value, help) \
+    {name, 0, AK_OPT_U64, offsetof(bb_cli_args, field), value, help, NULL, 0}
+#define BB_TEXT_ROW(name, field, value, help) \
+    {name, 0, AK_OPT_TEXT, offsetof(bb_cli_args, field), value, help, NULL, 0}
+#define BB_FLAG_ROW(name, field, help) \
+    {name, 0, AK_OPT_FLAG, offsetof(bb_cli_args, field), NULL, help, NULL, 0}
+
+/* The rows bench_all and bench_cub share. */
+#define BB_COMMON_ROWS                                                                  \
+    BB_FLAG_ROW("quick", o.quick, "sizes 2^10..2^16, 3 repeats, 1 warm-up: a smoke run"), \
+    BB_U64_ROW("min-log2", min_log2, "K", "sizes n = 2^K from K (10) ..."),               \
+    BB_U64_ROW("max-log2", max_log2, "K", "... to K (28; at most 34) ..."),               \
+    BB_U64_ROW("step", step, "1|2", "... by this step in K (2)"),                         \
+    BB_TEXT_ROW("budget", budget_s, "S",                                                  \
+                "skip the remaining (larger) sizes once S seconds have\n"               \
+                "passed, or when the next size would end past S"),                      \
+    BB_U64_ROW("repeats", repeats, "R", "at most R timed runs per measurement (11)"),    \
+    BB_U64_ROW("min-repeats", min_repeats, "R", "at least R timed runs (3)"),             \
+    BB_U64_ROW("warmups", warmups, "W", "W untimed runs first (2)"),                      \
+    BB_TEXT_ROW("max-measure-s", max_measure_s, "S",                                      \
+                "stop repeating once S seconds were timed (1.0)"),                      \
+    {"seed", 0, AK_OPT_U64, offsetof(bb_cli_args, o.seed), "S",                           \
+     "the input seed (1), as datagen --seed", NULL, 0},                                 \
+    BB_TEXT_ROW("prims", prims, "LIST",                                                   \
+                "comma list of: scan_inclusive scan_exclusive reduce\n"                 \
+                "select_if partition sort_keys sort_pairs segscan\n"                    \
+                "segreduce poly_eval (default: all)"),                                  \
+    BB_TEXT_ROW("dists", dists, "LIST",                                                   \
+                "only these distributions (uniform, entropy:2, entropy:3,\n"            \
+                "entropy:4, sorted, reversed, equal, few-unique)"),                     \
+    BB_U64_ROW("qsort-max-log2", qsort_max_log2, "K",                                     \
+               "the qsort baseline only up to 2^K (24): it is slow"),                   \
+    BB_U64_ROW("serial-max-log2", serial_max_log2, "K",                                   \
+               "every serial baseline only up to 2^K (no limit)"),                      \
+    BB_TEXT_ROW("csv", o.csv, "FILE", "write the CSV there (default: stdout)")
+
+#define BB_HELP_ROW \
+    {"help", 'h', AK_OPT_FLAG, offsetof(bb_cli_args, help), NULL, "show this help and exit", NULL, 0}
+
+static const ak_opt opencl_rows[] = {
+    BB_COMMON_ROWS,
+    BB_TEXT_ROW("device", o.device, "SPEC",
+                "as sk_context_create (\"P:D\", index, or a name part);\n"
+                "default $SCANKIT_DEVICE, else the first GPU"),
+    BB_TEXT_ROW("shape", o.shape, "cpu|gpu", "force scankit's kernel shape"),
+    BB_FLAG_ROW("no-boost", o.no_boost, "leave Boost.Compute out"),
+    BB_FLAG_ROW("no-host", o.no_host, "leave out the end-to-end host-array timings"),
+    BB_FLAG_ROW("print-slug", o.print_slug, "print the device's results folder name and exit"),
+    BB_HELP_ROW,
+    AK_OPT_TABLE_END,
+};
+
+static const ak_opt cuda_rows[] = {BB_COMMON_ROWS, BB_HELP_ROW, AK_OPT_TABLE_END};
+
+static void cli_defaults(void *args)
 {
-    fprintf(f,
-            "usage: %s [--quick] [--min-log2 K] [--max-log2 K] [--step 1|2] [--budget S]\n"
-            "       [--repeats R] [--min-repeats R] [--warmups W] [--max-measure-s S]\n"
-            "       [--seed S] [--prims LIST] [--dists LIST] [--qsort-max-log2 K]\n"
-            "       [--serial-max-log2 K] [--csv FILE]%s\n"
-            "\n"
-            "  sizes n = 2^K, K from --min-log2 (10) to --max-log2 (28) by --step (2)\n"
-            "  --budget S        skip the remaining (larger) sizes once S seconds have\n"
-            "                    passed, or when the next size would end past S\n"
-            "  --repeats R       at most R timed runs per measurement (11), at least\n"
-            "                    --min-repeats (3), stopping once --max-measure-s (1.0)\n"
-            "                    seconds were timed; --warmups W untimed runs first (2)\n"
-            "  --seed S          the input seed (1), as datagen --seed\n"
-            "  --qsort-max-log2 K  the qsort baseline only up to 2^K (24): it is slow\n"
-            "  --serial-max-log2 K every serial baseline only up to 2^K (no limit)\n"
-            "  --prims LIST      comma list of: scan_inclusive scan_exclusive reduce\n"
-            "                    select_if partition sort_keys sort_pairs segscan\n"
-            "                    segreduce poly_eval (default: all)\n"
-            "  --dists LIST      only these distributions (uniform, entropy:2, entropy:3,\n"
-            "                    entropy:4, sorted, reversed, equal, few-unique)\n"
-            "  --quick           sizes 2^10..2^16, 3 repeats, 1 warm-up: a smoke run\n"
-            "  --csv FILE        write the CSV there (default: stdout)\n",
-            prog,
-            opencl ? "\n       [--device SPEC] [--shape cpu|gpu] [--no-boost] [--no-host]"
-                     " [--print-slug]"
-                   : "");
-    if (opencl)
-        fprintf(f,
-                "  --device SPEC     as sk_context_create (\"P:D\", index, or a name part);\n"
-                "                    default $SCANKIT_DEVICE, else the first GPU\n"
-                "  --shape cpu|gpu   force scankit's kernel shape\n"
-                "  --no-boost        leave Boost.Compute out; --no-host: leave out the\n"
-                "                    end-to-end host-array timings\n"
-                "  --print-slug      print the device's results folder name and exit\n");
+    bb_cli_args *a = args;
+    a->min_log2 = a->max_log2 = a->step = UINT64_MAX;
+    a->repeats = a->min_repeats = a->warmups = UINT64_MAX;
+    a->qsort_max_log2 = a->serial_max_log2 = UINT64_MAX;
+    a->o.seed = 1;
 }
 
-static int parse_int(const char *s, long lo, long hi, int *out)
+/* *out = v, or `def` when v was not given; fails outside [lo, hi]. */
+static int count_or_default(const char *name, uint64_t v, int def, int lo, int hi, int *out,
+                            ak_err *e)
 {
-    long v = 0;
-    if (!bb_parse_long(s, lo, hi, &v)) return -1;
+    if (v == UINT64_MAX) v = (uint64_t)def;
+    if (v < (uint64_t)lo || v > (uint64_t)hi)
+        return ak_fail(e, "--%s must be from %d to %d", name, lo, hi);
     *out = (int)v;
     return 0;
 }
 
-static int parse_double(const char *s, double *out)
+/* *out = the seconds in s (>= 0), or `def` when s is NULL. */
+static int seconds_or_default(const char *name, const char *s, double def, double *out,
+                              ak_err *e)
 {
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || !end || *end || !(v >= 0)) return -1;
-    *out = v;
+    if (!s) {
+        *out = def;
+        return 0;
+    }
+    if (ak_parse_f64(s, out) || !(*out >= 0))
+        return ak_fail(e, "--%s needs seconds >= 0, not '%s'", name, s);
     return 0;
 }
 
-static int parse_prims(const char *s, unsigned *mask)
+static int parse_prims(const char *s, unsigned *mask, ak_err *e)
 {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", s);
     *mask = 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         bb_prim p;
-        if (bb_prim_parse(t, &p)) return -1;
+        if (bb_prim_parse(t, &p)) return ak_fail(e, "unknown primitive '%s' in --prims", t);
         *mask |= 1u << p;
     }
-    return *mask ? 0 : -1;
+    return *mask ? 0 : ak_fail(e, "--prims names no primitive");
+}
+
+static int check_counts(bb_cli_args *a, ak_err *e)
+{
+    bb_opts *o = &a->o;
+    int q = o->quick;
+    if (count_or_default("min-log2", a->min_log2, 10, 0, 40, &o->min_log2, e) ||
+        count_or_default("max-log2", a->max_log2, q ? 16 : 28, 0, 34, &o->max_log2, e) ||
+        count_or_default("step", a->step, 2, 1, 2, &o->step, e) ||
+        count_or_default("repeats", a->repeats, q ? 3 : 11, 1, 1001, &o->repeats, e) ||
+        count_or_default("min-repeats", a->min_repeats, q ? 1 : 3, 1, 1001, &o->min_repeats, e) ||
+        count_or_default("warmups", a->warmups, q ? 1 : 2, 0, 100, &o->warmups, e) ||
+        count_or_default("qsort-max-log2", a->qsort_max_log2, 24, 0, 40, &o->qsort_max_log2, e) ||
+        count_or_default("serial-max-log2", a->serial_max_log2, 40, 0, 40, &o->serial_max_log2,
+                         e))
+        return -1;
+    if (o->min_repeats > o->repeats) o->min_repeats = o->repeats;
+    if (o->min_log2 > o->max_log2) return ak_fail(e, "--min-log2 is above --max-log2");
+    return 0;
+}
+
+static int cli_check(void *args, ak_err *e)
+{
+    bb_cli_args *a = args;
+    bb_opts *o = &a->o;
+    if (check_counts(a, e) ||
+        seconds_or_default("max-measure-s", a->max_measure_s, o->quick ? 0.05 : 1.0,
+                           &o->max_measure_s, e) ||
+        seconds_or_default("budget", a->budget_s, 0, &o->budget_s, e))
+        return -1;
+    o->prim_mask = (1u << BB_PRIM_COUNT) - 1;
+    if (a->prims && parse_prims(a->prims, &o->prim_mask, e)) return -1;
+    if (a->dists) snprintf(o->dist_filter, sizeof o->dist_filter, "%s", a->dists);
+    if (o->shape && strcmp(o->shape, "cpu") && strcmp(o->shape, "gpu"))
+        return ak_fail(e, "--shape must be cpu or gpu, not '%s'", o->shape);
+    return 0;
 }
 
 int bb_opts_parse(bb_opts *o, int argc, char **argv, const char *prog, int opencl)
 {
-    memset(o, 0, sizeof *o);
-    int min_log2 = -1, max_log2 = -1, repeats = -1, min_repeats = -1, warmups = -1;
-    double max_measure = -1;
-    o->step = 2;
-    o->seed = 1;
-    o->prim_mask = (1u << BB_PRIM_COUNT) - 1;
-    o->qsort_max_log2 = 24;
-    o->serial_max_log2 = 40;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0, used = 1;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout, prog, opencl);
-            return 1;
-        } else if (!strcmp(a, "--quick")) {
-            o->quick = 1;
-            used = 0;
-        } else if (opencl && !strcmp(a, "--no-boost")) {
-            o->no_boost = 1;
-            used = 0;
-        } else if (opencl && !strcmp(a, "--no-host")) {
-            o->no_host = 1;
-            used = 0;
-        } else if (opencl && !strcmp(a, "--print-slug")) {
-            o->print_slug = 1;
-            used = 0;
-        } else if (!v) {
-            bad = 1;
-        } else if (!strcmp(a, "--min-log2")) bad = parse_int(v, 0, 40, &min_log2);
-        else if (!strcmp(a, "--max-log2")) bad = parse_int(v, 0, 40, &max_log2);
-        else if (!strcmp(a, "--step")) bad = parse_int(v, 1, 2, &o->step);
-        else if (!strcmp(a, "--repeats")) bad = parse_int(v, 1, 1001, &repeats);
-        else if (!strcmp(a, "--min-repeats")) bad = parse_int(v, 1, 1001, &min_repeats);
-        else if (!strcmp(a, "--warmups")) bad = parse_int(v, 0, 100, &warmups);
-        else if (!strcmp(a, "--max-measure-s")) bad = parse_double(v, &max_measure);
-        else if (!strcmp(a, "--budget")) bad = parse_double(v, &o->budget_s);
-        else if (!strcmp(a, "--qsort-max-log2")) bad = parse_int(v, 0, 40, &o->qsort_max_log2);
-        else if (!strcmp(a, "--serial-max-log2"))
-            bad = parse_int(v, 0, 40, &o->serial_max_log2);
-        else if (!strcmp(a, "--csv")) o->csv = v;
-        else if (!strcmp(a, "--prims")) bad = parse_prims(v, &o->prim_mask);
-        else if (!strcmp(a, "--dists")) snprintf(o->dist_filter, sizeof o->dist_filter, "%s", v);
-        else if (opencl && !strcmp(a, "--device")) o->device = v;
-        else if (opencl && !strcmp(a, "--shape")) {
-            o->shape = v;
-            bad = strcmp(v, "cpu") && strcmp(v, "gpu");
-        } else if (!strcmp(a, "--seed")) {
-            bad = !bb_parse_u64(v, &o->seed);
-        } else bad = 1;
-        if (bad) {
-            fprintf(stderr, "%s: bad option or value: %s%s%s\n", prog, a, v && used ? " " : "",
-                    v && used ? v : "");
-            usage(stderr, prog, opencl);
-            return 2;
-        }
-        i += used;
+    char usage[128];
+    snprintf(usage, sizeof usage, "%s [OPTION]...", prog);
+    const ak_cli cli = {prog, usage, opencl ? opencl_rows : cuda_rows, sizeof(bb_cli_args),
+                        cli_defaults, cli_check, NULL};
+    bb_cli_args a;
+    if (ak_parse_command_line(&cli, argc, argv, &a) != AK_EXIT_OK) return 2;
+    if (a.help) {
+        ak_print_cli_help(&cli);
+        return 1;
     }
-    o->min_log2 = min_log2 >= 0 ? min_log2 : 10;
-    o->max_log2 = max_log2 >= 0 ? max_log2 : o->quick ? 16 : 28;
-    o->repeats = repeats > 0 ? repeats : o->quick ? 3 : 11;
-    o->min_repeats = min_repeats > 0 ? min_repeats : o->quick ? 1 : 3;
-    if (o->min_repeats > o->repeats) o->min_repeats = o->repeats;
-    o->warmups = warmups >= 0 ? warmups : o->quick ? 1 : 2;
-    o->max_measure_s = max_measure >= 0 ? max_measure : o->quick ? 0.05 : 1.0;
-    if (o->min_log2 > o->max_log2) {
-        fprintf(stderr, "%s: --min-log2 is above --max-log2\n", prog);
-        return 2;
-    }
-    if (o->max_log2 > 34) {
-        fprintf(stderr, "%s: --max-log2 above 34 is not supported\n", prog);
-        return 2;
-    }
+    *o = a.o;
     return 0;
 }
 
@@ -263,11 +278,11 @@ int bb_gen_coeffs(double *out, size_t n, uint64_t seed)
 void bb_gen_segments(size_t n, uint64_t seed, uint8_t *flags, uint32_t *offsets,
                      size_t *nseg, uint32_t *seg_ids)
 {
-    ak_rng r;
-    ak_rng_seed(&r, seed ^ 0x5e65e65e65e65e6ull);
+    sk_rng r;
+    sk_rng_seed(&r, seed ^ 0x5e65e65e65e65e6ull);
     size_t s = 0, i = 0;
     while (i < n) {
-        size_t len = 1 + (size_t)ak_rng_below(&r, BB_SEG_MAX_LEN);
+        size_t len = 1 + (size_t)sk_rng_below(&r, BB_SEG_MAX_LEN);
         if (len > n - i) len = n - i;
         offsets[s] = (uint32_t)i;
         for (size_t j = 0; j < len; j++) {

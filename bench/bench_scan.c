@@ -23,6 +23,7 @@
 #include <scankit.h>
 
 #include "bench_time.h"
+#include "sk_rng.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -457,15 +458,12 @@ static void csv_row(bench *b, const row *r)
 
 /* ---- setup ---------------------------------------------------------------------------- */
 
+/* The high halves of splitmix64's outputs from seed. */
 static void fill_random(uint32_t *p, size_t n, uint64_t seed)
 {
     uint64_t x = seed;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        p[i] = (uint32_t)((z ^ (z >> 31)) >> 32);
-    }
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint32_t)(sk_splitmix64_next(&x) >> 32);
 }
 
 static int context_open(bench *b)

@@ -27,6 +27,7 @@
 #include <scankit.h>
 
 #include "bench_time.h"
+#include "sk_rng.h"
 
 #include <float.h>
 #include <inttypes.h>
@@ -97,18 +98,10 @@ static int parse_options(int argc, char **argv, options *o)
 
 /* ---- time, statistics, random data ------------------------------------------------- */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Uniform in [-1, 1). */
 static double rng_unit(uint64_t *s)
 {
-    return (double)(rng_next(s) >> 11) * 0x1p-52 - 1.0;
+    return (double)(sk_splitmix64_next(s) >> 11) * 0x1p-52 - 1.0;
 }
 
 /* ---- state ---------------------------------------------------------------------------- */
@@ -211,7 +204,7 @@ static int segscan_data(bench *b, size_t n)
 {
     uint32_t *in = b->in;
     for (size_t i = 0; i < n; i++) {
-        uint64_t r = rng_next(&b->rng);
+        uint64_t r = sk_splitmix64_next(&b->rng);
         in[i] = (uint32_t)r;
         b->hflags[i] = i == 0 || (r >> 32) % b->seg_len == 0;
     }

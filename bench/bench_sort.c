@@ -29,6 +29,7 @@
 #include <scankit.h>
 
 #include "bench_time.h"
+#include "sk_rng.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -101,21 +102,13 @@ static int parse_options(int argc, char **argv, options *o)
 
 /* ---- data ----------------------------------------------------------------------- */
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* Keys: AND of `words` random words (1 = uniform), high halves. */
 static void fill_keys(uint32_t *k, size_t n, int words, uint64_t seed)
 {
     uint64_t s = seed;
     for (size_t i = 0; i < n; i++) {
         uint64_t w = ~(uint64_t)0;
-        for (int j = 0; j < words; j++) w &= splitmix(&s);
+        for (int j = 0; j < words; j++) w &= sk_splitmix64_next(&s);
         k[i] = (uint32_t)(w >> 32);
     }
 }

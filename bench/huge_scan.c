@@ -13,6 +13,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "sk_rng.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +31,7 @@ static double now_seconds(void)
 /* Input element i: a cheap hash, so the host can regenerate it to check. */
 static uint32_t input_at(uint64_t i)
 {
-    uint64_t z = i + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return (uint32_t)(z ^ (z >> 31));
+    return (uint32_t)sk_splitmix64_next(&i);
 }
 
 static int fail(const char *what, sk_context *ctx, sk_status st)

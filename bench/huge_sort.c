@@ -13,18 +13,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "sk_rng.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static uint64_t mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static double now_s(void)
 {
@@ -41,7 +36,7 @@ static sums checksum(const uint32_t *k, size_t n)
 {
     sums s = {0, 0};
     for (size_t i = 0; i < n; i++) {
-        uint64_t h = mix(k[i] + 0x9e3779b97f4a7c15ull);
+        uint64_t h = sk_splitmix64_mix(k[i] + 0x9e3779b97f4a7c15ull);
         s.add += h;
         s.xor_ ^= h;
     }
@@ -92,7 +87,7 @@ int main(int argc, char **argv)
         sk_context_set_param(ctx, SK_PARAM_SHAPE, !strcmp(shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
     uint32_t *k = malloc(n * sizeof *k);
     if (!k) return fail(ctx, SK_E_OUT_OF_MEMORY, "malloc");
-    for (size_t i = 0; i < n; i++) k[i] = (uint32_t)(mix(i) >> 32);
+    for (size_t i = 0; i < n; i++) k[i] = (uint32_t)(sk_splitmix64_mix(i) >> 32);
     sums before = checksum(k, n);
     cl_int rc = CL_SUCCESS;
     cl_mem buf = clCreateBuffer(sk_context_cl_context(ctx), CL_MEM_READ_WRITE, n * 4, NULL, &rc);

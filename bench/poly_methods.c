@@ -16,6 +16,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "sk_rng.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -166,11 +168,10 @@ int main(int argc, char **argv)
            "gamma(2d) sum|a_i x^i|; device ms, median of %d\n", d.device_name, repeats);
     printf("%-28s %10s %8s %14s %10s %10s %10s %10s\n", "case", "degree", "x", "p(x)",
            "err affine", "err powers", "ms affine", "ms powers");
-    uint64_t z = 12345;
-    for (size_t i = 0; i < n; i++) {
-        z = z * 6364136223846793005ull + 1442695040888963407ull;
-        a[i] = (double)(z >> 11) / 9007199254740992.0 - 0.5;
-    }
+    sk_rng rng;
+    sk_rng_seed(&rng, 12345);
+    for (size_t i = 0; i < n; i++)
+        a[i] = sk_rng_unit(&rng) - 0.5;
     run_case(&b, "random a_i in [-0.5, 0.5)", a, 0.9999, repeats);
     run_case(&b, "random a_i in [-0.5, 0.5)", a, -0.99999, repeats);
     /* (x - 1)^20 expanded: binomial coefficients of alternating sign. */

@@ -18,53 +18,21 @@ sk_context *skt_ctx = NULL;
 /* ---- PRNG -------------------------------------------------------------------- */
 
 static uint64_t g_seed;
-static uint64_t g_s[4];
-
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static sk_rng g_rng;
 
 void skt_reseed(uint64_t seed)
 {
-    uint64_t x = seed;
     g_seed = seed;
-    for (int i = 0; i < 4; i++)
-        g_s[i] = splitmix64(&x);
+    sk_rng_seed(&g_rng, seed);
 }
 
 uint64_t skt_seed(void) { return g_seed; }
 
-uint64_t skt_rand(void)
-{
-    uint64_t r = rotl(g_s[1] * 5, 7) * 9;
-    uint64_t t = g_s[1] << 17;
-    g_s[2] ^= g_s[0];
-    g_s[3] ^= g_s[1];
-    g_s[1] ^= g_s[2];
-    g_s[0] ^= g_s[3];
-    g_s[2] ^= t;
-    g_s[3] = rotl(g_s[3], 45);
-    return r;
-}
+uint64_t skt_rand(void) { return sk_rng_next(&g_rng); }
 
-uint64_t skt_rand_below(uint64_t bound)
-{
-    /* Rejection sampling: no modulo bias. */
-    uint64_t lim = UINT64_MAX - UINT64_MAX % bound;
-    uint64_t r;
-    do {
-        r = skt_rand();
-    } while (r >= lim);
-    return r % bound;
-}
+uint64_t skt_rand_below(uint64_t bound) { return sk_rng_below(&g_rng, bound); }
 
-double skt_rand_unit(void) { return (double)(skt_rand() >> 11) * 0x1.0p-53; }
+double skt_rand_unit(void) { return sk_rng_unit(&g_rng); }
 
 double skt_now(void)
 {
@@ -87,7 +55,7 @@ static uint64_t pick_seed(void)
     clock_gettime(CLOCK_REALTIME, &ts);
     uint64_t x = (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^
                  ((uint64_t)getpid() << 32);
-    return splitmix64(&x);
+    return sk_splitmix64_next(&x);
 }
 
 /* ---- setup ----------------------------------------------------------------------- */

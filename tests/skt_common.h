@@ -18,6 +18,7 @@
 #include <criterion/logging.h>
 
 #include "scankit.h"
+#include "sk_rng.h"
 #include "ref/reference.h"
 
 /* ---- context --------------------------------------------------------------- */
@@ -39,7 +40,7 @@ void skt_setup(void);
 /* 1 if skt_ctx's device has double precision. */
 int skt_has_fp64(void);
 
-/* ---- seeded PRNG (xoshiro256**, seeded through splitmix64) ----------------- */
+/* ---- seeded PRNG (sk_rng: xoshiro256**, seeded through splitmix64) -------- */
 
 uint64_t skt_seed(void);
 void skt_reseed(uint64_t seed);

@@ -33,6 +33,7 @@
 #include "scankit.h"
 #include "ref/reference.h"
 #include "skt_cli.h"
+#include "sk_rng.h"
 
 #ifndef SKT_APP_DIR
 #error "SKT_APP_DIR must name the directory of the built programs"
@@ -979,44 +980,25 @@ Test(datagen_cli, should_write_the_same_file_for_the_same_seed)
     skt_cli_free(&c);
 }
 
-static uint64_t ref_splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-static uint64_t ref_rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-/* xoshiro256** as published by Blackman and Vigna. */
-static uint64_t ref_xoshiro(uint64_t s[4])
-{
-    uint64_t result = ref_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = ref_rotl(s[3], 45);
-    return result;
-}
-
 Test(datagen_cli, should_draw_uniform_uint64_straight_from_xoshiro256_seeded_by_splitmix64)
 {
     uint64_t sm = 0;
-    cr_assert_eq(ref_splitmix64(&sm), 0xe220a8397b1dcdafu, "splitmix64 known answer");
+    cr_assert_eq(sk_splitmix64_next(&sm), 0xe220a8397b1dcdafu, "splitmix64 known answer");
+    /* the first outputs of xoshiro256** as published by Blackman and Vigna,
+       its state filled by splitmix64 from 42 */
+    static const uint64_t known[3] = {0x15780b2e0c2ec716u, 0x6104d9866d113a7eu,
+                                      0xae17533239e499a1u};
     size_t n;
     unsigned char *base;
     unsigned char *data = generate("x.bin", T_U64, &n, &base, "-n", "16", "--seed", "42");
-    uint64_t state = 42, s[4];
-    for (int i = 0; i < 4; i++)
-        s[i] = ref_splitmix64(&state);
-    for (size_t i = 0; i < n; i++)
-        cr_assert_eq(load_bits(data + 8 * i, 8), ref_xoshiro(s), "element %zu", i);
+    sk_rng rng;
+    sk_rng_seed(&rng, 42);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t want = sk_rng_next(&rng);
+        if (i < 3)
+            cr_assert_eq(want, known[i], "xoshiro256** known answer %zu", i);
+        cr_assert_eq(load_bits(data + 8 * i, 8), want, "element %zu", i);
+    }
     free(base);
 }
 

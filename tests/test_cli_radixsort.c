@@ -26,6 +26,7 @@
 
 #include "ref/ref_sort.h"
 #include "scankit.h"
+#include "sk_rng.h"
 #include "skt_cli.h"
 
 extern char **environ;
@@ -102,10 +103,7 @@ static uint64_t rng_state = 0x243f6a8885a308d3ull;
 
 static uint64_t rnd(void)
 {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return sk_splitmix64_next(&rng_state);
 }
 
 /* n random keys of `size` bytes with few distinct values (ties matter). */
