@@ -248,6 +248,38 @@ int bb_dist_selected(const bb_opts *o, const bb_dist *d)
     return 0;
 }
 
+/* ---- options of the one-primitive programs ------------------------------------------- */
+
+static int log2_in_range(const char *name, uint64_t v, const bb_run_limits *lim, ak_err *e)
+{
+    if (v < (uint64_t)lim->log2_lo || v > (uint64_t)lim->log2_hi)
+        return ak_fail(e, "--%s must be from %d to %d", name, lim->log2_lo, lim->log2_hi);
+    return 0;
+}
+
+int bb_run_check(const bb_run_args *a, const bb_run_limits *lim, ak_err *e)
+{
+    if (log2_in_range("min-log2", a->min_log2, lim, e) ||
+        log2_in_range("max-log2", a->max_log2, lim, e))
+        return -1;
+    if (a->min_log2 > a->max_log2) return ak_fail(e, "--min-log2 is above --max-log2");
+    if (a->repeats < 1 || a->repeats > (uint64_t)lim->max_repeats)
+        return ak_fail(e, "--repeats must be from 1 to %d", lim->max_repeats);
+    if (a->shape && strcmp(a->shape, "cpu") && strcmp(a->shape, "gpu"))
+        return ak_fail(e, "--shape must be cpu or gpu, not '%s'", a->shape);
+    return 0;
+}
+
+int bb_run_parse(const ak_cli *cli, int argc, char **argv, void *args)
+{
+    if (ak_parse_command_line(cli, argc, argv, args) != AK_EXIT_OK) return 2;
+    if (((const bb_run_args *)args)->help) {
+        ak_print_cli_help(cli);
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- data ---------------------------------------------------------------------------------- */
 
 int bb_gen_keys(uint32_t *out, size_t n, const bb_dist *d, uint64_t seed)
