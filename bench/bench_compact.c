@@ -20,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "bench_common.h"
 #include "bench_time.h"
 #include "sk_rng.h"
 
@@ -42,47 +43,41 @@ typedef struct options {
     uint64_t seed;
 } options;
 
-static void usage(FILE *f)
+static const ak_opt compact_rows[] = {
+    BB_RUN_ROW_MIN_LOG2("sizes n = 2^K from K (16) ..."),
+    BB_RUN_ROW_MAX_LOG2("... to K (26; at most 40)"),
+    BB_RUN_ROW_REPEATS("R timed runs per measurement (11)"),
+    BB_RUN_ROW_DEVICE,
+    BB_RUN_ROW_SHAPE,
+    BB_RUN_ROW_SEED("the input seed (1)"),
+    BB_RUN_ROW_HELP,
+    AK_OPT_TABLE_END,
+};
+
+static void compact_defaults(void *args)
 {
-    fprintf(f, "usage: bench_compact [--min-log2 K] [--max-log2 K] [--repeats R]\n"
-               "                     [--device SPEC] [--shape cpu|gpu] [--seed S]\n"
-               "  n = 2^K for K from --min-log2 (16) to --max-log2 (26); R repeats (11)\n");
+    bb_run_args *a = args;
+    a->min_log2 = 16;
+    a->max_log2 = 26;
+    a->repeats = 11;
+    a->seed = 1;
 }
 
-static bool parse_pair(options *o, const char *name, const char *value)
+static int compact_check(void *args, ak_err *e)
 {
-    long v = 0;
-    if (!strcmp(name, "--min-log2") && bb_parse_long(value, 0, 40, &v)) o->min_log2 = (int)v;
-    else if (!strcmp(name, "--max-log2") && bb_parse_long(value, 0, 40, &v)) o->max_log2 = (int)v;
-    else if (!strcmp(name, "--repeats") && bb_parse_long(value, 1, MAX_REPEATS, &v))
-        o->repeats = (int)v;
-    else if (!strcmp(name, "--device")) o->device = value;
-    else if (!strcmp(name, "--shape") && (!strcmp(value, "cpu") || !strcmp(value, "gpu")))
-        o->shape = value;
-    else if (!strcmp(name, "--seed")) return bb_parse_u64(value, &o->seed);
-    else return false;
-    return true;
+    static const bb_run_limits limits = {0, 40, MAX_REPEATS};
+    return bb_run_check(args, &limits, e);
 }
 
 /* 0: run; 1: --help shown; 2: bad usage. */
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){16, 26, 11, NULL, NULL, 1};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 1;
-        }
-        if (i + 1 >= argc || !parse_pair(o, argv[i], argv[i + 1])) {
-            usage(stderr);
-            return 2;
-        }
-        i++;
-    }
-    if (o->min_log2 > o->max_log2) {
-        usage(stderr);
-        return 2;
-    }
+    const ak_cli cli = {"bench_compact", "bench_compact [OPTION]...", compact_rows, sizeof(bb_run_args),
+                        compact_defaults, compact_check, NULL};
+    bb_run_args a;
+    int rc = bb_run_parse(&cli, argc, argv, &a);
+    if (rc) return rc;
+    *o = (options){(int)a.min_log2, (int)a.max_log2, (int)a.repeats, a.device, a.shape, a.seed};
     return 0;
 }
 
