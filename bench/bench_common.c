@@ -280,6 +280,42 @@ int bb_run_parse(const ak_cli *cli, int argc, char **argv, void *args)
     return 0;
 }
 
+/* ---- setup of the one-primitive programs ---------------------------------------------- */
+
+void bb_fill_random(uint32_t *p, size_t n, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint32_t)(sk_splitmix64_next(&x) >> 32);
+}
+
+sk_status bb_context_open(sk_context **ctx, const char *device, const char *shape,
+                          const char **what)
+{
+    *what = "opening the device";
+    sk_status st = sk_context_create(ctx, device);
+    if (st != SK_OK) return st;
+    *what = "setting the shape";
+    if (shape)
+        st = sk_context_set_param(*ctx, SK_PARAM_SHAPE,
+                                  !strcmp(shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
+    if (st != SK_OK) return st;
+    *what = "turning profiling on";
+    return sk_context_set_param(*ctx, SK_PARAM_PROFILE, 1);
+}
+
+sk_status bb_context_describe(sk_context *ctx, char *name, size_t cap, const char **shape)
+{
+    sk_device_desc d;
+    long s = 0;
+    sk_status st = sk_context_get_param(ctx, SK_PARAM_SHAPE, &s);
+    if (st == SK_OK) st = sk_context_device(ctx, &d);
+    if (st != SK_OK) return st;
+    snprintf(name, cap, "%s (%s)", d.device_name, d.platform_name);
+    *shape = s == SK_SHAPE_CPU ? "cpu" : "gpu";
+    return SK_OK;
+}
+
 /* ---- data ---------------------------------------------------------------------------------- */
 
 int bb_gen_keys(uint32_t *out, size_t n, const bb_dist *d, uint64_t seed)

@@ -139,6 +139,21 @@ int bb_run_check(const bb_run_args *a, const bb_run_limits *lim, ak_err *e);
  * @return 0: run; 1: help printed; 2: usage error (printed). */
 int bb_run_parse(const ak_cli *cli, int argc, char **argv, void *args);
 
+/* ---- setup of the one-primitive programs ------------------------------------------- */
+
+/* n uint32: the high halves of splitmix64's outputs from seed. */
+void bb_fill_random(uint32_t *p, size_t n, uint64_t seed);
+
+/* *ctx on `device` (NULL: the default) with profiling on, and the kernel
+ * shape forced when `shape` is "cpu" or "gpu". On failure *what names the
+ * step that failed. @return SK_OK or its status. */
+sk_status bb_context_open(sk_context **ctx, const char *device, const char *shape,
+                          const char **what);
+
+/* "DEVICE (PLATFORM)" of ctx into name, and "cpu" or "gpu" (the shape in
+ * use) into *shape. @return SK_OK or its status. */
+sk_status bb_context_describe(sk_context *ctx, char *name, size_t cap, const char **shape);
+
 /* ---- data -------------------------------------------------------------------------- */
 
 /* n uint32 keys of distribution d from seed, exactly as

@@ -484,35 +484,19 @@ static void csv_row(bench *b, const row *r)
 
 /* ---- setup ---------------------------------------------------------------------------- */
 
-/* The high halves of splitmix64's outputs from seed. */
-static void fill_random(uint32_t *p, size_t n, uint64_t seed)
-{
-    uint64_t x = seed;
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint32_t)(sk_splitmix64_next(&x) >> 32);
-}
-
+/* The device with the options' shape and scan parameters. */
 static int context_open(bench *b)
 {
-    sk_device_desc d;
-    long shape = 0;
-    sk_status st = sk_context_create(&b->ctx, b->opt.device);
-    if (st != SK_OK) return sk_fail(b, st, "opening the device");
-    if (b->opt.shape) {
-        st = sk_context_set_param(b->ctx, SK_PARAM_SHAPE,
-                                  !strcmp(b->opt.shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
-        if (st != SK_OK) return sk_fail(b, st, "setting the shape");
-    }
-    st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
-    if (st == SK_OK && b->opt.path) st = sk_context_set_param(b->ctx, SK_PARAM_SCAN_PATH, b->opt.path);
+    const char *what = NULL;
+    sk_status st = bb_context_open(&b->ctx, b->opt.device, b->opt.shape, &what);
+    if (st != SK_OK) return sk_fail(b, st, what);
+    if (b->opt.path) st = sk_context_set_param(b->ctx, SK_PARAM_SCAN_PATH, b->opt.path);
     if (st == SK_OK && b->opt.wg) st = sk_context_set_param(b->ctx, SK_PARAM_WG_SIZE, b->opt.wg);
     if (st == SK_OK && b->opt.items)
         st = sk_context_set_param(b->ctx, SK_PARAM_ITEMS_PER_THREAD, b->opt.items);
-    if (st == SK_OK) st = sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);
-    if (st == SK_OK) st = sk_context_device(b->ctx, &d);
+    if (st == SK_OK)
+        st = bb_context_describe(b->ctx, b->device_name, sizeof b->device_name, &b->shape_name);
     if (st != SK_OK) return sk_fail(b, st, "configuring the context");
-    snprintf(b->device_name, sizeof b->device_name, "%s (%s)", d.device_name, d.platform_name);
-    b->shape_name = shape == SK_SHAPE_CPU ? "cpu" : "gpu";
     b->queue = sk_context_cl_queue(b->ctx);
     return 0;
 }
@@ -528,7 +512,7 @@ static int buffers_open(bench *b)
         fprintf(stderr, "bench_scan: out of host memory (3 x %zu bytes)\n", bytes);
         return 1;
     }
-    fill_random(b->in, b->cap, b->opt.seed);
+    bb_fill_random(b->in, b->cap, b->opt.seed);
     cl_context cl = sk_context_cl_context(b->ctx);
     b->src = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
     if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateBuffer(src)");

@@ -380,16 +380,13 @@ static int new_buf(bench *b, size_t bytes, cl_mem *m)
 
 static int bench_open(bench *b)
 {
-    sk_status st = sk_context_create(&b->ctx, b->opt.device);
+    const char *what = NULL;
+    sk_status st = bb_context_open(&b->ctx, b->opt.device, b->opt.shape, &what);
     if (st != SK_OK) {
-        fprintf(stderr, "bench_segscan_poly: no device: %s\n", sk_status_str(st));
+        fprintf(stderr, "bench_segscan_poly: %s: %s\n", what, sk_status_str(st));
         return 1;
     }
     b->queue = sk_context_cl_queue(b->ctx);
-    if (b->opt.shape)
-        sk_context_set_param(b->ctx, SK_PARAM_SHAPE, !strcmp(b->opt.shape, "cpu") ? SK_SHAPE_CPU
-                                                                               : SK_SHAPE_GPU);
-    sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
     b->cap = (size_t)1 << b->opt.max_log2;
     size_t bytes = b->cap * 8 + (POINTS_DEGREE + 1) * 8;
     b->in = malloc(bytes);

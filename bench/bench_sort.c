@@ -351,13 +351,9 @@ static int prepare(bench *b, size_t n, int words)
 static int open_all(bench *b)
 {
     size_t n = (size_t)1 << b->o.max_log2;
-    sk_status st = sk_context_create(&b->ctx, b->o.device);
-    if (st != SK_OK) return fail_sk(b, st, "sk_context_create");
-    if (b->o.shape)
-        st = sk_context_set_param(b->ctx, SK_PARAM_SHAPE,
-                                  !strcmp(b->o.shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
-    if (st == SK_OK) st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
-    if (st != SK_OK) return fail_sk(b, st, "sk_context_set_param");
+    const char *what = NULL;
+    sk_status st = bb_context_open(&b->ctx, b->o.device, b->o.shape, &what);
+    if (st != SK_OK) return fail_sk(b, st, what);
     b->q = sk_context_cl_queue(b->ctx);
     cl_int rc = CL_SUCCESS;
     b->dk = clCreateBuffer(sk_context_cl_context(b->ctx), CL_MEM_READ_WRITE, n * 4, NULL, &rc);
