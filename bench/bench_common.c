@@ -257,6 +257,13 @@ static int log2_in_range(const char *name, uint64_t v, const bb_run_limits *lim,
     return 0;
 }
 
+int bb_shape_check(const char *shape, ak_err *e)
+{
+    if (shape && strcmp(shape, "cpu") && strcmp(shape, "gpu"))
+        return ak_fail(e, "--shape must be cpu or gpu, not '%s'", shape);
+    return 0;
+}
+
 int bb_run_check(const bb_run_args *a, const bb_run_limits *lim, ak_err *e)
 {
     if (log2_in_range("min-log2", a->min_log2, lim, e) ||
@@ -265,9 +272,7 @@ int bb_run_check(const bb_run_args *a, const bb_run_limits *lim, ak_err *e)
     if (a->min_log2 > a->max_log2) return ak_fail(e, "--min-log2 is above --max-log2");
     if (a->repeats < 1 || a->repeats > (uint64_t)lim->max_repeats)
         return ak_fail(e, "--repeats must be from 1 to %d", lim->max_repeats);
-    if (a->shape && strcmp(a->shape, "cpu") && strcmp(a->shape, "gpu"))
-        return ak_fail(e, "--shape must be cpu or gpu, not '%s'", a->shape);
-    return 0;
+    return bb_shape_check(a->shape, e);
 }
 
 int bb_run_parse(const ak_cli *cli, int argc, char **argv, void *args)

@@ -132,6 +132,9 @@ typedef struct bb_run_limits {
 #define BB_RUN_ROW_HELP \
     {"help", 'h', AK_OPT_FLAG, offsetof(bb_run_args, help), NULL, "show this help and exit", NULL, 0}
 
+/* Fails unless shape is NULL, "cpu" or "gpu". */
+int bb_shape_check(const char *shape, ak_err *e);
+
 /* Checks the shared options against lim (a check hook calls it first). */
 int bb_run_check(const bb_run_args *a, const bb_run_limits *lim, ak_err *e);
 
