@@ -257,6 +257,14 @@ static int log2_in_range(const char *name, uint64_t v, const bb_run_limits *lim,
     return 0;
 }
 
+void bb_run_defaults(bb_run_args *a, int min_log2, int max_log2, int repeats, uint64_t seed)
+{
+    a->min_log2 = (uint64_t)min_log2;
+    a->max_log2 = (uint64_t)max_log2;
+    a->repeats = (uint64_t)repeats;
+    a->seed = seed;
+}
+
 int bb_shape_check(const char *shape, ak_err *e)
 {
     if (shape && strcmp(shape, "cpu") && strcmp(shape, "gpu"))

@@ -132,6 +132,9 @@ typedef struct bb_run_limits {
 #define BB_RUN_ROW_HELP \
     {"help", 'h', AK_OPT_FLAG, offsetof(bb_run_args, help), NULL, "show this help and exit", NULL, 0}
 
+/* Sets the defaults of sizes 2^min_log2 .. 2^max_log2, repeats and seed. */
+void bb_run_defaults(bb_run_args *a, int min_log2, int max_log2, int repeats, uint64_t seed);
+
 /* Fails unless shape is NULL, "cpu" or "gpu". */
 int bb_shape_check(const char *shape, ak_err *e);
 

@@ -56,11 +56,7 @@ static const ak_opt compact_rows[] = {
 
 static void compact_defaults(void *args)
 {
-    bb_run_args *a = args;
-    a->min_log2 = 16;
-    a->max_log2 = 26;
-    a->repeats = 11;
-    a->seed = 1;
+    bb_run_defaults(args, 16, 26, 11, 1);
 }
 
 static int compact_check(void *args, ak_err *e)

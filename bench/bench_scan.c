@@ -75,10 +75,7 @@ static const ak_opt scan_rows[] = {
 static void scan_defaults(void *args)
 {
     scan_args *a = args;
-    a->run.min_log2 = 16;
-    a->run.max_log2 = 26;
-    a->run.repeats = 11;
-    a->run.seed = (uint64_t)time(NULL);
+    bb_run_defaults(&a->run, 16, 26, 11, (uint64_t)time(NULL));
     a->wg = a->items = UINT64_MAX;
 }
 

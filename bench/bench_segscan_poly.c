@@ -66,11 +66,7 @@ static const ak_opt segscan_poly_rows[] = {
 
 static void segscan_poly_defaults(void *args)
 {
-    bb_run_args *a = args;
-    a->min_log2 = 16;
-    a->max_log2 = 24;
-    a->repeats = 7;
-    a->seed = (uint64_t)time(NULL);
+    bb_run_defaults(args, 16, 24, 7, (uint64_t)time(NULL));
 }
 
 static int segscan_poly_check(void *args, ak_err *e)

@@ -72,10 +72,7 @@ static const ak_opt sort_rows[] = {
 static void sort_defaults(void *args)
 {
     sort_args *a = args;
-    a->run.min_log2 = 16;
-    a->run.max_log2 = 24;
-    a->run.repeats = 5;
-    a->run.seed = 42;
+    bb_run_defaults(&a->run, 16, 24, 5, 42);
     a->qsort_max_log2 = 24;
 }
 
