@@ -248,6 +248,87 @@ int bb_dist_selected(const bb_opts *o, const bb_dist *d)
     return 0;
 }
 
+/* ---- options of the one-primitive programs ------------------------------------------- */
+
+static int log2_in_range(const char *name, uint64_t v, const bb_run_limits *lim, ak_err *e)
+{
+    if (v < (uint64_t)lim->log2_lo || v > (uint64_t)lim->log2_hi)
+        return ak_fail(e, "--%s must be from %d to %d", name, lim->log2_lo, lim->log2_hi);
+    return 0;
+}
+
+void bb_run_defaults(bb_run_args *a, int min_log2, int max_log2, int repeats, uint64_t seed)
+{
+    a->min_log2 = (uint64_t)min_log2;
+    a->max_log2 = (uint64_t)max_log2;
+    a->repeats = (uint64_t)repeats;
+    a->seed = seed;
+}
+
+int bb_shape_check(const char *shape, ak_err *e)
+{
+    if (shape && strcmp(shape, "cpu") && strcmp(shape, "gpu"))
+        return ak_fail(e, "--shape must be cpu or gpu, not '%s'", shape);
+    return 0;
+}
+
+int bb_run_check(const bb_run_args *a, const bb_run_limits *lim, ak_err *e)
+{
+    if (log2_in_range("min-log2", a->min_log2, lim, e) ||
+        log2_in_range("max-log2", a->max_log2, lim, e))
+        return -1;
+    if (a->min_log2 > a->max_log2) return ak_fail(e, "--min-log2 is above --max-log2");
+    if (a->repeats < 1 || a->repeats > (uint64_t)lim->max_repeats)
+        return ak_fail(e, "--repeats must be from 1 to %d", lim->max_repeats);
+    return bb_shape_check(a->shape, e);
+}
+
+int bb_run_parse(const ak_cli *cli, int argc, char **argv, void *args)
+{
+    if (ak_parse_command_line(cli, argc, argv, args) != AK_EXIT_OK) return 2;
+    if (((const bb_run_args *)args)->help) {
+        ak_print_cli_help(cli);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- setup of the one-primitive programs ---------------------------------------------- */
+
+void bb_fill_random(uint32_t *p, size_t n, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint32_t)(sk_splitmix64_next(&x) >> 32);
+}
+
+sk_status bb_context_open(sk_context **ctx, const char *device, const char *shape,
+                          const char **what)
+{
+    *what = "opening the device";
+    sk_status st = sk_context_create(ctx, device);
+    if (st != SK_OK) return st;
+    *what = "setting the shape";
+    if (shape)
+        st = sk_context_set_param(*ctx, SK_PARAM_SHAPE,
+                                  !strcmp(shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
+    if (st != SK_OK) return st;
+    *what = "turning profiling on";
+    return sk_context_set_param(*ctx, SK_PARAM_PROFILE, 1);
+}
+
+sk_status bb_context_describe(sk_context *ctx, char *name, size_t cap, const char **shape)
+{
+    sk_device_desc d;
+    long s = 0;
+    sk_status st = sk_context_get_param(ctx, SK_PARAM_SHAPE, &s);
+    if (st == SK_OK) st = sk_context_device(ctx, &d);
+    if (st != SK_OK) return st;
+    snprintf(name, cap, "%s (%s)", d.device_name, d.platform_name);
+    *shape = s == SK_SHAPE_CPU ? "cpu" : "gpu";
+    return SK_OK;
+}
+
 /* ---- data ---------------------------------------------------------------------------------- */
 
 int bb_gen_keys(uint32_t *out, size_t n, const bb_dist *d, uint64_t seed)

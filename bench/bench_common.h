@@ -99,6 +99,67 @@ int bb_opts_parse(bb_opts *o, int argc, char **argv, const char *prog, int openc
 /* 1 when the distribution passes --dists. */
 int bb_dist_selected(const bb_opts *o, const bb_dist *d);
 
+/* ---- options of the one-primitive programs ----------------------------------------- */
+
+/* The options bench_scan, bench_sort, bench_compact and bench_segscan_poly
+ * share. Each program's arguments start with this struct (so that the
+ * shared rows' offsets hold), and its defaults hook sets the defaults. */
+typedef struct bb_run_args {
+    uint64_t min_log2, max_log2, repeats, seed;
+    const char *device, *shape, *csv;
+    int help;
+} bb_run_args;
+
+/* The ranges a program accepts. */
+typedef struct bb_run_limits {
+    int log2_lo, log2_hi;   /* for --min-log2 and --max-log2 */
+    int max_repeats;        /* --repeats from 1 to this      */
+} bb_run_limits;
+
+#define BB_RUN_ROW(name, kind, field, value, help) \
+    {name, 0, kind, offsetof(bb_run_args, field), value, help, NULL, 0}
+#define BB_RUN_ROW_MIN_LOG2(help) BB_RUN_ROW("min-log2", AK_OPT_U64, min_log2, "K", help)
+#define BB_RUN_ROW_MAX_LOG2(help) BB_RUN_ROW("max-log2", AK_OPT_U64, max_log2, "K", help)
+#define BB_RUN_ROW_REPEATS(help) BB_RUN_ROW("repeats", AK_OPT_U64, repeats, "R", help)
+#define BB_RUN_ROW_SEED(help) BB_RUN_ROW("seed", AK_OPT_U64, seed, "S", help)
+#define BB_RUN_ROW_CSV(help) BB_RUN_ROW("csv", AK_OPT_TEXT, csv, "FILE", help)
+#define BB_RUN_ROW_DEVICE                                                    \
+    BB_RUN_ROW("device", AK_OPT_TEXT, device, "SPEC",                        \
+               "as sk_context_create (\"P:D\", index, or a name part);\n" \
+               "default $SCANKIT_DEVICE, else the first GPU")
+#define BB_RUN_ROW_SHAPE \
+    BB_RUN_ROW("shape", AK_OPT_TEXT, shape, "cpu|gpu", "force scankit's kernel shape")
+#define BB_RUN_ROW_HELP \
+    {"help", 'h', AK_OPT_FLAG, offsetof(bb_run_args, help), NULL, "show this help and exit", NULL, 0}
+
+/* Sets the defaults of sizes 2^min_log2 .. 2^max_log2, repeats and seed. */
+void bb_run_defaults(bb_run_args *a, int min_log2, int max_log2, int repeats, uint64_t seed);
+
+/* Fails unless shape is NULL, "cpu" or "gpu". */
+int bb_shape_check(const char *shape, ak_err *e);
+
+/* Checks the shared options against lim (a check hook calls it first). */
+int bb_run_check(const bb_run_args *a, const bb_run_limits *lim, ak_err *e);
+
+/* Parses argv into args (starting with a bb_run_args) through cli.
+ * @return 0: run; 1: help printed; 2: usage error (printed). */
+int bb_run_parse(const ak_cli *cli, int argc, char **argv, void *args);
+
+/* ---- setup of the one-primitive programs ------------------------------------------- */
+
+/* n uint32: the high halves of splitmix64's outputs from seed. */
+void bb_fill_random(uint32_t *p, size_t n, uint64_t seed);
+
+/* *ctx on `device` (NULL: the default) with profiling on, and the kernel
+ * shape forced when `shape` is "cpu" or "gpu". On failure *what names the
+ * step that failed. @return SK_OK or its status. */
+sk_status bb_context_open(sk_context **ctx, const char *device, const char *shape,
+                          const char **what);
+
+/* "DEVICE (PLATFORM)" of ctx into name, and "cpu" or "gpu" (the shape in
+ * use) into *shape. @return SK_OK or its status. */
+sk_status bb_context_describe(sk_context *ctx, char *name, size_t cap, const char **shape);
+
 /* ---- data -------------------------------------------------------------------------- */
 
 /* n uint32 keys of distribution d from seed, exactly as

@@ -20,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "bench_common.h"
 #include "bench_time.h"
 #include "sk_rng.h"
 
@@ -42,47 +43,37 @@ typedef struct options {
     uint64_t seed;
 } options;
 
-static void usage(FILE *f)
+static const ak_opt compact_rows[] = {
+    BB_RUN_ROW_MIN_LOG2("sizes n = 2^K from K (16) ..."),
+    BB_RUN_ROW_MAX_LOG2("... to K (26; at most 40)"),
+    BB_RUN_ROW_REPEATS("R timed runs per measurement (11)"),
+    BB_RUN_ROW_DEVICE,
+    BB_RUN_ROW_SHAPE,
+    BB_RUN_ROW_SEED("the input seed (1)"),
+    BB_RUN_ROW_HELP,
+    AK_OPT_TABLE_END,
+};
+
+static void compact_defaults(void *args)
 {
-    fprintf(f, "usage: bench_compact [--min-log2 K] [--max-log2 K] [--repeats R]\n"
-               "                     [--device SPEC] [--shape cpu|gpu] [--seed S]\n"
-               "  n = 2^K for K from --min-log2 (16) to --max-log2 (26); R repeats (11)\n");
+    bb_run_defaults(args, 16, 26, 11, 1);
 }
 
-static bool parse_pair(options *o, const char *name, const char *value)
+static int compact_check(void *args, ak_err *e)
 {
-    long v = 0;
-    if (!strcmp(name, "--min-log2") && bb_parse_long(value, 0, 40, &v)) o->min_log2 = (int)v;
-    else if (!strcmp(name, "--max-log2") && bb_parse_long(value, 0, 40, &v)) o->max_log2 = (int)v;
-    else if (!strcmp(name, "--repeats") && bb_parse_long(value, 1, MAX_REPEATS, &v))
-        o->repeats = (int)v;
-    else if (!strcmp(name, "--device")) o->device = value;
-    else if (!strcmp(name, "--shape") && (!strcmp(value, "cpu") || !strcmp(value, "gpu")))
-        o->shape = value;
-    else if (!strcmp(name, "--seed")) return bb_parse_u64(value, &o->seed);
-    else return false;
-    return true;
+    static const bb_run_limits limits = {0, 40, MAX_REPEATS};
+    return bb_run_check(args, &limits, e);
 }
 
 /* 0: run; 1: --help shown; 2: bad usage. */
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){16, 26, 11, NULL, NULL, 1};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 1;
-        }
-        if (i + 1 >= argc || !parse_pair(o, argv[i], argv[i + 1])) {
-            usage(stderr);
-            return 2;
-        }
-        i++;
-    }
-    if (o->min_log2 > o->max_log2) {
-        usage(stderr);
-        return 2;
-    }
+    const ak_cli cli = {"bench_compact", "bench_compact [OPTION]...", compact_rows, sizeof(bb_run_args),
+                        compact_defaults, compact_check, NULL};
+    bb_run_args a;
+    int rc = bb_run_parse(&cli, argc, argv, &a);
+    if (rc) return rc;
+    *o = (options){(int)a.min_log2, (int)a.max_log2, (int)a.repeats, a.device, a.shape, a.seed};
     return 0;
 }
 
@@ -284,31 +275,13 @@ static void print_row(const row *r)
 
 /* ---- setup ------------------------------------------------------------------------------ */
 
-/* The high halves of splitmix64's outputs from seed. */
-static void fill_random(uint32_t *p, size_t n, uint64_t seed)
-{
-    uint64_t x = seed;
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint32_t)(sk_splitmix64_next(&x) >> 32);
-}
-
 static int context_open(bench *b)
 {
-    sk_device_desc d;
-    long shape = 0;
-    sk_status st = sk_context_create(&b->ctx, b->opt.device);
-    if (st != SK_OK) return sk_fail(b, st, "opening the device");
-    if (b->opt.shape) {
-        st = sk_context_set_param(b->ctx, SK_PARAM_SHAPE,
-                                  !strcmp(b->opt.shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
-        if (st != SK_OK) return sk_fail(b, st, "setting the shape");
-    }
-    st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
-    if (st == SK_OK) st = sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);
-    if (st == SK_OK) st = sk_context_device(b->ctx, &d);
+    const char *what = NULL;
+    sk_status st = bb_context_open(&b->ctx, b->opt.device, b->opt.shape, &what);
+    if (st != SK_OK) return sk_fail(b, st, what);
+    st = bb_context_describe(b->ctx, b->device_name, sizeof b->device_name, &b->shape_name);
     if (st != SK_OK) return sk_fail(b, st, "configuring the context");
-    snprintf(b->device_name, sizeof b->device_name, "%s (%s)", d.device_name, d.platform_name);
-    b->shape_name = shape == SK_SHAPE_CPU ? "cpu" : "gpu";
     b->queue = sk_context_cl_queue(b->ctx);
     return 0;
 }
@@ -330,7 +303,7 @@ static int bench_open(bench *b)
         fprintf(stderr, "bench_compact: out of host memory (3 x %zu bytes)\n", bytes);
         return 1;
     }
-    fill_random(b->in, b->cap, b->opt.seed);
+    bb_fill_random(b->in, b->cap, b->opt.seed);
     cl_context cl = sk_context_cl_context(b->ctx);
     b->src = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
     if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateBuffer(src)");

@@ -22,6 +22,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "bench_common.h"
 #include "bench_time.h"
 #include "sk_rng.h"
 
@@ -46,60 +47,82 @@ typedef struct options {
     uint64_t seed;
 } options;
 
-static void usage(FILE *f)
+/* The command line as read: the shared options first. */
+typedef struct scan_args {
+    bb_run_args run;
+    const char *path;
+    uint64_t wg, items;
+} scan_args;
+
+static const ak_opt scan_rows[] = {
+    BB_RUN_ROW_MIN_LOG2("sizes n = 2^K from K (16) ..."),
+    BB_RUN_ROW_MAX_LOG2("... to K (26; at most 40)"),
+    BB_RUN_ROW_REPEATS("R timed runs per measurement (11)"),
+    BB_RUN_ROW_DEVICE,
+    BB_RUN_ROW_SHAPE,
+    {"path", 0, AK_OPT_TEXT, offsetof(scan_args, path), "auto|reduce-then-scan|lookback",
+     "the scan path (both shapes; default: tuned)", NULL, 0},
+    {"wg", 0, AK_OPT_U64, offsetof(scan_args, wg), "N",
+     "the GPU shape's work-group size, 1 to 1024 (default: tuned)", NULL, 0},
+    {"items", 0, AK_OPT_U64, offsetof(scan_args, items), "N",
+     "the GPU shape's items per work-item, 1 to 64 (default: tuned)", NULL, 0},
+    BB_RUN_ROW_SEED("the input seed (default: the time)"),
+    BB_RUN_ROW_CSV("also write the rows there as CSV"),
+    BB_RUN_ROW_HELP,
+    AK_OPT_TABLE_END,
+};
+
+static void scan_defaults(void *args)
 {
-    fprintf(f, "usage: bench_scan [--min-log2 K] [--max-log2 K] [--repeats R]\n"
-               "                  [--device SPEC] [--shape cpu|gpu]\n"
-               "                  [--path auto|reduce-then-scan|lookback] [--wg N] [--items N]\n"
-               "                  [--seed S] [--csv FILE]\n"
-               "  n = 2^K for K from --min-log2 (16) to --max-log2 (26); R repeats (11)\n"
-               "  --path sets the scan path (both shapes), --wg, --items the GPU shape's tile\n"
-               "  (default: tuned)\n");
+    scan_args *a = args;
+    bb_run_defaults(&a->run, 16, 26, 11, (uint64_t)time(NULL));
+    a->wg = a->items = UINT64_MAX;
 }
 
-/* One "--name value" pair; false on a bad name or value. */
-static bool parse_pair(options *o, const char *name, const char *value)
+/* *out = v, 0 when not given (UINT64_MAX); fails outside [1, hi]. */
+static int tile_param(const char *name, uint64_t v, uint64_t hi, long *out, ak_err *e)
 {
-    long v = 0;
-    if (!strcmp(name, "--min-log2") && bb_parse_long(value, 0, 40, &v)) o->min_log2 = (int)v;
-    else if (!strcmp(name, "--max-log2") && bb_parse_long(value, 0, 40, &v)) o->max_log2 = (int)v;
-    else if (!strcmp(name, "--repeats") && bb_parse_long(value, 1, MAX_REPEATS, &v))
-        o->repeats = (int)v;
-    else if (!strcmp(name, "--device")) o->device = value;
-    else if (!strcmp(name, "--csv")) o->csv = value;
-    else if (!strcmp(name, "--shape") && (!strcmp(value, "cpu") || !strcmp(value, "gpu")))
-        o->shape = value;
-    else if (!strcmp(name, "--path") && !strcmp(value, "auto")) o->path = SK_SCAN_PATH_AUTO;
-    else if (!strcmp(name, "--path") && !strcmp(value, "reduce-then-scan"))
-        o->path = SK_SCAN_PATH_REDUCE_THEN_SCAN;
-    else if (!strcmp(name, "--path") && !strcmp(value, "lookback"))
-        o->path = SK_SCAN_PATH_LOOKBACK;
-    else if (!strcmp(name, "--wg") && bb_parse_long(value, 1, 1024, &v)) o->wg = v;
-    else if (!strcmp(name, "--items") && bb_parse_long(value, 1, 64, &v)) o->items = v;
-    else if (!strcmp(name, "--seed")) return bb_parse_u64(value, &o->seed);
-    else return false;
-    return true;
+    *out = 0;
+    if (v == UINT64_MAX) return 0;
+    if (v < 1 || v > hi) return ak_fail(e, "--%s must be from 1 to %d", name, (int)hi);
+    *out = (long)v;
+    return 0;
+}
+
+static int path_param(const char *s, long *out, ak_err *e)
+{
+    if (!s || !strcmp(s, "auto")) *out = SK_SCAN_PATH_AUTO;
+    else if (!strcmp(s, "reduce-then-scan")) *out = SK_SCAN_PATH_REDUCE_THEN_SCAN;
+    else if (!strcmp(s, "lookback")) *out = SK_SCAN_PATH_LOOKBACK;
+    else return ak_fail(e, "--path must be auto, reduce-then-scan or lookback, not '%s'", s);
+    return 0;
+}
+
+static int scan_check(void *args, ak_err *e)
+{
+    static const bb_run_limits limits = {0, 40, MAX_REPEATS};
+    scan_args *a = args;
+    long v;
+    return bb_run_check(&a->run, &limits, e) || path_param(a->path, &v, e) ||
+                   tile_param("wg", a->wg, 1024, &v, e) || tile_param("items", a->items, 64, &v, e)
+               ? -1
+               : 0;
 }
 
 /* 0: run; 1: --help shown; 2: bad usage. */
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){16, 26, 11, NULL, NULL, NULL, 0, 0, 0, (uint64_t)time(NULL)};
-    for (int i = 1; i < argc; i += 2) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 1;
-        }
-        if (i + 1 >= argc || !parse_pair(o, argv[i], argv[i + 1])) {
-            fprintf(stderr, "bench_scan: bad option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (o->min_log2 > o->max_log2) {
-        fprintf(stderr, "bench_scan: --min-log2 is above --max-log2\n");
-        return 2;
-    }
+    const ak_cli cli = {"bench_scan", "bench_scan [OPTION]...", scan_rows, sizeof(scan_args),
+                        scan_defaults, scan_check, NULL};
+    scan_args a;
+    ak_err e;
+    int rc = bb_run_parse(&cli, argc, argv, &a);
+    if (rc) return rc;
+    *o = (options){(int)a.run.min_log2, (int)a.run.max_log2, (int)a.run.repeats,
+                   a.run.device, a.run.shape, a.run.csv, 0, 0, 0, a.run.seed};
+    path_param(a.path, &o->path, &e);
+    tile_param("wg", a.wg, 1024, &o->wg, &e);
+    tile_param("items", a.items, 64, &o->items, &e);
     return 0;
 }
 
@@ -458,35 +481,19 @@ static void csv_row(bench *b, const row *r)
 
 /* ---- setup ---------------------------------------------------------------------------- */
 
-/* The high halves of splitmix64's outputs from seed. */
-static void fill_random(uint32_t *p, size_t n, uint64_t seed)
-{
-    uint64_t x = seed;
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint32_t)(sk_splitmix64_next(&x) >> 32);
-}
-
+/* The device with the options' shape and scan parameters. */
 static int context_open(bench *b)
 {
-    sk_device_desc d;
-    long shape = 0;
-    sk_status st = sk_context_create(&b->ctx, b->opt.device);
-    if (st != SK_OK) return sk_fail(b, st, "opening the device");
-    if (b->opt.shape) {
-        st = sk_context_set_param(b->ctx, SK_PARAM_SHAPE,
-                                  !strcmp(b->opt.shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
-        if (st != SK_OK) return sk_fail(b, st, "setting the shape");
-    }
-    st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
-    if (st == SK_OK && b->opt.path) st = sk_context_set_param(b->ctx, SK_PARAM_SCAN_PATH, b->opt.path);
+    const char *what = NULL;
+    sk_status st = bb_context_open(&b->ctx, b->opt.device, b->opt.shape, &what);
+    if (st != SK_OK) return sk_fail(b, st, what);
+    if (b->opt.path) st = sk_context_set_param(b->ctx, SK_PARAM_SCAN_PATH, b->opt.path);
     if (st == SK_OK && b->opt.wg) st = sk_context_set_param(b->ctx, SK_PARAM_WG_SIZE, b->opt.wg);
     if (st == SK_OK && b->opt.items)
         st = sk_context_set_param(b->ctx, SK_PARAM_ITEMS_PER_THREAD, b->opt.items);
-    if (st == SK_OK) st = sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);
-    if (st == SK_OK) st = sk_context_device(b->ctx, &d);
+    if (st == SK_OK)
+        st = bb_context_describe(b->ctx, b->device_name, sizeof b->device_name, &b->shape_name);
     if (st != SK_OK) return sk_fail(b, st, "configuring the context");
-    snprintf(b->device_name, sizeof b->device_name, "%s (%s)", d.device_name, d.platform_name);
-    b->shape_name = shape == SK_SHAPE_CPU ? "cpu" : "gpu";
     b->queue = sk_context_cl_queue(b->ctx);
     return 0;
 }
@@ -502,7 +509,7 @@ static int buffers_open(bench *b)
         fprintf(stderr, "bench_scan: out of host memory (3 x %zu bytes)\n", bytes);
         return 1;
     }
-    fill_random(b->in, b->cap, b->opt.seed);
+    bb_fill_random(b->in, b->cap, b->opt.seed);
     cl_context cl = sk_context_cl_context(b->ctx);
     b->src = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
     if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateBuffer(src)");

@@ -26,6 +26,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "bench_common.h"
 #include "bench_time.h"
 #include "sk_rng.h"
 
@@ -51,48 +52,39 @@ typedef struct options {
     uint64_t seed;
 } options;
 
-static void usage(FILE *f)
+static const ak_opt segscan_poly_rows[] = {
+    BB_RUN_ROW_MIN_LOG2("sizes n = 2^K from K (16; at least 1) ..."),
+    BB_RUN_ROW_MAX_LOG2("... to K (24; at most 32)"),
+    BB_RUN_ROW_REPEATS("R timed runs per measurement (7)"),
+    BB_RUN_ROW_DEVICE,
+    BB_RUN_ROW_SHAPE,
+    BB_RUN_ROW_SEED("the input seed (default: the time)"),
+    BB_RUN_ROW_CSV("also write the rows there as CSV"),
+    BB_RUN_ROW_HELP,
+    AK_OPT_TABLE_END,
+};
+
+static void segscan_poly_defaults(void *args)
 {
-    fprintf(f, "usage: bench_segscan_poly [--min-log2 K] [--max-log2 K] [--repeats R]\n"
-               "                          [--device SPEC] [--shape cpu|gpu] [--seed S] [--csv FILE]\n"
-               "  n = 2^K for K from --min-log2 (16) to --max-log2 (24); R repeats (7)\n");
+    bb_run_defaults(args, 16, 24, 7, (uint64_t)time(NULL));
 }
 
-static bool parse_pair(options *o, const char *name, const char *value)
+static int segscan_poly_check(void *args, ak_err *e)
 {
-    long v = 0;
-    if (!strcmp(name, "--min-log2") && bb_parse_long(value, 1, 32, &v)) o->min_log2 = (int)v;
-    else if (!strcmp(name, "--max-log2") && bb_parse_long(value, 1, 32, &v)) o->max_log2 = (int)v;
-    else if (!strcmp(name, "--repeats") && bb_parse_long(value, 1, MAX_REPEATS, &v))
-        o->repeats = (int)v;
-    else if (!strcmp(name, "--device")) o->device = value;
-    else if (!strcmp(name, "--csv")) o->csv = value;
-    else if (!strcmp(name, "--shape") && (!strcmp(value, "cpu") || !strcmp(value, "gpu")))
-        o->shape = value;
-    else if (!strcmp(name, "--seed")) return bb_parse_u64(value, &o->seed);
-    else return false;
-    return true;
+    static const bb_run_limits limits = {1, 32, MAX_REPEATS};
+    return bb_run_check(args, &limits, e);
 }
 
 /* 0: run; 1: --help shown; 2: bad usage. */
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){16, 24, 7, NULL, NULL, NULL, (uint64_t)time(NULL)};
-    for (int i = 1; i < argc; i += 2) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 1;
-        }
-        if (i + 1 >= argc || !parse_pair(o, argv[i], argv[i + 1])) {
-            fprintf(stderr, "bench_segscan_poly: bad option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (o->min_log2 > o->max_log2) {
-        fprintf(stderr, "bench_segscan_poly: --min-log2 is above --max-log2\n");
-        return 2;
-    }
+    const ak_cli cli = {"bench_segscan_poly", "bench_segscan_poly [OPTION]...", segscan_poly_rows, sizeof(bb_run_args),
+                        segscan_poly_defaults, segscan_poly_check, NULL};
+    bb_run_args a;
+    int rc = bb_run_parse(&cli, argc, argv, &a);
+    if (rc) return rc;
+    *o = (options){(int)a.min_log2, (int)a.max_log2, (int)a.repeats, a.device, a.shape, a.csv,
+                   a.seed};
     return 0;
 }
 
@@ -384,16 +376,13 @@ static int new_buf(bench *b, size_t bytes, cl_mem *m)
 
 static int bench_open(bench *b)
 {
-    sk_status st = sk_context_create(&b->ctx, b->opt.device);
+    const char *what = NULL;
+    sk_status st = bb_context_open(&b->ctx, b->opt.device, b->opt.shape, &what);
     if (st != SK_OK) {
-        fprintf(stderr, "bench_segscan_poly: no device: %s\n", sk_status_str(st));
+        fprintf(stderr, "bench_segscan_poly: %s: %s\n", what, sk_status_str(st));
         return 1;
     }
     b->queue = sk_context_cl_queue(b->ctx);
-    if (b->opt.shape)
-        sk_context_set_param(b->ctx, SK_PARAM_SHAPE, !strcmp(b->opt.shape, "cpu") ? SK_SHAPE_CPU
-                                                                               : SK_SHAPE_GPU);
-    sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
     b->cap = (size_t)1 << b->opt.max_log2;
     size_t bytes = b->cap * 8 + (POINTS_DEGREE + 1) * 8;
     b->in = malloc(bytes);

@@ -28,6 +28,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "bench_common.h"
 #include "bench_time.h"
 #include "sk_rng.h"
 
@@ -49,52 +50,51 @@ typedef struct options {
     uint64_t seed;
 } options;
 
-static void usage(FILE *f)
+/* The command line as read: the shared options first. */
+typedef struct sort_args {
+    bb_run_args run;
+    uint64_t qsort_max_log2;
+} sort_args;
+
+static const ak_opt sort_rows[] = {
+    BB_RUN_ROW_MIN_LOG2("sizes n = 2^K from K (16; at least 1) ..."),
+    BB_RUN_ROW_MAX_LOG2("... to K (24; at most 32)"),
+    BB_RUN_ROW_REPEATS("R timed runs per measurement (5)"),
+    BB_RUN_ROW_DEVICE,
+    BB_RUN_ROW_SHAPE,
+    BB_RUN_ROW_SEED("the input seed (42)"),
+    {"qsort-max-log2", 0, AK_OPT_U64, offsetof(sort_args, qsort_max_log2), "K",
+     "the qsort baseline only up to 2^K (24): it is slow", NULL, 0},
+    BB_RUN_ROW_HELP,
+    AK_OPT_TABLE_END,
+};
+
+static void sort_defaults(void *args)
 {
-    fprintf(f, "usage: bench_sort [--min-log2 K] [--max-log2 K] [--repeats R]\n"
-               "                  [--device SPEC] [--shape cpu|gpu] [--seed S]\n"
-               "                  [--qsort-max-log2 K]\n"
-               "  n = 2^K for K from --min-log2 (16) to --max-log2 (24); R repeats (5)\n"
-               "  --qsort-max-log2 K  the qsort baseline only up to 2^K (24): it is slow\n");
+    sort_args *a = args;
+    bb_run_defaults(&a->run, 16, 24, 5, 42);
+    a->qsort_max_log2 = 24;
 }
 
-static bool parse_pair(options *o, const char *name, const char *value)
+static int sort_check(void *args, ak_err *e)
 {
-    long v = 0;
-    if (!strcmp(name, "--min-log2") && bb_parse_long(value, 1, 32, &v)) o->min_log2 = (int)v;
-    else if (!strcmp(name, "--max-log2") && bb_parse_long(value, 1, 32, &v)) o->max_log2 = (int)v;
-    else if (!strcmp(name, "--repeats") && bb_parse_long(value, 1, MAX_REPEATS, &v))
-        o->repeats = (int)v;
-    else if (!strcmp(name, "--qsort-max-log2") && bb_parse_long(value, 0, 40, &v))
-        o->qsort_max_log2 = (int)v;
-    else if (!strcmp(name, "--device")) o->device = value;
-    else if (!strcmp(name, "--shape") && (!strcmp(value, "cpu") || !strcmp(value, "gpu")))
-        o->shape = value;
-    else if (!strcmp(name, "--seed")) return bb_parse_u64(value, &o->seed);
-    else return false;
-    return true;
+    static const bb_run_limits limits = {1, 32, MAX_REPEATS};
+    sort_args *a = args;
+    if (bb_run_check(&a->run, &limits, e)) return -1;
+    if (a->qsort_max_log2 > 40) return ak_fail(e, "--qsort-max-log2 must be from 0 to 40");
+    return 0;
 }
 
 /* 0: run; 1: --help shown; 2: bad usage. */
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){16, 24, 5, 24, NULL, NULL, 42};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 1;
-        }
-        if (i + 1 >= argc || !parse_pair(o, argv[i], argv[i + 1])) {
-            fprintf(stderr, "bench_sort: bad option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-        i++;
-    }
-    if (o->min_log2 > o->max_log2) {
-        fprintf(stderr, "bench_sort: --min-log2 exceeds --max-log2\n");
-        return 2;
-    }
+    const ak_cli cli = {"bench_sort", "bench_sort [OPTION]...", sort_rows, sizeof(sort_args),
+                        sort_defaults, sort_check, NULL};
+    sort_args a;
+    int rc = bb_run_parse(&cli, argc, argv, &a);
+    if (rc) return rc;
+    *o = (options){(int)a.run.min_log2, (int)a.run.max_log2, (int)a.run.repeats,
+                   (int)a.qsort_max_log2, a.run.device, a.run.shape, a.run.seed};
     return 0;
 }
 
@@ -348,13 +348,9 @@ static int prepare(bench *b, size_t n, int words)
 static int open_all(bench *b)
 {
     size_t n = (size_t)1 << b->o.max_log2;
-    sk_status st = sk_context_create(&b->ctx, b->o.device);
-    if (st != SK_OK) return fail_sk(b, st, "sk_context_create");
-    if (b->o.shape)
-        st = sk_context_set_param(b->ctx, SK_PARAM_SHAPE,
-                                  !strcmp(b->o.shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
-    if (st == SK_OK) st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
-    if (st != SK_OK) return fail_sk(b, st, "sk_context_set_param");
+    const char *what = NULL;
+    sk_status st = bb_context_open(&b->ctx, b->o.device, b->o.shape, &what);
+    if (st != SK_OK) return fail_sk(b, st, what);
     b->q = sk_context_cl_queue(b->ctx);
     cl_int rc = CL_SUCCESS;
     b->dk = clCreateBuffer(sk_context_cl_context(b->ctx), CL_MEM_READ_WRITE, n * 4, NULL, &rc);

@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "bench_common.h"
 #include "sk_rng.h"
 
 #include <stdint.h>
@@ -50,17 +51,33 @@ static int fail(sk_context *ctx, sk_status st, const char *what)
     return 1;
 }
 
-static int parse(int argc, char **argv, size_t *n, const char **dev, const char **shape,
-                 int *desc)
+/* The command line as read: the shared options first. */
+typedef struct huge_sort_args {
+    bb_run_args run;
+    uint64_t n;
+    int descending;
+} huge_sort_args;
+
+static const ak_opt huge_sort_rows[] = {
+    {"n", 0, AK_OPT_U64, offsetof(huge_sort_args, n), "N", "sort N keys (2^32 + 4099)", NULL, 0},
+    BB_RUN_ROW_DEVICE,
+    BB_RUN_ROW_SHAPE,
+    {"descending", 0, AK_OPT_FLAG, offsetof(huge_sort_args, descending), NULL,
+     "sort in descending order", NULL, 0},
+    BB_RUN_ROW_HELP,
+    AK_OPT_TABLE_END,
+};
+
+static void huge_sort_defaults(void *args)
 {
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--descending")) *desc = 1;
-        else if (!strcmp(argv[i], "--n") && i + 1 < argc) *n = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--device") && i + 1 < argc) *dev = argv[++i];
-        else if (!strcmp(argv[i], "--shape") && i + 1 < argc) *shape = argv[++i];
-        else return 0;
-    }
-    return 1;
+    ((huge_sort_args *)args)->n = ((uint64_t)1 << 32) + 4099;
+}
+
+static int huge_sort_check(void *args, ak_err *e)
+{
+    huge_sort_args *a = args;
+    if (a->n > SIZE_MAX / 4) return ak_fail(e, "--n is too large");
+    return bb_shape_check(a->run.shape, e);
 }
 
 static size_t first_unsorted(const uint32_t *k, size_t n, int desc)
@@ -72,19 +89,17 @@ static size_t first_unsorted(const uint32_t *k, size_t n, int desc)
 
 int main(int argc, char **argv)
 {
-    size_t n = ((size_t)1 << 32) + 4099;
-    const char *dev = NULL, *shape = NULL;
-    int desc = 0;
-    if (!parse(argc, argv, &n, &dev, &shape, &desc)) {
-        fprintf(stderr, "usage: huge_sort [--n N] [--device SPEC] [--shape cpu|gpu] "
-                        "[--descending]\n");
-        return 2;
-    }
+    const ak_cli cli = {"huge_sort", "huge_sort [OPTION]...", huge_sort_rows,
+                        sizeof(huge_sort_args), huge_sort_defaults, huge_sort_check, NULL};
+    huge_sort_args a;
+    int parsed = bb_run_parse(&cli, argc, argv, &a);
+    if (parsed) return parsed == 1 ? 0 : 2;
+    size_t n = (size_t)a.n;
+    int desc = a.descending;
     sk_context *ctx = NULL;
-    sk_status st = sk_context_create(&ctx, dev);
-    if (st != SK_OK) return fail(NULL, st, "sk_context_create");
-    if (shape)
-        sk_context_set_param(ctx, SK_PARAM_SHAPE, !strcmp(shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
+    const char *what = NULL;
+    sk_status st = bb_context_open(&ctx, a.run.device, a.run.shape, &what);
+    if (st != SK_OK) return fail(ctx, st, what);
     uint32_t *k = malloc(n * sizeof *k);
     if (!k) return fail(ctx, SK_E_OUT_OF_MEMORY, "malloc");
     for (size_t i = 0; i < n; i++) k[i] = (uint32_t)(sk_splitmix64_mix(i) >> 32);

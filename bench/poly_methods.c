@@ -16,6 +16,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
+#include "bench_common.h"
 #include "sk_rng.h"
 
 #include <float.h>
@@ -147,16 +148,46 @@ static void open_bench(bench *b, size_t n, const char *device)
     if (!b->product || !b->a || !b->tmp) die("allocating", NULL, SK_E_OUT_OF_MEMORY);
 }
 
+/* The command line as read: the shared options first. */
+typedef struct poly_args {
+    bb_run_args run;
+    uint64_t log2;
+} poly_args;
+
+static const ak_opt poly_rows[] = {
+    {"log2", 0, AK_OPT_U64, offsetof(poly_args, log2), "K",
+     "2^K coefficients (22; from 5 to 40)", NULL, 0},
+    BB_RUN_ROW_REPEATS("R timed runs per case (7; at most 64)"),
+    BB_RUN_ROW_DEVICE,
+    BB_RUN_ROW_HELP,
+    AK_OPT_TABLE_END,
+};
+
+static void poly_defaults(void *args)
+{
+    poly_args *a = args;
+    a->log2 = 22;
+    a->run.repeats = 7;
+}
+
+static int poly_check(void *args, ak_err *e)
+{
+    poly_args *a = args;
+    if (a->log2 < 5 || a->log2 > 40) return ak_fail(e, "--log2 must be from 5 to 40");
+    if (a->run.repeats < 1 || a->run.repeats > 64)
+        return ak_fail(e, "--repeats must be from 1 to 64");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int log2n = 22, repeats = 7;
-    const char *device = NULL;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--log2") == 0) log2n = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--repeats") == 0) repeats = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--device") == 0) device = argv[i + 1];
-    }
-    if (repeats < 1 || repeats > 64) repeats = 7;
+    const ak_cli cli = {"poly_methods", "poly_methods [OPTION]...", poly_rows,
+                        sizeof(poly_args), poly_defaults, poly_check, NULL};
+    poly_args args;
+    int parsed = bb_run_parse(&cli, argc, argv, &args);
+    if (parsed) return parsed == 1 ? 0 : 2;
+    int log2n = (int)args.log2, repeats = (int)args.run.repeats;
+    const char *device = args.run.device;
     size_t n = (size_t)1 << log2n;
     bench b;
     open_bench(&b, n, device);
