@@ -58,6 +58,7 @@ static int read_device_list(sk_device_desc **out, size_t *count, ak_err *e)
         return ak_fail(e, "no OpenCL device found");
     if (!(*out = calloc(*count, sizeof **out)))
         return ak_fail(e, "out of memory");
+    (*out)[0].struct_size = sizeof **out;
     st = sk_device_list(*out, *count, count);
     if (st == SK_OK)
         return 0;
@@ -87,7 +88,8 @@ int ak_list_devices(const char *tool)
 int ak_context_open(sk_context **ctx, const char *device, int name_env, double *ms, ak_err *e)
 {
     double t0 = ak_now();
-    sk_status st = sk_context_create(ctx, device);
+    char why[1024];
+    sk_status st = sk_context_create(ctx, device, why, sizeof why);
     if (st != SK_OK) {
         const char *env = name_env ? getenv("SCANKIT_DEVICE") : NULL;
         char what[256];
@@ -98,7 +100,7 @@ int ak_context_open(sk_context **ctx, const char *device, int name_env, double *
             snprintf(what, sizeof what, "SCANKIT_DEVICE='%s'", env);
         else
             snprintf(what, sizeof what, "cannot open an OpenCL device");
-        return ak_fail_sk(e, NULL, st, what);
+        return ak_fail(e, "%s: %s%s%s", what, sk_status_str(st), why[0] ? ": " : "", why);
     }
     *ms = ak_ms_since(t0);
     return 0;
@@ -115,7 +117,7 @@ int ak_fail_cl(ak_err *e, const char *what, cl_int code)
 
 int ak_cl_check_fits(const sk_context *ctx, size_t bytes, const char *name, ak_err *e)
 {
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     if (sk_context_device(ctx, &d) == SK_OK && bytes > d.max_alloc_bytes)
         return ak_fail(e, "%s: %zu bytes exceed the device's largest buffer (%llu bytes)",
                        name, bytes, (unsigned long long)d.max_alloc_bytes);
@@ -168,7 +170,7 @@ int ak_cl_release(cl_mem *mems, size_t count, ak_err *e)
 void ak_build_stats_add_since(const sk_context *ctx, const sk_build_stats *before,
                               double elapsed_ms, sk_build_stats *build, double *compute_ms)
 {
-    sk_build_stats after;
+    sk_build_stats after = SK_BUILD_STATS_INIT;
     if (sk_context_build_stats(ctx, &after) != SK_OK) {
         *compute_ms += elapsed_ms;
         return;

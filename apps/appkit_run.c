@@ -190,7 +190,7 @@ int ak_run_download(ak_run *r, cl_mem buf, size_t offset, void *host, size_t byt
 
 int ak_run_primitive(ak_run *r, ak_primitive_fn fn, ak_err *e)
 {
-    sk_build_stats before = {0};
+    sk_build_stats before = SK_BUILD_STATS_INIT;
     sk_context_build_stats(r->ctx, &before);
     double t0 = ak_now();
     sk_status st = fn(r);

@@ -89,17 +89,16 @@ static sk_status run_primitive(ak_run *r)
     ak_dtype_to_sk(j->data.type, &t);
     switch (a->mode) {
     case MODE_IF:
-        return sk_select_if_pairs(r->ctx, t, a->expr, j->src, j->vsrc, vs, j->dst, j->vdst, n,
-                                  &j->count);
+        return sk_select_if_pairs(r->ctx, t, vs, a->expr, j->src, j->vsrc, j->dst, j->vdst,
+                                  &j->count, n);
     case MODE_FLAGS:
-        return sk_select_flagged_pairs(r->ctx, t, j->src, j->flags_mem,
-                                       ak_dtype_size(j->flags.type), j->vsrc, vs, j->dst,
-                                       j->vdst, n, &j->count);
+        return sk_select_flagged_pairs(r->ctx, t, vs, ak_dtype_size(j->flags.type), j->src,
+                                       j->vsrc, j->flags_mem, j->dst, j->vdst, &j->count, n);
     case MODE_PARTITION:
-        return sk_partition_pairs(r->ctx, t, a->expr, j->src, j->vsrc, vs, j->dst, j->vdst, n,
-                                  &j->count);
+        return sk_partition_pairs(r->ctx, t, vs, a->expr, j->src, j->vsrc, j->dst, j->vdst,
+                                  &j->count, n);
     case MODE_UNIQUE:
-        return sk_unique_pairs(r->ctx, t, j->src, j->vsrc, vs, j->dst, j->vdst, n, &j->count);
+        return sk_unique_pairs(r->ctx, t, vs, j->src, j->vsrc, j->dst, j->vdst, &j->count, n);
     case MODE_NONE: break;
     }
     return SK_E_INVALID_ARG;

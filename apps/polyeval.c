@@ -98,12 +98,12 @@ static sk_status evaluate(ak_run *r)
     sk_type t;
     ak_dtype_to_sk(j->coeffs.type, &t);
     if (j->points.n > 1)
-        return sk_poly_eval_points(r->ctx, t, j->cmem, j->coeffs.n, j->pmem, j->pmem,
+        return sk_poly_eval_points(r->ctx, t, j->cmem, j->pmem, j->pmem, j->coeffs.n,
                                    j->points.n);
     double x = t == SK_FLOAT32 ? (double)((float *)j->points.data)[0]
                                : ((double *)j->points.data)[0];
     double v = 0;
-    sk_status st = sk_poly_eval(r->ctx, t, j->cmem, j->coeffs.n, x, &v);
+    sk_status st = sk_poly_eval(r->ctx, t, j->cmem, x, &v, j->coeffs.n);
     if (t == SK_FLOAT32) ((float *)j->points.data)[0] = (float)v;
     else ((double *)j->points.data)[0] = v;
     return st;

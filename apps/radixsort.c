@@ -71,7 +71,7 @@ static sk_status run_sort(ak_run *r)
     unsigned end = a->has_bits ? a->end_bit : 8 * (unsigned)ak_dtype_size(j->keys.type);
     size_t vs = ak_dtype_size(j->values.type);
     if (a->values)
-        return sk_sort_pairs_bits(r->ctx, t, j->kbuf, vs, j->vbuf, j->keys.n, o, b, end);
+        return sk_sort_pairs_bits(r->ctx, t, vs, j->kbuf, j->vbuf, j->keys.n, o, b, end);
     return sk_sort_keys_bits(r->ctx, t, j->kbuf, j->keys.n, o, b, end);
 }
 

@@ -50,7 +50,7 @@ static int pass_capacity(const ak_run *r, size_t *capacity, ak_err *e)
     const scan_job *j = r->job;
     size_t size = ak_dtype_size(j->data.type);
     size_t cap = j->data.n;
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     if (sk_context_device(r->ctx, &d) == SK_OK && d.max_alloc_bytes / size < cap)
         cap = (size_t)(d.max_alloc_bytes / size);
     if (a->chunk && a->chunk < cap)
@@ -73,7 +73,7 @@ static sk_status scan_kernels(ak_run *r)
     ak_dtype_to_sk(j->data.type, &t);
     sk_status st = SK_OK;
     if (a->exclusive && j->carry)
-        st = sk_reduce(r->ctx, t, a->op, j->buf, j->pass_len, j->carry);
+        st = sk_reduce(r->ctx, t, a->op, j->buf, j->carry, j->pass_len);
     if (st != SK_OK)
         return st;
     return a->exclusive ? sk_scan_exclusive(r->ctx, t, a->op, j->buf, j->buf, j->pass_len)

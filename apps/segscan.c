@@ -130,9 +130,9 @@ static sk_status run_primitive(ak_run *r)
         seg.count = j->seg.n;
     }
     j->out_count = n;
-    if (a->reduce) return sk_segreduce(r->ctx, t, a->op, j->src, n, &seg, j->dst, &j->out_count);
-    if (a->exclusive) return sk_segscan_exclusive(r->ctx, t, a->op, j->src, j->src, n, &seg);
-    return sk_segscan_inclusive(r->ctx, t, a->op, j->src, j->src, n, &seg);
+    if (a->reduce) return sk_segreduce(r->ctx, t, a->op, j->src, &seg, j->dst, &j->out_count, n);
+    if (a->exclusive) return sk_segscan_exclusive(r->ctx, t, a->op, j->src, &seg, j->src, n);
+    return sk_segscan_inclusive(r->ctx, t, a->op, j->src, &seg, j->src, n);
 }
 
 /* The result goes back over the input array (totals are never more). */

@@ -144,34 +144,34 @@ static int sk_run(void *self, const bb_case *c, double *ms, char *why, size_t ca
         st = sk_scan_exclusive(ctx, SK_UINT32, SK_OP_ADD, d->keys, d->out, c->n);
         break;
     case BB_REDUCE:
-        st = sk_reduce(ctx, SK_UINT32, SK_OP_ADD, d->keys, c->n, &s->scalar);
+        st = sk_reduce(ctx, SK_UINT32, SK_OP_ADD, d->keys, &s->scalar, c->n);
         break;
     case BB_SELECT_IF:
-        st = sk_select_if(ctx, SK_UINT32, BB_PREDICATE, d->keys, d->out, c->n, &s->count);
+        st = sk_select_if(ctx, SK_UINT32, BB_PREDICATE, d->keys, d->out, &s->count, c->n);
         break;
     case BB_PARTITION:
-        st = sk_partition(ctx, SK_UINT32, BB_PREDICATE, d->keys, d->out, c->n, &s->count);
+        st = sk_partition(ctx, SK_UINT32, BB_PREDICATE, d->keys, d->out, &s->count, c->n);
         break;
     case BB_SORT_KEYS:
         st = sk_sort_keys(ctx, SK_UINT32, d->work_k, c->n, SK_ASCENDING);
         break;
     case BB_SORT_PAIRS:
-        st = sk_sort_pairs(ctx, SK_UINT32, d->work_k, sizeof(uint32_t), d->work_v, c->n,
+        st = sk_sort_pairs(ctx, SK_UINT32, sizeof(uint32_t), d->work_k, d->work_v, c->n,
                            SK_ASCENDING);
         break;
     case BB_SEGSCAN:
         seg.flags = d->flags;
         seg.flag_size = 1;
-        st = sk_segscan_inclusive(ctx, SK_UINT32, SK_OP_ADD, d->keys, d->out, c->n, &seg);
+        st = sk_segscan_inclusive(ctx, SK_UINT32, SK_OP_ADD, d->keys, &seg, d->out, c->n);
         break;
     case BB_SEGREDUCE:
         seg.offsets = d->offsets;
         seg.offset_type = SK_UINT32;
         seg.count = c->nseg;
-        st = sk_segreduce(ctx, SK_UINT32, SK_OP_ADD, d->keys, c->n, &seg, d->out, &s->count);
+        st = sk_segreduce(ctx, SK_UINT32, SK_OP_ADD, d->keys, &seg, d->out, &s->count, c->n);
         break;
     case BB_POLY:
-        st = sk_poly_eval(ctx, SK_FLOAT64, d->coeffs, c->n, c->x, &s->poly);
+        st = sk_poly_eval(ctx, SK_FLOAT64, d->coeffs, c->x, &s->poly, c->n);
         break;
     default:
         break;
@@ -251,35 +251,35 @@ static int host_run(void *self, const bb_case *c, double *ms, char *why, size_t 
         st = sk_scan_exclusive_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, b->got, c->n);
         break;
     case BB_REDUCE:
-        st = sk_reduce_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, c->n, &s->scalar);
+        st = sk_reduce_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, &s->scalar, c->n);
         break;
     case BB_SELECT_IF:
-        st = sk_select_if_host(ctx, SK_UINT32, BB_PREDICATE, c->keys, b->got, c->n, &s->count);
+        st = sk_select_if_host(ctx, SK_UINT32, BB_PREDICATE, c->keys, b->got, &s->count, c->n);
         break;
     case BB_PARTITION:
-        st = sk_partition_host(ctx, SK_UINT32, BB_PREDICATE, c->keys, b->got, c->n, &s->count);
+        st = sk_partition_host(ctx, SK_UINT32, BB_PREDICATE, c->keys, b->got, &s->count, c->n);
         break;
     case BB_SORT_KEYS:
         st = sk_sort_keys_host(ctx, SK_UINT32, b->got, c->n, SK_ASCENDING);
         break;
     case BB_SORT_PAIRS:
-        st = sk_sort_pairs_host(ctx, SK_UINT32, b->got, sizeof(uint32_t), b->got2, c->n,
+        st = sk_sort_pairs_host(ctx, SK_UINT32, sizeof(uint32_t), b->got, b->got2, c->n,
                                 SK_ASCENDING);
         break;
     case BB_SEGSCAN:
         seg.flags = c->flags;
         seg.flag_size = 1;
-        st = sk_segscan_inclusive_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, b->got, c->n, &seg);
+        st = sk_segscan_inclusive_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, &seg, b->got, c->n);
         break;
     case BB_SEGREDUCE:
         seg.offsets = c->offsets;
         seg.offset_type = SK_UINT32;
         seg.count = c->nseg;
-        st = sk_segreduce_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, c->n, &seg, b->got,
-                               &s->count);
+        st = sk_segreduce_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, &seg, b->got, &s->count,
+                               c->n);
         break;
     case BB_POLY:
-        st = sk_poly_eval_host(ctx, SK_FLOAT64, c->coeffs, c->n, c->x, &s->poly);
+        st = sk_poly_eval_host(ctx, SK_FLOAT64, c->coeffs, c->x, &s->poly, c->n);
         break;
     default:
         break;
@@ -573,7 +573,7 @@ static void run_case(bench *b, const bb_case *c)
 
 static int open_context(bench *b)
 {
-    sk_status st = sk_context_create(&b->ctx, b->opt.device);
+    sk_status st = sk_context_create(&b->ctx, b->opt.device, NULL, 0);
     if (st != SK_OK) {
         fprintf(stderr, "bench_all: opening the device: %s (%s)\n", sk_status_str(st),
                 b->ctx ? sk_context_error_detail(b->ctx) : "no device matches");
@@ -585,6 +585,7 @@ static int open_context(bench *b)
                                   !strcmp(b->opt.shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
     if (st == SK_OK) st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
     if (st == SK_OK) st = sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);
+    b->desc.struct_size = sizeof b->desc;
     if (st == SK_OK) st = sk_context_device(b->ctx, &b->desc);
     if (st != SK_OK) {
         fprintf(stderr, "bench_all: configuring the context: %s (%s)\n", sk_status_str(st),

@@ -306,7 +306,7 @@ sk_status bb_context_open(sk_context **ctx, const char *device, const char *shap
                           const char **what)
 {
     *what = "opening the device";
-    sk_status st = sk_context_create(ctx, device);
+    sk_status st = sk_context_create(ctx, device, NULL, 0);
     if (st != SK_OK) return st;
     *what = "setting the shape";
     if (shape)
@@ -319,7 +319,7 @@ sk_status bb_context_open(sk_context **ctx, const char *device, const char *shap
 
 sk_status bb_context_describe(sk_context *ctx, char *name, size_t cap, const char **shape)
 {
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     long s = 0;
     sk_status st = sk_context_get_param(ctx, SK_PARAM_SHAPE, &s);
     if (st == SK_OK) st = sk_context_device(ctx, &d);

@@ -193,8 +193,8 @@ static double serial_ms(bench *b, bench_op op, bool branchless, size_t n, size_t
 static sk_status scankit_call(bench *b, bench_op op, size_t n, size_t *count)
 {
     if (op == OP_SELECT)
-        return sk_select_if(b->ctx, SK_UINT32, PREDICATE, b->src, b->dst, n, count);
-    return sk_partition(b->ctx, SK_UINT32, PREDICATE, b->src, b->dst, n, count);
+        return sk_select_if(b->ctx, SK_UINT32, PREDICATE, b->src, b->dst, count, n);
+    return sk_partition(b->ctx, SK_UINT32, PREDICATE, b->src, b->dst, count, n);
 }
 
 static int scankit_timed(bench *b, bench_op op, size_t n, size_t *count, double *wall,

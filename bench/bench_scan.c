@@ -359,7 +359,7 @@ static sk_status scankit_call(bench *b, bench_op op, size_t n)
         return sk_scan_inclusive(b->ctx, SK_UINT32, SK_OP_ADD, b->src, b->dst, n);
     if (op == OP_EXCLUSIVE)
         return sk_scan_exclusive(b->ctx, SK_UINT32, SK_OP_ADD, b->src, b->dst, n);
-    return sk_reduce(b->ctx, SK_UINT32, SK_OP_ADD, b->src, n, b->got);
+    return sk_reduce(b->ctx, SK_UINT32, SK_OP_ADD, b->src, b->got, n);
 }
 
 /* One timed call: wall ms (call + finish) and device ms (its launches). */

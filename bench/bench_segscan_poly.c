@@ -189,7 +189,7 @@ static sk_status device_segscan(bench *b, size_t n, double *unused)
 {
     (void)unused;
     sk_segments seg = {b->flags, 1, NULL, SK_UINT32, 0};
-    return sk_segscan_inclusive(b->ctx, SK_UINT32, SK_OP_ADD, b->a, b->b, n, &seg);
+    return sk_segscan_inclusive(b->ctx, SK_UINT32, SK_OP_ADD, b->a, &seg, b->b, n);
 }
 
 static int segscan_data(bench *b, size_t n)
@@ -259,7 +259,7 @@ static void serial_poly_one(bench *b, size_t n)
 
 static sk_status device_poly_one(bench *b, size_t n, double *out)
 {
-    return sk_poly_eval(b->ctx, SK_FLOAT64, b->a, n, POLY_X, out);
+    return sk_poly_eval(b->ctx, SK_FLOAT64, b->a, POLY_X, out, n);
 }
 
 static void serial_poly_points(bench *b, size_t n)
@@ -272,7 +272,7 @@ static void serial_poly_points(bench *b, size_t n)
 static sk_status device_poly_points(bench *b, size_t n, double *unused)
 {
     (void)unused;
-    return sk_poly_eval_points(b->ctx, SK_FLOAT64, b->flags, POINTS_DEGREE + 1, b->a, b->b, n);
+    return sk_poly_eval_points(b->ctx, SK_FLOAT64, b->flags, b->a, b->b, POINTS_DEGREE + 1, n);
 }
 
 static void poly_one_row(bench *b, size_t n, row *r)
@@ -413,7 +413,7 @@ static void bench_close(bench *b)
 
 static void print_header(bench *b)
 {
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     long shape = 0;
     sk_context_device(b->ctx, &d);
     sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);

@@ -253,7 +253,7 @@ static int sk_run(bench *b, size_t n, bool pairs, double *dev, double *kern, dou
     double secs = 0;
     if (upload(b, n, pairs) != 0 || marker(b, &m0) != 0) return -1;
     double t0 = (bb_now() * 1e3);
-    sk_status st = pairs ? sk_sort_pairs(b->ctx, SK_UINT32, b->dk, 4, b->dv, n, SK_ASCENDING)
+    sk_status st = pairs ? sk_sort_pairs(b->ctx, SK_UINT32, 4, b->dk, b->dv, n, SK_ASCENDING)
                          : sk_sort_keys(b->ctx, SK_UINT32, b->dk, n, SK_ASCENDING);
     int rc = st == SK_OK ? marker(b, &m1) : -1;
     if (st == SK_OK) st = sk_context_finish(b->ctx);
@@ -380,7 +380,7 @@ static void close_all(bench *b)
 
 static void print_header(bench *b)
 {
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     long shape = 0;
     sk_context_device(b->ctx, &d);
     sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);

@@ -52,8 +52,9 @@ static int run(sk_context *ctx, cl_mem src, cl_mem dst, uint32_t *host, size_t n
 {
     size_t count = 0;
     double secs = 0;
-    sk_status st = partition ? sk_partition(ctx, SK_UINT32, "(x & 1u) != 0", src, dst, n, &count)
-                             : sk_select_if(ctx, SK_UINT32, "(x & 1u) != 0", src, dst, n, &count);
+    sk_status st = partition
+                       ? sk_partition(ctx, SK_UINT32, "(x & 1u) != 0", src, dst, &count, n)
+                       : sk_select_if(ctx, SK_UINT32, "(x & 1u) != 0", src, dst, &count, n);
     if (st == SK_OK) st = sk_context_profile_take(ctx, &secs, NULL);
     if (st != SK_OK) return fail(partition ? "sk_partition" : "sk_select_if", ctx, st);
     size_t m = partition ? n : count;
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
         else n = (size_t)strtoull(argv[i], NULL, 0);
     }
     sk_context *ctx = NULL;
-    sk_status st = sk_context_create(&ctx, device);
+    sk_status st = sk_context_create(&ctx, device, NULL, 0);
     if (st != SK_OK) return fail("opening the device", NULL, st);
     if ((st = sk_context_set_param(ctx, SK_PARAM_PROFILE, 1)) != SK_OK)
         return fail("profiling", ctx, st);

@@ -50,9 +50,9 @@ int main(int argc, char **argv)
         else n = strtoull(argv[i], NULL, 0);
     }
     sk_context *ctx = NULL;
-    sk_status st = sk_context_create(&ctx, device);
+    sk_status st = sk_context_create(&ctx, device, NULL, 0);
     if (st != SK_OK) return fail("opening a device", NULL, st);
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     sk_context_device(ctx, &d);
     printf("device: %s (%s), n = %" PRIu64 " uint32 (%.2f GiB), in place\n", d.device_name,
            d.platform_name, n, (double)n * 4 / (1 << 30));

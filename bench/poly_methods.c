@@ -83,7 +83,7 @@ static double eval_powers(bench *b, double x, double *seconds)
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
     clReleaseEvent(ev);
-    st = sk_reduce(b->ctx, SK_FLOAT64, SK_OP_ADD, b->tmp, b->n, &result);
+    st = sk_reduce(b->ctx, SK_FLOAT64, SK_OP_ADD, b->tmp, &result, b->n);
     if (st != SK_OK) die("reduce", b->ctx, st);
     sk_context_profile_take(b->ctx, &t_red, &launches);
     *seconds = t_scan + (double)(e - s) * 1e-9 + t_red;
@@ -94,7 +94,7 @@ static double eval_affine(bench *b, double x, double *seconds)
 {
     double result = 0;
     unsigned long launches = 0;
-    sk_status st = sk_poly_eval(b->ctx, SK_FLOAT64, b->a, b->n, x, &result);
+    sk_status st = sk_poly_eval(b->ctx, SK_FLOAT64, b->a, x, &result, b->n);
     if (st != SK_OK) die("sk_poly_eval", b->ctx, st);
     sk_context_profile_take(b->ctx, seconds, &launches);
     return result;
@@ -129,7 +129,7 @@ static void run_case(bench *b, const char *name, const double *a, double x, int 
 
 static void open_bench(bench *b, size_t n, const char *device)
 {
-    sk_status st = sk_context_create(&b->ctx, device);
+    sk_status st = sk_context_create(&b->ctx, device, NULL, 0);
     if (st != SK_OK) die("opening a device", NULL, st);
     sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
     b->cl = sk_context_cl_context(b->ctx);
@@ -193,7 +193,7 @@ int main(int argc, char **argv)
     open_bench(&b, n, device);
     double *a = malloc(n * sizeof *a);
     if (!a) die("host memory", NULL, SK_E_OUT_OF_MEMORY);
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     sk_context_device(b.ctx, &d);
     printf("polynomial evaluation at one point, float64, %s; error in units of the bound "
            "gamma(2d) sum|a_i x^i|; device ms, median of %d\n", d.device_name, repeats);

@@ -6,9 +6,10 @@
 int main(void)
 {
     sk_context *ctx = NULL;
-    sk_status st = sk_context_create(&ctx, NULL);   /* $SCANKIT_DEVICE, else first GPU */
+    char why[512];
+    sk_status st = sk_context_create(&ctx, NULL, why, sizeof why); /* $SCANKIT_DEVICE, else 1st GPU */
     if (st != SK_OK) {
-        fprintf(stderr, "no device: %s\n", sk_status_str(st));
+        fprintf(stderr, "no device: %s: %s\n", sk_status_str(st), why);
         return 1;
     }
 
@@ -30,7 +31,7 @@ int main(void)
     }
     st = sk_scan_inclusive(ctx, SK_UINT32, SK_OP_MAX, buf, buf, 8);   /* in place */
     unsigned largest = 0;
-    if (st == SK_OK) st = sk_reduce(ctx, SK_UINT32, SK_OP_MAX, buf, 8, &largest);
+    if (st == SK_OK) st = sk_reduce(ctx, SK_UINT32, SK_OP_MAX, buf, &largest, 8);
     clReleaseMemObject(buf);
     if (st != SK_OK) goto fail;
     printf("max: %u\n", largest);                                          /* 9 */

@@ -63,11 +63,10 @@ static sk_status check_distinct(sk_context *ctx, const compact_io *io)
 }
 
 static sk_status validate_io(sk_context *ctx, const compact_spec *s, const compact_io *io,
-                             size_t n, size_t *count)
+                             size_t n)
 {
     size_t bytes = 0, flag_bytes = 0, value_bytes = 0;
     sk_status st = SK_OK;
-    if (!count) return sk__fail(ctx, SK_E_INVALID_ARG, "count is NULL");
     SK_TRY(sk__byte_size(ctx, n, sk_type_size(s->type), &bytes));
     SK_TRY(sk__check_buffer(ctx, io->src, bytes, "src"));
     SK_TRY(sk__check_buffer(ctx, io->dst, bytes, "dst"));
@@ -80,7 +79,14 @@ static sk_status validate_io(sk_context *ctx, const compact_spec *s, const compa
         SK_TRY(sk__check_buffer(ctx, io->vsrc, value_bytes, "values_in"));
         SK_TRY(sk__check_buffer(ctx, io->vdst, value_bytes, "values_out"));
     }
-    st = check_distinct(ctx, io);
+    SK_TRY(check_distinct(ctx, io));
+    if (io->count) {
+        SK_TRY(sk__check_buffer(ctx, io->count, sizeof(cl_ulong), "count"));
+        const cl_mem others[] = {io->src, io->flags, io->vsrc, io->dst, io->vdst};
+        for (size_t i = 0; i < 5; i++)
+            if (others[i] == io->count)
+                return sk__fail(ctx, SK_E_INVALID_ARG, "count is also another argument");
+    }
 out:
     return st;
 }
@@ -299,19 +305,66 @@ static sk_status launch_select_lookback(compact_job *j)
     return args_launch(&a, j);
 }
 
-/* Blocks until the total (counts[parts], or counts[0] after one pass) is
- * known. */
+/* The slot of counts that holds the total: counts[parts], or counts[0]
+ * after one pass. */
+static size_t total_slot(const compact_job *j) { return j->plan.lookback ? 0 : j->plan.parts; }
+
+/* Blocks until the total is known. */
 static sk_status read_total(compact_job *j, size_t *count)
 {
     sk_status st = SK_OK;
     cl_ulong wide = 0;
     cl_uint narrow = 0;
     void *dst = j->plan.count_size == sizeof wide ? (void *)&wide : (void *)&narrow;
-    size_t slot = j->plan.lookback ? 0 : j->plan.parts;
     SK_CL_TRY(j->ctx, clEnqueueReadBuffer(j->ctx->queue, j->counts, CL_TRUE,
-                                          slot * j->plan.count_size,
+                                          total_slot(j) * j->plan.count_size,
                                           j->plan.count_size, dst, 0, NULL, NULL));
     *count = j->plan.count_size == sizeof wide ? (size_t)wide : (size_t)narrow;
+out:
+    return st;
+}
+
+/* Enqueues the total's copy into io.count as one uint64: a 4-byte count
+ * goes to the low-order half, the other half is zeroed. */
+static sk_status copy_total(compact_job *j)
+{
+    sk_context *ctx = j->ctx;
+    sk_status st = SK_OK;
+    size_t cs = j->plan.count_size;
+    cl_bool little = CL_TRUE;
+    SK_CL_TRY(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little,
+                                   NULL));
+    size_t low = little || cs == sizeof(cl_ulong) ? 0 : sizeof(cl_ulong) - cs;
+    if (cs < sizeof(cl_ulong)) {
+        const cl_uint zero = 0;
+        SK_CL_TRY(ctx, clEnqueueFillBuffer(ctx->queue, j->io.count, &zero, sizeof zero,
+                                           low ? 0 : cs, sizeof zero, 0, NULL, NULL));
+    }
+    SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, j->counts, j->io.count,
+                                       total_slot(j) * cs, low, cs, 0, NULL, NULL));
+out:
+    return st;
+}
+
+/* Validates s and the buffers of io and enqueues the compaction of n > 0
+ * elements; j->counts then holds the total (total_slot). */
+static sk_status compact_enqueue(sk_context *ctx, const compact_spec *s, const compact_io *io,
+                                 size_t n, compact_job *j)
+{
+    sk_status st = SK_OK;
+    *j = (compact_job){ctx, s, plan_for(ctx, s, n), NULL, *io, NULL, n};
+    SK_TRY(open_program(ctx, s, &j->plan, n, &j->prog));
+    SK_TRY(sk__scratch_get(ctx, &compact_counts, (j->plan.parts + 1) * j->plan.count_size,
+                           &j->counts));
+    if (j->plan.lookback) {
+        SK_TRY(launch_select_lookback(j));
+    } else {
+        SK_TRY(launch_count(j));
+        SK_TRY(sk_scan_exclusive(ctx, j->plan.count_size == sizeof(cl_uint) ? SK_UINT32
+                                                                             : SK_UINT64,
+                                 SK_OP_ADD, j->counts, j->counts, j->plan.parts + 1));
+        SK_TRY(launch_write(j));
+    }
 out:
     return st;
 }
@@ -320,26 +373,16 @@ sk_status sk__compact_run(sk_context *ctx, const compact_spec *s, const compact_
                          size_t n, size_t *count)
 {
     sk_status st = SK_OK;
+    compact_job j;
     SK_TRY(sk__compact_validate_spec(ctx, s));
-    SK_TRY(validate_io(ctx, s, io, n, count));
+    if (!count && !io->count) return sk__fail(ctx, SK_E_INVALID_ARG, "count is NULL");
+    SK_TRY(validate_io(ctx, s, io, n));
     if (n == 0) {
-        *count = 0;
-        return SK_OK;
+        if (count) *count = 0;
+        return io->count ? sk__fill_zero(ctx, io->count, sizeof(cl_ulong)) : SK_OK;
     }
-    compact_job j = {ctx, s, plan_for(ctx, s, n), NULL, *io, NULL, n};
-    SK_TRY(open_program(ctx, s, &j.plan, n, &j.prog));
-    SK_TRY(sk__scratch_get(ctx, &compact_counts, (j.plan.parts + 1) * j.plan.count_size,
-                           &j.counts));
-    if (j.plan.lookback) {
-        SK_TRY(launch_select_lookback(&j));
-    } else {
-        SK_TRY(launch_count(&j));
-        SK_TRY(sk_scan_exclusive(ctx, j.plan.count_size == sizeof(cl_uint) ? SK_UINT32
-                                                                            : SK_UINT64,
-                                 SK_OP_ADD, j.counts, j.counts, j.plan.parts + 1));
-        SK_TRY(launch_write(&j));
-    }
-    st = read_total(&j, count);
+    SK_TRY(compact_enqueue(ctx, s, io, n, &j));
+    st = io->count ? copy_total(&j) : read_total(&j, count);
 out:
     return st;
 }
@@ -366,69 +409,151 @@ static sk_status run_pairs(sk_context *ctx, compact_spec s, const compact_io *io
     return st == SK_OK ? sk__compact_run(ctx, &s, io, n, count) : st;
 }
 
-/* The cl_mem forms without values (flags NULL but for sk_select_flagged). */
+/* The cl_mem forms without values (flags NULL but for the flagged forms);
+ * the count goes to *count or, for the _devcount forms, to count_mem. */
 static sk_status run_keys(sk_context *ctx, compact_spec s, cl_mem src, cl_mem flags,
-                          cl_mem dst, size_t n, size_t *count)
+                          cl_mem dst, cl_mem count_mem, size_t n, size_t *count)
 {
     SK_ENTER(ctx);
-    compact_io io = {src, flags, NULL, dst, NULL};
+    compact_io io = {src, flags, NULL, dst, NULL, count_mem};
     return sk__compact_run(ctx, &s, &io, n, count);
 }
 
+/* A _devcount form's count buffer must be given: NULL would be read as
+ * "the count goes to the host". */
+#define SK_DEVCOUNT_GIVEN(ctx, count)                                          \
+    do {                                                                       \
+        if ((ctx) && !(count)) return sk__fail(ctx, SK_E_INVALID_ARG, "count is NULL"); \
+    } while (0)
+
 sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
-                       cl_mem dst, size_t n, size_t *count)
+                       cl_mem dst, size_t *count, size_t n)
 {
-    return run_keys(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, n, count);
+    return run_keys(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, NULL, n, count);
 }
 
-sk_status sk_select_if_pairs(sk_context *ctx, sk_type type, const char *predicate,
-                             cl_mem keys_in, cl_mem values_in, size_t value_size,
-                             cl_mem keys_out, cl_mem values_out, size_t n, size_t *count)
+sk_status sk_select_if_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                             const char *predicate, cl_mem keys_in, cl_mem values_in,
+                             cl_mem keys_out, cl_mem values_out, size_t *count, size_t n)
 {
-    compact_io io = {keys_in, NULL, values_in, keys_out, values_out};
-    return run_pairs(ctx, spec_if(type, predicate, 0, false), &io, value_size, n, count);
+    compact_io io = {keys_in, NULL, values_in, keys_out, values_out, NULL};
+    return run_pairs(ctx, spec_if(key_type, predicate, 0, false), &io, value_size, n, count);
 }
 
-sk_status sk_select_flagged(sk_context *ctx, sk_type type, cl_mem src, cl_mem flags,
-                            size_t flag_size, cl_mem dst, size_t n, size_t *count)
+sk_status sk_select_flagged(sk_context *ctx, sk_type type, size_t flag_size, cl_mem src,
+                            cl_mem flags, cl_mem dst, size_t *count, size_t n)
 {
-    return run_keys(ctx, spec_flagged(type, flag_size), src, flags, dst, n, count);
+    return run_keys(ctx, spec_flagged(type, flag_size), src, flags, dst, NULL, n, count);
+}
+
+sk_status sk_select_flagged_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                                  size_t flag_size, cl_mem keys_in, cl_mem values_in,
+                                  cl_mem flags, cl_mem keys_out, cl_mem values_out,
+                                  size_t *count, size_t n)
+{
+    compact_io io = {keys_in, flags, values_in, keys_out, values_out, NULL};
+    return run_pairs(ctx, spec_flagged(key_type, flag_size), &io, value_size, n, count);
 }
 
 sk_status sk_partition(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
-                       cl_mem dst, size_t n, size_t *count_selected)
+                       cl_mem dst, size_t *count_selected, size_t n)
 {
-    return run_keys(ctx, spec_if(type, predicate, 0, true), src, NULL, dst, n, count_selected);
+    return run_keys(ctx, spec_if(type, predicate, 0, true), src, NULL, dst, NULL, n,
+                    count_selected);
 }
 
-sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst, size_t n,
-                    size_t *count)
+sk_status sk_partition_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                             const char *predicate, cl_mem keys_in, cl_mem values_in,
+                             cl_mem keys_out, cl_mem values_out, size_t *count_selected,
+                             size_t n)
 {
-    return run_keys(ctx, spec_unique(type), src, NULL, dst, n, count);
-}
-
-sk_status sk_select_flagged_pairs(sk_context *ctx, sk_type type, cl_mem keys_in, cl_mem flags,
-                                  size_t flag_size, cl_mem values_in, size_t value_size,
-                                  cl_mem keys_out, cl_mem values_out, size_t n, size_t *count)
-{
-    compact_io io = {keys_in, flags, values_in, keys_out, values_out};
-    return run_pairs(ctx, spec_flagged(type, flag_size), &io, value_size, n, count);
-}
-
-sk_status sk_partition_pairs(sk_context *ctx, sk_type type, const char *predicate,
-                             cl_mem keys_in, cl_mem values_in, size_t value_size,
-                             cl_mem keys_out, cl_mem values_out, size_t n,
-                             size_t *count_selected)
-{
-    compact_io io = {keys_in, NULL, values_in, keys_out, values_out};
-    return run_pairs(ctx, spec_if(type, predicate, 0, true), &io, value_size, n,
+    compact_io io = {keys_in, NULL, values_in, keys_out, values_out, NULL};
+    return run_pairs(ctx, spec_if(key_type, predicate, 0, true), &io, value_size, n,
                      count_selected);
 }
 
-sk_status sk_unique_pairs(sk_context *ctx, sk_type type, cl_mem keys_in, cl_mem values_in,
-                          size_t value_size, cl_mem keys_out, cl_mem values_out, size_t n,
-                          size_t *count)
+sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst, size_t *count,
+                    size_t n)
 {
-    compact_io io = {keys_in, NULL, values_in, keys_out, values_out};
-    return run_pairs(ctx, spec_unique(type), &io, value_size, n, count);
+    return run_keys(ctx, spec_unique(type), src, NULL, dst, NULL, n, count);
+}
+
+sk_status sk_unique_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                          cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                          cl_mem values_out, size_t *count, size_t n)
+{
+    compact_io io = {keys_in, NULL, values_in, keys_out, values_out, NULL};
+    return run_pairs(ctx, spec_unique(key_type), &io, value_size, n, count);
+}
+
+/* ---- device-count forms ---------------------------------------------------------------- */
+
+sk_status sk_select_if_devcount(sk_context *ctx, sk_type type, const char *predicate,
+                                cl_mem src, cl_mem dst, cl_mem count, size_t n)
+{
+    SK_DEVCOUNT_GIVEN(ctx, count);
+    return run_keys(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, count, n, NULL);
+}
+
+sk_status sk_select_if_pairs_devcount(sk_context *ctx, sk_type key_type, size_t value_size,
+                                      const char *predicate, cl_mem keys_in,
+                                      cl_mem values_in, cl_mem keys_out, cl_mem values_out,
+                                      cl_mem count, size_t n)
+{
+    SK_DEVCOUNT_GIVEN(ctx, count);
+    compact_io io = {keys_in, NULL, values_in, keys_out, values_out, count};
+    return run_pairs(ctx, spec_if(key_type, predicate, 0, false), &io, value_size, n, NULL);
+}
+
+sk_status sk_select_flagged_devcount(sk_context *ctx, sk_type type, size_t flag_size,
+                                     cl_mem src, cl_mem flags, cl_mem dst, cl_mem count,
+                                     size_t n)
+{
+    SK_DEVCOUNT_GIVEN(ctx, count);
+    return run_keys(ctx, spec_flagged(type, flag_size), src, flags, dst, count, n, NULL);
+}
+
+sk_status sk_select_flagged_pairs_devcount(sk_context *ctx, sk_type key_type,
+                                           size_t value_size, size_t flag_size,
+                                           cl_mem keys_in, cl_mem values_in, cl_mem flags,
+                                           cl_mem keys_out, cl_mem values_out, cl_mem count,
+                                           size_t n)
+{
+    SK_DEVCOUNT_GIVEN(ctx, count);
+    compact_io io = {keys_in, flags, values_in, keys_out, values_out, count};
+    return run_pairs(ctx, spec_flagged(key_type, flag_size), &io, value_size, n, NULL);
+}
+
+sk_status sk_partition_devcount(sk_context *ctx, sk_type type, const char *predicate,
+                                cl_mem src, cl_mem dst, cl_mem count_selected, size_t n)
+{
+    SK_DEVCOUNT_GIVEN(ctx, count_selected);
+    return run_keys(ctx, spec_if(type, predicate, 0, true), src, NULL, dst, count_selected, n,
+                    NULL);
+}
+
+sk_status sk_partition_pairs_devcount(sk_context *ctx, sk_type key_type, size_t value_size,
+                                      const char *predicate, cl_mem keys_in,
+                                      cl_mem values_in, cl_mem keys_out, cl_mem values_out,
+                                      cl_mem count_selected, size_t n)
+{
+    SK_DEVCOUNT_GIVEN(ctx, count_selected);
+    compact_io io = {keys_in, NULL, values_in, keys_out, values_out, count_selected};
+    return run_pairs(ctx, spec_if(key_type, predicate, 0, true), &io, value_size, n, NULL);
+}
+
+sk_status sk_unique_devcount(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst,
+                             cl_mem count, size_t n)
+{
+    SK_DEVCOUNT_GIVEN(ctx, count);
+    return run_keys(ctx, spec_unique(type), src, NULL, dst, count, n, NULL);
+}
+
+sk_status sk_unique_pairs_devcount(sk_context *ctx, sk_type key_type, size_t value_size,
+                                   cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                                   cl_mem values_out, cl_mem count, size_t n)
+{
+    SK_DEVCOUNT_GIVEN(ctx, count);
+    compact_io io = {keys_in, NULL, values_in, keys_out, values_out, count};
+    return run_pairs(ctx, spec_unique(key_type), &io, value_size, n, NULL);
 }

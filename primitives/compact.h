@@ -22,9 +22,10 @@ typedef struct compact_spec {
     bool partition;             /* write the rejected elements too */
 } compact_spec;
 
-/* The buffers of one call; flags, vsrc and vdst are NULL when unused. */
+/* The buffers of one call; flags, vsrc and vdst are NULL when unused;
+ * count is the _devcount forms' count buffer, else NULL. */
 typedef struct compact_io {
-    cl_mem src, flags, vsrc, dst, vdst;
+    cl_mem src, flags, vsrc, dst, vdst, count;
 } compact_io;
 
 /* ---- entry points ---------------------------------------------------------------------- */
@@ -51,8 +52,9 @@ static inline compact_spec spec_unique(sk_type type)
  * SK_E_UNSUPPORTED for float64 on a device without fp64. */
 sk_status sk__compact_validate_spec(sk_context *ctx, const compact_spec *s);
 
-/* Validates s and the buffers of io, compacts n elements and reads back
- * *count (blocking). */
+/* Validates s and the buffers of io and compacts n elements; the count is
+ * read back into *count (blocking) or, when io->count is given, copied to
+ * it by the queue (count may then be NULL). */
 sk_status sk__compact_run(sk_context *ctx, const compact_spec *s, const compact_io *io,
                          size_t n, size_t *count);
 

@@ -34,7 +34,7 @@ static sk_status stage_all(sk_context *ctx, const compact_spec *s, const host_io
 {
     size_t es = sk_type_size(s->type);
     sk_status st = SK_OK;
-    *io = (compact_io){NULL, NULL, NULL, NULL, NULL};
+    *io = (compact_io){NULL, NULL, NULL, NULL, NULL, NULL};
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, h->src, n, es, &io->src));
     if (s->keep == KEEP_FLAGS) /* its own slot: values may come too */
         SK_TRY(sk__stage_in(ctx, &compact_flags_in, h->flags, n, s->flag_size, &io->flags));
@@ -96,64 +96,64 @@ static sk_status host_keys(sk_context *ctx, compact_spec s, const void *src, con
 }
 
 sk_status sk_select_if_host(sk_context *ctx, sk_type type, const char *predicate,
-                            const void *src, void *dst, size_t n, size_t *count)
+                            const void *src, void *dst, size_t *count, size_t n)
 {
     return host_keys(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, n, count);
 }
 
-sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type type, const char *predicate,
-                                  const void *keys_in, const void *values_in,
-                                  size_t value_size, void *keys_out, void *values_out,
-                                  size_t n, size_t *count)
+sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                  const char *predicate, const void *keys_in,
+                                  const void *values_in, void *keys_out, void *values_out,
+                                  size_t *count, size_t n)
 {
     host_io h = {keys_in, NULL, values_in, keys_out, values_out};
-    return host_pairs(ctx, spec_if(type, predicate, 0, false), &h, value_size, n, count);
+    return host_pairs(ctx, spec_if(key_type, predicate, 0, false), &h, value_size, n, count);
 }
 
-sk_status sk_select_flagged_host(sk_context *ctx, sk_type type, const void *src,
-                                 const void *flags, size_t flag_size, void *dst, size_t n,
-                                 size_t *count)
+sk_status sk_select_flagged_host(sk_context *ctx, sk_type type, size_t flag_size,
+                                 const void *src, const void *flags, void *dst, size_t *count,
+                                 size_t n)
 {
     return host_keys(ctx, spec_flagged(type, flag_size), src, flags, dst, n, count);
 }
 
+sk_status sk_select_flagged_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                       size_t flag_size, const void *keys_in,
+                                       const void *values_in, const void *flags,
+                                       void *keys_out, void *values_out, size_t *count,
+                                       size_t n)
+{
+    host_io h = {keys_in, flags, values_in, keys_out, values_out};
+    return host_pairs(ctx, spec_flagged(key_type, flag_size), &h, value_size, n, count);
+}
+
 sk_status sk_partition_host(sk_context *ctx, sk_type type, const char *predicate,
-                            const void *src, void *dst, size_t n, size_t *count_selected)
+                            const void *src, void *dst, size_t *count_selected, size_t n)
 {
     return host_keys(ctx, spec_if(type, predicate, 0, true), src, NULL, dst, n,
                      count_selected);
 }
 
-sk_status sk_unique_host(sk_context *ctx, sk_type type, const void *src, void *dst, size_t n,
-                         size_t *count)
+sk_status sk_partition_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                  const char *predicate, const void *keys_in,
+                                  const void *values_in, void *keys_out, void *values_out,
+                                  size_t *count_selected, size_t n)
+{
+    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
+    return host_pairs(ctx, spec_if(key_type, predicate, 0, true), &h, value_size, n,
+                      count_selected);
+}
+
+sk_status sk_unique_host(sk_context *ctx, sk_type type, const void *src, void *dst,
+                         size_t *count, size_t n)
 {
     return host_keys(ctx, spec_unique(type), src, NULL, dst, n, count);
 }
 
-sk_status sk_select_flagged_pairs_host(sk_context *ctx, sk_type type, const void *keys_in,
-                                       const void *flags, size_t flag_size,
-                                       const void *values_in, size_t value_size,
-                                       void *keys_out, void *values_out, size_t n,
-                                       size_t *count)
-{
-    host_io h = {keys_in, flags, values_in, keys_out, values_out};
-    return host_pairs(ctx, spec_flagged(type, flag_size), &h, value_size, n, count);
-}
-
-sk_status sk_partition_pairs_host(sk_context *ctx, sk_type type, const char *predicate,
-                                  const void *keys_in, const void *values_in,
-                                  size_t value_size, void *keys_out, void *values_out,
-                                  size_t n, size_t *count_selected)
+sk_status sk_unique_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                               const void *keys_in, const void *values_in, void *keys_out,
+                               void *values_out, size_t *count, size_t n)
 {
     host_io h = {keys_in, NULL, values_in, keys_out, values_out};
-    return host_pairs(ctx, spec_if(type, predicate, 0, true), &h, value_size, n,
-                      count_selected);
-}
-
-sk_status sk_unique_pairs_host(sk_context *ctx, sk_type type, const void *keys_in,
-                               const void *values_in, size_t value_size, void *keys_out,
-                               void *values_out, size_t n, size_t *count)
-{
-    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
-    return host_pairs(ctx, spec_unique(type), &h, value_size, n, count);
+    return host_pairs(ctx, spec_unique(key_type), &h, value_size, n, count);
 }

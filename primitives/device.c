@@ -5,6 +5,7 @@
 #include "sk_internal.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ static bool device_has_fp64(cl_device_id d)
 sk_status sk__device_describe(cl_platform_id p, cl_device_id d, sk_device_desc *out)
 {
     memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
     out->platform_index = ~0u;
     out->device_index = ~0u;
     if (clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof out->platform_name,
@@ -98,17 +100,36 @@ static size_t enumerate(device_entry *out, size_t cap)
     return n;
 }
 
+/* The members of sk_device_desc as of 1.0: a caller's struct_size must
+ * hold them all. */
+#define DESC_SIZE_1_0 (offsetof(sk_device_desc, max_alloc_bytes) + sizeof(uint64_t))
+
+sk_status sk__device_desc_copy(sk_device_desc *out, const sk_device_desc *in)
+{
+    size_t size = out->struct_size;
+    if (size < DESC_SIZE_1_0) return SK_E_INVALID_ARG;
+    memcpy(out, in, size < sizeof *in ? size : sizeof *in);
+    out->struct_size = size;
+    return SK_OK;
+}
+
 sk_status sk_device_list(sk_device_desc *out, size_t capacity, size_t *count)
 {
     if (!count || (!out && capacity)) return SK_E_INVALID_ARG;
+    size_t stride = capacity ? out->struct_size : 0;
+    if (capacity && stride < DESC_SIZE_1_0) return SK_E_INVALID_ARG;
     device_entry all[SK_MAX_PLATFORMS * 4];
     size_t n = enumerate(all, sizeof all / sizeof all[0]);
     *count = n;
     if (n == 0) return SK_E_NO_DEVICE;
     for (size_t i = 0; i < n && i < capacity; i++) {
-        sk__device_describe(all[i].platform, all[i].device, &out[i]);
-        out[i].platform_index = all[i].pi;
-        out[i].device_index = all[i].di;
+        sk_device_desc d;
+        sk__device_describe(all[i].platform, all[i].device, &d);
+        d.platform_index = all[i].pi;
+        d.device_index = all[i].di;
+        sk_device_desc *slot = (sk_device_desc *)(void *)((char *)out + i * stride);
+        slot->struct_size = stride;
+        sk__device_desc_copy(slot, &d);
     }
     return SK_OK;
 }
@@ -197,6 +218,23 @@ static size_t default_entry(const device_entry *all, size_t n)
     return 0;
 }
 
+/* "no OpenCL device matches "spec"; the devices are: 0 (0:0) NAME [PLATFORM],
+ * ..." in why[why_len], cut to fit. */
+static void describe_devices(char *why, size_t why_len, const char *spec,
+                             const device_entry *all, size_t n)
+{
+    int used = snprintf(why, why_len, "no OpenCL device matches \"%s\"; the devices are:", spec);
+    for (size_t i = 0; i < n && used >= 0 && (size_t)used < why_len; i++) {
+        sk_device_desc d;
+        if (sk__device_describe(all[i].platform, all[i].device, &d) != SK_OK) continue;
+        int more = snprintf(why + used, why_len - (size_t)used, "%s %zu (%u:%u) %s [%s]",
+                            i ? ";" : "", i, all[i].pi, all[i].di, d.device_name,
+                            d.platform_name);
+        if (more < 0) break;
+        used += more;
+    }
+}
+
 sk_status sk__device_choose(const char *spec, cl_platform_id *platform,
                             cl_device_id *device, char *why, size_t why_len)
 {
@@ -219,7 +257,7 @@ sk_status sk__device_choose(const char *spec, cl_platform_id *platform,
             if (spec_matches(trimmed, &all[i], i)) pick = i;
     }
     if (pick == n) {
-        snprintf(why, why_len, "no OpenCL device matches \"%s\"", trimmed);
+        describe_devices(why, why_len, trimmed, all, n);
         return SK_E_NO_DEVICE;
     }
     *platform = all[pick].platform;

@@ -82,8 +82,8 @@ static sk_status launch(sk_context *ctx, const sk__program *prog, unsigned kerne
                        size_t local, const char *scalars)
 {
     if (ctx->trace_fn) {
-        sk_launch_record r = {prog->kernel_names[kernel], prog->source->name, prog->config,
-                              global, local, scalars ? scalars : ""};
+        sk_launch_record r = {sizeof r, prog->kernel_names[kernel], prog->source->name,
+                              prog->config, global, local, scalars ? scalars : ""};
         ctx->trace_fn(&r, ctx->trace_user);
     }
     cl_event ev = NULL;

@@ -163,8 +163,8 @@ out:
 
 /* ---- entry points ---------------------------------------------------------------- */
 
-sk_status sk_poly_eval(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef, double x,
-                       double *result)
+sk_status sk_poly_eval(sk_context *ctx, sk_type type, cl_mem coeffs, double x, double *result,
+                       size_t ncoef)
 {
     poly_job j;
     sk_status st = job_open(ctx, type, coeffs, ncoef, &j);
@@ -173,8 +173,8 @@ sk_status sk_poly_eval(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoe
     return eval_one(&j, x, result);
 }
 
-sk_status sk_poly_eval_points(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
-                              cl_mem points, cl_mem values, size_t npoints)
+sk_status sk_poly_eval_points(sk_context *ctx, sk_type type, cl_mem coeffs, cl_mem points,
+                              cl_mem values, size_t ncoef, size_t npoints)
 {
     poly_job j;
     sk_status st = SK_OK;
@@ -193,8 +193,8 @@ out:
     return st;
 }
 
-sk_status sk_poly_horner_prefixes(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
-                                  double x, cl_mem prefixes)
+sk_status sk_poly_horner_prefixes(sk_context *ctx, sk_type type, cl_mem coeffs, double x,
+                                  cl_mem prefixes, size_t ncoef)
 {
     poly_job j;
     sk_status st = SK_OK;
@@ -210,8 +210,8 @@ out:
 
 /* ---- host-array forms ------------------------------------------------------------- */
 
-sk_status sk_poly_eval_host(sk_context *ctx, sk_type type, const void *coeffs, size_t ncoef,
-                            double x, double *result)
+sk_status sk_poly_eval_host(sk_context *ctx, sk_type type, const void *coeffs, double x,
+                            double *result, size_t ncoef)
 {
     if (!ctx) return SK_E_INVALID_ARG;
     size_t bytes = 0;
@@ -219,13 +219,13 @@ sk_status sk_poly_eval_host(sk_context *ctx, sk_type type, const void *coeffs, s
     sk_status st = SK_OK;
     SK_TRY(sk__byte_size(ctx, ncoef, sk_type_size(type), &bytes));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, coeffs, bytes, 1, &c));
-    st = sk_poly_eval(ctx, type, c, ncoef, x, result);
+    st = sk_poly_eval(ctx, type, c, x, result, ncoef);
 out:
     return st;
 }
 
 sk_status sk_poly_eval_points_host(sk_context *ctx, sk_type type, const void *coeffs,
-                                   size_t ncoef, const void *points, void *values,
+                                   const void *points, void *values, size_t ncoef,
                                    size_t npoints)
 {
     if (!ctx) return SK_E_INVALID_ARG;
@@ -237,10 +237,29 @@ sk_status sk_poly_eval_points_host(sk_context *ctx, sk_type type, const void *co
     if (npoints && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, coeffs, cbytes, 1, &c));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, points, pbytes, 1, &p));
-    SK_TRY(sk_poly_eval_points(ctx, type, c, ncoef, p, p, npoints));
+    SK_TRY(sk_poly_eval_points(ctx, type, c, p, p, ncoef, npoints));
     if (pbytes)
         SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, p, CL_TRUE, 0, pbytes, values, 0, NULL,
                                            NULL));
+out:
+    return st;
+}
+
+sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type, const void *coeffs,
+                                       double x, void *prefixes, size_t ncoef)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    size_t bytes = 0;
+    cl_mem c = NULL, out_mem = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(sk__byte_size(ctx, ncoef, sk_type_size(type), &bytes));
+    if (ncoef && !prefixes) return sk__fail(ctx, SK_E_INVALID_ARG, "prefixes is NULL");
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, coeffs, bytes, 1, &c));
+    SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, bytes, &out_mem));
+    SK_TRY(sk_poly_horner_prefixes(ctx, type, c, x, out_mem, ncoef));
+    if (bytes)
+        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, out_mem, CL_TRUE, 0, bytes, prefixes, 0,
+                                           NULL, NULL));
 out:
     return st;
 }

@@ -135,18 +135,32 @@ out:
     return st;
 }
 
-sk_status sk_context_create(sk_context **out, const char *spec)
+/* why[why_size] (when given) gets `text`, cut to fit. */
+static void tell_why(char *why, size_t why_size, const char *text)
 {
-    if (!out) return SK_E_INVALID_ARG;
+    if (why && why_size) snprintf(why, why_size, "%s", text);
+}
+
+sk_status sk_context_create(sk_context **out, const char *spec, char *why, size_t why_size)
+{
+    tell_why(why, why_size, "");
+    if (!out) {
+        tell_why(why, why_size, "ctx is NULL");
+        return SK_E_INVALID_ARG;
+    }
     *out = NULL;
     sk_context *ctx = NULL;
     sk_status st = context_alloc(&ctx);
-    if (st != SK_OK) return st;
-    cl_int rc = CL_SUCCESS;
-    char why[256] = "";
-    st = sk__device_choose(spec, &ctx->platform, &ctx->device, why, sizeof why);
     if (st != SK_OK) {
-        sk__log(ctx, "%s", why);
+        tell_why(why, why_size, "out of memory for the context");
+        return st;
+    }
+    cl_int rc = CL_SUCCESS;
+    char reason[512] = "";
+    st = sk__device_choose(spec, &ctx->platform, &ctx->device, reason, sizeof reason);
+    if (st != SK_OK) {
+        sk__log(ctx, "%s", reason);
+        tell_why(why, why_size, reason);
         goto fail;
     }
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
@@ -163,6 +177,7 @@ sk_status sk_context_create(sk_context **out, const char *spec)
 fail_cl:
     st = sk__fail_cl(ctx, rc, "clCreateContext/clCreateCommandQueue");
 fail:
+    if (ctx->detail) tell_why(why, why_size, ctx->detail);
     sk_context_free(ctx);
     return st;
 }
@@ -219,12 +234,13 @@ static void scratch_release(sk_context *ctx)
     ctx->scratch_count = 0;
 }
 
-sk_status sk_context_release_scratch(sk_context *ctx)
+sk_status sk_context_trim(sk_context *ctx)
 {
     if (!ctx) return SK_E_INVALID_ARG;
     sk_status st = SK_OK;
     SK_CL_TRY(ctx, clFinish(ctx->queue));
     scratch_release(ctx);
+    sk__program_cache_free(ctx);
 out:
     return st;
 }
@@ -256,8 +272,7 @@ cl_command_queue sk_context_cl_queue(const sk_context *ctx) { return ctx ? ctx->
 sk_status sk_context_device(const sk_context *ctx, sk_device_desc *out)
 {
     if (!ctx || !out) return SK_E_INVALID_ARG;
-    *out = ctx->desc;
-    return SK_OK;
+    return sk__device_desc_copy(out, &ctx->desc);
 }
 
 sk_status sk_context_finish(sk_context *ctx)
@@ -273,15 +288,56 @@ out:
 
 static bool is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
 
-/* The field of a parameter that is a plain count, and the most it takes
- * (the least is 0); NULL for the other parameters. */
-static long *count_param(sk_context *ctx, sk_param param, long *most)
+/* The values a parameter takes besides 0 (automatic, AUTO or off, which
+ * every parameter takes): least .. most, powers of two only where pow2.
+ * false for an unknown parameter. */
+typedef struct param_range {
+    long least, most;
+    bool pow2;
+} param_range;
+
+static bool param_range_of(const sk_context *ctx, sk_param param, param_range *r)
 {
-    switch (param) {
-    case SK_PARAM_ITEMS_PER_THREAD: *most = 64; return &ctx->items_param;
-    case SK_PARAM_CPU_CHUNKS: *most = 65536; return &ctx->chunks_param;
-    case SK_PARAM_CPU_SERIAL_BELOW: *most = LONG_MAX; return &ctx->serial_below_param;
-    case SK_PARAM_CPU_SORT_LINES_FROM: *most = LONG_MAX; return &ctx->sort_lines_param;
+    long wg_most = ctx->max_wg_size < 1024 ? (long)ctx->max_wg_size : 1024;
+    switch ((int)param) {
+    case SK_PARAM_SHAPE: *r = (param_range){SK_SHAPE_CPU, SK_SHAPE_GPU, false}; return true;
+    case SK_PARAM_WG_SIZE: *r = (param_range){1, wg_most, true}; return true;
+    case SK_PARAM_ITEMS_PER_THREAD: *r = (param_range){1, 64, false}; return true;
+    case SK_PARAM_CPU_CHUNKS: *r = (param_range){1, 65536, false}; return true;
+    case SK_PARAM_CPU_SERIAL_BELOW: *r = (param_range){1, LONG_MAX, false}; return true;
+    case SK_PARAM_PROFILE: *r = (param_range){1, 1, false}; return true;
+    case SK_PARAM_SCAN_PATH:
+        *r = (param_range){SK_SCAN_PATH_REDUCE_THEN_SCAN, SK_SCAN_PATH_LOOKBACK, false};
+        return true;
+    case SK_PARAM_CPU_SORT_LINES_FROM: *r = (param_range){1, LONG_MAX, false}; return true;
+    case SK_PARAM_PROGRAM_CACHE:
+        *r = (param_range){SK_PROGRAM_CACHE_MIN, 65536, false};
+        return true;
+    }
+    return false;
+}
+
+sk_status sk_param_bounds(const sk_context *ctx, sk_param param, long *min_value,
+                          long *max_value)
+{
+    param_range r;
+    if (!ctx || !min_value || !max_value || !param_range_of(ctx, param, &r))
+        return SK_E_INVALID_ARG;
+    *min_value = r.least;
+    *max_value = r.most;
+    return SK_OK;
+}
+
+/* The context's field of a parameter; NULL for those stored otherwise. */
+static long *param_field(sk_context *ctx, sk_param param)
+{
+    switch ((int)param) {
+    case SK_PARAM_WG_SIZE: return &ctx->wg_param;
+    case SK_PARAM_ITEMS_PER_THREAD: return &ctx->items_param;
+    case SK_PARAM_CPU_CHUNKS: return &ctx->chunks_param;
+    case SK_PARAM_CPU_SERIAL_BELOW: return &ctx->serial_below_param;
+    case SK_PARAM_CPU_SORT_LINES_FROM: return &ctx->sort_lines_param;
+    case SK_PARAM_PROGRAM_CACHE: return &ctx->program_cache_param;
     default: return NULL;
     }
 }
@@ -289,70 +345,48 @@ static long *count_param(sk_context *ctx, sk_param param, long *most)
 sk_status sk_context_set_param(sk_context *ctx, sk_param param, long v)
 {
     if (!ctx) return SK_E_INVALID_ARG;
-    long most = 0;
-    long *count = count_param(ctx, param, &most);
-    if (count && v >= 0 && v <= most) {
-        *count = v;
-        return SK_OK;
-    }
-    switch (param) {
-    case SK_PARAM_SHAPE:
-        if (v != SK_SHAPE_AUTO && v != SK_SHAPE_CPU && v != SK_SHAPE_GPU) break;
-        ctx->shape_param = (sk_shape)v;
-        return SK_OK;
-    case SK_PARAM_WG_SIZE:
-        if (v != 0 && (!is_pow2(v) || v > 1024 || (size_t)v > ctx->max_wg_size)) break;
-        ctx->wg_param = v;
-        return SK_OK;
-    case SK_PARAM_ITEMS_PER_THREAD:
-    case SK_PARAM_CPU_CHUNKS:
-    case SK_PARAM_CPU_SERIAL_BELOW:
-    case SK_PARAM_CPU_SORT_LINES_FROM:
-        break;                    /* a count out of its range (count_param) */
+    param_range r;
+    if (!param_range_of(ctx, param, &r))
+        return sk__fail(ctx, SK_E_INVALID_ARG, "unknown parameter %d", (int)param);
+    if (v != 0 && (v < r.least || v > r.most || (r.pow2 && !is_pow2(v))))
+        return sk__fail(ctx, SK_E_INVALID_ARG, "parameter %d: value %ld out of range",
+                        (int)param, v);
+    long *field = param_field(ctx, param);
+    if (field) *field = v;
+    switch ((int)param) {
+    case SK_PARAM_SHAPE: ctx->shape_param = (sk_shape)v; break;
+    case SK_PARAM_SCAN_PATH: ctx->scan_path_param = (sk_scan_path)v; break;
     case SK_PARAM_PROFILE:
-        if (v != 0 && v != 1) break;
         ctx->profile = v == 1;
         if (!ctx->profile) profile_clear(ctx);
-        return SK_OK;
-    case SK_PARAM_SCAN_PATH:
-        if (v != SK_SCAN_PATH_AUTO && v != SK_SCAN_PATH_REDUCE_THEN_SCAN &&
-            v != SK_SCAN_PATH_LOOKBACK)
-            break;
-        ctx->scan_path_param = (sk_scan_path)v;
-        return SK_OK;
-    case SK_PARAM_PROGRAM_CACHE:
-        if (v != 0 && (v < SK_PROGRAM_CACHE_MIN || v > 65536)) break;
-        ctx->program_cache_param = v;
-        sk__program_cache_trim(ctx);
-        return SK_OK;
+        break;
+    case SK_PARAM_PROGRAM_CACHE: sk__program_cache_trim(ctx); break;
+    default: break;
     }
-    return sk__fail(ctx, SK_E_INVALID_ARG, "parameter %d: value %ld out of range",
-                    (int)param, v);
+    return SK_OK;
 }
 
 sk_status sk_context_get_param(const sk_context *ctx, sk_param param, long *v)
 {
-    if (!ctx || !v) return SK_E_INVALID_ARG;
-    switch (param) {
-    case SK_PARAM_SHAPE: *v = sk__tuning_for(ctx, SK_FAMILY_SCAN, 4).shape; return SK_OK;
-    case SK_PARAM_WG_SIZE: *v = ctx->wg_param; return SK_OK;
-    case SK_PARAM_ITEMS_PER_THREAD: *v = ctx->items_param; return SK_OK;
-    case SK_PARAM_CPU_CHUNKS: *v = ctx->chunks_param; return SK_OK;
-    case SK_PARAM_CPU_SERIAL_BELOW: *v = ctx->serial_below_param; return SK_OK;
-    case SK_PARAM_PROFILE: *v = ctx->profile; return SK_OK;
-    case SK_PARAM_SCAN_PATH: *v = ctx->scan_path_param; return SK_OK;
-    case SK_PARAM_CPU_SORT_LINES_FROM: *v = ctx->sort_lines_param; return SK_OK;
-    case SK_PARAM_PROGRAM_CACHE: *v = ctx->program_cache_param; return SK_OK;
+    param_range r;
+    if (!ctx || !v || !param_range_of(ctx, param, &r)) return SK_E_INVALID_ARG;
+    long *field = param_field((sk_context *)ctx, param);
+    switch ((int)param) {
+    case SK_PARAM_SHAPE: *v = sk__tuning_for(ctx, SK_FAMILY_SCAN, 4).shape; break;
+    case SK_PARAM_PROFILE: *v = ctx->profile; break;
+    case SK_PARAM_SCAN_PATH: *v = ctx->scan_path_param; break;
+    default: *v = *field; break;
     }
-    return SK_E_INVALID_ARG;
+    return SK_OK;
 }
 
 /* ---- statistics and profiling --------------------------------------------------- */
 
 sk_status sk_context_build_stats(const sk_context *ctx, sk_build_stats *out)
 {
-    if (!ctx || !out) return SK_E_INVALID_ARG;
+    if (!ctx || !out || out->struct_size < sizeof *out) return SK_E_INVALID_ARG;
     *out = ctx->build_stats;
+    out->struct_size = sizeof *out;
     return SK_OK;
 }
 

@@ -476,8 +476,8 @@ sk_status sk_scan_exclusive(sk_context *ctx, sk_type type, sk_op oper, cl_mem sr
     SK_WITH_BUILTIN(ctx, type, oper, scan_run(ctx, op, src, dst, n, true));
 }
 
-sk_status sk_reduce(sk_context *ctx, sk_type type, sk_op oper, cl_mem src, size_t n,
-                    void *result)
+sk_status sk_reduce(sk_context *ctx, sk_type type, sk_op oper, cl_mem src, void *result,
+                    size_t n)
 {
     SK_WITH_BUILTIN(ctx, type, oper, reduce_run(ctx, op, src, n, result));
 }
@@ -494,8 +494,8 @@ sk_status sk_scan_exclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem s
     SK_WITH_MONOID(ctx, m, scan_run(ctx, op, src, dst, n, true));
 }
 
-sk_status sk_reduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src, size_t n,
-                           void *result)
+sk_status sk_reduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src, void *result,
+                           size_t n)
 {
     SK_WITH_MONOID(ctx, m, reduce_run(ctx, op, src, n, result));
 }
@@ -513,7 +513,7 @@ sk_status sk_scan_exclusive_host(sk_context *ctx, sk_type type, sk_op oper, cons
 }
 
 sk_status sk_reduce_host(sk_context *ctx, sk_type type, sk_op oper, const void *src,
-                         size_t n, void *result)
+                         void *result, size_t n)
 {
     SK_WITH_BUILTIN(ctx, type, oper, reduce_host(ctx, op, src, n, result));
 }
@@ -531,7 +531,7 @@ sk_status sk_scan_exclusive_monoid_host(sk_context *ctx, const sk_monoid *m,
 }
 
 sk_status sk_reduce_monoid_host(sk_context *ctx, const sk_monoid *m, const void *src,
-                                size_t n, void *result)
+                                void *result, size_t n)
 {
     SK_WITH_MONOID(ctx, m, reduce_host(ctx, op, src, n, result));
 }

@@ -391,38 +391,39 @@ typedef struct seg_builtin {
     } while (0)
 
 sk_status sk_segscan_inclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
-                               cl_mem dst, size_t n, const sk_segments *seg)
+                               const sk_segments *seg, cl_mem dst, size_t n)
 {
     SK_SEG_BUILTIN(ctx, type, op, segscan_run(ctx, m, order_free, src, dst, n, seg, false));
 }
 
 sk_status sk_segscan_exclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
-                               cl_mem dst, size_t n, const sk_segments *seg)
+                               const sk_segments *seg, cl_mem dst, size_t n)
 {
     SK_SEG_BUILTIN(ctx, type, op, segscan_run(ctx, m, order_free, src, dst, n, seg, true));
 }
 
 sk_status sk_segscan_inclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
-                                      cl_mem dst, size_t n, const sk_segments *seg)
+                                      const sk_segments *seg, cl_mem dst, size_t n)
 {
     SK_SEG_MONOID(ctx, segscan_run(ctx, m, order_free, src, dst, n, seg, false));
 }
 
 sk_status sk_segscan_exclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
-                                      cl_mem dst, size_t n, const sk_segments *seg)
+                                      const sk_segments *seg, cl_mem dst, size_t n)
 {
     SK_SEG_MONOID(ctx, segscan_run(ctx, m, order_free, src, dst, n, seg, true));
 }
 
-sk_status sk_segreduce(sk_context *ctx, sk_type type, sk_op op, cl_mem src, size_t n,
-                       const sk_segments *seg, cl_mem totals, size_t *segments)
+sk_status sk_segreduce(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
+                       const sk_segments *seg, cl_mem totals, size_t *segments, size_t n)
 {
     SK_SEG_BUILTIN(ctx, type, op,
                    segreduce_run(ctx, m, order_free, src, n, seg, totals, segments));
 }
 
-sk_status sk_segreduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src, size_t n,
-                              const sk_segments *seg, cl_mem totals, size_t *segments)
+sk_status sk_segreduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
+                              const sk_segments *seg, cl_mem totals, size_t *segments,
+                              size_t n)
 {
     SK_SEG_MONOID(ctx, segreduce_run(ctx, m, order_free, src, n, seg, totals, segments));
 }
@@ -452,6 +453,7 @@ static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, bool order_fr
     cl_mem in = NULL;
     size_t bytes = 0;
     sk_status st = SK_OK;
+    SK_TRY(sk__validate_monoid(ctx, m));
     SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
     if (n && !dst) return sk__fail(ctx, SK_E_INVALID_ARG, "dst is NULL");
     SK_TRY(upload_segments(ctx, h, n, &seg));
@@ -472,6 +474,7 @@ static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, bool order_
     cl_mem in = NULL, out_mem = NULL;
     size_t bytes = 0, got = 0;
     sk_status st = SK_OK;
+    SK_TRY(sk__validate_monoid(ctx, m));
     SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
     if (!totals) return sk__fail(ctx, SK_E_INVALID_ARG, "totals is NULL");
     SK_TRY(upload_segments(ctx, h, n, &seg));
@@ -489,21 +492,42 @@ out:
 }
 
 sk_status sk_segscan_inclusive_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
-                                    void *dst, size_t n, const sk_segments_host *seg)
+                                    const sk_segments_host *seg, void *dst, size_t n)
 {
     SK_SEG_BUILTIN(ctx, type, op, segscan_host(ctx, m, order_free, src, dst, n, seg, false));
 }
 
 sk_status sk_segscan_exclusive_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
-                                    void *dst, size_t n, const sk_segments_host *seg)
+                                    const sk_segments_host *seg, void *dst, size_t n)
 {
     SK_SEG_BUILTIN(ctx, type, op, segscan_host(ctx, m, order_free, src, dst, n, seg, true));
 }
 
 sk_status sk_segreduce_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
-                            size_t n, const sk_segments_host *seg, void *totals,
-                            size_t *segments)
+                            const sk_segments_host *seg, void *totals, size_t *segments,
+                            size_t n)
 {
     SK_SEG_BUILTIN(ctx, type, op,
                    segreduce_host(ctx, m, order_free, src, n, seg, totals, segments));
+}
+
+sk_status sk_segscan_inclusive_monoid_host(sk_context *ctx, const sk_monoid *m,
+                                           const void *src, const sk_segments_host *seg,
+                                           void *dst, size_t n)
+{
+    SK_SEG_MONOID(ctx, segscan_host(ctx, m, order_free, src, dst, n, seg, false));
+}
+
+sk_status sk_segscan_exclusive_monoid_host(sk_context *ctx, const sk_monoid *m,
+                                           const void *src, const sk_segments_host *seg,
+                                           void *dst, size_t n)
+{
+    SK_SEG_MONOID(ctx, segscan_host(ctx, m, order_free, src, dst, n, seg, true));
+}
+
+sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m, const void *src,
+                                   const sk_segments_host *seg, void *totals,
+                                   size_t *segments, size_t n)
+{
+    SK_SEG_MONOID(ctx, segreduce_host(ctx, m, order_free, src, n, seg, totals, segments));
 }

@@ -15,6 +15,8 @@
 #ifndef SK_INTERNAL_H
 #define SK_INTERNAL_H
 
+/* The library implements the experimental declarations too. */
+#define SCANKIT_EXPERIMENTAL 1
 #include "scankit.h"
 
 #include <stdbool.h>
@@ -314,6 +316,10 @@ sk_status sk__check_buffer(sk_context *ctx, cl_mem mem, size_t bytes, const char
 /* ---- device.c ---------------------------------------------------------------- */
 
 sk_status sk__device_describe(cl_platform_id p, cl_device_id d, sk_device_desc *out);
+
+/* Copies `in` into the caller's *out as far as out->struct_size reaches
+ * (which it keeps); SK_E_INVALID_ARG when that is below the 1.0 size. */
+sk_status sk__device_desc_copy(sk_device_desc *out, const sk_device_desc *in);
 sk_status sk__device_choose(const char *spec, cl_platform_id *platform,
                             cl_device_id *device, char *why, size_t why_len);
 

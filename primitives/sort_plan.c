@@ -225,15 +225,15 @@ sk_status sk_sort_keys_bits(sk_context *ctx, sk_type key_type, cl_mem keys, size
     return sort_mem(ctx, &r, keys, NULL, false);
 }
 
-sk_status sk_sort_pairs(sk_context *ctx, sk_type key_type, cl_mem keys, size_t value_size,
+sk_status sk_sort_pairs(sk_context *ctx, sk_type key_type, size_t value_size, cl_mem keys,
                         cl_mem values, size_t n, sk_sort_order order)
 {
     sort_req r = {key_type, value_size, n, order, 0, all_bits(key_type)};
     return sort_mem(ctx, &r, keys, values, true);
 }
 
-sk_status sk_sort_pairs_bits(sk_context *ctx, sk_type key_type, cl_mem keys,
-                             size_t value_size, cl_mem values, size_t n, sk_sort_order order,
+sk_status sk_sort_pairs_bits(sk_context *ctx, sk_type key_type, size_t value_size,
+                             cl_mem keys, cl_mem values, size_t n, sk_sort_order order,
                              unsigned begin_bit, unsigned end_bit)
 {
     sort_req r = {key_type, value_size, n, order, begin_bit, end_bit};
@@ -247,9 +247,24 @@ sk_status sk_sort_keys_host(sk_context *ctx, sk_type key_type, void *keys, size_
     return sort_host_checked(ctx, &r, keys, NULL, false);
 }
 
-sk_status sk_sort_pairs_host(sk_context *ctx, sk_type key_type, void *keys,
-                             size_t value_size, void *values, size_t n, sk_sort_order order)
+sk_status sk_sort_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                             void *keys, void *values, size_t n, sk_sort_order order)
 {
     sort_req r = {key_type, value_size, n, order, 0, all_bits(key_type)};
+    return sort_host_checked(ctx, &r, keys, values, true);
+}
+
+sk_status sk_sort_keys_bits_host(sk_context *ctx, sk_type key_type, void *keys, size_t n,
+                                 sk_sort_order order, unsigned begin_bit, unsigned end_bit)
+{
+    sort_req r = {key_type, 0, n, order, begin_bit, end_bit};
+    return sort_host_checked(ctx, &r, keys, NULL, false);
+}
+
+sk_status sk_sort_pairs_bits_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                  void *keys, void *values, size_t n, sk_sort_order order,
+                                  unsigned begin_bit, unsigned end_bit)
+{
+    sort_req r = {key_type, value_size, n, order, begin_bit, end_bit};
     return sort_host_checked(ctx, &r, keys, values, true);
 }

@@ -13,6 +13,40 @@
  *
  * One context per thread. The library never prints unless SCANKIT_LOG=1, and
  * never exits.
+ *
+ * Conventions (every declaration below follows them):
+ *
+ *  - Argument order: the context; then what the call computes on: the
+ *    element (or key) type or monoid, a value size (forms carrying values),
+ *    a flag size (forms reading flags), then the operator or predicate; then
+ *    the inputs (data first, then what describes it: flags, segments, a
+ *    point); then the outputs (data first, then counts); then the sizes
+ *    (n, or ncoef and npoints); then the options (sort order, bit range).
+ *    A buffer both read and written (the sorts) stands where the inputs do.
+ *
+ *  - Names: sk_<primitive>[_pairs][_bits][_monoid][_host | _devcount].
+ *      _pairs     values are carried along with the keys;
+ *      _bits      only a range of the key's bits is looked at;
+ *      _monoid    the operator is the caller's (sk_monoid) instead of sk_op;
+ *      _host      host arrays instead of cl_mem buffers; copies in, runs,
+ *                 copies out; blocking;
+ *      _devcount  the count a compaction returns is written to a cl_mem
+ *                 (one uint64) instead of host memory: nothing blocks.
+ *    Every primitive has every variant its kind admits: each cl_mem form
+ *    has a _host form; the scans, reductions and segmented scans have
+ *    _monoid forms; the sorts have _pairs and _bits forms; each compaction
+ *    mode has a _pairs form, and its cl_mem forms _devcount forms.
+ *
+ *  - Stable and experimental: everything declared outside the
+ *    SCANKIT_EXPERIMENTAL section keeps its meaning, signature and ABI
+ *    through every 1.x release (new functions and enum values may be
+ *    added; a struct that may grow carries its own size, see
+ *    sk_device_desc). The declarations after "#ifdef SCANKIT_EXPERIMENTAL"
+ *    (tuning parameters, launch tracing, build counters) may change in any
+ *    release: define SCANKIT_EXPERIMENTAL before including this header to
+ *    see them, and build against the exact version you run with.
+ *    Every stable declaration exists since 1.0 unless its comment names a
+ *    later version.
  */
 #ifndef SCANKIT_H
 #define SCANKIT_H
@@ -37,8 +71,8 @@ extern "C" {
 /* Version and export                                                        */
 /* ------------------------------------------------------------------------ */
 
-#define SK_VERSION_MAJOR 0
-#define SK_VERSION_MINOR 1
+#define SK_VERSION_MAJOR 1
+#define SK_VERSION_MINOR 0
 #define SK_VERSION_PATCH 0
 #define SK_VERSION_NUMBER \
     (SK_VERSION_MAJOR * 10000 + SK_VERSION_MINOR * 100 + SK_VERSION_PATCH)
@@ -55,12 +89,12 @@ extern "C" {
 
 /*! sk_version_number() :
  *  @return SK_VERSION_NUMBER of the library actually linked.
- *  Since 0.1. */
+ */
 SK_API unsigned sk_version_number(void);
 
 /*! sk_version_string() :
  *  @return the version as "MAJOR.MINOR.PATCH", a static string.
- *  Since 0.1. */
+ */
 SK_API const char *sk_version_string(void);
 
 /* ------------------------------------------------------------------------ */
@@ -95,17 +129,17 @@ typedef enum sk_status {
 /*! sk_status_name() :
  *  @return the code's identifier without prefix, e.g. "E_BUILD";
  *  "UNKNOWN" for a value that is not a status.
- *  Since 0.1. */
+ */
 SK_API const char *sk_status_name(sk_status st);
 
 /*! sk_status_str() :
  *  @return a short English description of the code, e.g. "kernel build failed".
- *  Since 0.1. */
+ */
 SK_API const char *sk_status_str(sk_status st);
 
 /*! sk_cl_error_name() :
  *  @return the name of an OpenCL error code, e.g. "CL_OUT_OF_RESOURCES".
- *  Since 0.1. */
+ */
 SK_API const char *sk_cl_error_name(cl_int code);
 
 /* ------------------------------------------------------------------------ */
@@ -113,8 +147,15 @@ SK_API const char *sk_cl_error_name(cl_int code);
 /* ------------------------------------------------------------------------ */
 
 /*! sk_device_desc :
- *  One OpenCL device as seen through the ICD loader. */
+ *  One OpenCL device as seen through the ICD loader.
+ *  struct_size is set by the caller to sizeof(sk_device_desc) as the caller
+ *  compiled it (SK_DEVICE_DESC_INIT does); the library fills the members
+ *  that fit in it and leaves the rest alone, so a program built against
+ *  1.0 keeps working with a later library whose struct has grown at its
+ *  end, and the reverse. A struct_size below the 1.0 size gives
+ *  SK_E_INVALID_ARG. */
 typedef struct sk_device_desc {
+    size_t struct_size;        /* set by the caller: sizeof(sk_device_desc) */
     unsigned platform_index;   /* index among clGetPlatformIDs results  */
     unsigned device_index;     /* index among that platform's devices   */
     char platform_name[128];
@@ -128,13 +169,21 @@ typedef struct sk_device_desc {
     uint64_t max_alloc_bytes;
 } sk_device_desc;
 
+/*! SK_DEVICE_DESC_INIT : an initialiser that sets struct_size, e.g.
+ *  `sk_device_desc d = SK_DEVICE_DESC_INIT;`. */
+#define SK_DEVICE_DESC_INIT \
+    {sizeof(sk_device_desc), 0u, 0u, "", "", "", "", 0, 0, 0u, 0u, 0u}
+
 /*! sk_device_list() :
  *  Fills up to `capacity` entries of `out` (may be NULL when capacity is 0)
  *  and sets *count to the number of devices present (which may exceed
- *  capacity). The order is platform order, then device order.
- *  @return SK_OK, SK_E_INVALID_ARG (count NULL) or SK_E_NO_DEVICE (no
- *  OpenCL platform at all; *count is then 0).
- *  Since 0.1. */
+ *  capacity). The order is platform order, then device order. The entries
+ *  are out[0].struct_size bytes apart, and each is filled as
+ *  sk_context_device() fills one (the caller sets out[0].struct_size only).
+ *  @return SK_OK, SK_E_INVALID_ARG (count NULL, out NULL with a capacity,
+ *  out[0].struct_size below the 1.0 size) or SK_E_NO_DEVICE (no OpenCL
+ *  platform at all; *count is then 0).
+ */
 SK_API sk_status sk_device_list(sk_device_desc *out, size_t capacity,
                                 size_t *count);
 
@@ -160,10 +209,16 @@ typedef struct sk_context sk_context;
  *  decimal digits only; a spec that is empty (or only blanks), "" in
  *  SCANKIT_DEVICE too, matches no device.
  *  The queue is in order with profiling enabled.
- *  @return SK_OK, SK_E_INVALID_ARG, SK_E_NO_DEVICE (nothing matches; *ctx is
- *  then NULL), SK_E_CL or SK_E_OUT_OF_MEMORY.
- *  Since 0.1. */
-SK_API sk_status sk_context_create(sk_context **ctx, const char *device_spec);
+ *  On failure *ctx is NULL and, when `why` is not NULL, the reason (which
+ *  spec matched nothing and what the devices are, or which OpenCL call
+ *  failed and its error) is written to why[why_size], NUL-terminated and
+ *  cut to fit; on success why[0] is NUL. why may be NULL (why_size is then
+ *  ignored).
+ *  @return SK_OK, SK_E_INVALID_ARG (ctx NULL), SK_E_NO_DEVICE (nothing
+ *  matches), SK_E_CL or SK_E_OUT_OF_MEMORY.
+ */
+SK_API sk_status sk_context_create(sk_context **ctx, const char *device_spec,
+                                   char *why, size_t why_size);
 
 /*! sk_context_wrap() :
  *  Opens a context on OpenCL objects the caller already has. The queue must
@@ -171,27 +226,30 @@ SK_API sk_status sk_context_create(sk_context **ctx, const char *device_spec);
  *  three objects and releases them in sk_context_free(); the caller keeps its
  *  own references.
  *  @return SK_OK, SK_E_INVALID_ARG, SK_E_CL or SK_E_OUT_OF_MEMORY.
- *  Since 0.1. */
+ */
 SK_API sk_status sk_context_wrap(sk_context **ctx, cl_context context,
                                  cl_device_id device, cl_command_queue queue);
 
 /*! sk_context_free() :
  *  Waits for queued work, releases programs, scratch and OpenCL objects.
  *  NULL is accepted and does nothing.
- *  Since 0.1. */
+ */
 SK_API void sk_context_free(sk_context *ctx);
 
-/*! sk_context_release_scratch() :
- *  Waits for queued work and releases the scratch buffers the context keeps
- *  between calls (each primitive's grows to its largest call so far and
- *  stays); the next call allocates what it needs again. Programs stay.
- *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx) or SK_E_CL.
- *  Since 0.2. */
-SK_API sk_status sk_context_release_scratch(sk_context *ctx);
+/*! sk_context_trim() :
+ *  Waits for queued work, then releases what the context caches between
+ *  calls: the scratch buffers (each primitive's grows to its largest call
+ *  so far and stays) and the built programs held in memory (the on-disk
+ *  program cache keeps them, so the next call that needs one loads it
+ *  without compiling). The context stays usable; the next calls allocate
+ *  and load what they need again. Parameters, trace and profile settings
+ *  stay.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx) or SK_E_CL. */
+SK_API sk_status sk_context_trim(sk_context *ctx);
 
 /*! sk_context_cl_context(), sk_context_cl_device(), sk_context_cl_queue() :
  *  @return the OpenCL objects the context uses (not retained for the caller).
- *  Since 0.1. */
+ */
 SK_API cl_context sk_context_cl_context(const sk_context *ctx);
 SK_API cl_device_id sk_context_cl_device(const sk_context *ctx);
 SK_API cl_command_queue sk_context_cl_queue(const sk_context *ctx);
@@ -201,36 +259,36 @@ SK_API cl_command_queue sk_context_cl_queue(const sk_context *ctx);
  *  and device_index are those of sk_device_list, or ~0u for a wrapped device
  *  that the ICD loader does not list).
  *  @return SK_OK or SK_E_INVALID_ARG.
- *  Since 0.1. */
+ */
 SK_API sk_status sk_context_device(const sk_context *ctx, sk_device_desc *out);
 
 /*! sk_context_finish() :
  *  Blocks until all work queued on the context's queue has completed.
  *  @return SK_OK, SK_E_INVALID_ARG or SK_E_CL.
- *  Since 0.1. */
+ */
 SK_API sk_status sk_context_finish(sk_context *ctx);
 
 /*! sk_context_error_detail() :
  *  @return a one-line description of the last failure on this context
  *  (what failed and why), or "" when the last call succeeded. Valid until
  *  the next call on the context.
- *  Since 0.1. */
+ */
 SK_API const char *sk_context_error_detail(const sk_context *ctx);
 
 /*! sk_context_cl_error() :
  *  @return the raw cl_int of the last failed OpenCL call (CL_SUCCESS if the
  *  last failure was not an OpenCL one).
- *  Since 0.1. */
+ */
 SK_API cl_int sk_context_cl_error(const sk_context *ctx);
 
 /*! sk_context_build_log() :
  *  @return the compiler log of the last program build that failed on this
  *  context, "" if none failed. Valid until the next failing build.
- *  Since 0.1. */
+ */
 SK_API const char *sk_context_build_log(const sk_context *ctx);
 
 /* ------------------------------------------------------------------------ */
-/* Tuning parameters                                                         */
+/* Parameters                                                                */
 /* ------------------------------------------------------------------------ */
 
 /*! sk_shape :
@@ -271,107 +329,60 @@ typedef enum sk_scan_path {
 } sk_scan_path;
 
 /*! sk_param :
- *  Sticky per-context settings. 0 means "automatic" for the sizes.
+ *  Sticky per-context settings. 0 means "automatic" where a value is a size.
  *  - SK_PARAM_SHAPE            an sk_shape value.
- *  - SK_PARAM_WG_SIZE          GPU shape: work-group size (power of two, 1..1024).
- *  - SK_PARAM_ITEMS_PER_THREAD GPU shape: elements per work-item per tile (1..64).
- *  - SK_PARAM_CPU_CHUNKS       CPU shape: chunks per launch (1..65536); the
- *                              single-pass scan otherwise takes chunks of
- *                              64K elements.
- *  - SK_PARAM_CPU_SERIAL_BELOW CPU shape: below this n one work-item does all.
  *  - SK_PARAM_PROFILE          1: keep an event per launch for
  *                              sk_context_profile_take(); 0: don't.
  *  - SK_PARAM_SCAN_PATH        an sk_scan_path value.
- *  - SK_PARAM_CPU_SORT_LINES_FROM  CPU shape radix sort: sorts of at least
- *                              this many bytes (keys and values) scatter
- *                              through per-digit lines written by
- *                              non-temporal stores; 0: automatic (CPU
- *                              devices, from 4 MiB). Set, it applies on any
- *                              device whose compiler has clang's
- *                              __builtin_nontemporal_store (PoCL,
- *                              Oclgrind; elsewhere SK_E_BUILD).
  *  - SK_PARAM_PROGRAM_CACHE    the most built programs the context keeps in
  *                              memory (16..65536; 0: automatic, 256). Past
  *                              it the least recently used one is released
  *                              (a later call loads it again from the disk
  *                              cache), so a program that builds a new
- *                              custom operator per call stays bounded. */
+ *                              custom operator per call stays bounded.
+ *  The tuning parameters (work-group size, items per work-item, CPU chunks
+ *  and the like) are experimental: see the SCANKIT_EXPERIMENTAL section. */
 typedef enum sk_param {
     SK_PARAM_SHAPE = 1,
-    SK_PARAM_WG_SIZE = 2,
-    SK_PARAM_ITEMS_PER_THREAD = 3,
-    SK_PARAM_CPU_CHUNKS = 4,
-    SK_PARAM_CPU_SERIAL_BELOW = 5,
     SK_PARAM_PROFILE = 6,
     SK_PARAM_SCAN_PATH = 7,
-    SK_PARAM_CPU_SORT_LINES_FROM = 8,
     SK_PARAM_PROGRAM_CACHE = 9
 } sk_param;
 
 /*! sk_context_set_param() :
- *  Sets one parameter; it stays until changed. Values out of range give
- *  SK_E_INVALID_ARG and change nothing.
- *  @return SK_OK or SK_E_INVALID_ARG.
- *  Since 0.1. */
+ *  Sets one parameter; it stays until changed. Values out of range (see
+ *  sk_param_bounds()) give SK_E_INVALID_ARG and change nothing.
+ *  @return SK_OK or SK_E_INVALID_ARG. */
 SK_API sk_status sk_context_set_param(sk_context *ctx, sk_param param, long value);
 
 /*! sk_context_get_param() :
  *  Reads one parameter as set (0 for "automatic"); SK_PARAM_SHAPE reads the
  *  shape in force (CPU or GPU, never AUTO).
- *  @return SK_OK or SK_E_INVALID_ARG.
- *  Since 0.1. */
+ *  @return SK_OK or SK_E_INVALID_ARG. */
 SK_API sk_status sk_context_get_param(const sk_context *ctx, sk_param param, long *value);
 
-/* ------------------------------------------------------------------------ */
-/* Statistics, profiling, tracing                                            */
-/* ------------------------------------------------------------------------ */
+/*! sk_param_bounds() :
+ *  The values sk_context_set_param() takes for `param` on this context's
+ *  device: every v with *min_value <= v <= *max_value (0, "automatic", is
+ *  also taken where the parameter has an automatic setting, and *min_value
+ *  is then 0). The experimental parameters are answered too; of them,
+ *  SK_PARAM_WG_SIZE takes only the powers of two in its range.
+ *  @return SK_OK or SK_E_INVALID_ARG (NULL argument, unknown parameter). */
+SK_API sk_status sk_param_bounds(const sk_context *ctx, sk_param param, long *min_value,
+                                 long *max_value);
 
-/*! sk_build_stats :
- *  Counters of program builds since the context was created. */
-typedef struct sk_build_stats {
-    unsigned long compiled;        /* built from source                      */
-    unsigned long from_disk;       /* loaded from the on-disk binary cache   */
-    unsigned long from_memory;     /* found in the in-memory cache           */
-    double seconds;                /* wall time spent compiling or loading   */
-} sk_build_stats;
-
-/*! sk_context_build_stats() :
- *  @return SK_OK or SK_E_INVALID_ARG.
- *  Since 0.1. */
-SK_API sk_status sk_context_build_stats(const sk_context *ctx, sk_build_stats *out);
+/* ------------------------------------------------------------------------ */
+/* Profiling                                                                 */
+/* ------------------------------------------------------------------------ */
 
 /*! sk_context_profile_take() :
  *  With SK_PARAM_PROFILE set: waits for the launches recorded since the last
  *  take, and sets *device_seconds to the span from the first one's start to
  *  the last one's end on the device (profiling events); *launches to their
  *  number (may be NULL). Clears the record.
- *  @return SK_OK, SK_E_INVALID_ARG or SK_E_CL.
- *  Since 0.1. */
+ *  @return SK_OK, SK_E_INVALID_ARG or SK_E_CL. */
 SK_API sk_status sk_context_profile_take(sk_context *ctx, double *device_seconds,
                                          unsigned long *launches);
-
-/*! sk_launch_record :
- *  One kernel launch, as reported to a trace callback. */
-typedef struct sk_launch_record {
-    const char *kernel;            /* kernel function name                  */
-    const char *program;           /* kernel source family, e.g. "scan"     */
-    const char *options;           /* the program's configuration text      */
-    size_t global_size;
-    size_t local_size;
-    const char *scalars;           /* scalar arguments, "name=value ..."    */
-} sk_launch_record;
-
-/*! sk_trace_fn :
- *  Called once per kernel launch, on the calling thread, before the launch. */
-typedef void (*sk_trace_fn)(const sk_launch_record *rec, void *user);
-
-/*! sk_context_set_trace() :
- *  Installs (fn non-NULL) or removes (fn NULL) a launch callback. With
- *  $SCANKIT_TRACE=1 a context starts with a callback that writes one line
- *  per launch to stderr ($SCANKIT_TRACE=path appends to that file instead).
- *  @return SK_OK or SK_E_INVALID_ARG.
- *  Since 0.1. */
-SK_API sk_status sk_context_set_trace(sk_context *ctx, sk_trace_fn fn, void *user);
 
 /* ------------------------------------------------------------------------ */
 /* Element types, operators, monoids                                          */
@@ -427,25 +438,25 @@ typedef enum sk_op {
 #define SK_OP_COUNT 7
 
 /*! sk_type_size() : @return bytes per element of `t`, 0 for an invalid type.
- *  Since 0.1. */
+ */
 SK_API size_t sk_type_size(sk_type t);
 
 /*! sk_type_name() : @return "int32", "uint32", "int64", "uint64", "float32"
- *  or "float64"; NULL for an invalid type. Since 0.1. */
+ *  or "float64"; NULL for an invalid type. */
 SK_API const char *sk_type_name(sk_type t);
 
 /*! sk_type_parse() : reads a type name as sk_type_name writes it (also
  *  the OpenCL C names "int", "uint", "long", "ulong", "float", "double" and
  *  "i32", "u32", "i64", "u64", "f32", "f64"). Case matters.
- *  @return SK_OK or SK_E_INVALID_ARG. Since 0.1. */
+ *  @return SK_OK or SK_E_INVALID_ARG. */
 SK_API sk_status sk_type_parse(const char *name, sk_type *out);
 
 /*! sk_op_name() : @return "add", "mul", "min", "max", "and", "or", "xor";
- *  NULL for an invalid op. Since 0.1. */
+ *  NULL for an invalid op. */
 SK_API const char *sk_op_name(sk_op op);
 
 /*! sk_op_parse() : reads an op name as sk_op_name writes it.
- *  @return SK_OK or SK_E_INVALID_ARG. Since 0.1. */
+ *  @return SK_OK or SK_E_INVALID_ARG. */
 SK_API sk_status sk_op_parse(const char *name, sk_op *out);
 
 /*! SK_USER_CODE_MAX_BYTES :
@@ -455,7 +466,7 @@ SK_API sk_status sk_op_parse(const char *name, sk_op *out);
  *  compiled. Text within the limit is compiled on a thread whose stack
  *  holds the compiler's deepest recursion over it, so no expression under
  *  the limit, however deeply nested, can overflow the caller's stack.
- *  Since 0.1. */
+ */
 #define SK_USER_CODE_MAX_BYTES 65536
 
 /*! sk_monoid :
@@ -549,13 +560,13 @@ typedef struct sk_monoid {
  *  array over the device's largest buffer), SK_E_UNSUPPORTED
  *  (float64 without fp64, bitwise op on a float type), SK_E_BUILD, SK_E_CL
  *  or SK_E_OUT_OF_MEMORY.
- *  Since 0.1. */
+ */
 SK_API sk_status sk_scan_inclusive(sk_context *ctx, sk_type type, sk_op op,
                                    cl_mem src, cl_mem dst, size_t n);
 
 /*! sk_scan_exclusive() :
  *  dst[0] = identity(op) (-0.0 for float add); dst[i] = src[0] op ... op
- *  src[i-1]. Otherwise as sk_scan_inclusive(). Since 0.1. */
+ *  src[i-1]. Otherwise as sk_scan_inclusive(). */
 SK_API sk_status sk_scan_exclusive(sk_context *ctx, sk_type type, sk_op op,
                                    cl_mem src, cl_mem dst, size_t n);
 
@@ -565,37 +576,37 @@ SK_API sk_status sk_scan_exclusive(sk_context *ctx, sk_type type, sk_op op,
  *  +inf and -inf for floats; and all ones; or and xor 0). Floats: "Float
  *  semantics" above. `result` points to host memory of sk_type_size(type)
  *  bytes. Blocks until done.
- *  @return as sk_scan_inclusive(). Since 0.1. */
+ *  @return as sk_scan_inclusive(). */
 SK_API sk_status sk_reduce(sk_context *ctx, sk_type type, sk_op op,
-                           cl_mem src, size_t n, void *result);
+                           cl_mem src, void *result, size_t n);
 
 /*! sk_scan_inclusive_monoid(), sk_scan_exclusive_monoid(), sk_reduce_monoid() :
  *  The same with a caller-defined monoid; buffers hold elements of m->size
  *  bytes. @return as above; SK_E_INVALID_ARG for a monoid with a NULL field
- *  (other than preamble) or size 0. Since 0.1. */
+ *  (other than preamble) or size 0. */
 SK_API sk_status sk_scan_inclusive_monoid(sk_context *ctx, const sk_monoid *m,
                                           cl_mem src, cl_mem dst, size_t n);
 SK_API sk_status sk_scan_exclusive_monoid(sk_context *ctx, const sk_monoid *m,
                                           cl_mem src, cl_mem dst, size_t n);
 SK_API sk_status sk_reduce_monoid(sk_context *ctx, const sk_monoid *m,
-                                  cl_mem src, size_t n, void *result);
+                                  cl_mem src, void *result, size_t n);
 
 /*! Host-array forms: copy `src` (n elements) to the device, run, copy the
  *  result to `dst` (n elements; may equal src) or `result`. Blocking. dst is
  *  written only on success.
- *  Since 0.1. */
+ */
 SK_API sk_status sk_scan_inclusive_host(sk_context *ctx, sk_type type, sk_op op,
                                         const void *src, void *dst, size_t n);
 SK_API sk_status sk_scan_exclusive_host(sk_context *ctx, sk_type type, sk_op op,
                                         const void *src, void *dst, size_t n);
 SK_API sk_status sk_reduce_host(sk_context *ctx, sk_type type, sk_op op,
-                                const void *src, size_t n, void *result);
+                                const void *src, void *result, size_t n);
 SK_API sk_status sk_scan_inclusive_monoid_host(sk_context *ctx, const sk_monoid *m,
                                                const void *src, void *dst, size_t n);
 SK_API sk_status sk_scan_exclusive_monoid_host(sk_context *ctx, const sk_monoid *m,
                                                const void *src, void *dst, size_t n);
 SK_API sk_status sk_reduce_monoid_host(sk_context *ctx, const sk_monoid *m,
-                                       const void *src, size_t n, void *result);
+                                       const void *src, void *result, size_t n);
 
 /* ------------------------------------------------------------------------ */
 /* Stream compaction                                                         */
@@ -631,10 +642,9 @@ SK_API sk_status sk_reduce_monoid_host(sk_context *ctx, const sk_monoid *m,
 /*! sk_select_if() :
  *  Copies the elements of src for which `predicate` holds to dst, in order.
  *  @return SK_OK, SK_E_INVALID_ARG, SK_E_SIZE, SK_E_UNSUPPORTED, SK_E_BUILD,
- *  SK_E_CL or SK_E_OUT_OF_MEMORY.
- *  Since 0.1. */
+ *  SK_E_CL or SK_E_OUT_OF_MEMORY. */
 SK_API sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate,
-                              cl_mem src, cl_mem dst, size_t n, size_t *count);
+                              cl_mem src, cl_mem dst, size_t *count, size_t n);
 
 /*! sk_select_if_pairs() :
  *  As sk_select_if() on keys_in, carrying values along: values_out[k] is the
@@ -642,101 +652,139 @@ SK_API sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predica
  *  values_in and values_out may both be NULL (then value_size is ignored
  *  and this is sk_select_if()). keys_out and values_out must differ from
  *  each other and from every input.
- *  @return as sk_select_if(). Since 0.1. */
-SK_API sk_status sk_select_if_pairs(sk_context *ctx, sk_type type, const char *predicate,
-                                    cl_mem keys_in, cl_mem values_in, size_t value_size,
-                                    cl_mem keys_out, cl_mem values_out, size_t n,
-                                    size_t *count);
+ *  @return as sk_select_if(). */
+SK_API sk_status sk_select_if_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                                    const char *predicate, cl_mem keys_in, cl_mem values_in,
+                                    cl_mem keys_out, cl_mem values_out, size_t *count,
+                                    size_t n);
 
 /*! sk_select_flagged() :
  *  Copies src[i] to dst, in order, for every i with flags[i] != 0. flags
  *  holds n flags of flag_size bytes: 1 (uint8) or 4 (uint32); it may not
  *  be dst.
- *  @return as sk_select_if() (never SK_E_BUILD from the caller's text).
- *  Since 0.1. */
-SK_API sk_status sk_select_flagged(sk_context *ctx, sk_type type, cl_mem src, cl_mem flags,
-                                   size_t flag_size, cl_mem dst, size_t n, size_t *count);
-
-/*! sk_partition() :
- *  Stable two-way partition: dst gets the elements for which `predicate`
- *  holds, in input order, followed by all the others, in input order. All
- *  n elements of dst are written; *count_selected is the number selected.
- *  @return as sk_select_if(). Since 0.1. */
-SK_API sk_status sk_partition(sk_context *ctx, sk_type type, const char *predicate,
-                              cl_mem src, cl_mem dst, size_t n, size_t *count_selected);
-
-/*! sk_unique() :
- *  Copies src to dst dropping every element equal to its predecessor in src
- *  (consecutive duplicates, as std::unique). Equality is the type's `==`:
- *  for floats +0.0 equals -0.0 (the first of a run is kept), and NaN equals
- *  nothing, so consecutive NaNs are all kept.
- *  @return as sk_select_flagged(). Since 0.1. */
-SK_API sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst, size_t n,
-                           size_t *count);
+ *  @return as sk_select_if() (never SK_E_BUILD from the caller's text). */
+SK_API sk_status sk_select_flagged(sk_context *ctx, sk_type type, size_t flag_size,
+                                   cl_mem src, cl_mem flags, cl_mem dst, size_t *count,
+                                   size_t n);
 
 /*! sk_select_flagged_pairs() :
  *  As sk_select_flagged() on keys_in, carrying values along as
  *  sk_select_if_pairs() does: values_out[k] is the value of the k-th kept
  *  key. Same value rules (value_size 4 or 8; values_in and values_out both
  *  given or both NULL); flags may not be an output either.
- *  @return as sk_select_flagged(). Since 0.1. */
-SK_API sk_status sk_select_flagged_pairs(sk_context *ctx, sk_type type, cl_mem keys_in,
-                                         cl_mem flags, size_t flag_size, cl_mem values_in,
-                                         size_t value_size, cl_mem keys_out,
-                                         cl_mem values_out, size_t n, size_t *count);
+ *  @return as sk_select_flagged(). */
+SK_API sk_status sk_select_flagged_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                                         size_t flag_size, cl_mem keys_in, cl_mem values_in,
+                                         cl_mem flags, cl_mem keys_out, cl_mem values_out,
+                                         size_t *count, size_t n);
+
+/*! sk_partition() :
+ *  Stable two-way partition: dst gets the elements for which `predicate`
+ *  holds, in input order, followed by all the others, in input order. All
+ *  n elements of dst are written; *count_selected is the number selected.
+ *  @return as sk_select_if(). */
+SK_API sk_status sk_partition(sk_context *ctx, sk_type type, const char *predicate,
+                              cl_mem src, cl_mem dst, size_t *count_selected, size_t n);
 
 /*! sk_partition_pairs() :
  *  As sk_partition() on keys_in, moving every value with its key: all n
  *  keys and all n values are written, the selected pairs first, then the
  *  others, both in input order. Value rules as sk_select_if_pairs().
- *  @return as sk_select_if(). Since 0.1. */
-SK_API sk_status sk_partition_pairs(sk_context *ctx, sk_type type, const char *predicate,
-                                    cl_mem keys_in, cl_mem values_in, size_t value_size,
-                                    cl_mem keys_out, cl_mem values_out, size_t n,
-                                    size_t *count_selected);
+ *  @return as sk_select_if(). */
+SK_API sk_status sk_partition_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                                    const char *predicate, cl_mem keys_in, cl_mem values_in,
+                                    cl_mem keys_out, cl_mem values_out,
+                                    size_t *count_selected, size_t n);
+
+/*! sk_unique() :
+ *  Copies src to dst dropping every element equal to its predecessor in src
+ *  (consecutive duplicates, as std::unique). Equality is the type's `==`:
+ *  for floats +0.0 equals -0.0 (the first of a run is kept), and NaN equals
+ *  nothing, so consecutive NaNs are all kept.
+ *  @return as sk_select_flagged(). */
+SK_API sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst,
+                           size_t *count, size_t n);
 
 /*! sk_unique_pairs() :
  *  As sk_unique() on keys_in; the keys alone decide what is kept, and each
  *  kept key brings its own value (that of the first key of its run).
  *  Values are never compared. Value rules as sk_select_if_pairs().
- *  @return as sk_unique(). Since 0.1. */
-SK_API sk_status sk_unique_pairs(sk_context *ctx, sk_type type, cl_mem keys_in,
-                                 cl_mem values_in, size_t value_size, cl_mem keys_out,
-                                 cl_mem values_out, size_t n, size_t *count);
+ *  @return as sk_unique(). */
+SK_API sk_status sk_unique_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                                 cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                                 cl_mem values_out, size_t *count, size_t n);
+
+/*! Device-count forms: as the forms above, but the count (of kept
+ *  elements, or of selected ones for a partition) is written to `count`, a
+ *  buffer of at least 8 bytes, as one uint64 (cl_ulong) at its start, by a
+ *  command on the context's queue: nothing blocks, so a following kernel
+ *  (or scankit call) on the queue can read it without a host round trip.
+ *  count may not be any other argument's buffer.
+ *  @return as the form without _devcount (bad arguments are found before
+ *  anything is enqueued, and leave `count` untouched). */
+SK_API sk_status sk_select_if_devcount(sk_context *ctx, sk_type type, const char *predicate,
+                                       cl_mem src, cl_mem dst, cl_mem count, size_t n);
+SK_API sk_status sk_select_if_pairs_devcount(sk_context *ctx, sk_type key_type,
+                                             size_t value_size, const char *predicate,
+                                             cl_mem keys_in, cl_mem values_in,
+                                             cl_mem keys_out, cl_mem values_out,
+                                             cl_mem count, size_t n);
+SK_API sk_status sk_select_flagged_devcount(sk_context *ctx, sk_type type, size_t flag_size,
+                                            cl_mem src, cl_mem flags, cl_mem dst,
+                                            cl_mem count, size_t n);
+SK_API sk_status sk_select_flagged_pairs_devcount(sk_context *ctx, sk_type key_type,
+                                                  size_t value_size, size_t flag_size,
+                                                  cl_mem keys_in, cl_mem values_in,
+                                                  cl_mem flags, cl_mem keys_out,
+                                                  cl_mem values_out, cl_mem count, size_t n);
+SK_API sk_status sk_partition_devcount(sk_context *ctx, sk_type type, const char *predicate,
+                                       cl_mem src, cl_mem dst, cl_mem count_selected,
+                                       size_t n);
+SK_API sk_status sk_partition_pairs_devcount(sk_context *ctx, sk_type key_type,
+                                             size_t value_size, const char *predicate,
+                                             cl_mem keys_in, cl_mem values_in,
+                                             cl_mem keys_out, cl_mem values_out,
+                                             cl_mem count_selected, size_t n);
+SK_API sk_status sk_unique_devcount(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst,
+                                    cl_mem count, size_t n);
+SK_API sk_status sk_unique_pairs_devcount(sk_context *ctx, sk_type key_type,
+                                          size_t value_size, cl_mem keys_in,
+                                          cl_mem values_in, cl_mem keys_out,
+                                          cl_mem values_out, cl_mem count, size_t n);
 
 /*! Host-array forms: copy the inputs (n elements each) to the device, run,
  *  copy back only the produced part of dst (and values_out): *count
  *  elements, all n for a partition. Blocking. Outputs are written only on
  *  success; dst may equal src. Pointers may be NULL when n is 0.
- *  Since 0.1. */
+ */
 SK_API sk_status sk_select_if_host(sk_context *ctx, sk_type type, const char *predicate,
-                                   const void *src, void *dst, size_t n, size_t *count);
-SK_API sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type type,
-                                         const char *predicate, const void *keys_in,
-                                         const void *values_in, size_t value_size,
-                                         void *keys_out, void *values_out, size_t n,
-                                         size_t *count);
-SK_API sk_status sk_select_flagged_host(sk_context *ctx, sk_type type, const void *src,
-                                        const void *flags, size_t flag_size, void *dst,
-                                        size_t n, size_t *count);
-SK_API sk_status sk_partition_host(sk_context *ctx, sk_type type, const char *predicate,
-                                   const void *src, void *dst, size_t n,
-                                   size_t *count_selected);
-SK_API sk_status sk_unique_host(sk_context *ctx, sk_type type, const void *src, void *dst,
-                                size_t n, size_t *count);
-SK_API sk_status sk_select_flagged_pairs_host(sk_context *ctx, sk_type type,
-                                              const void *keys_in, const void *flags,
-                                              size_t flag_size, const void *values_in,
-                                              size_t value_size, void *keys_out,
-                                              void *values_out, size_t n, size_t *count);
-SK_API sk_status sk_partition_pairs_host(sk_context *ctx, sk_type type, const char *predicate,
+                                   const void *src, void *dst, size_t *count, size_t n);
+SK_API sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type key_type,
+                                         size_t value_size, const char *predicate,
                                          const void *keys_in, const void *values_in,
-                                         size_t value_size, void *keys_out, void *values_out,
-                                         size_t n, size_t *count_selected);
-SK_API sk_status sk_unique_pairs_host(sk_context *ctx, sk_type type, const void *keys_in,
-                                      const void *values_in, size_t value_size,
-                                      void *keys_out, void *values_out, size_t n,
-                                      size_t *count);
+                                         void *keys_out, void *values_out, size_t *count,
+                                         size_t n);
+SK_API sk_status sk_select_flagged_host(sk_context *ctx, sk_type type, size_t flag_size,
+                                        const void *src, const void *flags, void *dst,
+                                        size_t *count, size_t n);
+SK_API sk_status sk_select_flagged_pairs_host(sk_context *ctx, sk_type key_type,
+                                              size_t value_size, size_t flag_size,
+                                              const void *keys_in, const void *values_in,
+                                              const void *flags, void *keys_out,
+                                              void *values_out, size_t *count, size_t n);
+SK_API sk_status sk_partition_host(sk_context *ctx, sk_type type, const char *predicate,
+                                   const void *src, void *dst, size_t *count_selected,
+                                   size_t n);
+SK_API sk_status sk_partition_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                         const char *predicate, const void *keys_in,
+                                         const void *values_in, void *keys_out,
+                                         void *values_out, size_t *count_selected, size_t n);
+SK_API sk_status sk_unique_host(sk_context *ctx, sk_type type, const void *src, void *dst,
+                                size_t *count, size_t n);
+SK_API sk_status sk_unique_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                      const void *keys_in, const void *values_in,
+                                      void *keys_out, void *values_out, size_t *count,
+                                      size_t n);
 
 /* ------------------------------------------------------------------------ */
 /* Radix sort                                                                */
@@ -759,7 +807,7 @@ typedef enum sk_sort_order { SK_ASCENDING = 0, SK_DESCENDING = 1 } sk_sort_order
  *  over the device's largest buffer), SK_E_UNSUPPORTED (float64 without
  *  fp64), SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY. Outputs are untouched
  *  on SK_E_INVALID_ARG, SK_E_SIZE and SK_E_UNSUPPORTED.
- *  Since 0.1. */
+ */
 SK_API sk_status sk_sort_keys(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
                               sk_sort_order order);
 
@@ -768,10 +816,9 @@ SK_API sk_status sk_sort_keys(sk_context *ctx, sk_type key_type, cl_mem keys, si
  *  bytes each, `value_size`; any bits) with them. keys and values must be
  *  different buffers.
  *  @return as sk_sort_keys(); SK_E_INVALID_ARG for a value_size other than
- *  4 or 8. Since 0.1. */
-SK_API sk_status sk_sort_pairs(sk_context *ctx, sk_type key_type, cl_mem keys,
-                               size_t value_size, cl_mem values, size_t n,
-                               sk_sort_order order);
+ *  4 or 8. */
+SK_API sk_status sk_sort_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                               cl_mem keys, cl_mem values, size_t n, sk_sort_order order);
 
 /*! sk_sort_keys_bits(), sk_sort_pairs_bits() :
  *  Sort by bits [begin_bit, end_bit) of the transformed key only (the
@@ -779,24 +826,31 @@ SK_API sk_status sk_sort_pairs(sk_context *ctx, sk_type key_type, cl_mem keys,
  *  signed integers, totalOrder bits for floats), stably: keys equal in
  *  those bits keep their order. 0 <= begin_bit < end_bit <= key bits, else
  *  SK_E_INVALID_ARG. With [0, key bits) they are sk_sort_keys/_pairs.
- *  Since 0.1. */
+ */
 SK_API sk_status sk_sort_keys_bits(sk_context *ctx, sk_type key_type, cl_mem keys,
                                    size_t n, sk_sort_order order, unsigned begin_bit,
                                    unsigned end_bit);
-SK_API sk_status sk_sort_pairs_bits(sk_context *ctx, sk_type key_type, cl_mem keys,
-                                    size_t value_size, cl_mem values, size_t n,
+SK_API sk_status sk_sort_pairs_bits(sk_context *ctx, sk_type key_type, size_t value_size,
+                                    cl_mem keys, cl_mem values, size_t n,
                                     sk_sort_order order, unsigned begin_bit,
                                     unsigned end_bit);
 
-/*! sk_sort_keys_host(), sk_sort_pairs_host() :
+/*! sk_sort_keys_host(), sk_sort_pairs_host(), sk_sort_keys_bits_host(),
+ *  sk_sort_pairs_bits_host() :
  *  Host-array forms: copy in, sort, copy back (blocking). The arrays are
  *  written only on success.
- *  Since 0.1. */
+ */
 SK_API sk_status sk_sort_keys_host(sk_context *ctx, sk_type key_type, void *keys, size_t n,
                                    sk_sort_order order);
-SK_API sk_status sk_sort_pairs_host(sk_context *ctx, sk_type key_type, void *keys,
-                                    size_t value_size, void *values, size_t n,
-                                    sk_sort_order order);
+SK_API sk_status sk_sort_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                    void *keys, void *values, size_t n, sk_sort_order order);
+SK_API sk_status sk_sort_keys_bits_host(sk_context *ctx, sk_type key_type, void *keys,
+                                        size_t n, sk_sort_order order, unsigned begin_bit,
+                                        unsigned end_bit);
+SK_API sk_status sk_sort_pairs_bits_host(sk_context *ctx, sk_type key_type,
+                                         size_t value_size, void *keys, void *values,
+                                         size_t n, sk_sort_order order, unsigned begin_bit,
+                                         unsigned end_bit);
 
 /* ------------------------------------------------------------------------ */
 /* Segmented scan and segment reductions                                     */
@@ -832,22 +886,22 @@ typedef struct sk_segments {
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, both or neither of flags and
  *  offsets, bad flag_size or offset_type, buffers smaller than stated,
  *  offsets not a valid segmentation), SK_E_SIZE, SK_E_UNSUPPORTED, SK_E_BUILD,
- *  SK_E_CL or SK_E_OUT_OF_MEMORY. Since 0.1. */
+ *  SK_E_CL or SK_E_OUT_OF_MEMORY. */
 SK_API sk_status sk_segscan_inclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
-                                      cl_mem dst, size_t n, const sk_segments *seg);
+                                      const sk_segments *seg, cl_mem dst, size_t n);
 
 /*! sk_segscan_exclusive() :
  *  As sk_segscan_inclusive(), exclusive: the first element of each segment
- *  gets the identity, dst[i] combines src[h] .. src[i-1]. Since 0.1. */
+ *  gets the identity, dst[i] combines src[h] .. src[i-1]. */
 SK_API sk_status sk_segscan_exclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
-                                      cl_mem dst, size_t n, const sk_segments *seg);
+                                      const sk_segments *seg, cl_mem dst, size_t n);
 
 /*! sk_segscan_inclusive_monoid(), sk_segscan_exclusive_monoid() :
- *  The same over a caller-defined monoid (see sk_monoid). Since 0.1. */
+ *  The same over a caller-defined monoid (see sk_monoid). */
 SK_API sk_status sk_segscan_inclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
-                                             cl_mem dst, size_t n, const sk_segments *seg);
+                                             const sk_segments *seg, cl_mem dst, size_t n);
 SK_API sk_status sk_segscan_exclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
-                                             cl_mem dst, size_t n, const sk_segments *seg);
+                                             const sk_segments *seg, cl_mem dst, size_t n);
 
 /*! sk_segreduce() :
  *  One total per segment (reduce by key): totals[s] combines the elements
@@ -856,15 +910,16 @@ SK_API sk_status sk_segscan_exclusive_monoid(sk_context *ctx, const sk_monoid *m
  *  number of heads for flags, seg->count for offsets. `totals` must hold n
  *  elements for flags (at most n segments), seg->count for offsets. Blocks
  *  until done.
- *  @return as sk_segscan_inclusive(). Since 0.1. */
-SK_API sk_status sk_segreduce(sk_context *ctx, sk_type type, sk_op op, cl_mem src, size_t n,
-                              const sk_segments *seg, cl_mem totals, size_t *segments);
+ *  @return as sk_segscan_inclusive(). */
+SK_API sk_status sk_segreduce(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
+                              const sk_segments *seg, cl_mem totals, size_t *segments,
+                              size_t n);
 
 /*! sk_segreduce_monoid() : sk_segreduce() over a caller-defined monoid.
- *  Since 0.1. */
+ */
 SK_API sk_status sk_segreduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
-                                     size_t n, const sk_segments *seg, cl_mem totals,
-                                     size_t *segments);
+                                     const sk_segments *seg, cl_mem totals,
+                                     size_t *segments, size_t n);
 
 /*! sk_segments_host : sk_segments with host arrays instead of buffers. */
 typedef struct sk_segments_host {
@@ -875,18 +930,28 @@ typedef struct sk_segments_host {
     size_t count;
 } sk_segments_host;
 
-/*! sk_segscan_inclusive_host(), sk_segscan_exclusive_host(), sk_segreduce_host() :
- *  Host-array forms (blocking). sk_segreduce_host writes *segments totals
- *  (n at most for flags, seg->count for offsets). Since 0.1. */
+/*! Host-array forms of the six above (blocking). The segreduce forms
+ *  write *segments totals (n at most for flags, seg->count for offsets). */
 SK_API sk_status sk_segscan_inclusive_host(sk_context *ctx, sk_type type, sk_op op,
-                                           const void *src, void *dst, size_t n,
-                                           const sk_segments_host *seg);
+                                           const void *src, const sk_segments_host *seg,
+                                           void *dst, size_t n);
 SK_API sk_status sk_segscan_exclusive_host(sk_context *ctx, sk_type type, sk_op op,
-                                           const void *src, void *dst, size_t n,
-                                           const sk_segments_host *seg);
+                                           const void *src, const sk_segments_host *seg,
+                                           void *dst, size_t n);
 SK_API sk_status sk_segreduce_host(sk_context *ctx, sk_type type, sk_op op, const void *src,
-                                   size_t n, const sk_segments_host *seg, void *totals,
-                                   size_t *segments);
+                                   const sk_segments_host *seg, void *totals,
+                                   size_t *segments, size_t n);
+SK_API sk_status sk_segscan_inclusive_monoid_host(sk_context *ctx, const sk_monoid *m,
+                                                  const void *src,
+                                                  const sk_segments_host *seg, void *dst,
+                                                  size_t n);
+SK_API sk_status sk_segscan_exclusive_monoid_host(sk_context *ctx, const sk_monoid *m,
+                                                  const void *src,
+                                                  const sk_segments_host *seg, void *dst,
+                                                  size_t n);
+SK_API sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m,
+                                          const void *src, const sk_segments_host *seg,
+                                          void *totals, size_t *segments, size_t n);
 
 /* ------------------------------------------------------------------------ */
 /* Polynomial evaluation                                                     */
@@ -931,35 +996,114 @@ SK_API sk_status sk_segreduce_host(sk_context *ctx, sk_type type, sk_op op, cons
  *  ncoef == 0 gives 0. Blocks until done.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, type not float32/float64, buffer
  *  too small), SK_E_SIZE, SK_E_UNSUPPORTED (float64 without fp64),
- *  SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY. Since 0.1. */
-SK_API sk_status sk_poly_eval(sk_context *ctx, sk_type type, cl_mem coeffs, size_t ncoef,
-                              double x, double *result);
+ *  SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY. */
+SK_API sk_status sk_poly_eval(sk_context *ctx, sk_type type, cl_mem coeffs, double x,
+                              double *result, size_t ncoef);
 
 /*! sk_poly_eval_points() :
  *  values[k] = p(points[k]) for k < npoints; points and values hold npoints
  *  elements of `type` (they may be the same buffer). Low degrees use one
  *  work-item per point; high degrees with few points evaluate point after
  *  point with the scan. Asynchronous for the former, blocking for the
- *  latter. @return as sk_poly_eval(). Since 0.1. */
+ *  latter. @return as sk_poly_eval(). */
 SK_API sk_status sk_poly_eval_points(sk_context *ctx, sk_type type, cl_mem coeffs,
-                                     size_t ncoef, cl_mem points, cl_mem values,
+                                     cl_mem points, cl_mem values, size_t ncoef,
                                      size_t npoints);
 
 /*! sk_poly_horner_prefixes() :
  *  Every Horner prefix at x: prefixes[k] = a_d x^k + a_(d-1) x^(k-1) + ...
  *  + a_(d-k) for 0 <= k <= d (so prefixes[d] = p(x)); `prefixes` holds
  *  ncoef elements of `type`. The inclusive scan of the affine maps.
- *  Asynchronous. @return as sk_poly_eval(). Since 0.1. */
+ *  Asynchronous. @return as sk_poly_eval(). */
 SK_API sk_status sk_poly_horner_prefixes(sk_context *ctx, sk_type type, cl_mem coeffs,
-                                         size_t ncoef, double x, cl_mem prefixes);
+                                         double x, cl_mem prefixes, size_t ncoef);
 
-/*! sk_poly_eval_host(), sk_poly_eval_points_host() :
- *  Host-array forms (blocking). Since 0.1. */
+/*! sk_poly_eval_host(), sk_poly_eval_points_host(),
+ *  sk_poly_horner_prefixes_host() :
+ *  Host-array forms (blocking). */
 SK_API sk_status sk_poly_eval_host(sk_context *ctx, sk_type type, const void *coeffs,
-                                   size_t ncoef, double x, double *result);
+                                   double x, double *result, size_t ncoef);
 SK_API sk_status sk_poly_eval_points_host(sk_context *ctx, sk_type type, const void *coeffs,
-                                          size_t ncoef, const void *points, void *values,
+                                          const void *points, void *values, size_t ncoef,
                                           size_t npoints);
+SK_API sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type,
+                                              const void *coeffs, double x, void *prefixes,
+                                              size_t ncoef);
+
+/* ======================================================================== */
+/* Experimental: may change in any release                                  */
+/* ======================================================================== */
+
+#ifdef SCANKIT_EXPERIMENTAL
+
+/*! Tuning parameters (sk_param values for sk_context_set_param(),
+ *  sk_context_get_param() and sk_param_bounds()); 0 is "automatic":
+ *  - SK_PARAM_WG_SIZE          GPU shape: work-group size (power of two,
+ *                              1 .. the device's largest).
+ *  - SK_PARAM_ITEMS_PER_THREAD GPU shape: elements per work-item per tile
+ *                              (1..64).
+ *  - SK_PARAM_CPU_CHUNKS       CPU shape: chunks per launch (1..65536); the
+ *                              single-pass scan otherwise takes chunks of
+ *                              64K elements.
+ *  - SK_PARAM_CPU_SERIAL_BELOW CPU shape: below this n one work-item does
+ *                              all.
+ *  - SK_PARAM_CPU_SORT_LINES_FROM  CPU shape radix sort: sorts of at least
+ *                              this many bytes (keys and values) scatter
+ *                              through per-digit lines written by
+ *                              non-temporal stores; 0: automatic (CPU
+ *                              devices, from 4 MiB). Set, it applies on any
+ *                              device whose compiler has clang's
+ *                              __builtin_nontemporal_store (PoCL,
+ *                              Oclgrind; elsewhere SK_E_BUILD). */
+#define SK_PARAM_WG_SIZE ((sk_param)2)
+#define SK_PARAM_ITEMS_PER_THREAD ((sk_param)3)
+#define SK_PARAM_CPU_CHUNKS ((sk_param)4)
+#define SK_PARAM_CPU_SERIAL_BELOW ((sk_param)5)
+#define SK_PARAM_CPU_SORT_LINES_FROM ((sk_param)8)
+
+/*! sk_build_stats :
+ *  Counters of program builds since the context was created. struct_size
+ *  as in sk_device_desc (SK_BUILD_STATS_INIT sets it). */
+typedef struct sk_build_stats {
+    size_t struct_size;            /* set by the caller                       */
+    unsigned long compiled;        /* built from source                      */
+    unsigned long from_disk;       /* loaded from the on-disk binary cache   */
+    unsigned long from_memory;     /* found in the in-memory cache           */
+    double seconds;                /* wall time spent compiling or loading   */
+} sk_build_stats;
+
+#define SK_BUILD_STATS_INIT {sizeof(sk_build_stats), 0ul, 0ul, 0ul, 0.0}
+
+/*! sk_context_build_stats() :
+ *  @return SK_OK or SK_E_INVALID_ARG (NULL, struct_size too small). */
+SK_API sk_status sk_context_build_stats(const sk_context *ctx, sk_build_stats *out);
+
+/*! sk_launch_record :
+ *  One kernel launch, as reported to a trace callback. struct_size is set
+ *  by the library to the size of the struct it fills: a callback compiled
+ *  against another version reads only the members below both sizes. */
+typedef struct sk_launch_record {
+    size_t struct_size;
+    const char *kernel;            /* kernel function name                  */
+    const char *program;           /* kernel source family, e.g. "scan"     */
+    const char *options;           /* the program's configuration text      */
+    size_t global_size;
+    size_t local_size;
+    const char *scalars;           /* scalar arguments, "name=value ..."    */
+} sk_launch_record;
+
+/*! sk_trace_fn :
+ *  Called once per kernel launch, on the calling thread, before the launch. */
+typedef void (*sk_trace_fn)(const sk_launch_record *rec, void *user);
+
+/*! sk_context_set_trace() :
+ *  Installs (fn non-NULL) or removes (fn NULL) a launch callback. With
+ *  $SCANKIT_TRACE=1 a context starts with a callback that writes one line
+ *  per launch to stderr ($SCANKIT_TRACE=path appends to that file instead).
+ *  @return SK_OK or SK_E_INVALID_ARG. */
+SK_API sk_status sk_context_set_trace(sk_context *ctx, sk_trace_fn fn, void *user);
+
+#endif /* SCANKIT_EXPERIMENTAL */
 
 #ifdef __cplusplus
 }
