@@ -100,7 +100,7 @@ int ak_context_open(sk_context **ctx, const char *device, int name_env, double *
             snprintf(what, sizeof what, "SCANKIT_DEVICE='%s'", env);
         else
             snprintf(what, sizeof what, "cannot open an OpenCL device");
-        return ak_fail(e, "%s: %s%s%s", what, sk_status_str(st), why[0] ? ": " : "", why);
+        return ak_fail(e, "%s: %s", what, why[0] ? why : sk_status_str(st));
     }
     *ms = ak_ms_since(t0);
     return 0;
