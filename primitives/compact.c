@@ -419,12 +419,21 @@ static sk_status run_keys(sk_context *ctx, compact_spec s, cl_mem src, cl_mem fl
     return sk__compact_run(ctx, &s, &io, n, count);
 }
 
-/* A _devcount form's count buffer must be given: NULL would be read as
- * "the count goes to the host". */
-#define SK_DEVCOUNT_GIVEN(ctx, count)                                          \
-    do {                                                                       \
-        if ((ctx) && !(count)) return sk__fail(ctx, SK_E_INVALID_ARG, "count is NULL"); \
-    } while (0)
+/* The _devcount forms: their count buffer must be given (NULL would read
+ * as "the count goes to the host"). */
+static sk_status run_keys_devcount(sk_context *ctx, compact_spec s, cl_mem src, cl_mem flags,
+                                   cl_mem dst, cl_mem count, size_t n)
+{
+    if (ctx && !count) return sk__fail(ctx, SK_E_INVALID_ARG, "count is NULL");
+    return run_keys(ctx, s, src, flags, dst, count, n, NULL);
+}
+
+static sk_status run_pairs_devcount(sk_context *ctx, compact_spec s, const compact_io *io,
+                                    size_t value_size, size_t n)
+{
+    if (ctx && !io->count) return sk__fail(ctx, SK_E_INVALID_ARG, "count is NULL");
+    return run_pairs(ctx, s, io, value_size, n, NULL);
+}
 
 sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
                        cl_mem dst, size_t *count, size_t n)
@@ -491,8 +500,7 @@ sk_status sk_unique_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
 sk_status sk_select_if_devcount(sk_context *ctx, sk_type type, const char *predicate,
                                 cl_mem src, cl_mem dst, cl_mem count, size_t n)
 {
-    SK_DEVCOUNT_GIVEN(ctx, count);
-    return run_keys(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, count, n, NULL);
+    return run_keys_devcount(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, count, n);
 }
 
 sk_status sk_select_if_pairs_devcount(sk_context *ctx, sk_type key_type, size_t value_size,
@@ -500,17 +508,15 @@ sk_status sk_select_if_pairs_devcount(sk_context *ctx, sk_type key_type, size_t 
                                       cl_mem values_in, cl_mem keys_out, cl_mem values_out,
                                       cl_mem count, size_t n)
 {
-    SK_DEVCOUNT_GIVEN(ctx, count);
     compact_io io = {keys_in, NULL, values_in, keys_out, values_out, count};
-    return run_pairs(ctx, spec_if(key_type, predicate, 0, false), &io, value_size, n, NULL);
+    return run_pairs_devcount(ctx, spec_if(key_type, predicate, 0, false), &io, value_size, n);
 }
 
 sk_status sk_select_flagged_devcount(sk_context *ctx, sk_type type, size_t flag_size,
                                      cl_mem src, cl_mem flags, cl_mem dst, cl_mem count,
                                      size_t n)
 {
-    SK_DEVCOUNT_GIVEN(ctx, count);
-    return run_keys(ctx, spec_flagged(type, flag_size), src, flags, dst, count, n, NULL);
+    return run_keys_devcount(ctx, spec_flagged(type, flag_size), src, flags, dst, count, n);
 }
 
 sk_status sk_select_flagged_pairs_devcount(sk_context *ctx, sk_type key_type,
@@ -519,17 +525,15 @@ sk_status sk_select_flagged_pairs_devcount(sk_context *ctx, sk_type key_type,
                                            cl_mem keys_out, cl_mem values_out, cl_mem count,
                                            size_t n)
 {
-    SK_DEVCOUNT_GIVEN(ctx, count);
     compact_io io = {keys_in, flags, values_in, keys_out, values_out, count};
-    return run_pairs(ctx, spec_flagged(key_type, flag_size), &io, value_size, n, NULL);
+    return run_pairs_devcount(ctx, spec_flagged(key_type, flag_size), &io, value_size, n);
 }
 
 sk_status sk_partition_devcount(sk_context *ctx, sk_type type, const char *predicate,
                                 cl_mem src, cl_mem dst, cl_mem count_selected, size_t n)
 {
-    SK_DEVCOUNT_GIVEN(ctx, count_selected);
-    return run_keys(ctx, spec_if(type, predicate, 0, true), src, NULL, dst, count_selected, n,
-                    NULL);
+    return run_keys_devcount(ctx, spec_if(type, predicate, 0, true), src, NULL, dst,
+                             count_selected, n);
 }
 
 sk_status sk_partition_pairs_devcount(sk_context *ctx, sk_type key_type, size_t value_size,
@@ -537,23 +541,20 @@ sk_status sk_partition_pairs_devcount(sk_context *ctx, sk_type key_type, size_t 
                                       cl_mem values_in, cl_mem keys_out, cl_mem values_out,
                                       cl_mem count_selected, size_t n)
 {
-    SK_DEVCOUNT_GIVEN(ctx, count_selected);
     compact_io io = {keys_in, NULL, values_in, keys_out, values_out, count_selected};
-    return run_pairs(ctx, spec_if(key_type, predicate, 0, true), &io, value_size, n, NULL);
+    return run_pairs_devcount(ctx, spec_if(key_type, predicate, 0, true), &io, value_size, n);
 }
 
 sk_status sk_unique_devcount(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst,
                              cl_mem count, size_t n)
 {
-    SK_DEVCOUNT_GIVEN(ctx, count);
-    return run_keys(ctx, spec_unique(type), src, NULL, dst, count, n, NULL);
+    return run_keys_devcount(ctx, spec_unique(type), src, NULL, dst, count, n);
 }
 
 sk_status sk_unique_pairs_devcount(sk_context *ctx, sk_type key_type, size_t value_size,
                                    cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
                                    cl_mem values_out, cl_mem count, size_t n)
 {
-    SK_DEVCOUNT_GIVEN(ctx, count);
     compact_io io = {keys_in, NULL, values_in, keys_out, values_out, count};
-    return run_pairs(ctx, spec_unique(key_type), &io, value_size, n, NULL);
+    return run_pairs_devcount(ctx, spec_unique(key_type), &io, value_size, n);
 }
