@@ -638,12 +638,11 @@ Test(api_trim, same_results_programs_from_disk)
         trim_work(src, r2, n);
         skt_expect_bytes(r2, r1, 4 * n + 1, 4, skt_fmt("round %d: results after trim", round));
         SKT_OK(sk_context_build_stats(skt_ctx, &s2));
-        cr_log_info("before trim: %lu compiled, %lu from disk; after: %lu, %lu", s1.compiled,
-                    s1.from_disk, s2.compiled, s2.from_disk);
-        if (!disk) continue;
-        cr_assert_eq(s2.compiled, s1.compiled, "round %d: compiled %lu -> %lu after trim",
-                     round, s1.compiled, s2.compiled);
-        cr_assert_gt(s2.from_disk, s1.from_disk, "round %d: nothing loaded from disk", round);
+        /* the disk cache holds what trim released; without it all is compiled again */
+        cr_assert(disk ? s2.compiled == s1.compiled && s2.from_disk > s1.from_disk
+                       : s2.compiled > s1.compiled, "round %d, disk cache %s: compiled %lu -> %lu, "
+                  "from disk %lu -> %lu", round, disk ? "on" : "off", s1.compiled, s2.compiled,
+                  s1.from_disk, s2.from_disk);
     }
     REFUSED(sk_context_trim(NULL));
     free(src);
