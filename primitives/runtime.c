@@ -385,8 +385,9 @@ sk_status sk_context_get_param(const sk_context *ctx, sk_param param, long *v)
 sk_status sk_context_build_stats(const sk_context *ctx, sk_build_stats *out)
 {
     if (!ctx || !out || out->struct_size < sizeof *out) return SK_E_INVALID_ARG;
+    size_t size = out->struct_size; /* the caller's, as sk_device_desc keeps it */
     *out = ctx->build_stats;
-    out->struct_size = sizeof *out;
+    out->struct_size = size;
     return SK_OK;
 }
 

@@ -78,7 +78,7 @@ void skt_ctx_open(void)
 {
     skt_setup();
     skt_ctx = NULL;
-    sk_status st = sk_context_create(&skt_ctx, NULL);
+    sk_status st = sk_context_create(&skt_ctx, NULL, NULL, 0);
     if (st == SK_E_NO_DEVICE)
         cr_skip_test("no OpenCL device");
     cr_assert_eq(st, SK_OK, "sk_context_create(NULL) -> %s", sk_status_name(st));
@@ -93,7 +93,7 @@ void skt_ctx_close(void)
 
 int skt_has_fp64(void)
 {
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     SKT_OK(sk_context_device(skt_ctx, &d));
     return d.has_fp64 != 0;
 }
