@@ -363,10 +363,10 @@ SK_API sk_status sk_context_get_param(const sk_context *ctx, sk_param param, lon
 
 /*! sk_param_bounds() :
  *  The values sk_context_set_param() takes for `param` on this context's
- *  device: every v with *min_value <= v <= *max_value (0, "automatic", is
- *  also taken where the parameter has an automatic setting, and *min_value
- *  is then 0). The experimental parameters are answered too; of them,
- *  SK_PARAM_WG_SIZE takes only the powers of two in its range.
+ *  device besides 0: every v with *min_value <= v <= *max_value. 0
+ *  (automatic, AUTO or off) is taken by every parameter as well. The
+ *  experimental parameters are answered too; of them, SK_PARAM_WG_SIZE
+ *  takes only the powers of two in its range.
  *  @return SK_OK or SK_E_INVALID_ARG (NULL argument, unknown parameter). */
 SK_API sk_status sk_param_bounds(const sk_context *ctx, sk_param param, long *min_value,
                                  long *max_value);
