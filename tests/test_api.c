@@ -22,11 +22,11 @@
 
 TestSuite(devcount, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
 TestSuite(host_forms, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
-TestSuite(api_params, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 120);
-TestSuite(api_trim, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
+TestSuite(params, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 120);
+TestSuite(trim, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
 TestSuite(struct_size, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 120);
-TestSuite(create_reason, .init = skt_setup, .timeout = 120);
-TestSuite(api_version);
+TestSuite(context_create, .init = skt_setup, .timeout = 120);
+TestSuite(version);
 
 static const uint64_t POISON64 = 0xA5A5A5A5A5A5A5A5ull;
 
@@ -119,7 +119,7 @@ static void ref_keep(cmode m, sk_type t, const void *keys, const void *flags, si
 
 typedef struct dc_case { cmode m; sk_type t; sk_shape shape; } dc_case;
 
-ParameterizedTestParameters(devcount, forms)
+ParameterizedTestParameters(devcount, count_and_outputs_should_match_the_host_count_form)
 {
     static dc_case cs[CM_COUNT * 4 * 2];
     static const sk_type ts[] = {SK_UINT32, SK_INT64, SK_FLOAT32, SK_FLOAT64};
@@ -140,7 +140,7 @@ static void expect_refused(const char *what, cl_mem cnt, size_t bytes, sk_status
     free(after);
 }
 
-ParameterizedTest(dc_case *c, devcount, forms)
+ParameterizedTest(dc_case *c, devcount, count_and_outputs_should_match_the_host_count_form)
 {
     const char *name = skt_fmt("%s %s %s shape", CM_NAMES[c->m], sk_type_name(c->t),
                                skt_shape_name(c->shape));
@@ -241,7 +241,7 @@ ParameterizedTest(dc_case *c, devcount, forms)
 /* The queue is held shut by a user event while each _devcount form is
  * called: the call must return (a blocking read would wait forever), and a
  * second queue still sees the poisoned count until the gate opens. */
-Test(devcount, nothing_blocks)
+Test(devcount, should_return_while_the_queue_is_held)
 {
     const size_t n = 70000, fs = 4;
     cl_int err;
@@ -287,13 +287,13 @@ Test(devcount, nothing_blocks)
 
 /* ---- new host forms: sorts by a bit range ------------------------------------------- */
 
-ParameterizedTestParameters(host_forms, sort_bits)
+ParameterizedTestParameters(host_forms, bit_range_sorts_should_match_a_stable_sort)
 {
     static sk_type ts[] = {SK_INT32, SK_UINT32, SK_INT64, SK_FLOAT32, SK_FLOAT64};
     return cr_make_param_array(sk_type, ts, sizeof ts / sizeof ts[0]);
 }
 
-ParameterizedTest(sk_type *tp, host_forms, sort_bits)
+ParameterizedTest(sk_type *tp, host_forms, bit_range_sorts_should_match_a_stable_sort)
 {
     const sk_type t = *tp;
     cr_log_info("case: sort_keys_bits_host, sort_pairs_bits_host on %s", sk_type_name(t));
@@ -392,14 +392,14 @@ static int cmp_u64(const void *a, const void *b)
  * 1: uint32 flags, 2: uint32 offsets, 3: uint64 offsets */
 typedef struct seg_case { int monoid, kind; sk_shape shape; } seg_case;
 
-ParameterizedTestParameters(host_forms, segscan_monoid)
+ParameterizedTestParameters(host_forms, monoid_segmented_scans_should_match_the_reference)
 {
     static seg_case cs[2 * 4 * 2];
     for (int k = 0; k < 16; k++) cs[k] = (seg_case){k / 8, k / 2 % 4, (sk_shape)(1 + k % 2)};
     return cr_make_param_array(seg_case, cs, 16);
 }
 
-ParameterizedTest(seg_case *c, host_forms, segscan_monoid)
+ParameterizedTest(seg_case *c, host_forms, monoid_segmented_scans_should_match_the_reference)
 {
     static const char *const kinds[] = {"uint8 flags", "uint32 flags", "uint32 offsets",
                                         "uint64 offsets"};
@@ -500,7 +500,7 @@ ParameterizedTest(seg_case *c, host_forms, segscan_monoid)
 
 /* ---- new host forms: Horner prefixes ------------------------------------------------- */
 
-Test(host_forms, horner_prefixes)
+Test(host_forms, horner_prefixes_should_match_the_cl_mem_form_bit_for_bit)
 {
     static const size_t sizes[] = {0, 1, 5, 1000, 70001};
     const size_t nmax = 70001;
@@ -559,7 +559,7 @@ static void expect_param_refused(sk_param p, long v)
     cr_assert_eq(skt_get_param(p), before, "param %d: refused value %ld changed it", (int)p, v);
 }
 
-Test(api_params, bounds)
+Test(params, every_bound_should_be_taken_and_every_value_past_it_refused)
 {
     static const sk_param ps[] = {SK_PARAM_SHAPE, SK_PARAM_PROFILE, SK_PARAM_SCAN_PATH,
         SK_PARAM_PROGRAM_CACHE, SK_PARAM_WG_SIZE, SK_PARAM_ITEMS_PER_THREAD,
@@ -617,7 +617,7 @@ static void trim_work(const uint32_t *src, uint32_t *out, size_t n)
     SKT_OK(sk_scan_exclusive_monoid_host(skt_ctx, &AFFINE2, src, out + 3 * n, n / 2));
 }
 
-Test(api_trim, same_results_programs_from_disk)
+Test(trim, should_keep_results_and_load_programs_from_disk)
 {
     const size_t n = 5000;
     const char *dir = getenv("SCANKIT_CACHE_DIR");
@@ -669,7 +669,7 @@ static void expect_desc_eq(const sk_device_desc *a, const sk_device_desc *b, con
               && a->max_alloc_bytes == b->max_alloc_bytes, "%s: description differs", what);
 }
 
-Test(struct_size, device_desc)
+Test(struct_size, device_desc_should_fill_what_fits_and_refuse_less_than_1_0)
 {
     sk_device_desc ref = SK_DEVICE_DESC_INIT, sm, snap;
     SKT_OK(sk_context_device(skt_ctx, &ref));
@@ -718,7 +718,7 @@ static void trace_size(const sk_launch_record *rec, void *user)
     ((unsigned long *)user)[1] += rec->struct_size != sizeof(sk_launch_record);
 }
 
-Test(struct_size, build_stats_and_trace)
+Test(struct_size, build_stats_and_trace_records_should_carry_their_size)
 {
     uint32_t v[64] = {0}, r;
     unsigned long c[2] = {0, 0};
@@ -751,7 +751,7 @@ Test(struct_size, build_stats_and_trace)
 
 /* ---- sk_context_create's reason -------------------------------------------------------- */
 
-Test(create_reason, why)
+Test(context_create, should_say_why_no_device_matched)
 {
     const char *spec = "no-such-device-xyz";
     sk_device_desc first = SK_DEVICE_DESC_INIT;
@@ -790,7 +790,7 @@ Test(create_reason, why)
     }
 }
 
-Test(api_version, one_zero_zero)
+Test(version, should_be_1_0_0)
 {
     cr_assert_eq(SK_VERSION_NUMBER, 10000);
     cr_assert_eq(sk_version_number(), SK_VERSION_NUMBER);
