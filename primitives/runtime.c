@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sk_internal.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -113,10 +114,28 @@ static sk_status context_alloc(sk_context **out)
     ctx->log = log && strcmp(log, "1") == 0;
     ctx->shape_param = shape_from_env();
     ctx->scan_path_param = scan_path_from_env();
-    ctx->cache_dir = sk__default_cache_dir();
     ctx->kernel_defines = kernel_defines_from_env();
     trace_from_env(ctx);
     *out = ctx;
+    return SK_OK;
+}
+
+/* Sets ctx->cache_dir: the directory SCANKIT_CACHE_DIR names (or none for
+ * "off" or ""), used on every device; else, per SK_PARAM_DISK_CACHE, the
+ * default directory (on), none (off), or (automatic) the default directory
+ * unless the driver keeps its own cache (sk__tuning_disk_cache). */
+static sk_status disk_cache_choose(sk_context *ctx)
+{
+    bool named = getenv("SCANKIT_CACHE_DIR") != NULL;
+    bool on = named || ctx->disk_cache_param == 1 ||
+              (ctx->disk_cache_param == 0 && sk__tuning_disk_cache(ctx));
+    free(ctx->cache_dir);
+    ctx->cache_dir = NULL;
+    if (!on) return SK_OK;
+    errno = 0;
+    ctx->cache_dir = sk__default_cache_dir();
+    if (!ctx->cache_dir && errno == ENOMEM)
+        return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "the cache directory's name");
     return SK_OK;
 }
 
@@ -131,6 +150,7 @@ static sk_status context_read_device(sk_context *ctx)
     SK_CL_TRY(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE,
                                    sizeof ctx->local_mem_bytes, &ctx->local_mem_bytes, NULL));
     ctx->nv_warps = sk__tuning_warps(ctx);
+    st = disk_cache_choose(ctx);
 out:
     return st;
 }
@@ -313,6 +333,7 @@ static bool param_range_of(const sk_context *ctx, sk_param param, param_range *r
     case SK_PARAM_PROGRAM_CACHE:
         *r = (param_range){SK_PROGRAM_CACHE_MIN, 65536, false};
         return true;
+    case SK_PARAM_DISK_CACHE: *r = (param_range){1, 2, false}; return true;
     }
     return false;
 }
@@ -338,6 +359,7 @@ static long *param_field(sk_context *ctx, sk_param param)
     case SK_PARAM_CPU_SERIAL_BELOW: return &ctx->serial_below_param;
     case SK_PARAM_CPU_SORT_LINES_FROM: return &ctx->sort_lines_param;
     case SK_PARAM_PROGRAM_CACHE: return &ctx->program_cache_param;
+    case SK_PARAM_DISK_CACHE: return &ctx->disk_cache_param;
     default: return NULL;
     }
 }
@@ -361,6 +383,7 @@ sk_status sk_context_set_param(sk_context *ctx, sk_param param, long v)
         if (!ctx->profile) profile_clear(ctx);
         break;
     case SK_PARAM_PROGRAM_CACHE: sk__program_cache_trim(ctx); break;
+    case SK_PARAM_DISK_CACHE: return disk_cache_choose(ctx);
     default: break;
     }
     return SK_OK;

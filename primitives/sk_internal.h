@@ -159,6 +159,7 @@ struct sk_context {
     size_t program_count;
     unsigned long program_clock;   /* counts lookups, for least-recently-used */
     long program_cache_param;      /* SK_PARAM_PROGRAM_CACHE (0: automatic) */
+    long disk_cache_param;         /* SK_PARAM_DISK_CACHE (0: automatic, 1 on, 2 off) */
     char *cache_dir;               /* on-disk program cache; NULL = off */
     char *kernel_defines;          /* $SCANKIT_KERNEL_DEFINES, before every config */
     unsigned test_hooks;           /* sk__test_set_hooks() (sk_testing.h) */
@@ -241,6 +242,10 @@ bool sk__tuning_complete(void);
  * inline PTX): the table names the vendor and the least compute
  * capability, the device reports its own. */
 bool sk__tuning_warps(const sk_context *ctx);
+
+/* Whether scankit's on-disk program cache is on by default for the
+ * context's device (off where the driver keeps its own). */
+bool sk__tuning_disk_cache(const sk_context *ctx);
 
 /* Whether `needle` occurs in `hay`, ignoring ASCII case ("" occurs everywhere). */
 bool sk__contains_nocase(const char *hay, const char *needle);
@@ -395,7 +400,9 @@ void sk__disk_entry_write(const sk_context *ctx, const sk__disk_entry *e,
  * $SCANKIT_CACHE_DIR ("" or "off": none), else $XDG_CACHE_HOME/scankit
  * where that is an absolute path, else $HOME/.cache/scankit where HOME is
  * an absolute path to a directory that exists (checked now, before any
- * OpenCL implementation has had a chance to make it). */
+ * OpenCL implementation has had a chance to make it). The context drops
+ * the last two on devices whose driver caches programs itself
+ * (sk__tuning_disk_cache). */
 char *sk__default_cache_dir(void);
 
 /* Creates the cache directory (mode 0700) and, where missing, its parent;

@@ -42,6 +42,9 @@ typedef enum tune_key {
     TUNE_POINTS_SCAN_DEGREE, /* ... and above this many coefficients, a scan per point */
     TUNE_WARPS_FROM_CC,      /* warp-level variants (inline PTX, kernels/warp.cl) from this
                                 NVIDIA compute capability on (0: none) */
+    TUNE_DISK_CACHE,         /* 1: scankit's on-disk program cache by default; 0: not
+                                unless SCANKIT_CACHE_DIR names one (the driver keeps
+                                its own) */
     TUNE_KEY_COUNT
 } tune_key;
 
@@ -111,6 +114,14 @@ static const tune_row rows[] = {
      * scan 2.43 against 2.54. */
     {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_WARPS_FROM_CC, 7,
      "bench/NOTES-gpu.md: Work-group scan by warp shuffles (NVIDIA)"},
+
+    /* PoCL caches what it builds (POCL_KERNEL_CACHE, on by default): a scan
+     * program it built before loads in 0.03 s. An entry of scankit's own
+     * cache needs the program's binary, which PoCL makes by compiling every
+     * kernel of the program: 1.3-1.5 s on top of a 0.5 s build, for a load
+     * of 0.014 s instead of 0.03 later. */
+    {"Portable Computing Language", NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0,
+     TUNE_DISK_CACHE, 0, "bench/NOTES-cpu.md: Program builds: the binary for the disk cache"},
 
     /* ---- portable defaults: every key, any device ---------------------------- */
     /* GPU shape: a tile of about 16 KiB keeps enough loads in flight per
@@ -195,6 +206,8 @@ static const tune_row rows[] = {
     {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_PAIRS32_ITEMS, 0, "as keys"},
     {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_WARPS_FROM_CC, 0,
      "portable forms"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_DISK_CACHE, 1,
+     "drivers that rebuild from source every time"},
     {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POLL_VOLATILE, 0,
      "atomic reads: the OpenCL 1.2 model"},
     {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_WG_SCAN_WARPS, 1,
@@ -316,6 +329,12 @@ bool sk__tuning_warps(const sk_context *ctx)
            clGetDeviceInfo(ctx->device, NV_COMPUTE_CAPABILITY_MAJOR, sizeof major, &major,
                            NULL) == CL_SUCCESS &&
            major >= (cl_uint)from;
+}
+
+bool sk__tuning_disk_cache(const sk_context *ctx)
+{
+    tune_query q = {ctx, SK_SHAPE_AUTO, ANY_FAMILY, 0};
+    return tune(&q, TUNE_DISK_CACHE) != 0;
 }
 
 bool sk__tuning_complete(void)

@@ -1054,12 +1054,22 @@ SK_API sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type,
  *                              devices, from 4 MiB). Set, it applies on any
  *                              device whose compiler has clang's
  *                              __builtin_nontemporal_store (PoCL,
- *                              Oclgrind; elsewhere SK_E_BUILD). */
+ *                              Oclgrind; elsewhere SK_E_BUILD).
+ *  - SK_PARAM_DISK_CACHE       the on-disk program cache when
+ *                              $SCANKIT_CACHE_DIR is not set (a directory
+ *                              it names is always used): 1 on, in the
+ *                              default directory; 2 off; 0 automatic: on
+ *                              unless the driver keeps its own cache of
+ *                              built programs (PoCL, where making the
+ *                              binary for an entry compiles every kernel
+ *                              of the program: 0.2 s more for a CPU-shape
+ *                              scan, 7 s more for a GPU-shape one). */
 #define SK_PARAM_WG_SIZE ((sk_param)2)
 #define SK_PARAM_ITEMS_PER_THREAD ((sk_param)3)
 #define SK_PARAM_CPU_CHUNKS ((sk_param)4)
 #define SK_PARAM_CPU_SERIAL_BELOW ((sk_param)5)
 #define SK_PARAM_CPU_SORT_LINES_FROM ((sk_param)8)
+#define SK_PARAM_DISK_CACHE ((sk_param)10)
 
 /*! sk_build_stats :
  *  Counters of program builds since the context was created. struct_size
