@@ -91,6 +91,33 @@ void skt_ctx_close(void)
     skt_ctx = NULL;
 }
 
+sk_context *skt_ctx_new(const char *spec)
+{
+    sk_context *c = NULL;
+    sk_status st = sk_context_create(&c, spec);
+    if (st == SK_E_NO_DEVICE && spec == NULL)
+        cr_skip_test("no OpenCL device");
+    cr_assert_eq(st, SK_OK, "sk_context_create(%s) -> %s", spec ? spec : "NULL",
+                 sk_status_name(st));
+    cr_assert_not_null(c);
+    return c;
+}
+
+void skt_check_small_scan(sk_context *ctx, size_t n, sk_op op)
+{
+    uint32_t *in = skt_malloc(n * 4), *want = skt_malloc(n * 4), *got = skt_malloc(n * 4);
+    skt_fill(SK_UINT32, op, in, n);
+    skt_ref_scan(SK_UINT32, op, 0, in, want, n);
+    skt_poison(got, n * 4);
+    sk_status st = sk_scan_inclusive_host(ctx, SK_UINT32, op, in, got, n);
+    cr_assert_eq(st, SK_OK, "scan -> %s (%s) [seed %llu]", sk_status_name(st),
+                 sk_context_error_detail(ctx), (unsigned long long)skt_seed());
+    skt_expect_elems(SK_UINT32, got, want, n, skt_fmt("uint32 %s scan n=%zu", sk_op_name(op), n));
+    free(in);
+    free(want);
+    free(got);
+}
+
 int skt_has_fp64(void)
 {
     sk_device_desc d;

@@ -37,6 +37,15 @@ void skt_ctx_close(void);
  * suites whose tests create their own contexts. */
 void skt_setup(void);
 
+/* A new context on the device `spec` names (NULL: the default device);
+ * skips the test when spec is NULL and there is no device, fails it on
+ * any other error. The caller frees it. */
+sk_context *skt_ctx_new(const char *spec);
+
+/* A uint32 inclusive scan with op of n random elements on ctx through the
+ * host form, checked against the reference. */
+void skt_check_small_scan(sk_context *ctx, size_t n, sk_op op);
+
 /* 1 if skt_ctx's device has double precision. */
 int skt_has_fp64(void);
 
