@@ -77,6 +77,11 @@ void skt_cli_dirs_open(const char *prefix)
     cr_assert_eq(chdir(skt_cli_work), 0, "chdir %s: %s", skt_cli_work, strerror(errno));
 }
 
+void skt_cli_setup(void)
+{
+    skt_cli_dirs_open("skt-cli");
+}
+
 void skt_cli_dirs_close(void)
 {
     if (chdir("/") == 0 && skt_cli_root[0]) skt_cli_remove_tree(skt_cli_root);

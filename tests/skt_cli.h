@@ -24,6 +24,8 @@ void skt_cli_remove_tree(const char *path);
 /* Creates $TMPDIR/<prefix>-XXXXXX (skt_cli_root) and its "work"
  * subdirectory (skt_cli_work), and makes the latter the current directory. */
 void skt_cli_dirs_open(const char *prefix);
+/* skt_cli_dirs_open("skt-cli"), as a suite's .init. */
+void skt_cli_setup(void);
 /* Leaves and removes the directories made by skt_cli_dirs_open. */
 void skt_cli_dirs_close(void);
 /* Skips the running test when no OpenCL device is present. */

@@ -21,17 +21,7 @@
 #include "scankit.h"
 #include "skt_cli.h"
 
-static void cli_setup(void)
-{
-    skt_cli_dirs_open("skt-cli");
-}
-
-static void cli_teardown(void)
-{
-    skt_cli_dirs_close();
-}
-
-TestSuite(datagen_cli, .init = cli_setup, .fini = cli_teardown, .timeout = 60);
+TestSuite(datagen_cli, .init = skt_cli_setup, .fini = skt_cli_dirs_close, .timeout = 60);
 
 #define DATAGEN(...) skt_cli_runl(NULL, "datagen", __VA_ARGS__, (const char *)NULL)
 

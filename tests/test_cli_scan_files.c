@@ -23,17 +23,7 @@
 #include "scankit.h"
 #include "skt_cli.h"
 
-static void cli_setup(void)
-{
-    skt_cli_dirs_open("skt-cli");
-}
-
-static void cli_teardown(void)
-{
-    skt_cli_dirs_close();
-}
-
-TestSuite(scan_cli, .init = cli_setup, .fini = cli_teardown, .timeout = 120);
+TestSuite(scan_cli, .init = skt_cli_setup, .fini = skt_cli_dirs_close, .timeout = 120);
 
 #define SCAN(...) skt_cli_runl(NULL, "scan", __VA_ARGS__, (const char *)NULL)
 
