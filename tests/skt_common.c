@@ -118,6 +118,49 @@ void skt_check_small_scan(sk_context *ctx, size_t n, sk_op op)
     free(got);
 }
 
+void skt_params_add(skt_params *ps, const sk_type *types, size_t ntypes, int nsizes, int mode,
+                    int variant)
+{
+    static const sk_shape shapes[] = {SK_SHAPE_CPU, SK_SHAPE_GPU};
+    size_t count = types ? ntypes : SK_TYPE_COUNT;
+    size_t add = count * 2 * (size_t)nsizes;
+    ps->v = realloc(ps->v, (ps->n + add) * sizeof *ps->v);
+    if (!ps->v) abort(); /* no cr_assert: this runs in the runner, outside any test */
+    for (size_t t = 0; t < count; t++)
+        for (size_t s = 0; s < 2; s++)
+            for (int c = 0; c < nsizes; c++)
+                ps->v[ps->n++] = (skt_param){types ? types[t] : (sk_type)t, shapes[s], c, mode,
+                                             variant};
+}
+
+static void params_free(struct criterion_test_params *crp)
+{
+    cr_free(crp->params);
+}
+
+struct criterion_test_params skt_params_done(skt_params *ps)
+{
+    /* The test processes read the cases from Criterion's allocator. */
+    skt_param *v = cr_malloc(ps->n * sizeof *v);
+    if (!v) abort();
+    memcpy(v, ps->v, ps->n * sizeof *v);
+    free(ps->v);
+    size_t n = ps->n;
+    *ps = (skt_params){NULL, 0};
+    return cr_make_param_array(skt_param, v, n, params_free);
+}
+
+const char *skt_params_name(const skt_param *p)
+{
+    return skt_fmt("%s, %s shape", sk_type_name(p->type), skt_shape_name(p->shape));
+}
+
+void skt_params_need_type(const skt_param *p)
+{
+    if (p->type == SK_FLOAT64 && !skt_has_fp64())
+        cr_skip_test("%s: the device has no double precision", skt_params_name(p));
+}
+
 int skt_has_fp64(void)
 {
     sk_device_desc d;

@@ -16,6 +16,7 @@
 
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include <criterion/parameterized.h>
 
 #include "scankit.h"
 #include "sk_rng.h"
@@ -181,6 +182,39 @@ const sk_monoid *skt_monoid_interval16(void);
  * products never collapse to zero). */
 void skt_fill_mat2(skt_mat2 *dst, size_t n);
 void skt_fill_affine(skt_affine *dst, size_t n);
+
+/* ---- parameterised tests -------------------------------------------------- */
+
+/* One case of a Criterion parameterised test: an element type, a shape, a
+ * size class, and the suite's own mode and variant (each a number the
+ * suite gives a meaning; 0 where it has none). */
+typedef struct skt_param {
+    sk_type type;
+    sk_shape shape;
+    int size_class;
+    int mode;
+    int variant;
+} skt_param;
+
+/* The cases of one parameterised test, built up by skt_params_add. */
+typedef struct skt_params {
+    skt_param *v;
+    size_t n;
+} skt_params;
+
+/* Adds one case for each type of types[0 .. ntypes) (types NULL: every
+ * row of SK_TYPE_MAP) x shape (CPU, GPU) x size class 0 .. nsizes - 1,
+ * each with mode and variant. */
+void skt_params_add(skt_params *ps, const sk_type *types, size_t ntypes, int nsizes, int mode,
+                    int variant);
+/* The cases as the value of ParameterizedTestParameters (Criterion frees
+ * them). */
+struct criterion_test_params skt_params_done(skt_params *ps);
+/* "float32, gpu shape": p's type and shape, for messages. */
+const char *skt_params_name(const skt_param *p);
+/* Skips the test when p's type is float64 and skt_ctx's device has no
+ * double precision. */
+void skt_params_need_type(const skt_param *p);
 
 /* ---- launch counts --------------------------------------------------------- */
 
