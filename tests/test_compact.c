@@ -551,7 +551,8 @@ static const struct host_mode {
                   {M_PARTITION, 0, 4}, {M_UNIQUE, 0, 8}};
 
 /* One case per host mode x shape, int32 keys. */
-ParameterizedTestParameters(compact_host, host_forms_match_reference_and_write_only_the_produced_part)
+ParameterizedTestParameters(compact_host,
+                            host_forms_match_reference_and_write_only_the_produced_part)
 {
     static const sk_type int32[] = {SK_INT32};
     skt_params ps = {0};
