@@ -64,6 +64,15 @@ Test(compact_errors, malformed_predicate_gives_build_error_with_log_and_context_
     cr_assert(dst[0] == 2 && dst[1] == 4 && dst[2] == 6 && dst[3] == 8);
 }
 
+/* count is still 777, and the first 64 elements of B.out (`keys`) and
+ * B.vout are still poison after `call`. */
+static void expect_untouched(const char *call, size_t count, const char *keys)
+{
+    cr_assert_eq(count, 777, "%s wrote count", call);
+    cr_assert_eq(skt_find_unpoisoned(B.out, 64 * 8), (size_t)-1, "%s wrote %s", call, keys);
+    cr_assert_eq(skt_find_unpoisoned(B.vout, 64 * 8), (size_t)-1, "%s wrote values_out", call);
+}
+
 /* Asserts `call` gives SK_E_INVALID_ARG and leaves count, B.d and B.vd
  * poisoned. */
 #define EXPECT_BAD_ARGS(call)                                                       \
@@ -72,13 +81,9 @@ Test(compact_errors, malformed_predicate_gives_build_error_with_log_and_context_
         skt_buf_poison(B.d, 64 * 8);                                                \
         skt_buf_poison(B.vd, 64 * 8);                                               \
         SKT_EXPECT_STATUS(call, SK_E_INVALID_ARG);                                  \
-        cr_assert_eq(count, 777, "%s wrote count", #call);                          \
         skt_buf_download(B.d, 0, B.out, 64 * 8);                                    \
-        cr_assert_eq(skt_find_unpoisoned(B.out, 64 * 8), (size_t)-1,                \
-                     "%s wrote dst", #call);                                        \
-        skt_buf_download(B.vd, 0, B.out, 64 * 8);                                   \
-        cr_assert_eq(skt_find_unpoisoned(B.out, 64 * 8), (size_t)-1,                \
-                     "%s wrote values_out", #call);                                 \
+        skt_buf_download(B.vd, 0, B.vout, 64 * 8);                                  \
+        expect_untouched(#call, count, "dst");                                      \
     } while (0)
 
 /* The same for a host form writing to B.out and B.vout. */
@@ -88,11 +93,7 @@ Test(compact_errors, malformed_predicate_gives_build_error_with_log_and_context_
         skt_poison(B.out, 64 * 8);                                                  \
         skt_poison(B.vout, 64 * 8);                                                 \
         SKT_EXPECT_STATUS(call, SK_E_INVALID_ARG);                                  \
-        cr_assert_eq(count, 777, "%s wrote count", #call);                          \
-        cr_assert_eq(skt_find_unpoisoned(B.out, 64 * 8), (size_t)-1,                \
-                     "%s wrote keys_out", #call);                                   \
-        cr_assert_eq(skt_find_unpoisoned(B.vout, 64 * 8), (size_t)-1,               \
-                     "%s wrote values_out", #call);                                 \
+        expect_untouched(#call, count, "keys_out");                                 \
     } while (0)
 
 Test(compact_errors, bad_arguments_give_invalid_arg_and_leave_outputs_untouched)
