@@ -662,3 +662,113 @@ void skt_fill_affine(skt_affine *dst, size_t n)
         dst[i].len = (uint32_t)skt_rand_below(1000);
     }
 }
+
+/* ---- scratch buffers ------------------------------------------------------------- */
+
+skt_scratch skt_bufs;
+
+void skt_bufs_reserve(size_t bytes)
+{
+    skt_scratch *b = &skt_bufs;
+    if (bytes <= b->cap)
+        return;
+    skt_buf_free(b->src);
+    skt_buf_free(b->dst);
+    skt_buf_free(b->aux);
+    free(b->h_src);
+    free(b->h_ref);
+    free(b->h_out);
+    b->cap = bytes;
+    b->src = skt_buf_new(bytes);
+    b->dst = skt_buf_new(bytes);
+    b->aux = skt_buf_new(bytes);
+    b->h_src = skt_malloc(bytes);
+    b->h_ref = skt_malloc(bytes);
+    b->h_out = skt_malloc(bytes);
+}
+
+/* ---- parameterised tests ----------------------------------------------------------- */
+
+/* The values 0 .. 31 whose bits are set in mask, or just `none` for 0. */
+static int axis_values(unsigned mask, int none, int *v)
+{
+    int count = 0;
+    if (mask == 0)
+        v[count++] = none;
+    for (int i = 0; i < 32; i++)
+        if (mask & (1u << i))
+            v[count++] = i;
+    return count;
+}
+
+static void free_cases(struct criterion_test_params *p) { cr_free(p->params); }
+
+/* Walks every case of `a` that `keep` accepts: counts them, and stores them
+ * in out when out is not NULL. */
+static size_t walk_cases(const skt_axes *a, int (*keep)(const skt_case *), skt_case *out)
+{
+    int types[33], shapes[33], paths[33];
+    int nt = axis_values(a->types, -1, types);
+    int ns = axis_values(a->shapes, SK_SHAPE_AUTO, shapes);
+    int np = axis_values(a->paths, SK_SCAN_PATH_AUTO, paths);
+    int nc = a->classes > 0 ? a->classes : 1, nv = a->variants > 0 ? a->variants : 1;
+    int nops = a->per_op ? SK_OP_COUNT : 1, nx = a->both_scans ? 2 : 1;
+    size_t count = 0;
+    for (int t = 0; t < nt; t++)
+        for (int s = 0; s < ns; s++)
+            for (int p = 0; p < np; p++)
+                for (int c = 0; c < nc; c++)
+                    for (int op = 0; op < nops; op++)
+                        for (int v = 0; v < nv; v++)
+                            for (int x = 0; x < nx; x++) {
+                                skt_case k = {types[t], a->per_op ? op : -1,
+                                              (sk_shape)shapes[s], (sk_scan_path)paths[p],
+                                              c, v, x};
+                                if (a->per_op && k.type >= 0 &&
+                                    !skt_ref_supported((sk_type)k.type, (sk_op)op))
+                                    continue;
+                                if (keep && !keep(&k))
+                                    continue;
+                                if (out)
+                                    out[count] = k;
+                                count++;
+                            }
+    return count;
+}
+
+struct criterion_test_params skt_cases(skt_axes axes, int (*keep)(const skt_case *c))
+{
+    size_t count = walk_cases(&axes, keep, NULL);
+    skt_case *v = cr_malloc((count ? count : 1) * sizeof *v);
+    if (!v) {
+        fprintf(stderr, "skt_cases: cr_malloc failed\n");
+        abort();
+    }
+    walk_cases(&axes, keep, v);
+    return cr_make_param_array(skt_case, v, count, free_cases);
+}
+
+const char *skt_case_name(const skt_case *c)
+{
+    return skt_fmt("%s%s%s%s%s%s%s, size class %d, variant %d",
+                   c->type >= 0 ? sk_type_name((sk_type)c->type) : "case",
+                   c->op >= 0 ? " " : "", c->op >= 0 ? sk_op_name((sk_op)c->op) : "",
+                   c->exclusive ? " exclusive" : "",
+                   c->shape != SK_SHAPE_AUTO ? skt_fmt(", %s shape", skt_shape_name(c->shape)) : "",
+                   c->path != SK_SCAN_PATH_AUTO ? ", " : "",
+                   c->path != SK_SCAN_PATH_AUTO ? skt_scan_path_name(c->path) : "",
+                   c->size_class, c->variant);
+}
+
+void skt_case_begin(const skt_case *c)
+{
+    cr_log_info("case: %s [seed %llu]", skt_case_name(c), (unsigned long long)skt_seed());
+}
+
+int skt_next_op(sk_type t, int op)
+{
+    while (++op < SK_OP_COUNT)
+        if (skt_ref_supported(t, (sk_op)op))
+            return op;
+    return -1;
+}
