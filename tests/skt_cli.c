@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <criterion/criterion.h>
 
 #include "scankit.h"
+#include "ref/reference.h"
 
 #ifndef SKT_APP_DIR
 #error "SKT_APP_DIR must name the directory of the built programs"
@@ -75,6 +77,11 @@ void skt_cli_dirs_open(const char *prefix)
     cr_assert_eq(chdir(skt_cli_work), 0, "chdir %s: %s", skt_cli_work, strerror(errno));
 }
 
+void skt_cli_setup(void)
+{
+    skt_cli_dirs_open("skt-cli");
+}
+
 void skt_cli_dirs_close(void)
 {
     if (chdir("/") == 0 && skt_cli_root[0]) skt_cli_remove_tree(skt_cli_root);
@@ -116,24 +123,96 @@ void skt_cli_write_file(const char *path, const void *data, size_t len)
     cr_assert_eq(fclose(fp), 0);
 }
 
+unsigned char *skt_cli_make_npy(const char *descr, const char *fortran, const char *shape,
+                                const void *data, size_t data_len, size_t *len)
+{
+    char dict[256];
+    int dlen = snprintf(dict, sizeof dict,
+                        "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }", descr,
+                        fortran, shape);
+    size_t header = ((size_t)10 + (size_t)dlen + 1 + 63) / 64 * 64;
+    unsigned char *buf = malloc(header + data_len);
+    cr_assert_not_null(buf);
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (unsigned char)((header - 10) & 0xff);
+    buf[9] = (unsigned char)((header - 10) >> 8);
+    memcpy(buf + 10, dict, (size_t)dlen);
+    memset(buf + 10 + dlen, ' ', header - 10 - (size_t)dlen);
+    buf[header - 1] = '\n';
+    if (data_len) memcpy(buf + header, data, data_len);
+    *len = header + data_len;
+    return buf;
+}
+
+void skt_cli_write_npy_fields(const char *path, const char *descr, const char *fortran,
+                              const char *shape, const void *data, size_t data_len)
+{
+    size_t len;
+    unsigned char *buf = skt_cli_make_npy(descr, fortran, shape, data, data_len, &len);
+    skt_cli_write_file(path, buf, len);
+    free(buf);
+}
+
 void skt_cli_write_npy(const char *path, const char *descr, const void *data, size_t n,
                        size_t elem)
 {
-    char header[256];
-    int len = snprintf(header, sizeof header,
-                       "{'descr': '%s', 'fortran_order': False, 'shape': (%zu,), }", descr, n);
-    size_t padded = (10 + (size_t)len + 1 + 63) / 64 * 64;
-    unsigned char *buf = malloc(padded + n * elem);
-    cr_assert_not_null(buf);
-    memcpy(buf, "\x93NUMPY\x01\x00", 8);
-    buf[8] = (unsigned char)((padded - 10) & 0xFF);
-    buf[9] = (unsigned char)((padded - 10) >> 8);
-    memcpy(buf + 10, header, (size_t)len);
-    memset(buf + 10 + len, ' ', padded - 10 - (size_t)len - 1);
-    buf[padded - 1] = '\n';
-    if (n * elem != 0) memcpy(buf + padded, data, n * elem);
-    skt_cli_write_file(path, buf, padded + n * elem);
-    free(buf);
+    char shape[32];
+    snprintf(shape, sizeof shape, "(%zu,)", n);
+    skt_cli_write_npy_fields(path, descr, "False", shape, data, n * elem);
+}
+
+unsigned char *skt_cli_load_elements(const char *path, int is_npy, const skt_cli_type *t,
+                                     size_t *n, unsigned char **base)
+{
+    size_t len;
+    unsigned char *buf = skt_cli_slurp(path, &len);
+    size_t offset = 0;
+    if (is_npy) {
+        cr_assert(len >= 10 && memcmp(buf, "\x93NUMPY", 6) == 0, "%s: no .npy magic", path);
+        cr_assert(buf[6] == 1 || buf[6] == 2, "%s: .npy version %u", path, buf[6]);
+        offset = buf[6] == 1 ? 10u + (buf[8] | (size_t)buf[9] << 8)
+                             : 12u + (buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16);
+        cr_assert_leq(offset, len, "%s: header longer than the file", path);
+        char want[64];
+        snprintf(want, sizeof want, "'descr': '%s'", t->descr);
+        char saved = (char)buf[offset - 1];
+        buf[offset - 1] = 0;
+        cr_assert_not_null(strstr((char *)buf + 10, want), "%s: header %s lacks %s", path,
+                           (char *)buf + 10, want);
+        char shape[64];
+        snprintf(shape, sizeof shape, "'shape': (%zu,)", (len - offset) / t->size);
+        cr_assert_not_null(strstr((char *)buf + 10, shape), "%s: header %s lacks %s", path,
+                           (char *)buf + 10, shape);
+        buf[offset - 1] = (unsigned char)saved;
+    }
+    cr_assert_eq((len - offset) % t->size, 0, "%s: %zu data bytes", path, len - offset);
+    *n = (len - offset) / t->size;
+    *base = buf;
+    return buf + offset;
+}
+
+uint64_t skt_cli_load_bits(const unsigned char *p, size_t size)
+{
+    if (size == 4) {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+int64_t skt_cli_as_signed(const skt_cli_type *t, uint64_t bits)
+{
+    uint64_t sign = (uint64_t)1 << (8 * t->size - 1);
+    uint64_t magnitude = bits & (sign - 1);
+    return (bits & sign) ? (int64_t)magnitude - (int64_t)(sign - 1) - 1 : (int64_t)magnitude;
+}
+
+long double skt_cli_load_float(const skt_cli_type *t, const unsigned char *p)
+{
+    return skt_ref_real_at(t->size == 4 ? SK_FLOAT32 : SK_FLOAT64, p, 0);
 }
 
 int skt_cli_file_exists(const char *path)
@@ -265,6 +344,22 @@ skt_cli_result skt_cli_run(const char *tool, const char *stdin_path, const char 
     }
     argv[argc] = NULL;
     return skt_cli_run_argv(stdin_path, cache_dir, argv);
+}
+
+skt_cli_result skt_cli_runl(const skt_cli_opts *o, const char *tool, ...)
+{
+    const char *args[SKT_CLI_MAX_ARGS + 1];
+    size_t n = 0;
+    va_list ap;
+    va_start(ap, tool);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) != NULL) {
+        cr_assert_lt(n, (size_t)SKT_CLI_MAX_ARGS, "too many arguments for %s", tool);
+        args[n++] = a;
+    }
+    va_end(ap);
+    args[n] = NULL;
+    return skt_cli_run(tool, o ? o->stdin_path : NULL, o ? o->cache_dir : NULL, args);
 }
 
 void skt_cli_free(skt_cli_result *r)

@@ -10,6 +10,7 @@
 #define SKT_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "scankit.h"
 
@@ -23,6 +24,8 @@ void skt_cli_remove_tree(const char *path);
 /* Creates $TMPDIR/<prefix>-XXXXXX (skt_cli_root) and its "work"
  * subdirectory (skt_cli_work), and makes the latter the current directory. */
 void skt_cli_dirs_open(const char *prefix);
+/* skt_cli_dirs_open("skt-cli"), as a suite's .init. */
+void skt_cli_setup(void);
 /* Leaves and removes the directories made by skt_cli_dirs_open. */
 void skt_cli_dirs_close(void);
 /* Skips the running test when no OpenCL device is present. */
@@ -44,9 +47,34 @@ typedef struct skt_cli_type {
 
 extern const skt_cli_type skt_cli_types[SK_TYPE_COUNT];
 
+#define SKT_CLI_I32 (&skt_cli_types[SK_INT32])
+#define SKT_CLI_U32 (&skt_cli_types[SK_UINT32])
+#define SKT_CLI_I64 (&skt_cli_types[SK_INT64])
+#define SKT_CLI_U64 (&skt_cli_types[SK_UINT64])
+#define SKT_CLI_F32 (&skt_cli_types[SK_FLOAT32])
+#define SKT_CLI_F64 (&skt_cli_types[SK_FLOAT64])
+
 /* A 1-D little-endian .npy v1.0 file of n elements of `elem` bytes. */
 void skt_cli_write_npy(const char *path, const char *descr, const void *data, size_t n,
                        size_t elem);
+/* A .npy v1.0 file with the given header fields (descr, fortran_order and
+ * shape as written in the header dict), padded to 64 bytes: the bytes in
+ * a malloc'd buffer (*len of them), or written to `path`. */
+unsigned char *skt_cli_make_npy(const char *descr, const char *fortran, const char *shape,
+                                const void *data, size_t data_len, size_t *len);
+void skt_cli_write_npy_fields(const char *path, const char *descr, const char *fortran,
+                              const char *shape, const void *data, size_t data_len);
+/* The data of an element file read as `t` (*n elements, at an offset into
+ * *base, which the caller frees); for .npy checks the header's magic,
+ * dtype and shape first. */
+unsigned char *skt_cli_load_elements(const char *path, int is_npy, const skt_cli_type *t,
+                                     size_t *n, unsigned char **base);
+/* The little-endian element of `size` (4 or 8) bytes at p. */
+uint64_t skt_cli_load_bits(const unsigned char *p, size_t size);
+/* The bits of a signed integer of type t as an int64_t. */
+int64_t skt_cli_as_signed(const skt_cli_type *t, uint64_t bits);
+/* The float of type t at p. */
+long double skt_cli_load_float(const skt_cli_type *t, const unsigned char *p);
 int skt_cli_file_exists(const char *path);
 /* Number of entries (besides . and ..) in the current directory. */
 size_t skt_cli_entries(void);
@@ -83,6 +111,16 @@ skt_cli_result skt_cli_run_argv(const char *stdin_path, const char *cache_dir,
 skt_cli_result skt_cli_run(const char *tool, const char *stdin_path, const char *cache_dir,
                            const char *const *args);
 void skt_cli_free(skt_cli_result *r);
+
+/* Where a run's stdin comes from and its cache directory (NULL: as above). */
+typedef struct skt_cli_opts {
+    const char *stdin_path;
+    const char *cache_dir;
+} skt_cli_opts;
+
+/* Runs SKT_APP_DIR/tool with the arguments that follow, up to a NULL (o may
+ * be NULL). */
+skt_cli_result skt_cli_runl(const skt_cli_opts *o, const char *tool, ...);
 
 /* "tool arg arg ..." (args up to a NULL), for messages; a static buffer
  * that the next call overwrites. */

@@ -91,6 +91,76 @@ void skt_ctx_close(void)
     skt_ctx = NULL;
 }
 
+sk_context *skt_ctx_new(const char *spec)
+{
+    sk_context *c = NULL;
+    sk_status st = sk_context_create(&c, spec);
+    if (st == SK_E_NO_DEVICE && spec == NULL)
+        cr_skip_test("no OpenCL device");
+    cr_assert_eq(st, SK_OK, "sk_context_create(%s) -> %s", spec ? spec : "NULL",
+                 sk_status_name(st));
+    cr_assert_not_null(c);
+    return c;
+}
+
+void skt_check_small_scan(sk_context *ctx, size_t n, sk_op op)
+{
+    uint32_t *in = skt_malloc(n * 4), *want = skt_malloc(n * 4), *got = skt_malloc(n * 4);
+    skt_fill(SK_UINT32, op, in, n);
+    skt_ref_scan(SK_UINT32, op, 0, in, want, n);
+    skt_poison(got, n * 4);
+    sk_status st = sk_scan_inclusive_host(ctx, SK_UINT32, op, in, got, n);
+    cr_assert_eq(st, SK_OK, "scan -> %s (%s) [seed %llu]", sk_status_name(st),
+                 sk_context_error_detail(ctx), (unsigned long long)skt_seed());
+    skt_expect_elems(SK_UINT32, got, want, n, skt_fmt("uint32 %s scan n=%zu", sk_op_name(op), n));
+    free(in);
+    free(want);
+    free(got);
+}
+
+void skt_params_add(skt_params *ps, const sk_type *types, size_t ntypes, int nsizes, int mode,
+                    int variant)
+{
+    static const sk_shape shapes[] = {SK_SHAPE_CPU, SK_SHAPE_GPU};
+    size_t count = types ? ntypes : SK_TYPE_COUNT;
+    size_t add = count * 2 * (size_t)nsizes;
+    ps->v = realloc(ps->v, (ps->n + add) * sizeof *ps->v);
+    if (!ps->v) abort(); /* no cr_assert: this runs in the runner, outside any test */
+    for (size_t t = 0; t < count; t++)
+        for (size_t s = 0; s < 2; s++)
+            for (int c = 0; c < nsizes; c++)
+                ps->v[ps->n++] = (skt_param){types ? types[t] : (sk_type)t, shapes[s], c, mode,
+                                             variant};
+}
+
+static void params_free(struct criterion_test_params *crp)
+{
+    cr_free(crp->params);
+}
+
+struct criterion_test_params skt_params_done(skt_params *ps)
+{
+    /* The test processes read the cases from Criterion's allocator. */
+    skt_param *v = cr_malloc(ps->n * sizeof *v);
+    if (!v) abort();
+    memcpy(v, ps->v, ps->n * sizeof *v);
+    free(ps->v);
+    size_t n = ps->n;
+    *ps = (skt_params){NULL, 0};
+    return cr_make_param_array(skt_param, v, n, params_free);
+}
+
+const char *skt_params_name(const skt_param *p)
+{
+    return skt_fmt("%s, %s shape", sk_type_name(p->type), skt_shape_name(p->shape));
+}
+
+void skt_params_need_type(const skt_param *p)
+{
+    if (p->type == SK_FLOAT64 && !skt_has_fp64())
+        cr_skip_test("%s: the device has no double precision", skt_params_name(p));
+}
+
 int skt_has_fp64(void)
 {
     sk_device_desc d = SK_DEVICE_DESC_INIT;
@@ -591,4 +661,114 @@ void skt_fill_affine(skt_affine *dst, size_t n)
         dst[i].c = (uint32_t)(r >> 32);
         dst[i].len = (uint32_t)skt_rand_below(1000);
     }
+}
+
+/* ---- scratch buffers ------------------------------------------------------------- */
+
+skt_scratch skt_bufs;
+
+void skt_bufs_reserve(size_t bytes)
+{
+    skt_scratch *b = &skt_bufs;
+    if (bytes <= b->cap)
+        return;
+    skt_buf_free(b->src);
+    skt_buf_free(b->dst);
+    skt_buf_free(b->aux);
+    free(b->h_src);
+    free(b->h_ref);
+    free(b->h_out);
+    b->cap = bytes;
+    b->src = skt_buf_new(bytes);
+    b->dst = skt_buf_new(bytes);
+    b->aux = skt_buf_new(bytes);
+    b->h_src = skt_malloc(bytes);
+    b->h_ref = skt_malloc(bytes);
+    b->h_out = skt_malloc(bytes);
+}
+
+/* ---- parameterised tests ----------------------------------------------------------- */
+
+/* The values 0 .. 31 whose bits are set in mask, or just `none` for 0. */
+static int axis_values(unsigned mask, int none, int *v)
+{
+    int count = 0;
+    if (mask == 0)
+        v[count++] = none;
+    for (int i = 0; i < 32; i++)
+        if (mask & (1u << i))
+            v[count++] = i;
+    return count;
+}
+
+static void free_cases(struct criterion_test_params *p) { cr_free(p->params); }
+
+/* Walks every case of `a` that `keep` accepts: counts them, and stores them
+ * in out when out is not NULL. */
+static size_t walk_cases(const skt_axes *a, int (*keep)(const skt_case *), skt_case *out)
+{
+    int types[33], shapes[33], paths[33];
+    int nt = axis_values(a->types, -1, types);
+    int ns = axis_values(a->shapes, SK_SHAPE_AUTO, shapes);
+    int np = axis_values(a->paths, SK_SCAN_PATH_AUTO, paths);
+    int nc = a->classes > 0 ? a->classes : 1, nv = a->variants > 0 ? a->variants : 1;
+    int nops = a->per_op ? SK_OP_COUNT : 1, nx = a->both_scans ? 2 : 1;
+    size_t count = 0;
+    for (int t = 0; t < nt; t++)
+        for (int s = 0; s < ns; s++)
+            for (int p = 0; p < np; p++)
+                for (int c = 0; c < nc; c++)
+                    for (int op = 0; op < nops; op++)
+                        for (int v = 0; v < nv; v++)
+                            for (int x = 0; x < nx; x++) {
+                                skt_case k = {types[t], a->per_op ? op : -1,
+                                              (sk_shape)shapes[s], (sk_scan_path)paths[p],
+                                              c, v, x};
+                                if (a->per_op && k.type >= 0 &&
+                                    !skt_ref_supported((sk_type)k.type, (sk_op)op))
+                                    continue;
+                                if (keep && !keep(&k))
+                                    continue;
+                                if (out)
+                                    out[count] = k;
+                                count++;
+                            }
+    return count;
+}
+
+struct criterion_test_params skt_cases(skt_axes axes, int (*keep)(const skt_case *c))
+{
+    size_t count = walk_cases(&axes, keep, NULL);
+    skt_case *v = cr_malloc((count ? count : 1) * sizeof *v);
+    if (!v) {
+        fprintf(stderr, "skt_cases: cr_malloc failed\n");
+        abort();
+    }
+    walk_cases(&axes, keep, v);
+    return cr_make_param_array(skt_case, v, count, free_cases);
+}
+
+const char *skt_case_name(const skt_case *c)
+{
+    return skt_fmt("%s%s%s%s%s%s%s, size class %d, variant %d",
+                   c->type >= 0 ? sk_type_name((sk_type)c->type) : "case",
+                   c->op >= 0 ? " " : "", c->op >= 0 ? sk_op_name((sk_op)c->op) : "",
+                   c->exclusive ? " exclusive" : "",
+                   c->shape != SK_SHAPE_AUTO ? skt_fmt(", %s shape", skt_shape_name(c->shape)) : "",
+                   c->path != SK_SCAN_PATH_AUTO ? ", " : "",
+                   c->path != SK_SCAN_PATH_AUTO ? skt_scan_path_name(c->path) : "",
+                   c->size_class, c->variant);
+}
+
+void skt_case_begin(const skt_case *c)
+{
+    cr_log_info("case: %s [seed %llu]", skt_case_name(c), (unsigned long long)skt_seed());
+}
+
+int skt_next_op(sk_type t, int op)
+{
+    while (++op < SK_OP_COUNT)
+        if (skt_ref_supported(t, (sk_op)op))
+            return op;
+    return -1;
 }

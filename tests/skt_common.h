@@ -16,6 +16,7 @@
 
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include <criterion/parameterized.h>
 
 #include "scankit.h"
 #include "sk_rng.h"
@@ -36,6 +37,15 @@ void skt_ctx_close(void);
 /* Seeds the PRNG and sets up the environment without opening a context, for
  * suites whose tests create their own contexts. */
 void skt_setup(void);
+
+/* A new context on the device `spec` names (NULL: the default device);
+ * skips the test when spec is NULL and there is no device, fails it on
+ * any other error. The caller frees it. */
+sk_context *skt_ctx_new(const char *spec);
+
+/* A uint32 inclusive scan with op of n random elements on ctx through the
+ * host form, checked against the reference. */
+void skt_check_small_scan(sk_context *ctx, size_t n, sk_op op);
 
 /* 1 if skt_ctx's device has double precision. */
 int skt_has_fp64(void);
@@ -172,6 +182,107 @@ const sk_monoid *skt_monoid_interval16(void);
  * products never collapse to zero). */
 void skt_fill_mat2(skt_mat2 *dst, size_t n);
 void skt_fill_affine(skt_affine *dst, size_t n);
+
+/* ---- scratch buffers reused by the checks of one test ---------------------- */
+
+/* Elements after an output that must stay poisoned. */
+#define SKT_GUARD 16
+
+/* Three device buffers and three host arrays of `cap` bytes each, kept for
+ * the test process (Criterion runs each test in its own). */
+typedef struct {
+    size_t cap;
+    cl_mem src, dst, aux;
+    unsigned char *h_src, *h_ref, *h_out;
+} skt_scratch;
+
+extern skt_scratch skt_bufs;
+
+/* Grows every buffer of skt_bufs to at least `bytes` (contents lost). */
+void skt_bufs_reserve(size_t bytes);
+
+/* ---- parameterised tests ----------------------------------------------------- */
+
+/* One case of a parameterised test (plain data: Criterion hands it to the
+ * test process). The fields a test does not vary keep the values below. */
+typedef struct skt_case {
+    int type;          /* sk_type, or -1 */
+    int op;            /* sk_op, or -1 */
+    sk_shape shape;    /* SK_SHAPE_AUTO when not varied */
+    sk_scan_path path; /* SK_SCAN_PATH_AUTO when not varied */
+    int size_class;    /* what the test makes of it (a tile setting, a size list) */
+    int variant;       /* anything else the test varies (a segment kind, a hook) */
+    int exclusive;     /* 0 inclusive, 1 exclusive */
+} skt_case;
+
+#define SKT_BIT(x) (1u << (x))
+#define SKT_ALL_TYPES ((1u << SK_TYPE_COUNT) - 1u)
+#define SKT_BOTH_SHAPES (SKT_BIT(SK_SHAPE_CPU) | SKT_BIT(SK_SHAPE_GPU))
+
+/* The axes of a parameterised test; a zero field is an axis not varied. */
+typedef struct skt_axes {
+    unsigned types;  /* SKT_BIT(sk_type) mask */
+    unsigned shapes; /* SKT_BIT(sk_shape) mask */
+    unsigned paths;  /* SKT_BIT(sk_scan_path) mask */
+    int per_op;      /* one case per op the reference supports for the type */
+    int classes;     /* size classes 0 .. classes - 1 */
+    int variants;    /* variants 0 .. variants - 1 */
+    int both_scans;  /* an inclusive and an exclusive case */
+} skt_axes;
+
+/* Every type x shape. */
+#define SKT_TYPE_SHAPE_AXES ((skt_axes){.types = SKT_ALL_TYPES, .shapes = SKT_BOTH_SHAPES})
+
+/* Every case of type x shape x path x size class x op x variant x
+ * inclusive/exclusive that `keep` accepts (NULL: every case), in Criterion's
+ * shared memory: return it from ParameterizedTestParameters. */
+struct criterion_test_params skt_cases(skt_axes axes, int (*keep)(const skt_case *c));
+
+/* "int32 add exclusive, cpu shape, look-back path, size class 1, variant 2"
+ * (type, op, shape and path only where set; skt_fmt's buffer). */
+const char *skt_case_name(const skt_case *c);
+
+/* Logs the case and the seed (cr_log_info, visible with --verbose). */
+void skt_case_begin(const skt_case *c);
+
+/* The first op after `op` (-1: the first op) that the reference supports
+ * for t, or -1; SKT_EACH_OP(t, op) { ... } walks them. */
+int skt_next_op(sk_type t, int op);
+#define SKT_EACH_OP(t, op)                                                            \
+    for (int op = skt_next_op((t), -1); op >= 0; op = skt_next_op((t), op))
+
+/* ---- parameterised tests -------------------------------------------------- */
+
+/* One case of a Criterion parameterised test: an element type, a shape, a
+ * size class, and the suite's own mode and variant (each a number the
+ * suite gives a meaning; 0 where it has none). */
+typedef struct skt_param {
+    sk_type type;
+    sk_shape shape;
+    int size_class;
+    int mode;
+    int variant;
+} skt_param;
+
+/* The cases of one parameterised test, built up by skt_params_add. */
+typedef struct skt_params {
+    skt_param *v;
+    size_t n;
+} skt_params;
+
+/* Adds one case for each type of types[0 .. ntypes) (types NULL: every
+ * row of SK_TYPE_MAP) x shape (CPU, GPU) x size class 0 .. nsizes - 1,
+ * each with mode and variant. */
+void skt_params_add(skt_params *ps, const sk_type *types, size_t ntypes, int nsizes, int mode,
+                    int variant);
+/* The cases as the value of ParameterizedTestParameters (Criterion frees
+ * them). */
+struct criterion_test_params skt_params_done(skt_params *ps);
+/* "float32, gpu shape": p's type and shape, for messages. */
+const char *skt_params_name(const skt_param *p);
+/* Skips the test when p's type is float64 and skt_ctx's device has no
+ * double precision. */
+void skt_params_need_type(const skt_param *p);
 
 /* ---- launch counts --------------------------------------------------------- */
 

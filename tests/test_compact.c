@@ -1,7 +1,8 @@
 /*
  * test_compact.c - stream compaction (select-if, select-flagged, partition,
  * unique, each also with values carried along) and their host-array forms
- * against the serial references in tests/ref/ref_compact.c.
+ * against the serial references in tests/ref/ref_compact.c (bad arguments:
+ * test_compact_errors.c).
  *
  * Every mode x every type x {CPU shape, GPU shape} (the GPU shape also runs
  * on CPU devices), with forced small tiles (GPU 4 x 2 items, CPU 3 chunks and
@@ -13,6 +14,10 @@
  * from n on; inputs must come back unchanged. The pair forms of every mode
  * carry the original indices as values, so the values out show that each
  * followed its key and that the order is stable.
+ *
+ * Each sweep is a parameterised test, one case per key type x shape x size
+ * class (small tiles; default tiles, up to ~2^21); a failure names the
+ * mode, type, size, keep pattern, tiles, shape and seed.
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +29,6 @@
 
 TestSuite(compact, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
 TestSuite(compact_host, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 120);
-TestSuite(compact_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 120);
 
 #define GUARD 16 /* elements after the written part that must stay poisoned */
 #define LARGE_N (((size_t)1 << 21) + 3)
@@ -313,139 +317,96 @@ static const size_t SMALL_SIZES[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 23, 24, 25
 static const size_t DEFAULT_SIZES[] = {1, 2, 1023, 1024, 1025, 2047, 2048, 2049,
                                        4095, 4096, 4097, 8193, 32767, 32768, 32769,
                                        100003};
+static const size_t PAIR_DEFAULT_SIZES[] = {1, 2047, 4097, 32769, 100003};
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Every pattern at every small-tile size, then random and runs at `count`
+/* The size classes of a case: every pattern at every small-tile size;
+ * random and runs at the default-tile sizes, then (`large`) one large
+ * random run. */
+enum size_class { SC_SMALL, SC_DEFAULT, SC_COUNT };
+
+/* One case of mode m (aux: flag or pair value size, vs: index values
+ * carried along) in p's type, shape and size class; `sizes` are the
  * default-tile sizes. */
-static void sweep_sizes(mode m, sk_type t, size_t aux, size_t vs, const size_t *sizes,
-                        size_t count)
+static void sweep(const skt_param *p, mode m, size_t aux, size_t vs, const size_t *sizes,
+                  size_t count, int large)
 {
-    skt_tiles_small();
-    for (size_t i = 0; i < COUNT_OF(SMALL_SIZES); i++)
-        for (int p = P_NONE; p <= P_RUNS; p++)
-            check_case(&(run_case){m, t, aux, SMALL_SIZES[i], (pattern)p, 8, "small tiles",
-                                   vs});
+    skt_params_need_type(p);
+    skt_force_shape(p->shape);
+    if (p->size_class == SC_SMALL) {
+        skt_tiles_small();
+        for (size_t i = 0; i < COUNT_OF(SMALL_SIZES); i++)
+            for (int pt = P_NONE; pt <= P_RUNS; pt++)
+                check_case(&(run_case){m, p->type, aux, SMALL_SIZES[i], (pattern)pt, 8,
+                                       "small tiles", vs});
+        return;
+    }
     skt_tiles_default();
     for (size_t i = 0; i < count; i++)
-        for (int p = P_RANDOM; p <= P_RUNS; p++)
-            check_case(&(run_case){m, t, aux, sizes[i], (pattern)p, 2048, "default tiles",
-                                   vs});
+        for (int pt = P_RANDOM; pt <= P_RUNS; pt++)
+            check_case(&(run_case){m, p->type, aux, sizes[i], (pattern)pt, 2048,
+                                   "default tiles", vs});
+    if (large)
+        check_case(&(run_case){m, p->type, aux, LARGE_N, P_RANDOM, 0, "default tiles", vs});
 }
 
-/* sweep_sizes over DEFAULT_SIZES, then one large random run. */
-static void sweep(mode m, sk_type t, size_t aux, sk_shape shape)
-{
-    if (t == SK_FLOAT64 && !skt_has_fp64()) return;
-    skt_force_shape(shape);
-    sweep_sizes(m, t, aux, 0, DEFAULT_SIZES, COUNT_OF(DEFAULT_SIZES));
-    check_case(&(run_case){m, t, aux, LARGE_N, P_RANDOM, 0, "default tiles", 0});
-}
-
-static void sweep_types(mode m, size_t aux, sk_shape shape)
-{
-    for (int t = 0; t < SK_TYPE_COUNT; t++) sweep(m, (sk_type)t, aux, shape);
-}
-
-Test(compact, select_if_matches_reference_for_every_type_in_cpu_shape)
-{
-    sweep_types(M_SELECT, 0, SK_SHAPE_CPU);
-}
-
-Test(compact, select_if_matches_reference_for_every_type_in_gpu_shape)
-{
-    sweep_types(M_SELECT, 0, SK_SHAPE_GPU);
-}
-
-Test(compact, partition_matches_reference_for_every_type_in_cpu_shape)
-{
-    sweep_types(M_PARTITION, 0, SK_SHAPE_CPU);
-}
-
-Test(compact, partition_matches_reference_for_every_type_in_gpu_shape)
-{
-    sweep_types(M_PARTITION, 0, SK_SHAPE_GPU);
-}
-
-Test(compact, select_flagged_with_uint8_flags_matches_reference_in_both_shapes)
-{
-    sweep_types(M_FLAGGED, 1, SK_SHAPE_CPU);
-    sweep_types(M_FLAGGED, 1, SK_SHAPE_GPU);
-}
-
-Test(compact, select_flagged_with_uint32_flags_matches_reference_in_both_shapes)
-{
-    sweep_types(M_FLAGGED, 4, SK_SHAPE_CPU);
-    sweep_types(M_FLAGGED, 4, SK_SHAPE_GPU);
-}
-
-Test(compact, unique_matches_reference_for_every_type_in_cpu_shape)
-{
-    sweep_types(M_UNIQUE, 0, SK_SHAPE_CPU);
-}
-
-Test(compact, unique_matches_reference_for_every_type_in_gpu_shape)
-{
-    sweep_types(M_UNIQUE, 0, SK_SHAPE_GPU);
-}
-
-Test(compact, select_if_pairs_carries_8_byte_values_for_every_key_type)
-{
-    sweep_types(M_PAIRS, 8, SK_SHAPE_CPU);
-    sweep_types(M_PAIRS, 8, SK_SHAPE_GPU);
-}
-
-Test(compact, select_if_pairs_carries_4_byte_values)
-{
-    static const sk_type keys[] = {SK_UINT32, SK_FLOAT32, SK_INT64};
-    for (size_t i = 0; i < COUNT_OF(keys); i++) {
-        sweep(M_PAIRS, keys[i], 4, SK_SHAPE_CPU);
-        sweep(M_PAIRS, keys[i], 4, SK_SHAPE_GPU);
+/* A parameterised test of mode m with aux over `types` (NULL: every type)
+ * x both shapes x every size class. */
+#define SWEEP_TEST(name, m, aux, types, ntypes)                                              \
+    ParameterizedTestParameters(compact, name)                                               \
+    {                                                                                        \
+        skt_params ps = {0};                                                                 \
+        skt_params_add(&ps, types, ntypes, SC_COUNT, m, (int)(aux));                         \
+        return skt_params_done(&ps);                                                         \
+    }                                                                                        \
+    ParameterizedTest(const skt_param *p, compact, name)                                     \
+    {                                                                                        \
+        sweep(p, (mode)p->mode, (size_t)p->variant, 0, DEFAULT_SIZES, COUNT_OF(DEFAULT_SIZES), \
+              1);                                                                            \
     }
-}
+
+SWEEP_TEST(select_if_matches_reference_for_every_type_and_shape, M_SELECT, 0, NULL, 0)
+SWEEP_TEST(partition_matches_reference_for_every_type_and_shape, M_PARTITION, 0, NULL, 0)
+SWEEP_TEST(select_flagged_with_uint8_flags_matches_reference_in_both_shapes, M_FLAGGED, 1,
+           NULL, 0)
+SWEEP_TEST(select_flagged_with_uint32_flags_matches_reference_in_both_shapes, M_FLAGGED, 4,
+           NULL, 0)
+SWEEP_TEST(unique_matches_reference_for_every_type_and_shape, M_UNIQUE, 0, NULL, 0)
+SWEEP_TEST(select_if_pairs_carries_8_byte_values_for_every_key_type, M_PAIRS, 8, NULL, 0)
+
+static const sk_type PAIRS4_KEYS[] = {SK_UINT32, SK_FLOAT32, SK_INT64};
+SWEEP_TEST(select_if_pairs_carries_4_byte_values, M_PAIRS, 4, PAIRS4_KEYS,
+           COUNT_OF(PAIRS4_KEYS))
 
 /* ---- values carried along in every mode ------------------------------------------------ */
 
-static const size_t PAIR_DEFAULT_SIZES[] = {1, 2047, 4097, 32769, 100003};
-
-/* Mode m with index values of 4 and 8 bytes in both shapes, under 4-byte
- * and 8-byte keys (flagged: uint8 flags with 4-byte values, uint32 flags
- * with 8-byte ones). */
-static void sweep_values(mode m, sk_type key4, sk_type key8)
-{
-    const sk_type keys[] = {key4, key8};
-    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
-        skt_force_shape((sk_shape)shape);
-        for (size_t k = 0; k < COUNT_OF(keys); k++) {
-            if (keys[k] == SK_FLOAT64 && !skt_has_fp64()) continue;
-            for (size_t vs = 4; vs <= 8; vs += 4) {
-                size_t aux = m != M_FLAGGED ? 0 : vs == 4 ? 1 : 4;
-                sweep_sizes(m, keys[k], aux, vs, PAIR_DEFAULT_SIZES,
-                            COUNT_OF(PAIR_DEFAULT_SIZES));
-            }
-        }
+/* Mode m with index values of 4 and 8 bytes in both shapes, under a 4-byte
+ * and an 8-byte key type, small and default tiles (flagged: uint8 flags
+ * with 4-byte values, uint32 flags with 8-byte ones). */
+#define VALUES_TEST(name, m, key4, key8)                                                     \
+    ParameterizedTestParameters(compact, name)                                               \
+    {                                                                                        \
+        static const sk_type keys[] = {key4, key8};                                          \
+        skt_params ps = {0};                                                                 \
+        skt_params_add(&ps, keys, 2, SC_COUNT, m, 0);                                        \
+        return skt_params_done(&ps);                                                         \
+    }                                                                                        \
+    ParameterizedTest(const skt_param *p, compact, name)                                     \
+    {                                                                                        \
+        for (size_t vs = 4; vs <= 8; vs += 4)                                                \
+            sweep(p, m, m != M_FLAGGED ? 0 : vs == 4 ? 1 : 4, vs, PAIR_DEFAULT_SIZES,        \
+                  COUNT_OF(PAIR_DEFAULT_SIZES), 0);                                          \
     }
-}
 
-Test(compact, select_if_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes)
-{
-    sweep_values(M_SELECT, SK_INT32, SK_FLOAT64);
-}
-
-Test(compact, select_flagged_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes)
-{
-    sweep_values(M_FLAGGED, SK_FLOAT32, SK_UINT64);
-}
-
-Test(compact, partition_pairs_move_every_index_value_with_its_key_in_both_shapes)
-{
-    sweep_values(M_PARTITION, SK_FLOAT32, SK_INT64);
-}
-
-Test(compact, unique_pairs_keep_the_index_of_the_first_of_each_run_in_both_shapes)
-{
-    sweep_values(M_UNIQUE, SK_FLOAT32, SK_UINT64);
-}
+VALUES_TEST(select_if_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes, M_SELECT,
+            SK_INT32, SK_FLOAT64)
+VALUES_TEST(select_flagged_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes, M_FLAGGED,
+            SK_FLOAT32, SK_UINT64)
+VALUES_TEST(partition_pairs_move_every_index_value_with_its_key_in_both_shapes, M_PARTITION,
+            SK_FLOAT32, SK_INT64)
+VALUES_TEST(unique_pairs_keep_the_index_of_the_first_of_each_run_in_both_shapes, M_UNIQUE,
+            SK_FLOAT32, SK_UINT64)
 
 /* ---- other predicates ------------------------------------------------------------------ */
 
@@ -454,7 +415,9 @@ static void check_other_predicate(sk_type t, size_t n)
 {
     skt_pred p = (t == SK_FLOAT32 || t == SK_FLOAT64) ? SKT_PRED_ISNAN : SKT_PRED_MOD3;
     size_t es = skt_ref_type_size(t), got = 0;
-    const char *what = skt_fmt("%s %s n=%zu", skt_ref_pred_text(t, p), sk_type_name(t), n);
+    const char *what = skt_fmt("%s %s n=%zu, small tiles, shape %s", skt_ref_pred_text(t, p),
+                               sk_type_name(t), n,
+                               skt_shape_name((sk_shape)skt_get_param(SK_PARAM_SHAPE)));
     reserve(n);
     for (size_t i = 0; i < n; i++) {
         int64_t v = (int64_t)skt_rand_below(2001) - 1000;
@@ -466,24 +429,29 @@ static void check_other_predicate(sk_type t, size_t n)
     skt_buf_upload(B.s, 0, B.src, n * es);
     skt_buf_poison(B.d, (n + GUARD) * es);
     SKT_OK(sk_select_if(skt_ctx, t, skt_ref_pred_text(t, p), B.s, B.d, n, &got));
-    cr_assert_eq(got, want, "%s: count %zu, expected %zu", what, got, want);
+    cr_assert_eq(got, want, "%s: count %zu, expected %zu [seed %llu]", what, got, want,
+                 (unsigned long long)skt_seed());
     skt_buf_download(B.d, 0, B.out, (n + GUARD) * es);
     skt_expect_bytes(B.out, B.ref, want, es, what);
     expect_poisoned_from(B.out, want, n + GUARD, es, what);
 }
 
-Test(compact, select_if_evaluates_modulo_and_isnan_predicates_in_both_shapes)
+ParameterizedTestParameters(compact, select_if_evaluates_modulo_and_isnan_predicates_in_both_shapes)
+{
+    skt_params ps = {0};
+    skt_params_add(&ps, NULL, 0, 1, 0, 0);
+    return skt_params_done(&ps);
+}
+
+ParameterizedTest(const skt_param *p, compact,
+                  select_if_evaluates_modulo_and_isnan_predicates_in_both_shapes)
 {
     static const size_t sizes[] = {1, 17, 1000, 40000};
-    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
-        skt_force_shape((sk_shape)shape);
-        skt_tiles_small();
-        for (int t = 0; t < SK_TYPE_COUNT; t++) {
-            if (t == SK_FLOAT64 && !skt_has_fp64()) continue;
-            for (size_t i = 0; i < COUNT_OF(sizes); i++)
-                check_other_predicate((sk_type)t, sizes[i]);
-        }
-    }
+    skt_params_need_type(p);
+    skt_force_shape(p->shape);
+    skt_tiles_small();
+    for (size_t i = 0; i < COUNT_OF(sizes); i++)
+        check_other_predicate(p->type, sizes[i]);
 }
 
 Test(compact, select_if_builds_a_predicate_once_per_context)
@@ -563,7 +531,8 @@ static void check_host_case(const run_case *c, int in_place)
     ready_output(B.vout, B.vals, c->n, vs ? vs : 8, in_place && vs);
     SKT_OK(call_host(c, in_place ? B.out : B.src, in_place ? B.vout : B.vals, B.out, B.vout,
                      &got));
-    cr_assert_eq(got, want, "%s: count %zu, expected %zu", what, got, want);
+    cr_assert_eq(got, want, "%s: count %zu, expected %zu [seed %llu]", what, got, want,
+                 (unsigned long long)skt_seed());
     skt_expect_bytes(B.out, B.ref, written, es, what);
     if (!in_place) expect_poisoned_from(B.out, written, c->n + GUARD, es, what);
     if (vs) {
@@ -572,22 +541,36 @@ static void check_host_case(const run_case *c, int in_place)
     }
 }
 
-Test(compact_host, host_forms_match_reference_and_write_only_the_produced_part)
+/* The modes of the host forms: keys only, pairs, and index values. */
+static const struct host_mode {
+    mode m;
+    size_t aux, vs;
+} HOST_MODES[] = {{M_SELECT, 0, 0},    {M_PARTITION, 0, 0}, {M_FLAGGED, 1, 0}, {M_FLAGGED, 4, 0},
+                  {M_UNIQUE, 0, 0},    {M_PAIRS, 4, 0},     {M_PAIRS, 8, 0},   {M_SELECT, 0, 4},
+                  {M_PARTITION, 0, 8}, {M_FLAGGED, 1, 8},   {M_FLAGGED, 4, 4}, {M_UNIQUE, 0, 4},
+                  {M_PARTITION, 0, 4}, {M_UNIQUE, 0, 8}};
+
+/* One case per host mode x shape, int32 keys. */
+ParameterizedTestParameters(compact_host,
+                            host_forms_match_reference_and_write_only_the_produced_part)
+{
+    static const sk_type int32[] = {SK_INT32};
+    skt_params ps = {0};
+    for (int k = 0; k < (int)COUNT_OF(HOST_MODES); k++)
+        skt_params_add(&ps, int32, 1, 1, k, 0);
+    return skt_params_done(&ps);
+}
+
+ParameterizedTest(const skt_param *p, compact_host,
+                  host_forms_match_reference_and_write_only_the_produced_part)
 {
     static const size_t sizes[] = {0, 1, 9, 100, 5000};
-    static const struct { mode m; size_t aux, vs; } modes[] = {
-        {M_SELECT, 0, 0},    {M_PARTITION, 0, 0}, {M_FLAGGED, 1, 0}, {M_FLAGGED, 4, 0},
-        {M_UNIQUE, 0, 0},    {M_PAIRS, 4, 0},     {M_PAIRS, 8, 0},   {M_SELECT, 0, 4},
-        {M_PARTITION, 0, 8}, {M_FLAGGED, 1, 8},   {M_FLAGGED, 4, 4}, {M_UNIQUE, 0, 4},
-        {M_PARTITION, 0, 4}, {M_UNIQUE, 0, 8}};
-    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
-        skt_force_shape((sk_shape)shape);
-        skt_tiles_small();
-        for (size_t k = 0; k < COUNT_OF(modes); k++)
-            for (size_t i = 0; i < COUNT_OF(sizes); i++)
-                check_host_case(&(run_case){modes[k].m, SK_INT32, modes[k].aux, sizes[i],
-                                            P_RANDOM, 0, "small tiles", modes[k].vs}, 0);
-    }
+    const struct host_mode *h = &HOST_MODES[p->mode];
+    skt_force_shape(p->shape);
+    skt_tiles_small();
+    for (size_t i = 0; i < COUNT_OF(sizes); i++)
+        check_host_case(&(run_case){h->m, p->type, h->aux, sizes[i], P_RANDOM, 0, "small tiles",
+                                    h->vs}, 0);
 }
 
 Test(compact_host, host_forms_accept_dst_equal_to_src)
@@ -611,202 +594,4 @@ Test(compact_host, zero_elements_write_count_zero_and_accept_null_arrays)
     count = 99;
     SKT_OK(sk_select_flagged_host(skt_ctx, SK_FLOAT32, NULL, NULL, 1, NULL, 0, &count));
     cr_assert_eq(count, 0);
-}
-
-/* ---- errors ---------------------------------------------------------------------------------- */
-
-Test(compact_errors, malformed_predicate_gives_build_error_with_log_and_context_stays_usable)
-{
-    uint32_t src[8] = {1, 2, 3, 4, 5, 6, 7, 8}, dst[8];
-    size_t count = 12345;
-    skt_poison(dst, sizeof dst);
-    SKT_EXPECT_STATUS(sk_select_if_host(skt_ctx, SK_UINT32, "x + undefined_name(", src, dst,
-                                        8, &count),
-                      SK_E_BUILD);
-    cr_assert_gt(strlen(sk_context_build_log(skt_ctx)), 0, "the build log is empty");
-    cr_assert_eq(count, 12345, "count was written on failure");
-    cr_assert_eq(skt_find_unpoisoned(dst, sizeof dst), (size_t)-1, "dst was written on failure");
-    SKT_EXPECT_STATUS(sk_partition_host(skt_ctx, SK_FLOAT32, "x % 3 == 0", src, dst, 8, &count),
-                      SK_E_BUILD); /* % is not defined on float */
-    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT32, "(x & 1u) == 0", src, dst, 8, &count));
-    cr_assert_eq(count, 4);
-    cr_assert(dst[0] == 2 && dst[1] == 4 && dst[2] == 6 && dst[3] == 8);
-}
-
-/* Asserts `call` gives SK_E_INVALID_ARG and leaves count, B.d and B.vd
- * poisoned. */
-#define EXPECT_BAD_ARGS(call)                                                       \
-    do {                                                                            \
-        size_t count = 777;                                                         \
-        skt_buf_poison(B.d, 64 * 8);                                                \
-        skt_buf_poison(B.vd, 64 * 8);                                               \
-        SKT_EXPECT_STATUS(call, SK_E_INVALID_ARG);                                  \
-        cr_assert_eq(count, 777, "%s wrote count", #call);                          \
-        skt_buf_download(B.d, 0, B.out, 64 * 8);                                    \
-        cr_assert_eq(skt_find_unpoisoned(B.out, 64 * 8), (size_t)-1,                \
-                     "%s wrote dst", #call);                                        \
-        skt_buf_download(B.vd, 0, B.out, 64 * 8);                                   \
-        cr_assert_eq(skt_find_unpoisoned(B.out, 64 * 8), (size_t)-1,                \
-                     "%s wrote values_out", #call);                                 \
-    } while (0)
-
-/* The same for a host form writing to B.out and B.vout. */
-#define EXPECT_BAD_HOST_ARGS(call)                                                  \
-    do {                                                                            \
-        size_t count = 777;                                                         \
-        skt_poison(B.out, 64 * 8);                                                  \
-        skt_poison(B.vout, 64 * 8);                                                 \
-        SKT_EXPECT_STATUS(call, SK_E_INVALID_ARG);                                  \
-        cr_assert_eq(count, 777, "%s wrote count", #call);                          \
-        cr_assert_eq(skt_find_unpoisoned(B.out, 64 * 8), (size_t)-1,                \
-                     "%s wrote keys_out", #call);                                   \
-        cr_assert_eq(skt_find_unpoisoned(B.vout, 64 * 8), (size_t)-1,               \
-                     "%s wrote values_out", #call);                                 \
-    } while (0)
-
-Test(compact_errors, bad_arguments_give_invalid_arg_and_leave_outputs_untouched)
-{
-    const size_t n = 64;
-    reserve(n);
-    cl_mem small = skt_buf_new(4 * (n - 1));
-    fill_random(B.src, n * 8);
-    skt_buf_upload(B.s, 0, B.src, n * 8);
-    skt_buf_upload(B.f, 0, B.src, n * 8);
-    size_t *no_count = NULL;
-    EXPECT_BAD_ARGS(sk_select_if(NULL, SK_UINT32, "1", B.s, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.s, B.d, n, no_count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, (sk_type)42, "1", B.s, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, NULL, B.s, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "", B.s, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", NULL, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.s, NULL, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.d, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.s, small, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", small, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_partition(skt_ctx, SK_UINT32, "1", B.d, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_unique(skt_ctx, SK_UINT32, B.d, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_unique(skt_ctx, SK_UINT32, B.s, B.d, n, no_count));
-    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, B.s, B.f, 2, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, B.s, B.d, 1, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, B.s, NULL, 1, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, B.s, small, 4, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 3, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 4, B.d, NULL, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 4, B.d, B.d, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 8, B.d, B.vs, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, small, 4, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_select_if_host(skt_ctx, SK_UINT32, "1", NULL, B.out, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if_host(skt_ctx, SK_UINT32, "1", B.src, NULL, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged_host(skt_ctx, SK_UINT32, B.src, NULL, 1, B.vout, n,
-                                           &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs_host(skt_ctx, SK_UINT32, "1", B.src, B.vals, 4,
-                                            B.vout, NULL, n, &count));
-    skt_buf_free(small);
-}
-
-/* One of values_in / values_out NULL, value_size 2, an output that is an
- * input, a values buffer too small: every pair form, cl_mem and host. */
-Test(compact_errors, bad_value_arguments_of_every_pair_form_give_invalid_arg)
-{
-    const size_t n = 64;
-    reserve(n);
-    cl_mem small = skt_buf_new(4 * (n - 1));
-    fill_random(B.src, n * 8);
-    skt_buf_upload(B.s, 0, B.src, n * 8);
-    skt_buf_upload(B.f, 0, B.src, n * 8);
-    skt_buf_upload(B.vs, 0, B.src, n * 8);
-    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, NULL, 4, B.d,
-                                            B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, B.vs, 4, B.d,
-                                            NULL, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, B.vs, 2, B.d,
-                                            B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, B.vs, 4, B.d,
-                                            B.f, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 3, B.vs, 4, B.d,
-                                            B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, NULL, 8, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 8, B.d, NULL, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 2, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 4, B.d, B.s, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "", B.s, B.vs, 4, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, NULL, 4, B.d, B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, B.vs, 4, B.d, NULL, n, &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, B.vs, 2, B.d, B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, small, 4, B.d, B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, B.vs, 4, B.d, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(NULL, SK_UINT32, B.s, B.vs, 4, B.d, B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 2, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, B.src, B.flags, 1,
-                                                      NULL, 4, B.out, B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, B.src, B.flags, 1,
-                                                      B.vals, 2, B.out, B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, B.src, NULL, 1,
-                                                      B.vals, 4, B.out, B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_partition_pairs_host(skt_ctx, SK_UINT32, "1", B.src, B.vals, 8,
-                                                 B.out, NULL, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_partition_pairs_host(skt_ctx, SK_UINT32, "1", B.src, B.vals, 2,
-                                                 B.out, B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, B.src, NULL, 8, B.out,
-                                              B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, B.src, B.vals, 2, B.out,
-                                              B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, NULL, B.vals, 4, B.out,
-                                              B.vout, n, &count));
-    skt_buf_free(small);
-}
-
-/* values_in and values_out both NULL: value_size is ignored and each pair
- * form is its keys-only function. */
-Test(compact_errors, pair_forms_without_values_match_the_keys_only_forms)
-{
-    uint32_t src[9] = {4, 4, 1, 7, 7, 7, 2, 9, 9}, got[9], want[9];
-    uint8_t flags[9] = {1, 0, 0, 1, 1, 0, 0, 0, 1};
-    size_t count = 0, want_count = 0;
-    SKT_OK(sk_unique_pairs_host(skt_ctx, SK_UINT32, src, NULL, 3, got, NULL, 9, &count));
-    SKT_OK(sk_unique_host(skt_ctx, SK_UINT32, src, want, 9, &want_count));
-    cr_assert(count == want_count && memcmp(got, want, count * 4) == 0);
-    SKT_OK(sk_partition_pairs_host(skt_ctx, SK_UINT32, "x > 4u", src, NULL, 0, got, NULL, 9,
-                                   &count));
-    SKT_OK(sk_partition_host(skt_ctx, SK_UINT32, "x > 4u", src, want, 9, &want_count));
-    cr_assert(count == want_count && memcmp(got, want, sizeof got) == 0);
-    SKT_OK(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, src, flags, 1, NULL, 2, got, NULL,
-                                        9, &count));
-    SKT_OK(sk_select_flagged_host(skt_ctx, SK_UINT32, src, flags, 1, want, 9, &want_count));
-    cr_assert(count == want_count && memcmp(got, want, count * 4) == 0);
-    count = 99;
-    SKT_OK(sk_partition_pairs_host(skt_ctx, SK_INT64, "x > 0", NULL, NULL, 8, NULL, NULL, 0,
-                                   &count));
-    cr_assert_eq(count, 0);
-}
-
-Test(compact_errors, size_overflow_gives_size)
-{
-    size_t count = 5;
-    reserve(8);
-    SKT_EXPECT_STATUS(sk_select_if(skt_ctx, SK_UINT64, "1", B.s, B.d, SIZE_MAX / 4, &count),
-                      SK_E_SIZE);
-    cr_assert_eq(count, 5);
-}
-
-Test(compact_errors, a_fully_selected_and_an_empty_result_report_n_and_zero)
-{
-    uint64_t src[5] = {1, 3, 5, 7, 9}, dst[5];
-    size_t count = 0;
-    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT64, "(x & 1ul) != 0", src, dst, 5, &count));
-    cr_assert_eq(count, 5);
-    SKT_OK(sk_partition_host(skt_ctx, SK_UINT64, "x > 100ul", src, dst, 5, &count));
-    cr_assert_eq(count, 0);
-    cr_assert_eq(memcmp(dst, src, sizeof src), 0, "a partition selecting nothing keeps order");
 }

@@ -22,10 +22,10 @@
  * identities are pinned bit for bit through the exclusive scans, empty
  * segments and the reduce of nothing.
  *
- * The check behind `scan --check` (apps/scan_check.c) is tested on device
- * outputs (accepted), on corrupted ones (rejected, one line), and through
- * `scan --op mul --check` of 1,000,003 sorted float32, whose products
- * overflow in some associations and not in others.
+ * Each op is a parameterised test, one case per float type x shape x size
+ * class (n = 1, many tiles), each on both scan paths; a failure names the
+ * type, op, input, n, shape, path and seed. (The check behind
+ * `scan --check`: test_ieee_check.c.)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
@@ -36,21 +36,13 @@
 #include <string.h>
 
 #include "ref/ref_segscan.h"
-#include "skt_cli.h"
 #include "skt_common.h"
-
-#ifdef SKT_HAVE_SCAN_CHECK
-#include "scan_check.h"
-#endif
+#include "skt_ieee.h"
 
 TestSuite(ieee, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
-TestSuite(ieee_check, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
 
 #define N_MANY 203 /* many tiles (GPU 4 x 2) and three chunks of 68 (CPU) */
 #define GUARD 4    /* elements after each output that must stay poisoned */
-
-static const char *const OP_NAMES[SK_OP_COUNT] = {"add", "mul", "min", "max",
-                                                   "and", "or",  "xor"};
 
 /* ---- elements by their bits --------------------------------------------------------- */
 
@@ -59,40 +51,6 @@ static size_t esize(sk_type t) { return skt_ref_type_size(t); }
 static void put(sk_type t, void *dst, size_t i, double v) { skt_ref_set_real(t, dst, i, v); }
 static double get(sk_type t, const void *src, size_t i) { return skt_ref_real_at(t, src, i); }
 
-static uint64_t bits_of(sk_type t, const void *src, size_t i)
-{
-    if (t == SK_FLOAT32) {
-        uint32_t b;
-        memcpy(&b, (const char *)src + 4 * i, 4);
-        return b;
-    }
-    uint64_t b;
-    memcpy(&b, (const char *)src + 8 * i, 8);
-    return b;
-}
-
-static void put_bits(sk_type t, void *dst, size_t i, uint64_t b)
-{
-    if (t == SK_FLOAT32) {
-        uint32_t w = (uint32_t)b;
-        memcpy((char *)dst + 4 * i, &w, 4);
-    } else {
-        memcpy((char *)dst + 8 * i, &b, 8);
-    }
-}
-
-/* A NaN with a random payload and sign, quiet or signalling (never the
- * canonical NaN a device would make). */
-static void put_nan(sk_type t, void *dst, size_t i)
-{
-    int mant_bits = t == SK_FLOAT32 ? 23 : 52;
-    uint64_t quiet = 1ull << (mant_bits - 1), payload_mask = quiet - 1;
-    uint64_t payload = (skt_rand() & payload_mask) | 2u;  /* nonzero, not 0x..1 only */
-    uint64_t exp = (t == SK_FLOAT32 ? 0xFFull : 0x7FFull) << mant_bits;
-    uint64_t sign = (skt_rand() & 1) << (mant_bits + (t == SK_FLOAT32 ? 8 : 11));
-    put_bits(t, dst, i, sign | exp | (skt_rand_below(3) ? quiet : 0) | payload);
-}
-
 /* A denormal: a random multiple (1 .. 1000) of the smallest one, either sign. */
 static double denormal(sk_type t)
 {
@@ -100,8 +58,6 @@ static double denormal(sk_type t)
     double v = (double)(1 + skt_rand_below(1000)) * tiny;
     return skt_rand_below(2) ? v : -v;
 }
-
-static double signed_zero(void) { return skt_rand_below(2) ? 0.0 : -0.0; }
 
 /* ---- inputs ------------------------------------------------------------------------------ */
 
@@ -131,17 +87,16 @@ static void gen_ints_with(sk_type t, void *dst, size_t n, unsigned per_mille,
     for (size_t i = 0; i < n; i++) {
         if (skt_rand_below(1000) < per_mille) {
             double v = special(t);
-            if (isnan(v)) put_nan(t, dst, i);
+            if (isnan(v)) skt_ieee_put_nan(t, dst, i);
             else put(t, dst, i, v);
         } else {
             put(t, dst, i, skt_rand_below(5) ? (double)skt_rand_below(201) - 100.0
-                                             : signed_zero());
+                                             : skt_ieee_signed_zero());
         }
     }
 }
 
 static double plus_inf(sk_type t) { (void)t; return INFINITY; }
-static double any_inf(sk_type t) { (void)t; return skt_rand_below(2) ? INFINITY : -INFINITY; }
 static double a_nan(sk_type t) { (void)t; return NAN; }
 
 static void gen_one_signed_infinities(sk_type t, void *dst, size_t n)
@@ -151,7 +106,7 @@ static void gen_one_signed_infinities(sk_type t, void *dst, size_t n)
 
 static void gen_both_infinities(sk_type t, void *dst, size_t n)
 {
-    gen_ints_with(t, dst, n, 30, any_inf);
+    gen_ints_with(t, dst, n, 30, skt_ieee_any_inf);
 }
 
 static void gen_rare_nans(sk_type t, void *dst, size_t n) { gen_ints_with(t, dst, n, 20, a_nan); }
@@ -163,7 +118,9 @@ static void gen_denormals_and(sk_type t, void *dst, size_t n, int min_normals)
     double min_normal = t == SK_FLOAT32 ? FLT_MIN : DBL_MIN;
     for (size_t i = 0; i < n; i++) {
         uint64_t r = skt_rand_below(10);
-        double v = r == 0 ? signed_zero() : r == 1 && min_normals ? min_normal : denormal(t);
+        double v = r == 0                  ? skt_ieee_signed_zero()
+                   : r == 1 && min_normals ? min_normal
+                                           : denormal(t);
         put(t, dst, i, skt_rand_below(2) ? v : -v);
     }
 }
@@ -175,44 +132,33 @@ static void gen_denormals_and_normals(sk_type t, void *dst, size_t n)
     gen_denormals_and(t, dst, n, 1);
 }
 
-/* A random walk with +-0, +-inf now and then (min/max). */
-static void gen_walk(sk_type t, void *dst, size_t n, unsigned nan_per_mille)
+static void gen_walk_infinities(sk_type t, void *dst, size_t n) { skt_ieee_walk(t, dst, n, 0); }
+static void gen_nans_here_and_there(sk_type t, void *dst, size_t n)
 {
-    double w = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        w += skt_rand_unit() - 0.5;
-        uint64_t r = skt_rand_below(1000);
-        if (r < nan_per_mille) put_nan(t, dst, i);
-        else if (r < nan_per_mille + 20) put(t, dst, i, signed_zero());
-        else if (r < nan_per_mille + 30) put(t, dst, i, any_inf(t));
-        else put(t, dst, i, w);
-    }
+    skt_ieee_walk(t, dst, n, 100);
 }
-
-static void gen_walk_infinities(sk_type t, void *dst, size_t n) { gen_walk(t, dst, n, 0); }
-static void gen_nans_here_and_there(sk_type t, void *dst, size_t n) { gen_walk(t, dst, n, 100); }
 
 static void gen_nan_first(sk_type t, void *dst, size_t n)
 {
-    gen_walk(t, dst, n, 0);
-    put_nan(t, dst, 0);
+    skt_ieee_walk(t, dst, n, 0);
+    skt_ieee_put_nan(t, dst, 0);
 }
 
 static void gen_nan_last(sk_type t, void *dst, size_t n)
 {
-    gen_walk(t, dst, n, 0);
-    put_nan(t, dst, n - 1);
+    skt_ieee_walk(t, dst, n, 0);
+    skt_ieee_put_nan(t, dst, n - 1);
 }
 
 static void gen_nan_in_the_middle(sk_type t, void *dst, size_t n)
 {
-    gen_walk(t, dst, n, 0);
-    put_nan(t, dst, n / 2);
+    skt_ieee_walk(t, dst, n, 0);
+    skt_ieee_put_nan(t, dst, n / 2);
 }
 
 static void gen_nans_everywhere(sk_type t, void *dst, size_t n)
 {
-    for (size_t i = 0; i < n; i++) put_nan(t, dst, i);
+    for (size_t i = 0; i < n; i++) skt_ieee_put_nan(t, dst, i);
 }
 
 /* Two NaNs a few places apart in each CPU chunk (68 elements), in different
@@ -221,9 +167,9 @@ static void gen_nans_everywhere(sk_type t, void *dst, size_t n)
 static void gen_nans_across_lanes(sk_type t, void *dst, size_t n)
 {
     static const size_t at[] = {9, 16, 68 + 17, 68 + 24, 136 + 41, 136 + 48};
-    gen_walk(t, dst, n, 0);
+    skt_ieee_walk(t, dst, n, 0);
     for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
-        if (at[k] < n) put_nan(t, dst, at[k]);
+        if (at[k] < n) skt_ieee_put_nan(t, dst, at[k]);
 }
 
 /* +-1, +-2, +-0.5 with now and then +-0, +-inf or a NaN. */
@@ -232,9 +178,9 @@ static void gen_mul_specials(sk_type t, void *dst, size_t n)
     static const double pool[] = {1.0, -1.0, 2.0, -2.0, 0.5, -0.5};
     for (size_t i = 0; i < n; i++) {
         uint64_t r = skt_rand_below(100);
-        if (r < 2) put_nan(t, dst, i);
-        else if (r < 5) put(t, dst, i, signed_zero());
-        else if (r < 8) put(t, dst, i, any_inf(t));
+        if (r < 2) skt_ieee_put_nan(t, dst, i);
+        else if (r < 5) put(t, dst, i, skt_ieee_signed_zero());
+        else if (r < 8) put(t, dst, i, skt_ieee_any_inf(t));
         else put(t, dst, i, pool[skt_rand_below(6)]);
     }
 }
@@ -336,7 +282,7 @@ typedef struct expect {
 /* Bit for bit; a NaN of add or mul only as a NaN. */
 static int same(const expect *x, const void *got, const void *want, size_t i)
 {
-    if (bits_of(x->t, got, i) == bits_of(x->t, want, i)) return 1;
+    if (skt_ieee_bits(x->t, got, i) == skt_ieee_bits(x->t, want, i)) return 1;
     int arith = x->op == SK_OP_ADD || x->op == SK_OP_MUL;
     return arith && isnan(get(x->t, got, i)) && isnan(get(x->t, want, i));
 }
@@ -462,7 +408,7 @@ static void run_reduce(const expect *x0, const void *src, size_t n)
     unsigned char free_at = x.op == SK_OP_MUL && n ? B.h[n - 1] : 0;
     expect_elems(&x, got, B.want, &free_at, 1);
     cr_assert_eq(skt_find_unpoisoned(got + esize(x.t), sizeof got - esize(x.t)), (size_t)-1,
-                 "%s: wrote past *result", x.what);
+                 "%s: wrote past *result [seed %llu]", x.what, (unsigned long long)skt_seed());
 }
 
 /* Segmented scans by flags (heads) or by offsets (offset_heads). */
@@ -508,8 +454,8 @@ static void run_segreduce(const expect *x0, const void *src, const segm *g, int 
     }
     poison_dst(by_offsets ? g->count : n, x.t);
     run_status(sk_segreduce(skt_ctx, x.t, x.op, B.src, n, &seg, B.dst, &got_count), x.what);
-    cr_assert_eq(got_count, want_count, "%s: %zu segments, expected %zu", x.what, got_count,
-                 want_count);
+    cr_assert_eq(got_count, want_count, "%s: %zu segments, expected %zu [seed %llu]", x.what,
+                 got_count, want_count, (unsigned long long)skt_seed());
     check_out(&x, want_count, x.op == SK_OP_MUL ? B.marks : NULL);
 }
 
@@ -541,48 +487,37 @@ static int device_has_denormals(sk_type t)
     return err == CL_SUCCESS && (cfg & CL_FP_DENORM);
 }
 
-typedef struct cfg {
-    sk_shape shape;
-    sk_scan_path path;
-} cfg;
+/* The size classes of a case: one element, and N_MANY. */
+static const size_t SIZES[] = {1, N_MANY};
 
-static const cfg CFGS[] = {
-    {SK_SHAPE_CPU, SK_SCAN_PATH_REDUCE_THEN_SCAN},
-    {SK_SHAPE_CPU, SK_SCAN_PATH_LOOKBACK},
-    {SK_SHAPE_GPU, SK_SCAN_PATH_REDUCE_THEN_SCAN},
-    {SK_SHAPE_GPU, SK_SCAN_PATH_LOOKBACK},
-};
-
-/* Every case of `cases` for op, both float types, every configuration,
- * n = 1 and N_MANY, each with fresh random data and segments. */
-static void run_cases(sk_op op, const ieee_case *cases, size_t ncases)
+/* Every case of `cases` for p's op (its mode), float type, shape and size
+ * class, on both scan paths, each with fresh random data and segments. */
+static void run_cases(const skt_param *p, const ieee_case *cases, size_t ncases)
 {
-    static const size_t sizes[] = {1, N_MANY};
+    static const sk_scan_path paths[] = {SK_SCAN_PATH_REDUCE_THEN_SCAN, SK_SCAN_PATH_LOOKBACK};
+    sk_op op = (sk_op)p->mode;
+    size_t n = SIZES[p->size_class];
+    skt_params_need_type(p);
     reserve(N_MANY);
     unsigned char *src = skt_malloc(N_MANY * 8);
     skt_tiles_small();
-    for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-        if (t == SK_FLOAT64 && !skt_has_fp64()) continue;
-        for (size_t c = 0; c < sizeof CFGS / sizeof CFGS[0]; c++) {
-            skt_force_shape(CFGS[c].shape);
-            skt_force_scan_path(CFGS[c].path);
-            for (size_t k = 0; k < ncases; k++) {
-                if (cases[k].needs_denormals && !device_has_denormals((sk_type)t)) {
-                    cr_log_warn("%s: the device flushes denormals; skipped", cases[k].name);
-                    continue;
-                }
-                for (size_t s = 0; s < 2; s++) {
-                    segm g;
-                    char label[256];
-                    snprintf(label, sizeof label, "%s %s, %s, n=%zu, %s shape, %s",
-                             sk_type_name(t), OP_NAMES[op], cases[k].name, sizes[s],
-                             skt_shape_name(CFGS[c].shape), skt_scan_path_name(CFGS[c].path));
-                    segm_make(&g, sizes[s]);
-                    cases[k].gen((sk_type)t, src, sizes[s]);
-                    run_all((sk_type)t, op, src, &g, label);
-                    segm_free(&g);
-                }
+    skt_force_shape(p->shape);
+    for (size_t c = 0; c < sizeof paths / sizeof paths[0]; c++) {
+        skt_force_scan_path(paths[c]);
+        for (size_t k = 0; k < ncases; k++) {
+            if (cases[k].needs_denormals && !device_has_denormals(p->type)) {
+                cr_log_warn("%s: the device flushes denormals; skipped", cases[k].name);
+                continue;
             }
+            segm g;
+            char label[256];
+            snprintf(label, sizeof label, "%s %s, %s, n=%zu, %s shape, %s",
+                     sk_type_name(p->type), sk_op_name(op), cases[k].name, n,
+                     skt_shape_name(p->shape), skt_scan_path_name(paths[c]));
+            segm_make(&g, n);
+            cases[k].gen(p->type, src, n);
+            run_all(p->type, op, src, &g, label);
+            segm_free(&g);
         }
     }
     sk_build_stats bs;
@@ -591,27 +526,29 @@ static void run_cases(sk_op op, const ieee_case *cases, size_t ncases)
     free(src);
 }
 
-#define CASES(a) (a), sizeof(a) / sizeof((a)[0])
+/* A parameterised test of op over `cases`: one case per float type x
+ * shape x size class. */
+#define IEEE_TEST(name, op, cases)                                                           \
+    ParameterizedTestParameters(ieee, name)                                                  \
+    {                                                                                        \
+        static const sk_type floats[] = {SK_FLOAT32, SK_FLOAT64};                            \
+        skt_params ps = {0};                                                                 \
+        skt_params_add(&ps, floats, 2, 2, op, 0);                                            \
+        return skt_params_done(&ps);                                                         \
+    }                                                                                        \
+    ParameterizedTest(const skt_param *p, ieee, name)                                        \
+    {                                                                                        \
+        run_cases(p, cases, sizeof(cases) / sizeof((cases)[0]));                             \
+    }
 
-Test(ieee, add_should_keep_signed_zeros_infinities_nans_and_denormals_as_the_serial_sum)
-{
-    run_cases(SK_OP_ADD, CASES(ADD_CASES));
-}
-
-Test(ieee, mul_should_match_the_serial_product_wherever_no_run_leaves_the_normal_range)
-{
-    run_cases(SK_OP_MUL, CASES(MUL_CASES));
-}
-
-Test(ieee, min_should_be_ieee_minimum_with_the_leftmost_nan_bit_for_bit)
-{
-    run_cases(SK_OP_MIN, CASES(MINMAX_CASES));
-}
-
-Test(ieee, max_should_be_ieee_maximum_with_the_leftmost_nan_bit_for_bit)
-{
-    run_cases(SK_OP_MAX, CASES(MINMAX_CASES));
-}
+IEEE_TEST(add_should_keep_signed_zeros_infinities_nans_and_denormals_as_the_serial_sum,
+          SK_OP_ADD, ADD_CASES)
+IEEE_TEST(mul_should_match_the_serial_product_wherever_no_run_leaves_the_normal_range,
+          SK_OP_MUL, MUL_CASES)
+IEEE_TEST(min_should_be_ieee_minimum_with_the_leftmost_nan_bit_for_bit, SK_OP_MIN,
+          MINMAX_CASES)
+IEEE_TEST(max_should_be_ieee_maximum_with_the_leftmost_nan_bit_for_bit, SK_OP_MAX,
+          MINMAX_CASES)
 
 /* The identities themselves, bit for bit: add -0.0, mul 1, min +inf, max
  * -inf (reduce of nothing; the exclusive scan's first element is checked
@@ -628,180 +565,9 @@ Test(ieee, reduce_of_nothing_should_be_the_identity_bit_for_bit)
             skt_poison(got, sizeof got);
             SKT_OK(sk_reduce(skt_ctx, (sk_type)t, (sk_op)op, s, 0, got));
             expect x = {(sk_type)t, (sk_op)op,
-                        skt_fmt("reduce of nothing, %s %s", sk_type_name(t), OP_NAMES[op])};
+                        skt_fmt("reduce of nothing, %s %s", sk_type_name(t), sk_op_name(op))};
             expect_elems(&x, got, want, NULL, 1);
         }
     }
     skt_buf_free(s);
 }
-
-/* ---- the check behind scan --check -------------------------------------------------------- */
-
-#ifdef SKT_HAVE_SCAN_CHECK
-
-/* The device scan of n elements of src into out (default tiles and path). */
-static void device_scan(sk_type t, sk_op op, int excl, const void *src, void *out, size_t n)
-{
-    SKT_OK(excl ? sk_scan_exclusive_host(skt_ctx, t, op, src, out, n)
-                : sk_scan_inclusive_host(skt_ctx, t, op, src, out, n));
-}
-
-static int check(sk_type t, sk_op op, int excl, const void *in, const void *out, size_t n,
-                 ak_err *e)
-{
-    memset(e->msg, 0, sizeof e->msg);
-    return scan_check((ak_dtype)t, op, excl, in, out, n, e);
-}
-
-static void expect_check_ok(sk_type t, sk_op op, int excl, const void *in, const void *out,
-                            size_t n, const char *what)
-{
-    ak_err e;
-    cr_assert_eq(check(t, op, excl, in, out, n, &e), 0, "%s: the check failed: %s [seed %llu]",
-                 what, e.msg, (unsigned long long)skt_seed());
-}
-
-static void expect_check_fails(sk_type t, sk_op op, int excl, const void *in, const void *out,
-                               size_t n, size_t at, const char *what)
-{
-    ak_err e;
-    cr_assert_eq(check(t, op, excl, in, out, n, &e), -1,
-                 "%s: a corrupted element %zu passed the check [seed %llu]", what, at,
-                 (unsigned long long)skt_seed());
-    char want[64];
-    snprintf(want, sizeof want, "element %zu:", at);
-    cr_assert(strstr(e.msg, want) && !strchr(e.msg, '\n'),
-              "%s: expected one line naming %s, got \"%s\"", what, want, e.msg);
-}
-
-/* Random data for op: noisy sums, products of 2^[-1/2, 1/2) (the
- * exponent walks a few dozen at most: no run leaves the range), min/max
- * walks with NaNs. */
-static void check_data(sk_type t, sk_op op, void *dst, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        double u = skt_rand_unit();
-        put(t, dst, i, op == SK_OP_ADD ? 2 * u - 1 : exp2(u - 0.5));
-    }
-    if (op == SK_OP_MIN || op == SK_OP_MAX) gen_walk(t, dst, n, 20);
-}
-
-/* Changes element `at` of out into something the rule does not allow:
- * beyond the rounding bound for add and mul, another bit pattern for min
- * and max (the lowest bit: another NaN payload, a neighbour, or a NaN for
- * an infinity). */
-static void corrupt(sk_type t, sk_op op, void *out, size_t at)
-{
-    double v = get(t, out, at);
-    if (op == SK_OP_ADD) put(t, out, at, v + 1.0);
-    else if (op == SK_OP_MUL) put(t, out, at, v * (1.0 + 0x1p-10));
-    else put_bits(t, out, at, bits_of(t, out, at) ^ 1u);
-}
-
-Test(ieee_check, should_accept_device_scans_and_reject_one_corrupted_element)
-{
-    enum { N = 3001 };
-    unsigned char *in = skt_malloc(N * 8), *out = skt_malloc(N * 8);
-    for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-        if (t == SK_FLOAT64 && !skt_has_fp64()) continue;
-        for (int op = SK_OP_ADD; op <= SK_OP_MAX; op++) {
-            for (int excl = 0; excl < 2; excl++) {
-                const char *what = skt_fmt("%s %s %s", sk_type_name(t), OP_NAMES[op],
-                                           excl ? "exclusive" : "inclusive");
-                check_data((sk_type)t, (sk_op)op, in, N);
-                device_scan((sk_type)t, (sk_op)op, excl, in, out, N);
-                expect_check_ok((sk_type)t, (sk_op)op, excl, in, out, N, what);
-                size_t at = 1 + skt_rand_below(N - 1);
-                corrupt((sk_type)t, (sk_op)op, out, at);
-                expect_check_fails((sk_type)t, (sk_op)op, excl, in, out, N, at, what);
-            }
-        }
-    }
-    free(in);
-    free(out);
-}
-
-/* Signed zeros and the NaNs of add are pinned: -0.0 only where every
- * term is -0.0, NaN once +inf and -inf (or a NaN) are in the prefix. */
-Test(ieee_check, should_pin_signed_zeros_and_nans_of_sums)
-{
-    float in[6] = {-0.0f, -0.0f, 0.0f, INFINITY, -INFINITY, 1.0f};
-    float out[6];
-    device_scan(SK_FLOAT32, SK_OP_ADD, 0, in, out, 6);
-    expect_check_ok(SK_FLOAT32, SK_OP_ADD, 0, in, out, 6, "signed zeros, inf - inf");
-    cr_assert(signbit(out[1]) && out[1] == 0 && !signbit(out[2]) && isnan(out[5]),
-              "scan of -0, -0, +0, inf, -inf, 1 gave %g %g %g ... %g", (double)out[0],
-              (double)out[1], (double)out[2], (double)out[5]);
-    float bad[6];
-    memcpy(bad, out, sizeof bad);
-    bad[1] = 0.0f;
-    expect_check_fails(SK_FLOAT32, SK_OP_ADD, 0, in, bad, 6, 1, "+0.0 for -0.0 + -0.0");
-    memcpy(bad, out, sizeof bad);
-    bad[2] = -0.0f;
-    expect_check_fails(SK_FLOAT32, SK_OP_ADD, 0, in, bad, 6, 2, "-0.0 for -0.0 + +0.0");
-    memcpy(bad, out, sizeof bad);
-    bad[4] = INFINITY;
-    expect_check_fails(SK_FLOAT32, SK_OP_ADD, 0, in, bad, 6, 4, "inf for inf - inf");
-}
-
-/* Products: where the prefix holds a run whose product leaves the normal
- * range anything passes; before it the relative bound holds. */
-Test(ieee_check, should_accept_anything_only_after_a_product_leaves_the_range)
-{
-    enum { N = 64 };
-    float in[N], out[N];
-    for (size_t i = 0; i < N; i++) in[i] = i < 10 ? 1.5f : 0x1p40f; /* 1.5^10, then 2^40 runs */
-    device_scan(SK_FLOAT32, SK_OP_MUL, 0, in, out, N);
-    expect_check_ok(SK_FLOAT32, SK_OP_MUL, 0, in, out, N, "2^40 run");
-    unsigned char marks[N];
-    skt_ref_mul_hazards(SK_FLOAT32, in, NULL, N, marks);
-    cr_assert(!marks[11] && marks[N - 1], "the run should leave the range between 12 and 64");
-    float bad[N];
-    memcpy(bad, out, sizeof bad);
-    bad[5] *= 1.001f;
-    expect_check_fails(SK_FLOAT32, SK_OP_MUL, 0, in, bad, N, 5, "product before the overflow");
-    memcpy(bad, out, sizeof bad);
-    bad[N - 1] = 42.0f;
-    expect_check_ok(SK_FLOAT32, SK_OP_MUL, 0, in, bad, N, "anything after the overflow");
-}
-
-/* A sum that may overflow in some association passes whatever it gives. */
-Test(ieee_check, should_accept_anything_once_a_sum_may_overflow)
-{
-    float in[4] = {1.0f, FLT_MAX / 2, FLT_MAX, -FLT_MAX};
-    float out[4] = {1.0f, FLT_MAX / 2, INFINITY, 7.0f};
-    expect_check_ok(SK_FLOAT32, SK_OP_ADD, 0, in, out, 4, "overflowing sum");
-    out[1] = 0.0f;
-    expect_check_fails(SK_FLOAT32, SK_OP_ADD, 0, in, out, 4, 1, "before the overflow");
-}
-
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* 1,000,003 sorted float32 (no zeros, no NaNs): their products overflow to
- * inf serially and to NaN (inf * 0) in other associations. */
-Test(ieee_check, scan_mul_check_of_a_million_sorted_float32_should_pass)
-{
-    enum { N = 1000003 };
-    skt_cli_require_any_device();
-    float *in = skt_malloc(N * sizeof *in);
-    for (size_t i = 0; i < N; i++) {
-        float v = (float)(skt_rand_unit() * 2e4 - 1e4);
-        in[i] = v == 0 ? 1.0f : v;
-    }
-    qsort(in, N, sizeof *in, cmp_float);
-    skt_cli_dirs_open("skt-ieee");
-    skt_cli_write_npy("sorted.npy", "<f4", in, N, 4);
-    const char *args[] = {"sorted.npy", "--op", "mul", "--check", "-o", "out.npy", NULL};
-    skt_cli_result r = skt_cli_run("scan", NULL, NULL, args);
-    skt_cli_expect_success(&r, "scan sorted.npy --op mul --check");
-    cr_assert(strstr(r.err, "check: ok"), "no \"check: ok\" on stderr: %s", r.err);
-    skt_cli_free(&r);
-    skt_cli_dirs_close();
-    free(in);
-}
-
-#endif /* SKT_HAVE_SCAN_CHECK */

@@ -1,0 +1,485 @@
+/*
+ * test_segreduce.c - sk_segreduce and its custom-monoid form (the total of
+ * each segment), the host-array forms of the segmented scans and totals,
+ * and the errors of every segmented entry point, against the serial
+ * references in tests/ref/ref_segscan.c (test_segscan.c has the scans).
+ *
+ * Totals: every type x op in each shape by each way of giving segments
+ * (pairwise, as in test_segscan.c), empty segments (offsets: the identity),
+ * small tiles, the matrix monoid in order; the totals past the segment
+ * count stay poisoned. Errors: bad offsets, bad segment descriptions, small
+ * or missing buffers and bad types give SK_E_INVALID_ARG (or
+ * SK_E_UNSUPPORTED) without writing anything.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref/ref_segscan.h"
+#include "skt_segscan.h"
+
+TestSuite(segreduce, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 600);
+TestSuite(segscan_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
+TestSuite(segscan_host, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
+
+/* ---- segment totals ------------------------------------------------------------------------ */
+
+/* totals: s->segments elements, checked; what lies after them stays poison;
+ * *segments is the number of segments. */
+static void check_segreduce(sk_type t, sk_op op, const segm *s, const char *cfg_name)
+{
+    skt_scratch *b = &skt_bufs;
+    size_t n = s->n, es = skt_ref_type_size(t);
+    size_t cap = is_offsets(s->kind) ? s->count : n; /* the documented capacity */
+    size_t span = (cap + SKT_GUARD) * es;
+    const char *what = skt_fmt("segreduce %s %s n=%zu, %s (%zu segments), %s", sk_type_name(t),
+                               sk_op_name(op), n, KIND_NAMES[s->kind], s->segments, cfg_name);
+    skt_bufs_reserve((n + s->count + SKT_GUARD) * es + desc_bytes(s) + 8);
+    skt_fill(t, op, b->h_src, n);
+    if (is_offsets(s->kind))
+        skt_ref_segreduce_offsets(t, op, b->h_src, n, s->desc,
+                                  s->kind == OFFS32 ? SK_UINT32 : SK_UINT64, s->count, b->h_ref);
+    else
+        cr_assert_eq(skt_ref_segreduce_heads(t, op, b->h_src, s->heads, n, b->h_ref), s->segments);
+    sk_segments seg = segments_of(s);
+    skt_buf_upload(b->src, 0, b->h_src, n * es);
+    skt_buf_poison(b->dst, span);
+    size_t got = (size_t)-7;
+    sk_status st = sk_segreduce(skt_ctx, t, op, b->src, n, &seg, b->dst, &got);
+    cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
+                 sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
+    cr_assert_eq(got, s->segments, "%s: %zu segments reported [seed %llu]", what, got,
+                 (unsigned long long)skt_seed());
+    skt_buf_download(b->dst, 0, b->h_out, span);
+    skt_expect_elems(t, b->h_out, b->h_ref, got, what);
+    cr_assert_eq(skt_find_unpoisoned(b->h_out + got * es, span - got * es), (size_t)-1,
+                 "%s: wrote past the totals [seed %llu]", what, (unsigned long long)skt_seed());
+}
+
+/* Default tiles, each shape with two ways of giving segments: one case per
+ * type x shape, every op. */
+static const unsigned SEGREDUCE_KINDS[4] = {
+    [CPU_DEFAULT] = SKT_BIT(FLAGS8) | SKT_BIT(OFFS32),
+    [GPU_DEFAULT] = SKT_BIT(FLAGS32) | SKT_BIT(OFFS64),
+};
+
+ParameterizedTestParameters(segreduce, every_type_and_op_should_total_each_segment)
+{
+    return skt_cases(SKT_TYPE_SHAPE_AXES, NULL);
+}
+
+ParameterizedTest(skt_case *c, segreduce, every_type_and_op_should_total_each_segment)
+{
+    static const size_t ns[] = {0, 1, 2, 33, 1000, 9001, 100003};
+    static const size_t avg[] = {1, 1, 1, 4, 1, 60, 3000};
+    sk_type t = (sk_type)c->type;
+    cfg k = case_cfg(c);
+    skt_case_begin(c);
+    if (t == SK_FLOAT64 && !skt_has_fp64())
+        cr_skip_test("device has no fp64");
+    apply_cfg(k);
+    for (int kind = 0; kind < 4; kind++) {
+        if (!(SEGREDUCE_KINDS[k] & SKT_BIT(kind))) continue;
+        SKT_EACH_OP(t, op) {
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+                segm s;
+                segm_random(&s, (seg_kind)kind, ns[i], avg[i]);
+                check_segreduce(t, (sk_op)op, &s, CFG_NAMES[k]);
+                segm_free(&s);
+            }
+        }
+    }
+}
+
+/* One case per configuration: every way of giving segments, uint32 add and
+ * float64 (or int64) min at small sizes. */
+ParameterizedTestParameters(segreduce, small_tiles_and_empty_segments_should_total_correctly)
+{
+    return skt_cases((skt_axes){.shapes = SKT_BOTH_SHAPES, .classes = 2}, NULL);
+}
+
+ParameterizedTest(skt_case *c, segreduce, small_tiles_and_empty_segments_should_total_correctly)
+{
+    static const size_t ns[] = {0, 1, 7, 8, 9, 100, 3001, 40000};
+    cfg k = case_cfg(c);
+    skt_case_begin(c);
+    apply_cfg(k);
+    for (int kind = 0; kind < 4; kind++)
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+            segm s;
+            segm_random(&s, (seg_kind)kind, ns[i], 1 + i * 3);
+            check_segreduce(SK_UINT32, SK_OP_ADD, &s, CFG_NAMES[k]);
+            check_segreduce(skt_has_fp64() ? SK_FLOAT64 : SK_INT64, SK_OP_MIN, &s, CFG_NAMES[k]);
+            segm_free(&s);
+        }
+}
+
+/* Empty segments (offsets only) get the identity of the operator; each
+ * configuration (a case per shape, both tile settings). */
+ParameterizedTestParameters(segreduce, empty_segments_should_get_the_identity)
+{
+    return skt_cases((skt_axes){.shapes = SKT_BOTH_SHAPES}, NULL);
+}
+
+ParameterizedTest(skt_case *c, segreduce, empty_segments_should_get_the_identity)
+{
+    uint32_t src[4] = {5, 6, 7, 8};
+    uint32_t off[6] = {0, 0, 2, 2, 4, 4};
+    uint32_t want_add[6] = {0, 11, 0, 15, 0, 0};
+    uint32_t want_min[6] = {0xFFFFFFFFu, 5, 0xFFFFFFFFu, 7, 0xFFFFFFFFu, 0xFFFFFFFFu};
+    uint32_t got[8];
+    size_t count = 0;
+    sk_segments_host seg = {NULL, 0, off, SK_UINT32, 6};
+    skt_case_begin(c);
+    for (int tiles = 0; tiles < 2; tiles++) {
+        cfg k = (cfg)(case_cfg(c) + tiles);
+        apply_cfg(k);
+        skt_poison(got, sizeof got);
+        SKT_OK(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, src, 4, &seg, got, &count));
+        cr_assert_eq(count, 6);
+        cr_assert_eq(memcmp(got, want_add, sizeof want_add), 0, "%s", CFG_NAMES[k]);
+        cr_assert_eq(skt_find_unpoisoned(got + 6, 8), (size_t)-1);
+        SKT_OK(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_MIN, src, 4, &seg, got, &count));
+        cr_assert_eq(memcmp(got, want_min, sizeof want_min), 0, "%s", CFG_NAMES[k]);
+    }
+}
+
+static void check_mat2_reduce(int lines, const segm *s, const char *cfg_name)
+{
+    skt_scratch *b = &skt_bufs;
+    size_t n = s->n, es = sizeof(skt_mat2);
+    size_t cap = is_offsets(s->kind) ? s->count : n, span = (cap + SKT_GUARD) * es;
+    skt_mat2 id = skt_ref_mat2_identity();
+    const char *what = skt_fmt("mat2%s segreduce n=%zu, %s, %s",
+                               lines ? " over several lines" : "", n, KIND_NAMES[s->kind],
+                               cfg_name);
+    skt_bufs_reserve((n + s->count + SKT_GUARD) * es + desc_bytes(s) + 8);
+    skt_fill_mat2((skt_mat2 *)b->h_src, n);
+    if (is_offsets(s->kind))
+        skt_ref_segreduce_offsets_generic(es, mat2_combine, &id, b->h_src, n, s->desc,
+                                          s->kind == OFFS32 ? SK_UINT32 : SK_UINT64, s->count,
+                                          b->h_ref);
+    else
+        skt_ref_segreduce_heads_generic(es, mat2_combine, &id, b->h_src, s->heads, n, b->h_ref);
+    sk_segments seg = segments_of(s);
+    skt_buf_upload(b->src, 0, b->h_src, n * es);
+    skt_buf_poison(b->dst, span);
+    size_t got = (size_t)-7;
+    SKT_OK(sk_segreduce_monoid(skt_ctx, mat2_monoid(lines), b->src, n, &seg, b->dst, &got));
+    cr_assert_eq(got, s->segments, "%s: %zu segments reported", what, got);
+    skt_buf_download(b->dst, 0, b->h_out, span);
+    skt_expect_bytes(b->h_out, b->h_ref, got, es, what);
+    cr_assert_eq(skt_find_unpoisoned(b->h_out + got * es, span - got * es), (size_t)-1,
+                 "%s: wrote past the totals [seed %llu]", what, (unsigned long long)skt_seed());
+}
+
+/* One case per shape: default and small tiles, the two ways of giving
+ * segments from first_kind. */
+static void mat2_reduce_sizes(const skt_case *c, int lines, seg_kind first_kind)
+{
+    static const size_t ns[] = {0, 1, 9, 250, 5003};
+    skt_case_begin(c);
+    for (int tiles = 0; tiles < 2; tiles++) {
+        cfg k = (cfg)(case_cfg(c) + tiles);
+        apply_cfg(k);
+        for (int kind = first_kind; kind < (int)first_kind + 2; kind++)
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+                segm s;
+                segm_random(&s, (seg_kind)kind, ns[i], 1 + i * 7);
+                check_mat2_reduce(lines, &s, CFG_NAMES[k]);
+                segm_free(&s);
+            }
+    }
+}
+
+/* One case per shape x way of giving segments (variant 0: uint8 and uint32
+ * flags; 1: uint32 and uint64 offsets). */
+#define MAT2_REDUCE_AXES ((skt_axes){.shapes = SKT_BOTH_SHAPES, .variants = 2})
+
+ParameterizedTestParameters(segreduce, matrix_monoid_should_total_each_segment_in_order)
+{
+    return skt_cases(MAT2_REDUCE_AXES, NULL);
+}
+
+ParameterizedTest(skt_case *c, segreduce, matrix_monoid_should_total_each_segment_in_order)
+{
+    mat2_reduce_sizes(c, 0, c->variant ? OFFS32 : FLAGS8);
+}
+
+/* The same totals with identity and combine over several lines. */
+ParameterizedTestParameters(segreduce, matrix_monoid_over_several_lines_should_total_each_segment)
+{
+    return skt_cases(MAT2_REDUCE_AXES, NULL);
+}
+
+ParameterizedTest(skt_case *c, segreduce, matrix_monoid_over_several_lines_should_total_each_segment)
+{
+    mat2_reduce_sizes(c, 1, c->variant ? OFFS32 : FLAGS8);
+}
+
+/* ---- bad arguments: SK_E_INVALID_ARG, outputs untouched ------------------------------------- */
+
+#define BAD_N 64
+
+typedef struct bad_env {
+    cl_mem src, dst, flags, offs, tiny;
+    uint32_t in[BAD_N];
+} bad_env;
+
+static void bad_open(bad_env *e)
+{
+    for (int i = 0; i < BAD_N; i++) e->in[i] = (uint32_t)i + 1;
+    e->src = skt_buf_new(BAD_N * 4);
+    e->dst = skt_buf_new(BAD_N * 4 * 2);
+    e->flags = skt_buf_new(BAD_N * 4);
+    e->offs = skt_buf_new(BAD_N * 8);
+    e->tiny = skt_buf_new(4);
+    skt_buf_upload(e->src, 0, e->in, sizeof e->in);
+    skt_buf_poison(e->dst, BAD_N * 8);
+    unsigned char f[BAD_N * 4] = {0};
+    skt_buf_upload(e->flags, 0, f, sizeof f);
+}
+
+static void bad_close(bad_env *e)
+{
+    cl_mem m[] = {e->src, e->dst, e->flags, e->offs, e->tiny};
+    for (int i = 0; i < 5; i++) skt_buf_free(m[i]);
+}
+
+/* Every entry point rejects `seg` for n elements, and nothing is written. */
+static void expect_rejected(bad_env *e, const sk_segments *seg, size_t n, cl_mem src,
+                            cl_mem dst, const char *what)
+{
+    unsigned char out[BAD_N * 8], in[BAD_N * 4];
+    size_t count = 12345;
+    for (int excl = 0; excl < 2; excl++) {
+        sk_status st = segscan_mem(SK_UINT32, SK_OP_ADD, excl, src, dst, n, seg);
+        cr_assert_eq(st, SK_E_INVALID_ARG, "%s, %s: %s", what, excl ? "exclusive" : "inclusive",
+                     sk_status_name(st));
+        cr_assert_neq(sk_context_error_detail(skt_ctx)[0], 0, "%s: no error detail", what);
+    }
+    sk_status st = sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, src, n, seg, dst, &count);
+    cr_assert_eq(st, SK_E_INVALID_ARG, "%s, segreduce: %s", what, sk_status_name(st));
+    cr_assert_eq(count, 12345, "%s: *segments was written", what);
+    skt_buf_download(e->dst, 0, out, sizeof out);
+    cr_assert_eq(skt_find_unpoisoned(out, sizeof out), (size_t)-1, "%s: the output was written",
+                 what);
+    skt_buf_download(e->src, 0, in, sizeof e->in);
+    cr_assert_eq(memcmp(in, e->in, sizeof e->in), 0, "%s: the input was written", what);
+}
+
+static sk_segments offsets_seg(bad_env *e, const void *off, sk_type t, size_t count)
+{
+    skt_buf_upload(e->offs, 0, off, count * sk_type_size(t));
+    return (sk_segments){NULL, 0, e->offs, t, count};
+}
+
+/* Each shape, default tiles. */
+ParameterizedTestParameters(segscan_errors, bad_offsets_should_be_rejected_without_writing)
+{
+    return skt_cases((skt_axes){.shapes = SKT_BOTH_SHAPES}, NULL);
+}
+
+ParameterizedTest(skt_case *c, segscan_errors, bad_offsets_should_be_rejected_without_writing)
+{
+    bad_env e;
+    skt_case_begin(c);
+    bad_open(&e);
+    apply_cfg(case_cfg(c));
+    uint32_t unsorted[4] = {0, 10, 5, 20}, nonzero[3] = {1, 5, 9}, above[3] = {0, 5, 65};
+    uint64_t unsorted64[3] = {0, 40, 39}, above64[2] = {0, ((uint64_t)1 << 32) + 3};
+    sk_segments s = offsets_seg(&e, unsorted, SK_UINT32, 4);
+    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "offsets not sorted");
+    s = offsets_seg(&e, nonzero, SK_UINT32, 3);
+    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "offsets[0] != 0");
+    s = offsets_seg(&e, above, SK_UINT32, 3);
+    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "an offset above n");
+    s = offsets_seg(&e, unsorted64, SK_UINT64, 3);
+    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "uint64 offsets not sorted");
+    s = offsets_seg(&e, above64, SK_UINT64, 2);
+    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "a uint64 offset above 2^32");
+    s = offsets_seg(&e, above, SK_UINT32, 0);
+    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "no offsets for n > 0");
+    s = offsets_seg(&e, above, SK_UINT32, 3);
+    s.offset_type = SK_INT32;
+    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "offset_type int32");
+    bad_close(&e);
+}
+
+Test(segscan_errors, bad_segment_descriptions_and_small_buffers_should_be_rejected)
+{
+    bad_env e;
+    bad_open(&e);
+    uint32_t good[2] = {0, 5};
+    sk_segments both = offsets_seg(&e, good, SK_UINT32, 2);
+    both.flags = e.flags;
+    both.flag_size = 1;
+    expect_rejected(&e, &both, BAD_N, e.src, e.dst, "both flags and offsets");
+    sk_segments neither = {NULL, 1, NULL, SK_UINT32, 2};
+    expect_rejected(&e, &neither, BAD_N, e.src, e.dst, "neither flags nor offsets");
+    for (size_t fs = 0; fs < 9; fs++) {
+        if (fs == 1 || fs == 4) continue;
+        sk_segments f = {e.flags, fs, NULL, SK_UINT32, 0};
+        expect_rejected(&e, &f, BAD_N, e.src, e.dst, skt_fmt("flag_size %zu", fs));
+    }
+    sk_segments f4 = {e.flags, 4, NULL, SK_UINT32, 0};
+    sk_segments tiny_flags = {e.tiny, 1, NULL, SK_UINT32, 0};
+    sk_segments tiny_offs = {NULL, 0, e.tiny, SK_UINT64, 2};
+    expect_rejected(&e, &tiny_flags, BAD_N, e.src, e.dst, "flags buffer too small");
+    expect_rejected(&e, &tiny_offs, BAD_N, e.src, e.dst, "offsets buffer too small");
+    expect_rejected(&e, &f4, BAD_N, e.tiny, e.dst, "src buffer too small");
+    expect_rejected(&e, &f4, BAD_N, NULL, e.dst, "src NULL");
+    expect_rejected(&e, NULL, BAD_N, e.src, e.dst, "segments NULL");
+    bad_close(&e);
+}
+
+Test(segscan_errors, small_or_missing_outputs_and_bad_types_should_be_rejected)
+{
+    bad_env e;
+    bad_open(&e);
+    sk_segments f1 = {e.flags, 1, NULL, SK_UINT32, 0};
+    cl_mem half = skt_buf_new(BAD_N * 2);
+    skt_buf_poison(half, BAD_N * 2);
+    for (int excl = 0; excl < 2; excl++) {
+        SKT_EXPECT_STATUS(segscan_mem(SK_UINT32, SK_OP_ADD, excl, e.src, half, BAD_N, &f1),
+                          SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(segscan_mem(SK_UINT32, SK_OP_ADD, excl, e.src, NULL, BAD_N, &f1),
+                          SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(segscan_mem((sk_type)17, SK_OP_ADD, excl, e.src, e.dst, BAD_N, &f1),
+                          SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(segscan_mem(SK_UINT32, (sk_op)9, excl, e.src, e.dst, BAD_N, &f1),
+                          SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(segscan_mem(SK_FLOAT32, SK_OP_XOR, excl, e.src, e.dst, BAD_N, &f1),
+                          SK_E_UNSUPPORTED);
+        SKT_EXPECT_STATUS(sk_segscan_inclusive(NULL, SK_UINT32, SK_OP_ADD, e.src, e.dst, BAD_N,
+                                               &f1), SK_E_INVALID_ARG);
+    }
+    size_t count = 99;
+    /* Totals by flags need room for n; by offsets for count. */
+    SKT_EXPECT_STATUS(sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, e.src, BAD_N, &f1, half,
+                                   &count), SK_E_INVALID_ARG);
+    uint32_t off[40] = {0};
+    sk_segments o = offsets_seg(&e, off, SK_UINT32, 40);
+    SKT_EXPECT_STATUS(sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, e.src, BAD_N, &o, e.tiny,
+                                   &count), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, e.src, BAD_N, &o, NULL,
+                                   &count), SK_E_INVALID_ARG);
+    cr_assert_eq(count, 99);
+    sk_monoid broken = *skt_monoid_mat2();
+    broken.combine = NULL;
+    SKT_EXPECT_STATUS(sk_segscan_inclusive_monoid(skt_ctx, &broken, e.src, e.dst, 4, &f1),
+                      SK_E_INVALID_ARG);
+    unsigned char out[BAD_N * 8];
+    skt_buf_download(e.dst, 0, out, sizeof out);
+    cr_assert_eq(skt_find_unpoisoned(out, sizeof out), (size_t)-1, "an output was written");
+    skt_buf_download(half, 0, out, BAD_N * 2);
+    cr_assert_eq(skt_find_unpoisoned(out, BAD_N * 2), (size_t)-1, "a small output was written");
+    skt_buf_free(half);
+    bad_close(&e);
+}
+
+/* Host forms: the same checks, and the host output stays as it was. */
+Test(segscan_errors, host_forms_should_reject_bad_segments_without_writing)
+{
+    uint32_t in[BAD_N], out[BAD_N * 2];
+    unsigned char flags[BAD_N] = {0};
+    uint32_t unsorted[3] = {0, 9, 3};
+    for (int i = 0; i < BAD_N; i++) in[i] = (uint32_t)i;
+    skt_poison(out, sizeof out);
+    sk_segments_host bad[] = {
+        {NULL, 0, unsorted, SK_UINT32, 3}, {flags, 2, NULL, SK_UINT32, 0},
+        {flags, 1, unsorted, SK_UINT32, 3}, {NULL, 1, NULL, SK_UINT32, 0},
+        {NULL, 0, unsorted, SK_INT64, 3}};
+    size_t count = 7;
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        SKT_EXPECT_STATUS(sk_segscan_inclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, out, BAD_N,
+                                                    &bad[b]), SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(sk_segscan_exclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, out, BAD_N,
+                                                    &bad[b]), SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, BAD_N, &bad[b],
+                                            out, &count), SK_E_INVALID_ARG);
+    }
+    sk_segments_host ok = {flags, 1, NULL, SK_UINT32, 0};
+    SKT_EXPECT_STATUS(sk_segscan_inclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, NULL, BAD_N,
+                                                &ok), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, BAD_N, &ok, NULL,
+                                        &count), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_segscan_inclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, out, BAD_N,
+                                                NULL), SK_E_INVALID_ARG);
+    cr_assert_eq(count, 7);
+    cr_assert_eq(skt_find_unpoisoned(out, sizeof out), (size_t)-1, "the output was written");
+}
+
+/* ---- host forms ---------------------------------------------------------------------------- */
+
+static void check_host(sk_type t, sk_op op, const segm *s, int excl, int in_place)
+{
+    size_t n = s->n, es = skt_ref_type_size(t);
+    const char *what = skt_fmt("host %s %s %s n=%zu, %s%s", sk_type_name(t), sk_op_name(op),
+                               excl ? "exclusive" : "inclusive", n, KIND_NAMES[s->kind],
+                               in_place ? ", in place" : "");
+    unsigned char *src = skt_malloc((n + SKT_GUARD) * es), *out = skt_malloc((n + SKT_GUARD) * es);
+    unsigned char *want = skt_malloc((n + 1) * es);
+    skt_fill(t, op, src, n);
+    skt_ref_segscan(t, op, excl, src, want, s->heads, n);
+    sk_segments_host h = segments_host_of(s);
+    unsigned char *dst = in_place ? src : out;
+    skt_poison(out, (n + SKT_GUARD) * es);
+    sk_status st = excl ? sk_segscan_exclusive_host(skt_ctx, t, op, src, dst, n, &h)
+                        : sk_segscan_inclusive_host(skt_ctx, t, op, src, dst, n, &h);
+    cr_assert_eq(st, SK_OK, "%s -> %s (%s)", what, sk_status_name(st),
+                 sk_context_error_detail(skt_ctx));
+    skt_expect_elems(t, dst, want, n, what);
+    if (!in_place)
+        cr_assert_eq(skt_find_unpoisoned(out + n * es, SKT_GUARD * es), (size_t)-1,
+                     "%s: wrote past n", what);
+    free(src);
+    free(out);
+    free(want);
+}
+
+/* One case per way of giving segments, at every size: int32 add and uint64
+ * max scans (inclusive and exclusive, in place and out of place) and int64
+ * add totals. */
+static void host_forms(seg_kind kind, size_t i)
+{
+    static const size_t ns[] = {0, 1, 50, 2047, 30011};
+    segm s;
+    segm_random(&s, kind, ns[i], 1 + i * i * 5);
+    for (int excl = 0; excl < 2; excl++) {
+        check_host(SK_INT32, SK_OP_ADD, &s, excl, excl);
+        check_host(SK_UINT64, SK_OP_MAX, &s, excl, !excl);
+    }
+    size_t cap = is_offsets(s.kind) ? s.count : s.n, got = 0;
+    int64_t *src = skt_malloc((s.n + 1) * 8), *tot = skt_malloc((cap + SKT_GUARD) * 8);
+    int64_t *want = skt_malloc((cap + 1) * 8);
+    skt_fill(SK_INT64, SK_OP_ADD, src, s.n);
+    if (is_offsets(s.kind))
+        skt_ref_segreduce_offsets(SK_INT64, SK_OP_ADD, src, s.n, s.desc,
+                                  s.kind == OFFS32 ? SK_UINT32 : SK_UINT64, s.count, want);
+    else
+        skt_ref_segreduce_heads(SK_INT64, SK_OP_ADD, src, s.heads, s.n, want);
+    skt_poison(tot, (cap + SKT_GUARD) * 8);
+    sk_segments_host h = segments_host_of(&s);
+    SKT_OK(sk_segreduce_host(skt_ctx, SK_INT64, SK_OP_ADD, src, s.n, &h, tot, &got));
+    cr_assert_eq(got, s.segments);
+    skt_expect_elems(SK_INT64, tot, want, got, "host segreduce");
+    cr_assert_eq(skt_find_unpoisoned(tot + got, (cap + SKT_GUARD - got) * 8), (size_t)-1,
+                 "host segreduce wrote past the totals");
+    free(src);
+    free(tot);
+    free(want);
+    segm_free(&s);
+}
+
+ParameterizedTestParameters(segscan_host, host_forms_should_match_the_reference)
+{
+    return skt_cases((skt_axes){.variants = 4}, NULL);
+}
+
+ParameterizedTest(skt_case *c, segscan_host, host_forms_should_match_the_reference)
+{
+    skt_case_begin(c);
+    for (size_t i = 0; i < 5; i++)
+        host_forms((seg_kind)c->variant, i);
+}
