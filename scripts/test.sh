@@ -27,8 +27,8 @@
 # "test.sh: FAIL". It exits 1 when any pass failed, else 0.
 #
 # The sanitizer pass leaves out what cannot run under the sanitizers or adds
-# nothing there (see SANITIZE_EXCLUDE), and loads its kernels from the
-# normal pass's on-disk program cache, so it compiles nothing again. ASan and
+# nothing there (see SANITIZE_EXCLUDE), and finds its kernels in the normal
+# pass's caches (XDG_CACHE_HOME below), so it compiles nothing again. ASan and
 # LeakSanitizer reports are written to $sanitize_build/sanitizer-reports/, so
 # those of processes whose stderr a test captures or whose exit status it
 # does not see (the CLIs, Criterion's test processes, which leak-check only
@@ -62,6 +62,13 @@ all | normal | sanitize | fuzz) ;;
 esac
 
 scripts/setup.sh
+
+# What the tests build (PoCL's kernel cache; scankit's disk cache on devices
+# where the library keeps one) goes under XDG_CACHE_HOME: the normal tree's
+# for every pass, so the sanitizer pass compiles nothing again, and nothing
+# outside the build tree.
+export XDG_CACHE_HOME="$root/$build/tests/cache"
+case "$build" in /*) XDG_CACHE_HOME="$build/tests/cache" ;; esac
 
 # An absolute path for a build directory named on the command line.
 absolute() {
@@ -157,16 +164,7 @@ run_normal_pass() {
     return "$rc"
 }
 
-# The tests keep their kernels in $build/tests/skt-cache (Criterion tests,
-# which keep a SCANKIT_CACHE_DIR they are given) and $build/cli-test-cache
-# (CLI tests, which set their own): point the former at the normal tree's,
-# and copy the latter.
-share_program_cache() {
-    export SCANKIT_CACHE_DIR="$(absolute "$build")/tests/skt-cache"
-    [ -d "$build/cli-test-cache" ] || return 0
-    mkdir -p "$sanitize_build/cli-test-cache" &&
-        cp -a "$build/cli-test-cache/." "$sanitize_build/cli-test-cache/"
-}
+
 
 # ASan and LeakSanitizer write their reports to files in $1 and abort the
 # process (SIGABRT: no test accepts that status, not even one expecting a
@@ -207,8 +205,7 @@ sanitized_ctest() {
     local reports=$1
     shift
     (
-        share_program_cache &&
-            sanitizer_options "$reports" &&
+        sanitizer_options "$reports" &&
             cd "$sanitize_build" &&
             ctest --output-on-failure --timeout 1200 -E "$SANITIZE_EXCLUDE" "$@"
     )

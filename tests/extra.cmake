@@ -31,6 +31,11 @@ add_executable(og_segscan ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_segscan.c
                           ${CMAKE_CURRENT_SOURCE_DIR}/ref/ref_segscan.c
                           ${CMAKE_CURRENT_SOURCE_DIR}/ref/reference.c)
 target_link_libraries(og_segscan PRIVATE scankit)
+# the drivers set tuning parameters and read build counters: scankit.h's
+# experimental section
+foreach(og og_driver og_sort og_compact og_segscan)
+  target_compile_definitions(${og} PRIVATE SCANKIT_EXPERIMENTAL=1)
+endforeach()
 # og_driver and og_sort set test hooks (primitives/sk_testing.h)
 target_include_directories(og_driver PRIVATE ${PROJECT_SOURCE_DIR}/primitives)
 target_include_directories(og_sort PRIVATE ${PROJECT_SOURCE_DIR}/primitives)

@@ -280,7 +280,8 @@ const char *skt_cli_last_line(const char *s)
 }
 
 /* The test's environment, SCANKIT_* dropped but SCANKIT_DEVICE, plus
- * `cache` (a SCANKIT_CACHE_DIR= entry). free() the array only. */
+ * `cache` (a SCANKIT_CACHE_DIR= or XDG_CACHE_HOME= entry, which replaces
+ * the test's). free() the array only. */
 static char **child_env(char *cache)
 {
     size_t n = 0, k = 0;
@@ -288,12 +289,22 @@ static char **child_env(char *cache)
     char **env = calloc(n + 2, sizeof *env);
     cr_assert_not_null(env);
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "SCANKIT_", 8) != 0 ||
-            strncmp(environ[i], "SCANKIT_DEVICE=", 15) == 0)
+        if ((strncmp(environ[i], "SCANKIT_", 8) != 0 ||
+             strncmp(environ[i], "SCANKIT_DEVICE=", 15) == 0) &&
+            strncmp(environ[i], "XDG_CACHE_HOME=", 15) != 0)
             env[k++] = environ[i];
     env[k++] = cache;
     env[k] = NULL;
     return env;
+}
+
+void skt_cli_cache_env(const char *cache_dir, char *entry, size_t size)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (cache_dir)
+        snprintf(entry, size, "SCANKIT_CACHE_DIR=%s", cache_dir);
+    else
+        snprintf(entry, size, "XDG_CACHE_HOME=%s", xdg && *xdg ? xdg : SKT_TEST_CACHE_HOME);
 }
 
 static void add_redirect(posix_spawn_file_actions_t *fa, int fd, const char *path, int flags)
@@ -307,8 +318,7 @@ skt_cli_result skt_cli_run_argv(const char *stdin_path, const char *cache_dir,
     char out_path[4300], err_path[4300], cache[4400];
     snprintf(out_path, sizeof out_path, "%s/stdout.txt", skt_cli_root);
     snprintf(err_path, sizeof err_path, "%s/stderr.txt", skt_cli_root);
-    snprintf(cache, sizeof cache, "SCANKIT_CACHE_DIR=%s",
-             cache_dir ? cache_dir : SKT_BINARY_DIR "/cli-test-cache");
+    skt_cli_cache_env(cache_dir, cache, sizeof cache);
     posix_spawn_file_actions_t fa;
     cr_assert_eq(posix_spawn_file_actions_init(&fa), 0);
     add_redirect(&fa, 0, stdin_path ? stdin_path : "/dev/null", O_RDONLY);

@@ -102,10 +102,16 @@ typedef struct skt_cli_result {
 /* Runs argv[0] (argv NULL-terminated) and waits for it. stdin comes from
  * stdin_path (NULL: /dev/null); stdout/stderr are captured in skt_cli_root.
  * The child gets the test's environment without SCANKIT_* variables other
- * than SCANKIT_DEVICE, plus SCANKIT_CACHE_DIR=cache_dir (NULL: the shared
- * cache SKT_BINARY_DIR/cli-test-cache), so kernels compile once. */
+ * than SCANKIT_DEVICE, plus SCANKIT_CACHE_DIR=cache_dir (NULL: no
+ * SCANKIT_CACHE_DIR, and the test's caches: skt_cli_cache_env), so kernels
+ * compile once. */
 skt_cli_result skt_cli_run_argv(const char *stdin_path, const char *cache_dir,
                                 char *const argv[]);
+/* The environment entry that gives a program its caches: SCANKIT_CACHE_DIR=
+ * cache_dir, or (cache_dir NULL) XDG_CACHE_HOME= the test's (skt_setup's
+ * default SKT_TEST_CACHE_HOME), where the library and PoCL keep what they
+ * build, as the library tests do. */
+void skt_cli_cache_env(const char *cache_dir, char *entry, size_t size);
 /* Runs SKT_APP_DIR/tool with args[] (up to a NULL, at most SKT_CLI_MAX_ARGS),
  * as skt_cli_run_argv does. */
 skt_cli_result skt_cli_run(const char *tool, const char *stdin_path, const char *cache_dir,

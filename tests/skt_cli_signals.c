@@ -117,13 +117,14 @@ static char **child_env(const skt_sig_launch *l, char *cache, char *asan)
     snprintf(asan, 4096, "ASAN_OPTIONS=%s%sdetect_leaks=0", asan_now ? asan_now : "",
              asan_now && *asan_now ? ":" : "");
     for (size_t i = 0; i < n; i++) {
-        int scankit = strncmp(environ[i], "SCANKIT_", 8) == 0 &&
-                      strncmp(environ[i], "SCANKIT_DEVICE=", 15) != 0;
+        int scankit = (strncmp(environ[i], "SCANKIT_", 8) == 0 &&
+                       strncmp(environ[i], "SCANKIT_DEVICE=", 15) != 0) ||
+                      strncmp(environ[i], "XDG_CACHE_HOME=", 15) == 0;
         int replaced = l->inject && strncmp(environ[i], "ASAN_OPTIONS=", 13) == 0;
         if (!scankit && !replaced)
             env[k++] = environ[i];
     }
-    snprintf(cache, 4400, "SCANKIT_CACHE_DIR=%s/cli-test-cache", SKT_BINARY_DIR);
+    skt_cli_cache_env(NULL, cache, 4400);
     env[k++] = cache;
     if (l->kind == SKT_SIG_TEMP_NAMED)
         env[k++] = "SCANKIT_NO_TMPFILE=1";

@@ -63,7 +63,7 @@ void skt_check_reduce(sk_type t, sk_op op, size_t n, const char *cfg)
     skt_buf_upload(skt_bufs.src, 0, skt_bufs.h_src, n * es);
     skt_poison(got, sizeof got);
 
-    sk_status st = sk_reduce(skt_ctx, t, op, skt_bufs.src, n, got);
+    sk_status st = sk_reduce(skt_ctx, t, op, skt_bufs.src, got, n);
     cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
                  sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
     skt_expect_elems(t, got, want, 1, what);
@@ -171,7 +171,7 @@ void skt_skip_unless_fp64(void)
                       SK_E_UNSUPPORTED);
     SKT_EXPECT_STATUS(sk_scan_exclusive(skt_ctx, SK_FLOAT64, SK_OP_ADD, s, d, 64),
                       SK_E_UNSUPPORTED);
-    SKT_EXPECT_STATUS(sk_reduce(skt_ctx, SK_FLOAT64, SK_OP_ADD, s, 64, res),
+    SKT_EXPECT_STATUS(sk_reduce(skt_ctx, SK_FLOAT64, SK_OP_ADD, s, res, 64),
                       SK_E_UNSUPPORTED);
     skt_buf_download(d, 0, out, sizeof out);
     cr_assert_eq(skt_find_unpoisoned(out, sizeof out), (size_t)-1);

@@ -156,8 +156,8 @@ void apply_cfg(cfg c)
 sk_status segscan_mem(sk_type t, sk_op op, int excl, cl_mem s, cl_mem d, size_t n,
                       const sk_segments *seg)
 {
-    return excl ? sk_segscan_exclusive(skt_ctx, t, op, s, d, n, seg)
-                : sk_segscan_inclusive(skt_ctx, t, op, s, d, n, seg);
+    return excl ? sk_segscan_exclusive(skt_ctx, t, op, s, seg, d, n)
+                : sk_segscan_inclusive(skt_ctx, t, op, s, seg, d, n);
 }
 
 void check_segscan(sk_type t, sk_op op, int excl, const segm *s, int in_place,

@@ -563,7 +563,8 @@ Test(params, every_bound_should_be_taken_and_every_value_past_it_refused)
 {
     static const sk_param ps[] = {SK_PARAM_SHAPE, SK_PARAM_PROFILE, SK_PARAM_SCAN_PATH,
         SK_PARAM_PROGRAM_CACHE, SK_PARAM_WG_SIZE, SK_PARAM_ITEMS_PER_THREAD,
-        SK_PARAM_CPU_CHUNKS, SK_PARAM_CPU_SERIAL_BELOW, SK_PARAM_CPU_SORT_LINES_FROM};
+        SK_PARAM_CPU_CHUNKS, SK_PARAM_CPU_SERIAL_BELOW, SK_PARAM_CPU_SORT_LINES_FROM,
+        SK_PARAM_DISK_CACHE};
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
         const sk_param p = ps[i];
         long lo = -7, hi = -7;
@@ -589,7 +590,7 @@ Test(params, every_bound_should_be_taken_and_every_value_past_it_refused)
                   (int)p);
     }
     long lo, hi, v;
-    static const int unknown[] = {0, 10, 12345, -1};
+    static const int unknown[] = {0, 11, 12345, -1};
     for (size_t i = 0; i < 4; i++) {
         REFUSED(sk_context_set_param(skt_ctx, (sk_param)unknown[i], 0));
         REFUSED(sk_context_get_param(skt_ctx, (sk_param)unknown[i], &v));
@@ -617,11 +618,13 @@ static void trim_work(const uint32_t *src, uint32_t *out, size_t n)
     SKT_OK(sk_scan_exclusive_monoid_host(skt_ctx, &AFFINE2, src, out + 3 * n, n / 2));
 }
 
-Test(trim, should_keep_results_and_load_programs_from_disk)
+/* With the disk cache on (SK_PARAM_DISK_CACHE 1, in the directory
+ * SCANKIT_CACHE_DIR names or the default one) and off (2). */
+static void trim_check(int disk)
 {
     const size_t n = 5000;
-    const char *dir = getenv("SCANKIT_CACHE_DIR");
-    const int disk = dir && *dir && strcmp(dir, "off") != 0;
+    unsetenv("SCANKIT_CACHE_DIR"); /* a directory it names is used either way */
+    SKT_OK(sk_context_set_param(skt_ctx, SK_PARAM_DISK_CACHE, disk ? 1 : 2));
     uint32_t *src = skt_malloc((9 * n + 2) * 4), *r1 = src + n, *r2 = r1 + 4 * n + 1;
     skt_fill(SK_UINT32, SK_OP_ADD, src, n);
     skt_force_scan_path(SK_SCAN_PATH_LOOKBACK);
@@ -644,8 +647,18 @@ Test(trim, should_keep_results_and_load_programs_from_disk)
                   "from disk %lu -> %lu", round, disk ? "on" : "off", s1.compiled, s2.compiled,
                   s1.from_disk, s2.from_disk);
     }
-    REFUSED(sk_context_trim(NULL));
     free(src);
+}
+
+Test(trim, should_keep_results_and_load_programs_from_disk)
+{
+    trim_check(1);
+}
+
+Test(trim, should_keep_results_and_compile_again_without_a_disk_cache)
+{
+    trim_check(0);
+    REFUSED(sk_context_trim(NULL));
 }
 
 /* ---- struct_size ---------------------------------------------------------------------- */

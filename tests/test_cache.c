@@ -99,12 +99,16 @@ static char *path_in(const char *dir, const char *name)
 
 /* ---- the families ---------------------------------------------------------------------- */
 
+/* A context whose disk cache is on whatever the device (SK_PARAM_DISK_CACHE
+ * 1): in the directory SCANKIT_CACHE_DIR names, or the default one. */
 static sk_context *open_ctx(void)
 {
     sk_context *c = NULL;
-    sk_status st = sk_context_create(&c, NULL);
+    sk_status st = sk_context_create(&c, NULL, NULL, 0);
     if (st == SK_E_NO_DEVICE) cr_skip_test("no OpenCL device");
     cr_assert_eq(st, SK_OK, "sk_context_create -> %s", sk_status_name(st));
+    st = sk_context_set_param(c, SK_PARAM_DISK_CACHE, 1);
+    cr_assert_eq(st, SK_OK, "SK_PARAM_DISK_CACHE 1 -> %s", sk_status_name(st));
     return c;
 }
 
@@ -140,7 +144,7 @@ static void run_compact(sk_context *c)
     for (size_t i = 0; i < n; i++) keep[i] = in[i] % 3 == 0;
     size_t want_count = skt_ref_select(in, keep, n, 4, want);
     skt_poison(got, n * 4);
-    CTX_OK(c, sk_select_if_host(c, SK_UINT32, "x % 3 == 0", in, got, n, &count));
+    CTX_OK(c, sk_select_if_host(c, SK_UINT32, "x % 3 == 0", in, got, &count, n));
     cr_assert_eq(count, want_count, "select_if kept %zu of %zu, expected %zu", count, n,
                  want_count);
     skt_expect_elems(SK_UINT32, got, want, count, "select_if x % 3 == 0");
@@ -176,7 +180,7 @@ static void run_segscan(sk_context *c)
     skt_ref_segscan(SK_UINT32, SK_OP_ADD, 0, in, want, heads, n);
     skt_poison(got, n * 4);
     sk_segments_host seg = {.flags = flags, .flag_size = 1};
-    CTX_OK(c, sk_segscan_inclusive_host(c, SK_UINT32, SK_OP_ADD, in, got, n, &seg));
+    CTX_OK(c, sk_segscan_inclusive_host(c, SK_UINT32, SK_OP_ADD, in, &seg, got, n));
     skt_expect_elems(SK_UINT32, got, want, n, "segmented add scan by flags");
     free(in);
     free(want);
@@ -197,8 +201,8 @@ static void run_poly(sk_context *c)
         *(i % 2 ? &odd : &even) += coef[i];
     }
     double at1 = -1, at_minus1 = -1;
-    CTX_OK(c, sk_poly_eval_host(c, SK_FLOAT32, coef, n, 1.0, &at1));
-    CTX_OK(c, sk_poly_eval_host(c, SK_FLOAT32, coef, n, -1.0, &at_minus1));
+    CTX_OK(c, sk_poly_eval_host(c, SK_FLOAT32, coef, 1.0, &at1, n));
+    CTX_OK(c, sk_poly_eval_host(c, SK_FLOAT32, coef, -1.0, &at_minus1, n));
     cr_assert_eq(at1, even + odd, "p(1) = %g, expected %g", at1, even + odd);
     cr_assert_eq(at_minus1, even - odd, "p(-1) = %g, expected %g", at_minus1, even - odd);
     free(coef);
@@ -217,7 +221,7 @@ static const family FAMILIES[] = {
 
 static sk_build_stats stats_of(sk_context *c)
 {
-    sk_build_stats s;
+    sk_build_stats s = SK_BUILD_STATS_INIT;
     memset(&s, 0xA5, sizeof s);
     cr_assert_eq(sk_context_build_stats(c, &s), SK_OK);
     return s;
@@ -700,6 +704,47 @@ Test(cache_dir, default_directory_should_be_under_xdg_cache_home)
     free(sub);
     skt_cli_remove_tree(xdg);
     free(xdg);
+}
+
+/* Automatic (SK_PARAM_DISK_CACHE 0): the default directory is used unless
+ * the driver caches programs itself (PoCL); a directory SCANKIT_CACHE_DIR
+ * names is used on every device. */
+Test(cache_dir, the_default_directory_should_be_skipped_where_the_driver_caches_programs)
+{
+    pin_pocl_cache();
+    char *xdg = make_tmpdir(), *named = make_tmpdir();
+    unsetenv("SCANKIT_CACHE_DIR");
+    setenv("XDG_CACHE_HOME", xdg, 1);
+    sk_context *c = NULL;
+    sk_status st = sk_context_create(&c, NULL, NULL, 0);
+    if (st == SK_E_NO_DEVICE) cr_skip_test("no OpenCL device");
+    cr_assert_eq(st, SK_OK);
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
+    cr_assert_eq(sk_context_device(c, &d), SK_OK);
+    long automatic = -1;
+    cr_assert_eq(sk_context_get_param(c, SK_PARAM_DISK_CACHE, &automatic), SK_OK);
+    cr_assert_eq(automatic, 0, "SK_PARAM_DISK_CACHE starts at %ld, not 0", automatic);
+    run_scan(c);
+    sk_context_free(c);
+    char *sub = path_in(xdg, "scankit");
+    int pocl = strstr(d.platform_name, "Portable Computing Language") != NULL;
+    if (pocl)
+        cr_assert_eq(entries_in(sub), 0, "scankit cached programs on %s, whose driver "
+                     "caches them itself", d.platform_name);
+    else
+        cr_assert_gt(entries_in(sub), 0, "nothing cached in $XDG_CACHE_HOME/scankit");
+    /* named: on, whatever the device */
+    setenv("SCANKIT_CACHE_DIR", named, 1);
+    cr_assert_eq(sk_context_create(&c, NULL, NULL, 0), SK_OK);
+    run_scan(c);
+    sk_context_free(c);
+    cr_assert_gt(entries_in(named), 0, "nothing cached in the SCANKIT_CACHE_DIR directory");
+    unsetenv("SCANKIT_CACHE_DIR");
+    free(sub);
+    skt_cli_remove_tree(xdg);
+    skt_cli_remove_tree(named);
+    free(xdg);
+    free(named);
 }
 
 Test(cache_dir, a_relative_xdg_cache_home_is_ignored_for_home)

@@ -36,8 +36,8 @@ TestSuite(scan_cli, .init = skt_cli_setup, .fini = skt_cli_dirs_close, .timeout 
 static int default_device_has_fp64(void)
 {
     sk_context *ctx = NULL;
-    sk_device_desc d;
-    int has_fp64 = sk_context_create(&ctx, NULL) == SK_OK &&
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
+    int has_fp64 = sk_context_create(&ctx, NULL, NULL, 0) == SK_OK &&
                    sk_context_device(ctx, &d) == SK_OK && d.has_fp64;
     sk_context_free(ctx);
     return has_fp64;

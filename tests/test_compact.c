@@ -215,13 +215,13 @@ static sk_status call_mem_pairs(const run_case *c, const char *pred, size_t *cou
     size_t vs = c->value_size, n = c->n;
     switch (c->m) {
     case M_SELECT:
-        return sk_select_if_pairs(skt_ctx, c->t, pred, B.s, B.vs, vs, B.d, B.vd, n, count);
+        return sk_select_if_pairs(skt_ctx, c->t, vs, pred, B.s, B.vs, B.d, B.vd, count, n);
     case M_PARTITION:
-        return sk_partition_pairs(skt_ctx, c->t, pred, B.s, B.vs, vs, B.d, B.vd, n, count);
+        return sk_partition_pairs(skt_ctx, c->t, vs, pred, B.s, B.vs, B.d, B.vd, count, n);
     case M_FLAGGED:
-        return sk_select_flagged_pairs(skt_ctx, c->t, B.s, B.f, c->aux_size, B.vs, vs, B.d,
-                                       B.vd, n, count);
-    case M_UNIQUE: return sk_unique_pairs(skt_ctx, c->t, B.s, B.vs, vs, B.d, B.vd, n, count);
+        return sk_select_flagged_pairs(skt_ctx, c->t, vs, c->aux_size, B.s, B.vs, B.f, B.d, B.vd,
+                                       count, n);
+    case M_UNIQUE: return sk_unique_pairs(skt_ctx, c->t, vs, B.s, B.vs, B.d, B.vd, count, n);
     case M_PAIRS: break;
     }
     return SK_E_INVALID_ARG;
@@ -232,14 +232,14 @@ static sk_status call_mem(const run_case *c, size_t *count)
     const char *pred = skt_ref_pred_text(c->t, SKT_PRED_HALF);
     if (c->value_size) return call_mem_pairs(c, pred, count);
     switch (c->m) {
-    case M_SELECT: return sk_select_if(skt_ctx, c->t, pred, B.s, B.d, c->n, count);
-    case M_PARTITION: return sk_partition(skt_ctx, c->t, pred, B.s, B.d, c->n, count);
+    case M_SELECT: return sk_select_if(skt_ctx, c->t, pred, B.s, B.d, count, c->n);
+    case M_PARTITION: return sk_partition(skt_ctx, c->t, pred, B.s, B.d, count, c->n);
     case M_FLAGGED:
-        return sk_select_flagged(skt_ctx, c->t, B.s, B.f, c->aux_size, B.d, c->n, count);
-    case M_UNIQUE: return sk_unique(skt_ctx, c->t, B.s, B.d, c->n, count);
+        return sk_select_flagged(skt_ctx, c->t, c->aux_size, B.s, B.f, B.d, count, c->n);
+    case M_UNIQUE: return sk_unique(skt_ctx, c->t, B.s, B.d, count, c->n);
     case M_PAIRS:
-        return sk_select_if_pairs(skt_ctx, c->t, pred, B.s, B.vs, c->aux_size, B.d, B.vd,
-                                  c->n, count);
+        return sk_select_if_pairs(skt_ctx, c->t, c->aux_size, pred, B.s, B.vs, B.d, B.vd, count,
+                                  c->n);
     }
     return SK_E_INVALID_ARG;
 }
@@ -428,7 +428,7 @@ static void check_other_predicate(sk_type t, size_t n)
     size_t want = skt_ref_select(B.src, B.keep, n, es, B.ref);
     skt_buf_upload(B.s, 0, B.src, n * es);
     skt_buf_poison(B.d, (n + GUARD) * es);
-    SKT_OK(sk_select_if(skt_ctx, t, skt_ref_pred_text(t, p), B.s, B.d, n, &got));
+    SKT_OK(sk_select_if(skt_ctx, t, skt_ref_pred_text(t, p), B.s, B.d, &got, n));
     cr_assert_eq(got, want, "%s: count %zu, expected %zu [seed %llu]", what, got, want,
                  (unsigned long long)skt_seed());
     skt_buf_download(B.d, 0, B.out, (n + GUARD) * es);
@@ -460,10 +460,10 @@ Test(compact, select_if_builds_a_predicate_once_per_context)
     uint32_t src[64], dst[64];
     size_t count = 0;
     for (uint32_t i = 0; i < 64; i++) src[i] = i;
-    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT32, "x > 40u", src, dst, 64, &count));
+    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT32, "x > 40u", src, dst, &count, 64));
     SKT_OK(sk_context_build_stats(skt_ctx, &before));
     for (int k = 0; k < 3; k++)
-        SKT_OK(sk_select_if_host(skt_ctx, SK_UINT32, "x > 40u", src, dst, 64, &count));
+        SKT_OK(sk_select_if_host(skt_ctx, SK_UINT32, "x > 40u", src, dst, &count, 64));
     SKT_OK(sk_context_build_stats(skt_ctx, &after));
     cr_assert_eq(count, 23);
     cr_assert_eq(after.compiled + after.from_disk, before.compiled + before.from_disk,
@@ -479,14 +479,14 @@ static sk_status call_host_pairs(const run_case *c, const char *pred, const void
     size_t vs = c->value_size, n = c->n;
     switch (c->m) {
     case M_SELECT:
-        return sk_select_if_pairs_host(skt_ctx, c->t, pred, src, vsrc, vs, dst, vdst, n, count);
+        return sk_select_if_pairs_host(skt_ctx, c->t, vs, pred, src, vsrc, dst, vdst, count, n);
     case M_PARTITION:
-        return sk_partition_pairs_host(skt_ctx, c->t, pred, src, vsrc, vs, dst, vdst, n, count);
+        return sk_partition_pairs_host(skt_ctx, c->t, vs, pred, src, vsrc, dst, vdst, count, n);
     case M_FLAGGED:
-        return sk_select_flagged_pairs_host(skt_ctx, c->t, src, B.flags, c->aux_size, vsrc, vs,
-                                            dst, vdst, n, count);
+        return sk_select_flagged_pairs_host(skt_ctx, c->t, vs, c->aux_size, src, vsrc, B.flags,
+                                            dst, vdst, count, n);
     case M_UNIQUE:
-        return sk_unique_pairs_host(skt_ctx, c->t, src, vsrc, vs, dst, vdst, n, count);
+        return sk_unique_pairs_host(skt_ctx, c->t, vs, src, vsrc, dst, vdst, count, n);
     case M_PAIRS: break;
     }
     return SK_E_INVALID_ARG;
@@ -498,15 +498,14 @@ static sk_status call_host(const run_case *c, const void *src, const void *vsrc,
     const char *pred = skt_ref_pred_text(c->t, SKT_PRED_HALF);
     if (c->value_size) return call_host_pairs(c, pred, src, vsrc, dst, vdst, count);
     switch (c->m) {
-    case M_SELECT: return sk_select_if_host(skt_ctx, c->t, pred, src, dst, c->n, count);
-    case M_PARTITION: return sk_partition_host(skt_ctx, c->t, pred, src, dst, c->n, count);
+    case M_SELECT: return sk_select_if_host(skt_ctx, c->t, pred, src, dst, count, c->n);
+    case M_PARTITION: return sk_partition_host(skt_ctx, c->t, pred, src, dst, count, c->n);
     case M_FLAGGED:
-        return sk_select_flagged_host(skt_ctx, c->t, src, B.flags, c->aux_size, dst, c->n,
-                                      count);
-    case M_UNIQUE: return sk_unique_host(skt_ctx, c->t, src, dst, c->n, count);
+        return sk_select_flagged_host(skt_ctx, c->t, c->aux_size, src, B.flags, dst, count, c->n);
+    case M_UNIQUE: return sk_unique_host(skt_ctx, c->t, src, dst, count, c->n);
     case M_PAIRS:
-        return sk_select_if_pairs_host(skt_ctx, c->t, pred, src, vsrc, c->aux_size, dst,
-                                       vdst, c->n, count);
+        return sk_select_if_pairs_host(skt_ctx, c->t, c->aux_size, pred, src, vsrc, dst, vdst,
+                                       count, c->n);
     }
     return SK_E_INVALID_ARG;
 }
@@ -586,12 +585,12 @@ Test(compact_host, host_forms_accept_dst_equal_to_src)
 Test(compact_host, zero_elements_write_count_zero_and_accept_null_arrays)
 {
     size_t count = 99;
-    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT32, "x > 1u", NULL, NULL, 0, &count));
+    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT32, "x > 1u", NULL, NULL, &count, 0));
     cr_assert_eq(count, 0);
     count = 99;
-    SKT_OK(sk_unique_host(skt_ctx, SK_INT64, NULL, NULL, 0, &count));
+    SKT_OK(sk_unique_host(skt_ctx, SK_INT64, NULL, NULL, &count, 0));
     cr_assert_eq(count, 0);
     count = 99;
-    SKT_OK(sk_select_flagged_host(skt_ctx, SK_FLOAT32, NULL, NULL, 1, NULL, 0, &count));
+    SKT_OK(sk_select_flagged_host(skt_ctx, SK_FLOAT32, 1, NULL, NULL, NULL, &count, 0));
     cr_assert_eq(count, 0);
 }

@@ -52,14 +52,14 @@ Test(compact_errors, malformed_predicate_gives_build_error_with_log_and_context_
     size_t count = 12345;
     skt_poison(dst, sizeof dst);
     SKT_EXPECT_STATUS(sk_select_if_host(skt_ctx, SK_UINT32, "x + undefined_name(", src, dst,
-                                        8, &count),
+                                        &count, 8),
                       SK_E_BUILD);
     cr_assert_gt(strlen(sk_context_build_log(skt_ctx)), 0, "the build log is empty");
     cr_assert_eq(count, 12345, "count was written on failure");
     cr_assert_eq(skt_find_unpoisoned(dst, sizeof dst), (size_t)-1, "dst was written on failure");
-    SKT_EXPECT_STATUS(sk_partition_host(skt_ctx, SK_FLOAT32, "x % 3 == 0", src, dst, 8, &count),
+    SKT_EXPECT_STATUS(sk_partition_host(skt_ctx, SK_FLOAT32, "x % 3 == 0", src, dst, &count, 8),
                       SK_E_BUILD); /* % is not defined on float */
-    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT32, "(x & 1u) == 0", src, dst, 8, &count));
+    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT32, "(x & 1u) == 0", src, dst, &count, 8));
     cr_assert_eq(count, 4);
     cr_assert(dst[0] == 2 && dst[1] == 4 && dst[2] == 6 && dst[3] == 8);
 }
@@ -101,39 +101,34 @@ Test(compact_errors, bad_arguments_give_invalid_arg_and_leave_outputs_untouched)
     const size_t n = 64;
     cl_mem small = random_inputs(n);
     size_t *no_count = NULL;
-    EXPECT_BAD_ARGS(sk_select_if(NULL, SK_UINT32, "1", B.s, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.s, B.d, n, no_count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, (sk_type)42, "1", B.s, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, NULL, B.s, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "", B.s, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", NULL, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.s, NULL, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.d, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.s, small, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", small, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_partition(skt_ctx, SK_UINT32, "1", B.d, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_unique(skt_ctx, SK_UINT32, B.d, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_unique(skt_ctx, SK_UINT32, B.s, B.d, n, no_count));
-    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, B.s, B.f, 2, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, B.s, B.d, 1, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, B.s, NULL, 1, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, B.s, small, 4, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 3, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 4, B.d, NULL, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 4, B.d, B.d, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 8, B.d, B.vs, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, small, 4, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_select_if_host(skt_ctx, SK_UINT32, "1", NULL, B.out, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if_host(skt_ctx, SK_UINT32, "1", B.src, NULL, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged_host(skt_ctx, SK_UINT32, B.src, NULL, 1, B.vout, n,
-                                           &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs_host(skt_ctx, SK_UINT32, "1", B.src, B.vals, 4,
-                                            B.vout, NULL, n, &count));
+    EXPECT_BAD_ARGS(sk_select_if(NULL, SK_UINT32, "1", B.s, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.s, B.d, no_count, n));
+    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, (sk_type)42, "1", B.s, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, NULL, B.s, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "", B.s, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", NULL, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.s, NULL, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.d, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", B.s, small, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if(skt_ctx, SK_UINT32, "1", small, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_partition(skt_ctx, SK_UINT32, "1", B.d, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_unique(skt_ctx, SK_UINT32, B.d, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_unique(skt_ctx, SK_UINT32, B.s, B.d, no_count, n));
+    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, 2, B.s, B.f, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, 1, B.s, B.d, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, 1, B.s, NULL, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_select_flagged(skt_ctx, SK_UINT32, 4, B.s, small, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, 3, "1", B.s, B.vs, B.d, B.vd, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, 4, "1", B.s, B.vs, B.d, NULL, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, 4, "1", B.s, B.vs, B.d, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, 8, "1", B.s, B.vs, B.d, B.vs, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, 4, "1", B.s, small, B.d, B.vd, &count,
+                                       n));
+    EXPECT_BAD_ARGS(sk_select_if_host(skt_ctx, SK_UINT32, "1", NULL, B.out, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if_host(skt_ctx, SK_UINT32, "1", B.src, NULL, &count, n));
+    EXPECT_BAD_ARGS(sk_select_flagged_host(skt_ctx, SK_UINT32, 1, B.src, NULL, B.vout, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if_pairs_host(skt_ctx, SK_UINT32, 4, "1", B.src, B.vals, B.vout,
+                                            NULL, &count, n));
     skt_buf_free(small);
 }
 
@@ -143,50 +138,44 @@ Test(compact_errors, bad_value_arguments_of_every_pair_form_give_invalid_arg)
 {
     const size_t n = 64;
     cl_mem small = random_inputs(n);
-    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, NULL, 4, B.d,
-                                            B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, B.vs, 4, B.d,
-                                            NULL, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, B.vs, 2, B.d,
-                                            B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 1, B.vs, 4, B.d,
-                                            B.f, n, &count));
-    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, B.s, B.f, 3, B.vs, 4, B.d,
-                                            B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, NULL, 8, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 8, B.d, NULL, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 2, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 4, B.d, B.s, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, "", B.s, B.vs, 4, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, NULL, 4, B.d, B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, B.vs, 4, B.d, NULL, n, &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, B.vs, 2, B.d, B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, small, 4, B.d, B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, B.s, B.vs, 4, B.d, B.d, n, &count));
-    EXPECT_BAD_ARGS(sk_unique_pairs(NULL, SK_UINT32, B.s, B.vs, 4, B.d, B.vd, n, &count));
-    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, "1", B.s, B.vs, 2, B.d, B.vd, n,
-                                       &count));
-    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, B.src, B.flags, 1,
-                                                      NULL, 4, B.out, B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, B.src, B.flags, 1,
-                                                      B.vals, 2, B.out, B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, B.src, NULL, 1,
-                                                      B.vals, 4, B.out, B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_partition_pairs_host(skt_ctx, SK_UINT32, "1", B.src, B.vals, 8,
-                                                 B.out, NULL, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_partition_pairs_host(skt_ctx, SK_UINT32, "1", B.src, B.vals, 2,
-                                                 B.out, B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, B.src, NULL, 8, B.out,
-                                              B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, B.src, B.vals, 2, B.out,
-                                              B.vout, n, &count));
-    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, NULL, B.vals, 4, B.out,
-                                              B.vout, n, &count));
+    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, 4, 1, B.s, NULL, B.f, B.d, B.vd,
+                                            &count, n));
+    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, 4, 1, B.s, B.vs, B.f, B.d, NULL,
+                                            &count, n));
+    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, 2, 1, B.s, B.vs, B.f, B.d, B.vd,
+                                            &count, n));
+    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, 4, 1, B.s, B.vs, B.f, B.d, B.f,
+                                            &count, n));
+    EXPECT_BAD_ARGS(sk_select_flagged_pairs(skt_ctx, SK_UINT32, 4, 3, B.s, B.vs, B.f, B.d, B.vd,
+                                            &count, n));
+    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, 8, "1", B.s, NULL, B.d, B.vd, &count, n));
+    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, 8, "1", B.s, B.vs, B.d, NULL, &count, n));
+    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, 2, "1", B.s, B.vs, B.d, B.vd, &count, n));
+    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, 4, "1", B.s, B.vs, B.d, B.s, &count, n));
+    EXPECT_BAD_ARGS(sk_partition_pairs(skt_ctx, SK_UINT32, 4, "", B.s, B.vs, B.d, B.vd, &count, n));
+    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, 4, B.s, NULL, B.d, B.vd, &count, n));
+    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, 4, B.s, B.vs, B.d, NULL, &count, n));
+    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, 2, B.s, B.vs, B.d, B.vd, &count, n));
+    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, 4, B.s, small, B.d, B.vd, &count, n));
+    EXPECT_BAD_ARGS(sk_unique_pairs(skt_ctx, SK_UINT32, 4, B.s, B.vs, B.d, B.d, &count, n));
+    EXPECT_BAD_ARGS(sk_unique_pairs(NULL, SK_UINT32, 4, B.s, B.vs, B.d, B.vd, &count, n));
+    EXPECT_BAD_ARGS(sk_select_if_pairs(skt_ctx, SK_UINT32, 2, "1", B.s, B.vs, B.d, B.vd, &count, n));
+    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, 4, 1, B.src, NULL,
+                                                      B.flags, B.out, B.vout, &count, n));
+    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, 2, 1, B.src, B.vals,
+                                                      B.flags, B.out, B.vout, &count, n));
+    EXPECT_BAD_HOST_ARGS(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, 4, 1, B.src, B.vals,
+                                                      NULL, B.out, B.vout, &count, n));
+    EXPECT_BAD_HOST_ARGS(sk_partition_pairs_host(skt_ctx, SK_UINT32, 8, "1", B.src, B.vals, B.out,
+                                                 NULL, &count, n));
+    EXPECT_BAD_HOST_ARGS(sk_partition_pairs_host(skt_ctx, SK_UINT32, 2, "1", B.src, B.vals, B.out,
+                                                 B.vout, &count, n));
+    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, 8, B.src, NULL, B.out, B.vout,
+                                              &count, n));
+    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, 2, B.src, B.vals, B.out, B.vout,
+                                              &count, n));
+    EXPECT_BAD_HOST_ARGS(sk_unique_pairs_host(skt_ctx, SK_UINT32, 4, NULL, B.vals, B.out, B.vout,
+                                              &count, n));
     skt_buf_free(small);
 }
 
@@ -197,20 +186,20 @@ Test(compact_errors, pair_forms_without_values_match_the_keys_only_forms)
     uint32_t src[9] = {4, 4, 1, 7, 7, 7, 2, 9, 9}, got[9], want[9];
     uint8_t flags[9] = {1, 0, 0, 1, 1, 0, 0, 0, 1};
     size_t count = 0, want_count = 0;
-    SKT_OK(sk_unique_pairs_host(skt_ctx, SK_UINT32, src, NULL, 3, got, NULL, 9, &count));
-    SKT_OK(sk_unique_host(skt_ctx, SK_UINT32, src, want, 9, &want_count));
+    SKT_OK(sk_unique_pairs_host(skt_ctx, SK_UINT32, 3, src, NULL, got, NULL, &count, 9));
+    SKT_OK(sk_unique_host(skt_ctx, SK_UINT32, src, want, &want_count, 9));
     cr_assert(count == want_count && memcmp(got, want, count * 4) == 0);
-    SKT_OK(sk_partition_pairs_host(skt_ctx, SK_UINT32, "x > 4u", src, NULL, 0, got, NULL, 9,
-                                   &count));
-    SKT_OK(sk_partition_host(skt_ctx, SK_UINT32, "x > 4u", src, want, 9, &want_count));
+    SKT_OK(sk_partition_pairs_host(skt_ctx, SK_UINT32, 0, "x > 4u", src, NULL, got, NULL, &count,
+                                   9));
+    SKT_OK(sk_partition_host(skt_ctx, SK_UINT32, "x > 4u", src, want, &want_count, 9));
     cr_assert(count == want_count && memcmp(got, want, sizeof got) == 0);
-    SKT_OK(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, src, flags, 1, NULL, 2, got, NULL,
-                                        9, &count));
-    SKT_OK(sk_select_flagged_host(skt_ctx, SK_UINT32, src, flags, 1, want, 9, &want_count));
+    SKT_OK(sk_select_flagged_pairs_host(skt_ctx, SK_UINT32, 2, 1, src, NULL, flags, got, NULL,
+                                        &count, 9));
+    SKT_OK(sk_select_flagged_host(skt_ctx, SK_UINT32, 1, src, flags, want, &want_count, 9));
     cr_assert(count == want_count && memcmp(got, want, count * 4) == 0);
     count = 99;
-    SKT_OK(sk_partition_pairs_host(skt_ctx, SK_INT64, "x > 0", NULL, NULL, 8, NULL, NULL, 0,
-                                   &count));
+    SKT_OK(sk_partition_pairs_host(skt_ctx, SK_INT64, 8, "x > 0", NULL, NULL, NULL, NULL, &count,
+                                   0));
     cr_assert_eq(count, 0);
 }
 
@@ -218,7 +207,7 @@ Test(compact_errors, size_overflow_gives_size)
 {
     size_t count = 5;
     reserve(8);
-    SKT_EXPECT_STATUS(sk_select_if(skt_ctx, SK_UINT64, "1", B.s, B.d, SIZE_MAX / 4, &count),
+    SKT_EXPECT_STATUS(sk_select_if(skt_ctx, SK_UINT64, "1", B.s, B.d, &count, SIZE_MAX / 4),
                       SK_E_SIZE);
     cr_assert_eq(count, 5);
 }
@@ -227,9 +216,9 @@ Test(compact_errors, a_fully_selected_and_an_empty_result_report_n_and_zero)
 {
     uint64_t src[5] = {1, 3, 5, 7, 9}, dst[5];
     size_t count = 0;
-    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT64, "(x & 1ul) != 0", src, dst, 5, &count));
+    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT64, "(x & 1ul) != 0", src, dst, &count, 5));
     cr_assert_eq(count, 5);
-    SKT_OK(sk_partition_host(skt_ctx, SK_UINT64, "x > 100ul", src, dst, 5, &count));
+    SKT_OK(sk_partition_host(skt_ctx, SK_UINT64, "x > 100ul", src, dst, &count, 5));
     cr_assert_eq(count, 0);
     cr_assert_eq(memcmp(dst, src, sizeof src), 0, "a partition selecting nothing keeps order");
 }

@@ -83,7 +83,7 @@ static void run_on_fresh_context(const det_cfg *cfg, run_fn run, const void *job
                                  unsigned char *out, const char *what)
 {
     sk_context *mine = skt_ctx, *fresh = NULL;
-    SKT_OK(sk_context_create(&fresh, NULL));
+    SKT_OK(sk_context_create(&fresh, NULL, NULL, 0));
     skt_ctx = fresh;
     apply_cfg(cfg);
     run(job, out, what);
@@ -199,7 +199,7 @@ static void run_reduce(const void *arg, unsigned char *out, const char *what)
     const scan_job *j = arg;
     size_t es = sk_type_size(j->t);
     cl_mem s = buf_with(j->src, j->n * es);
-    SKT_OK(sk_reduce(skt_ctx, j->t, SK_OP_ADD, s, j->n, out));
+    SKT_OK(sk_reduce(skt_ctx, j->t, SK_OP_ADD, s, out, j->n));
     skt_buf_free(s);
     expect_written(out, 1, es, what);
 }
@@ -253,11 +253,11 @@ static void run_segscan(const void *arg, unsigned char *out, const char *what)
     if (j->mode == SEG_EXCLUSIVE_BY_OFFSETS) {
         desc = buf_with(j->offsets, j->count * sizeof *j->offsets);
         seg = (sk_segments){.offsets = desc, .offset_type = SK_UINT64, .count = j->count};
-        SKT_OK(sk_segscan_exclusive(skt_ctx, j->t, SK_OP_ADD, s, d, j->n, &seg));
+        SKT_OK(sk_segscan_exclusive(skt_ctx, j->t, SK_OP_ADD, s, &seg, d, j->n));
     } else {
         desc = buf_with(j->flags, j->n);
         seg = (sk_segments){.flags = desc, .flag_size = 1};
-        SKT_OK(sk_segscan_inclusive(skt_ctx, j->t, SK_OP_ADD, s, d, j->n, &seg));
+        SKT_OK(sk_segscan_inclusive(skt_ctx, j->t, SK_OP_ADD, s, &seg, d, j->n));
     }
     skt_buf_download(d, 0, out, bytes);
     skt_buf_free(s);
@@ -273,7 +273,7 @@ static void run_segreduce(const void *arg, unsigned char *out, const char *what)
     cl_mem s = buf_with(j->src, j->n * es), flags = buf_with(j->flags, j->n);
     cl_mem totals = buf_poisoned(j->n * es);
     sk_segments seg = {.flags = flags, .flag_size = 1};
-    SKT_OK(sk_segreduce(skt_ctx, j->t, SK_OP_ADD, s, j->n, &seg, totals, &segments));
+    SKT_OK(sk_segreduce(skt_ctx, j->t, SK_OP_ADD, s, &seg, totals, &segments, j->n));
     cr_assert_eq(segments, j->count, "%s: %zu segments, expected %zu", what, segments,
                  j->count);
     skt_buf_download(totals, 0, out, j->n * es);
@@ -342,7 +342,7 @@ static void run_poly_one_point(const void *arg, unsigned char *out, const char *
     cl_mem a = buf_with(j->coeffs, j->ncoef * sk_type_size(j->t));
     double result;
     skt_poison(&result, sizeof result);
-    SKT_OK(sk_poly_eval(skt_ctx, j->t, a, j->ncoef, j->x, &result));
+    SKT_OK(sk_poly_eval(skt_ctx, j->t, a, j->x, &result, j->ncoef));
     skt_buf_free(a);
     memcpy(out, &result, sizeof result);
     expect_written(out, 1, sizeof result, what);
@@ -353,7 +353,7 @@ static void run_poly_prefixes(const void *arg, unsigned char *out, const char *w
     const poly_job *j = arg;
     size_t es = sk_type_size(j->t), bytes = j->ncoef * es;
     cl_mem a = buf_with(j->coeffs, bytes), pre = buf_poisoned(bytes);
-    SKT_OK(sk_poly_horner_prefixes(skt_ctx, j->t, a, j->ncoef, j->x, pre));
+    SKT_OK(sk_poly_horner_prefixes(skt_ctx, j->t, a, j->x, pre, j->ncoef));
     skt_buf_download(pre, 0, out, bytes);
     skt_buf_free(a);
     skt_buf_free(pre);
@@ -366,7 +366,7 @@ static void run_poly_points(const void *arg, unsigned char *out, const char *wha
     size_t es = sk_type_size(j->t), bytes = j->npoints * es;
     cl_mem a = buf_with(j->coeffs, j->ncoef * es), x = buf_with(j->points, bytes);
     cl_mem y = buf_poisoned(bytes);
-    SKT_OK(sk_poly_eval_points(skt_ctx, j->t, a, j->ncoef, x, y, j->npoints));
+    SKT_OK(sk_poly_eval_points(skt_ctx, j->t, a, x, y, j->ncoef, j->npoints));
     skt_buf_download(y, 0, out, bytes);
     skt_buf_free(a);
     skt_buf_free(x);
@@ -424,7 +424,7 @@ static void run_sort_pairs(const void *arg, unsigned char *out, const char *what
     const sort_job *j = arg;
     size_t kb = j->n * sk_type_size(j->t), vb = j->n * j->value_size;
     cl_mem keys = buf_with(j->keys, kb), values = buf_with(j->values, vb);
-    SKT_OK(sk_sort_pairs(skt_ctx, j->t, keys, j->value_size, values, j->n, j->order));
+    SKT_OK(sk_sort_pairs(skt_ctx, j->t, j->value_size, keys, values, j->n, j->order));
     skt_buf_download(keys, 0, out, kb);
     skt_buf_download(values, 0, out + kb, vb);
     skt_buf_free(keys);
@@ -518,17 +518,16 @@ static sk_status compact_call(const compact_job *j, cl_mem k_in, cl_mem flags, c
     const char *pred = "x > 0.25f";
     switch (j->mode) {
     case SELECT_IF:
-        return sk_select_if_pairs(skt_ctx, SK_FLOAT32, pred, k_in, v_in, 4, k_out, v_out,
-                                  j->n, count);
+        return sk_select_if_pairs(skt_ctx, SK_FLOAT32, 4, pred, k_in, v_in, k_out, v_out, count,
+                                  j->n);
     case SELECT_FLAGGED:
-        return sk_select_flagged_pairs(skt_ctx, SK_FLOAT32, k_in, flags, 1, v_in, 4, k_out,
-                                       v_out, j->n, count);
+        return sk_select_flagged_pairs(skt_ctx, SK_FLOAT32, 4, 1, k_in, v_in, flags, k_out, v_out,
+                                       count, j->n);
     case PARTITION:
-        return sk_partition_pairs(skt_ctx, SK_FLOAT32, pred, k_in, v_in, 4, k_out, v_out,
-                                  j->n, count);
+        return sk_partition_pairs(skt_ctx, SK_FLOAT32, 4, pred, k_in, v_in, k_out, v_out, count,
+                                  j->n);
     case UNIQUE:
-        return sk_unique_pairs(skt_ctx, SK_FLOAT32, k_in, v_in, 4, k_out, v_out, j->n,
-                               count);
+        return sk_unique_pairs(skt_ctx, SK_FLOAT32, 4, k_in, v_in, k_out, v_out, count, j->n);
     }
     return SK_E_INVALID_ARG;
 }

@@ -62,7 +62,7 @@ static void expect_context_computes(void)
 Test(device_limits,
      a_host_array_over_the_largest_buffer_should_give_size_and_leave_the_context_usable)
 {
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     SKT_OK(sk_context_device(skt_ctx, &d));
     if (d.max_alloc_bytes >= SIZE_MAX / 2)
         cr_skip_test("the device's largest buffer is beyond this host's address space");
@@ -70,7 +70,7 @@ Test(device_limits,
     uint32_t *big = map_zeros(n * 4);
 
     uint32_t total = 0xA5A5A5A5u;
-    SKT_EXPECT_STATUS(sk_reduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, big, n, &total),
+    SKT_EXPECT_STATUS(sk_reduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, big, &total, n),
                       SK_E_SIZE);
     cr_assert_eq(total, 0xA5A5A5A5u, "the failed reduce wrote its result");
     expect_refused_over_the_limit("sk_reduce_host");

@@ -404,7 +404,7 @@ static void run_reduce(const expect *x0, const void *src, size_t n)
     x.what = skt_fmt("reduce %s", x0->what);
     skt_ref_reduce(x.t, x.op, src, n, B.want);
     skt_poison(got, sizeof got);
-    run_status(sk_reduce(skt_ctx, x.t, x.op, B.src, n, got), x.what);
+    run_status(sk_reduce(skt_ctx, x.t, x.op, B.src, got, n), x.what);
     unsigned char free_at = x.op == SK_OP_MUL && n ? B.h[n - 1] : 0;
     expect_elems(&x, got, B.want, &free_at, 1);
     cr_assert_eq(skt_find_unpoisoned(got + esize(x.t), sizeof got - esize(x.t)), (size_t)-1,
@@ -426,8 +426,8 @@ static void run_segscans(const expect *x0, const void *src, const segm *g, int b
                          by_offsets ? "offsets" : "flags", x0->what);
         skt_ref_segscan(x.t, x.op, excl, src, B.want, heads, n);
         poison_dst(n, x.t);
-        run_status(excl ? sk_segscan_exclusive(skt_ctx, x.t, x.op, B.src, B.dst, n, &seg)
-                        : sk_segscan_inclusive(skt_ctx, x.t, x.op, B.src, B.dst, n, &seg),
+        run_status(excl ? sk_segscan_exclusive(skt_ctx, x.t, x.op, B.src, &seg, B.dst, n)
+                        : sk_segscan_inclusive(skt_ctx, x.t, x.op, B.src, &seg, B.dst, n),
                    x.what);
         if (excl) exclusive_marks(B.h, heads, n, B.marks);
         check_out(&x, n, x.op == SK_OP_MUL ? (excl ? B.marks : B.h) : NULL);
@@ -453,7 +453,7 @@ static void run_segreduce(const expect *x0, const void *src, const segm *g, int 
         total_marks(B.h, g->heads, n, B.marks);
     }
     poison_dst(by_offsets ? g->count : n, x.t);
-    run_status(sk_segreduce(skt_ctx, x.t, x.op, B.src, n, &seg, B.dst, &got_count), x.what);
+    run_status(sk_segreduce(skt_ctx, x.t, x.op, B.src, &seg, B.dst, &got_count, n), x.what);
     cr_assert_eq(got_count, want_count, "%s: %zu segments, expected %zu [seed %llu]", x.what,
                  got_count, want_count, (unsigned long long)skt_seed());
     check_out(&x, want_count, x.op == SK_OP_MUL ? B.marks : NULL);
@@ -520,7 +520,7 @@ static void run_cases(const skt_param *p, const ieee_case *cases, size_t ncases)
             segm_free(&g);
         }
     }
-    sk_build_stats bs;
+    sk_build_stats bs = SK_BUILD_STATS_INIT;
     SKT_OK(sk_context_build_stats(skt_ctx, &bs));
     cr_log_info("programs: %lu compiled, %lu from disk", bs.compiled, bs.from_disk);
     free(src);
@@ -563,7 +563,7 @@ Test(ieee, reduce_of_nothing_should_be_the_identity_bit_for_bit)
             unsigned char got[8], want[8];
             put((sk_type)t, want, 0, ids[op]);
             skt_poison(got, sizeof got);
-            SKT_OK(sk_reduce(skt_ctx, (sk_type)t, (sk_op)op, s, 0, got));
+            SKT_OK(sk_reduce(skt_ctx, (sk_type)t, (sk_op)op, s, got, 0));
             expect x = {(sk_type)t, (sk_op)op,
                         skt_fmt("reduce of nothing, %s %s", sk_type_name(t), sk_op_name(op))};
             expect_elems(&x, got, want, NULL, 1);

@@ -580,7 +580,7 @@ Test(interval, every_n_up_to_4096_should_reduce_to_the_whole_interval)
                                        tiles_name(v.tiles));
             for (size_t n = 0; n <= SMALL_MAX; n++) {
                 iv got[2] = {TOP, TOP};
-                sk_status st = sk_reduce_monoid(skt_ctx, skt_monoid_interval(), s, n, got);
+                sk_status st = sk_reduce_monoid(skt_ctx, skt_monoid_interval(), s, got, n);
                 cr_assert_eq(st, SK_OK, "%s n=%zu -> %s (%s)", what, n, sk_status_name(st),
                              sk_context_error_detail(skt_ctx));
                 iv want = n ? (iv){0, (int32_t)n - 1} : IDENTITY;

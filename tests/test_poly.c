@@ -162,7 +162,7 @@ static void check_eval(const poly *p, double x, const char *cfg)
     const char *what = skt_fmt("%s ncoef=%zu x=%.17g %s", sk_type_name(p->t), p->ncoef, x, cfg);
     cl_mem c = upload_coeffs(p);
     double got = -12345.0;
-    SKT_OK(sk_poly_eval(skt_ctx, p->t, c, p->ncoef, x, &got));
+    SKT_OK(sk_poly_eval(skt_ctx, p->t, c, x, &got, p->ncoef));
     skt_buf_free(c);
     expect_close(got, ref_eval(p, xt), p->t, p->ncoef ? p->ncoef - 1 : 0, what);
 }
@@ -227,11 +227,11 @@ Test(poly, degree_zero_and_empty_polynomials_are_exact)
         set_coef(&p, 0, -3.25);
         cl_mem c = upload_coeffs(&p);
         double got = 1.0;
-        SKT_OK(sk_poly_eval(skt_ctx, (sk_type)t, c, 0, 7.5, &got));
+        SKT_OK(sk_poly_eval(skt_ctx, (sk_type)t, c, 7.5, &got, 0));
         cr_assert_eq(got, 0.0, "ncoef 0 should give 0, got %g", got);
         static const double xs[] = {0.0, 1.0, -1.0, 1e30, 3.5};
         for (size_t k = 0; k < 5; k++) {
-            SKT_OK(sk_poly_eval(skt_ctx, (sk_type)t, c, 1, xs[k], &got));
+            SKT_OK(sk_poly_eval(skt_ctx, (sk_type)t, c, xs[k], &got, 1));
             cr_assert_eq(got, -3.25, "ncoef 1 at %g gave %g", xs[k], got);
         }
         skt_buf_free(c);
@@ -248,13 +248,13 @@ Test(poly, degree_one_and_x_zero_are_exact_where_the_values_are)
         set_coef(&p, 1, -2.0);
         cl_mem c = upload_coeffs(&p);
         double got = 0.0;
-        SKT_OK(sk_poly_eval(skt_ctx, (sk_type)t, c, 2, 0.25, &got));
+        SKT_OK(sk_poly_eval(skt_ctx, (sk_type)t, c, 0.25, &got, 2));
         cr_assert_eq(got, 2.5);
         skt_buf_free(c);
         free(p.a);
         p = poly_random((sk_type)t, 10007);
         c = upload_coeffs(&p);
-        SKT_OK(sk_poly_eval(skt_ctx, (sk_type)t, c, p.ncoef, 0.0, &got));
+        SKT_OK(sk_poly_eval(skt_ctx, (sk_type)t, c, 0.0, &got, p.ncoef));
         cr_assert_eq(got, (double)coef(&p, 0), "p(0) should be a_0");
         skt_buf_free(c);
         free(p.a);
@@ -289,7 +289,7 @@ Test(poly, nan_coefficients_should_give_nan)
             static const double xs[] = {0.0, 1.0, -0.5};
             for (size_t k = 0; k < 3; k++) {
                 double got = 0.0;
-                SKT_OK(sk_poly_eval(skt_ctx, (sk_type)t, c, p.ncoef, xs[k], &got));
+                SKT_OK(sk_poly_eval(skt_ctx, (sk_type)t, c, xs[k], &got, p.ncoef));
                 cr_assert(isnan(got), "NaN at a_%zu, x=%g: got %g", where[w], xs[k], got);
             }
             skt_buf_free(c);
@@ -304,10 +304,10 @@ Test(poly, host_form_should_match_the_buffer_form)
         if (!type_usable((sk_type)t)) continue;
         poly p = poly_random((sk_type)t, 3001);
         double got = 0.0;
-        SKT_OK(sk_poly_eval_host(skt_ctx, (sk_type)t, p.a, p.ncoef, 0.875, &got));
+        SKT_OK(sk_poly_eval_host(skt_ctx, (sk_type)t, p.a, 0.875, &got, p.ncoef));
         expect_close(got, ref_eval(&p, as_type((sk_type)t, 0.875)), (sk_type)t, p.ncoef - 1,
                      "sk_poly_eval_host");
-        SKT_OK(sk_poly_eval_host(skt_ctx, (sk_type)t, NULL, 0, 0.875, &got));
+        SKT_OK(sk_poly_eval_host(skt_ctx, (sk_type)t, NULL, 0.875, &got, 0));
         cr_assert_eq(got, 0.0);
         free(p.a);
     }
@@ -350,7 +350,7 @@ static void check_points(const poly *p, const double *x, size_t np, int same, co
     skt_buf_poison(pm, (np + guard) * es);
     skt_buf_poison(vm, (np + guard) * es);
     skt_buf_upload(pm, 0, pts, np * es);
-    SKT_OK(sk_poly_eval_points(skt_ctx, p->t, c, p->ncoef, pm, vm, np));
+    SKT_OK(sk_poly_eval_points(skt_ctx, p->t, c, pm, vm, p->ncoef, np));
     skt_buf_download(vm, 0, out, (np + guard) * es);
     for (size_t k = 0; k < np; k++) {
         long double xt = as_type(p->t, x[k]);
@@ -428,7 +428,7 @@ Test(poly_points, nan_coefficients_and_points_should_give_nan)
             x[3] = NAN;
             size_t es = sk_type_size((sk_type)t);
             void *pts = to_type((sk_type)t, x, 10), *vals = skt_malloc(10 * es);
-            SKT_OK(sk_poly_eval_points_host(skt_ctx, (sk_type)t, p.a, p.ncoef, pts, vals, 10));
+            SKT_OK(sk_poly_eval_points_host(skt_ctx, (sk_type)t, p.a, pts, vals, p.ncoef, 10));
             cr_assert(isnan(elem((sk_type)t, vals, 3)), "a NaN point should give NaN");
             cr_assert(!isnan(elem((sk_type)t, vals, 4)), "other points should not");
             free(pts);
@@ -446,11 +446,11 @@ Test(poly_points, host_form_should_meet_the_bound)
         poly p = poly_random((sk_type)t, 33);
         double *x = random_points(1000, -1.5, 1.5);
         void *pts = to_type((sk_type)t, x, 1000);
-        SKT_OK(sk_poly_eval_points_host(skt_ctx, (sk_type)t, p.a, p.ncoef, pts, pts, 1000));
+        SKT_OK(sk_poly_eval_points_host(skt_ctx, (sk_type)t, p.a, pts, pts, p.ncoef, 1000));
         for (size_t k = 0; k < 1000; k++)
             expect_close(elem((sk_type)t, pts, k), ref_eval(&p, as_type((sk_type)t, x[k])),
                          (sk_type)t, 32, "sk_poly_eval_points_host in place");
-        SKT_OK(sk_poly_eval_points_host(skt_ctx, (sk_type)t, p.a, p.ncoef, NULL, NULL, 0));
+        SKT_OK(sk_poly_eval_points_host(skt_ctx, (sk_type)t, p.a, NULL, NULL, p.ncoef, 0));
         free(pts);
         free(x);
         free(p.a);
@@ -469,7 +469,7 @@ static void check_prefixes(const poly *p, double x, const char *cfg)
     void *out = skt_malloc((n + guard) * es);
     cl_mem c = upload_coeffs(p), pm = skt_buf_new((n + guard) * es);
     skt_buf_poison(pm, (n + guard) * es);
-    SKT_OK(sk_poly_horner_prefixes(skt_ctx, p->t, c, n, x, pm));
+    SKT_OK(sk_poly_horner_prefixes(skt_ctx, p->t, c, x, pm, n));
     skt_buf_download(pm, 0, out, (n + guard) * es);
     size_t samples = n <= 5000 ? n : 64;
     for (size_t s = 0; s < samples; s++) {
@@ -511,7 +511,7 @@ Test(poly_prefixes, a_nan_coefficient_should_poison_the_prefixes_from_it_on)
     set_coef(&p, at, NAN);
     float *out = skt_malloc(3000 * 4);
     cl_mem c = upload_coeffs(&p), pm = skt_buf_new(3000 * 4);
-    SKT_OK(sk_poly_horner_prefixes(skt_ctx, SK_FLOAT32, c, 3000, 0.5, pm));
+    SKT_OK(sk_poly_horner_prefixes(skt_ctx, SK_FLOAT32, c, 0.5, pm, 3000));
     skt_buf_download(pm, 0, out, 3000 * 4);
     for (size_t k = 0; k <= d; k++)
         cr_assert_eq(isnan(out[k]) != 0, k >= d - at, "prefix %zu: %g", k, (double)out[k]);
@@ -531,30 +531,30 @@ Test(poly_errors, bad_types_and_missing_outputs_should_be_rejected_without_writi
     double r = 42.0;
     static const sk_type bad[] = {SK_INT32, SK_UINT32, SK_INT64, SK_UINT64, (sk_type)9};
     for (size_t b = 0; b < 5; b++) {
-        SKT_EXPECT_STATUS(sk_poly_eval(skt_ctx, bad[b], c, 8, 0.5, &r), SK_E_INVALID_ARG);
-        SKT_EXPECT_STATUS(sk_poly_eval_points(skt_ctx, bad[b], c, 8, pm, vm, 8),
+        SKT_EXPECT_STATUS(sk_poly_eval(skt_ctx, bad[b], c, 0.5, &r, 8), SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(sk_poly_eval_points(skt_ctx, bad[b], c, pm, vm, 8, 8),
                           SK_E_INVALID_ARG);
-        SKT_EXPECT_STATUS(sk_poly_horner_prefixes(skt_ctx, bad[b], c, 8, 0.5, vm),
+        SKT_EXPECT_STATUS(sk_poly_horner_prefixes(skt_ctx, bad[b], c, 0.5, vm, 8),
                           SK_E_INVALID_ARG);
-        SKT_EXPECT_STATUS(sk_poly_eval_host(skt_ctx, bad[b], out, 8, 0.5, &r), SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(sk_poly_eval_host(skt_ctx, bad[b], out, 0.5, &r, 8), SK_E_INVALID_ARG);
     }
-    SKT_EXPECT_STATUS(sk_poly_eval(skt_ctx, SK_FLOAT32, c, 8, 0.5, NULL), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_poly_eval(NULL, SK_FLOAT32, c, 8, 0.5, &r), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_poly_eval(skt_ctx, SK_FLOAT32, NULL, 8, 0.5, &r), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_poly_eval(skt_ctx, SK_FLOAT64, c, 65, 0.5, &r), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_poly_eval_points(skt_ctx, SK_FLOAT64, c, 8, pm, vm, 65),
+    SKT_EXPECT_STATUS(sk_poly_eval(skt_ctx, SK_FLOAT32, c, 0.5, NULL, 8), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_poly_eval(NULL, SK_FLOAT32, c, 0.5, &r, 8), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_poly_eval(skt_ctx, SK_FLOAT32, NULL, 0.5, &r, 8), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_poly_eval(skt_ctx, SK_FLOAT64, c, 0.5, &r, 65), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_poly_eval_points(skt_ctx, SK_FLOAT64, c, pm, vm, 8, 65),
                       SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_poly_eval_points(skt_ctx, SK_FLOAT32, c, 8, pm, NULL, 8),
+    SKT_EXPECT_STATUS(sk_poly_eval_points(skt_ctx, SK_FLOAT32, c, pm, NULL, 8, 8),
                       SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_poly_horner_prefixes(skt_ctx, SK_FLOAT64, c, 8, 0.5, NULL),
+    SKT_EXPECT_STATUS(sk_poly_horner_prefixes(skt_ctx, SK_FLOAT64, c, 0.5, NULL, 8),
                       SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_poly_eval_points_host(skt_ctx, SK_FLOAT32, out, 8, out, NULL, 8),
+    SKT_EXPECT_STATUS(sk_poly_eval_points_host(skt_ctx, SK_FLOAT32, out, out, NULL, 8, 8),
                       SK_E_INVALID_ARG);
     cr_assert_eq(r, 42.0, "*result was written");
     skt_buf_download(vm, 0, out, sizeof out);
     cr_assert_eq(skt_find_unpoisoned(out, sizeof out), (size_t)-1, "an output was written");
     if (!skt_has_fp64())
-        SKT_EXPECT_STATUS(sk_poly_eval(skt_ctx, SK_FLOAT64, c, 8, 0.5, &r), SK_E_UNSUPPORTED);
+        SKT_EXPECT_STATUS(sk_poly_eval(skt_ctx, SK_FLOAT64, c, 0.5, &r, 8), SK_E_UNSUPPORTED);
     skt_buf_free(c);
     skt_buf_free(pm);
     skt_buf_free(vm);

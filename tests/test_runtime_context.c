@@ -26,6 +26,7 @@ static size_t list_devices(sk_device_desc **out)
         cr_skip_test("no OpenCL device");
     cr_assert_eq(st, SK_OK, "sk_device_list -> %s", sk_status_name(st));
     sk_device_desc *d = skt_malloc(count * sizeof *d);
+    d[0].struct_size = sizeof *d;
     size_t again = 0;
     SKT_EXPECT_STATUS(sk_device_list(d, count, &again), SK_OK);
     cr_assert_eq(again, count);
@@ -82,7 +83,7 @@ Test(devices, list_should_report_the_full_count_whatever_the_capacity)
 {
     sk_device_desc *all = NULL;
     size_t count = list_devices(&all);
-    sk_device_desc one;
+    sk_device_desc one = SK_DEVICE_DESC_INIT;
     size_t c = 0;
     SKT_EXPECT_STATUS(sk_device_list(&one, 1, &c), SK_OK);
     cr_assert_eq(c, count);
@@ -90,6 +91,7 @@ Test(devices, list_should_report_the_full_count_whatever_the_capacity)
     cr_assert_str_eq(one.platform_name, all[0].platform_name);
 
     sk_device_desc *more = skt_malloc((count + 4) * sizeof *more);
+    more[0].struct_size = sizeof *more;
     c = 0;
     SKT_EXPECT_STATUS(sk_device_list(more, count + 4, &c), SK_OK);
     cr_assert_eq(c, count);
@@ -108,7 +110,7 @@ Test(devices, list_should_report_the_full_count_whatever_the_capacity)
 
 static void expect_device(sk_context *c, const sk_device_desc *want, const char *spec)
 {
-    sk_device_desc got;
+    sk_device_desc got = SK_DEVICE_DESC_INIT;
     SKT_EXPECT_STATUS(sk_context_device(c, &got), SK_OK);
     cr_assert_eq(got.platform_index, want->platform_index, "spec \"%s\"", spec);
     cr_assert_eq(got.device_index, want->device_index, "spec \"%s\"", spec);
@@ -121,10 +123,10 @@ Test(context, unknown_device_spec_should_give_no_device_and_a_null_context)
     const char *bad[] = {"no-such-device-xyz", "99:0", "0:99", "999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         sk_context *c = (sk_context *)(uintptr_t)0x1;
-        SKT_EXPECT_STATUS(sk_context_create(&c, bad[i]), SK_E_NO_DEVICE);
+        SKT_EXPECT_STATUS(sk_context_create(&c, bad[i], NULL, 0), SK_E_NO_DEVICE);
         cr_assert_null(c, "spec \"%s\": *ctx not set to NULL", bad[i]);
     }
-    SKT_EXPECT_STATUS(sk_context_create(NULL, "0:0"), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_context_create(NULL, "0:0", NULL, 0), SK_E_INVALID_ARG);
 }
 
 Test(context, index_specs_should_pick_that_device)
@@ -212,7 +214,7 @@ Test(context, empty_specs_match_nothing_and_blanks_around_a_spec_are_ignored)
     const char *empty[] = {"", " ", "\t \n", " : ", "-0", "+0", "0x0", "0:", ":0", "0 :0"};
     for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
         sk_context *c = (sk_context *)(uintptr_t)0x1;
-        SKT_EXPECT_STATUS(sk_context_create(&c, empty[i]), SK_E_NO_DEVICE);
+        SKT_EXPECT_STATUS(sk_context_create(&c, empty[i], NULL, 0), SK_E_NO_DEVICE);
         cr_assert_null(c, "spec '%s' gave a context", empty[i]);
     }
     const char *zero[] = {"0", " 0", "0 ", "\t0\n", " 0:0 "};
@@ -226,7 +228,7 @@ Test(context, empty_specs_match_nothing_and_blanks_around_a_spec_are_ignored)
     for (size_t i = 0; i < 2; i++) {
         setenv("SCANKIT_DEVICE", env[i], 1);
         sk_context *c = (sk_context *)(uintptr_t)0x1;
-        SKT_EXPECT_STATUS(sk_context_create(&c, NULL), SK_E_NO_DEVICE);
+        SKT_EXPECT_STATUS(sk_context_create(&c, NULL, NULL, 0), SK_E_NO_DEVICE);
         cr_assert_null(c);
     }
     setenv("SCANKIT_DEVICE", " 0 ", 1);
@@ -244,9 +246,9 @@ Test(context, scankit_device_should_choose_the_default_device)
 
     setenv("SCANKIT_DEVICE", "no-such-device-xyz", 1);
     sk_context *c = (sk_context *)(uintptr_t)0x1;
-    SKT_EXPECT_STATUS(sk_context_create(&c, NULL), SK_E_NO_DEVICE);
+    SKT_EXPECT_STATUS(sk_context_create(&c, NULL, NULL, 0), SK_E_NO_DEVICE);
     cr_assert_null(c);
-    SKT_EXPECT_STATUS(sk_context_create(&c, ""), SK_E_NO_DEVICE);
+    SKT_EXPECT_STATUS(sk_context_create(&c, "", NULL, 0), SK_E_NO_DEVICE);
     cr_assert_null(c);
     /* An explicit spec wins over the environment. */
     c = skt_ctx_new("0:0");
@@ -293,7 +295,7 @@ Test(context, accessors_should_describe_a_consistent_context)
     cr_assert(props & CL_QUEUE_PROFILING_ENABLE, "queue without profiling");
     cr_assert_not(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, "queue is out of order");
 
-    sk_device_desc desc;
+    sk_device_desc desc = SK_DEVICE_DESC_INIT;
     SKT_EXPECT_STATUS(sk_context_device(c, &desc), SK_OK);
     char name[256] = "";
     cr_assert_eq(clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL), CL_SUCCESS);
@@ -308,7 +310,7 @@ Test(context, accessors_should_describe_a_consistent_context)
     SKT_EXPECT_STATUS(sk_context_device(c, NULL), SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_context_finish(c), SK_OK);
     SKT_EXPECT_STATUS(sk_context_finish(NULL), SK_E_INVALID_ARG);
-    sk_build_stats bs;
+    sk_build_stats bs = SK_BUILD_STATS_INIT;
     SKT_EXPECT_STATUS(sk_context_build_stats(NULL, &bs), SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_context_build_stats(c, NULL), SK_E_INVALID_ARG);
 
@@ -372,7 +374,7 @@ Test(context, wrap_should_use_the_callers_objects_and_leave_them_valid)
     cr_assert_eq(sk_context_cl_context(c), o.context);
     cr_assert_eq(sk_context_cl_device(c), o.device);
     cr_assert_eq(sk_context_cl_queue(c), o.queue);
-    sk_device_desc desc;
+    sk_device_desc desc = SK_DEVICE_DESC_INIT;
     SKT_EXPECT_STATUS(sk_context_device(c, &desc), SK_OK);
     cr_assert_eq(desc.platform_index, 0, "wrapped first device should be listed as 0:0");
     cr_assert_eq(desc.device_index, 0);
@@ -454,7 +456,7 @@ Test(context, tuning_table_should_have_a_portable_default_for_every_value)
  * both against a serial sum; a NULL context is refused. */
 Test(context, released_scratch_should_be_allocated_again_by_the_next_call)
 {
-    SKT_EXPECT_STATUS(sk_context_release_scratch(NULL), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_context_trim(NULL), SK_E_INVALID_ARG);
     sk_context *c = skt_ctx_new(NULL);
     const size_t n = 100003;
     uint32_t *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
@@ -469,7 +471,7 @@ Test(context, released_scratch_should_be_allocated_again_by_the_next_call)
             cr_assert_eq(out[i], sum, "round %d: out[%zu] = %u, expected %u (seed %llu)", round,
                          i, out[i], sum, (unsigned long long)skt_seed());
         }
-        SKT_EXPECT_STATUS(sk_context_release_scratch(c), SK_OK);
+        SKT_EXPECT_STATUS(sk_context_trim(c), SK_OK);
     }
     free(in);
     free(out);

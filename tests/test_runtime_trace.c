@@ -154,7 +154,7 @@ Test(params, sizes_should_start_automatic_and_shape_should_follow_the_device_typ
                               SK_PARAM_CPU_SERIAL_BELOW, SK_PARAM_PROFILE};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         cr_assert_eq(skt_get_param(sizes[i]), 0, "param %d does not start at 0", (int)sizes[i]);
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     SKT_OK(sk_context_device(skt_ctx, &d));
     long want = d.is_gpu ? SK_SHAPE_GPU : SK_SHAPE_CPU;
     cr_assert_eq(skt_get_param(SK_PARAM_SHAPE), want, "shape in force on a %s device",
@@ -443,10 +443,10 @@ Test(silence, the_library_should_print_nothing_unless_asked)
     unsigned char res[8];
     sk_scan_inclusive(skt_ctx, (sk_type)99, SK_OP_ADD, s, s, 4);
     sk_scan_inclusive(NULL, SK_UINT32, SK_OP_ADD, s, s, 4);
-    sk_reduce(skt_ctx, SK_FLOAT32, SK_OP_XOR, s, 4, res);
+    sk_reduce(skt_ctx, SK_FLOAT32, SK_OP_XOR, s, res, 4);
     sk_scan_inclusive(skt_ctx, SK_UINT32, SK_OP_ADD, s, s, 1000);
     sk_context *c = NULL;
-    sk_context_create(&c, "no-such-device-xyz");
+    sk_context_create(&c, "no-such-device-xyz", NULL, 0);
     skt_buf_free(s);
     fflush(stdout);
     fflush(stderr);

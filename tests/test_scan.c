@@ -197,11 +197,11 @@ static void reduce_identity(sk_type t, sk_op op, cl_mem s)
     unsigned char want[8], got[8];
     skt_ref_identity(t, op, want);
     skt_poison(got, sizeof got);
-    SKT_OK(sk_reduce(skt_ctx, t, op, s, 0, got));
+    SKT_OK(sk_reduce(skt_ctx, t, op, s, got, 0));
     skt_expect_elems(t, got, want, 1,
                      skt_fmt("reduce %s %s n=0", sk_type_name(t), sk_op_name(op)));
     skt_poison(got, sizeof got);
-    SKT_OK(sk_reduce_host(skt_ctx, t, op, got /* unused */, 0, got));
+    SKT_OK(sk_reduce_host(skt_ctx, t, op, got /* unused */, got, 0));
     skt_expect_elems(t, got, want, 1,
                      skt_fmt("reduce_host %s %s n=0", sk_type_name(t), sk_op_name(op)));
 }
@@ -320,7 +320,7 @@ static void host_forms(sk_type t, sk_op op, sk_shape shape, unsigned char *src,
         skt_fill(t, op, src, n);
         skt_ref_reduce(t, op, src, n, want);
         skt_poison(got, sizeof got);
-        SKT_OK(sk_reduce_host(skt_ctx, t, op, src, n, got));
+        SKT_OK(sk_reduce_host(skt_ctx, t, op, src, got, n));
         skt_expect_elems(t, got, want, 1,
                          skt_fmt("reduce_host %s %s n=%zu %s shape", sk_type_name(t),
                                  sk_op_name(op), n, skt_shape_name(shape)));

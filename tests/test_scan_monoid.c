@@ -100,7 +100,7 @@ static void check_mono(mono_kind k, int excl, size_t n, int in_place, const char
         unsigned char want[16], got[32];
         ref_mono_reduce(k, skt_bufs.h_src, n, want);
         skt_poison(got, sizeof got);
-        st = sk_reduce_monoid(skt_ctx, m, skt_bufs.src, n, got);
+        st = sk_reduce_monoid(skt_ctx, m, skt_bufs.src, got, n);
         cr_assert_eq(st, SK_OK, "reduce %s -> %s (%s)", what, sk_status_name(st),
                      sk_context_error_detail(skt_ctx));
         skt_expect_bytes(got, want, 1, es, skt_fmt("reduce %s", what));
@@ -204,7 +204,7 @@ ParameterizedTest(skt_case *c, scan_monoid, host_forms_should_match_reference)
             cr_assert_eq(skt_find_unpoisoned(out + n, SKT_GUARD * sizeof *out), (size_t)-1,
                          "%s: wrote past n", what);
             skt_mat2 want = skt_ref_mat2_reduce(src, n), got;
-            SKT_OK(sk_reduce_monoid_host(skt_ctx, m, src, n, &got));
+            SKT_OK(sk_reduce_monoid_host(skt_ctx, m, src, &got, n));
             skt_expect_bytes(&got, &want, 1, sizeof got, skt_fmt("reduce %s", what));
             /* in place */
             SKT_OK(excl ? sk_scan_exclusive_monoid_host(skt_ctx, m, src, src, n)
@@ -221,11 +221,11 @@ Test(scan_monoid, reduce_of_zero_elements_should_be_the_identity)
     cl_mem s = skt_buf_new(64);
     skt_mat2 got, want = skt_ref_mat2_identity();
     skt_poison(&got, sizeof got);
-    SKT_OK(sk_reduce_monoid(skt_ctx, skt_monoid_mat2(), s, 0, &got));
+    SKT_OK(sk_reduce_monoid(skt_ctx, skt_monoid_mat2(), s, &got, 0));
     skt_expect_bytes(&got, &want, 1, sizeof got, "mat2 reduce n=0");
     skt_affine ga, wa = skt_ref_affine_identity();
     skt_poison(&ga, sizeof ga);
-    SKT_OK(sk_reduce_monoid(skt_ctx, skt_monoid_affine(), s, 0, &ga));
+    SKT_OK(sk_reduce_monoid(skt_ctx, skt_monoid_affine(), s, &ga, 0));
     skt_expect_bytes(&ga, &wa, 1, sizeof ga, "affine reduce n=0");
     skt_buf_free(s);
 }
@@ -256,7 +256,7 @@ Test(scan_monoid, syntax_error_should_give_build_error_with_a_log_and_keep_the_c
     cr_assert_gt(strlen(sk_context_error_detail(skt_ctx)), 0,
                  "error detail is empty after SK_E_BUILD");
     SKT_EXPECT_STATUS(sk_scan_exclusive_monoid(skt_ctx, &bad, s, d, 100), SK_E_BUILD);
-    SKT_EXPECT_STATUS(sk_reduce_monoid(skt_ctx, &bad, s, 100, res), SK_E_BUILD);
+    SKT_EXPECT_STATUS(sk_reduce_monoid(skt_ctx, &bad, s, res, 100), SK_E_BUILD);
 
     /* An undefined function in the identity, a bad preamble. */
     sk_monoid bad2 = *skt_monoid_mat2();
@@ -302,7 +302,7 @@ Test(scan_monoid, size_that_disagrees_with_the_device_should_give_build_error)
     aff.size = 16;
     SKT_EXPECT_STATUS(sk_scan_inclusive_monoid(skt_ctx, &aff, s, d, 100), SK_E_BUILD);
     unsigned char res[32];
-    SKT_EXPECT_STATUS(sk_reduce_monoid(skt_ctx, &aff, s, 100, res), SK_E_BUILD);
+    SKT_EXPECT_STATUS(sk_reduce_monoid(skt_ctx, &aff, s, res, 100), SK_E_BUILD);
 
     skt_buf_download(d, 0, out, sizeof out);
     cr_assert_eq(skt_find_unpoisoned(out, sizeof out), (size_t)-1,
@@ -372,13 +372,13 @@ Test(scan_errors, bad_arguments_should_give_invalid_arg_and_leave_the_output_unt
     /* reduce */
     unsigned char res[16];
     skt_poison(res, sizeof res);
-    SKT_EXPECT_STATUS(sk_reduce(NULL, SK_UINT32, SK_OP_ADD, s, 10, res), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT32, SK_OP_ADD, NULL, 10, res), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT32, SK_OP_ADD, s, 10, NULL), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_reduce(c, (sk_type)-1, SK_OP_ADD, s, 10, res), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT32, (sk_op)SK_OP_COUNT, s, 10, res),
+    SKT_EXPECT_STATUS(sk_reduce(NULL, SK_UINT32, SK_OP_ADD, s, res, 10), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT32, SK_OP_ADD, NULL, res, 10), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT32, SK_OP_ADD, s, NULL, 10), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_reduce(c, (sk_type)-1, SK_OP_ADD, s, res, 10), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT32, (sk_op)SK_OP_COUNT, s, res, 10),
                       SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT32, SK_OP_ADD, s, BAD_N * 2 + 1, res),
+    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT32, SK_OP_ADD, s, res, BAD_N * 2 + 1),
                       SK_E_INVALID_ARG);
     cr_assert_eq(skt_find_unpoisoned(res, sizeof res), (size_t)-1,
                  "reduce wrote *result on failure");
@@ -397,9 +397,9 @@ Test(scan_errors, bad_arguments_should_give_invalid_arg_and_leave_the_output_unt
                       SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_scan_inclusive_host(c, SK_UINT32, (sk_op)99, hin, hout, BAD_N),
                       SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_reduce_host(c, SK_UINT32, SK_OP_ADD, NULL, BAD_N, res),
+    SKT_EXPECT_STATUS(sk_reduce_host(c, SK_UINT32, SK_OP_ADD, NULL, res, BAD_N),
                       SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_reduce_host(c, SK_UINT32, SK_OP_ADD, hin, BAD_N, NULL),
+    SKT_EXPECT_STATUS(sk_reduce_host(c, SK_UINT32, SK_OP_ADD, hin, NULL, BAD_N),
                       SK_E_INVALID_ARG);
     cr_assert_eq(skt_find_unpoisoned(hout, sizeof hout), (size_t)-1,
                  "a host-form scan wrote dst on failure");
@@ -434,7 +434,7 @@ Test(scan_errors, n_whose_byte_size_overflows_should_give_size)
     SKT_EXPECT_STATUS(sk_scan_inclusive(c, SK_UINT64, SK_OP_ADD, s, d, huge8), SK_E_SIZE);
     SKT_EXPECT_STATUS(sk_scan_exclusive(c, SK_UINT64, SK_OP_ADD, s, d, huge8), SK_E_SIZE);
     SKT_EXPECT_STATUS(sk_scan_inclusive(c, SK_UINT32, SK_OP_ADD, s, d, SIZE_MAX), SK_E_SIZE);
-    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT64, SK_OP_ADD, s, huge8, res), SK_E_SIZE);
+    SKT_EXPECT_STATUS(sk_reduce(c, SK_UINT64, SK_OP_ADD, s, res, huge8), SK_E_SIZE);
     SKT_EXPECT_STATUS(sk_scan_inclusive_monoid(c, skt_monoid_mat2(), s, d, SIZE_MAX / 16 + 2),
                       SK_E_SIZE);
     SKT_EXPECT_STATUS(sk_scan_inclusive_host(c, SK_UINT64, SK_OP_ADD, hin, hout, huge8),
@@ -472,13 +472,13 @@ Test(scan_errors, bad_monoids_should_give_invalid_arg_and_leave_the_output_untou
         SKT_EXPECT_STATUS(MSCAN(c, &good, s, d, BAD_N + 1), SK_E_INVALID_ARG);
 #undef MSCAN
     }
-    SKT_EXPECT_STATUS(sk_reduce_monoid(c, NULL, s, 10, res), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_reduce_monoid(c, &good, s, 10, NULL), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_reduce_monoid(c, NULL, s, res, 10), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_reduce_monoid(c, &good, s, NULL, 10), SK_E_INVALID_ARG);
     m = good; m.size = 0;
-    SKT_EXPECT_STATUS(sk_reduce_monoid(c, &m, s, 10, res), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_reduce_monoid(c, &m, s, res, 10), SK_E_INVALID_ARG);
     m = good; m.combine = NULL;
-    SKT_EXPECT_STATUS(sk_reduce_monoid(c, &m, s, 10, res), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_reduce_monoid(c, &good, s, BAD_N + 1, res), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_reduce_monoid(c, &m, s, res, 10), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_reduce_monoid(c, &good, s, res, BAD_N + 1), SK_E_INVALID_ARG);
     cr_assert_eq(skt_find_unpoisoned(res, sizeof res), (size_t)-1);
 
     unsigned char hin[BAD_N * 16], hout[BAD_N * 16];
@@ -490,7 +490,7 @@ Test(scan_errors, bad_monoids_should_give_invalid_arg_and_leave_the_output_untou
                       SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_scan_exclusive_monoid_host(c, &good, hin, NULL, BAD_N),
                       SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_reduce_monoid_host(c, &good, NULL, BAD_N, res), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_reduce_monoid_host(c, &good, NULL, res, BAD_N), SK_E_INVALID_ARG);
     cr_assert_eq(skt_find_unpoisoned(hout, sizeof hout), (size_t)-1);
 
     expect_untouched(d, "monoid scan with bad arguments");
@@ -517,7 +517,7 @@ Test(scan_errors, bitwise_ops_on_floats_should_be_unsupported)
                                   SK_E_UNSUPPORTED);
                 SKT_EXPECT_STATUS(sk_scan_exclusive(skt_ctx, ft[i], bops[j], s, d, 10),
                                   SK_E_UNSUPPORTED);
-                SKT_EXPECT_STATUS(sk_reduce(skt_ctx, ft[i], bops[j], s, 10, res),
+                SKT_EXPECT_STATUS(sk_reduce(skt_ctx, ft[i], bops[j], s, res, 10),
                                   SK_E_UNSUPPORTED);
                 SKT_EXPECT_STATUS(
                     sk_scan_inclusive_host(skt_ctx, ft[i], bops[j], hin, hout, 10),
@@ -525,7 +525,7 @@ Test(scan_errors, bitwise_ops_on_floats_should_be_unsupported)
                 SKT_EXPECT_STATUS(
                     sk_scan_exclusive_host(skt_ctx, ft[i], bops[j], hin, hout, 10),
                     SK_E_UNSUPPORTED);
-                SKT_EXPECT_STATUS(sk_reduce_host(skt_ctx, ft[i], bops[j], hin, 10, res),
+                SKT_EXPECT_STATUS(sk_reduce_host(skt_ctx, ft[i], bops[j], hin, res, 10),
                                   SK_E_UNSUPPORTED);
             }
     }

@@ -213,7 +213,7 @@ ParameterizedTest(skt_case *c, scan, cpu_lookback_should_match_reference_past_th
     sk_op op = (sk_op)c->op;
     long chunks = STREAM_CHUNKS[c->size_class];
     skt_case_begin(c);
-    sk_device_desc dev;
+    sk_device_desc dev = SK_DEVICE_DESC_INIT;
     SKT_OK(sk_context_device(skt_ctx, &dev));
     const unsigned long want_streamed = dev.is_gpu ? 0 : 1;
     skt_force_shape(SK_SHAPE_CPU);
@@ -311,7 +311,7 @@ static void determinism(sk_type t, sk_shape shape, int small)
         unsigned char *runs[] = {r1, r2};
         add_runs(skt_ctx, t, shape, small, excl, src, n, runs, 2);
         sk_context *ctx2 = NULL;
-        SKT_OK(sk_context_create(&ctx2, NULL));
+        SKT_OK(sk_context_create(&ctx2, NULL, NULL, 0));
         add_runs(ctx2, t, shape, small, excl, src, n, &r3, 1);
         sk_context_free(ctx2);
 
@@ -435,7 +435,7 @@ static sk_context *open_with_path_env(const char *value)
     else
         unsetenv("SCANKIT_SCAN_PATH");
     sk_context *c = NULL;
-    SKT_OK(sk_context_create(&c, NULL));
+    SKT_OK(sk_context_create(&c, NULL, NULL, 0));
     unsetenv("SCANKIT_SCAN_PATH");
     return c;
 }

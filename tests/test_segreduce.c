@@ -45,7 +45,7 @@ static void check_segreduce(sk_type t, sk_op op, const segm *s, const char *cfg_
     skt_buf_upload(b->src, 0, b->h_src, n * es);
     skt_buf_poison(b->dst, span);
     size_t got = (size_t)-7;
-    sk_status st = sk_segreduce(skt_ctx, t, op, b->src, n, &seg, b->dst, &got);
+    sk_status st = sk_segreduce(skt_ctx, t, op, b->src, &seg, b->dst, &got, n);
     cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
                  sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
     cr_assert_eq(got, s->segments, "%s: %zu segments reported [seed %llu]", what, got,
@@ -135,11 +135,11 @@ ParameterizedTest(skt_case *c, segreduce, empty_segments_should_get_the_identity
         cfg k = (cfg)(case_cfg(c) + tiles);
         apply_cfg(k);
         skt_poison(got, sizeof got);
-        SKT_OK(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, src, 4, &seg, got, &count));
+        SKT_OK(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, src, &seg, got, &count, 4));
         cr_assert_eq(count, 6);
         cr_assert_eq(memcmp(got, want_add, sizeof want_add), 0, "%s", CFG_NAMES[k]);
         cr_assert_eq(skt_find_unpoisoned(got + 6, 8), (size_t)-1);
-        SKT_OK(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_MIN, src, 4, &seg, got, &count));
+        SKT_OK(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_MIN, src, &seg, got, &count, 4));
         cr_assert_eq(memcmp(got, want_min, sizeof want_min), 0, "%s", CFG_NAMES[k]);
     }
 }
@@ -165,7 +165,7 @@ static void check_mat2_reduce(int lines, const segm *s, const char *cfg_name)
     skt_buf_upload(b->src, 0, b->h_src, n * es);
     skt_buf_poison(b->dst, span);
     size_t got = (size_t)-7;
-    SKT_OK(sk_segreduce_monoid(skt_ctx, mat2_monoid(lines), b->src, n, &seg, b->dst, &got));
+    SKT_OK(sk_segreduce_monoid(skt_ctx, mat2_monoid(lines), b->src, &seg, b->dst, &got, n));
     cr_assert_eq(got, s->segments, "%s: %zu segments reported", what, got);
     skt_buf_download(b->dst, 0, b->h_out, span);
     skt_expect_bytes(b->h_out, b->h_ref, got, es, what);
@@ -258,7 +258,7 @@ static void expect_rejected(bad_env *e, const sk_segments *seg, size_t n, cl_mem
                      sk_status_name(st));
         cr_assert_neq(sk_context_error_detail(skt_ctx)[0], 0, "%s: no error detail", what);
     }
-    sk_status st = sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, src, n, seg, dst, &count);
+    sk_status st = sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, src, seg, dst, &count, n);
     cr_assert_eq(st, SK_E_INVALID_ARG, "%s, segreduce: %s", what, sk_status_name(st));
     cr_assert_eq(count, 12345, "%s: *segments was written", what);
     skt_buf_download(e->dst, 0, out, sizeof out);
@@ -351,23 +351,20 @@ Test(segscan_errors, small_or_missing_outputs_and_bad_types_should_be_rejected)
                           SK_E_INVALID_ARG);
         SKT_EXPECT_STATUS(segscan_mem(SK_FLOAT32, SK_OP_XOR, excl, e.src, e.dst, BAD_N, &f1),
                           SK_E_UNSUPPORTED);
-        SKT_EXPECT_STATUS(sk_segscan_inclusive(NULL, SK_UINT32, SK_OP_ADD, e.src, e.dst, BAD_N,
-                                               &f1), SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(sk_segscan_inclusive(NULL, SK_UINT32, SK_OP_ADD, e.src, &f1, e.dst,
+                                               BAD_N), SK_E_INVALID_ARG);
     }
     size_t count = 99;
     /* Totals by flags need room for n; by offsets for count. */
-    SKT_EXPECT_STATUS(sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, e.src, BAD_N, &f1, half,
-                                   &count), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, e.src, &f1, half, &count, BAD_N), SK_E_INVALID_ARG);
     uint32_t off[40] = {0};
     sk_segments o = offsets_seg(&e, off, SK_UINT32, 40);
-    SKT_EXPECT_STATUS(sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, e.src, BAD_N, &o, e.tiny,
-                                   &count), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, e.src, BAD_N, &o, NULL,
-                                   &count), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, e.src, &o, e.tiny, &count, BAD_N), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_segreduce(skt_ctx, SK_UINT32, SK_OP_ADD, e.src, &o, NULL, &count, BAD_N), SK_E_INVALID_ARG);
     cr_assert_eq(count, 99);
     sk_monoid broken = *skt_monoid_mat2();
     broken.combine = NULL;
-    SKT_EXPECT_STATUS(sk_segscan_inclusive_monoid(skt_ctx, &broken, e.src, e.dst, 4, &f1),
+    SKT_EXPECT_STATUS(sk_segscan_inclusive_monoid(skt_ctx, &broken, e.src, &f1, e.dst, 4),
                       SK_E_INVALID_ARG);
     unsigned char out[BAD_N * 8];
     skt_buf_download(e.dst, 0, out, sizeof out);
@@ -392,20 +389,20 @@ Test(segscan_errors, host_forms_should_reject_bad_segments_without_writing)
         {NULL, 0, unsorted, SK_INT64, 3}};
     size_t count = 7;
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
-        SKT_EXPECT_STATUS(sk_segscan_inclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, out, BAD_N,
-                                                    &bad[b]), SK_E_INVALID_ARG);
-        SKT_EXPECT_STATUS(sk_segscan_exclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, out, BAD_N,
-                                                    &bad[b]), SK_E_INVALID_ARG);
-        SKT_EXPECT_STATUS(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, BAD_N, &bad[b],
-                                            out, &count), SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(sk_segscan_inclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, &bad[b],
+                                                    out, BAD_N), SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(sk_segscan_exclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, &bad[b],
+                                                    out, BAD_N), SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, &bad[b], out,
+                                            &count, BAD_N), SK_E_INVALID_ARG);
     }
     sk_segments_host ok = {flags, 1, NULL, SK_UINT32, 0};
-    SKT_EXPECT_STATUS(sk_segscan_inclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, NULL, BAD_N,
-                                                &ok), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, BAD_N, &ok, NULL,
-                                        &count), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_segscan_inclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, out, BAD_N,
-                                                NULL), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_segscan_inclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, &ok, NULL,
+                                                BAD_N), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_segreduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, &ok, NULL, &count,
+                                        BAD_N), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_segscan_inclusive_host(skt_ctx, SK_UINT32, SK_OP_ADD, in, NULL, out,
+                                                BAD_N), SK_E_INVALID_ARG);
     cr_assert_eq(count, 7);
     cr_assert_eq(skt_find_unpoisoned(out, sizeof out), (size_t)-1, "the output was written");
 }
@@ -425,8 +422,8 @@ static void check_host(sk_type t, sk_op op, const segm *s, int excl, int in_plac
     sk_segments_host h = segments_host_of(s);
     unsigned char *dst = in_place ? src : out;
     skt_poison(out, (n + SKT_GUARD) * es);
-    sk_status st = excl ? sk_segscan_exclusive_host(skt_ctx, t, op, src, dst, n, &h)
-                        : sk_segscan_inclusive_host(skt_ctx, t, op, src, dst, n, &h);
+    sk_status st = excl ? sk_segscan_exclusive_host(skt_ctx, t, op, src, &h, dst, n)
+                        : sk_segscan_inclusive_host(skt_ctx, t, op, src, &h, dst, n);
     cr_assert_eq(st, SK_OK, "%s -> %s (%s)", what, sk_status_name(st),
                  sk_context_error_detail(skt_ctx));
     skt_expect_elems(t, dst, want, n, what);
@@ -461,7 +458,7 @@ static void host_forms(seg_kind kind, size_t i)
         skt_ref_segreduce_heads(SK_INT64, SK_OP_ADD, src, s.heads, s.n, want);
     skt_poison(tot, (cap + SKT_GUARD) * 8);
     sk_segments_host h = segments_host_of(&s);
-    SKT_OK(sk_segreduce_host(skt_ctx, SK_INT64, SK_OP_ADD, src, s.n, &h, tot, &got));
+    SKT_OK(sk_segreduce_host(skt_ctx, SK_INT64, SK_OP_ADD, src, &h, tot, &got, s.n));
     cr_assert_eq(got, s.segments);
     skt_expect_elems(SK_INT64, tot, want, got, "host segreduce");
     cr_assert_eq(skt_find_unpoisoned(tot + got, (cap + SKT_GUARD - got) * 8), (size_t)-1,

@@ -199,8 +199,8 @@ static void check_mat2(int lines, int excl, const segm *s, const char *cfg_name)
     skt_buf_upload(b->src, 0, b->h_src, n * es);
     skt_buf_poison(b->dst, span);
     const sk_monoid *m = mat2_monoid(lines);
-    sk_status st = excl ? sk_segscan_exclusive_monoid(skt_ctx, m, b->src, b->dst, n, &seg)
-                        : sk_segscan_inclusive_monoid(skt_ctx, m, b->src, b->dst, n, &seg);
+    sk_status st = excl ? sk_segscan_exclusive_monoid(skt_ctx, m, b->src, &seg, b->dst, n)
+                        : sk_segscan_inclusive_monoid(skt_ctx, m, b->src, &seg, b->dst, n);
     cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
                  sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
     skt_buf_download(b->dst, 0, b->h_out, span);
@@ -309,8 +309,8 @@ static void iv_scan(const sk_monoid *m, size_t size, const void *top, const segm
     cl_mem dst = in_place ? skt_bufs.src : skt_bufs.dst;
     skt_buf_upload(skt_bufs.src, 0, skt_bufs.h_src, span);
     if (!in_place) skt_buf_fill(skt_bufs.dst, top, size, 0, span);
-    sk_status st = excl ? sk_segscan_exclusive_monoid(skt_ctx, m, skt_bufs.src, dst, s->n, &seg)
-                        : sk_segscan_inclusive_monoid(skt_ctx, m, skt_bufs.src, dst, s->n, &seg);
+    sk_status st = excl ? sk_segscan_exclusive_monoid(skt_ctx, m, skt_bufs.src, &seg, dst, s->n)
+                        : sk_segscan_inclusive_monoid(skt_ctx, m, skt_bufs.src, &seg, dst, s->n);
     cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
                  sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
     skt_buf_download(dst, 0, skt_bufs.h_out, span);

@@ -161,9 +161,9 @@ static sk_status run_sort(const sort_case *c, cl_mem k, cl_mem v)
 {
     sk_sort_order o = c->descending ? SK_DESCENDING : SK_ASCENDING;
     if (c->end == 0)
-        return c->vs ? sk_sort_pairs(skt_ctx, c->t, k, c->vs, v, c->n, o)
+        return c->vs ? sk_sort_pairs(skt_ctx, c->t, c->vs, k, v, c->n, o)
                      : sk_sort_keys(skt_ctx, c->t, k, c->n, o);
-    return c->vs ? sk_sort_pairs_bits(skt_ctx, c->t, k, c->vs, v, c->n, o, c->begin, c->end)
+    return c->vs ? sk_sort_pairs_bits(skt_ctx, c->t, c->vs, k, v, c->n, o, c->begin, c->end)
                  : sk_sort_keys_bits(skt_ctx, c->t, k, c->n, o, c->begin, c->end);
 }
 
@@ -492,7 +492,7 @@ static void host_case(sk_shape shape, sk_type t, size_t vs, int desc, size_t n)
     memcpy(keys, orig, n * ks);
     put_indices(vals, vs ? vs : 8, n);
     sk_sort_order o = desc ? SK_DESCENDING : SK_ASCENDING;
-    if (vs) SKT_OK(sk_sort_pairs_host(skt_ctx, t, keys, vs, vals, n, o));
+    if (vs) SKT_OK(sk_sort_pairs_host(skt_ctx, t, vs, keys, vals, n, o));
     else SKT_OK(sk_sort_keys_host(skt_ctx, t, keys, n, o));
     skt_ref_sort_perm(t, orig, n, desc, 0, bits_of(t), perm);
     skt_ref_gather(orig, ks, perm, n, want);
@@ -522,8 +522,8 @@ Test(sort, zero_and_one_keys_should_be_accepted_with_null_host_arrays_for_zero)
 {
     uint32_t one = 7, val = 9;
     SKT_OK(sk_sort_keys_host(skt_ctx, SK_UINT32, NULL, 0, SK_ASCENDING));
-    SKT_OK(sk_sort_pairs_host(skt_ctx, SK_UINT32, NULL, 4, NULL, 0, SK_DESCENDING));
-    SKT_OK(sk_sort_pairs_host(skt_ctx, SK_UINT32, &one, 4, &val, 1, SK_DESCENDING));
+    SKT_OK(sk_sort_pairs_host(skt_ctx, SK_UINT32, 4, NULL, NULL, 0, SK_DESCENDING));
+    SKT_OK(sk_sort_pairs_host(skt_ctx, SK_UINT32, 4, &one, &val, 1, SK_DESCENDING));
     cr_assert_eq(one, 7);
     cr_assert_eq(val, 9);
 }
@@ -573,16 +573,16 @@ Test(sort_errors, bad_arguments_should_give_invalid_arg_and_leave_outputs_untouc
     SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT64, k, SIZE_MAX / 8 + 2, A), SK_E_SIZE);
     static const size_t bad_vs[] = {0, 1, 2, 3, 5, 16};
     for (size_t i = 0; i < sizeof bad_vs / sizeof bad_vs[0]; i++)
-        SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, k, bad_vs[i], v, n, A), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, k, 4, NULL, n, A), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, k, 4, small, n, A), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, k, 4, k, n, A), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT64, k, 8, v, n + 1, A), SK_E_INVALID_ARG);
+        SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, bad_vs[i], k, v, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, 4, k, NULL, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, 4, k, small, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT32, 4, k, k, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs(c, SK_UINT64, 8, k, v, n + 1, A), SK_E_INVALID_ARG);
     static const unsigned bad_bits[][2] = {{0, 0}, {5, 5}, {6, 5}, {0, 33}, {32, 33}, {40, 64}};
     for (size_t i = 0; i < sizeof bad_bits / sizeof bad_bits[0]; i++) {
         SKT_EXPECT_STATUS(sk_sort_keys_bits(c, SK_UINT32, k, n, A, bad_bits[i][0],
                                             bad_bits[i][1]), SK_E_INVALID_ARG);
-        SKT_EXPECT_STATUS(sk_sort_pairs_bits(c, SK_FLOAT32, k, 8, v, n, A, bad_bits[i][0],
+        SKT_EXPECT_STATUS(sk_sort_pairs_bits(c, SK_FLOAT32, 8, k, v, n, A, bad_bits[i][0],
                                              bad_bits[i][1]), SK_E_INVALID_ARG);
     }
     SKT_EXPECT_STATUS(sk_sort_keys_bits(c, SK_UINT64, k, n, A, 0, 65), SK_E_INVALID_ARG);
@@ -596,10 +596,10 @@ Test(sort_errors, bad_arguments_should_give_invalid_arg_and_leave_outputs_untouc
     SKT_EXPECT_STATUS(sk_sort_keys_host(NULL, SK_UINT32, ck, n, A), SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_sort_keys_host(c, SK_UINT32, NULL, n, A), SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_sort_keys_host(c, (sk_type)9, ck, n, A), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, ck, 4, NULL, n, A), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, ck, 6, cv, n, A), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, ck, 4, ck, n, A), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, ck, 4, cv, n, (sk_sort_order)7),
+    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, 4, ck, NULL, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, 6, ck, cv, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, 4, ck, ck, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, 4, ck, cv, n, (sk_sort_order)7),
                       SK_E_INVALID_ARG);
     cr_assert_eq(memcmp(ck, hk, sizeof ck), 0, "host keys modified by a bad call");
     cr_assert_eq(memcmp(cv, hv, sizeof cv), 0, "host values modified by a bad call");

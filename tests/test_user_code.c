@@ -27,7 +27,7 @@ static char *repeat(const char *prefix, char fill, size_t count, const char *suf
 
 static unsigned long compiled_so_far(void)
 {
-    sk_build_stats s;
+    sk_build_stats s = SK_BUILD_STATS_INIT;
     SKT_OK(sk_context_build_stats(skt_ctx, &s));
     return s.compiled;
 }
@@ -40,10 +40,10 @@ Test(user_code, a_predicate_over_the_limit_is_refused_before_compiling)
     cr_assert_eq(strlen(pred), (size_t)SK_USER_CODE_MAX_BYTES + 1);
     unsigned long before = compiled_so_far();
     size_t count = 77;
-    SKT_EXPECT_STATUS(sk_select_if_host(skt_ctx, SK_UINT32, pred, in, out, 4, &count),
+    SKT_EXPECT_STATUS(sk_select_if_host(skt_ctx, SK_UINT32, pred, in, out, &count, 4),
                       SK_E_INVALID_ARG);
     cr_assert_eq(count, 77, "the count was written on failure");
-    SKT_EXPECT_STATUS(sk_partition_host(skt_ctx, SK_UINT32, pred, in, out, 4, &count),
+    SKT_EXPECT_STATUS(sk_partition_host(skt_ctx, SK_UINT32, pred, in, out, &count, 4),
                       SK_E_INVALID_ARG);
     cr_assert(strstr(sk_context_error_detail(skt_ctx), "65536"),
               "the detail does not name the limit: %s", sk_context_error_detail(skt_ctx));
@@ -94,7 +94,7 @@ Test(user_code, a_predicate_nested_as_deep_as_the_limit_allows_compiles)
         in[i] = (uint32_t)skt_rand();
         if (in[i] % 2 == 0) want[want_count++] = in[i];
     }
-    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT32, pred, in, out, n, &count));
+    SKT_OK(sk_select_if_host(skt_ctx, SK_UINT32, pred, in, out, &count, n));
     cr_assert_eq(count, want_count);
     skt_expect_elems(SK_UINT32, out, want, count, "select_if through 65526 '~'");
     free(pred);

@@ -157,25 +157,24 @@ static sk_status call(og_state *g, og_mode m, size_t n, size_t *count)
 {
     const char *pred = skt_ref_pred_text(mode_type(m), SKT_PRED_HALF);
     switch (m) {
-    case SELECT: return sk_select_if(g->ctx, SK_UINT32, pred, g->src, g->dst, n, count);
+    case SELECT: return sk_select_if(g->ctx, SK_UINT32, pred, g->src, g->dst, count, n);
     case PAIRS:
-        return sk_select_if_pairs(g->ctx, SK_UINT32, pred, g->src, g->vsrc, 8, g->dst, g->vdst,
-                                  n, count);
-    case PARTITION: return sk_partition(g->ctx, SK_INT32, pred, g->src, g->dst, n, count);
+        return sk_select_if_pairs(g->ctx, SK_UINT32, 8, pred, g->src, g->vsrc, g->dst, g->vdst,
+                                  count, n);
+    case PARTITION: return sk_partition(g->ctx, SK_INT32, pred, g->src, g->dst, count, n);
     case FLAGGED8:
     case FLAGGED32:
-        return sk_select_flagged(g->ctx, SK_FLOAT32, g->src, g->flags, m == FLAGGED8 ? 1 : 4,
-                                 g->dst, n, count);
-    case UNIQUE: return sk_unique(g->ctx, SK_UINT32, g->src, g->dst, n, count);
+        return sk_select_flagged(g->ctx, SK_FLOAT32, m == FLAGGED8 ? 1 : 4, g->src, g->flags,
+                                 g->dst, count, n);
+    case UNIQUE: return sk_unique(g->ctx, SK_UINT32, g->src, g->dst, count, n);
     case PARTITION_PAIRS:
-        return sk_partition_pairs(g->ctx, SK_INT32, pred, g->src, g->vsrc, 8, g->dst, g->vdst,
-                                  n, count);
+        return sk_partition_pairs(g->ctx, SK_INT32, 8, pred, g->src, g->vsrc, g->dst, g->vdst,
+                                  count, n);
     case FLAGGED_PAIRS:
-        return sk_select_flagged_pairs(g->ctx, SK_FLOAT32, g->src, g->flags, 1, g->vsrc, 8,
-                                       g->dst, g->vdst, n, count);
+        return sk_select_flagged_pairs(g->ctx, SK_FLOAT32, 8, 1, g->src, g->vsrc, g->flags, g->dst,
+                                       g->vdst, count, n);
     case UNIQUE_PAIRS:
-        return sk_unique_pairs(g->ctx, SK_UINT32, g->src, g->vsrc, 8, g->dst, g->vdst, n,
-                               count);
+        return sk_unique_pairs(g->ctx, SK_UINT32, 8, g->src, g->vsrc, g->dst, g->vdst, count, n);
     }
     return SK_E_INVALID_ARG;
 }
@@ -338,12 +337,12 @@ static int check_oclgrind(const og_state *g)
 {
     size_t count = 0;
     unsigned long from_disk = 0;
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     if (!sk_ok(g->base, sk_device_list(NULL, 0, &count), "sk_device_list") ||
         !sk_ok(g->base, sk_context_device(g->base, &d), "sk_context_device"))
         return 0;
     for (size_t c = 0; c < CONFIG_COUNT; c++) {
-        sk_build_stats b;
+        sk_build_stats b = SK_BUILD_STATS_INIT;
         if (g->per_config[c] && sk_context_build_stats(g->per_config[c], &b) == SK_OK)
             from_disk += b.from_disk;
     }
@@ -385,8 +384,8 @@ int main(int argc, char **argv)
         return 2;
     }
     g.rng = g.seed;
-    if (!sk_ok(NULL, sk_context_create(&g.base, NULL), "sk_context_create")) return 1;
-    sk_device_desc d;
+    if (!sk_ok(NULL, sk_context_create(&g.base, NULL, NULL, 0), "sk_context_create")) return 1;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     int failures = 0;
     if (sk_context_device(g.base, &d) == SK_OK)
         printf("og_compact: device \"%s\" (%s), seed %" PRIu64 "\n", d.device_name,

@@ -169,7 +169,7 @@ static sk_status u32_scan(sk_context *ctx, cl_mem src, cl_mem dst, size_t n, boo
 
 static sk_status u32_reduce(sk_context *ctx, cl_mem src, size_t n, void *result)
 {
-    return sk_reduce(ctx, SK_UINT32, SK_OP_ADD, src, n, result);
+    return sk_reduce(ctx, SK_UINT32, SK_OP_ADD, src, result, n);
 }
 
 /* float32 min: IEEE minimum with the left-most NaN (scankit.h's float
@@ -217,7 +217,7 @@ static sk_status f32_scan(sk_context *ctx, cl_mem src, cl_mem dst, size_t n, boo
 
 static sk_status f32_reduce(sk_context *ctx, cl_mem src, size_t n, void *result)
 {
-    return sk_reduce(ctx, SK_FLOAT32, SK_OP_MIN, src, n, result);
+    return sk_reduce(ctx, SK_FLOAT32, SK_OP_MIN, src, result, n);
 }
 
 static cl_int2 iv(cl_int i, cl_int j)
@@ -262,7 +262,7 @@ static sk_status iv_scan(sk_context *ctx, cl_mem src, cl_mem dst, size_t n, bool
 
 static sk_status iv_reduce(sk_context *ctx, cl_mem src, size_t n, void *result)
 {
-    return sk_reduce_monoid(ctx, &interval_monoid, src, n, result);
+    return sk_reduce_monoid(ctx, &interval_monoid, src, result, n);
 }
 
 /* The same monoid on 16 bits: (0xFFFF, 0xFFFF) is the identity, (0xFFFE,
@@ -320,7 +320,7 @@ static sk_status iv16_scan(sk_context *ctx, cl_mem src, cl_mem dst, size_t n, bo
 
 static sk_status iv16_reduce(sk_context *ctx, cl_mem src, size_t n, void *result)
 {
-    return sk_reduce_monoid(ctx, &interval16_monoid, src, n, result);
+    return sk_reduce_monoid(ctx, &interval16_monoid, src, result, n);
 }
 
 /* The wider type first: it needs the most scratch. */
@@ -556,7 +556,7 @@ static int count_from_disk(const og_state *g, unsigned long *total)
 {
     *total = 0;
     for (size_t c = 0; c < CONFIG_COUNT; c++) {
-        sk_build_stats b;
+        sk_build_stats b = SK_BUILD_STATS_INIT;
         if (!g->per_config[c]) continue;
         if (!sk_ok(g->per_config[c], sk_context_build_stats(g->per_config[c], &b),
                    "sk_context_build_stats"))
@@ -572,7 +572,7 @@ static int check_oclgrind(const og_state *g)
 {
     size_t count = 0;
     unsigned long from_disk = 0;
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     if (!sk_ok(g->base, sk_device_list(NULL, 0, &count), "sk_device_list")) return 0;
     if (!sk_ok(g->base, sk_context_device(g->base, &d), "sk_context_device")) return 0;
     if (!count_from_disk(g, &from_disk)) return 0;
@@ -586,7 +586,7 @@ static int check_oclgrind(const og_state *g)
 
 static int run_all(og_state *g)
 {
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     int failures = 0;
     if (!sk_ok(g->base, sk_context_device(g->base, &d), "sk_context_device")) return 1;
     printf("og_driver: device \"%s\" (%s), seed %" PRIu64 "\n", d.device_name,
@@ -606,7 +606,7 @@ int main(int argc, char **argv)
         return 2;
     }
     rng_state = g.opt.seed;
-    sk_status st = sk_context_create(&g.base, NULL);
+    sk_status st = sk_context_create(&g.base, NULL, NULL, 0);
     if (st != SK_OK) {
         fprintf(stderr, "og_driver: no device: %s\n", sk_status_str(st));
         return 1;

@@ -202,11 +202,11 @@ static sk_status seg_call(og_state *g, sk_context *ctx, og_case c, size_t n, siz
     sk_segments s = segments(g, c);
     switch (c) {
     case INCL_F8:
-    case INCL_O32: return sk_segscan_inclusive(ctx, SK_UINT32, SK_OP_ADD, g->src, g->dst, n, &s);
+    case INCL_O32: return sk_segscan_inclusive(ctx, SK_UINT32, SK_OP_ADD, g->src, &s, g->dst, n);
     case EXCL_F32:
     case EXCL_O64:
-    case EXCL_F8: return sk_segscan_exclusive(ctx, SK_UINT32, SK_OP_ADD, g->src, g->dst, n, &s);
-    default: return sk_segreduce(ctx, SK_UINT32, SK_OP_ADD, g->src, n, &s, g->dst, segs);
+    case EXCL_F8: return sk_segscan_exclusive(ctx, SK_UINT32, SK_OP_ADD, g->src, &s, g->dst, n);
+    default: return sk_segreduce(ctx, SK_UINT32, SK_OP_ADD, g->src, &s, g->dst, segs, n);
     }
 }
 
@@ -254,7 +254,7 @@ static const char *poly_eval_check(og_state *g, sk_context *ctx, size_t n)
     const float *a = (const float *)g->in;
     for (size_t k = 0; k < 3; k++) {
         double r = 12345.0;
-        sk_status st = sk_poly_eval(ctx, SK_FLOAT32, g->src, n, XS[k], &r);
+        sk_status st = sk_poly_eval(ctx, SK_FLOAT32, g->src, XS[k], &r, n);
         if (st != SK_OK) return sk_status_name(st);
         if (r != (double)horner_prefix(a, n - 1, n - 1, XS[k])) return "wrong value";
     }
@@ -272,7 +272,7 @@ static const char *poly_points_check(og_state *g, sk_context *ctx, size_t n)
     memset(vals, POISON, cap * 4);
     if (!write_buf(g, dst, vals, cap * 4) || !write_buf(g, g->desc, pts, n * 4))
         return "uploading failed";
-    sk_status st = sk_poly_eval_points(ctx, SK_FLOAT32, g->src, ncoef, g->desc, dst, n);
+    sk_status st = sk_poly_eval_points(ctx, SK_FLOAT32, g->src, g->desc, dst, ncoef, n);
     if (st != SK_OK) return sk_status_name(st);
     if (!read_buf(g, dst, vals, cap * 4)) return "reading back failed";
     for (size_t k = 0; k < n; k++)
@@ -288,7 +288,7 @@ static const char *poly_prefixes_check(og_state *g, sk_context *ctx, size_t n)
     for (size_t x = 0; x < 3; x++) {
         memset(out, POISON, cap * 4);
         if (!write_buf(g, g->dst, out, cap * 4)) return "uploading failed";
-        sk_status st = sk_poly_horner_prefixes(ctx, SK_FLOAT32, g->src, n, XS[x], g->dst);
+        sk_status st = sk_poly_horner_prefixes(ctx, SK_FLOAT32, g->src, XS[x], g->dst, n);
         if (st != SK_OK) return sk_status_name(st);
         if (!read_buf(g, g->dst, out, cap * 4)) return "reading back failed";
         for (size_t k = 0; k < n; k++)
@@ -419,13 +419,13 @@ static int check_oclgrind(const og_state *g)
 {
     size_t count = 0;
     unsigned long from_disk = 0;
-    sk_device_desc d;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     if (!sk_ok(g->base, sk_device_list(NULL, 0, &count), "sk_device_list") ||
         !sk_ok(g->base, sk_context_device(g->base, &d), "sk_context_device"))
         return 0;
     for (size_t c = 0; c < CONFIG_COUNT; c++)
         for (int k = 0; k < CASE_COUNT; k++) {
-            sk_build_stats b;
+            sk_build_stats b = SK_BUILD_STATS_INIT;
             if (g->ctx[c][k] && sk_context_build_stats(g->ctx[c][k], &b) == SK_OK)
                 from_disk += b.from_disk;
         }
@@ -469,8 +469,8 @@ int main(int argc, char **argv)
         return 2;
     }
     g.rng = g.seed;
-    if (!sk_ok(NULL, sk_context_create(&g.base, NULL), "sk_context_create")) return 1;
-    sk_device_desc d;
+    if (!sk_ok(NULL, sk_context_create(&g.base, NULL, NULL, 0), "sk_context_create")) return 1;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     int failures = 0;
     if (sk_context_device(g.base, &d) == SK_OK)
         printf("og_segscan: device \"%s\" (%s), seed %" PRIu64 "\n", d.device_name,

@@ -139,7 +139,7 @@ static sk_status sort(sk_context *ctx, const og_case *c, cl_mem k, cl_mem v, siz
 {
     sk_sort_order o = c->descending ? SK_DESCENDING : SK_ASCENDING;
     unsigned end = c->end ? c->end : 8 * (unsigned)sk_type_size(c->t);
-    if (c->vs) return sk_sort_pairs_bits(ctx, c->t, k, c->vs, v, n, o, c->begin, end);
+    if (c->vs) return sk_sort_pairs_bits(ctx, c->t, c->vs, k, v, n, o, c->begin, end);
     return sk_sort_keys_bits(ctx, c->t, k, n, o, c->begin, end);
 }
 
@@ -222,10 +222,10 @@ static int check_oclgrind(const og_state *g)
 {
     size_t count = 0;
     unsigned long from_disk = 0;
-    sk_device_desc d = {0};
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     sk_device_list(NULL, 0, &count);
     for (size_t c = 0; c < CONFIG_COUNT; c++) {
-        sk_build_stats b;
+        sk_build_stats b = SK_BUILD_STATS_INIT;
         if (g->ctx[c] && sk_context_build_stats(g->ctx[c], &b) == SK_OK)
             from_disk += b.from_disk;
         if (g->ctx[c]) sk_context_device(g->ctx[c], &d);
@@ -266,8 +266,8 @@ int main(int argc, char **argv)
     }
     g.rng = g.seed;
     sk_context *base = NULL;
-    if (!sk_ok(NULL, sk_context_create(&base, NULL), "sk_context_create")) return 1;
-    sk_device_desc d;
+    if (!sk_ok(NULL, sk_context_create(&base, NULL, NULL, 0), "sk_context_create")) return 1;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
     sk_context_device(base, &d);
     printf("og_sort: device \"%s\" (%s), seed %" PRIu64 "\n", d.device_name, d.platform_name,
            g.seed);

@@ -63,7 +63,7 @@ static int run_kernel(cl_context cl, cl_device_id dev, cl_command_queue q)
 int main(void)
 {
     sk_context *ctx = NULL;
-    sk_status st = sk_context_create(&ctx, NULL);
+    sk_status st = sk_context_create(&ctx, NULL, NULL, 0);
     if (st != SK_OK) {
         fprintf(stderr, "planted_race: no OpenCL device: %s\n", sk_status_str(st));
         return 1;
