@@ -6,6 +6,7 @@
  * sk_context_create's reason, the version. Outputs are poisoned before every
  * call; data come from the logged seed.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
