@@ -39,7 +39,7 @@ void skt_ref_segscan_generic(size_t elem, skt_ref_combine_fn combine, const void
     unsigned char acc[64], x[64];
     for (size_t i = 0; i < n; i++) {
         memcpy(x, s + i * elem, elem); /* before dst[i] is written (in place) */
-        if (heads[i]) memcpy(acc, identity, elem);
+        if (heads ? heads[i] : i == 0) memcpy(acc, identity, elem);
         if (exclusive) {
             memcpy(d + i * elem, acc, elem);
             combine(acc, x, acc);

@@ -3,6 +3,7 @@
  * See reference.h for the semantics pinned here.
  */
 #include "reference.h"
+#include "ref_segscan.h"
 
 #include <float.h>
 #include <math.h>
@@ -246,29 +247,6 @@ skt_mat2 skt_ref_mat2_mul(skt_mat2 x, skt_mat2 y)
     return r;
 }
 
-void skt_ref_mat2_scan(int exclusive, const skt_mat2 *src, skt_mat2 *dst, size_t n)
-{
-    skt_mat2 acc = skt_ref_mat2_identity();
-    for (size_t i = 0; i < n; i++) {
-        skt_mat2 x = src[i];
-        if (exclusive) {
-            dst[i] = acc;
-            acc = skt_ref_mat2_mul(acc, x);
-        } else {
-            acc = i == 0 ? x : skt_ref_mat2_mul(acc, x);
-            dst[i] = acc;
-        }
-    }
-}
-
-skt_mat2 skt_ref_mat2_reduce(const skt_mat2 *src, size_t n)
-{
-    skt_mat2 acc = skt_ref_mat2_identity();
-    for (size_t i = 0; i < n; i++)
-        acc = i == 0 ? src[0] : skt_ref_mat2_mul(acc, src[i]);
-    return acc;
-}
-
 /* ---- affine maps with a length counter --------------------------------------- */
 
 skt_affine skt_ref_affine_identity(void)
@@ -284,30 +262,6 @@ skt_affine skt_ref_affine_combine(skt_affine x, skt_affine y)
     r.c = x.c * y.m + y.c;
     r.len = x.len + y.len;
     return r;
-}
-
-void skt_ref_affine_scan(int exclusive, const skt_affine *src, skt_affine *dst,
-                         size_t n)
-{
-    skt_affine acc = skt_ref_affine_identity();
-    for (size_t i = 0; i < n; i++) {
-        skt_affine x = src[i];
-        if (exclusive) {
-            dst[i] = acc;
-            acc = skt_ref_affine_combine(acc, x);
-        } else {
-            acc = i == 0 ? x : skt_ref_affine_combine(acc, x);
-            dst[i] = acc;
-        }
-    }
-}
-
-skt_affine skt_ref_affine_reduce(const skt_affine *src, size_t n)
-{
-    skt_affine acc = skt_ref_affine_identity();
-    for (size_t i = 0; i < n; i++)
-        acc = i == 0 ? src[0] : skt_ref_affine_combine(acc, src[i]);
-    return acc;
 }
 
 /* ---- the interval-of-summations monoid (VERIFY.md) ---------------------------- */
@@ -339,18 +293,32 @@ skt_interval skt_ref_interval_combine(skt_interval x, skt_interval y)
     return skt_ref_interval_top();
 }
 
-void skt_ref_interval_scan(int exclusive, const skt_interval *src,
-                           skt_interval *dst, size_t n)
-{
-    skt_interval acc = skt_ref_interval_identity();
-    for (size_t i = 0; i < n; i++) {
-        skt_interval x = src[i];
-        if (exclusive) {
-            dst[i] = acc;
-            acc = skt_ref_interval_combine(acc, x);
-        } else {
-            acc = skt_ref_interval_combine(acc, x);
-            dst[i] = acc;
-        }
+/* ---- the test monoids' scans and reduces ----------------------------------- */
+
+/* For monoid T of prefix P: P_bytes (COMBINE on elements as bytes, for
+ * skt_ref_segscan_generic), skt_ref_P_scan (one segment) and
+ * skt_ref_P_reduce (one accumulator from the identity, left to right). */
+#define REF_MONOID_FNS_(T, P, COMBINE)                                              \
+    static void P##_bytes(const void *a, const void *b, void *out)                   \
+    {                                                                                \
+        T x, y, r;                                                                   \
+        memcpy(&x, a, sizeof x);                                                     \
+        memcpy(&y, b, sizeof y);                                                     \
+        r = COMBINE(x, y);                                                           \
+        memcpy(out, &r, sizeof r);                                                   \
+    }                                                                                \
+    void skt_ref_##P##_scan(int exclusive, const T *src, T *dst, size_t n)           \
+    {                                                                                \
+        T id = skt_ref_##P##_identity();                                             \
+        skt_ref_segscan_generic(sizeof(T), P##_bytes, &id, exclusive, src, dst, NULL, n); \
+    }                                                                                \
+    T skt_ref_##P##_reduce(const T *src, size_t n)                                   \
+    {                                                                                \
+        T acc = skt_ref_##P##_identity();                                            \
+        for (size_t i = 0; i < n; i++) acc = COMBINE(acc, src[i]);                   \
+        return acc;                                                                  \
     }
-}
+
+REF_MONOID_FNS_(skt_mat2, mat2, skt_ref_mat2_mul)
+REF_MONOID_FNS_(skt_affine, affine, skt_ref_affine_combine)
+REF_MONOID_FNS_(skt_interval, interval, skt_ref_interval_combine)

@@ -114,6 +114,7 @@ skt_interval skt_ref_interval_top(void);
 skt_interval skt_ref_interval_combine(skt_interval x, skt_interval y);
 void skt_ref_interval_scan(int exclusive, const skt_interval *src,
                            skt_interval *dst, size_t n);
+skt_interval skt_ref_interval_reduce(const skt_interval *src, size_t n);
 
 #ifdef __cplusplus
 }
