@@ -116,24 +116,33 @@ void skt_cli_write_file(const char *path, const void *data, size_t len)
     cr_assert_eq(fclose(fp), 0);
 }
 
+void skt_cli_write_npy_header(const char *path, const char *descr, const char *shape,
+                              const void *data, size_t len)
+{
+    char header[256];
+    int hlen = snprintf(header, sizeof header,
+                        "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shape);
+    size_t padded = (10 + (size_t)hlen + 1 + 63) / 64 * 64;
+    unsigned char *buf = malloc(padded + len);
+    cr_assert_not_null(buf);
+    /* magic, version 1.0, the header's length (little-endian), the header
+     * padded with spaces and ended by '\n' to a multiple of 64 bytes */
+    memset(buf, ' ', padded - 1);
+    buf[padded - 1] = '\n';
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (unsigned char)((padded - 10) & 0xFF), buf[9] = (unsigned char)((padded - 10) >> 8);
+    memcpy(buf + 10, header, (size_t)hlen);
+    if (len != 0) memcpy(buf + padded, data, len);
+    skt_cli_write_file(path, buf, padded + len);
+    free(buf);
+}
+
 void skt_cli_write_npy(const char *path, const char *descr, const void *data, size_t n,
                        size_t elem)
 {
-    char header[256];
-    int len = snprintf(header, sizeof header,
-                       "{'descr': '%s', 'fortran_order': False, 'shape': (%zu,), }", descr, n);
-    size_t padded = (10 + (size_t)len + 1 + 63) / 64 * 64;
-    unsigned char *buf = malloc(padded + n * elem);
-    cr_assert_not_null(buf);
-    memcpy(buf, "\x93NUMPY\x01\x00", 8);
-    buf[8] = (unsigned char)((padded - 10) & 0xFF);
-    buf[9] = (unsigned char)((padded - 10) >> 8);
-    memcpy(buf + 10, header, (size_t)len);
-    memset(buf + 10 + len, ' ', padded - 10 - (size_t)len - 1);
-    buf[padded - 1] = '\n';
-    if (n * elem != 0) memcpy(buf + padded, data, n * elem);
-    skt_cli_write_file(path, buf, padded + n * elem);
-    free(buf);
+    char shape[32];
+    snprintf(shape, sizeof shape, "(%zu,)", n);
+    skt_cli_write_npy_header(path, descr, shape, data, n * elem);
 }
 
 int skt_cli_file_exists(const char *path)

@@ -44,6 +44,10 @@ typedef struct skt_cli_type {
 
 extern const skt_cli_type skt_cli_types[SK_TYPE_COUNT];
 
+/* A .npy v1.0 file whose header says descr and shape (the text of a Python
+ * tuple), followed by data[0, len). */
+void skt_cli_write_npy_header(const char *path, const char *descr, const char *shape,
+                              const void *data, size_t len);
 /* A 1-D little-endian .npy v1.0 file of n elements of `elem` bytes. */
 void skt_cli_write_npy(const char *path, const char *descr, const void *data, size_t n,
                        size_t elem);
