@@ -127,6 +127,52 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
     return 0;
 }
 
+/* c->prim through scankit's device forms (SFX empty) or host-array forms
+ * (SFX _host): KEYS in, OUT out, SK and SV sorted in place, FLAGS, OFFSETS
+ * and COEFFS the segments and coefficients; ctx, s, seg and st in scope. */
+#define SK_DISPATCH(SFX, KEYS, OUT, SK, SV, FLAGS, OFFSETS, COEFFS)                        \
+    switch (c->prim) {                                                                   \
+    case BB_SCAN_INCLUSIVE:                                                              \
+        st = sk_scan_inclusive##SFX(ctx, SK_UINT32, SK_OP_ADD, KEYS, OUT, c->n);          \
+        break;                                                                           \
+    case BB_SCAN_EXCLUSIVE:                                                              \
+        st = sk_scan_exclusive##SFX(ctx, SK_UINT32, SK_OP_ADD, KEYS, OUT, c->n);          \
+        break;                                                                           \
+    case BB_REDUCE:                                                                      \
+        st = sk_reduce##SFX(ctx, SK_UINT32, SK_OP_ADD, KEYS, &s->scalar, c->n);           \
+        break;                                                                           \
+    case BB_SELECT_IF:                                                                   \
+        st = sk_select_if##SFX(ctx, SK_UINT32, BB_PREDICATE, KEYS, OUT, &s->count, c->n); \
+        break;                                                                           \
+    case BB_PARTITION:                                                                   \
+        st = sk_partition##SFX(ctx, SK_UINT32, BB_PREDICATE, KEYS, OUT, &s->count, c->n); \
+        break;                                                                           \
+    case BB_SORT_KEYS:                                                                   \
+        st = sk_sort_keys##SFX(ctx, SK_UINT32, SK, c->n, SK_ASCENDING);                   \
+        break;                                                                           \
+    case BB_SORT_PAIRS:                                                                  \
+        st = sk_sort_pairs##SFX(ctx, SK_UINT32, sizeof(uint32_t), SK, SV, c->n,           \
+                                SK_ASCENDING);                                           \
+        break;                                                                           \
+    case BB_SEGSCAN:                                                                     \
+        seg.flags = FLAGS;                                                               \
+        seg.flag_size = 1;                                                               \
+        st = sk_segscan_inclusive##SFX(ctx, SK_UINT32, SK_OP_ADD, KEYS, &seg, OUT, c->n); \
+        break;                                                                           \
+    case BB_SEGREDUCE:                                                                   \
+        seg.offsets = OFFSETS;                                                           \
+        seg.offset_type = SK_UINT32;                                                     \
+        seg.count = c->nseg;                                                             \
+        st = sk_segreduce##SFX(ctx, SK_UINT32, SK_OP_ADD, KEYS, &seg, OUT, &s->count,     \
+                               c->n);                                                    \
+        break;                                                                           \
+    case BB_POLY:                                                                        \
+        st = sk_poly_eval##SFX(ctx, SK_FLOAT64, COEFFS, c->x, &s->poly, c->n);            \
+        break;                                                                           \
+    default:                                                                             \
+        break;                                                                           \
+    }
+
 static int sk_run(void *self, const bb_case *c, double *ms, char *why, size_t cap)
 {
     sk_state *s = self;
@@ -136,46 +182,7 @@ static int sk_run(void *self, const bb_case *c, double *ms, char *why, size_t ca
     sk_status st = SK_OK;
     sk_segments seg;
     memset(&seg, 0, sizeof seg);
-    switch (c->prim) {
-    case BB_SCAN_INCLUSIVE:
-        st = sk_scan_inclusive(ctx, SK_UINT32, SK_OP_ADD, d->keys, d->out, c->n);
-        break;
-    case BB_SCAN_EXCLUSIVE:
-        st = sk_scan_exclusive(ctx, SK_UINT32, SK_OP_ADD, d->keys, d->out, c->n);
-        break;
-    case BB_REDUCE:
-        st = sk_reduce(ctx, SK_UINT32, SK_OP_ADD, d->keys, &s->scalar, c->n);
-        break;
-    case BB_SELECT_IF:
-        st = sk_select_if(ctx, SK_UINT32, BB_PREDICATE, d->keys, d->out, &s->count, c->n);
-        break;
-    case BB_PARTITION:
-        st = sk_partition(ctx, SK_UINT32, BB_PREDICATE, d->keys, d->out, &s->count, c->n);
-        break;
-    case BB_SORT_KEYS:
-        st = sk_sort_keys(ctx, SK_UINT32, d->work_k, c->n, SK_ASCENDING);
-        break;
-    case BB_SORT_PAIRS:
-        st = sk_sort_pairs(ctx, SK_UINT32, sizeof(uint32_t), d->work_k, d->work_v, c->n,
-                           SK_ASCENDING);
-        break;
-    case BB_SEGSCAN:
-        seg.flags = d->flags;
-        seg.flag_size = 1;
-        st = sk_segscan_inclusive(ctx, SK_UINT32, SK_OP_ADD, d->keys, &seg, d->out, c->n);
-        break;
-    case BB_SEGREDUCE:
-        seg.offsets = d->offsets;
-        seg.offset_type = SK_UINT32;
-        seg.count = c->nseg;
-        st = sk_segreduce(ctx, SK_UINT32, SK_OP_ADD, d->keys, &seg, d->out, &s->count, c->n);
-        break;
-    case BB_POLY:
-        st = sk_poly_eval(ctx, SK_FLOAT64, d->coeffs, c->x, &s->poly, c->n);
-        break;
-    default:
-        break;
-    }
+    SK_DISPATCH(, d->keys, d->out, d->work_k, d->work_v, d->flags, d->offsets, d->coeffs)
     if (st != SK_OK) return sk_why(s, st, bb_prim_name(c->prim), why, cap);
     double seconds = 0;
     st = sk_context_profile_take(ctx, &seconds, NULL);
@@ -216,6 +223,15 @@ static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_
 
 /* ---- scankit's host-array forms (end to end: copies in and out included) -------------------- */
 
+/* The results a run must overwrite, poisoned; @return 0. */
+static int reset_results(size_t *count, uint32_t *scalar, double *poly)
+{
+    *count = (size_t)-1;
+    *scalar = POISON;
+    *poly = -12345.0;
+    return 0;
+}
+
 static int host_reset(void *self, const bb_case *c, int poison, char *why, size_t cap)
 {
     sk_state *s = self;
@@ -228,10 +244,7 @@ static int host_reset(void *self, const bb_case *c, int poison, char *why, size_
     } else if (poison) {
         memset(b->got, 0xA5, c->n * sizeof(uint32_t));
     }
-    s->count = (size_t)-1;
-    s->scalar = POISON;
-    s->poly = -12345.0;
-    return 0;
+    return reset_results(&s->count, &s->scalar, &s->poly);
 }
 
 static int host_run(void *self, const bb_case *c, double *ms, char *why, size_t cap)
@@ -243,47 +256,7 @@ static int host_run(void *self, const bb_case *c, double *ms, char *why, size_t 
     sk_segments_host seg;
     memset(&seg, 0, sizeof seg);
     double t0 = bb_now();
-    switch (c->prim) {
-    case BB_SCAN_INCLUSIVE:
-        st = sk_scan_inclusive_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, b->got, c->n);
-        break;
-    case BB_SCAN_EXCLUSIVE:
-        st = sk_scan_exclusive_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, b->got, c->n);
-        break;
-    case BB_REDUCE:
-        st = sk_reduce_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, &s->scalar, c->n);
-        break;
-    case BB_SELECT_IF:
-        st = sk_select_if_host(ctx, SK_UINT32, BB_PREDICATE, c->keys, b->got, &s->count, c->n);
-        break;
-    case BB_PARTITION:
-        st = sk_partition_host(ctx, SK_UINT32, BB_PREDICATE, c->keys, b->got, &s->count, c->n);
-        break;
-    case BB_SORT_KEYS:
-        st = sk_sort_keys_host(ctx, SK_UINT32, b->got, c->n, SK_ASCENDING);
-        break;
-    case BB_SORT_PAIRS:
-        st = sk_sort_pairs_host(ctx, SK_UINT32, sizeof(uint32_t), b->got, b->got2, c->n,
-                                SK_ASCENDING);
-        break;
-    case BB_SEGSCAN:
-        seg.flags = c->flags;
-        seg.flag_size = 1;
-        st = sk_segscan_inclusive_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, &seg, b->got, c->n);
-        break;
-    case BB_SEGREDUCE:
-        seg.offsets = c->offsets;
-        seg.offset_type = SK_UINT32;
-        seg.count = c->nseg;
-        st = sk_segreduce_host(ctx, SK_UINT32, SK_OP_ADD, c->keys, &seg, b->got, &s->count,
-                               c->n);
-        break;
-    case BB_POLY:
-        st = sk_poly_eval_host(ctx, SK_FLOAT64, c->coeffs, c->x, &s->poly, c->n);
-        break;
-    default:
-        break;
-    }
+    SK_DISPATCH(_host, c->keys, b->got, b->got, b->got2, c->flags, c->offsets, c->coeffs)
     *ms = (bb_now() - t0) * 1e3;
     double dummy = 0;
     sk_context_profile_take(ctx, &dummy, NULL); /* drop the launches' record */
@@ -294,14 +267,8 @@ static int host_run(void *self, const bb_case *c, double *ms, char *why, size_t 
 static int host_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
 {
     sk_state *s = self;
-    (void)c;
-    (void)why;
-    (void)cap;
-    r->out = s->b->got;
-    r->out2 = s->b->got2;
-    r->count = s->count;
-    r->scalar = s->scalar;
-    r->poly = s->poly;
+    (void)c, (void)why, (void)cap;
+    *r = (bb_result){s->b->got, s->b->got2, s->count, s->scalar, s->poly};
     return 0;
 }
 
@@ -324,10 +291,7 @@ static int serial_reset(void *self, const bb_case *c, int poison, char *why, siz
         memset(s->b->ser, 0xA5, c->n * sizeof(uint32_t));
         memset(s->b->ser2, 0xA5, c->n * sizeof(uint32_t));
     }
-    s->count = (size_t)-1;
-    s->scalar = POISON;
-    s->poly = -12345.0;
-    return 0;
+    return reset_results(&s->count, &s->scalar, &s->poly);
 }
 
 static int serial_run(void *self, const bb_case *c, double *ms, char *why, size_t cap)
@@ -345,14 +309,8 @@ static int serial_run(void *self, const bb_case *c, double *ms, char *why, size_
 static int serial_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
 {
     serial_state *s = self;
-    (void)c;
-    (void)why;
-    (void)cap;
-    r->out = s->b->ser;
-    r->out2 = s->b->ser2;
-    r->count = s->count;
-    r->scalar = s->scalar;
-    r->poly = s->poly;
+    (void)c, (void)why, (void)cap;
+    *r = (bb_result){s->b->ser, s->b->ser2, s->count, s->scalar, s->poly};
     return 0;
 }
 
@@ -432,11 +390,8 @@ static int upload_case(bench *b, const bb_case *c, char *why, size_t cap)
 
 static void host_release(bench *b)
 {
-    free(b->got);
-    free(b->got2);
-    free(b->ser);
-    free(b->ser2);
-    free(b->ser_tmp);
+    void *arrays[] = {b->got, b->got2, b->ser, b->ser2, b->ser_tmp};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     b->got = b->got2 = b->ser = b->ser2 = b->ser_tmp = NULL;
     b->host_n = 0;
 }

@@ -50,9 +50,7 @@ size_t bb_prim_dists(bb_prim p, bb_dist *out)
     switch (p) {
     case BB_SORT_KEYS:
     case BB_SORT_PAIRS:
-        out[n++] = make_dist(AK_DIST_ENTROPY, 2);
-        out[n++] = make_dist(AK_DIST_ENTROPY, 3);
-        out[n++] = make_dist(AK_DIST_ENTROPY, 4);
+        for (unsigned k = 2; k <= 4; k++) out[n++] = make_dist(AK_DIST_ENTROPY, k);
         out[n++] = make_dist(AK_DIST_SORTED, 1);
         out[n++] = make_dist(AK_DIST_REVERSED, 1);
         out[n++] = make_dist(AK_DIST_EQUAL, 1);
@@ -62,9 +60,7 @@ size_t bb_prim_dists(bb_prim p, bb_dist *out)
     case BB_PARTITION:
         /* the predicate keeps odd values: entropy:K keeps 2^-K of them,
          * equal all or none, few-unique runs of one answer */
-        out[n++] = make_dist(AK_DIST_ENTROPY, 2);
-        out[n++] = make_dist(AK_DIST_ENTROPY, 3);
-        out[n++] = make_dist(AK_DIST_ENTROPY, 4);
+        for (unsigned k = 2; k <= 4; k++) out[n++] = make_dist(AK_DIST_ENTROPY, k);
         out[n++] = make_dist(AK_DIST_EQUAL, 1);
         out[n++] = make_dist(AK_DIST_FEW_UNIQUE, 1);
         break;
@@ -293,6 +289,33 @@ int bb_run_parse(const ak_cli *cli, int argc, char **argv, void *args)
     return 0;
 }
 
+/* The program bb_run_parse_opts is parsing for (the hooks take no context). */
+static const bb_run_spec *run_spec;
+
+static void spec_defaults(void *args)
+{
+    const bb_run_spec *sp = run_spec;
+    bb_run_defaults(args, sp->min_log2, sp->max_log2, sp->repeats,
+                    sp->seed ? sp->seed : (uint64_t)time(NULL));
+}
+
+static int spec_check(void *args, ak_err *e) { return bb_run_check(args, &run_spec->limits, e); }
+
+int bb_run_parse_opts(const bb_run_spec *spec, int argc, char **argv, bb_run_opts *o)
+{
+    char usage[128];
+    snprintf(usage, sizeof usage, "%s [OPTION]...", spec->prog);
+    const ak_cli cli = {spec->prog, usage, spec->rows, sizeof(bb_run_args), spec_defaults,
+                        spec_check, NULL};
+    bb_run_args a;
+    run_spec = spec;
+    int rc = bb_run_parse(&cli, argc, argv, &a);
+    if (rc == 0)
+        *o = (bb_run_opts){(int)a.min_log2, (int)a.max_log2, (int)a.repeats, a.device, a.shape,
+                           a.csv, a.seed};
+    return rc;
+}
+
 /* ---- setup of the one-primitive programs ---------------------------------------------- */
 
 void bb_fill_random(uint32_t *p, size_t n, uint64_t seed)
@@ -300,6 +323,52 @@ void bb_fill_random(uint32_t *p, size_t n, uint64_t seed)
     uint64_t x = seed;
     for (size_t i = 0; i < n; i++)
         p[i] = (uint32_t)(sk_splitmix64_next(&x) >> 32);
+}
+
+int bb_cl_fail(const char *prog, cl_int rc, const char *what)
+{
+    fprintf(stderr, "%s: %s: %s\n", prog, what, sk_cl_error_name(rc));
+    return 1;
+}
+
+int bb_sk_fail(const char *prog, const sk_context *ctx, sk_status st, const char *what)
+{
+    fprintf(stderr, "%s: %s: %s (%s)\n", prog, what, sk_status_str(st),
+            ctx ? sk_context_error_detail(ctx) : "");
+    return 1;
+}
+
+int bb_io_open(bb_io *io, const char *prog, sk_context *ctx, size_t n, uint64_t seed)
+{
+    cl_int rc = CL_SUCCESS;
+    size_t bytes = n * sizeof(uint32_t);
+    io->in = malloc(bytes);
+    io->want = malloc(bytes);
+    io->got = malloc(bytes);
+    if (!io->in || !io->want || !io->got) {
+        fprintf(stderr, "%s: out of host memory (3 x %zu bytes)\n", prog, bytes);
+        return 1;
+    }
+    bb_fill_random(io->in, n, seed);
+    cl_context cl = sk_context_cl_context(ctx);
+    io->src = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+    if (rc != CL_SUCCESS) return bb_cl_fail(prog, rc, "clCreateBuffer(src)");
+    io->dst = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+    if (rc != CL_SUCCESS) return bb_cl_fail(prog, rc, "clCreateBuffer(dst)");
+    rc = clEnqueueWriteBuffer(sk_context_cl_queue(ctx), io->src, CL_TRUE, 0, bytes, io->in, 0,
+                              NULL, NULL);
+    return rc == CL_SUCCESS ? 0 : bb_cl_fail(prog, rc, "clEnqueueWriteBuffer(src)");
+}
+
+int bb_io_close(bb_io *io)
+{
+    int bad = 0;
+    if (io->src && clReleaseMemObject(io->src) != CL_SUCCESS) bad = 1;
+    if (io->dst && clReleaseMemObject(io->dst) != CL_SUCCESS) bad = 1;
+    free(io->in);
+    free(io->want);
+    free(io->got);
+    return bad;
 }
 
 sk_status bb_context_open(sk_context **ctx, const char *device, const char *shape,
@@ -315,6 +384,39 @@ sk_status bb_context_open(sk_context **ctx, const char *device, const char *shap
     if (st != SK_OK) return st;
     *what = "turning profiling on";
     return sk_context_set_param(*ctx, SK_PARAM_PROFILE, 1);
+}
+
+int bb_context_setup(const char *prog, sk_context **ctx, const char *device, const char *shape,
+                     char *name, size_t cap, const char **shape_name)
+{
+    const char *what = NULL;
+    sk_status st = bb_context_open(ctx, device, shape, &what);
+    if (st == SK_OK) {
+        what = "configuring the context";
+        st = bb_context_describe(*ctx, name, cap, shape_name);
+    }
+    return st == SK_OK ? 0 : bb_sk_fail(prog, *ctx, st, what);
+}
+
+int bb_cap_log2(const char *prog, int log2, size_t *n)
+{
+    if (log2 >= (int)(sizeof(size_t) * 8 - 3)) {
+        fprintf(stderr, "%s: 2^%d elements do not fit in memory\n", prog, log2);
+        return 1;
+    }
+    *n = (size_t)1 << log2;
+    return 0;
+}
+
+int bb_sized_main(const bb_sized *p, void *b, int min_log2, int max_log2)
+{
+    int wrong = 0, failed = p->open(b);
+    if (!failed) p->header(b);
+    for (int k = min_log2; !failed && k <= max_log2; k++)
+        failed = p->run_size(b, (size_t)1 << k, &wrong);
+    failed |= p->close(b);
+    if (wrong) fprintf(stderr, "%s: %d wrong result(s)\n", p->prog, wrong);
+    return failed || wrong ? 1 : 0;
 }
 
 sk_status bb_context_describe(sk_context *ctx, char *name, size_t cap, const char **shape)

@@ -132,6 +132,31 @@ typedef struct bb_run_limits {
 #define BB_RUN_ROW_HELP \
     {"help", 'h', AK_OPT_FLAG, offsetof(bb_run_args, help), NULL, "show this help and exit", NULL, 0}
 
+/* The shared options as the programs use them, and a program that has no
+ * others: its name, option rows, limits and defaults (seed 0: the time). */
+typedef struct bb_run_opts {
+    int min_log2, max_log2, repeats;
+    const char *device, *shape, *csv;
+    uint64_t seed;
+} bb_run_opts;
+
+typedef struct bb_run_spec {
+    const char *prog;
+    const ak_opt *rows;
+    bb_run_limits limits;
+    int min_log2, max_log2, repeats;
+    uint64_t seed;
+} bb_run_spec;
+
+/* Parses argv for such a program ("PROG [OPTION]..."). @return 0: run;
+ * 1: --help shown; 2: bad usage. */
+int bb_run_parse_opts(const bb_run_spec *spec, int argc, char **argv, bb_run_opts *o);
+
+/* The rows every program starts with: sizes, repeats, device and shape. */
+#define BB_RUN_ROWS_SIZES(min_help, max_help, repeats_help)                  \
+    BB_RUN_ROW_MIN_LOG2(min_help), BB_RUN_ROW_MAX_LOG2(max_help),            \
+        BB_RUN_ROW_REPEATS(repeats_help), BB_RUN_ROW_DEVICE, BB_RUN_ROW_SHAPE
+
 /* Sets the defaults of sizes 2^min_log2 .. 2^max_log2, repeats and seed. */
 void bb_run_defaults(bb_run_args *a, int min_log2, int max_log2, int repeats, uint64_t seed);
 
@@ -156,9 +181,50 @@ void bb_fill_random(uint32_t *p, size_t n, uint64_t seed);
 sk_status bb_context_open(sk_context **ctx, const char *device, const char *shape,
                           const char **what);
 
+/* "PROG: WHAT: the error's name" (with the context's detail) on stderr;
+ * @return 1. */
+int bb_cl_fail(const char *prog, cl_int rc, const char *what);
+int bb_sk_fail(const char *prog, const sk_context *ctx, sk_status st, const char *what);
+
+/* bb_context_open, then bb_context_describe into name and shape_name.
+ * @return 0, or 1 after saying why (prefixed "prog: "). */
+int bb_context_setup(const char *prog, sk_context **ctx, const char *device, const char *shape,
+                     char *name, size_t cap, const char **shape_name);
+
+/* *n = 2^log2 elements when they can fit in memory; else says so and 1. */
+int bb_cap_log2(const char *prog, int log2, size_t *n);
+
+/* The arrays of bench_scan and bench_compact: n uint32 inputs
+ * (bb_fill_random from seed) on the host and uploaded to src, the host's
+ * expected and read-back results, and the device output dst. */
+typedef struct bb_io {
+    uint32_t *in, *want, *got;
+    cl_mem src, dst;
+} bb_io;
+
+/* @return 0, or 1 after saying why (prefixed "prog: "). */
+int bb_io_open(bb_io *io, const char *prog, sk_context *ctx, size_t n, uint64_t seed);
+
+/* Releases what bb_io_open made; @return 1 when a release failed. */
+int bb_io_close(bb_io *io);
+
 /* "DEVICE (PLATFORM)" of ctx into name, and "cpu" or "gpu" (the shape in
  * use) into *shape. @return SK_OK or its status. */
 sk_status bb_context_describe(sk_context *ctx, char *name, size_t cap, const char **shape);
+
+/* The main loop of bench_scan and bench_compact on their state b: open,
+ * the header, run_size for n = 2^min_log2 .. 2^max_log2 (counting wrong
+ * results) until one fails, close. @return main's status: 1 when anything
+ * failed or was wrong ("PROG: N wrong result(s)"), else 0. */
+typedef struct bb_sized {
+    const char *prog;
+    int (*open)(void *b);
+    void (*header)(const void *b);
+    int (*run_size)(void *b, size_t n, int *wrong);
+    int (*close)(void *b);
+} bb_sized;
+
+int bb_sized_main(const bb_sized *p, void *b, int min_log2, int max_log2);
 
 /* ---- data -------------------------------------------------------------------------- */
 

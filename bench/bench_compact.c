@@ -37,44 +37,22 @@
 
 /* ---- options ------------------------------------------------------------------ */
 
-typedef struct options {
-    int min_log2, max_log2, repeats;
-    const char *device, *shape;
-    uint64_t seed;
-} options;
+typedef bb_run_opts options;
 
 static const ak_opt compact_rows[] = {
-    BB_RUN_ROW_MIN_LOG2("sizes n = 2^K from K (16) ..."),
-    BB_RUN_ROW_MAX_LOG2("... to K (26; at most 40)"),
-    BB_RUN_ROW_REPEATS("R timed runs per measurement (11)"),
-    BB_RUN_ROW_DEVICE,
-    BB_RUN_ROW_SHAPE,
+    BB_RUN_ROWS_SIZES("sizes n = 2^K from K (16) ...",
+                      "... to K (26; at most 40)",
+                      "R timed runs per measurement (11)"),
     BB_RUN_ROW_SEED("the input seed (1)"),
     BB_RUN_ROW_HELP,
     AK_OPT_TABLE_END,
 };
 
-static void compact_defaults(void *args)
-{
-    bb_run_defaults(args, 16, 26, 11, 1);
-}
-
-static int compact_check(void *args, ak_err *e)
-{
-    static const bb_run_limits limits = {0, 40, MAX_REPEATS};
-    return bb_run_check(args, &limits, e);
-}
-
 /* 0: run; 1: --help shown; 2: bad usage. */
 static int parse_options(int argc, char **argv, options *o)
 {
-    const ak_cli cli = {"bench_compact", "bench_compact [OPTION]...", compact_rows, sizeof(bb_run_args),
-                        compact_defaults, compact_check, NULL};
-    bb_run_args a;
-    int rc = bb_run_parse(&cli, argc, argv, &a);
-    if (rc) return rc;
-    *o = (options){(int)a.min_log2, (int)a.max_log2, (int)a.repeats, a.device, a.shape, a.seed};
-    return 0;
+    static const bb_run_spec spec = {"bench_compact", compact_rows, {0, 40, MAX_REPEATS}, 16, 26, 11, 1};
+    return bb_run_parse_opts(&spec, argc, argv, o);
 }
 
 /* ---- time and statistics ------------------------------------------------------- */
@@ -89,8 +67,7 @@ typedef struct bench {
     options opt;
     sk_context *ctx;
     cl_command_queue queue;
-    cl_mem src, dst;
-    uint32_t *in, *want, *got;
+    bb_io io;                   /* host: input, serial result, device result */
     size_t cap;
     char device_name[272];
     const char *shape_name;
@@ -104,18 +81,9 @@ typedef struct row {
     char error[160];
 } row;
 
-static int cl_fail(cl_int rc, const char *what)
-{
-    fprintf(stderr, "bench_compact: %s: %s\n", what, sk_cl_error_name(rc));
-    return 1;
-}
-
-static int sk_fail(const bench *b, sk_status st, const char *what)
-{
-    fprintf(stderr, "bench_compact: %s: %s (%s)\n", what, sk_status_str(st),
-            b->ctx ? sk_context_error_detail(b->ctx) : "");
-    return 1;
-}
+/* Failures, said as "bench_compact: WHAT: ERROR". */
+#define cl_fail(rc, what) bb_cl_fail("bench_compact", rc, what)
+#define sk_fail(b, st, what) bb_sk_fail("bench_compact", (b)->ctx, st, what)
 
 /* ---- the serial loops --------------------------------------------------------------- */
 
@@ -127,11 +95,17 @@ static size_t serial_select(const uint32_t *in, uint32_t *out, size_t n)
     return k;
 }
 
-static size_t serial_partition(const uint32_t *in, uint32_t *out, size_t n)
+/* The number of elements the predicate keeps (odd values). */
+static size_t count_kept(const uint32_t *in, size_t n)
 {
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) kept += in[i] & 1u;
-    size_t o = 0, r = kept;
+    return kept;
+}
+
+static size_t serial_partition(const uint32_t *in, uint32_t *out, size_t n)
+{
+    size_t kept = count_kept(in, n), o = 0, r = kept;
     for (size_t i = 0; i < n; i++) {
         if (in[i] & 1u) out[o++] = in[i];
         else out[r++] = in[i];
@@ -153,9 +127,7 @@ static size_t branchless_select(const uint32_t *in, uint32_t *out, size_t n)
 
 static size_t branchless_partition(const uint32_t *in, uint32_t *out, size_t n)
 {
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) kept += in[i] & 1u;
-    size_t o = 0, r = kept;
+    size_t kept = count_kept(in, n), o = 0, r = kept;
     for (size_t i = 0; i < n; i++) {
         size_t f = in[i] & 1u;
         out[f ? o : r] = in[i];
@@ -173,16 +145,16 @@ static size_t serial_run(bench_op op, bool branchless, const uint32_t *in, uint3
     return op == OP_SELECT ? serial_select(in, out, n) : serial_partition(in, out, n);
 }
 
-/* Median ms of a serial loop; leaves the plain loop's result in b->want
- * (the branchless one writes b->got, and must agree). */
+/* Median ms of a serial loop; leaves the plain loop's result in b->io.want
+ * (the branchless one writes b->io.got, and must agree). */
 static double serial_ms(bench *b, bench_op op, bool branchless, size_t n, size_t *kept)
 {
     double t[MAX_REPEATS];
-    uint32_t *out = branchless ? b->got : b->want;
-    for (int i = 0; i < WARMUPS; i++) *kept = serial_run(op, branchless, b->in, out, n);
+    uint32_t *out = branchless ? b->io.got : b->io.want;
+    for (int i = 0; i < WARMUPS; i++) *kept = serial_run(op, branchless, b->io.in, out, n);
     for (int i = 0; i < b->opt.repeats; i++) {
         double t0 = bb_now();
-        *kept = serial_run(op, branchless, b->in, out, n);
+        *kept = serial_run(op, branchless, b->io.in, out, n);
         t[i] = (bb_now() - t0) * 1e3;
     }
     return bb_median(t, b->opt.repeats);
@@ -193,8 +165,8 @@ static double serial_ms(bench *b, bench_op op, bool branchless, size_t n, size_t
 static sk_status scankit_call(bench *b, bench_op op, size_t n, size_t *count)
 {
     if (op == OP_SELECT)
-        return sk_select_if(b->ctx, SK_UINT32, PREDICATE, b->src, b->dst, count, n);
-    return sk_partition(b->ctx, SK_UINT32, PREDICATE, b->src, b->dst, count, n);
+        return sk_select_if(b->ctx, SK_UINT32, PREDICATE, b->io.src, b->io.dst, count, n);
+    return sk_partition(b->ctx, SK_UINT32, PREDICATE, b->io.src, b->io.dst, count, n);
 }
 
 static int scankit_timed(bench *b, bench_op op, size_t n, size_t *count, double *wall,
@@ -217,11 +189,11 @@ static int verify(bench *b, bench_op op, size_t n, size_t count, row *r, const c
         snprintf(r->error, sizeof r->error, "%s: count %zu, want %zu", when, count, r->kept);
         return 0;
     }
-    cl_int rc = m ? clEnqueueReadBuffer(b->queue, b->dst, CL_TRUE, 0, m * 4, b->got, 0, NULL,
+    cl_int rc = m ? clEnqueueReadBuffer(b->queue, b->io.dst, CL_TRUE, 0, m * 4, b->io.got, 0, NULL,
                                         NULL)
                   : CL_SUCCESS;
     if (rc != CL_SUCCESS) return cl_fail(rc, "clEnqueueReadBuffer(dst)");
-    if (memcmp(b->got, b->want, m * 4) != 0)
+    if (memcmp(b->io.got, b->io.want, m * 4) != 0)
         snprintf(r->error, sizeof r->error, "%s: wrong output", when);
     return 0;
 }
@@ -231,7 +203,7 @@ static int scankit_ms(bench *b, bench_op op, size_t n, row *r)
     double wall[MAX_REPEATS], dev[MAX_REPEATS], w = 0, d = 0;
     size_t count = 0;
     uint32_t poison = 0xA5A5A5A5u;
-    cl_int rc = clEnqueueFillBuffer(b->queue, b->dst, &poison, 4, 0, n * 4, 0, NULL, NULL);
+    cl_int rc = clEnqueueFillBuffer(b->queue, b->io.dst, &poison, 4, 0, n * 4, 0, NULL, NULL);
     if (rc != CL_SUCCESS) return cl_fail(rc, "clEnqueueFillBuffer(dst)");
     if (scankit_timed(b, op, n, &count, &w, &d, &r->launches)) return 1;
     if (verify(b, op, n, count, r, "first run") || r->error[0]) return r->error[0] ? 0 : 1;
@@ -247,8 +219,9 @@ static int scankit_ms(bench *b, bench_op op, size_t n, row *r)
 
 /* ---- output -------------------------------------------------------------------------- */
 
-static void print_header(const bench *b)
+static void print_header(const void *p)
 {
+    const bench *b = p;
     printf("scankit compaction, uint32, predicate \"%s\": %s, %s shape, seed %" PRIu64 "\n",
            PREDICATE, b->device_name, b->shape_name, b->opt.seed);
     printf("times: median of %d runs after %d warm-ups; scankit = device time of one call's "
@@ -261,100 +234,67 @@ static void print_header(const bench *b)
            "wall ms", "Gelem/s", "serial ms", "x serial", "branchl ms", "x branchless");
 }
 
-static void print_row(const row *r)
+/* Prints r (flushed: rows come as they are measured); @return 1 for a
+ * wrong result. */
+static int print_row(const row *r)
 {
-    if (r->error[0]) {
+    if (r->error[0])
         printf("%-10s %10zu ERROR: %s\n", op_names[r->op], r->n, r->error);
-        return;
-    }
-    printf("%-10s %10zu %9zu %11.3f %11.3f %8.3f %10.3f %9.2f %9.3f %13.2f\n",
-           op_names[r->op], r->n, r->kept, r->dev_ms, r->wall_ms,
-           (double)r->n / (r->dev_ms * 1e6), r->serial_ms, r->serial_ms / r->dev_ms,
-           r->branchless_ms, r->branchless_ms / r->dev_ms);
+    else
+        printf("%-10s %10zu %9zu %11.3f %11.3f %8.3f %10.3f %9.2f %9.3f %13.2f\n",
+               op_names[r->op], r->n, r->kept, r->dev_ms, r->wall_ms,
+               (double)r->n / (r->dev_ms * 1e6), r->serial_ms, r->serial_ms / r->dev_ms,
+               r->branchless_ms, r->branchless_ms / r->dev_ms);
+    fflush(stdout);
+    return r->error[0] != 0;
 }
 
 /* ---- setup ------------------------------------------------------------------------------ */
 
-static int context_open(bench *b)
+static int bench_open(void *p)
 {
-    const char *what = NULL;
-    sk_status st = bb_context_open(&b->ctx, b->opt.device, b->opt.shape, &what);
-    if (st != SK_OK) return sk_fail(b, st, what);
-    st = bb_context_describe(b->ctx, b->device_name, sizeof b->device_name, &b->shape_name);
-    if (st != SK_OK) return sk_fail(b, st, "configuring the context");
+    bench *b = p;
+    if (bb_cap_log2("bench_compact", b->opt.max_log2, &b->cap) ||
+        bb_context_setup("bench_compact", &b->ctx, b->opt.device, b->opt.shape, b->device_name,
+                         sizeof b->device_name, &b->shape_name))
+        return 1;
     b->queue = sk_context_cl_queue(b->ctx);
-    return 0;
+    return bb_io_open(&b->io, "bench_compact", b->ctx, b->cap, b->opt.seed);
 }
 
-static int bench_open(bench *b)
+static int bench_close(void *p)
 {
-    cl_int rc = CL_SUCCESS;
-    if (b->opt.max_log2 >= (int)(sizeof(size_t) * 8 - 3)) {
-        fprintf(stderr, "bench_compact: 2^%d elements do not fit in memory\n", b->opt.max_log2);
-        return 1;
-    }
-    b->cap = (size_t)1 << b->opt.max_log2;
-    size_t bytes = b->cap * sizeof(uint32_t);
-    if (context_open(b)) return 1;
-    b->in = malloc(bytes);
-    b->want = malloc(bytes);
-    b->got = malloc(bytes);
-    if (!b->in || !b->want || !b->got) {
-        fprintf(stderr, "bench_compact: out of host memory (3 x %zu bytes)\n", bytes);
-        return 1;
-    }
-    bb_fill_random(b->in, b->cap, b->opt.seed);
-    cl_context cl = sk_context_cl_context(b->ctx);
-    b->src = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
-    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateBuffer(src)");
-    b->dst = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
-    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateBuffer(dst)");
-    rc = clEnqueueWriteBuffer(b->queue, b->src, CL_TRUE, 0, bytes, b->in, 0, NULL, NULL);
-    return rc == CL_SUCCESS ? 0 : cl_fail(rc, "clEnqueueWriteBuffer(src)");
-}
-
-static int bench_close(bench *b)
-{
-    int bad = 0;
-    cl_mem mems[] = {b->src, b->dst};
-    for (int i = 0; i < 2; i++)
-        if (mems[i] && clReleaseMemObject(mems[i]) != CL_SUCCESS) bad = 1;
+    bench *b = p;
+    int bad = bb_io_close(&b->io);
     sk_context_free(b->ctx);
-    free(b->in);
-    free(b->want);
-    free(b->got);
     return bad;
 }
 
 /* ---- main ------------------------------------------------------------------------------ */
 
-static int run_size(bench *b, size_t n, int *wrong)
+static int run_size(void *p, size_t n, int *wrong)
 {
+    bench *b = p;
     for (int op = OP_SELECT; op <= OP_PARTITION; op++) {
         row r = {.op = (bench_op)op, .n = n};
         size_t kept2 = 0;
         r.branchless_ms = serial_ms(b, r.op, true, n, &kept2);
         r.serial_ms = serial_ms(b, r.op, false, n, &r.kept);
-        if (kept2 != r.kept || memcmp(b->got, b->want, (op == OP_SELECT ? r.kept : n) * 4))
+        if (kept2 != r.kept || memcmp(b->io.got, b->io.want, (op == OP_SELECT ? r.kept : n) * 4))
             snprintf(r.error, sizeof r.error, "the two serial loops disagree");
         else if (scankit_ms(b, r.op, n, &r)) return 1;
-        *wrong += r.error[0] != 0;
-        print_row(&r);
-        fflush(stdout);
+        *wrong += print_row(&r);
     }
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    bench b = {0};
-    int rc = parse_options(argc, argv, &b.opt);
-    if (rc) return rc == 1 ? 0 : 2;
-    int wrong = 0, failed = bench_open(&b);
-    if (!failed) print_header(&b);
-    for (int k = b.opt.min_log2; !failed && k <= b.opt.max_log2; k++)
-        failed = run_size(&b, (size_t)1 << k, &wrong);
-    failed |= bench_close(&b);
-    if (wrong) fprintf(stderr, "bench_compact: %d wrong result(s)\n", wrong);
-    return failed || wrong ? 1 : 0;
+    static const bb_sized prog = {"bench_compact", bench_open, print_header, run_size, bench_close};
+    static bench b;
+    switch (parse_options(argc, argv, &b.opt)) {
+    case 0: return bb_sized_main(&prog, &b, b.opt.min_log2, b.opt.max_log2);
+    case 1: return 0; /* --help */
+    default: return 2;
+    }
 }

@@ -55,11 +55,9 @@ typedef struct scan_args {
 } scan_args;
 
 static const ak_opt scan_rows[] = {
-    BB_RUN_ROW_MIN_LOG2("sizes n = 2^K from K (16) ..."),
-    BB_RUN_ROW_MAX_LOG2("... to K (26; at most 40)"),
-    BB_RUN_ROW_REPEATS("R timed runs per measurement (11)"),
-    BB_RUN_ROW_DEVICE,
-    BB_RUN_ROW_SHAPE,
+    BB_RUN_ROWS_SIZES("sizes n = 2^K from K (16) ...",
+                      "... to K (26; at most 40)",
+                      "R timed runs per measurement (11)"),
     {"path", 0, AK_OPT_TEXT, offsetof(scan_args, path), "auto|reduce-then-scan|lookback",
      "the scan path (both shapes; default: tuned)", NULL, 0},
     {"wg", 0, AK_OPT_U64, offsetof(scan_args, wg), "N",
@@ -140,8 +138,7 @@ typedef struct bench {
     cl_command_queue queue;
     cl_program copy_prog;
     cl_kernel copy1, copy16, copy4;
-    cl_mem src, dst;
-    uint32_t *in, *want, *got;  /* host: input, serial result, device result */
+    bb_io io;                   /* host: input, serial result, device result */
     size_t cap;                 /* elements in every buffer above */
     FILE *csv;
     char device_name[272];   /* "device (platform)" */
@@ -158,18 +155,9 @@ typedef struct row {
     char error[160];
 } row;
 
-static int cl_fail(cl_int rc, const char *what)
-{
-    fprintf(stderr, "bench_scan: %s: %s\n", what, sk_cl_error_name(rc));
-    return 1;
-}
-
-static int sk_fail(const bench *b, sk_status st, const char *what)
-{
-    fprintf(stderr, "bench_scan: %s: %s (%s)\n", what, sk_status_str(st),
-            b->ctx ? sk_context_error_detail(b->ctx) : "");
-    return 1;
-}
+/* Failures, said as "bench_scan: WHAT: ERROR". */
+#define cl_fail(rc, what) bb_cl_fail("bench_scan", rc, what)
+#define sk_fail(b, st, what) bb_sk_fail("bench_scan", (b)->ctx, st, what)
 
 /* ---- the copy kernels ---------------------------------------------------------------- */
 
@@ -227,13 +215,13 @@ static int copy_open(bench *b)
 static cl_int copy_enqueue(bench *b, cl_kernel k, size_t n, cl_event *ev)
 {
     if (!k)
-        return clEnqueueCopyBuffer(b->queue, b->src, b->dst, 0, 0, n * sizeof(uint32_t), 0,
+        return clEnqueueCopyBuffer(b->queue, b->io.src, b->io.dst, 0, 0, n * sizeof(uint32_t), 0,
                                    NULL, ev);
     cl_ulong un = n;
     size_t per = k == b->copy16 ? COPY_CHUNK : k == b->copy4 ? 4 : 1;
     size_t global = (n + per - 1) / per;
-    cl_int rc = clSetKernelArg(k, 0, sizeof b->src, &b->src);
-    if (rc == CL_SUCCESS) rc = clSetKernelArg(k, 1, sizeof b->dst, &b->dst);
+    cl_int rc = clSetKernelArg(k, 0, sizeof b->io.src, &b->io.src);
+    if (rc == CL_SUCCESS) rc = clSetKernelArg(k, 1, sizeof b->io.dst, &b->io.dst);
     if (rc == CL_SUCCESS) rc = clSetKernelArg(k, 2, sizeof un, &un);
     if (rc == CL_SUCCESS) rc = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, NULL, 0,
                                                       NULL, ev);
@@ -264,15 +252,15 @@ static int copy_launch(bench *b, cl_kernel k, size_t n, double *ms)
 static int poison_dst(bench *b, size_t n)
 {
     const cl_uint pattern = 0xA5A5A5A5u;
-    cl_int rc = clEnqueueFillBuffer(b->queue, b->dst, &pattern, sizeof pattern, 0,
+    cl_int rc = clEnqueueFillBuffer(b->queue, b->io.dst, &pattern, sizeof pattern, 0,
                                     n * sizeof(uint32_t), 0, NULL, NULL);
     return rc == CL_SUCCESS ? 0 : cl_fail(rc, "clEnqueueFillBuffer");
 }
 
 static int read_dst(bench *b, size_t n)
 {
-    cl_int rc = clEnqueueReadBuffer(b->queue, b->dst, CL_TRUE, 0, n * sizeof(uint32_t),
-                                    b->got, 0, NULL, NULL);
+    cl_int rc = clEnqueueReadBuffer(b->queue, b->io.dst, CL_TRUE, 0, n * sizeof(uint32_t),
+                                    b->io.got, 0, NULL, NULL);
     return rc == CL_SUCCESS ? 0 : cl_fail(rc, "clEnqueueReadBuffer");
 }
 
@@ -303,14 +291,14 @@ static void serial_run(bench_op op, const uint32_t *in, uint32_t *want, size_t n
     }
 }
 
-/* Median wall time of the serial loop; leaves its result in b->want. */
+/* Median wall time of the serial loop; leaves its result in b->io.want. */
 static double serial_ms(bench *b, bench_op op, size_t n)
 {
     double t[MAX_REPEATS];
-    serial_run(op, b->in, b->want, n);   /* warm-up: pages and caches */
+    serial_run(op, b->io.in, b->io.want, n);   /* warm-up: pages and caches */
     for (int r = 0; r < b->opt.repeats; r++) {
         double t0 = bb_now();
-        serial_run(op, b->in, b->want, n);
+        serial_run(op, b->io.in, b->io.want, n);
         t[r] = (bb_now() - t0) * 1e3;
     }
     return bb_median(t, b->opt.repeats);
@@ -322,7 +310,7 @@ static int copy_kernel_ms(bench *b, cl_kernel k, size_t n, double *ms)
 {
     double t[MAX_REPEATS], dummy = 0;
     if (poison_dst(b, n) || copy_launch(b, k, n, &dummy) || read_dst(b, n)) return 1;
-    if (first_mismatch(b->got, b->in, n) != n) {
+    if (first_mismatch(b->io.got, b->io.in, n) != n) {
         *ms = -1;
         return 0;
     }
@@ -352,14 +340,14 @@ static int copy_ms(bench *b, size_t n, row *r)
     return 0;
 }
 
-/* One scankit call of op on src[0..n); reduce's result goes to b->got[0]. */
+/* One scankit call of op on src[0..n); reduce's result goes to b->io.got[0]. */
 static sk_status scankit_call(bench *b, bench_op op, size_t n)
 {
     if (op == OP_INCLUSIVE)
-        return sk_scan_inclusive(b->ctx, SK_UINT32, SK_OP_ADD, b->src, b->dst, n);
+        return sk_scan_inclusive(b->ctx, SK_UINT32, SK_OP_ADD, b->io.src, b->io.dst, n);
     if (op == OP_EXCLUSIVE)
-        return sk_scan_exclusive(b->ctx, SK_UINT32, SK_OP_ADD, b->src, b->dst, n);
-    return sk_reduce(b->ctx, SK_UINT32, SK_OP_ADD, b->src, b->got, n);
+        return sk_scan_exclusive(b->ctx, SK_UINT32, SK_OP_ADD, b->io.src, b->io.dst, n);
+    return sk_reduce(b->ctx, SK_UINT32, SK_OP_ADD, b->io.src, b->io.got, n);
 }
 
 /* One timed call: wall ms (call + finish) and device ms (its launches). */
@@ -377,7 +365,7 @@ static int scankit_timed(bench *b, bench_op op, size_t n, double *wall, double *
 }
 
 /* Runs op once on a poisoned output and compares with the serial result in
- * b->want; a mismatch goes to r->error. */
+ * b->io.want; a mismatch goes to r->error. */
 static int scankit_check(bench *b, bench_op op, size_t n, row *r)
 {
     double wall = 0, dev = 0;
@@ -385,10 +373,10 @@ static int scankit_check(bench *b, bench_op op, size_t n, row *r)
     if (op != OP_REDUCE && poison_dst(b, n)) return 1;
     if (scankit_timed(b, op, n, &wall, &dev, &r->launches)) return 1;
     if (op != OP_REDUCE && read_dst(b, n)) return 1;
-    size_t bad = first_mismatch(b->got, b->want, count);
+    size_t bad = first_mismatch(b->io.got, b->io.want, count);
     if (bad != count)
         snprintf(r->error, sizeof r->error, "wrong result at [%zu]: %" PRIu32 ", want %" PRIu32,
-                 bad, b->got[bad], b->want[bad]);
+                 bad, b->io.got[bad], b->io.want[bad]);
     return 0;
 }
 
@@ -405,7 +393,7 @@ static int scankit_ms(bench *b, bench_op op, size_t n, row *r)
         if (scankit_timed(b, op, n, &wall[i], &dev[i], &r->launches)) return 1;
     size_t count = op == OP_REDUCE ? 1 : n;
     if (op != OP_REDUCE && read_dst(b, n)) return 1;
-    if (first_mismatch(b->got, b->want, count) != count) {
+    if (first_mismatch(b->io.got, b->io.want, count) != count) {
         snprintf(r->error, sizeof r->error, "wrong result after the timed runs");
         return 0;
     }
@@ -428,8 +416,9 @@ static void load_average(char *out, size_t len)
     fclose(f);
 }
 
-static void print_header(const bench *b)
+static void print_header(const void *p)
 {
+    const bench *b = p;
     static const char *const paths[] = {"auto", "reduce-then-scan", "lookback"};
     char load[64];
     load_average(load, sizeof load);
@@ -484,49 +473,25 @@ static void csv_row(bench *b, const row *r)
 /* The device with the options' shape and scan parameters. */
 static int context_open(bench *b)
 {
-    const char *what = NULL;
-    sk_status st = bb_context_open(&b->ctx, b->opt.device, b->opt.shape, &what);
-    if (st != SK_OK) return sk_fail(b, st, what);
+    sk_status st = SK_OK;
+    if (bb_context_setup("bench_scan", &b->ctx, b->opt.device, b->opt.shape, b->device_name,
+                         sizeof b->device_name, &b->shape_name))
+        return 1;
     if (b->opt.path) st = sk_context_set_param(b->ctx, SK_PARAM_SCAN_PATH, b->opt.path);
     if (st == SK_OK && b->opt.wg) st = sk_context_set_param(b->ctx, SK_PARAM_WG_SIZE, b->opt.wg);
     if (st == SK_OK && b->opt.items)
         st = sk_context_set_param(b->ctx, SK_PARAM_ITEMS_PER_THREAD, b->opt.items);
-    if (st == SK_OK)
-        st = bb_context_describe(b->ctx, b->device_name, sizeof b->device_name, &b->shape_name);
     if (st != SK_OK) return sk_fail(b, st, "configuring the context");
     b->queue = sk_context_cl_queue(b->ctx);
     return 0;
 }
 
-static int buffers_open(bench *b)
+static int bench_open(void *p)
 {
-    cl_int rc = CL_SUCCESS;
-    size_t bytes = b->cap * sizeof(uint32_t);
-    b->in = malloc(bytes);
-    b->want = malloc(bytes);
-    b->got = malloc(bytes);
-    if (!b->in || !b->want || !b->got) {
-        fprintf(stderr, "bench_scan: out of host memory (3 x %zu bytes)\n", bytes);
+    bench *b = p;
+    if (bb_cap_log2("bench_scan", b->opt.max_log2, &b->cap) || context_open(b) ||
+        bb_io_open(&b->io, "bench_scan", b->ctx, b->cap, b->opt.seed) || copy_open(b))
         return 1;
-    }
-    bb_fill_random(b->in, b->cap, b->opt.seed);
-    cl_context cl = sk_context_cl_context(b->ctx);
-    b->src = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
-    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateBuffer(src)");
-    b->dst = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &rc);
-    if (rc != CL_SUCCESS) return cl_fail(rc, "clCreateBuffer(dst)");
-    rc = clEnqueueWriteBuffer(b->queue, b->src, CL_TRUE, 0, bytes, b->in, 0, NULL, NULL);
-    return rc == CL_SUCCESS ? 0 : cl_fail(rc, "clEnqueueWriteBuffer(src)");
-}
-
-static int bench_open(bench *b)
-{
-    if (b->opt.max_log2 >= (int)(sizeof(size_t) * 8 - 3)) {
-        fprintf(stderr, "bench_scan: 2^%d elements do not fit in memory\n", b->opt.max_log2);
-        return 1;
-    }
-    b->cap = (size_t)1 << b->opt.max_log2;
-    if (context_open(b) || buffers_open(b) || copy_open(b)) return 1;
     if (b->opt.csv && !(b->csv = fopen(b->opt.csv, "w"))) {
         fprintf(stderr, "bench_scan: cannot write %s: %s\n", b->opt.csv, strerror(errno));
         return 1;
@@ -536,29 +501,25 @@ static int bench_open(bench *b)
 }
 
 /* Releases everything; 1 when a release or the CSV file failed. */
-static int bench_close(bench *b)
+static int bench_close(void *p)
 {
-    int bad = 0;
-    cl_mem mems[] = {b->src, b->dst};
-    for (int i = 0; i < 2; i++)
-        if (mems[i] && clReleaseMemObject(mems[i]) != CL_SUCCESS) bad = 1;
+    bench *b = p;
+    int bad = bb_io_close(&b->io);
     if (b->copy1 && clReleaseKernel(b->copy1) != CL_SUCCESS) bad = 1;
     if (b->copy16 && clReleaseKernel(b->copy16) != CL_SUCCESS) bad = 1;
     if (b->copy4 && clReleaseKernel(b->copy4) != CL_SUCCESS) bad = 1;
     if (b->copy_prog && clReleaseProgram(b->copy_prog) != CL_SUCCESS) bad = 1;
     if (b->csv && fclose(b->csv) != 0) bad = 1;
     sk_context_free(b->ctx);
-    free(b->in);
-    free(b->want);
-    free(b->got);
     return bad;
 }
 
 /* ---- main ------------------------------------------------------------------------------ */
 
 /* All rows of one n; *wrong counts results that were wrong. */
-static int run_size(bench *b, size_t n, int *wrong)
+static int run_size(void *p, size_t n, int *wrong)
 {
+    bench *b = p;
     row copy = {0};
     if (copy_ms(b, n, &copy)) return 1;
     for (int op = OP_INCLUSIVE; op <= OP_REDUCE; op++) {
@@ -577,14 +538,8 @@ static int run_size(bench *b, size_t n, int *wrong)
 
 int main(int argc, char **argv)
 {
-    bench b = {0};
+    static const bb_sized prog = {"bench_scan", bench_open, print_header, run_size, bench_close};
+    static bench b;
     int rc = parse_options(argc, argv, &b.opt);
-    if (rc) return rc == 1 ? 0 : 2;
-    int wrong = 0, failed = bench_open(&b);
-    if (!failed) print_header(&b);
-    for (int k = b.opt.min_log2; !failed && k <= b.opt.max_log2; k++)
-        failed = run_size(&b, (size_t)1 << k, &wrong);
-    failed |= bench_close(&b);
-    if (wrong) fprintf(stderr, "bench_scan: %d wrong result(s)\n", wrong);
-    return failed || wrong ? 1 : 0;
+    return rc ? (rc == 1 ? 0 : 2) : bb_sized_main(&prog, &b, b.opt.min_log2, b.opt.max_log2);
 }

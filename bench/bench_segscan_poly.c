@@ -46,47 +46,20 @@
 
 /* ---- options ------------------------------------------------------------------ */
 
-typedef struct options {
-    int min_log2, max_log2, repeats;
-    const char *device, *shape, *csv;
-    uint64_t seed;
-} options;
+typedef bb_run_opts options;
 
 static const ak_opt segscan_poly_rows[] = {
-    BB_RUN_ROW_MIN_LOG2("sizes n = 2^K from K (16; at least 1) ..."),
-    BB_RUN_ROW_MAX_LOG2("... to K (24; at most 32)"),
-    BB_RUN_ROW_REPEATS("R timed runs per measurement (7)"),
-    BB_RUN_ROW_DEVICE,
-    BB_RUN_ROW_SHAPE,
+    BB_RUN_ROWS_SIZES("sizes n = 2^K from K (16; at least 1) ...",
+                      "... to K (24; at most 32)",
+                      "R timed runs per measurement (7)"),
     BB_RUN_ROW_SEED("the input seed (default: the time)"),
     BB_RUN_ROW_CSV("also write the rows there as CSV"),
     BB_RUN_ROW_HELP,
     AK_OPT_TABLE_END,
 };
 
-static void segscan_poly_defaults(void *args)
-{
-    bb_run_defaults(args, 16, 24, 7, (uint64_t)time(NULL));
-}
-
-static int segscan_poly_check(void *args, ak_err *e)
-{
-    static const bb_run_limits limits = {1, 32, MAX_REPEATS};
-    return bb_run_check(args, &limits, e);
-}
-
-/* 0: run; 1: --help shown; 2: bad usage. */
-static int parse_options(int argc, char **argv, options *o)
-{
-    const ak_cli cli = {"bench_segscan_poly", "bench_segscan_poly [OPTION]...", segscan_poly_rows, sizeof(bb_run_args),
-                        segscan_poly_defaults, segscan_poly_check, NULL};
-    bb_run_args a;
-    int rc = bb_run_parse(&cli, argc, argv, &a);
-    if (rc) return rc;
-    *o = (options){(int)a.min_log2, (int)a.max_log2, (int)a.repeats, a.device, a.shape, a.csv,
-                   a.seed};
-    return 0;
-}
+static const bb_run_spec segscan_poly_spec = {"bench_segscan_poly", segscan_poly_rows,
+                                              {1, 32, MAX_REPEATS}, 16, 24, 7, 0};
 
 /* ---- time, statistics, random data ------------------------------------------------- */
 
@@ -430,7 +403,7 @@ int main(int argc, char **argv)
 {
     bench b;
     memset(&b, 0, sizeof b);
-    int rc = parse_options(argc, argv, &b.opt);
+    int rc = bb_run_parse_opts(&segscan_poly_spec, argc, argv, &b.opt);
     if (rc) return rc == 1 ? 0 : 2;
     if (b.opt.csv && !(b.csv = fopen(b.opt.csv, "w"))) {
         fprintf(stderr, "bench_segscan_poly: cannot write %s\n", b.opt.csv);

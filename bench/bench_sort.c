@@ -57,11 +57,9 @@ typedef struct sort_args {
 } sort_args;
 
 static const ak_opt sort_rows[] = {
-    BB_RUN_ROW_MIN_LOG2("sizes n = 2^K from K (16; at least 1) ..."),
-    BB_RUN_ROW_MAX_LOG2("... to K (24; at most 32)"),
-    BB_RUN_ROW_REPEATS("R timed runs per measurement (5)"),
-    BB_RUN_ROW_DEVICE,
-    BB_RUN_ROW_SHAPE,
+    BB_RUN_ROWS_SIZES("sizes n = 2^K from K (16; at least 1) ...",
+                      "... to K (24; at most 32)",
+                      "R timed runs per measurement (5)"),
     BB_RUN_ROW_SEED("the input seed (42)"),
     {"qsort-max-log2", 0, AK_OPT_U64, offsetof(sort_args, qsort_max_log2), "K",
      "the qsort baseline only up to 2^K (24): it is slow", NULL, 0},

@@ -13,25 +13,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
-#include "sk_rng.h"
+#include "huge_common.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Input element i: a cheap hash, so the host can regenerate it to check. */
-static uint32_t input_at(uint64_t i)
-{
-    return (uint32_t)sk_splitmix64_next(&i);
-}
-
-static int fail(const char *what, sk_context *ctx, sk_status st)
-{
-    fprintf(stderr, "huge_compact: %s: %s (%s)\n", what, sk_status_str(st),
-            ctx ? sk_context_error_detail(ctx) : "");
-    return 1;
-}
+#define fail(what, ctx, st) huge_fail("huge_compact", what, ctx, st)
 
 /* Walks the input once: the kept elements must come first in `got`, then
  * (partition) the rejected ones after `kept`. @return mismatches. */

@@ -13,7 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
 
-#include "sk_rng.h"
+#include "huge_common.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,18 +28,7 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Input element i: a cheap hash, so the host can regenerate it to check. */
-static uint32_t input_at(uint64_t i)
-{
-    return (uint32_t)sk_splitmix64_next(&i);
-}
-
-static int fail(const char *what, sk_context *ctx, sk_status st)
-{
-    fprintf(stderr, "huge_scan: %s: %s (%s)\n", what, sk_status_str(st),
-            ctx ? sk_context_error_detail(ctx) : "");
-    return 1;
-}
+#define fail(what, ctx, st) huge_fail("huge_scan", what, ctx, st)
 
 int main(int argc, char **argv)
 {

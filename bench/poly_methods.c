@@ -179,12 +179,13 @@ static int poly_check(void *args, ak_err *e)
     return 0;
 }
 
+static const ak_cli poly_cli = {"poly_methods", "poly_methods [OPTION]...", poly_rows,
+                                sizeof(poly_args), poly_defaults, poly_check, NULL};
+
 int main(int argc, char **argv)
 {
-    const ak_cli cli = {"poly_methods", "poly_methods [OPTION]...", poly_rows,
-                        sizeof(poly_args), poly_defaults, poly_check, NULL};
     poly_args args;
-    int parsed = bb_run_parse(&cli, argc, argv, &args);
+    int parsed = bb_run_parse(&poly_cli, argc, argv, &args);
     if (parsed) return parsed == 1 ? 0 : 2;
     int log2n = (int)args.log2, repeats = (int)args.run.repeats;
     const char *device = args.run.device;

@@ -62,3 +62,13 @@ function(sk_use_project_flags dir)
     sk_use_project_flags("${sub}")
   endforeach()
 endfunction()
+
+# sk_checked_sources(<out> <list> <dir> <pattern>)
+#
+# sk_check_file_list on the file names in the list variable <list>, then
+# <out> = those names with <dir>/ in front (the paths to build).
+function(sk_checked_sources out list dir pattern)
+  sk_check_file_list(${list} "${dir}" "${pattern}" ${${list}})
+  list(TRANSFORM ${list} PREPEND "${dir}/" OUTPUT_VARIABLE paths)
+  set(${out} ${paths} PARENT_SCOPE)
+endfunction()

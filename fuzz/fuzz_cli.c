@@ -20,6 +20,7 @@
 #include "radixsort_args.h"
 #include "scan_args.h"
 #include "segscan_args.h"
+#include "fuzz_common.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -27,16 +28,6 @@
 #include <string.h>
 
 #define MAX_ARGS 64
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define FUZZ_CHECK(cond)                                                         \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            abort();                                                             \
-        }                                                                        \
-    } while (0)
 
 /* A parse that succeeded without --help, --version or --list-devices must
  * have found the operand. */
@@ -46,40 +37,36 @@ static void check_parsed(int rc, int asked_only, const char *input)
     FUZZ_CHECK(rc != AK_EXIT_OK || asked_only || input != NULL);
 }
 
+/* a: argv parsed by PARSE into T, rc: its status, checked as above. */
+#define PARSE_CHECKED(T, PARSE)                                                  \
+    T a;                                                                         \
+    int rc = PARSE(argc, argv, &a);                                              \
+    check_parsed(rc, a.help || a.version || a.list_devices, a.input)
+
 static void parse_scan(int argc, char **argv)
 {
-    scan_args a;
-    int rc = scan_parse_args(argc, argv, &a);
-    check_parsed(rc, a.help || a.version || a.list_devices, a.input);
+    PARSE_CHECKED(scan_args, scan_parse_args);
 }
 
 static void parse_compact(int argc, char **argv)
 {
-    compact_args a;
-    int rc = compact_parse_args(argc, argv, &a);
-    check_parsed(rc, a.help || a.version || a.list_devices, a.input);
+    PARSE_CHECKED(compact_args, compact_parse_args);
 }
 
 static void parse_radixsort(int argc, char **argv)
 {
-    sort_args a;
-    int rc = radixsort_parse_args(argc, argv, &a);
-    check_parsed(rc, a.help || a.version || a.list_devices, a.input);
+    PARSE_CHECKED(sort_args, radixsort_parse_args);
     FUZZ_CHECK(rc != AK_EXIT_OK || !a.has_bits || a.begin_bit < a.end_bit);
 }
 
 static void parse_segscan(int argc, char **argv)
 {
-    seg_args a;
-    int rc = segscan_parse_args(argc, argv, &a);
-    check_parsed(rc, a.help || a.version || a.list_devices, a.input);
+    PARSE_CHECKED(seg_args, segscan_parse_args);
 }
 
 static void parse_polyeval(int argc, char **argv)
 {
-    poly_args a;
-    int rc = polyeval_parse_args(argc, argv, &a);
-    check_parsed(rc, a.help || a.version || a.list_devices, a.input);
+    PARSE_CHECKED(poly_args, polyeval_parse_args);
     FUZZ_CHECK(rc != AK_EXIT_OK || !a.x_text || a.nx > 0);
     polyeval_args_free(&a);
 }

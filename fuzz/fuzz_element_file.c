@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "appkit.h"
+#include "fuzz_common.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -26,15 +27,6 @@
 
 #define INPUT_NAME "fuzz-input"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define FUZZ_CHECK(cond)                                                         \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            abort();                                                             \
-        }                                                                        \
-    } while (0)
 
 typedef struct read_result {
     int rc;

@@ -17,31 +17,36 @@
 # the valgrind test when valgrind is not.
 
 # --- Oclgrind -------------------------------------------------------------------
-add_executable(og_driver ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_driver.c)
-target_link_libraries(og_driver PRIVATE scankit)
-add_executable(og_planted_race ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/planted_race.c)
-target_link_libraries(og_planted_race PRIVATE scankit)
-add_executable(og_sort ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_sort.c
-                       ${CMAKE_CURRENT_SOURCE_DIR}/ref/ref_sort.c)
-target_link_libraries(og_sort PRIVATE scankit)
-add_executable(og_compact ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_compact.c
-                          ${CMAKE_CURRENT_SOURCE_DIR}/ref/ref_compact.c)
-target_link_libraries(og_compact PRIVATE scankit)
-add_executable(og_segscan ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_segscan.c
-                          ${CMAKE_CURRENT_SOURCE_DIR}/ref/ref_segscan.c
-                          ${CMAKE_CURRENT_SOURCE_DIR}/ref/reference.c)
-target_link_libraries(og_segscan PRIVATE scankit)
+# The Oclgrind drivers, one a line, in name order (the configure fails on
+# one left out): each is a program of that name built on the one harness
+# (og_harness.c), which checks against the CPU references (ref/*.c); the
+# harness and the drivers set test hooks (primitives/sk_testing.h).
+set(SKT_OG_DRIVERS
+  og_compact.c
+  og_driver.c
+  og_segscan.c
+  og_sort.c
+)
+sk_check_file_list(SKT_OG_DRIVERS ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind "og_*.c"
+                   ${SKT_OG_DRIVERS} og_harness.c)
+add_library(og_harness STATIC ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/og_harness.c
+                              ${SKT_REF_SOURCES})
+target_include_directories(og_harness PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind
+                                             ${PROJECT_SOURCE_DIR}/primitives)
+target_link_libraries(og_harness PUBLIC scankit)
 # the drivers set tuning parameters and read build counters: scankit.h's
 # experimental section
-foreach(og og_driver og_sort og_compact og_segscan)
-  target_compile_definitions(${og} PRIVATE SCANKIT_EXPERIMENTAL=1)
-endforeach()
-# og_driver and og_sort set test hooks (primitives/sk_testing.h)
-target_include_directories(og_driver PRIVATE ${PROJECT_SOURCE_DIR}/primitives)
-target_include_directories(og_sort PRIVATE ${PROJECT_SOURCE_DIR}/primitives)
+target_compile_definitions(og_harness PUBLIC SCANKIT_EXPERIMENTAL=1)
 if(SKT_LIBM)
-  target_link_libraries(og_segscan PRIVATE ${SKT_LIBM})
+  target_link_libraries(og_harness PUBLIC ${SKT_LIBM})
 endif()
+foreach(src IN LISTS SKT_OG_DRIVERS)
+  get_filename_component(driver ${src} NAME_WE)
+  add_executable(${driver} ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/${src})
+  target_link_libraries(${driver} PRIVATE og_harness)
+endforeach()
+add_executable(og_planted_race ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/planted_race.c)
+target_link_libraries(og_planted_race PRIVATE scankit)
 
 set(SKT_OG_RUN ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/run.sh)
 add_test(NAME oclgrind_scan_kernels

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -319,6 +320,14 @@ cl_mem skt_buf_new(size_t bytes)
     return m;
 }
 
+void skt_free_all(void *p, ...)
+{
+    va_list more;
+    va_start(more, p);
+    for (; p; p = va_arg(more, void *)) free(p);
+    va_end(more);
+}
+
 void skt_buf_free(cl_mem m)
 {
     if (m)
@@ -413,12 +422,12 @@ const char *skt_shape_name(sk_shape s)
 
 const char *skt_scan_path_name(sk_scan_path p)
 {
-    switch (p) {
-    case SK_SCAN_PATH_AUTO: return "auto path";
-    case SK_SCAN_PATH_REDUCE_THEN_SCAN: return "reduce-then-scan path";
-    case SK_SCAN_PATH_LOOKBACK: return "look-back path";
-    }
-    return "?";
+    static const char *const names[] = {
+        [SK_SCAN_PATH_AUTO] = "auto path",
+        [SK_SCAN_PATH_REDUCE_THEN_SCAN] = "reduce-then-scan path",
+        [SK_SCAN_PATH_LOOKBACK] = "look-back path",
+    };
+    return (unsigned)p < sizeof names / sizeof names[0] ? names[p] : "?";
 }
 
 void skt_force_scan_path(sk_scan_path p)
@@ -586,41 +595,33 @@ static const sk_monoid mono_affine = {
         "}\n",
 };
 
-static const sk_monoid mono_interval = {
-    .type = "int2",
-    .size = 8,
-    .identity = "(int2)(-1, -1)",
-    .combine = "skt_iv_combine(a, b)",
-    .preamble =
-        "/* VERIFY.md: (i, j) stands for in_i + ... + in_j; (-1,-1) is the\n"
-        " * identity, (-2,-2) is top (any non-contiguous sum). */\n"
-        "int2 skt_iv_combine(int2 a, int2 b)\n"
-        "{\n"
-        "    if (a.x == -1) return b;\n"
-        "    if (b.x == -1) return a;\n"
-        "    if (a.x == -2 || b.x == -2) return (int2)(-2, -2);\n"
-        "    if (a.y + 1 == b.x) return (int2)(a.x, b.y);\n"
-        "    return (int2)(-2, -2);\n"
-        "}\n",
-};
+/* The interval-of-summations monoid of VERIFY.md on the OpenCL type T of
+ * SIZE bytes, combined by FN; ID and TOP the lanes of the identity and of
+ * top; NOTE its comment. */
+#define SKT_IV_MONOID(T, SIZE, FN, ID, TOP, NOTE)                                    \
+    {                                                                               \
+        .type = #T, .size = SIZE, .identity = "(" #T ")(" ID ", " ID ")",            \
+        .combine = FN "(a, b)",                                                     \
+        .preamble = NOTE #T " " FN "(" #T " a, " #T " b)\n"                          \
+                    "{\n"                                                           \
+                    "    if (a.x == " ID ") return b;\n"                            \
+                    "    if (b.x == " ID ") return a;\n"                            \
+                    "    if (a.x == " TOP " || b.x == " TOP ") return (" #T ")(" TOP \
+                    ", " TOP ");\n"                                                 \
+                    "    if (a.y + 1 == b.x) return (" #T ")(a.x, b.y);\n"           \
+                    "    return (" #T ")(" TOP ", " TOP ");\n"                       \
+                    "}\n",                                                          \
+    }
 
-static const sk_monoid mono_interval16 = {
-    .type = "ushort2",
-    .size = 4,
-    .identity = "(ushort2)(0xFFFF, 0xFFFF)",
-    .combine = "skt_iv16_combine(a, b)",
-    .preamble =
-        "/* VERIFY.md on 16 bits: (i, j) with i, j < 0xFFFE; (0xFFFF,0xFFFF) is\n"
-        " * the identity, (0xFFFE,0xFFFE) is top. */\n"
-        "ushort2 skt_iv16_combine(ushort2 a, ushort2 b)\n"
-        "{\n"
-        "    if (a.x == 0xFFFF) return b;\n"
-        "    if (b.x == 0xFFFF) return a;\n"
-        "    if (a.x == 0xFFFE || b.x == 0xFFFE) return (ushort2)(0xFFFE, 0xFFFE);\n"
-        "    if (a.y + 1 == b.x) return (ushort2)(a.x, b.y);\n"
-        "    return (ushort2)(0xFFFE, 0xFFFE);\n"
-        "}\n",
-};
+static const sk_monoid mono_interval =
+    SKT_IV_MONOID(int2, 8, "skt_iv_combine", "-1", "-2",
+                  "/* VERIFY.md: (i, j) stands for in_i + ... + in_j; (-1,-1) is the\n"
+                  " * identity, (-2,-2) is top (any non-contiguous sum). */\n");
+
+static const sk_monoid mono_interval16 =
+    SKT_IV_MONOID(ushort2, 4, "skt_iv16_combine", "0xFFFF", "0xFFFE",
+                  "/* VERIFY.md on 16 bits: (i, j) with i, j < 0xFFFE; (0xFFFF,0xFFFF) is\n"
+                  " * the identity, (0xFFFE,0xFFFE) is top. */\n");
 
 static const sk_monoid mono_mat2_lines = {
     .type = "uint4",

@@ -90,6 +90,8 @@ size_t skt_find_unpoisoned(const void *p, size_t bytes);
 
 cl_mem skt_buf_new(size_t bytes);               /* asserts; bytes may be 0 */
 void skt_buf_free(cl_mem m);                    /* NULL-safe */
+/* free() of every argument up to a NULL. */
+void skt_free_all(void *p, ...);
 void skt_buf_upload(cl_mem m, size_t offset, const void *src, size_t bytes);
 void skt_buf_download(cl_mem m, size_t offset, void *dst, size_t bytes);
 void skt_buf_poison(cl_mem m, size_t bytes);    /* first `bytes` := 0xA5 */

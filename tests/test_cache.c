@@ -128,9 +128,7 @@ static void run_scan_of(sk_context *c, sk_type t)
     skt_poison(got, n * size);
     CTX_OK(c, sk_scan_inclusive_host(c, t, SK_OP_ADD, in, got, n));
     skt_expect_elems(t, got, want, n, skt_fmt("%s add scan", sk_type_name(t)));
-    free(in);
-    free(want);
-    free(got);
+    skt_free_all(in, want, got, NULL);
 }
 
 static void run_scan(sk_context *c) { run_scan_of(c, SK_UINT32); }
@@ -148,10 +146,7 @@ static void run_compact(sk_context *c)
     cr_assert_eq(count, want_count, "select_if kept %zu of %zu, expected %zu", count, n,
                  want_count);
     skt_expect_elems(SK_UINT32, got, want, count, "select_if x % 3 == 0");
-    free(in);
-    free(want);
-    free(got);
-    free(keep);
+    skt_free_all(in, want, got, keep, NULL);
 }
 
 static void run_sort(sk_context *c)
@@ -164,9 +159,7 @@ static void run_sort(sk_context *c)
     skt_ref_gather(keys, 4, perm, n, want);
     CTX_OK(c, sk_sort_keys_host(c, SK_UINT32, keys, n, SK_ASCENDING));
     skt_expect_elems(SK_UINT32, keys, want, n, "sorted keys");
-    free(keys);
-    free(want);
-    free(perm);
+    skt_free_all(keys, want, perm, NULL);
 }
 
 static void run_segscan(sk_context *c)
@@ -182,11 +175,7 @@ static void run_segscan(sk_context *c)
     sk_segments_host seg = {.flags = flags, .flag_size = 1};
     CTX_OK(c, sk_segscan_inclusive_host(c, SK_UINT32, SK_OP_ADD, in, &seg, got, n));
     skt_expect_elems(SK_UINT32, got, want, n, "segmented add scan by flags");
-    free(in);
-    free(want);
-    free(got);
-    free(flags);
-    free(heads);
+    skt_free_all(in, want, got, flags, heads, NULL);
 }
 
 /* Small integer coefficients at x = 1 and x = -1: every partial result is
@@ -810,9 +799,7 @@ Test(cache_dir, scankit_cache_dir_gets_at_most_its_parent_created)
     sk_context_free(c);
     char *x = path_in(top, "x");
     cr_assert_not(exists(x), "%s was created", x);
-    free(x);
-    free(two);
-    free(three);
+    skt_free_all(x, two, three, NULL);
     skt_cli_remove_tree(top);
     free(top);
 }

@@ -20,6 +20,7 @@
  * the tile totals are scanned through several recursion levels.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,14 @@ static size_t float_types(sk_type out[2])
         cr_log_info("no fp64: float64 left out");
     return k;
 }
+
+/* The statement after it for every configuration CFGS[c] and every float
+ * type t the device has. */
+#define FOR_FLOAT_CASES(c, t)                                                    \
+    sk_type float_types_[2], t;                                                  \
+    size_t float_count_ = float_types(float_types_);                             \
+    for (size_t c = 0; c < NCFGS; c++)                                           \
+        for (size_t k_ = 0; k_ < float_count_ && (t = float_types_[k_], 1); k_++)
 
 /* ---- the harness ---------------------------------------------------------------- */
 
@@ -135,6 +144,20 @@ static void expect_written(const void *p, size_t n, size_t elem, const char *wha
                   (unsigned long long)skt_seed());
 }
 
+/* Reads n elements of es bytes of `result` into out, frees it and the other
+ * buffers (up to a NULL), and expects the n elements written. */
+static void collect(unsigned char *out, size_t n, size_t es, const char *what, cl_mem result,
+                    ...)
+{
+    va_list more;
+    skt_buf_download(result, 0, out, n * es);
+    skt_buf_free(result);
+    va_start(more, result);
+    for (cl_mem m = va_arg(more, cl_mem); m; m = va_arg(more, cl_mem)) skt_buf_free(m);
+    va_end(more);
+    expect_written(out, n, es, what);
+}
+
 /* A device buffer holding `bytes` of `src`. */
 static cl_mem buf_with(const void *src, size_t bytes)
 {
@@ -188,10 +211,7 @@ static void run_scan(const void *arg, unsigned char *out, const char *what)
         SKT_OK(sk_scan_exclusive(skt_ctx, j->t, SK_OP_ADD, s, d, j->n));
     else
         SKT_OK(sk_scan_inclusive(skt_ctx, j->t, SK_OP_ADD, s, d, j->n));
-    skt_buf_download(d, 0, out, bytes);
-    skt_buf_free(s);
-    skt_buf_free(d);
-    expect_written(out, j->n, es, what);
+    collect(out, j->n, es, what, d, s, NULL);
 }
 
 static void run_reduce(const void *arg, unsigned char *out, const char *what)
@@ -206,23 +226,19 @@ static void run_reduce(const void *arg, unsigned char *out, const char *what)
 
 Test(determinism, float_scans_and_reductions_should_be_bit_identical_run_to_run)
 {
-    sk_type types[2];
-    size_t nt = float_types(types);
-    for (size_t c = 0; c < NCFGS; c++) {
-        for (size_t k = 0; k < nt; k++) {
-            size_t n = CFGS[c].n, es = sk_type_size(types[k]);
-            void *src = noisy(types[k], n);
-            scan_job j = {.t = types[k], .n = n, .src = src};
-            for (j.exclusive = 0; j.exclusive < 2; j.exclusive++)
-                expect_identical_runs(&CFGS[c], run_scan, &j, n * es,
-                                      skt_fmt("%s %s add scan, %s", sk_type_name(j.t),
-                                              j.exclusive ? "exclusive" : "inclusive",
-                                              cfg_name(&CFGS[c])));
-            expect_identical_runs(&CFGS[c], run_reduce, &j, es,
-                                  skt_fmt("%s add reduce, %s", sk_type_name(j.t),
+    FOR_FLOAT_CASES(c, t) {
+        size_t n = CFGS[c].n, es = sk_type_size(t);
+        void *src = noisy(t, n);
+        scan_job j = {.t = t, .n = n, .src = src};
+        for (j.exclusive = 0; j.exclusive < 2; j.exclusive++)
+            expect_identical_runs(&CFGS[c], run_scan, &j, n * es,
+                                  skt_fmt("%s %s add scan, %s", sk_type_name(j.t),
+                                          j.exclusive ? "exclusive" : "inclusive",
                                           cfg_name(&CFGS[c])));
-            free(src);
-        }
+        expect_identical_runs(&CFGS[c], run_reduce, &j, es,
+                              skt_fmt("%s add reduce, %s", sk_type_name(j.t),
+                                      cfg_name(&CFGS[c])));
+        free(src);
     }
 }
 
@@ -259,11 +275,7 @@ static void run_segscan(const void *arg, unsigned char *out, const char *what)
         seg = (sk_segments){.flags = desc, .flag_size = 1};
         SKT_OK(sk_segscan_inclusive(skt_ctx, j->t, SK_OP_ADD, s, &seg, d, j->n));
     }
-    skt_buf_download(d, 0, out, bytes);
-    skt_buf_free(s);
-    skt_buf_free(d);
-    skt_buf_free(desc);
-    expect_written(out, j->n, es, what);
+    collect(out, j->n, es, what, d, s, desc, NULL);
 }
 
 static void run_segreduce(const void *arg, unsigned char *out, const char *what)
@@ -301,27 +313,23 @@ static const char *const SEG_MODE_NAMES[] = {"inclusive segmented scan by flags"
 
 Test(determinism, float_segmented_scans_should_be_bit_identical_run_to_run)
 {
-    sk_type types[2];
-    size_t nt = float_types(types);
-    for (size_t c = 0; c < NCFGS; c++) {
-        for (size_t k = 0; k < nt; k++) {
-            size_t n = CFGS[c].n, es = sk_type_size(types[k]);
-            void *src = noisy(types[k], n);
-            unsigned char *flags = random_heads(n, 700);
-            seg_job j = {.t = types[k], .n = n, .src = src, .flags = flags};
-            uint64_t *offsets = offsets_of(flags, n, &j.count);
-            j.offsets = offsets;
-            for (int m = 0; m < 3; m++) {
-                j.mode = (seg_mode)m;
-                expect_identical_runs(&CFGS[c], m == SEG_TOTALS ? run_segreduce : run_segscan,
-                                      &j, n * es,
-                                      skt_fmt("%s add %s, %s", sk_type_name(j.t),
-                                              SEG_MODE_NAMES[m], cfg_name(&CFGS[c])));
-            }
-            free(src);
-            free(flags);
-            free(offsets);
+    FOR_FLOAT_CASES(c, t) {
+        size_t n = CFGS[c].n, es = sk_type_size(t);
+        void *src = noisy(t, n);
+        unsigned char *flags = random_heads(n, 700);
+        seg_job j = {.t = t, .n = n, .src = src, .flags = flags};
+        uint64_t *offsets = offsets_of(flags, n, &j.count);
+        j.offsets = offsets;
+        for (int m = 0; m < 3; m++) {
+            j.mode = (seg_mode)m;
+            expect_identical_runs(&CFGS[c], m == SEG_TOTALS ? run_segreduce : run_segscan,
+                                  &j, n * es,
+                                  skt_fmt("%s add %s, %s", sk_type_name(j.t),
+                                          SEG_MODE_NAMES[m], cfg_name(&CFGS[c])));
         }
+        free(src);
+        free(flags);
+        free(offsets);
     }
 }
 
@@ -354,10 +362,7 @@ static void run_poly_prefixes(const void *arg, unsigned char *out, const char *w
     size_t es = sk_type_size(j->t), bytes = j->ncoef * es;
     cl_mem a = buf_with(j->coeffs, bytes), pre = buf_poisoned(bytes);
     SKT_OK(sk_poly_horner_prefixes(skt_ctx, j->t, a, j->x, pre, j->ncoef));
-    skt_buf_download(pre, 0, out, bytes);
-    skt_buf_free(a);
-    skt_buf_free(pre);
-    expect_written(out, j->ncoef, es, what);
+    collect(out, j->ncoef, es, what, pre, a, NULL);
 }
 
 static void run_poly_points(const void *arg, unsigned char *out, const char *what)
@@ -367,11 +372,7 @@ static void run_poly_points(const void *arg, unsigned char *out, const char *wha
     cl_mem a = buf_with(j->coeffs, j->ncoef * es), x = buf_with(j->points, bytes);
     cl_mem y = buf_poisoned(bytes);
     SKT_OK(sk_poly_eval_points(skt_ctx, j->t, a, x, y, j->ncoef, j->npoints));
-    skt_buf_download(y, 0, out, bytes);
-    skt_buf_free(a);
-    skt_buf_free(x);
-    skt_buf_free(y);
-    expect_written(out, j->npoints, es, what);
+    collect(out, j->npoints, es, what, y, a, x, NULL);
 }
 
 /* Points in [-1, 1] (noisy data), so no power overflows. */
@@ -400,11 +401,8 @@ static void poly_checks(const det_cfg *cfg, sk_type t)
 
 Test(determinism, polynomial_evaluation_should_be_bit_identical_run_to_run)
 {
-    sk_type types[2];
-    size_t nt = float_types(types);
-    for (size_t c = 0; c < NCFGS; c++)
-        for (size_t k = 0; k < nt; k++)
-            poly_checks(&CFGS[c], types[k]);
+    FOR_FLOAT_CASES(c, t)
+        poly_checks(&CFGS[c], t);
 }
 
 /* ---- radix sort ------------------------------------------------------------------ */
@@ -475,25 +473,21 @@ static void *index_values(size_t n, size_t value_size)
 
 Test(determinism, float_key_sorts_with_values_should_be_bit_identical_run_to_run)
 {
-    sk_type types[2];
-    size_t nt = float_types(types);
-    for (size_t c = 0; c < NCFGS; c++) {
-        for (size_t k = 0; k < nt; k++) {
-            size_t n = CFGS[c].n, vs = sk_type_size(types[k]);
-            void *keys = sort_keys_with_ties(types[k], n), *values = index_values(n, vs);
-            sort_job j = {.t = types[k], .n = n, .keys = keys, .value_size = vs,
-                          .values = values};
-            for (int o = 0; o < 2; o++) {
-                j.order = o ? SK_DESCENDING : SK_ASCENDING;
-                expect_identical_runs(&CFGS[c], run_sort_pairs, &j, n * (vs + vs),
-                                      skt_fmt("%s keys with %zu-byte values, %s, %s",
-                                              sk_type_name(j.t), vs,
-                                              o ? "descending" : "ascending",
-                                              cfg_name(&CFGS[c])));
-            }
-            free(keys);
-            free(values);
+    FOR_FLOAT_CASES(c, t) {
+        size_t n = CFGS[c].n, vs = sk_type_size(t);
+        void *keys = sort_keys_with_ties(t, n), *values = index_values(n, vs);
+        sort_job j = {.t = t, .n = n, .keys = keys, .value_size = vs,
+                      .values = values};
+        for (int o = 0; o < 2; o++) {
+            j.order = o ? SK_DESCENDING : SK_ASCENDING;
+            expect_identical_runs(&CFGS[c], run_sort_pairs, &j, n * (vs + vs),
+                                  skt_fmt("%s keys with %zu-byte values, %s, %s",
+                                          sk_type_name(j.t), vs,
+                                          o ? "descending" : "ascending",
+                                          cfg_name(&CFGS[c])));
         }
+        free(keys);
+        free(values);
     }
 }
 
@@ -501,8 +495,12 @@ Test(determinism, float_key_sorts_with_values_should_be_bit_identical_run_to_run
 
 typedef enum compact_mode { SELECT_IF, SELECT_FLAGGED, PARTITION, UNIQUE } compact_mode;
 
-static const char *const COMPACT_NAMES[] = {"select-if", "select-flagged", "partition",
-                                            "unique"};
+static const char *const COMPACT_NAMES[] = {
+    [SELECT_IF] = "select-if",
+    [SELECT_FLAGGED] = "select-flagged",
+    [PARTITION] = "partition",
+    [UNIQUE] = "unique",
+};
 
 typedef struct compact_job {
     compact_mode mode;

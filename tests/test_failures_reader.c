@@ -60,6 +60,15 @@ static ak_source open_measured(const char *path, ak_format format)
     return src;
 }
 
+/* data.bin and data.npy with the n values v, each opened and measured. */
+static void write_and_measure(const uint32_t *v, size_t n, ak_source *raw, ak_source *npy)
+{
+    skt_cli_write_file("data.bin", v, n * 4);
+    skt_cli_write_npy("data.npy", "<u4", v, n, 4);
+    *raw = open_measured("data.bin", AK_FORMAT_RAW);
+    *npy = open_measured("data.npy", AK_FORMAT_NPY);
+}
+
 static void append(const char *path, const void *data, size_t len)
 {
     FILE *fp = fopen(path, "ab");
@@ -82,10 +91,8 @@ static void expect_read_failure(ak_source *src, const char *msg)
 Test(reader, a_file_that_shrinks_after_it_was_measured_is_an_error_not_a_short_array)
 {
     uint32_t *v = u32_sequence(100);
-    skt_cli_write_file("data.bin", v, 400);
-    skt_cli_write_npy("data.npy", "<u4", v, 100, 4);
-    ak_source raw = open_measured("data.bin", AK_FORMAT_RAW);
-    ak_source npy = open_measured("data.npy", AK_FORMAT_NPY);
+    ak_source raw, npy;
+    write_and_measure(v, 100, &raw, &npy);
     cr_assert_eq(truncate("data.bin", 200), 0);
     cr_assert_eq(truncate("data.npy", 300), 0); /* the header stays whole */
     expect_read_failure(&raw, "data.bin: file shrank while being read");
@@ -96,10 +103,8 @@ Test(reader, a_file_that_shrinks_after_it_was_measured_is_an_error_not_a_short_a
 Test(reader, a_file_that_grows_after_it_was_measured_is_an_error_not_a_truncation)
 {
     uint32_t *v = u32_sequence(100);
-    skt_cli_write_file("data.bin", v, 400);
-    skt_cli_write_npy("data.npy", "<u4", v, 100, 4);
-    ak_source raw = open_measured("data.bin", AK_FORMAT_RAW);
-    ak_source npy = open_measured("data.npy", AK_FORMAT_NPY);
+    ak_source raw, npy;
+    write_and_measure(v, 100, &raw, &npy);
     append("data.bin", v, 4);
     append("data.npy", v, 4);
     expect_read_failure(&raw, "data.bin: file grew while being read");
@@ -204,20 +209,7 @@ Test(reader, a_named_pipe_that_stops_inside_npy_data_is_truncated)
 static void write_npy_claiming(const char *path, const char *shape, const void *data,
                                size_t len)
 {
-    char dict[128];
-    int dlen = snprintf(dict, sizeof dict,
-                        "{'descr': '<u4', 'fortran_order': False, 'shape': %s, }", shape);
-    size_t header = (10 + (size_t)dlen + 1 + 63) / 64 * 64;
-    unsigned char *buf = skt_malloc(header + len);
-    memcpy(buf, "\x93NUMPY\x01\x00", 8);
-    buf[8] = (unsigned char)((header - 10) & 0xFF);
-    buf[9] = (unsigned char)((header - 10) >> 8);
-    memcpy(buf + 10, dict, (size_t)dlen);
-    memset(buf + 10 + dlen, ' ', header - 10 - (size_t)dlen - 1);
-    buf[header - 1] = '\n';
-    memcpy(buf + header, data, len);
-    skt_cli_write_file(path, buf, header + len);
-    free(buf);
+    skt_cli_write_npy_fields(path, "<u4", "False", shape, data, len);
 }
 
 Test(reader, an_npy_shape_that_the_data_cannot_match_fails_before_allocating_it)

@@ -482,85 +482,58 @@ static void every_small_n(const variant *v)
     batch_free(b);
 }
 
-Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_cpu_shape)
-{
-    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0});
-}
+/* Test(interval, every_n_up_to_4096_should_NAME): every_small_n on the
+ * variant {encoding, shape, tiles, path, hooks}. */
+#define SMALL_N_TEST(NAME, ...)                                                  \
+    Test(interval, every_n_up_to_4096_should_##NAME)                             \
+    {                                                                            \
+        every_small_n(&(variant){__VA_ARGS__});                                  \
+    }
 
-Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_cpu_shape_with_small_tiles)
-{
-    every_small_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0});
-}
+SMALL_N_TEST(scan_to_contiguous_intervals_in_cpu_shape,
+             &INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_gpu_shape)
-{
-    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0});
-}
+SMALL_N_TEST(scan_to_contiguous_intervals_in_cpu_shape_with_small_tiles,
+             &INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_to_contiguous_intervals_in_gpu_shape_with_small_tiles)
-{
-    every_small_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0});
-}
+SMALL_N_TEST(scan_to_contiguous_intervals_in_gpu_shape,
+             &INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_small_tiles)
-{
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0});
-}
+SMALL_N_TEST(scan_to_contiguous_intervals_in_gpu_shape_with_small_tiles,
+             &INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_64_item_work_groups)
-{
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, 0});
-}
+SMALL_N_TEST(scan_16_bit_intervals_by_lookback_with_small_tiles,
+             &USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_one_item_work_groups)
-{
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK, 0});
-}
+SMALL_N_TEST(scan_16_bit_intervals_by_lookback_with_64_item_work_groups,
+             &USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_32_item_work_groups)
-{
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_LOOKBACK, 0});
-}
+SMALL_N_TEST(scan_16_bit_intervals_by_lookback_with_one_item_work_groups,
+             &USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_reduce_then_scan_with_32_item_work_groups)
-{
-    every_small_n(
-        &(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_REDUCE_THEN_SCAN, 0});
-}
+SMALL_N_TEST(scan_16_bit_intervals_by_lookback_with_32_item_work_groups,
+             &USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_LOOKBACK, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_reduce_then_scan_with_small_tiles)
-{
-    every_small_n(
-        &(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN, 0});
-}
+SMALL_N_TEST(scan_16_bit_intervals_by_reduce_then_scan_with_32_item_work_groups,
+             &USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_REDUCE_THEN_SCAN, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_3_chunks)
-{
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0});
-}
+SMALL_N_TEST(scan_16_bit_intervals_by_reduce_then_scan_with_small_tiles,
+             &USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_1000_chunks)
-{
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_1000, SK_SCAN_PATH_LOOKBACK, 0});
-}
+SMALL_N_TEST(scan_16_bit_intervals_by_lookback_in_cpu_shape_with_3_chunks,
+             &USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_reducing_every_predecessor_again)
-{
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK,
-                             SK__TEST_LB_REDUCE_ALL});
-}
+SMALL_N_TEST(scan_16_bit_intervals_by_lookback_in_cpu_shape_with_1000_chunks,
+             &USHORT2, SK_SHAPE_CPU, TILES_CPU_1000, SK_SCAN_PATH_LOOKBACK, 0)
 
-Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_taking_chunks_last_first)
-{
-    every_small_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK,
-                             SK__TEST_LB_REVERSE_CHUNKS});
-}
+SMALL_N_TEST(scan_16_bit_intervals_by_lookback_in_cpu_shape_reducing_every_predecessor_again,
+             &USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK, SK__TEST_LB_REDUCE_ALL)
 
-Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_reduce_then_scan_in_cpu_shape_with_3_chunks)
-{
-    every_small_n(
-        &(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN, 0});
-}
+SMALL_N_TEST(scan_16_bit_intervals_by_lookback_in_cpu_shape_taking_chunks_last_first,
+             &USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK, SK__TEST_LB_REVERSE_CHUNKS)
+
+SMALL_N_TEST(scan_16_bit_intervals_by_reduce_then_scan_in_cpu_shape_with_3_chunks,
+             &USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_REDUCE_THEN_SCAN, 0)
 
 /* ---- reduce: (0, n-1), identity for n = 0 ------------------------------------------ */
 
@@ -666,65 +639,32 @@ static void random_large_n(const variant *v, size_t max_n)
     free(lb.host);
 }
 
-Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_cpu_shape)
-{
-    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0}, LARGE_MAX);
-}
+/* Test(interval, random_n_NAME): random_large_n up to MAX_N on the variant
+ * {encoding, shape, tiles, path, hooks}. */
+#define LARGE_N_TEST(NAME, MAX_N, ...)                                           \
+    Test(interval, random_n_##NAME)                                              \
+    {                                                                            \
+        random_large_n(&(variant){__VA_ARGS__}, MAX_N);                          \
+    }
 
-Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_cpu_shape_with_small_tiles)
-{
-    random_large_n(&(variant){&INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0}, LARGE_MAX);
-}
+LARGE_N_TEST(up_to_2_pow_24_should_scan_to_contiguous_intervals_in_cpu_shape, LARGE_MAX, &INT2, SK_SHAPE_CPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0)
 
-Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_gpu_shape)
-{
-    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0}, LARGE_MAX);
-}
+LARGE_N_TEST(up_to_2_pow_24_should_scan_to_contiguous_intervals_in_cpu_shape_with_small_tiles, LARGE_MAX, &INT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0)
 
-Test(interval, random_n_up_to_2_pow_24_should_scan_to_contiguous_intervals_in_gpu_shape_with_small_tiles)
-{
-    random_large_n(&(variant){&INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0}, LARGE_MAX);
-}
+LARGE_N_TEST(up_to_2_pow_24_should_scan_to_contiguous_intervals_in_gpu_shape, LARGE_MAX, &INT2, SK_SHAPE_GPU, TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0)
 
-Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_one_item_work_groups)
-{
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK, 0},
-                   USHORT2.max_n);
-}
+LARGE_N_TEST(up_to_2_pow_24_should_scan_to_contiguous_intervals_in_gpu_shape_with_small_tiles, LARGE_MAX, &INT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_AUTO, 0)
 
-Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_small_tiles)
-{
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0},
-                   USHORT2.max_n);
-}
+LARGE_N_TEST(up_to_65534_should_scan_16_bit_intervals_by_lookback_with_one_item_work_groups, USHORT2.max_n, &USHORT2, SK_SHAPE_GPU, TILES_WG1, SK_SCAN_PATH_LOOKBACK, 0)
 
-Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_64_item_work_groups)
-{
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, 0},
-                   USHORT2.max_n);
-}
+LARGE_N_TEST(up_to_65534_should_scan_16_bit_intervals_by_lookback_with_small_tiles, USHORT2.max_n, &USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0)
 
-Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_with_32_item_work_groups)
-{
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_LOOKBACK, 0},
-                   USHORT2.max_n);
-}
+LARGE_N_TEST(up_to_65534_should_scan_16_bit_intervals_by_lookback_with_64_item_work_groups, USHORT2.max_n, &USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, 0)
 
-Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_3_chunks)
-{
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0},
-                   USHORT2.max_n);
-}
+LARGE_N_TEST(up_to_65534_should_scan_16_bit_intervals_by_lookback_with_32_item_work_groups, USHORT2.max_n, &USHORT2, SK_SHAPE_GPU, TILES_WG32, SK_SCAN_PATH_LOOKBACK, 0)
 
-Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_1000_chunks)
-{
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_1000, SK_SCAN_PATH_LOOKBACK, 0},
-                   USHORT2.max_n);
-}
+LARGE_N_TEST(up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_3_chunks, USHORT2.max_n, &USHORT2, SK_SHAPE_CPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0)
 
-Test(interval, random_n_up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_reducing_every_predecessor_again)
-{
-    random_large_n(&(variant){&USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK,
-                              SK__TEST_LB_REDUCE_ALL},
-                   USHORT2.max_n);
-}
+LARGE_N_TEST(up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_with_1000_chunks, USHORT2.max_n, &USHORT2, SK_SHAPE_CPU, TILES_CPU_1000, SK_SCAN_PATH_LOOKBACK, 0)
+
+LARGE_N_TEST(up_to_65534_should_scan_16_bit_intervals_by_lookback_in_cpu_shape_reducing_every_predecessor_again, USHORT2.max_n, &USHORT2, SK_SHAPE_CPU, TILES_CPU_64, SK_SCAN_PATH_LOOKBACK, SK__TEST_LB_REDUCE_ALL)

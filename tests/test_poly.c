@@ -179,14 +179,19 @@ static const char *const CFG[] = {"cpu shape", "cpu shape, small tiles", "gpu sh
 
 /* ---- one point ------------------------------------------------------------------ */
 
+
+/* The statement after it for each float type t the device can use. */
+#define FOR_EACH_FLOAT_TYPE(t)                                                   \
+    for (sk_type t = SK_FLOAT32; t <= SK_FLOAT64; t = (sk_type)(t + 1))          \
+        if (type_usable(t))
+
 Test(poly, well_conditioned_polynomials_should_meet_the_bound_in_every_configuration)
 {
     static const size_t ncoefs[] = {1, 2, 3, 6, 17, 100, 1001, 4096, 65537};
     static const double fixed_x[] = {0.0, 1.0, -1.0, 0.5, -0.75, 1.5, -2.0};
     for (int c = 0; c < 4; c++) {
         set_cfg(c);
-        for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-            if (!type_usable((sk_type)t)) continue;
+        FOR_EACH_FLOAT_TYPE(t) {
             for (size_t i = 0; i < sizeof ncoefs / sizeof ncoefs[0]; i++) {
                 if (c % 2 && ncoefs[i] > 5000) continue; /* small tiles: keep it quick */
                 poly p = poly_random((sk_type)t, ncoefs[i]);
@@ -203,8 +208,7 @@ Test(poly, ill_conditioned_binomials_near_one_should_meet_the_bound)
 {
     for (int c = 0; c < 4; c += 2) {
         set_cfg(c);
-        for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-            if (!type_usable((sk_type)t)) continue;
+        FOR_EACH_FLOAT_TYPE(t) {
             for (size_t d = 1; d <= 20; d++) {
                 poly p = poly_binomial((sk_type)t, d);
                 for (int k = -4; k <= 4; k++) {
@@ -221,8 +225,7 @@ Test(poly, ill_conditioned_binomials_near_one_should_meet_the_bound)
 
 Test(poly, degree_zero_and_empty_polynomials_are_exact)
 {
-    for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-        if (!type_usable((sk_type)t)) continue;
+    FOR_EACH_FLOAT_TYPE(t) {
         poly p = poly_new((sk_type)t, 1);
         set_coef(&p, 0, -3.25);
         cl_mem c = upload_coeffs(&p);
@@ -241,8 +244,7 @@ Test(poly, degree_zero_and_empty_polynomials_are_exact)
 
 Test(poly, degree_one_and_x_zero_are_exact_where_the_values_are)
 {
-    for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-        if (!type_usable((sk_type)t)) continue;
+    FOR_EACH_FLOAT_TYPE(t) {
         poly p = poly_new((sk_type)t, 2);
         set_coef(&p, 0, 3.0);
         set_coef(&p, 1, -2.0);
@@ -268,8 +270,7 @@ Test(poly, huge_degree_should_meet_the_bound)
                          1.0 + ldexp(1.0, -23), 0.5, 0.0};
     for (int c = 0; c < 4; c += 2) {
         set_cfg(c);
-        for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-            if (!type_usable((sk_type)t)) continue;
+        FOR_EACH_FLOAT_TYPE(t) {
             poly p = poly_random((sk_type)t, ncoef);
             for (size_t k = 0; k < sizeof xs / sizeof xs[0]; k++) check_eval(&p, xs[k], CFG[c]);
             free(p.a);
@@ -279,8 +280,7 @@ Test(poly, huge_degree_should_meet_the_bound)
 
 Test(poly, nan_coefficients_should_give_nan)
 {
-    for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-        if (!type_usable((sk_type)t)) continue;
+    FOR_EACH_FLOAT_TYPE(t) {
         static const size_t where[] = {0, 1, 500, 4999};
         for (size_t w = 0; w < 4; w++) {
             poly p = poly_random((sk_type)t, 5000);
@@ -300,8 +300,7 @@ Test(poly, nan_coefficients_should_give_nan)
 
 Test(poly, host_form_should_match_the_buffer_form)
 {
-    for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-        if (!type_usable((sk_type)t)) continue;
+    FOR_EACH_FLOAT_TYPE(t) {
         poly p = poly_random((sk_type)t, 3001);
         double got = 0.0;
         SKT_OK(sk_poly_eval_host(skt_ctx, (sk_type)t, p.a, 0.875, &got, p.ncoef));
@@ -365,8 +364,7 @@ static void check_points(const poly *p, const double *x, size_t np, int same, co
     skt_buf_free(c);
     skt_buf_free(pm);
     if (!same) skt_buf_free(vm);
-    free(pts);
-    free(out);
+    skt_free_all(pts, out, NULL);
 }
 
 Test(poly_points, many_points_should_meet_the_bound)
@@ -377,14 +375,12 @@ Test(poly_points, many_points_should_meet_the_bound)
         {4096, 200, -1.0, 1.0},  {65536, 70, -1.0, 1.0}};
     for (int c = 0; c < 4; c += 2) {
         set_cfg(c);
-        for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-            if (!type_usable((sk_type)t)) continue;
+        FOR_EACH_FLOAT_TYPE(t) {
             for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
                 poly p = poly_random((sk_type)t, cases[i].ncoef);
                 double *x = random_points(cases[i].np, cases[i].lo, cases[i].hi);
                 check_points(&p, x, cases[i].np, (int)(i % 2), CFG[c]);
-                free(x);
-                free(p.a);
+                skt_free_all(x, p.a, NULL);
             }
         }
     }
@@ -398,16 +394,14 @@ Test(poly_points, high_degree_few_points_should_meet_the_bound)
     static const size_t nps[] = {1, 5, 63};
     for (int c = 0; c < 4; c++) {
         set_cfg(c);
-        for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-            if (!type_usable((sk_type)t)) continue;
+        FOR_EACH_FLOAT_TYPE(t) {
             for (size_t i = 0; i < 2; i++)
                 for (size_t j = 0; j < 3; j++) {
                     if (c % 2 && (i || j == 2)) continue; /* small tiles: keep it quick */
                     poly p = poly_random((sk_type)t, ncoefs[i]);
                     double *x = random_points(nps[j], -1.0, 1.0);
                     check_points(&p, x, nps[j], (int)(j % 2), CFG[c]);
-                    free(x);
-                    free(p.a);
+                    skt_free_all(x, p.a, NULL);
                 }
         }
     }
@@ -415,8 +409,7 @@ Test(poly_points, high_degree_few_points_should_meet_the_bound)
 
 Test(poly_points, nan_coefficients_and_points_should_give_nan)
 {
-    for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-        if (!type_usable((sk_type)t)) continue;
+    FOR_EACH_FLOAT_TYPE(t) {
         static const size_t ncoefs[] = {40, 70001};
         for (size_t i = 0; i < 2; i++) {
             poly p = poly_random((sk_type)t, ncoefs[i]);
@@ -431,18 +424,14 @@ Test(poly_points, nan_coefficients_and_points_should_give_nan)
             SKT_OK(sk_poly_eval_points_host(skt_ctx, (sk_type)t, p.a, pts, vals, p.ncoef, 10));
             cr_assert(isnan(elem((sk_type)t, vals, 3)), "a NaN point should give NaN");
             cr_assert(!isnan(elem((sk_type)t, vals, 4)), "other points should not");
-            free(pts);
-            free(vals);
-            free(x);
-            free(p.a);
+            skt_free_all(pts, vals, x, p.a, NULL);
         }
     }
 }
 
 Test(poly_points, host_form_should_meet_the_bound)
 {
-    for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-        if (!type_usable((sk_type)t)) continue;
+    FOR_EACH_FLOAT_TYPE(t) {
         poly p = poly_random((sk_type)t, 33);
         double *x = random_points(1000, -1.5, 1.5);
         void *pts = to_type((sk_type)t, x, 1000);
@@ -451,9 +440,7 @@ Test(poly_points, host_form_should_meet_the_bound)
             expect_close(elem((sk_type)t, pts, k), ref_eval(&p, as_type((sk_type)t, x[k])),
                          (sk_type)t, 32, "sk_poly_eval_points_host in place");
         SKT_OK(sk_poly_eval_points_host(skt_ctx, (sk_type)t, p.a, NULL, NULL, p.ncoef, 0));
-        free(pts);
-        free(x);
-        free(p.a);
+        skt_free_all(pts, x, p.a, NULL);
     }
 }
 
@@ -492,8 +479,7 @@ Test(poly_prefixes, every_prefix_should_meet_the_bound)
     static const double xs[] = {0.5, -1.0, 0.999, -0.3, 1.01};
     for (int c = 0; c < 4; c++) {
         set_cfg(c);
-        for (int t = SK_FLOAT32; t <= SK_FLOAT64; t++) {
-            if (!type_usable((sk_type)t)) continue;
+        FOR_EACH_FLOAT_TYPE(t) {
             for (size_t i = 0; i < sizeof ncoefs / sizeof ncoefs[0]; i++) {
                 if (c % 2 && ncoefs[i] > 5000) continue;
                 poly p = poly_random((sk_type)t, ncoefs[i]);
@@ -517,8 +503,7 @@ Test(poly_prefixes, a_nan_coefficient_should_poison_the_prefixes_from_it_on)
         cr_assert_eq(isnan(out[k]) != 0, k >= d - at, "prefix %zu: %g", k, (double)out[k]);
     skt_buf_free(c);
     skt_buf_free(pm);
-    free(out);
-    free(p.a);
+    skt_free_all(out, p.a, NULL);
 }
 
 /* ---- bad arguments -------------------------------------------------------------------- */

@@ -40,36 +40,17 @@
  * are custom), so the 8-wide code that crashes that plugin is not reached.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "scankit.h"
+#include "og_harness.h"
 #include "../ref/ref_segscan.h"
 
 #include <inttypes.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#define MAX_SIZES 4
-#define POISON 0xA5
 #define GUARD 8
 
-typedef struct og_config {
-    const char *name;
-    sk_shape shape;
-    long wg, items;            /* GPU shape; 0 = automatic */
-    long chunks, serial_below; /* CPU shape; 0 = automatic */
-    size_t sizes[MAX_SIZES];   /* largest first; 0 ends the list */
-} og_config;
-
-static const og_config configs[] = {
-    {"gpu wg=4 items=2", SK_SHAPE_GPU, 4, 2, 0, 0, {203, 64, 17, 1}},
-    {"gpu wg=8 items=4", SK_SHAPE_GPU, 8, 4, 0, 0, {150, 31}},
-    {"gpu default tiles", SK_SHAPE_GPU, 0, 0, 0, 0, {700}},
-    {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, 0, 0, 3, 1, {203, 50, 2, 1}},
-    {"cpu chunks=7 serial_below=1", SK_SHAPE_CPU, 0, 0, 7, 1, {99}},
-    {"cpu default chunks", SK_SHAPE_CPU, 0, 0, 0, 0, {300}},
-};
+static const og_config configs[] = {OG_SMALL_TILE_CONFIGS(150, 31, 700)};
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
 
@@ -87,54 +68,13 @@ static const char *const case_names[] = {
     "poly_horner_prefixes"};
 
 typedef struct og_state {
-    bool expect_oclgrind;
+    og_harness *h;
     const char *only; /* --case */
-    int select;       /* 0 all, 1 the cases --uninitialized checks, 2 the others */
-    uint64_t seed, rng;
-    sk_context *base, *ctx[CONFIG_COUNT][CASE_COUNT];
     cl_mem src, desc, dst;
     uint32_t *in, *out, *want;
     unsigned char *heads, *descbuf;
     size_t cap, count; /* cap: elements; count: offsets */
 } og_state;
-
-static uint64_t rng_next(og_state *g)
-{
-    uint64_t z = (g->rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* ---- device I/O ------------------------------------------------------------------ */
-
-static int cl_ok(cl_int rc, const char *what)
-{
-    if (rc == CL_SUCCESS) return 1;
-    fprintf(stderr, "og_segscan: %s failed: %s\n", what, sk_cl_error_name(rc));
-    return 0;
-}
-
-static int write_buf(og_state *g, cl_mem m, const void *p, size_t bytes)
-{
-    if (!bytes) return 1;
-    return cl_ok(clEnqueueWriteBuffer(sk_context_cl_queue(g->base), m, CL_TRUE, 0, bytes, p, 0,
-                                      NULL, NULL), "clEnqueueWriteBuffer");
-}
-
-static int read_buf(og_state *g, cl_mem m, void *p, size_t bytes)
-{
-    return cl_ok(clEnqueueReadBuffer(sk_context_cl_queue(g->base), m, CL_TRUE, 0, bytes, p, 0,
-                                     NULL, NULL), "clEnqueueReadBuffer");
-}
-
-static bool all_poison(const void *p, size_t bytes)
-{
-    const unsigned char *c = p;
-    for (size_t i = 0; i < bytes; i++)
-        if (c[i] != POISON) return false;
-    return true;
-}
 
 /* ---- segmentations and inputs -------------------------------------------------------- */
 
@@ -152,7 +92,7 @@ static void make_segments(og_state *g, og_case c, size_t n)
 {
     g->count = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t r = rng_next(g);
+        uint64_t r = og_rng(g->h);
         g->heads[i] = i == 0 || r % 5 == 0;
         g->in[i] = (uint32_t)(r >> 32);
         if (!is_offsets(c)) {
@@ -215,19 +155,19 @@ static const char *seg_check(og_state *g, sk_context *ctx, og_case c, size_t n)
     size_t segs = 0, cap = 2 * g->cap + GUARD;
     make_segments(g, c, n);
     size_t want = seg_expect(g, c, n);
-    memset(g->out, POISON, cap * 4);
-    if (!write_buf(g, g->src, g->in, n * 4) || !write_buf(g, g->desc, g->descbuf, desc_bytes(g, c, n)) ||
-        !write_buf(g, g->dst, g->out, cap * 4))
+    memset(g->out, OG_POISON, cap * 4);
+    if (!og_write(g->h, g->src, g->in, n * 4) || !og_write(g->h, g->desc, g->descbuf, desc_bytes(g, c, n)) ||
+        !og_write(g->h, g->dst, g->out, cap * 4))
         return "uploading failed";
     sk_status st = seg_call(g, ctx, c, n, &segs);
     if (st != SK_OK) {
         fprintf(stderr, "og_segscan: %s\n", sk_context_error_detail(ctx));
         return sk_status_name(st);
     }
-    if (!read_buf(g, g->dst, g->out, cap * 4)) return "reading back failed";
+    if (!og_read(g->h, g->dst, g->out, cap * 4)) return "reading back failed";
     if ((c == REDUCE_F8 || c == REDUCE_O32) && segs != want) return "wrong segment count";
     if (memcmp(g->out, g->want, want * 4) != 0) return "wrong elements";
-    if (!all_poison(g->out + want, (cap - want) * 4)) return "wrote past the output";
+    if (!og_all_poison(g->out + want, (cap - want) * 4)) return "wrote past the output";
     return NULL;
 }
 
@@ -239,7 +179,7 @@ static const float XS[3] = {-1.0f, 0.0f, 1.0f};
 static void make_coeffs(og_state *g, size_t n)
 {
     float *a = (float *)g->in;
-    for (size_t i = 0; i < n; i++) a[i] = (float)((int)(rng_next(g) % 17) - 8);
+    for (size_t i = 0; i < n; i++) a[i] = (float)((int)(og_rng(g->h) % 17) - 8);
 }
 
 static float horner_prefix(const float *a, size_t d, size_t k, float x)
@@ -269,15 +209,15 @@ static const char *poly_points_check(og_state *g, sk_context *ctx, size_t n)
     size_t ncoef = 1 + n % 37, cap = 2 * g->cap + GUARD;
     cl_mem dst = n % 2 ? g->desc : g->dst; /* in place for odd n */
     for (size_t k = 0; k < n; k++) pts[k] = XS[k % 3];
-    memset(vals, POISON, cap * 4);
-    if (!write_buf(g, dst, vals, cap * 4) || !write_buf(g, g->desc, pts, n * 4))
+    memset(vals, OG_POISON, cap * 4);
+    if (!og_write(g->h, dst, vals, cap * 4) || !og_write(g->h, g->desc, pts, n * 4))
         return "uploading failed";
     sk_status st = sk_poly_eval_points(ctx, SK_FLOAT32, g->src, g->desc, dst, ncoef, n);
     if (st != SK_OK) return sk_status_name(st);
-    if (!read_buf(g, dst, vals, cap * 4)) return "reading back failed";
+    if (!og_read(g->h, dst, vals, cap * 4)) return "reading back failed";
     for (size_t k = 0; k < n; k++)
         if (vals[k] != horner_prefix(a, ncoef - 1, ncoef - 1, XS[k % 3])) return "wrong value";
-    return all_poison(vals + n, (cap - n) * 4) ? NULL : "wrote past the values";
+    return og_all_poison(vals + n, (cap - n) * 4) ? NULL : "wrote past the values";
 }
 
 static const char *poly_prefixes_check(og_state *g, sk_context *ctx, size_t n)
@@ -286,14 +226,14 @@ static const char *poly_prefixes_check(og_state *g, sk_context *ctx, size_t n)
     float *out = (float *)g->out;
     size_t cap = 2 * g->cap + GUARD;
     for (size_t x = 0; x < 3; x++) {
-        memset(out, POISON, cap * 4);
-        if (!write_buf(g, g->dst, out, cap * 4)) return "uploading failed";
+        memset(out, OG_POISON, cap * 4);
+        if (!og_write(g->h, g->dst, out, cap * 4)) return "uploading failed";
         sk_status st = sk_poly_horner_prefixes(ctx, SK_FLOAT32, g->src, XS[x], g->dst, n);
         if (st != SK_OK) return sk_status_name(st);
-        if (!read_buf(g, g->dst, out, cap * 4)) return "reading back failed";
+        if (!og_read(g->h, g->dst, out, cap * 4)) return "reading back failed";
         for (size_t k = 0; k < n; k++)
             if (out[k] != horner_prefix(a, n - 1, k, XS[x])) return "wrong prefix";
-        if (!all_poison(out + n, (cap - n) * 4)) return "wrote past the prefixes";
+        if (!og_all_poison(out + n, (cap - n) * 4)) return "wrote past the prefixes";
     }
     return NULL;
 }
@@ -301,37 +241,13 @@ static const char *poly_prefixes_check(og_state *g, sk_context *ctx, size_t n)
 static const char *poly_check(og_state *g, sk_context *ctx, og_case c, size_t n)
 {
     make_coeffs(g, n);
-    if (!write_buf(g, g->src, g->in, n * 4)) return "uploading failed";
+    if (!og_write(g->h, g->src, g->in, n * 4)) return "uploading failed";
     if (c == POLY_EVAL) return poly_eval_check(g, ctx, n);
     if (c == POLY_POINTS) return poly_points_check(g, ctx, n);
     return poly_prefixes_check(g, ctx, n);
 }
 
 /* ---- configurations ------------------------------------------------------------------------ */
-
-static int sk_ok(const sk_context *ctx, sk_status st, const char *what)
-{
-    if (st == SK_OK) return 1;
-    fprintf(stderr, "og_segscan: %s failed: %s (%s)\n", what, sk_status_name(st),
-            ctx ? sk_context_error_detail(ctx) : "no context");
-    return 0;
-}
-
-static sk_context *open_ctx(og_state *g, size_t ci, og_case c)
-{
-    static const sk_param params[] = {SK_PARAM_SHAPE, SK_PARAM_WG_SIZE, SK_PARAM_ITEMS_PER_THREAD,
-                                      SK_PARAM_CPU_CHUNKS, SK_PARAM_CPU_SERIAL_BELOW};
-    const og_config *cf = &configs[ci];
-    const long values[] = {cf->shape, cf->wg, cf->items, cf->chunks, cf->serial_below};
-    sk_context **ctx = &g->ctx[ci][c];
-    if (!sk_ok(g->base, sk_context_wrap(ctx, sk_context_cl_context(g->base),
-                                        sk_context_cl_device(g->base),
-                                        sk_context_cl_queue(g->base)), "sk_context_wrap"))
-        return NULL;
-    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
-        if (!sk_ok(*ctx, sk_context_set_param(*ctx, params[i], values[i]), "set_param")) return NULL;
-    return *ctx;
-}
 
 /* Oclgrind 21.10 cannot create the GPU-shape segment-totals kernels at some
  * tile sizes: its interpreter lacks the LLVM intrinsic
@@ -345,141 +261,61 @@ static bool oclgrind_cannot_load(const og_config *cf, og_case c)
     return c == REDUCE_F8 && cf->shape == SK_SHAPE_GPU && !(cf->wg == 8 && cf->items == 4);
 }
 
-static int run_config(og_state *g, size_t ci)
+/* Each case on its own context: --cpu-builtin skip runs the segmented cases
+ * by flags, only the others. */
+static int run_config(og_state *g, const og_config *cf)
 {
-    const og_config *cf = &configs[ci];
+    og_select sel = g->h->select;
     int failures = 0;
     for (int c = 0; c < CASE_COUNT; c++) {
         if (g->only && !strstr(case_names[c], g->only)) continue;
         bool plain = !is_offsets((og_case)c) && c < POLY_EVAL;
-        if ((g->select == 1 && !plain) || (g->select == 2 && plain)) continue;
+        if ((sel == OG_SKIP_CPU_BUILTIN && !plain) || (sel == OG_ONLY_CPU_BUILTIN && plain))
+            continue;
         if (oclgrind_cannot_load(cf, (og_case)c)) continue;
-        sk_context *ctx = open_ctx(g, ci, (og_case)c);
+        sk_context *ctx = og_open(g->h, cf);
         if (!ctx) return failures + 1;
-        for (size_t s = 0; s < MAX_SIZES && cf->sizes[s]; s++) {
+        for (size_t s = 0; s < OG_MAX_SIZES && cf->sizes[s]; s++) {
             size_t n = cf->sizes[s];
             const char *why = c >= POLY_EVAL ? poly_check(g, ctx, (og_case)c, n)
                                              : seg_check(g, ctx, (og_case)c, n);
             if (!why) continue;
             fprintf(stderr, "og_segscan: FAIL %s, %s, n=%zu: %s (seed %" PRIu64 ")\n", cf->name,
-                    case_names[c], n, why, g->seed);
+                    case_names[c], n, why, g->h->seed);
             failures++;
         }
     }
-    printf("og_segscan: %-30s %s\n", cf->name, failures ? "FAILED" : "ok");
+    return og_config_done(g->h, cf, failures);
+}
+
+static int run_all(og_harness *h)
+{
+    og_state *g = h->user;
+    int failures = 0;
+    g->h = h;
+    g->cap = og_largest_size(configs, CONFIG_COUNT);
+    size_t bytes = (2 * g->cap + 2 * GUARD) * 8;
+    if (!(g->in = og_host(h, bytes)) || !(g->out = og_host(h, bytes)) ||
+        !(g->want = og_host(h, bytes)) || !(g->heads = og_host(h, bytes)) ||
+        !(g->descbuf = og_host(h, bytes)) || !(g->src = og_buffer(h, bytes)) ||
+        !(g->desc = og_buffer(h, bytes)) || !(g->dst = og_buffer(h, bytes)))
+        return 1;
+    for (size_t c = 0; c < CONFIG_COUNT; c++) failures += run_config(g, &configs[c]);
     return failures;
 }
 
-/* ---- setup ----------------------------------------------------------------------------------- */
+static og_state state;
 
-static int new_buf(og_state *g, size_t bytes, cl_mem *out)
+static int option(og_harness *h, const char *name, const char *value)
 {
-    cl_int rc = CL_SUCCESS;
-    *out = clCreateBuffer(sk_context_cl_context(g->base), CL_MEM_READ_WRITE, bytes, NULL, &rc);
-    return cl_ok(rc, "clCreateBuffer");
-}
-
-static int state_open(og_state *g)
-{
-    for (size_t c = 0; c < CONFIG_COUNT; c++)
-        if (configs[c].sizes[0] > g->cap) g->cap = configs[c].sizes[0];
-    size_t bytes = (2 * g->cap + 2 * GUARD) * 8;
-    g->in = malloc(bytes);
-    g->out = malloc(bytes);
-    g->want = malloc(bytes);
-    g->heads = malloc(bytes);
-    g->descbuf = malloc(bytes);
-    if (!g->in || !g->out || !g->want || !g->heads || !g->descbuf) {
-        fprintf(stderr, "og_segscan: out of memory\n");
-        return 0;
-    }
-    return new_buf(g, bytes, &g->src) && new_buf(g, bytes, &g->desc) && new_buf(g, bytes, &g->dst);
-}
-
-static int state_close(og_state *g)
-{
-    int ok = 1;
-    for (size_t c = 0; c < CONFIG_COUNT; c++)
-        for (int k = 0; k < CASE_COUNT; k++) sk_context_free(g->ctx[c][k]);
-    cl_mem mems[] = {g->src, g->desc, g->dst};
-    for (size_t i = 0; i < 3; i++)
-        if (mems[i]) ok &= cl_ok(clReleaseMemObject(mems[i]), "clReleaseMemObject");
-    free(g->in);
-    free(g->out);
-    free(g->want);
-    free(g->heads);
-    free(g->descbuf);
-    sk_context_free(g->base);
-    return ok;
-}
-
-/* Under the oclgrind wrapper, Oclgrind's device must be the only one, and
- * every program must have been compiled from source. */
-static int check_oclgrind(const og_state *g)
-{
-    size_t count = 0;
-    unsigned long from_disk = 0;
-    sk_device_desc d = SK_DEVICE_DESC_INIT;
-    if (!sk_ok(g->base, sk_device_list(NULL, 0, &count), "sk_device_list") ||
-        !sk_ok(g->base, sk_context_device(g->base, &d), "sk_context_device"))
-        return 0;
-    for (size_t c = 0; c < CONFIG_COUNT; c++)
-        for (int k = 0; k < CASE_COUNT; k++) {
-            sk_build_stats b = SK_BUILD_STATS_INIT;
-            if (g->ctx[c][k] && sk_context_build_stats(g->ctx[c][k], &b) == SK_OK)
-                from_disk += b.from_disk;
-        }
-    if (count == 1 && strstr(d.platform_name, "Oclgrind") && from_disk == 0) return 1;
-    fprintf(stderr, "og_segscan: not running on Oclgrind alone: %zu device(s), platform \"%s\", "
-                    "%lu program(s) from the disk cache\n", count, d.platform_name, from_disk);
-    return 0;
-}
-
-static int parse_args(int argc, char **argv, og_state *g)
-{
-    g->seed = (uint64_t)time(NULL);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--expect-oclgrind") == 0) {
-            g->expect_oclgrind = true;
-        } else if (i + 1 < argc && strcmp(argv[i], "--cpu-builtin") == 0) {
-            i++;
-            if (strcmp(argv[i], "skip") == 0) g->select = 1;
-            else if (strcmp(argv[i], "only") == 0) g->select = 2;
-            else return 0;
-        } else if (i + 1 < argc && strcmp(argv[i], "--case") == 0) {
-            g->only = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--seed") == 0) {
-            char *end = NULL;
-            g->seed = strtoull(argv[++i], &end, 0);
-            if (!end || *end) return 0;
-        } else {
-            return 0;
-        }
-    }
+    (void)h;
+    if (strcmp(name, "--case") != 0) return 0;
+    state.only = value;
     return 1;
 }
 
 int main(int argc, char **argv)
 {
-    og_state g;
-    memset(&g, 0, sizeof g);
-    if (!parse_args(argc, argv, &g)) {
-        fprintf(stderr, "usage: og_segscan [--expect-oclgrind] [--seed S] "
-                        "[--cpu-builtin skip|only] [--case TEXT]\n");
-        return 2;
-    }
-    g.rng = g.seed;
-    if (!sk_ok(NULL, sk_context_create(&g.base, NULL, NULL, 0), "sk_context_create")) return 1;
-    sk_device_desc d = SK_DEVICE_DESC_INIT;
-    int failures = 0;
-    if (sk_context_device(g.base, &d) == SK_OK)
-        printf("og_segscan: device \"%s\" (%s), seed %" PRIu64 "\n", d.device_name,
-               d.platform_name, g.seed);
-    if (!state_open(&g)) failures++;
-    if (!failures)
-        for (size_t c = 0; c < CONFIG_COUNT; c++) failures += run_config(&g, c);
-    if (g.expect_oclgrind) failures += !check_oclgrind(&g);
-    failures += !state_close(&g);
-    printf("og_segscan: %s\n", failures ? "FAILED" : "all results correct");
-    return failures ? 1 : 0;
+    static const og_driver_def def = {"og_segscan", " [--case TEXT]", option, run_all};
+    return og_main(&def, &state, argc, argv);
 }

@@ -2,6 +2,7 @@
  * ref_compact.c - serial references for stream compaction (see ref_compact.h).
  */
 #include "ref_compact.h"
+#include "reference.h"
 
 #include <math.h>
 #include <string.h>
@@ -21,57 +22,64 @@ const char *skt_ref_pred_text(sk_type t, skt_pred p)
     return NULL;
 }
 
-/* The predicate on one element, read through its real type. */
+/* The predicate (integers: HALF or MOD3, floats: HALF or ISNAN) and `==`
+ * on elements read through their real type. */
+#define REF_PRED_0_(x) (p == SKT_PRED_HALF ? (x & 1) != 0 : x % 3 == 0)
+#define REF_PRED_1_(x) (p == SKT_PRED_HALF ? x < 0.5f : isnan(x) != 0)
+#define REF_ELEM_FNS_(suffix, value, name, bytes, cl, cl_bits, T, flt, ...)      \
+    static int pred_##suffix(skt_pred p, const unsigned char *e)                 \
+    {                                                                            \
+        T x;                                                                     \
+        memcpy(&x, e, sizeof x);                                                 \
+        return REF_PRED_##flt##_(x);                                             \
+    }                                                                            \
+    static int equal_##suffix(const unsigned char *a, const unsigned char *b)   \
+    {                                                                            \
+        T x, y;                                                                  \
+        memcpy(&x, a, sizeof x);                                                 \
+        memcpy(&y, b, sizeof y);                                                 \
+        return x == y;                                                           \
+    }
+SK_TYPE_MAP(REF_ELEM_FNS_)
+#undef REF_ELEM_FNS_
+
 static int pred_one(sk_type t, skt_pred p, const unsigned char *e)
 {
-    int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f; double d;
     switch (t) {
-    case SK_INT32: memcpy(&i32, e, 4); return p == SKT_PRED_HALF ? (i32 & 1) != 0 : i32 % 3 == 0;
-    case SK_UINT32: memcpy(&u32, e, 4); return p == SKT_PRED_HALF ? (u32 & 1) != 0 : u32 % 3 == 0;
-    case SK_INT64: memcpy(&i64, e, 8); return p == SKT_PRED_HALF ? (i64 & 1) != 0 : i64 % 3 == 0;
-    case SK_UINT64: memcpy(&u64, e, 8); return p == SKT_PRED_HALF ? (u64 & 1) != 0 : u64 % 3 == 0;
-    case SK_FLOAT32: memcpy(&f, e, 4); return p == SKT_PRED_HALF ? f < 0.5f : isnan(f);
-    case SK_FLOAT64: memcpy(&d, e, 8); return p == SKT_PRED_HALF ? d < 0.5 : isnan(d);
+#define REF_PRED_CASE_(suffix, ...) case SK_##suffix: return pred_##suffix(p, e);
+    SK_TYPE_MAP(REF_PRED_CASE_)
+#undef REF_PRED_CASE_
     }
     return 0;
 }
 
-static size_t type_size(sk_type t) { return t == SK_INT32 || t == SK_UINT32 || t == SK_FLOAT32 ? 4 : 8; }
+/* a == b in type t (for floats +0.0 == -0.0, and NaN equals nothing). */
+static int equal_one(sk_type t, const unsigned char *a, const unsigned char *b)
+{
+    switch (t) {
+#define REF_EQUAL_CASE_(suffix, ...) case SK_##suffix: return equal_##suffix(a, b);
+    SK_TYPE_MAP(REF_EQUAL_CASE_)
+#undef REF_EQUAL_CASE_
+    }
+    return 0;
+}
 
 void skt_ref_pred_mask(sk_type t, skt_pred p, const void *src, size_t n, unsigned char *keep)
 {
     const unsigned char *s = src;
-    size_t es = type_size(t);
+    size_t es = skt_ref_type_size(t);
     for (size_t i = 0; i < n; i++) keep[i] = (unsigned char)pred_one(t, p, s + i * es);
 }
 
 void skt_ref_flag_mask(const void *flags, size_t flag_size, size_t n, unsigned char *keep)
 {
-    const unsigned char *f = flags;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t v = 0;
-        if (flag_size == 1) v = f[i];
-        else memcpy(&v, f + i * 4, 4);
-        keep[i] = v != 0;
-    }
-}
-
-/* a == b in type t. */
-static int equal_one(sk_type t, const unsigned char *a, const unsigned char *b)
-{
-    float fa, fb;
-    double da, db;
-    switch (t) {
-    case SK_FLOAT32: memcpy(&fa, a, 4); memcpy(&fb, b, 4); return fa == fb;
-    case SK_FLOAT64: memcpy(&da, a, 8); memcpy(&db, b, 8); return da == db;
-    default: return memcmp(a, b, type_size(t)) == 0;
-    }
+    for (size_t i = 0; i < n; i++) keep[i] = skt_ref_uint_at(flags, flag_size, i) != 0;
 }
 
 void skt_ref_unique_mask(sk_type t, const void *src, size_t n, unsigned char *keep)
 {
     const unsigned char *s = src;
-    size_t es = type_size(t);
+    size_t es = skt_ref_type_size(t);
     for (size_t i = 0; i < n; i++)
         keep[i] = i == 0 || !equal_one(t, s + i * es, s + (i - 1) * es);
 }

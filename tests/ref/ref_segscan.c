@@ -10,24 +10,13 @@
 void skt_ref_heads_from_flags(const void *flags, size_t flag_size, size_t n,
                               unsigned char *heads)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint32_t f = 0;
-        if (flag_size == 1) f = ((const uint8_t *)flags)[i];
-        else memcpy(&f, (const unsigned char *)flags + 4 * i, 4);
-        heads[i] = (unsigned char)(i == 0 || f != 0);
-    }
+    for (size_t i = 0; i < n; i++)
+        heads[i] = (unsigned char)(i == 0 || skt_ref_uint_at(flags, flag_size, i) != 0);
 }
 
 uint64_t skt_ref_offset_at(const void *offsets, sk_type offset_type, size_t k)
 {
-    if (offset_type == SK_UINT32) {
-        uint32_t v;
-        memcpy(&v, (const unsigned char *)offsets + 4 * k, 4);
-        return v;
-    }
-    uint64_t v;
-    memcpy(&v, (const unsigned char *)offsets + 8 * k, 8);
-    return v;
+    return skt_ref_uint_at(offsets, skt_ref_type_size(offset_type), k);
 }
 
 void skt_ref_heads_from_offsets(const void *offsets, sk_type offset_type, size_t count,
@@ -50,7 +39,7 @@ void skt_ref_segscan_generic(size_t elem, skt_ref_combine_fn combine, const void
     unsigned char acc[64], x[64];
     for (size_t i = 0; i < n; i++) {
         memcpy(x, s + i * elem, elem); /* before dst[i] is written (in place) */
-        if (heads[i]) memcpy(acc, identity, elem);
+        if (heads ? heads[i] : i == 0) memcpy(acc, identity, elem);
         if (exclusive) {
             memcpy(d + i * elem, acc, elem);
             combine(acc, x, acc);

@@ -37,7 +37,8 @@ typedef void (*skt_ref_combine_fn)(const void *a, const void *b, void *out);
 
 /* The segmented scan of n elements of `elem` bytes: inclusive dst[i]
  * combines src[h..i], exclusive dst[h] = identity and dst[i] combines
- * src[h..i-1], h the head of i's segment. src and dst may be the same. */
+ * src[h..i-1], h the head of i's segment (heads NULL: one segment). src
+ * and dst may be the same. */
 void skt_ref_segscan_generic(size_t elem, skt_ref_combine_fn combine, const void *identity,
                              int exclusive, const void *src, void *dst,
                              const unsigned char *heads, size_t n);

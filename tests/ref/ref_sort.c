@@ -4,6 +4,7 @@
  * unique and therefore the stable sort.
  */
 #include "ref_sort.h"
+#include "reference.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +19,7 @@ static int is_signed_int(sk_type t) { return t == SK_INT32 || t == SK_INT64; }
 
 uint64_t skt_ref_key_raw(sk_type t, const void *keys, size_t i)
 {
-    if (key_bits(t) == 32) {
-        uint32_t v;
-        memcpy(&v, (const unsigned char *)keys + 4 * i, 4);
-        return v;
-    }
-    uint64_t v;
-    memcpy(&v, (const unsigned char *)keys + 8 * i, 8);
-    return v;
+    return skt_ref_uint_at(keys, key_bits(t) / 8, i);
 }
 
 static int64_t as_signed(sk_type t, uint64_t raw)

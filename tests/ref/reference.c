@@ -3,6 +3,7 @@
  * See reference.h for the semantics pinned here.
  */
 #include "reference.h"
+#include "ref_segscan.h"
 
 #include <float.h>
 #include <math.h>
@@ -29,218 +30,104 @@ size_t skt_ref_type_size(sk_type t)
     return 0;
 }
 
-/* ---- one combine per type -------------------------------------------------- */
+/* ---- the built-in operators, once for every row of SK_TYPE_MAP ------------- */
 
-static int32_t comb_i32(sk_op op, int32_t a, int32_t b)
-{
-    switch (op) {
-    case SK_OP_ADD: return (int32_t)((uint32_t)a + (uint32_t)b);
-    case SK_OP_MUL: return (int32_t)((uint32_t)a * (uint32_t)b);
-    case SK_OP_MIN: return a < b ? a : b;
-    case SK_OP_MAX: return a > b ? a : b;
-    case SK_OP_AND: return a & b;
-    case SK_OP_OR: return a | b;
-    case SK_OP_XOR: return a ^ b;
-    }
-    return 0;
-}
+/* The unsigned type of an integer type's width, in which add and mul wrap. */
+#define REF_UNSIGNED_4 uint32_t
+#define REF_UNSIGNED_8 uint64_t
 
-static uint32_t comb_u32(sk_op op, uint32_t a, uint32_t b)
-{
-    switch (op) {
-    case SK_OP_ADD: return a + b;
-    case SK_OP_MUL: return a * b;
-    case SK_OP_MIN: return a < b ? a : b;
-    case SK_OP_MAX: return a > b ? a : b;
-    case SK_OP_AND: return a & b;
-    case SK_OP_OR: return a | b;
-    case SK_OP_XOR: return a ^ b;
-    }
-    return 0;
-}
-
-static int64_t comb_i64(sk_op op, int64_t a, int64_t b)
-{
-    switch (op) {
-    case SK_OP_ADD: return (int64_t)((uint64_t)a + (uint64_t)b);
-    case SK_OP_MUL: return (int64_t)((uint64_t)a * (uint64_t)b);
-    case SK_OP_MIN: return a < b ? a : b;
-    case SK_OP_MAX: return a > b ? a : b;
-    case SK_OP_AND: return a & b;
-    case SK_OP_OR: return a | b;
-    case SK_OP_XOR: return a ^ b;
-    }
-    return 0;
-}
-
-static uint64_t comb_u64(sk_op op, uint64_t a, uint64_t b)
-{
-    switch (op) {
-    case SK_OP_ADD: return a + b;
-    case SK_OP_MUL: return a * b;
-    case SK_OP_MIN: return a < b ? a : b;
-    case SK_OP_MAX: return a > b ? a : b;
-    case SK_OP_AND: return a & b;
-    case SK_OP_OR: return a | b;
-    case SK_OP_XOR: return a ^ b;
-    }
-    return 0;
-}
-
-/* IEEE minimum and maximum: the left-most NaN operand as it is, else the
- * smaller (larger) operand with -0.0 < +0.0. */
-#define SKT_REF_MINMAX(T, name_min, name_max)                       \
-    static T name_min(T a, T b)                                     \
-    {                                                               \
-        if (isnan(a)) return a;                                     \
-        if (isnan(b)) return b;                                     \
-        if (a == b) return signbit(a) ? a : b;                      \
-        return a < b ? a : b;                                       \
+/* Integers (is_float 0): add and mul modulo 2^bits, computed in the unsigned
+ * type U (no signed overflow in C); min, max and the bitwise ops as they are. */
+#define REF_COMBINE_0_(T, U)                                        \
+    switch (op) {                                                   \
+    case SK_OP_ADD: return (T)((U)a + (U)b);                        \
+    case SK_OP_MUL: return (T)((U)a * (U)b);                        \
+    case SK_OP_MIN: return a < b ? a : b;                           \
+    case SK_OP_MAX: return a > b ? a : b;                           \
+    case SK_OP_AND: return a & b;                                   \
+    case SK_OP_OR: return a | b;                                    \
+    case SK_OP_XOR: return a ^ b;                                   \
     }                                                               \
-    static T name_max(T a, T b)                                     \
-    {                                                               \
+    return 0;
+
+/* Floats (is_float 1): add and mul as C evaluates them; min and max IEEE
+ * minimum and maximum: the left-most NaN operand as it is, else the smaller
+ * (larger) operand with -0.0 < +0.0. No bitwise ops. */
+#define REF_COMBINE_1_(T, U)                                        \
+    switch (op) {                                                   \
+    case SK_OP_ADD: return a + b;                                   \
+    case SK_OP_MUL: return a * b;                                   \
+    case SK_OP_MIN:                                                 \
+    case SK_OP_MAX:                                                 \
         if (isnan(a)) return a;                                     \
         if (isnan(b)) return b;                                     \
-        if (a == b) return signbit(a) ? b : a;                      \
-        return a > b ? a : b;                                       \
-    }
-
-SKT_REF_MINMAX(float, min_f32, max_f32)
-SKT_REF_MINMAX(double, min_f64, max_f64)
-
-static float comb_f32(sk_op op, float a, float b)
-{
-    switch (op) {
-    case SK_OP_ADD: return a + b;
-    case SK_OP_MUL: return a * b;
-    case SK_OP_MIN: return min_f32(a, b);
-    case SK_OP_MAX: return max_f32(a, b);
-    default: break;
-    }
+        if (a == b) return (signbit(a) != 0) == (op == SK_OP_MIN) ? a : b; \
+        return (a < b) == (op == SK_OP_MIN) ? a : b;                \
+    default: break;                                                 \
+    }                                                               \
     return NAN;
-}
 
-static double comb_f64(sk_op op, double a, double b)
-{
-    switch (op) {
-    case SK_OP_ADD: return a + b;
-    case SK_OP_MUL: return a * b;
-    case SK_OP_MIN: return min_f64(a, b);
-    case SK_OP_MAX: return max_f64(a, b);
-    default: break;
+/* Identities: add 0, mul 1, min the largest value, max the smallest, and
+ * all ones, or and xor 0 (U's all ones is -1 in a signed T). */
+#define REF_IDENTITY_0_(T, U, is_signed)                            \
+    switch (op) {                                                   \
+    case SK_OP_MUL: return 1;                                       \
+    case SK_OP_MIN: return (T)(is_signed ? (U)-1 >> 1 : (U)-1);     \
+    case SK_OP_MAX: return (T)(is_signed ? ~((U)-1 >> 1) : 0);      \
+    case SK_OP_AND: return (T)(U)-1;                                \
+    default: return 0;                                              \
     }
-    return NAN;
-}
+
+/* Floats: add -0.0 (-0.0 + -0.0 is -0.0), mul 1, min +inf, max -inf. */
+#define REF_IDENTITY_1_(T, U, is_signed)                            \
+    switch (op) {                                                   \
+    case SK_OP_MUL: return 1;                                       \
+    case SK_OP_MIN: return INFINITY;                                \
+    case SK_OP_MAX: return -INFINITY;                               \
+    default: return -(T)0;                                          \
+    }
+
+/* ref_combine_SUFFIX and ref_identity_SUFFIX for one row. */
+#define REF_TYPE_FNS_(suffix, value, name, bytes, cl, cl_bits, T, is_float, is_signed, ...) \
+    static T ref_combine_##suffix(sk_op op, T a, T b)               \
+    {                                                               \
+        REF_COMBINE_##is_float##_(T, REF_UNSIGNED_##bytes)          \
+    }                                                               \
+    static T ref_identity_##suffix(sk_op op)                        \
+    {                                                               \
+        REF_IDENTITY_##is_float##_(T, REF_UNSIGNED_##bytes, is_signed) \
+    }
+SK_TYPE_MAP(REF_TYPE_FNS_)
+#undef REF_TYPE_FNS_
 
 void skt_ref_identity(sk_type t, sk_op op, void *out)
 {
     switch (t) {
-    case SK_INT32: {
-        int32_t v = 0;
-        if (op == SK_OP_MUL) v = 1;
-        else if (op == SK_OP_MIN) v = INT32_MAX;
-        else if (op == SK_OP_MAX) v = INT32_MIN;
-        else if (op == SK_OP_AND) v = -1;
-        memcpy(out, &v, sizeof v);
-        return;
+#define REF_IDENTITY_CASE_(suffix, value, name, bytes, cl, cl_bits, T, ...) \
+    case SK_##suffix: {                                             \
+        T v = ref_identity_##suffix(op);                            \
+        memcpy(out, &v, sizeof v);                                  \
+        return;                                                     \
     }
-    case SK_UINT32: {
-        uint32_t v = 0;
-        if (op == SK_OP_MUL) v = 1;
-        else if (op == SK_OP_MIN) v = UINT32_MAX;
-        else if (op == SK_OP_MAX) v = 0;
-        else if (op == SK_OP_AND) v = UINT32_MAX;
-        memcpy(out, &v, sizeof v);
-        return;
-    }
-    case SK_INT64: {
-        int64_t v = 0;
-        if (op == SK_OP_MUL) v = 1;
-        else if (op == SK_OP_MIN) v = INT64_MAX;
-        else if (op == SK_OP_MAX) v = INT64_MIN;
-        else if (op == SK_OP_AND) v = -1;
-        memcpy(out, &v, sizeof v);
-        return;
-    }
-    case SK_UINT64: {
-        uint64_t v = 0;
-        if (op == SK_OP_MUL) v = 1;
-        else if (op == SK_OP_MIN) v = UINT64_MAX;
-        else if (op == SK_OP_MAX) v = 0;
-        else if (op == SK_OP_AND) v = UINT64_MAX;
-        memcpy(out, &v, sizeof v);
-        return;
-    }
-    case SK_FLOAT32: {
-        float v = -0.0f;
-        if (op == SK_OP_MUL) v = 1.0f;
-        else if (op == SK_OP_MIN) v = INFINITY;
-        else if (op == SK_OP_MAX) v = -INFINITY;
-        memcpy(out, &v, sizeof v);
-        return;
-    }
-    case SK_FLOAT64: {
-        double v = -0.0;
-        if (op == SK_OP_MUL) v = 1.0;
-        else if (op == SK_OP_MIN) v = INFINITY;
-        else if (op == SK_OP_MAX) v = -INFINITY;
-        memcpy(out, &v, sizeof v);
-        return;
-    }
+    SK_TYPE_MAP(REF_IDENTITY_CASE_)
+#undef REF_IDENTITY_CASE_
     }
 }
 
 void skt_ref_combine(sk_type t, sk_op op, const void *a, const void *b, void *out)
 {
     switch (t) {
-    case SK_INT32: {
-        int32_t x, y, r;
-        memcpy(&x, a, sizeof x);
-        memcpy(&y, b, sizeof y);
-        r = comb_i32(op, x, y);
-        memcpy(out, &r, sizeof r);
-        return;
+#define REF_COMBINE_CASE_(suffix, value, name, bytes, cl, cl_bits, T, ...) \
+    case SK_##suffix: {                                             \
+        T x, y, r;                                                  \
+        memcpy(&x, a, sizeof x);                                    \
+        memcpy(&y, b, sizeof y);                                    \
+        r = ref_combine_##suffix(op, x, y);                         \
+        memcpy(out, &r, sizeof r);                                  \
+        return;                                                     \
     }
-    case SK_UINT32: {
-        uint32_t x, y, r;
-        memcpy(&x, a, sizeof x);
-        memcpy(&y, b, sizeof y);
-        r = comb_u32(op, x, y);
-        memcpy(out, &r, sizeof r);
-        return;
-    }
-    case SK_INT64: {
-        int64_t x, y, r;
-        memcpy(&x, a, sizeof x);
-        memcpy(&y, b, sizeof y);
-        r = comb_i64(op, x, y);
-        memcpy(out, &r, sizeof r);
-        return;
-    }
-    case SK_UINT64: {
-        uint64_t x, y, r;
-        memcpy(&x, a, sizeof x);
-        memcpy(&y, b, sizeof y);
-        r = comb_u64(op, x, y);
-        memcpy(out, &r, sizeof r);
-        return;
-    }
-    case SK_FLOAT32: {
-        float x, y, r;
-        memcpy(&x, a, sizeof x);
-        memcpy(&y, b, sizeof y);
-        r = comb_f32(op, x, y);
-        memcpy(out, &r, sizeof r);
-        return;
-    }
-    case SK_FLOAT64: {
-        double x, y, r;
-        memcpy(&x, a, sizeof x);
-        memcpy(&y, b, sizeof y);
-        r = comb_f64(op, x, y);
-        memcpy(out, &r, sizeof r);
-        return;
-    }
+    SK_TYPE_MAP(REF_COMBINE_CASE_)
+#undef REF_COMBINE_CASE_
     }
 }
 
@@ -291,23 +178,30 @@ void skt_ref_reduce(sk_type t, sk_op op, const void *src, size_t n, void *result
 
 double skt_ref_real_at(sk_type t, const void *src, size_t i)
 {
-    if (t == SK_FLOAT32) {
-        float f;
-        memcpy(&f, (const char *)src + 4 * i, 4);
-        return f;
-    }
+    const char *p = (const char *)src + skt_ref_type_size(t) * i;
+    float f;
     double d;
-    memcpy(&d, (const char *)src + 8 * i, 8);
-    return d;
+    if (t == SK_FLOAT32) return memcpy(&f, p, sizeof f), (double)f;
+    return memcpy(&d, p, sizeof d), d;
 }
 
 void skt_ref_set_real(sk_type t, void *dst, size_t i, double v)
 {
-    if (t == SK_FLOAT32) {
-        float f = (float)v;
-        memcpy((char *)dst + 4 * i, &f, 4);
-    } else {
-        memcpy((char *)dst + 8 * i, &v, 8);
+    char *p = (char *)dst + skt_ref_type_size(t) * i;
+    float f = t == SK_FLOAT32 ? (float)v : 0.0f;
+    if (t == SK_FLOAT32) memcpy(p, &f, sizeof f);
+    else memcpy(p, &v, sizeof v);
+}
+
+uint64_t skt_ref_uint_at(const void *src, size_t size, size_t i)
+{
+    const unsigned char *p = (const unsigned char *)src + size * i;
+    uint32_t u32;
+    uint64_t u64;
+    switch (size) {
+    case 1: return *p;
+    case 4: return memcpy(&u32, p, sizeof u32), u32;
+    default: return memcpy(&u64, p, sizeof u64), u64;
     }
 }
 
@@ -353,29 +247,6 @@ skt_mat2 skt_ref_mat2_mul(skt_mat2 x, skt_mat2 y)
     return r;
 }
 
-void skt_ref_mat2_scan(int exclusive, const skt_mat2 *src, skt_mat2 *dst, size_t n)
-{
-    skt_mat2 acc = skt_ref_mat2_identity();
-    for (size_t i = 0; i < n; i++) {
-        skt_mat2 x = src[i];
-        if (exclusive) {
-            dst[i] = acc;
-            acc = skt_ref_mat2_mul(acc, x);
-        } else {
-            acc = i == 0 ? x : skt_ref_mat2_mul(acc, x);
-            dst[i] = acc;
-        }
-    }
-}
-
-skt_mat2 skt_ref_mat2_reduce(const skt_mat2 *src, size_t n)
-{
-    skt_mat2 acc = skt_ref_mat2_identity();
-    for (size_t i = 0; i < n; i++)
-        acc = i == 0 ? src[0] : skt_ref_mat2_mul(acc, src[i]);
-    return acc;
-}
-
 /* ---- affine maps with a length counter --------------------------------------- */
 
 skt_affine skt_ref_affine_identity(void)
@@ -391,30 +262,6 @@ skt_affine skt_ref_affine_combine(skt_affine x, skt_affine y)
     r.c = x.c * y.m + y.c;
     r.len = x.len + y.len;
     return r;
-}
-
-void skt_ref_affine_scan(int exclusive, const skt_affine *src, skt_affine *dst,
-                         size_t n)
-{
-    skt_affine acc = skt_ref_affine_identity();
-    for (size_t i = 0; i < n; i++) {
-        skt_affine x = src[i];
-        if (exclusive) {
-            dst[i] = acc;
-            acc = skt_ref_affine_combine(acc, x);
-        } else {
-            acc = i == 0 ? x : skt_ref_affine_combine(acc, x);
-            dst[i] = acc;
-        }
-    }
-}
-
-skt_affine skt_ref_affine_reduce(const skt_affine *src, size_t n)
-{
-    skt_affine acc = skt_ref_affine_identity();
-    for (size_t i = 0; i < n; i++)
-        acc = i == 0 ? src[0] : skt_ref_affine_combine(acc, src[i]);
-    return acc;
 }
 
 /* ---- the interval-of-summations monoid (VERIFY.md) ---------------------------- */
@@ -446,18 +293,32 @@ skt_interval skt_ref_interval_combine(skt_interval x, skt_interval y)
     return skt_ref_interval_top();
 }
 
-void skt_ref_interval_scan(int exclusive, const skt_interval *src,
-                           skt_interval *dst, size_t n)
-{
-    skt_interval acc = skt_ref_interval_identity();
-    for (size_t i = 0; i < n; i++) {
-        skt_interval x = src[i];
-        if (exclusive) {
-            dst[i] = acc;
-            acc = skt_ref_interval_combine(acc, x);
-        } else {
-            acc = skt_ref_interval_combine(acc, x);
-            dst[i] = acc;
-        }
+/* ---- the test monoids' scans and reduces ----------------------------------- */
+
+/* For monoid T of prefix P: P_bytes (COMBINE on elements as bytes, for
+ * skt_ref_segscan_generic), skt_ref_P_scan (one segment) and
+ * skt_ref_P_reduce (one accumulator from the identity, left to right). */
+#define REF_MONOID_FNS_(T, P, COMBINE)                                              \
+    static void P##_bytes(const void *a, const void *b, void *out)                   \
+    {                                                                                \
+        T x, y, r;                                                                   \
+        memcpy(&x, a, sizeof x);                                                     \
+        memcpy(&y, b, sizeof y);                                                     \
+        r = COMBINE(x, y);                                                           \
+        memcpy(out, &r, sizeof r);                                                   \
+    }                                                                                \
+    void skt_ref_##P##_scan(int exclusive, const T *src, T *dst, size_t n)           \
+    {                                                                                \
+        T id = skt_ref_##P##_identity();                                             \
+        skt_ref_segscan_generic(sizeof(T), P##_bytes, &id, exclusive, src, dst, NULL, n); \
+    }                                                                                \
+    T skt_ref_##P##_reduce(const T *src, size_t n)                                   \
+    {                                                                                \
+        T acc = skt_ref_##P##_identity();                                            \
+        for (size_t i = 0; i < n; i++) acc = COMBINE(acc, src[i]);                   \
+        return acc;                                                                  \
     }
-}
+
+REF_MONOID_FNS_(skt_mat2, mat2, skt_ref_mat2_mul)
+REF_MONOID_FNS_(skt_affine, affine, skt_ref_affine_combine)
+REF_MONOID_FNS_(skt_interval, interval, skt_ref_interval_combine)

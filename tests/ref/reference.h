@@ -47,6 +47,10 @@ void skt_ref_combine(sk_type t, sk_op op, const void *a, const void *b, void *ou
 double skt_ref_real_at(sk_type t, const void *src, size_t i);
 void skt_ref_set_real(sk_type t, void *dst, size_t i, double v);
 
+/* Element i of an array of unsigned integers of `size` bytes (1, 4 or 8),
+ * zero-extended: flags, offsets and the bits of keys. */
+uint64_t skt_ref_uint_at(const void *src, size_t size, size_t i);
+
 /* dst[i] = src[0] op ... op src[i] (inclusive) or
  * dst[0] = identity, dst[i] = src[0] op ... op src[i-1] (exclusive).
  * src and dst may be the same array. */
@@ -110,6 +114,7 @@ skt_interval skt_ref_interval_top(void);
 skt_interval skt_ref_interval_combine(skt_interval x, skt_interval y);
 void skt_ref_interval_scan(int exclusive, const skt_interval *src,
                            skt_interval *dst, size_t n);
+skt_interval skt_ref_interval_reduce(const skt_interval *src, size_t n);
 
 #ifdef __cplusplus
 }
