@@ -465,10 +465,13 @@ Test(cli_failures, a_write_that_fails_midway_leaves_no_partial_or_temporary_file
                       NULL}},
         {"datagen", {"-n", "1000", "-o", "out.bin", NULL}},
     };
-    /* Once without the limit, so that the kernels are in the program cache
-     * (the OpenCL compiler writes files of its own). */
+    /* Once without the limit, so that the kernels are in scankit's program
+     * cache (named, so used on every device): the limited runs load their
+     * binaries, where a compiler (PoCL, building from its own cache) would
+     * write files of its own. */
+    const char *cache = SKT_BINARY_DIR "/cli-test-cache";
     for (size_t i = 0; i < COUNT(cases); i++) {
-        skt_cli_result r = skt_cli_run(cases[i].tool, NULL, NULL, cases[i].args);
+        skt_cli_result r = skt_cli_run(cases[i].tool, NULL, cache, cases[i].args);
         skt_cli_expect_success(&r, describe(&cases[i]));
         skt_cli_free(&r);
         unlink("out.bin");
@@ -479,7 +482,7 @@ Test(cli_failures, a_write_that_fails_midway_leaves_no_partial_or_temporary_file
     struct rlimit limit = {1024, 1024};
     cr_assert_eq(setrlimit(RLIMIT_FSIZE, &limit), 0, "setrlimit: %s", strerror(errno));
     for (size_t i = 0; i < COUNT(cases); i++) {
-        skt_cli_result r = skt_cli_run(cases[i].tool, NULL, NULL, cases[i].args);
+        skt_cli_result r = skt_cli_run(cases[i].tool, NULL, cache, cases[i].args);
         char prefix[64];
         snprintf(prefix, sizeof prefix, "%s: ", cases[i].tool);
         skt_cli_expect_one_line_failure(&r, prefix, "File too large");
