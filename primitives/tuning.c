@@ -63,6 +63,10 @@ typedef struct tune_row {
     const char *chosen_by;   /* the measurement behind it */
 } tune_row;
 
+/* A portable default: any device, shape, family and element size. */
+#define PORTABLE(key, value, chosen_by)                                        \
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, key, value, chosen_by}
+
 static const tune_row rows[] = {
     /* ---- one device ---------------------------------------------------------- */
     /* bench_scan --min-log2 28 --max-log2 28 --wg W --items I, 4-byte
@@ -163,8 +167,8 @@ static const tune_row rows[] = {
      * bits 135. */
     {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT_PAIRS, 0, TUNE_RADIX_BITS, 8,
      "primitives/sort.c history; bench/NOTES-cpu.md: Radix sort (CPU shape)"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_RADIX_BITS, 11,
-     "primitives/sort.c history; bench/NOTES-cpu.md: Radix sort (CPU shape)"},
+    PORTABLE(TUNE_RADIX_BITS, 11,
+             "primitives/sort.c history; bench/NOTES-cpu.md: Radix sort (CPU shape)"),
     /* CPU devices: the line scatter (non-temporal stores) from 4 MiB of keys
      * and values. Kernel time of the line scatter against the plain one,
      * keys / pairs: 2^20 5.8 vs 6.8 / 7.5 vs 12.3 ms; 2^24 79-84 vs 145-148
@@ -176,48 +180,41 @@ static const tune_row rows[] = {
      * 2^22 uint32). */
     {NULL, NULL, CPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_CPU_STREAM_BYTES, 1L << 24,
      "bench/NOTES-cpu.md: Single pass with decoupled look-back, stores by size"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_WG, 256, "first GPU shape; no recorded comparison"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_TILE_BYTES, 16384, "first GPU shape; no recorded comparison"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_MAX_ITEMS, 16, "first GPU shape; no recorded comparison"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_ITEMS, 0, "from the tile"},
+    PORTABLE(TUNE_WG, 256, "first GPU shape; no recorded comparison"),
+    PORTABLE(TUNE_TILE_BYTES, 16384, "first GPU shape; no recorded comparison"),
+    PORTABLE(TUNE_MAX_ITEMS, 16, "first GPU shape; no recorded comparison"),
+    PORTABLE(TUNE_ITEMS, 0, "from the tile"),
     /* The sort's passes that stride over every key (AND/OR, digit counts):
      * 256 work-groups took 1.6 ms over 2^28 keys on an H100, too few loads
      * in flight; 1024 do not. */
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_STRIDE_GROUPS, 1024,
-     "H100 measurement in the sort's history; no recorded table"},
+    PORTABLE(TUNE_STRIDE_GROUPS, 1024, "H100 measurement in the sort's history; no recorded table"),
     /* Up to 8 tiles, one work-group walking them in order beats three
      * launches. */
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_SINGLE_MAX_TILES, 8,
-     "first GPU shape; no recorded comparison"},
+    PORTABLE(TUNE_SINGLE_MAX_TILES, 8, "first GPU shape; no recorded comparison"),
     /* CPU shape (PoCL, work-group size 1): a few chunks per compute unit
      * balance the load; below 32K elements one work-item finishing the
      * whole scan beats three launches. 2-core PoCL 3.1, bench_scan. */
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_CPU_CHUNKS_PER_CU, 4,
-     "bench/bench_scan on the 2-core PoCL 3.1; no recorded table"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_CPU_SERIAL_BELOW, 32768,
-     "bench/bench_scan on the 2-core PoCL 3.1; no recorded table"},
+    PORTABLE(TUNE_CPU_CHUNKS_PER_CU, 4,
+             "bench/bench_scan on the 2-core PoCL 3.1; no recorded table"),
+    PORTABLE(TUNE_CPU_SERIAL_BELOW, 32768,
+             "bench/bench_scan on the 2-core PoCL 3.1; no recorded table"),
     /* CPU single pass: chunks whose input is still in L2 (2 MiB) when
      * scanned. 2-core PoCL 3.1, 2^24 uint32: 16K elements 4.9 ms, 32K
      * 4.7-4.8, 64K 4.6, 128K 4.7-4.8, 256K 5.1. */
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_CPU_LB_CHUNK, 65536,
-     "bench/NOTES-cpu.md: Single pass with decoupled look-back, chunk size"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_CPU_STREAM_BYTES, 0, "GPUs: never"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_LINES_BYTES, 0, "GPUs: never"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_PAIRS32_ITEMS, 0, "as keys"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_WARPS_FROM_CC, 0,
-     "portable forms"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_DISK_CACHE, 1,
-     "drivers that rebuild from source every time"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POLL_VOLATILE, 0,
-     "atomic reads: the OpenCL 1.2 model"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_WG_SCAN_WARPS, 1,
-     "bench/NOTES-gpu.md: Work-group scan by warp shuffles (NVIDIA)"},
+    PORTABLE(TUNE_CPU_LB_CHUNK, 65536,
+             "bench/NOTES-cpu.md: Single pass with decoupled look-back, chunk size"),
+    PORTABLE(TUNE_CPU_STREAM_BYTES, 0, "GPUs: never"),
+    PORTABLE(TUNE_LINES_BYTES, 0, "GPUs: never"),
+    PORTABLE(TUNE_PAIRS32_ITEMS, 0, "as keys"),
+    PORTABLE(TUNE_WARPS_FROM_CC, 0, "portable forms"),
+    PORTABLE(TUNE_DISK_CACHE, 1, "drivers that rebuild from source every time"),
+    PORTABLE(TUNE_POLL_VOLATILE, 0, "atomic reads: the OpenCL 1.2 model"),
+    PORTABLE(TUNE_WG_SCAN_WARPS, 1,
+             "bench/NOTES-gpu.md: Work-group scan by warp shuffles (NVIDIA)"),
     /* Below 64 points and above 65536 coefficients the scan per point beats
      * one work-item per point (which would walk all coefficients alone). */
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POINTS_SCAN_BELOW, 64,
-     "first polynomial plan; no recorded comparison"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_POINTS_SCAN_DEGREE, 65536,
-     "first polynomial plan; no recorded comparison"},
+    PORTABLE(TUNE_POINTS_SCAN_BELOW, 64, "first polynomial plan; no recorded comparison"),
+    PORTABLE(TUNE_POINTS_SCAN_DEGREE, 65536, "first polynomial plan; no recorded comparison"),
 };
 
 /* What a lookup is for. */
