@@ -5,7 +5,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sk_internal.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -114,6 +113,8 @@ static sk_status context_alloc(sk_context **out)
     ctx->log = log && strcmp(log, "1") == 0;
     ctx->shape_param = shape_from_env();
     ctx->scan_path_param = scan_path_from_env();
+    /* before any OpenCL implementation has had a chance to make HOME */
+    ctx->default_cache_dir = sk__default_cache_dir();
     ctx->kernel_defines = kernel_defines_from_env();
     trace_from_env(ctx);
     *out = ctx;
@@ -131,11 +132,9 @@ static sk_status disk_cache_choose(sk_context *ctx)
               (ctx->disk_cache_param == 0 && sk__tuning_disk_cache(ctx));
     free(ctx->cache_dir);
     ctx->cache_dir = NULL;
-    if (!on) return SK_OK;
-    errno = 0;
-    ctx->cache_dir = sk__default_cache_dir();
-    if (!ctx->cache_dir && errno == ENOMEM)
-        return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "the cache directory's name");
+    if (!on || !ctx->default_cache_dir) return SK_OK;
+    ctx->cache_dir = strdup(ctx->default_cache_dir);
+    if (!ctx->cache_dir) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "the cache directory's name");
     return SK_OK;
 }
 
@@ -279,6 +278,7 @@ void sk_context_free(sk_context *ctx)
     if (ctx->device) clReleaseDevice(ctx->device);
     if (ctx->trace_file) fclose(ctx->trace_file);
     free(ctx->cache_dir);
+    free(ctx->default_cache_dir);
     free(ctx->kernel_defines);
     free(ctx->build_log);
     free(ctx->detail);

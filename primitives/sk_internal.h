@@ -161,6 +161,7 @@ struct sk_context {
     long program_cache_param;      /* SK_PARAM_PROGRAM_CACHE (0: automatic) */
     long disk_cache_param;         /* SK_PARAM_DISK_CACHE (0: automatic, 1 on, 2 off) */
     char *cache_dir;               /* on-disk program cache; NULL = off */
+    char *default_cache_dir;       /* sk__default_cache_dir() at creation */
     char *kernel_defines;          /* $SCANKIT_KERNEL_DEFINES, before every config */
     unsigned test_hooks;           /* sk__test_set_hooks() (sk_testing.h) */
     sk_build_stats build_stats;

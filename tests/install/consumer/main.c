@@ -37,13 +37,14 @@ int main(void)
         return 1;
     }
     sk_context *ctx = NULL;
-    sk_status st = sk_context_create(&ctx, NULL);
+    char why[512];
+    sk_status st = sk_context_create(&ctx, NULL, why, sizeof why);
     if (st == SK_E_NO_DEVICE) {
-        fprintf(stderr, "consumer: no OpenCL device\n");
+        fprintf(stderr, "consumer: no OpenCL device: %s\n", why);
         return 77;
     }
     if (st != SK_OK) {
-        fprintf(stderr, "consumer: no context: %s\n", sk_status_str(st));
+        fprintf(stderr, "consumer: no context: %s: %s\n", sk_status_str(st), why);
         return 1;
     }
     int rc = scan_and_check(ctx);
