@@ -19,7 +19,10 @@
 # SCANKIT_TEST_PASSES picks them: "all" (default: the three), "normal",
 # "sanitize" or "fuzz"; e.g. SCANKIT_TEST_PASSES=normal scripts/test.sh for
 # a quick local run.
-# Arguments go to both ctest runs (e.g. -R test_scan).
+# Arguments go to both ctest runs (e.g. -R test_scan). ctest runs
+# ${SCANKIT_TEST_JOBS:-$(nproc)} tests at once (each Criterion suite runs
+# two cases at once as well): the single-threaded ones (valgrind, Oclgrind,
+# the programs' tests) then overlap the suites.
 #
 # It ends with one summary: for each pass that ran, the tests run, passed,
 # failed and skipped (from ctest's JUnit file; for the fuzz pass, its
@@ -38,6 +41,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 passes=${SCANKIT_TEST_PASSES:-all}
+jobs=${SCANKIT_TEST_JOBS:-$(nproc)}
 build=${SCANKIT_BUILD_DIR:-build}
 sanitize_build=${SCANKIT_ASAN_BUILD_DIR:-build-asan}
 
@@ -164,7 +168,8 @@ run_normal_pass() {
         summary_row normal 1 "$start" "" "build failed"
         return 1
     fi
-    (cd "$build" && ctest --output-on-failure --timeout 1200 --output-junit "$junit" "$@") || rc=1
+    (cd "$build" && ctest --output-on-failure --timeout 1200 -j "$jobs" --output-junit "$junit" "$@") ||
+        rc=1
     summary_row normal "$rc" "$start" "$(junit_counts "$junit")" ""
     return "$rc"
 }
@@ -212,7 +217,7 @@ sanitized_ctest() {
     (
         sanitizer_options "$reports" &&
             cd "$sanitize_build" &&
-            ctest --output-on-failure --timeout 1200 -E "$SANITIZE_EXCLUDE" "$@"
+            ctest --output-on-failure --timeout 1200 -j "$jobs" -E "$SANITIZE_EXCLUDE" "$@"
     )
 }
 

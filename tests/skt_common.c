@@ -130,33 +130,32 @@ void skt_params_add(skt_params *ps, const sk_type *types, size_t ntypes, int nsi
     for (size_t t = 0; t < count; t++)
         for (size_t s = 0; s < 2; s++)
             for (int c = 0; c < nsizes; c++)
-                ps->v[ps->n++] = (skt_param){types ? types[t] : (sk_type)t, shapes[s], c, mode,
-                                             variant};
+                ps->v[ps->n++] = (skt_case){.type = types ? (int)types[t] : (int)t,
+                                            .op = -1, .shape = shapes[s],
+                                            .path = SK_SCAN_PATH_AUTO, .size_class = c,
+                                            .variant = variant, .mode = mode};
 }
 
-static void params_free(struct criterion_test_params *crp)
-{
-    cr_free(crp->params);
-}
+static struct criterion_test_params hand_to_criterion(skt_case *v, size_t n);
 
 struct criterion_test_params skt_params_done(skt_params *ps)
 {
     /* The test processes read the cases from Criterion's allocator. */
-    skt_param *v = cr_malloc(ps->n * sizeof *v);
+    skt_case *v = cr_malloc((ps->n ? ps->n : 1) * sizeof *v);
     if (!v) abort();
     memcpy(v, ps->v, ps->n * sizeof *v);
     free(ps->v);
     size_t n = ps->n;
     *ps = (skt_params){NULL, 0};
-    return cr_make_param_array(skt_param, v, n, params_free);
+    return hand_to_criterion(v, n);
 }
 
-const char *skt_params_name(const skt_param *p)
+const char *skt_params_name(const skt_case *p)
 {
-    return skt_fmt("%s, %s shape", sk_type_name(p->type), skt_shape_name(p->shape));
+    return skt_fmt("%s, %s shape", sk_type_name((sk_type)p->type), skt_shape_name(p->shape));
 }
 
-void skt_params_need_type(const skt_param *p)
+void skt_params_need_type(const skt_case *p)
 {
     if (p->type == SK_FLOAT64 && !skt_has_fp64())
         cr_skip_test("%s: the device has no double precision", skt_params_name(p));
@@ -724,7 +723,7 @@ static size_t walk_cases(const skt_axes *a, int (*keep)(const skt_case *), skt_c
                             for (int x = 0; x < nx; x++) {
                                 skt_case k = {types[t], a->per_op ? op : -1,
                                               (sk_shape)shapes[s], (sk_scan_path)paths[p],
-                                              c, v, x};
+                                              c, v, x, 0};
                                 if (a->per_op && k.type >= 0 &&
                                     !skt_ref_supported((sk_type)k.type, (sk_op)op))
                                     continue;
@@ -746,7 +745,13 @@ struct criterion_test_params skt_cases(skt_axes axes, int (*keep)(const skt_case
         abort();
     }
     walk_cases(&axes, keep, v);
-    return cr_make_param_array(skt_case, v, count, free_cases);
+    return hand_to_criterion(v, count);
+}
+
+/* Cases in Criterion's allocator as a parameter array it frees. */
+static struct criterion_test_params hand_to_criterion(skt_case *v, size_t n)
+{
+    return cr_make_param_array(skt_case, v, n, free_cases);
 }
 
 const char *skt_case_name(const skt_case *c)

@@ -215,6 +215,7 @@ typedef struct skt_case {
     int size_class;    /* what the test makes of it (a tile setting, a size list) */
     int variant;       /* anything else the test varies (a segment kind, a hook) */
     int exclusive;     /* 0 inclusive, 1 exclusive */
+    int mode;          /* what the suite runs (a compaction mode, an operator) */
 } skt_case;
 
 #define SKT_BIT(x) (1u << (x))
@@ -258,33 +259,29 @@ int skt_next_op(sk_type t, int op);
 /* One case of a Criterion parameterised test: an element type, a shape, a
  * size class, and the suite's own mode and variant (each a number the
  * suite gives a meaning; 0 where it has none). */
-typedef struct skt_param {
-    sk_type type;
-    sk_shape shape;
-    int size_class;
-    int mode;
-    int variant;
-} skt_param;
+/* The same cases built from lists rather than masks: skt_params_add
+ * appends, skt_params_done hands them to Criterion as skt_cases does. */
+typedef skt_case skt_param;
 
 /* The cases of one parameterised test, built up by skt_params_add. */
 typedef struct skt_params {
-    skt_param *v;
+    skt_case *v;
     size_t n;
 } skt_params;
 
 /* Adds one case for each type of types[0 .. ntypes) (types NULL: every
  * row of SK_TYPE_MAP) x shape (CPU, GPU) x size class 0 .. nsizes - 1,
- * each with mode and variant. */
+ * each with mode and variant (op and path not varied). */
 void skt_params_add(skt_params *ps, const sk_type *types, size_t ntypes, int nsizes, int mode,
                     int variant);
 /* The cases as the value of ParameterizedTestParameters (Criterion frees
  * them). */
 struct criterion_test_params skt_params_done(skt_params *ps);
 /* "float32, gpu shape": p's type and shape, for messages. */
-const char *skt_params_name(const skt_param *p);
+const char *skt_params_name(const skt_case *p);
 /* Skips the test when p's type is float64 and skt_ctx's device has no
  * double precision. */
-void skt_params_need_type(const skt_param *p);
+void skt_params_need_type(const skt_case *p);
 
 /* ---- launch counts --------------------------------------------------------- */
 
