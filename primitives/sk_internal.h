@@ -89,7 +89,7 @@ typedef struct sk__program {
 
 /* Who a scratch buffer belongs to. Each primitive declares its own ids,
  * static in its file (SK_SCRATCH_ID); a buffer is grow-only and kept by
- * the context until sk_context_release_scratch, and no two ids share one,
+ * the context until sk_context_trim, and no two ids share one,
  * so a primitive may call another (the sort calls the scan) while it holds
  * its own. The host-array forms share sk__scratch_host*: they never nest. */
 typedef struct sk__scratch_id {

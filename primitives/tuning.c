@@ -238,7 +238,7 @@ static bool row_applies(const tune_row *r, const tune_query *q)
 }
 
 /* The first row's value for key that applies (the defaults cover every
- * key: tests/test_runtime.c checks that an unknown device is tuned). */
+ * key: tests/test_runtime_context.c checks that an unknown device is tuned). */
 static long tune(const tune_query *q, tune_key key)
 {
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
