@@ -615,7 +615,8 @@ SK_API sk_status sk_reduce_monoid_host(sk_context *ctx, const sk_monoid *m,
 /* Common rules of the functions below:
  *  - Elements are of any sk_type; src and dst hold at least n of them.
  *  - *count receives the number of elements written (0 and n included);
- *    the cl_mem forms enqueue their kernels and block only to read it.
+ *    the cl_mem forms enqueue their kernels and block only to read it (the
+ *    _devcount forms below leave it in a cl_mem and do not block).
  *  - Kept elements keep their input order (every mode is stable).
  *  - dst (and values_out) is written only in [0, *count) (a partition
  *    writes all n); what lies beyond is left as it was.
