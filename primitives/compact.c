@@ -331,10 +331,7 @@ static sk_status copy_total(compact_job *j)
     sk_context *ctx = j->ctx;
     sk_status st = SK_OK;
     size_t cs = j->plan.count_size;
-    cl_bool little = CL_TRUE;
-    SK_CL_TRY(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little,
-                                   NULL));
-    size_t low = little || cs == sizeof(cl_ulong) ? 0 : sizeof(cl_ulong) - cs;
+    size_t low = ctx->little_endian || cs == sizeof(cl_ulong) ? 0 : sizeof(cl_ulong) - cs;
     if (cs < sizeof(cl_ulong)) {
         const cl_uint zero = 0;
         SK_CL_TRY(ctx, clEnqueueFillBuffer(ctx->queue, j->io.count, &zero, sizeof zero,

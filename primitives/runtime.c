@@ -115,6 +115,7 @@ static sk_status context_alloc(sk_context **out)
     ctx->scan_path_param = scan_path_from_env();
     /* before any OpenCL implementation has had a chance to make HOME */
     ctx->default_cache_dir = sk__default_cache_dir();
+    ctx->cache_dir_named = getenv("SCANKIT_CACHE_DIR") != NULL;
     ctx->kernel_defines = kernel_defines_from_env();
     trace_from_env(ctx);
     *out = ctx;
@@ -127,8 +128,7 @@ static sk_status context_alloc(sk_context **out)
  * unless the driver keeps its own cache (sk__tuning_disk_cache). */
 static sk_status disk_cache_choose(sk_context *ctx)
 {
-    bool named = getenv("SCANKIT_CACHE_DIR") != NULL;
-    bool on = named || ctx->disk_cache_param == 1 ||
+    bool on = ctx->cache_dir_named || ctx->disk_cache_param == 1 ||
               (ctx->disk_cache_param == 0 && sk__tuning_disk_cache(ctx));
     free(ctx->cache_dir);
     ctx->cache_dir = NULL;
@@ -148,6 +148,10 @@ static sk_status context_read_device(sk_context *ctx)
                                    sizeof ctx->max_wg_size, &ctx->max_wg_size, NULL));
     SK_CL_TRY(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_LOCAL_MEM_SIZE,
                                    sizeof ctx->local_mem_bytes, &ctx->local_mem_bytes, NULL));
+    cl_bool little = CL_TRUE;
+    SK_CL_TRY(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little,
+                                   NULL));
+    ctx->little_endian = little != CL_FALSE;
     ctx->nv_warps = sk__tuning_warps(ctx);
     st = disk_cache_choose(ctx);
 out:

@@ -145,6 +145,7 @@ struct sk_context {
     sk_device_desc desc;
     size_t max_wg_size;            /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     cl_ulong local_mem_bytes;
+    bool little_endian;            /* CL_DEVICE_ENDIAN_LITTLE */
     bool nv_warps;                 /* NVIDIA GPU of compute capability 7.0 and up:
                                       kernels may use warp instructions (inline PTX) */
 
@@ -162,6 +163,7 @@ struct sk_context {
     long disk_cache_param;         /* SK_PARAM_DISK_CACHE (0: automatic, 1 on, 2 off) */
     char *cache_dir;               /* on-disk program cache; NULL = off */
     char *default_cache_dir;       /* sk__default_cache_dir() at creation */
+    bool cache_dir_named;          /* SCANKIT_CACHE_DIR was set at creation */
     char *kernel_defines;          /* $SCANKIT_KERNEL_DEFINES, before every config */
     unsigned test_hooks;           /* sk__test_set_hooks() (sk_testing.h) */
     sk_build_stats build_stats;

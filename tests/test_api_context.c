@@ -93,7 +93,10 @@ static void trim_work(const uint32_t *src, uint32_t *out, size_t n)
 static void trim_check(int disk)
 {
     const size_t n = 5000;
-    unsetenv("SCANKIT_CACHE_DIR"); /* a directory it names is used either way */
+    /* a directory SCANKIT_CACHE_DIR names at creation is used either way */
+    unsetenv("SCANKIT_CACHE_DIR");
+    skt_ctx_close();
+    skt_ctx_open();
     SKT_OK(sk_context_set_param(skt_ctx, SK_PARAM_DISK_CACHE, disk ? 1 : 2));
     uint32_t *src = skt_malloc((9 * n + 2) * 4), *r1 = src + n, *r2 = r1 + 4 * n + 1;
     skt_fill(SK_UINT32, SK_OP_ADD, src, n);
