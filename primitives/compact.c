@@ -5,7 +5,7 @@
  * Every mode is three steps over chunks (CPU shape) or tiles (GPU shape):
  *   1. count the kept elements of every part into counts[0 .. parts), and a
  *      zero into counts[parts];
- *   2. sk_scan_exclusive over those parts + 1 counts, in place: counts[p]
+ *   2. an exclusive scan (sk__scan_counts) over those parts + 1 counts, in place: counts[p]
  *      becomes the output offset of part p and counts[parts] the total;
  *   3. every part re-evaluates the predicate and writes its kept elements
  *      from its offset on (a partition also writes its rejected elements
@@ -316,9 +316,8 @@ static sk_status read_total(compact_job *j, size_t *count)
     cl_ulong wide = 0;
     cl_uint narrow = 0;
     void *dst = j->plan.count_size == sizeof wide ? (void *)&wide : (void *)&narrow;
-    SK_CL_TRY(j->ctx, clEnqueueReadBuffer(j->ctx->queue, j->counts, CL_TRUE,
-                                          total_slot(j) * j->plan.count_size,
-                                          j->plan.count_size, dst, 0, NULL, NULL));
+    SK_TRY(sk__read(j->ctx, j->counts, true, total_slot(j) * j->plan.count_size,
+                    j->plan.count_size, dst));
     *count = j->plan.count_size == sizeof wide ? (size_t)wide : (size_t)narrow;
 out:
     return st;
@@ -332,13 +331,13 @@ static sk_status copy_total(compact_job *j)
     sk_status st = SK_OK;
     size_t cs = j->plan.count_size;
     size_t low = ctx->little_endian || cs == sizeof(cl_ulong) ? 0 : sizeof(cl_ulong) - cs;
+    if (sk__measuring(ctx)) return SK_OK;
     if (cs < sizeof(cl_ulong)) {
         const cl_uint zero = 0;
         SK_CL_TRY(ctx, clEnqueueFillBuffer(ctx->queue, j->io.count, &zero, sizeof zero,
                                            low ? 0 : cs, sizeof zero, 0, NULL, NULL));
     }
-    SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, j->counts, j->io.count,
-                                       total_slot(j) * cs, low, cs, 0, NULL, NULL));
+    SK_TRY(sk__copy(ctx, j->counts, total_slot(j) * cs, j->io.count, low, cs));
 out:
     return st;
 }
@@ -357,9 +356,9 @@ static sk_status compact_enqueue(sk_context *ctx, const compact_spec *s, const c
         SK_TRY(launch_select_lookback(j));
     } else {
         SK_TRY(launch_count(j));
-        SK_TRY(sk_scan_exclusive(ctx, j->plan.count_size == sizeof(cl_uint) ? SK_UINT32
-                                                                             : SK_UINT64,
-                                 SK_OP_ADD, j->counts, j->counts, j->plan.parts + 1));
+        SK_TRY(sk__scan_counts(ctx, j->plan.count_size == sizeof(cl_uint) ? SK_UINT32
+                                                                           : SK_UINT64,
+                               j->counts, j->plan.parts + 1));
         SK_TRY(launch_write(j));
     }
 out:

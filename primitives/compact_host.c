@@ -5,8 +5,8 @@
 #include "compact.h"
 
 /* Scratch buffers of this file (sk__scratch_get). */
-SK_SCRATCH_ID(compact_values_out, "compaction, host form: values out");
-SK_SCRATCH_ID(compact_flags_in, "compaction, host form: flags");
+SK_STAGING_ID(compact_values_out, "compaction, host form: values out");
+SK_STAGING_ID(compact_flags_in, "compaction, host form: flags");
 
 /* ---- host-array forms ------------------------------------------------------------------ */
 
@@ -65,12 +65,8 @@ static sk_status compact_host(sk_context *ctx, const compact_spec *s, const host
     SK_TRY(sk__compact_run(ctx, s, &io, n, &got));
     size_t out_n = s->partition ? n : got;
     if (out_n && s->value_size)
-        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, io.vdst, CL_FALSE, 0,
-                                           out_n * s->value_size, h->vdst, 0, NULL, NULL));
-    if (out_n)
-        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, io.dst, CL_TRUE, 0,
-                                           out_n * sk_type_size(s->type), h->dst, 0, NULL,
-                                           NULL));
+        SK_TRY(sk__read(ctx, io.vdst, false, 0, out_n * s->value_size, h->vdst));
+    if (out_n) SK_TRY(sk__read(ctx, io.dst, true, 0, out_n * sk_type_size(s->type), h->dst));
     *count = got;
 out:
     return st;

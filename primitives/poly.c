@@ -134,8 +134,7 @@ static sk_status eval_points_scan(poly_job *j, cl_mem points, cl_mem values, siz
     unsigned char *buf = malloc(bytes);
     sk_status st = SK_OK;
     if (!buf) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "%zu points", npoints);
-    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, points, CL_TRUE, 0, bytes, buf, 0, NULL,
-                                       NULL));
+    SK_TRY(sk__read(ctx, points, true, 0, bytes, buf));
     for (size_t k = 0; k < npoints && st == SK_OK; k++) {
         double x, r = 0;
         if (j->type == SK_FLOAT32) {
@@ -153,9 +152,7 @@ static sk_status eval_points_scan(poly_job *j, cl_mem points, cl_mem values, siz
             memcpy(buf + k * 8, &r, 8);
         }
     }
-    if (st == SK_OK)
-        SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, values, CL_TRUE, 0, bytes, buf, 0,
-                                            NULL, NULL));
+    if (st == SK_OK) st = sk__write(ctx, values, true, 0, bytes, buf);
 out:
     free(buf);
     return st;
@@ -238,9 +235,7 @@ sk_status sk_poly_eval_points_host(sk_context *ctx, sk_type type, const void *co
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, coeffs, cbytes, 1, &c));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, points, pbytes, 1, &p));
     SK_TRY(sk_poly_eval_points(ctx, type, c, p, p, ncoef, npoints));
-    if (pbytes)
-        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, p, CL_TRUE, 0, pbytes, values, 0, NULL,
-                                           NULL));
+    if (pbytes) SK_TRY(sk__read(ctx, p, true, 0, pbytes, values));
 out:
     return st;
 }
@@ -257,9 +252,7 @@ sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type, const void
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, coeffs, bytes, 1, &c));
     SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, bytes, &out_mem));
     SK_TRY(sk_poly_horner_prefixes(ctx, type, c, x, out_mem, ncoef));
-    if (bytes)
-        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, out_mem, CL_TRUE, 0, bytes, prefixes, 0,
-                                           NULL, NULL));
+    if (bytes) SK_TRY(sk__read(ctx, out_mem, true, 0, bytes, prefixes));
 out:
     return st;
 }

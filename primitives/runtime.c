@@ -11,6 +11,9 @@
 #include <string.h>
 #include <strings.h>
 
+static void regions_release(sk_context *ctx);
+static sk_status read_base_align(sk_context *ctx);
+
 /* ---- trace ------------------------------------------------------------------- */
 
 static void trace_to_file(const sk_launch_record *r, void *user)
@@ -153,6 +156,7 @@ static sk_status context_read_device(sk_context *ctx)
                                    NULL));
     ctx->little_endian = little != CL_FALSE;
     ctx->nv_warps = sk__tuning_warps(ctx);
+    SK_TRY(read_base_align(ctx));
     st = disk_cache_choose(ctx);
 out:
     return st;
@@ -263,6 +267,7 @@ sk_status sk_context_trim(sk_context *ctx)
     sk_status st = SK_OK;
     SK_CL_TRY(ctx, clFinish(ctx->queue));
     scratch_release(ctx);
+    regions_release(ctx);
     sk__program_cache_free(ctx);
 out:
     return st;
@@ -277,6 +282,10 @@ void sk_context_free(sk_context *ctx)
     sk__program_cache_free(ctx);
     scratch_release(ctx);
     free(ctx->scratch);
+    regions_release(ctx);
+    free(ctx->regions);
+    if (ctx->caller_scratch) clReleaseMemObject(ctx->caller_scratch);
+    if (ctx->measure_stand_in) clReleaseMemObject(ctx->measure_stand_in);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
     if (ctx->context) clReleaseContext(ctx->context);
     if (ctx->device) clReleaseDevice(ctx->device);
@@ -460,9 +469,9 @@ out:
 
 /* ---- scratch ------------------------------------------------------------------------ */
 
-const sk__scratch_id sk__scratch_host = {"host-array input"};
-const sk__scratch_id sk__scratch_host_values = {"host-array second input"};
-const sk__scratch_id sk__scratch_host_out = {"host-array output"};
+const sk__scratch_id sk__scratch_host = {"host-array input", true};
+const sk__scratch_id sk__scratch_host_values = {"host-array second input", true};
+const sk__scratch_id sk__scratch_host_out = {"host-array output", true};
 SK_SCRATCH_ID(lookback_state, "look-back state");
 
 /* The entry of id, added empty when it has none; NULL when out of memory. */
@@ -482,11 +491,12 @@ static sk__scratch *scratch_entry(sk_context *ctx, const sk__scratch_id *id)
     return s;
 }
 
-sk_status sk__scratch_get(sk_context *ctx, const sk__scratch_id *id, size_t bytes, cl_mem *out)
+/* The context's own buffer of id. */
+static sk_status own_scratch(sk_context *ctx, const sk__scratch_id *id, size_t bytes,
+                             cl_mem *out)
 {
     sk__scratch *s = scratch_entry(ctx, id);
     if (!s) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scratch for %s", id->what);
-    if (bytes == 0) bytes = 1;
     if (s->mem && s->bytes >= bytes) {
         *out = s->mem;
         return SK_OK;
@@ -512,11 +522,213 @@ sk_status sk__scratch_get(sk_context *ctx, const sk__scratch_id *id, size_t byte
     return SK_OK;
 }
 
+/* ---- the caller's scratch, and measuring ------------------------------------------- */
+
+/* Releases the cached sub-buffers of the caller's scratch. */
+static void regions_release(sk_context *ctx)
+{
+    for (size_t i = 0; i < ctx->region_count; i++)
+        if (ctx->regions[i].mem) clReleaseMemObject(ctx->regions[i].mem);
+    ctx->region_count = 0;
+}
+
+/* Cached regions beyond this many are released at the start of a call. */
+#define REGIONS_KEPT 32
+
+void sk__call_begin(sk_context *ctx)
+{
+    sk__clear_error(ctx);
+    ctx->carved = 0;
+    for (size_t i = 0; i < ctx->region_count; i++) ctx->regions[i].id = NULL;
+    if (ctx->region_count > REGIONS_KEPT) regions_release(ctx);
+}
+
+/* A region for (off, bytes): a free cached one with its sub-buffer, else a
+ * new entry (its sub-buffer made unless measuring); NULL when out of
+ * memory. */
+static sk__region *region_at(sk_context *ctx, size_t off, size_t bytes)
+{
+    for (size_t i = 0; i < ctx->region_count; i++) {
+        sk__region *r = &ctx->regions[i];
+        if (!r->id && r->off == off && r->bytes == bytes) return r;
+    }
+    if (ctx->region_count == ctx->region_cap) {
+        size_t cap = ctx->region_cap ? 2 * ctx->region_cap : 16;
+        sk__region *grown = realloc(ctx->regions, cap * sizeof *grown);
+        if (!grown) return NULL;
+        ctx->regions = grown;
+        ctx->region_cap = cap;
+    }
+    sk__region *r = &ctx->regions[ctx->region_count++];
+    *r = (sk__region){NULL, off, bytes, NULL};
+    return r;
+}
+
+/* id's region of the running call: the one it has when large enough, else
+ * a new one after everything carved so far (a region that grows moves, its
+ * contents lost, as the context's own buffers do). The same steps measure
+ * and carve, so a measured size is exactly what the call carves. */
+static sk_status caller_region(sk_context *ctx, const sk__scratch_id *id, size_t bytes,
+                               cl_mem *out)
+{
+    for (size_t i = 0; i < ctx->region_count; i++) {
+        sk__region *r = &ctx->regions[i];
+        if (r->id == id && r->bytes >= bytes) {
+            *out = r->mem ? r->mem : ctx->measure_stand_in;
+            return SK_OK;
+        }
+    }
+    size_t align = ctx->base_align, off = (ctx->carved + align - 1) / align * align;
+    if (off < ctx->carved || bytes > SIZE_MAX - off)
+        return sk__fail(ctx, SK_E_SIZE, "scratch for %s overflows size_t", id->what);
+    if (!ctx->measuring && off + bytes > ctx->caller_scratch_bytes)
+        return sk__fail(ctx, SK_E_SIZE, "the scratch given (%zu bytes) is too small: %s needs "
+                        "bytes %zu to %zu", ctx->caller_scratch_bytes, id->what, off,
+                        off + bytes);
+    sk__region *r = region_at(ctx, off, bytes);
+    if (!r) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scratch for %s", id->what);
+    if (!ctx->measuring && !r->mem) {
+        cl_buffer_region where = {off, bytes};
+        cl_int rc = CL_SUCCESS;
+        r->mem = clCreateSubBuffer(ctx->caller_scratch, 0, CL_BUFFER_CREATE_TYPE_REGION, &where,
+                                   &rc);
+        if (rc != CL_SUCCESS) {
+            r->mem = NULL;
+            return sk__fail_cl(ctx, rc, "clCreateSubBuffer(scratch)");
+        }
+    }
+    r->id = id;
+    ctx->carved = off + bytes;
+    if (ctx->measuring && ctx->carved > ctx->measured) ctx->measured = ctx->carved;
+    *out = r->mem ? r->mem : ctx->measure_stand_in;
+    return SK_OK;
+}
+
+sk_status sk__scratch_get(sk_context *ctx, const sk__scratch_id *id, size_t bytes, cl_mem *out)
+{
+    if (bytes == 0) bytes = 1;
+    if (id->staging && ctx->measuring)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "the host-array forms cannot be measured: they "
+                        "take the context's own scratch (measure the cl_mem form)");
+    if (!id->staging && (ctx->measuring || ctx->caller_scratch))
+        return caller_region(ctx, id, bytes, out);
+    return own_scratch(ctx, id, bytes, out);
+}
+
+/* Regions start at multiples of the device's base address alignment, as
+ * sub-buffers must. */
+static sk_status read_base_align(sk_context *ctx)
+{
+    cl_uint bits = 0;
+    sk_status st = SK_OK;
+    SK_CL_TRY(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits,
+                                   &bits, NULL));
+    ctx->base_align = bits >= 8 ? bits / 8 : 1;
+out:
+    return st;
+}
+
+sk_status sk_context_set_scratch(sk_context *ctx, cl_mem scratch, size_t bytes)
+{
+    SK_ENTER(ctx);
+    sk_status st = SK_OK;
+    if (scratch) {
+        cl_context owner = NULL;
+        cl_mem parent = NULL;
+        SK_TRY(sk__check_buffer(ctx, scratch, bytes, "scratch"));
+        if (clGetMemObjectInfo(scratch, CL_MEM_CONTEXT, sizeof owner, &owner, NULL) !=
+                CL_SUCCESS || owner != ctx->context)
+            return sk__fail(ctx, SK_E_INVALID_ARG, "scratch belongs to another OpenCL context");
+        if (clGetMemObjectInfo(scratch, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent,
+                               NULL) != CL_SUCCESS || parent)
+            return sk__fail(ctx, SK_E_INVALID_ARG, "scratch is a sub-buffer (give its parent "
+                            "and a size)");
+        SK_CL_TRY(ctx, clRetainMemObject(scratch));
+    }
+    regions_release(ctx);
+    if (ctx->caller_scratch) clReleaseMemObject(ctx->caller_scratch);
+    ctx->caller_scratch = scratch;
+    ctx->caller_scratch_bytes = scratch ? bytes : 0;
+out:
+    return st;
+}
+
+sk_status sk_context_scratch_query_begin(sk_context *ctx)
+{
+    SK_ENTER(ctx);
+    if (ctx->measuring)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "already measuring (sk_context_scratch_query_end "
+                        "ends it)");
+    if (!ctx->measure_stand_in) {
+        cl_int rc = CL_SUCCESS;
+        ctx->measure_stand_in = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 16, NULL, &rc);
+        if (rc != CL_SUCCESS) {
+            ctx->measure_stand_in = NULL;
+            return sk__fail_cl(ctx, rc, "clCreateBuffer(measuring)");
+        }
+    }
+    regions_release(ctx);
+    ctx->measuring = true;
+    ctx->measured = 0;
+    return SK_OK;
+}
+
+sk_status sk_context_scratch_query_end(sk_context *ctx, size_t *bytes)
+{
+    SK_ENTER(ctx);
+    if (!ctx->measuring)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "not measuring (sk_context_scratch_query_begin "
+                        "starts it)");
+    regions_release(ctx);
+    ctx->measuring = false;
+    if (bytes) *bytes = ctx->measured;
+    return SK_OK;
+}
+
+/* ---- transfers ----------------------------------------------------------------------- */
+
+sk_status sk__read(sk_context *ctx, cl_mem mem, bool blocking, size_t off, size_t bytes,
+                   void *dst)
+{
+    sk_status st = SK_OK;
+    if (ctx->measuring) {
+        memset(dst, 0, bytes);
+        return SK_OK;
+    }
+    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, mem, blocking ? CL_TRUE : CL_FALSE, off,
+                                       bytes, dst, 0, NULL, NULL));
+out:
+    return st;
+}
+
+sk_status sk__write(sk_context *ctx, cl_mem mem, bool blocking, size_t off, size_t bytes,
+                    const void *src)
+{
+    sk_status st = SK_OK;
+    if (ctx->measuring) return SK_OK;
+    SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, mem, blocking ? CL_TRUE : CL_FALSE, off,
+                                        bytes, src, 0, NULL, NULL));
+out:
+    return st;
+}
+
+sk_status sk__copy(sk_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
+                   size_t bytes)
+{
+    sk_status st = SK_OK;
+    if (ctx->measuring) return SK_OK;
+    SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, src, dst, src_off, dst_off, bytes, 0, NULL,
+                                       NULL));
+out:
+    return st;
+}
+
 sk_status sk__fill_zero(sk_context *ctx, cl_mem mem, size_t bytes)
 {
     const cl_ulong zero[2] = {0, 0};
     size_t wide = ctx->desc.is_gpu ? bytes / sizeof zero * sizeof zero : 0;
     sk_status st = SK_OK;
+    if (ctx->measuring) return SK_OK;
     if (wide)
         SK_CL_TRY(ctx, clEnqueueFillBuffer(ctx->queue, mem, zero, sizeof zero, 0, wide, 0, NULL,
                                            NULL));
@@ -533,10 +745,18 @@ out:
 sk_status sk__lookback_state(sk_context *ctx, size_t tiles, cl_mem *mem, cl_uint *epoch)
 {
     sk_status st = SK_OK;
+    size_t bytes = (tiles + 1) * sizeof(cl_ulong);
+    if (ctx->caller_scratch || ctx->measuring) {
+        /* The caller's scratch holds anything between calls: zero it. */
+        SK_TRY(sk__scratch_get(ctx, &lookback_state, bytes, mem));
+        SK_TRY(sk__fill_zero(ctx, *mem, bytes));
+        *epoch = 1;
+        return SK_OK;
+    }
     sk__scratch *s = scratch_entry(ctx, &lookback_state);
     if (!s) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "look-back state");
     size_t had = s->bytes;
-    SK_TRY(sk__scratch_get(ctx, &lookback_state, (tiles + 1) * sizeof(cl_ulong), mem));
+    SK_TRY(sk__scratch_get(ctx, &lookback_state, bytes, mem));
     /* A new buffer holds garbage, and a wrapped epoch would match old words:
      * zero every word (tile counter included) and start again from 1. */
     if (s->bytes != had || ctx->lookback_epoch >= LOOKBACK_EPOCH_MAX) {
@@ -558,9 +778,7 @@ sk_status sk__stage_in(sk_context *ctx, const sk__scratch_id *id, const void *sr
     SK_TRY(sk__byte_size(ctx, n, elem, &bytes));
     if (bytes && !src) return sk__fail(ctx, SK_E_INVALID_ARG, "a host array is NULL");
     SK_TRY(sk__scratch_get(ctx, id, bytes, mem));
-    if (bytes)
-        SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_TRUE, 0, bytes, src, 0, NULL,
-                                            NULL));
+    if (bytes) SK_TRY(sk__write(ctx, *mem, true, 0, bytes, src));
 out:
     return st;
 }

@@ -358,8 +358,7 @@ static sk_status reduce_go(sk_context *ctx, const scan_op *op, const sk__scan_io
     /* The result sits after the scratch the levels use. */
     span res = {job.scratch.mem, sk__scan_scratch_elems(&t, n)};
     SK_TRY(reduce_levels(&job, 0, src, n, res));
-    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, res.mem, CL_TRUE, res.off * op->m.size,
-                                       op->m.size, result, 0, NULL, NULL));
+    SK_TRY(sk__read(ctx, res.mem, true, res.off * op->m.size, op->m.size, result));
 out:
     return st;
 }
@@ -393,6 +392,15 @@ out:
 
 /* ---- for the primitives built on the scan (sk_internal.h) --------------------------- */
 
+sk_status sk__scan_counts(sk_context *ctx, sk_type type, cl_mem counts, size_t n)
+{
+    builtin_text text;
+    scan_op op;
+    sk_status st = builtin_monoid(ctx, type, SK_OP_ADD, &text, &op);
+    if (st != SK_OK || n == 0) return st;
+    return scan_go(ctx, &op, NULL, (span){counts, 0}, (span){counts, 0}, n, true);
+}
+
 sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                           size_t n, bool exclusive, const sk__lb_codec *codec)
 {
@@ -420,8 +428,7 @@ static sk_status scan_host(sk_context *ctx, const scan_op *op, const void *src, 
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, n, op->m.size, &mem));
     if (n == 0) return SK_OK;
     SK_TRY(scan_run(ctx, op, mem, mem, n, exclusive));
-    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, n * op->m.size, dst, 0,
-                                       NULL, NULL));
+    SK_TRY(sk__read(ctx, mem, true, 0, n * op->m.size, dst));
 out:
     return st;
 }

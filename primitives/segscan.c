@@ -24,7 +24,7 @@
 /* Scratch buffers of this file (sk__scratch_get). */
 SK_SCRATCH_ID(seg_inclusive, "segmented scan: inclusive scan for totals");
 SK_SCRATCH_ID(seg_flags, "segmented scan: head flags from offsets");
-const sk__scratch_id sk__seg_small = {"segmented scan: counts, checks, chunk partials"};
+const sk__scratch_id sk__seg_small = {"segmented scan: counts, checks, chunk partials", false};
 
 enum seg_mode { SEG_INCLUSIVE, SEG_EXCLUSIVE, SEG_TOTALS };
 
@@ -186,11 +186,9 @@ static sk_status check_offsets(seg_job *j, const sk__program *prog)
     cl_int bad = 0;
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, &sk__seg_small, sizeof bad, &bad_mem));
-    SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, bad_mem, CL_FALSE, 0, sizeof bad, &bad, 0,
-                                        NULL, NULL));
+    SK_TRY(sk__write(ctx, bad_mem, false, 0, sizeof bad, &bad));
     SK_TRY(launch_offsets(j, prog, K_CHECK_OFFSETS, bad_mem));
-    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, bad_mem, CL_TRUE, 0, sizeof bad, &bad, 0,
-                                       NULL, NULL));
+    SK_TRY(sk__read(ctx, bad_mem, true, 0, sizeof bad, &bad));
     if (bad)
         st = sk__fail(ctx, SK_E_INVALID_ARG, "offsets are not a segmentation of %zu elements "
                       "(offsets[0] must be 0, non-decreasing, none above n)", j->n);
@@ -314,9 +312,7 @@ static sk_status totals_by_flags(seg_job *j, size_t *segments)
     }
     SK_TRY(sk__scratch_get(ctx, &sk__seg_small, sizeof count, &j->count));
     if (j->n) SK_TRY(lifted_scan(j, SEG_TOTALS));
-    if (j->n)
-        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, j->count, CL_TRUE, 0, sizeof count,
-                                           &count, 0, NULL, NULL));
+    if (j->n) SK_TRY(sk__read(ctx, j->count, true, 0, sizeof count, &count));
     if (segments) *segments = (size_t)count;
 out:
     return st;
@@ -459,9 +455,7 @@ static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, bool order_fr
     SK_TRY(upload_segments(ctx, h, n, &seg));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, bytes, 1, &in));
     SK_TRY(segscan_run(ctx, m, order_free, in, in, n, &seg, exclusive));
-    if (bytes)
-        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, in, CL_TRUE, 0, bytes, dst, 0, NULL,
-                                           NULL));
+    if (bytes) SK_TRY(sk__read(ctx, in, true, 0, bytes, dst));
 out:
     return st;
 }
@@ -483,9 +477,7 @@ static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, bool order_
     SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, (capacity ? capacity : 1) * m->size,
                            &out_mem));
     SK_TRY(segreduce_run(ctx, m, order_free, in, n, &seg, out_mem, &got));
-    if (got)
-        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, out_mem, CL_TRUE, 0, got * m->size,
-                                           totals, 0, NULL, NULL));
+    if (got) SK_TRY(sk__read(ctx, out_mem, true, 0, got * m->size, totals));
     if (segments) *segments = got;
 out:
     return st;

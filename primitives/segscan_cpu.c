@@ -134,9 +134,8 @@ sk_status sk__segscan_cpu_totals(seg_job *j, cl_ulong *count)
     sk__arg_ulong(&a, "chunk", p.chunk);
     sk__arg_uint(&a, "has_seeds", p.chunks > 1);
     SK_TRY(sk__args_launch(&a, p.chunks, 1));
-    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, p.part, CL_TRUE,
-                                       (p.cnt_off + p.chunks) * sizeof *count,
-                                       sizeof *count, count, 0, NULL, NULL));
+    SK_TRY(sk__read(ctx, p.part, true, (p.cnt_off + p.chunks) * sizeof *count, sizeof *count,
+                    count));
 out:
     return st;
 }

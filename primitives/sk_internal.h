@@ -36,11 +36,13 @@
     } while (0)
 
 /* The start of every entry point: SK_E_INVALID_ARG for a NULL context,
- * else the context's last failure cleared. */
+ * else sk__call_begin (the last failure cleared, the caller's scratch free
+ * again). Entry points never call each other: a primitive built on another
+ * calls its internal form. */
 #define SK_ENTER(ctx)                                                          \
     do {                                                                       \
         if (!(ctx)) return SK_E_INVALID_ARG;                                   \
-        sk__clear_error(ctx);                                                  \
+        sk__call_begin(ctx);                                                   \
     } while (0)
 
 /* Propagate a failing sk_status: set st and jump to out. */
@@ -88,15 +90,21 @@ typedef struct sk__program {
 /* ---- scratch ------------------------------------------------------------- */
 
 /* Who a scratch buffer belongs to. Each primitive declares its own ids,
- * static in its file (SK_SCRATCH_ID); a buffer is grow-only and kept by
- * the context until sk_context_trim, and no two ids share one,
- * so a primitive may call another (the sort calls the scan) while it holds
- * its own. The host-array forms share sk__scratch_host*: they never nest. */
+ * static in its file (SK_SCRATCH_ID); no two ids share a buffer within a
+ * call, so a primitive may call another (the sort calls the scan) while it
+ * holds its own. The context's own buffers are grow-only and kept until
+ * sk_context_trim; with the caller's scratch (sk_context_set_scratch) each
+ * call carves its ids' regions from the caller's buffer anew. Staging ids
+ * (SK_STAGING_ID: the host-array forms' device copies of the caller's
+ * arrays) always take the context's own buffers; the host-array forms share
+ * sk__scratch_host*: they never nest. */
 typedef struct sk__scratch_id {
     const char *what;
+    bool staging;
 } sk__scratch_id;
 
-#define SK_SCRATCH_ID(name, what) static const sk__scratch_id name = {what}
+#define SK_SCRATCH_ID(name, what) static const sk__scratch_id name = {what, false}
+#define SK_STAGING_ID(name, what) static const sk__scratch_id name = {what, true}
 
 extern const sk__scratch_id sk__scratch_host;         /* host-array forms: input */
 extern const sk__scratch_id sk__scratch_host_values;  /* their second input */
@@ -107,6 +115,16 @@ typedef struct sk__scratch {
     cl_mem mem;
     size_t bytes;
 } sk__scratch;
+
+/* A region of the caller's scratch: the id it serves in the running call
+ * (NULL: free, its sub-buffer kept for a later call that carves the same
+ * region), offset and size in the caller's buffer, and its sub-buffer
+ * (NULL while measuring). */
+typedef struct sk__region {
+    const sk__scratch_id *id;
+    size_t off, bytes;
+    cl_mem mem;
+} sk__region;
 
 /* ---- tuning ---------------------------------------------------------------- */
 
@@ -170,6 +188,15 @@ struct sk_context {
 
     sk__scratch *scratch;          /* one buffer per id that asked */
     size_t scratch_count, scratch_cap;
+    cl_mem caller_scratch;         /* sk_context_set_scratch (retained); NULL: own */
+    size_t caller_scratch_bytes;
+    size_t base_align;             /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
+    bool measuring;                /* between sk_context_scratch_query_begin and _end */
+    size_t measured;               /* the most scratch one measured call took */
+    size_t carved;                 /* bytes of the caller's scratch this call carved */
+    sk__region *regions;           /* this call's regions, then cached ones */
+    size_t region_count, region_cap;
+    cl_mem measure_stand_in;       /* what scratch requests get while measuring */
     cl_uint lookback_epoch;        /* of the last look-back launch (lookback.cl) */
 
     cl_event *events;              /* profiling record */
@@ -254,8 +281,25 @@ bool sk__tuning_disk_cache(const sk_context *ctx);
 bool sk__contains_nocase(const char *hay, const char *needle);
 
 /* The scratch buffer of `id`, at least `bytes` bytes (grown when needed:
- * its old contents are then lost). */
+ * its old contents are then lost): the context's own, a region of the
+ * caller's scratch, or while measuring a stand-in that nothing touches. */
 sk_status sk__scratch_get(sk_context *ctx, const sk__scratch_id *id, size_t bytes, cl_mem *out);
+
+/* The start of a call (SK_ENTER): the last failure cleared, the caller's
+ * scratch free to carve from offset 0 again. */
+void sk__call_begin(sk_context *ctx);
+
+/* Whether the context is measuring scratch: nothing may be enqueued. */
+static inline bool sk__measuring(const sk_context *ctx) { return ctx->measuring; }
+
+/* The transfers of the primitives: clEnqueueRead/Write/CopyBuffer, which a
+ * measuring context skips (a read then gives zeros). */
+sk_status sk__read(sk_context *ctx, cl_mem mem, bool blocking, size_t off, size_t bytes,
+                   void *dst);
+sk_status sk__write(sk_context *ctx, cl_mem mem, bool blocking, size_t off, size_t bytes,
+                    const void *src);
+sk_status sk__copy(sk_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
+                   size_t bytes);
 
 /* Enqueues zeros into the first `bytes` bytes of `mem` (asynchronous).
  * GPUs fill 16-byte words several times faster than bytes (H200: 0.08
@@ -446,6 +490,11 @@ typedef struct sk__lb_codec {
  * has validated its own arguments and the monoid; m->size may bound the
  * type's size from above (the scratch is sized with it). With a codec
  * (else NULL) the scan may take the look-back pass. Asynchronous. */
+/* An exclusive add scan of n counts (SK_UINT32 or SK_UINT64) of `counts`
+ * in place, for the primitives built on the scan: sk_scan_exclusive
+ * without its entry (the caller validated the buffer). */
+sk_status sk__scan_counts(sk_context *ctx, sk_type type, cl_mem counts, size_t n);
+
 sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                           size_t n, bool exclusive, const sk__lb_codec *codec);
 

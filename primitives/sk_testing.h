@@ -58,6 +58,12 @@ SK_API unsigned sk__test_hook_from_name(const char *name);
  *  every value it sets, so that any device is tuned; else 0. */
 SK_API int sk__test_tuning_complete(void);
 
+/*! sk__test_own_scratch_bytes() :
+ *  @return the bytes of the context's own scratch buffers, the host-array
+ *  forms' device copies left out: 0 after sk_context_trim() for as long as
+ *  every call takes the caller's scratch (sk_context_set_scratch()). */
+SK_API size_t sk__test_own_scratch_bytes(const sk_context *ctx);
+
 /* For program.c: appends the #define lines of `hooks` to s. */
 struct sk__str;
 void sk__test_hook_defines(unsigned hooks, struct sk__str *s);

@@ -13,11 +13,11 @@
  * bit differs between keys.) Each pass:
  *   1. a digit histogram per part (a chunk on the CPU shape, a tile on the
  *      GPU shape), digit-major;
- *   2. an exclusive scan of the histograms with sk_scan_exclusive (the
+ *   2. an exclusive scan of the histograms with sk__scan_counts (the
  *      library's own scan: uint32 counts, uint64 from n = 2^32 on);
  *   3. a stable scatter from one buffer to the other.
  * On the GPU shape, sorts of fewer than 2^30 keys instead count every digit
- * in one read of the keys (scanned back to back with sk_scan_exclusive into
+ * in one read of the keys (scanned back to back with sk__scan_counts into
  * where each digit value starts) and then take one launch per digit
  * (Onesweep, Adinets & Merrill 2022): each tile ranks its keys in local
  * memory and finds, by decoupled look-back over the tiles' published digit
@@ -166,8 +166,7 @@ static sk_status reduce_bounds(sort_job *j, cl_mem partials, size_t parts, uint6
     sk_status st = SK_OK;
     unsigned char *host = malloc(2 * parts * ks);
     if (!host) SK_TRY(sk__fail(ctx, SK_E_OUT_OF_MEMORY, "sort: key bounds"));
-    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, partials, CL_TRUE, 0, 2 * parts * ks, host,
-                                       0, NULL, NULL));
+    SK_TRY(sk__read(ctx, partials, true, 0, 2 * parts * ks, host));
     uint64_t and_all = ~(uint64_t)0, or_all = 0;
     for (size_t i = 0; i < parts; i++) {
         uint64_t x = 0, y = 0;
@@ -176,8 +175,9 @@ static sk_status reduce_bounds(sort_job *j, cl_mem partials, size_t parts, uint6
         and_all &= x;
         or_all |= y;
     }
-    *and_out = and_all;
-    *or_out = or_all;
+    /* Measuring: every bit differs, so every pass and its scratch counts. */
+    *and_out = sk__measuring(ctx) ? 0 : and_all;
+    *or_out = sk__measuring(ctx) ? ~(uint64_t)0 : or_all;
 out:
     free(host);
     return st;
@@ -292,8 +292,7 @@ static sk_status run_pass(sort_job *j, const pass_bufs *b, pass_digit pd, hist_s
     if (from == HIST_READ) st = launch_pass(j, K_HIST, b, pd);
     else if (from == HIST_FOLD) st = launch_fold(j);
     if (st == SK_OK)
-        st = sk_scan_exclusive(j->ctx, j->p.wide ? SK_UINT64 : SK_UINT32, SK_OP_ADD, j->hist,
-                               j->hist, count);
+        st = sk__scan_counts(j->ctx, j->p.wide ? SK_UINT64 : SK_UINT32, j->hist, count);
     if (st != SK_OK) return st;
     return j->p.lines ? launch_scatter_lines(j, b, pd, next) : launch_pass(j, K_SCATTER, b, pd);
 }
@@ -378,7 +377,7 @@ static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint6
     sk__arg_uint(&a, "last_mask", sweep_mask(j, digits - 1));
     sk__arg_word(&a, "flip", j->p.key_size, j->flip);
     SK_TRY(launch(j, &a, groups));
-    SK_TRY(sk_scan_exclusive(ctx, SK_UINT32, SK_OP_ADD, j->hist, j->hist, words));
+    SK_TRY(sk__scan_counts(ctx, SK_UINT32, j->hist, words));
     st = reduce_bounds(j, partials, groups, and_out, or_out);
 out:
     return st;
@@ -499,11 +498,9 @@ static sk_status run_passes(sort_job *j, const pass_plan *pp, const pass_digit *
                                       next_counted(j, passes, i, count));
     }
     if (st != SK_OK || pp->tmp_k2 || count % 2 == 0) return st;
-    SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, pp->tmp_k, pp->keys, 0, 0,
-                                       j->r->n * j->p.key_size, 0, NULL, NULL));
+    SK_TRY(sk__copy(ctx, pp->tmp_k, 0, pp->keys, 0, j->r->n * j->p.key_size));
     if (j->r->value_size)
-        SK_CL_TRY(ctx, clEnqueueCopyBuffer(ctx->queue, pp->tmp_v, pp->values, 0, 0,
-                                           j->r->n * j->r->value_size, 0, NULL, NULL));
+        SK_TRY(sk__copy(ctx, pp->tmp_v, 0, pp->values, 0, j->r->n * j->r->value_size));
 out:
     return st;
 }
@@ -515,9 +512,12 @@ static sk_status open_scratch(sort_job *j, unsigned count, pass_plan *pp)
     const sort_req *r = j->r;
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, &sort_keys, r->n * j->p.key_size, &pp->tmp_k));
+    /* The caller's scratch (measured with every pass, whose count may be
+     * even) has no second key buffer: an odd count ends with a copy. */
+    bool own = !ctx->caller_scratch && !sk__measuring(ctx);
     if (r->value_size)
         SK_TRY(sk__scratch_get(ctx, &sort_values, r->n * r->value_size, &pp->tmp_v));
-    else if (count % 2 == 1 && count >= 3)
+    else if (own && count % 2 == 1 && count >= 3)
         SK_TRY(sk__scratch_get(ctx, &sort_values, r->n * j->p.key_size, &pp->tmp_k2));
 out:
     return st;

@@ -154,8 +154,7 @@ static sk_status stage(sk_context *ctx, const sk__scratch_id *id, const void *sr
 {
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, id, bytes, mem));
-    SK_CL_TRY(ctx, clEnqueueWriteBuffer(ctx->queue, *mem, CL_FALSE, 0, bytes, src, 0, NULL,
-                                        NULL));
+    SK_TRY(sk__write(ctx, *mem, false, 0, bytes, src));
 out:
     return st;
 }
@@ -170,10 +169,8 @@ static sk_status sort_host(sk_context *ctx, const sort_req *r, void *keys, void 
     SK_TRY(stage(ctx, &sk__scratch_host, keys, kb, &km));
     if (pairs) SK_TRY(stage(ctx, &sk__scratch_host_values, values, vb, &vm));
     SK_TRY(sk__sort_run(ctx, r, km, vm));
-    if (pairs)
-        SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, vm, CL_FALSE, 0, vb, values, 0, NULL,
-                                           NULL));
-    SK_CL_TRY(ctx, clEnqueueReadBuffer(ctx->queue, km, CL_TRUE, 0, kb, keys, 0, NULL, NULL));
+    if (pairs) SK_TRY(sk__read(ctx, vm, false, 0, vb, values));
+    SK_TRY(sk__read(ctx, km, true, 0, kb, keys));
 out:
     if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
     return st;
@@ -184,8 +181,7 @@ out:
 static sk_status sort_mem(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values,
                           bool pairs)
 {
-    if (!ctx) return SK_E_INVALID_ARG;
-    sk__clear_error(ctx);
+    SK_ENTER(ctx);
     sk_status st = validate_req(ctx, r, pairs);
     if (st == SK_OK) st = validate_buffers(ctx, r, keys, values, pairs);
     if (st == SK_OK) st = sk__sort_run(ctx, r, keys, pairs ? values : NULL);
@@ -195,8 +191,7 @@ static sk_status sort_mem(sk_context *ctx, const sort_req *r, cl_mem keys, cl_me
 static sk_status sort_host_checked(sk_context *ctx, const sort_req *r, void *keys,
                                    void *values, bool pairs)
 {
-    if (!ctx) return SK_E_INVALID_ARG;
-    sk__clear_error(ctx);
+    SK_ENTER(ctx);
     sk_status st = validate_req(ctx, r, pairs);
     if (st != SK_OK) return st;
     if (r->n && !keys) return sk__fail(ctx, SK_E_INVALID_ARG, "keys is NULL");

@@ -51,4 +51,12 @@ void sk__test_hook_defines(unsigned hooks, sk__str *s)
             sk__str_addf(s, "#define %s 1\n", hooks_table[i].define);
 }
 
+size_t sk__test_own_scratch_bytes(const sk_context *ctx)
+{
+    size_t total = 0;
+    for (size_t i = 0; ctx && i < ctx->scratch_count; i++)
+        if (!ctx->scratch[i].id->staging) total += ctx->scratch[i].bytes;
+    return total;
+}
+
 int sk__test_tuning_complete(void) { return sk__tuning_complete() ? 1 : 0; }

@@ -118,7 +118,9 @@ SK_API const char *sk_version_string(void);
  *  whose byte size overflows size_t, or a buffer the call must allocate
  *  (a host form's device copy, scratch) larger than the device's largest
  *  allocation (sk_device_desc.max_alloc_bytes). Outputs are then
- *  untouched. SK_E_OUT_OF_MEMORY is an allocation under that limit that
+ *  untouched. It also comes from a call that needs more of the caller's
+ *  scratch than was given (sk_context_set_scratch(); outputs then
+ *  unspecified). SK_E_OUT_OF_MEMORY is an allocation under that limit that
  *  failed. */
 typedef enum sk_status {
 #define SK_STATUS_ENUM_(name, value, text) SK_##name = value,
@@ -239,13 +241,64 @@ SK_API void sk_context_free(sk_context *ctx);
 /*! sk_context_trim() :
  *  Waits for queued work, then releases what the context caches between
  *  calls: the scratch buffers (each primitive's grows to its largest call
- *  so far and stays) and the built programs held in memory (the on-disk
+ *  so far and stays; a buffer given by sk_context_set_scratch() stays
+ *  set) and the built programs held in memory (the on-disk
  *  program cache keeps them, so the next call that needs one loads it
  *  without compiling). The context stays usable; the next calls allocate
  *  and load what they need again. Parameters, trace and profile settings
  *  stay.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx) or SK_E_CL. */
 SK_API sk_status sk_context_trim(sk_context *ctx);
+
+/*! sk_context_set_scratch() :
+ *  Scratch memory the caller provides (CUB's temporary storage). From this
+ *  call on, the calls on ctx take the memory they need between their inputs
+ *  and outputs (partials, counts, histograms, look-back state, the sort's
+ *  second buffer) from bytes [0, bytes) of `scratch` instead of buffers of
+ *  their own; the host-array forms' device copies of the caller's arrays
+ *  stay the context's. Each call carves its regions from offset 0 anew and
+ *  keeps nothing there between calls, so one buffer serves calls of any
+ *  primitive; the calls are asynchronous, so the caller may put other data
+ *  in `scratch` once the queue has finished them (commands enqueued after
+ *  them on the context's in-order queue see them finished). A call that
+ *  needs more than `bytes` fails with SK_E_SIZE and the detail says how
+ *  much; its outputs are then unspecified: measure first
+ *  (sk_context_scratch_query_begin()). `scratch` must be a read-write
+ *  buffer, not a sub-buffer, of the context's OpenCL context, holding at
+ *  least `bytes` bytes; the context retains it until the next call of this
+ *  function or sk_context_free(). NULL (bytes ignored) returns to the
+ *  context's own scratch.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx, a bad buffer; the setting
+ *  stays as it was) or SK_E_CL.
+ */
+SK_API sk_status sk_context_set_scratch(sk_context *ctx, cl_mem scratch, size_t bytes);
+
+/*! sk_context_scratch_query_begin(), sk_context_scratch_query_end() :
+ *  How much scratch calls need. Between the two, the calls of the cl_mem
+ *  forms check their arguments, choose their kernels and build their
+ *  programs as they would to run, and enqueue nothing: no buffer is read
+ *  or written, results and counts they would read from the device are 0
+ *  (sk_segreduce() by offsets still gives the caller's count), and
+ *  they return the status their arguments would give. The host-array forms
+ *  are not measured (their own device copies are not scratch): those that
+ *  would stage data return SK_E_INVALID_ARG. _end stores in *bytes (may be
+ *  NULL) the most scratch any one of the measured calls takes, which is
+ *  what sk_context_set_scratch() needs for each of them, and ends
+ *  measuring. A size holds for this context (its device and parameters)
+ *  and the same arguments (type, operator, sizes, n); the sort counts every
+ *  radix pass whatever the keys. Calling _begin twice, or _end without
+ *  _begin, is SK_E_INVALID_ARG.
+ *  @return SK_OK, SK_E_INVALID_ARG or SK_E_CL.
+ *
+ *  Example: size_t need = 0;
+ *           sk_context_scratch_query_begin(ctx);
+ *           sk_sort_pairs(ctx, SK_UINT32, 4, keys, values, n, SK_ASCENDING);
+ *           sk_context_scratch_query_end(ctx, &need);
+ *           (allocate `need` bytes as buf, then)
+ *           sk_context_set_scratch(ctx, buf, need);
+ */
+SK_API sk_status sk_context_scratch_query_begin(sk_context *ctx);
+SK_API sk_status sk_context_scratch_query_end(sk_context *ctx, size_t *bytes);
 
 /*! sk_context_cl_context(), sk_context_cl_device(), sk_context_cl_queue() :
  *  @return the OpenCL objects the context uses (not retained for the caller).
