@@ -8,7 +8,8 @@
  *
  * Needs about 8N bytes of device memory (two buffers of 4N) and 8N bytes of
  * host memory. Prints the device times and the check results; exit 0 only
- * if every count and element matched.
+ * if every count and element matched, 2 on bad usage (--help lists the
+ * options).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
@@ -20,7 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define fail(what, ctx, st) huge_fail("huge_compact", what, ctx, st)
+#define fail(what, ctx, st) bb_sk_fail("huge_compact", ctx, st, what)
+
+static const ak_opt huge_compact_rows[] = {
+    HUGE_ROWS("select and partition N uint32 (2^32 + 5)")};
 
 /* Walks the input once: the kept elements must come first in `got`, then
  * (partition) the rejected ones after `kept`. @return mismatches. */
@@ -59,14 +63,12 @@ static int run(sk_context *ctx, cl_mem src, cl_mem dst, uint32_t *host, size_t n
 
 int main(int argc, char **argv)
 {
-    size_t n = ((size_t)1 << 32) + 5;
-    const char *device = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--device") && i + 1 < argc) device = argv[++i];
-        else n = (size_t)strtoull(argv[i], NULL, 0);
-    }
+    huge_args a;
+    int parsed = huge_parse("huge_compact", huge_compact_rows, argc, argv, &a);
+    if (parsed) return parsed == 1 ? 0 : 2;
+    size_t n = (size_t)a.n;
     sk_context *ctx = NULL;
-    sk_status st = sk_context_create(&ctx, device, NULL, 0);
+    sk_status st = sk_context_create(&ctx, a.run.device, NULL, 0);
     if (st != SK_OK) return fail("opening the device", NULL, st);
     if ((st = sk_context_set_param(ctx, SK_PARAM_PROFILE, 1)) != SK_OK)
         return fail("profiling", ctx, st);

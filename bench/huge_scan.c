@@ -8,7 +8,7 @@
  *
  * Needs about 4N bytes of device memory in one buffer and 4N bytes of host
  * memory. Prints the device time and the check result; exit 0 only if
- * every element matched.
+ * every element matched, 2 on bad usage (--help lists the options).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <scankit.h>
@@ -28,18 +28,18 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-#define fail(what, ctx, st) huge_fail("huge_scan", what, ctx, st)
+#define fail(what, ctx, st) bb_sk_fail("huge_scan", ctx, st, what)
+
+static const ak_opt huge_scan_rows[] = {HUGE_ROWS("scan N uint32 in place (2^32 + 5)")};
 
 int main(int argc, char **argv)
 {
-    uint64_t n = (1ull << 32) + 5;
-    const char *device = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) device = argv[++i];
-        else n = strtoull(argv[i], NULL, 0);
-    }
+    huge_args a;
+    int parsed = huge_parse("huge_scan", huge_scan_rows, argc, argv, &a);
+    if (parsed) return parsed == 1 ? 0 : 2;
+    uint64_t n = a.n;
     sk_context *ctx = NULL;
-    sk_status st = sk_context_create(&ctx, device, NULL, 0);
+    sk_status st = sk_context_create(&ctx, a.run.device, NULL, 0);
     if (st != SK_OK) return fail("opening a device", NULL, st);
     sk_device_desc d = SK_DEVICE_DESC_INIT;
     sk_context_device(ctx, &d);

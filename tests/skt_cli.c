@@ -66,6 +66,25 @@ void skt_cli_remove_tree(const char *path)
     rmdir(path);
 }
 
+char *skt_cli_make_tmpdir(const char *prefix)
+{
+    const char *tmp = getenv("TMPDIR");
+    char name[256];
+    snprintf(name, sizeof name, "%s-XXXXXX", prefix);
+    char *dir = skt_cli_path_in(tmp && *tmp ? tmp : "/tmp", name);
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp %s: %s", dir, strerror(errno));
+    return dir;
+}
+
+char *skt_cli_path_in(const char *dir, const char *name)
+{
+    size_t size = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(size);
+    cr_assert_not_null(p);
+    snprintf(p, size, "%s/%s", dir, name);
+    return p;
+}
+
 void skt_cli_dirs_open(const char *prefix)
 {
     const char *tmp = getenv("TMPDIR");
@@ -223,8 +242,13 @@ int skt_cli_file_exists(const char *path)
 
 size_t skt_cli_entries(void)
 {
+    return skt_cli_entries_in(".");
+}
+
+size_t skt_cli_entries_in(const char *dir)
+{
     size_t n = 0;
-    DIR *d = opendir(".");
+    DIR *d = opendir(dir);
     struct dirent *ent;
     while (d && (ent = readdir(d)) != NULL)
         n += strcmp(ent->d_name, ".") != 0 && strcmp(ent->d_name, "..") != 0;

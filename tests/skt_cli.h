@@ -21,6 +21,12 @@ extern char skt_cli_work[4200]; /* current directory, outputs */
  * writable first). */
 void skt_cli_remove_tree(const char *path);
 
+/* A new directory $TMPDIR/<prefix>-XXXXXX (/tmp when TMPDIR is unset or
+ * empty); free() the path. */
+char *skt_cli_make_tmpdir(const char *prefix);
+/* "dir/name"; free() it. */
+char *skt_cli_path_in(const char *dir, const char *name);
+
 /* Creates $TMPDIR/<prefix>-XXXXXX (skt_cli_root) and its "work"
  * subdirectory (skt_cli_work), and makes the latter the current directory. */
 void skt_cli_dirs_open(const char *prefix);
@@ -78,6 +84,8 @@ long double skt_cli_load_float(const skt_cli_type *t, const unsigned char *p);
 int skt_cli_file_exists(const char *path);
 /* Number of entries (besides . and ..) in the current directory. */
 size_t skt_cli_entries(void);
+/* Number of entries (besides . and ..) in dir; 0 when it cannot be read. */
+size_t skt_cli_entries_in(const char *dir);
 /* The sorted names in `dir` (besides . and ..), each followed by '\n';
  * free() it. */
 char *skt_cli_listing(const char *dir);

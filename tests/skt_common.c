@@ -104,6 +104,14 @@ sk_context *skt_ctx_new(const char *spec)
     return c;
 }
 
+sk_context *skt_ctx_new_disk_cache(void)
+{
+    sk_context *c = skt_ctx_new(NULL);
+    sk_status st = sk_context_set_param(c, SK_PARAM_DISK_CACHE, 1);
+    cr_assert_eq(st, SK_OK, "SK_PARAM_DISK_CACHE 1 -> %s", sk_status_name(st));
+    return c;
+}
+
 void skt_check_small_scan(sk_context *ctx, size_t n, sk_op op)
 {
     uint32_t *in = skt_malloc(n * 4), *want = skt_malloc(n * 4), *got = skt_malloc(n * 4);

@@ -43,6 +43,11 @@ void skt_setup(void);
  * any other error. The caller frees it. */
 sk_context *skt_ctx_new(const char *spec);
 
+/* skt_ctx_new(NULL) with its disk cache on whatever the device
+ * (SK_PARAM_DISK_CACHE 1): in the directory SCANKIT_CACHE_DIR names, or
+ * the default one. */
+sk_context *skt_ctx_new_disk_cache(void);
+
 /* A uint32 inclusive scan with op of n random elements on ctx through the
  * host form, checked against the reference. */
 void skt_check_small_scan(sk_context *ctx, size_t n, sk_op op);

@@ -1,6 +1,7 @@
 /*
- * test_cache.c - the on-disk program cache: what it keeps, and that it never
- * trusts what it reads.
+ * test_cache.c - the program cache: what it keeps (one build per context,
+ * a second context loading from disk, the bound on the programs kept in
+ * memory), and that it never trusts what it reads from disk.
  *
  * Every program family (scan, compaction, sort, segmented scan, polynomial)
  * runs once into a fresh cache directory; then each entry is damaged in one
@@ -11,6 +12,7 @@
  * under SCANKIT_LOG), and a third context must load the rewritten entries
  * from disk. Entry layout (primitives/program.c): 32 header bytes (magic,
  * key length, binary length, checksum), the key, the binary.
+ * (test_cache_dir.c: where the cache directory is and is not created.)
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -31,20 +33,10 @@
 
 TestSuite(cache, .init = skt_setup, .timeout = 300);
 TestSuite(cache_damage, .init = skt_setup, .timeout = 600);
-TestSuite(cache_dir, .init = skt_setup, .timeout = 300);
 
 enum { HEADER_BYTES = 32, FAMILY_N = 3001 };
 
 /* ---- files ------------------------------------------------------------------------------ */
-
-static char *make_tmpdir(void)
-{
-    char *dir = NULL;
-    const char *tmp = getenv("TMPDIR");
-    cr_assert_neq(asprintf(&dir, "%s/skt-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp"), -1);
-    cr_assert_not_null(mkdtemp(dir), "mkdtemp failed");
-    return dir;
-}
 
 typedef struct {
     char **names;                  /* sorted, without "." and ".." */
@@ -90,27 +82,7 @@ static void expect_same_listing(const listing *a, const listing *b, const char *
                          b->names[i], a->names[i]);
 }
 
-static char *path_in(const char *dir, const char *name)
-{
-    char *p = NULL;
-    cr_assert_neq(asprintf(&p, "%s/%s", dir, name), -1);
-    return p;
-}
-
 /* ---- the families ---------------------------------------------------------------------- */
-
-/* A context whose disk cache is on whatever the device (SK_PARAM_DISK_CACHE
- * 1): in the directory SCANKIT_CACHE_DIR names, or the default one. */
-static sk_context *open_ctx(void)
-{
-    sk_context *c = NULL;
-    sk_status st = sk_context_create(&c, NULL, NULL, 0);
-    if (st == SK_E_NO_DEVICE) cr_skip_test("no OpenCL device");
-    cr_assert_eq(st, SK_OK, "sk_context_create -> %s", sk_status_name(st));
-    st = sk_context_set_param(c, SK_PARAM_DISK_CACHE, 1);
-    cr_assert_eq(st, SK_OK, "SK_PARAM_DISK_CACHE 1 -> %s", sk_status_name(st));
-    return c;
-}
 
 #define CTX_OK(ctx, call)                                                                  \
     do {                                                                                   \
@@ -219,7 +191,7 @@ static sk_build_stats stats_of(sk_context *c)
 /* Runs every family on a new context; its build statistics. */
 static sk_build_stats run_families(void)
 {
-    sk_context *c = open_ctx();
+    sk_context *c = skt_ctx_new_disk_cache();
     for (size_t i = 0; i < FAMILY_COUNT; i++) FAMILIES[i].run(c);
     sk_build_stats s = stats_of(c);
     sk_context_free(c);
@@ -277,7 +249,7 @@ typedef struct {
 static cache_fixture fixture_open(void)
 {
     cache_fixture f = {0};
-    f.dir = make_tmpdir();
+    f.dir = skt_cli_make_tmpdir("skt-cache");
     setenv("SCANKIT_CACHE_DIR", f.dir, 1);
     unsetenv("SCANKIT_LOG");
     sk_build_stats s = run_families();
@@ -290,7 +262,7 @@ static cache_fixture fixture_open(void)
     f.bytes = skt_malloc(f.entries.count * sizeof *f.bytes);
     f.lens = skt_malloc(f.entries.count * sizeof *f.lens);
     for (size_t i = 0; i < f.entries.count; i++) {
-        char *p = path_in(f.dir, f.entries.names[i]);
+        char *p = skt_cli_path_in(f.dir, f.entries.names[i]);
         f.bytes[i] = skt_cli_slurp(p, &f.lens[i]);
         cr_assert_gt(f.lens[i], HEADER_BYTES, "%s is too short for an entry", p);
         free(p);
@@ -312,7 +284,7 @@ static void fixture_close(cache_fixture *f)
 static void fixture_restore(const cache_fixture *f)
 {
     for (size_t i = 0; i < f->entries.count; i++) {
-        char *p = path_in(f->dir, f->entries.names[i]);
+        char *p = skt_cli_path_in(f->dir, f->entries.names[i]);
         skt_cli_remove_tree(p);
         skt_cli_write_file(p, f->bytes[i], f->lens[i]);
         free(p);
@@ -394,7 +366,7 @@ static const damage DAMAGES[] = {
 
 static void damage_one(const cache_fixture *f, size_t i, const damage *d)
 {
-    char *p = path_in(f->dir, f->entries.names[i]);
+    char *p = skt_cli_path_in(f->dir, f->entries.names[i]);
     const unsigned char *good = f->bytes[i];
     size_t len = f->lens[i], other = (i + 1) % f->entries.count;
     unsigned char *copy = skt_malloc(len + 1);
@@ -504,9 +476,9 @@ Test(cache_damage, every_kind_of_damaged_entry_is_rebuilt_for_every_program_fami
  * decides, not its name. */
 Test(cache_damage, swapped_entries_give_the_right_answer)
 {
-    char *dir = make_tmpdir();
+    char *dir = skt_cli_make_tmpdir("skt-cache");
     setenv("SCANKIT_CACHE_DIR", dir, 1);
-    sk_context *c = open_ctx();
+    sk_context *c = skt_ctx_new_disk_cache();
     run_scan_of(c, SK_UINT32);
     run_scan_of(c, SK_UINT64);
     sk_context_free(c);
@@ -515,18 +487,18 @@ Test(cache_damage, swapped_entries_give_the_right_answer)
     unsigned char **bytes = skt_malloc(l.count * sizeof *bytes);
     size_t *lens = skt_malloc(l.count * sizeof *lens);
     for (size_t i = 0; i < l.count; i++) {
-        char *p = path_in(dir, l.names[i]);
+        char *p = skt_cli_path_in(dir, l.names[i]);
         bytes[i] = skt_cli_slurp(p, &lens[i]);
         free(p);
     }
     for (size_t i = 0; i < l.count; i++) {
-        char *p = path_in(dir, l.names[i]);
+        char *p = skt_cli_path_in(dir, l.names[i]);
         size_t from = (i + 1) % l.count;
         skt_cli_write_file(p, bytes[from], lens[from]);
         free(p);
     }
 
-    c = open_ctx();
+    c = skt_ctx_new_disk_cache();
     run_scan_of(c, SK_UINT64);
     run_scan_of(c, SK_UINT32);
     sk_build_stats s = stats_of(c);
@@ -545,9 +517,9 @@ Test(cache_damage, swapped_entries_give_the_right_answer)
 
 Test(cache, identical_calls_should_build_once_per_context)
 {
-    char *dir = make_tmpdir();
+    char *dir = skt_cli_make_tmpdir("skt-cache");
     setenv("SCANKIT_CACHE_DIR", dir, 1);
-    sk_context *c = open_ctx();
+    sk_context *c = skt_ctx_new_disk_cache();
     sk_build_stats s0 = stats_of(c);
     cr_assert_eq(s0.compiled, 0);
     cr_assert_eq(s0.from_disk, 0);
@@ -580,7 +552,7 @@ Test(cache, identical_calls_should_build_once_per_context)
 
 Test(cache, a_second_context_should_load_programs_from_disk)
 {
-    char *dir = make_tmpdir();
+    char *dir = skt_cli_make_tmpdir("skt-cache");
     setenv("SCANKIT_CACHE_DIR", dir, 1);
     sk_build_stats s1 = run_families();
     cr_assert_geq(s1.compiled, FAMILY_COUNT);
@@ -590,7 +562,7 @@ Test(cache, a_second_context_should_load_programs_from_disk)
     cr_assert_eq(s2.from_disk, s1.compiled, "the second context did not load every program");
 
     /* A different, empty directory: compiled again. */
-    char *dir2 = make_tmpdir();
+    char *dir2 = skt_cli_make_tmpdir("skt-cache");
     setenv("SCANKIT_CACHE_DIR", dir2, 1);
     sk_build_stats s3 = run_families();
     cr_assert_eq(s3.compiled, s1.compiled);
@@ -618,9 +590,9 @@ static sk_build_stats scan_custom(sk_context *c, unsigned k)
 
 Test(cache, the_programs_in_memory_stay_within_the_bound_least_recent_released_first)
 {
-    char *dir = make_tmpdir();
+    char *dir = skt_cli_make_tmpdir("skt-cache");
     setenv("SCANKIT_CACHE_DIR", dir, 1);
-    sk_context *c = open_ctx();
+    sk_context *c = skt_ctx_new_disk_cache();
     long v = -1;
     cr_assert_eq(sk_context_get_param(c, SK_PARAM_PROGRAM_CACHE, &v), SK_OK);
     cr_assert_eq(v, 0, "the bound does not start automatic");
@@ -641,184 +613,4 @@ Test(cache, the_programs_in_memory_stay_within_the_bound_least_recent_released_f
     sk_context_free(c);
     skt_cli_remove_tree(dir);
     free(dir);
-}
-
-/* ---- where the cache lives ------------------------------------------------------------ */
-
-static size_t entries_in(const char *dir)
-{
-    listing l = list_dir(dir);
-    size_t n = l.count;
-    listing_free(&l);
-    return n;
-}
-
-/* These tests move HOME and XDG_CACHE_HOME, which PoCL's own kernel cache
- * follows too (creating its directories as it likes): pin that one where it
- * was, so that what appears or not is scankit's doing. */
-static void pin_pocl_cache(void)
-{
-    if (getenv("POCL_CACHE_DIR")) return;
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    char *dir = NULL;
-    if (xdg && xdg[0] == '/') cr_assert_neq(asprintf(&dir, "%s/pocl/kcache", xdg), -1);
-    else if (home && home[0] == '/')
-        cr_assert_neq(asprintf(&dir, "%s/.cache/pocl/kcache", home), -1);
-    else return;
-    setenv("POCL_CACHE_DIR", dir, 1);
-    free(dir);
-}
-
-static int exists(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0;
-}
-
-Test(cache_dir, default_directory_should_be_under_xdg_cache_home)
-{
-    pin_pocl_cache();
-    char *xdg = make_tmpdir();
-    unsetenv("SCANKIT_CACHE_DIR");
-    setenv("XDG_CACHE_HOME", xdg, 1);
-    sk_context *c = open_ctx();
-    run_scan(c);
-    sk_context_free(c);
-    char *sub = path_in(xdg, "scankit");
-    cr_assert_gt(entries_in(sub), 0, "nothing cached in $XDG_CACHE_HOME/scankit");
-    struct stat st;
-    cr_assert_eq(stat(sub, &st), 0);
-    cr_assert_eq(st.st_mode & 0777, 0700, "$XDG_CACHE_HOME/scankit has mode %o, not 0700",
-                 (unsigned)(st.st_mode & 0777));
-    free(sub);
-    skt_cli_remove_tree(xdg);
-    free(xdg);
-}
-
-/* Automatic (SK_PARAM_DISK_CACHE 0): the default directory is used unless
- * the driver caches programs itself (PoCL); a directory SCANKIT_CACHE_DIR
- * names is used on every device. */
-Test(cache_dir, the_default_directory_should_be_skipped_where_the_driver_caches_programs)
-{
-    pin_pocl_cache();
-    char *xdg = make_tmpdir(), *named = make_tmpdir();
-    unsetenv("SCANKIT_CACHE_DIR");
-    setenv("XDG_CACHE_HOME", xdg, 1);
-    sk_context *c = NULL;
-    sk_status st = sk_context_create(&c, NULL, NULL, 0);
-    if (st == SK_E_NO_DEVICE) cr_skip_test("no OpenCL device");
-    cr_assert_eq(st, SK_OK);
-    sk_device_desc d = SK_DEVICE_DESC_INIT;
-    cr_assert_eq(sk_context_device(c, &d), SK_OK);
-    long automatic = -1;
-    cr_assert_eq(sk_context_get_param(c, SK_PARAM_DISK_CACHE, &automatic), SK_OK);
-    cr_assert_eq(automatic, 0, "SK_PARAM_DISK_CACHE starts at %ld, not 0", automatic);
-    run_scan(c);
-    sk_context_free(c);
-    char *sub = path_in(xdg, "scankit");
-    int pocl = strstr(d.platform_name, "Portable Computing Language") != NULL;
-    if (pocl)
-        cr_assert_eq(entries_in(sub), 0, "scankit cached programs on %s, whose driver "
-                     "caches them itself", d.platform_name);
-    else
-        cr_assert_gt(entries_in(sub), 0, "nothing cached in $XDG_CACHE_HOME/scankit");
-    /* named: on, whatever the device */
-    setenv("SCANKIT_CACHE_DIR", named, 1);
-    cr_assert_eq(sk_context_create(&c, NULL, NULL, 0), SK_OK);
-    run_scan(c);
-    sk_context_free(c);
-    cr_assert_gt(entries_in(named), 0, "nothing cached in the SCANKIT_CACHE_DIR directory");
-    unsetenv("SCANKIT_CACHE_DIR");
-    free(sub);
-    skt_cli_remove_tree(xdg);
-    skt_cli_remove_tree(named);
-    free(xdg);
-    free(named);
-}
-
-Test(cache_dir, a_relative_xdg_cache_home_is_ignored_for_home)
-{
-    pin_pocl_cache();
-    char *home = make_tmpdir();
-    char *cwd = make_tmpdir();
-    cr_assert_eq(chdir(cwd), 0);
-    unsetenv("SCANKIT_CACHE_DIR");
-    setenv("XDG_CACHE_HOME", "relative-cache", 1);
-    setenv("HOME", home, 1);
-    sk_context *c = open_ctx();
-    run_scan(c);
-    sk_context_free(c);
-    cr_assert_eq(entries_in(cwd), 0, "a relative XDG_CACHE_HOME was used");
-    char *sub = path_in(home, ".cache/scankit");
-    cr_assert_gt(entries_in(sub), 0, "nothing cached in $HOME/.cache/scankit");
-    free(sub);
-    skt_cli_remove_tree(home);
-    skt_cli_remove_tree(cwd);
-    free(home);
-    free(cwd);
-}
-
-Test(cache_dir, a_home_that_does_not_exist_is_never_created)
-{
-    pin_pocl_cache();
-    char *top = make_tmpdir();
-    char *home = path_in(top, "no/such/home");
-    unsetenv("SCANKIT_CACHE_DIR");
-    unsetenv("XDG_CACHE_HOME");
-    setenv("HOME", home, 1);
-    sk_context *c = open_ctx();
-    run_scan(c);                   /* no cache, right answers */
-    sk_build_stats s = stats_of(c);
-    sk_context_free(c);
-    cr_assert_geq(s.compiled, 1);
-    /* scankit's part: OpenCL implementations may keep caches of their own
-     * under HOME (NVIDIA's ~/.nv; some PoCL builds ~/.cache), which are
-     * not scankit's to prevent */
-    char *cache = path_in(home, ".cache/scankit");
-    cr_assert_not(exists(cache), "%s was created for HOME=%s", cache, home);
-    free(cache);
-    free(home);
-    skt_cli_remove_tree(top);
-    free(top);
-}
-
-Test(cache_dir, scankit_cache_dir_gets_at_most_its_parent_created)
-{
-    char *top = make_tmpdir();
-    char *two = path_in(top, "a/cache");          /* parent missing: created */
-    char *three = path_in(top, "x/y/cache");      /* grandparent missing: no cache */
-    setenv("SCANKIT_CACHE_DIR", two, 1);
-    sk_context *c = open_ctx();
-    run_scan(c);
-    sk_context_free(c);
-    cr_assert_gt(entries_in(two), 0, "nothing cached in %s", two);
-
-    setenv("SCANKIT_CACHE_DIR", three, 1);
-    c = open_ctx();
-    run_scan(c);
-    sk_context_free(c);
-    char *x = path_in(top, "x");
-    cr_assert_not(exists(x), "%s was created", x);
-    skt_free_all(x, two, three, NULL);
-    skt_cli_remove_tree(top);
-    free(top);
-}
-
-Test(cache_dir, scankit_cache_dir_off_or_empty_writes_nothing)
-{
-    pin_pocl_cache();
-    const char *values[] = {"off", ""};
-    for (int i = 0; i < 2; i++) {
-        char *xdg = make_tmpdir();
-        setenv("XDG_CACHE_HOME", xdg, 1);
-        setenv("SCANKIT_CACHE_DIR", values[i], 1);
-        sk_context *c = open_ctx();
-        run_scan(c);
-        sk_context_free(c);
-        char *sub = path_in(xdg, "scankit");
-        cr_assert_not(exists(sub), "SCANKIT_CACHE_DIR='%s' still cached in %s", values[i], sub);
-        free(sub);
-        skt_cli_remove_tree(xdg);
-        free(xdg);
-    }
 }
