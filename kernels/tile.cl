@@ -98,8 +98,7 @@
     }                                                                              \
     T NAME##_from_bits(uint u)                                                     \
     {                                                                              \
-        NAME##_bits b;                                                             \
-        b.u = u;                                                                   \
+        NAME##_bits b = {u}; /* the first member */                                \
         return b.e;                                                                \
     }                                                                              \
     bool NAME##_copy_in(__global const T *src, ulong off, ulong base, ulong n,     \

@@ -431,19 +431,39 @@ static sk_status run_pairs_devcount(sk_context *ctx, compact_spec s, const compa
     return run_pairs(ctx, s, io, value_size, n, NULL);
 }
 
+/* The predicate's pair forms: select (partition false) or partition, the
+ * count to *count or, for the _devcount forms, to count_mem. */
+static sk_status run_if_pairs(sk_context *ctx, bool partition, sk_type key_type,
+                              size_t value_size, const char *predicate, const cl_mem kv[4],
+                              cl_mem count_mem, size_t *count, size_t n)
+{
+    compact_io io = {kv[0], NULL, kv[1], kv[2], kv[3], count_mem};
+    return run_pairs(ctx, spec_if(key_type, predicate, 0, partition), &io, value_size, n,
+                     count);
+}
+
 sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
                        cl_mem dst, size_t *count, size_t n)
 {
     return run_keys(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, NULL, n, count);
 }
 
-sk_status sk_select_if_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
-                             const char *predicate, cl_mem keys_in, cl_mem values_in,
-                             cl_mem keys_out, cl_mem values_out, size_t *count, size_t n)
-{
-    compact_io io = {keys_in, NULL, values_in, keys_out, values_out, NULL};
-    return run_pairs(ctx, spec_if(key_type, predicate, 0, false), &io, value_size, n, count);
-}
+/* The predicate's pair forms, select and partition alike: COUNT is the
+ * count's parameter, size_t * or (_devcount) cl_mem. */
+#define IF_PAIRS_FORM(name, partition, COUNT, count_mem, count_ptr)                        \
+    sk_status name(sk_context *ctx, sk_type key_type, size_t value_size,                   \
+                   const char *predicate, cl_mem keys_in, cl_mem values_in,                \
+                   cl_mem keys_out, cl_mem values_out, COUNT count, size_t n)              \
+    {                                                                                      \
+        const cl_mem kv[4] = {keys_in, values_in, keys_out, values_out};                  \
+        return run_if_pairs(ctx, partition, key_type, value_size, predicate, kv,          \
+                            count_mem, count_ptr, n);                                      \
+    }
+
+IF_PAIRS_FORM(sk_select_if_pairs, false, size_t *, NULL, count)
+IF_PAIRS_FORM(sk_partition_pairs, true, size_t *, NULL, count)
+IF_PAIRS_FORM(sk_select_if_pairs_devcount, false, cl_mem, count, NULL)
+IF_PAIRS_FORM(sk_partition_pairs_devcount, true, cl_mem, count, NULL)
 
 sk_status sk_select_flagged(sk_context *ctx, sk_type type, size_t flag_size, cl_mem src,
                             cl_mem flags, cl_mem dst, size_t *count, size_t n)
@@ -465,16 +485,6 @@ sk_status sk_partition(sk_context *ctx, sk_type type, const char *predicate, cl_
 {
     return run_keys(ctx, spec_if(type, predicate, 0, true), src, NULL, dst, NULL, n,
                     count_selected);
-}
-
-sk_status sk_partition_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
-                             const char *predicate, cl_mem keys_in, cl_mem values_in,
-                             cl_mem keys_out, cl_mem values_out, size_t *count_selected,
-                             size_t n)
-{
-    compact_io io = {keys_in, NULL, values_in, keys_out, values_out, NULL};
-    return run_pairs(ctx, spec_if(key_type, predicate, 0, true), &io, value_size, n,
-                     count_selected);
 }
 
 sk_status sk_unique(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst, size_t *count,
@@ -499,15 +509,6 @@ sk_status sk_select_if_devcount(sk_context *ctx, sk_type type, const char *predi
     return run_keys_devcount(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, count, n);
 }
 
-sk_status sk_select_if_pairs_devcount(sk_context *ctx, sk_type key_type, size_t value_size,
-                                      const char *predicate, cl_mem keys_in,
-                                      cl_mem values_in, cl_mem keys_out, cl_mem values_out,
-                                      cl_mem count, size_t n)
-{
-    compact_io io = {keys_in, NULL, values_in, keys_out, values_out, count};
-    return run_pairs_devcount(ctx, spec_if(key_type, predicate, 0, false), &io, value_size, n);
-}
-
 sk_status sk_select_flagged_devcount(sk_context *ctx, sk_type type, size_t flag_size,
                                      cl_mem src, cl_mem flags, cl_mem dst, cl_mem count,
                                      size_t n)
@@ -530,15 +531,6 @@ sk_status sk_partition_devcount(sk_context *ctx, sk_type type, const char *predi
 {
     return run_keys_devcount(ctx, spec_if(type, predicate, 0, true), src, NULL, dst,
                              count_selected, n);
-}
-
-sk_status sk_partition_pairs_devcount(sk_context *ctx, sk_type key_type, size_t value_size,
-                                      const char *predicate, cl_mem keys_in,
-                                      cl_mem values_in, cl_mem keys_out, cl_mem values_out,
-                                      cl_mem count_selected, size_t n)
-{
-    compact_io io = {keys_in, NULL, values_in, keys_out, values_out, count_selected};
-    return run_pairs_devcount(ctx, spec_if(key_type, predicate, 0, true), &io, value_size, n);
 }
 
 sk_status sk_unique_devcount(sk_context *ctx, sk_type type, cl_mem src, cl_mem dst,

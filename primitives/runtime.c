@@ -11,8 +11,37 @@
 #include <string.h>
 #include <strings.h>
 
-static void regions_release(sk_context *ctx);
 static sk_status read_base_align(sk_context *ctx);
+
+/* The context's growing arrays: `items` (capacity *cap) with room for one
+ * more than `count` items of `size` bytes, the capacity doubled (from
+ * `first`) when full; NULL when out of memory, the array left as it was. */
+static void *room_for_one(void *items, size_t *cap, size_t count, size_t size, size_t first)
+{
+    if (count < *cap) return items;
+    size_t want = *cap ? 2 * *cap : first;
+    void *grown = realloc(items, want * size);
+    if (grown) *cap = want;
+    return grown;
+}
+
+/* Appends e to l; NULL when out of memory. */
+static sk__scratch *scratch_append(sk__scratch_list *l, sk__scratch e)
+{
+    sk__scratch *grown = room_for_one(l->v, &l->cap, l->count, sizeof *grown, 16);
+    if (!grown) return NULL;
+    l->v = grown;
+    l->v[l->count] = e;
+    return &l->v[l->count++];
+}
+
+/* Releases the buffers of l and empties it. */
+static void scratch_release(sk__scratch_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (l->v[i].mem) clReleaseMemObject(l->v[i].mem);
+    l->count = 0;
+}
 
 /* ---- trace ------------------------------------------------------------------- */
 
@@ -252,22 +281,16 @@ static void profile_clear(sk_context *ctx)
     ctx->event_count = 0;
 }
 
-/* Releases every scratch buffer (the look-back state's epochs start again
- * with the zeroing of its next buffer). */
-static void scratch_release(sk_context *ctx)
-{
-    for (size_t i = 0; i < ctx->scratch_count; i++)
-        if (ctx->scratch[i].mem) clReleaseMemObject(ctx->scratch[i].mem);
-    ctx->scratch_count = 0;
-}
 
 sk_status sk_context_trim(sk_context *ctx)
 {
     if (!ctx) return SK_E_INVALID_ARG;
     sk_status st = SK_OK;
     SK_CL_TRY(ctx, clFinish(ctx->queue));
-    scratch_release(ctx);
-    regions_release(ctx);
+    /* (the look-back state's epochs start again with the zeroing of its
+     * next buffer) */
+    scratch_release(&ctx->scratch);
+    scratch_release(&ctx->regions);
     sk__program_cache_free(ctx);
 out:
     return st;
@@ -280,10 +303,10 @@ void sk_context_free(sk_context *ctx)
     profile_clear(ctx);
     free(ctx->events);
     sk__program_cache_free(ctx);
-    scratch_release(ctx);
-    free(ctx->scratch);
-    regions_release(ctx);
-    free(ctx->regions);
+    scratch_release(&ctx->scratch);
+    free(ctx->scratch.v);
+    scratch_release(&ctx->regions);
+    free(ctx->regions.v);
     if (ctx->caller_scratch) clReleaseMemObject(ctx->caller_scratch);
     if (ctx->measure_stand_in) clReleaseMemObject(ctx->measure_stand_in);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
@@ -429,16 +452,12 @@ sk_status sk_context_build_stats(const sk_context *ctx, sk_build_stats *out)
 
 sk_status sk__profile_record(sk_context *ctx, cl_event ev)
 {
-    if (ctx->event_count == ctx->event_cap) {
-        size_t cap = ctx->event_cap ? ctx->event_cap * 2 : 64;
-        cl_event *e = realloc(ctx->events, cap * sizeof *e);
-        if (!e) {
-            clReleaseEvent(ev);
-            return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "profiling record");
-        }
-        ctx->events = e;
-        ctx->event_cap = cap;
+    cl_event *e = room_for_one(ctx->events, &ctx->event_cap, ctx->event_count, sizeof *e, 64);
+    if (!e) {
+        clReleaseEvent(ev);
+        return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "profiling record");
     }
+    ctx->events = e;
     ctx->events[ctx->event_count++] = ev;
     return SK_OK;
 }
@@ -477,18 +496,9 @@ SK_SCRATCH_ID(lookback_state, "look-back state");
 /* The entry of id, added empty when it has none; NULL when out of memory. */
 static sk__scratch *scratch_entry(sk_context *ctx, const sk__scratch_id *id)
 {
-    for (size_t i = 0; i < ctx->scratch_count; i++)
-        if (ctx->scratch[i].id == id) return &ctx->scratch[i];
-    if (ctx->scratch_count == ctx->scratch_cap) {
-        size_t cap = ctx->scratch_cap ? 2 * ctx->scratch_cap : 16;
-        sk__scratch *grown = realloc(ctx->scratch, cap * sizeof *grown);
-        if (!grown) return NULL;
-        ctx->scratch = grown;
-        ctx->scratch_cap = cap;
-    }
-    sk__scratch *s = &ctx->scratch[ctx->scratch_count++];
-    *s = (sk__scratch){id, NULL, 0};
-    return s;
+    for (size_t i = 0; i < ctx->scratch.count; i++)
+        if (ctx->scratch.v[i].id == id) return &ctx->scratch.v[i];
+    return scratch_append(&ctx->scratch, (sk__scratch){id, NULL, 0, 0});
 }
 
 /* The context's own buffer of id. */
@@ -524,14 +534,6 @@ static sk_status own_scratch(sk_context *ctx, const sk__scratch_id *id, size_t b
 
 /* ---- the caller's scratch, and measuring ------------------------------------------- */
 
-/* Releases the cached sub-buffers of the caller's scratch. */
-static void regions_release(sk_context *ctx)
-{
-    for (size_t i = 0; i < ctx->region_count; i++)
-        if (ctx->regions[i].mem) clReleaseMemObject(ctx->regions[i].mem);
-    ctx->region_count = 0;
-}
-
 /* Cached regions beyond this many are released at the start of a call. */
 #define REGIONS_KEPT 32
 
@@ -539,29 +541,20 @@ void sk__call_begin(sk_context *ctx)
 {
     sk__clear_error(ctx);
     ctx->carved = 0;
-    for (size_t i = 0; i < ctx->region_count; i++) ctx->regions[i].id = NULL;
-    if (ctx->region_count > REGIONS_KEPT) regions_release(ctx);
+    for (size_t i = 0; i < ctx->regions.count; i++) ctx->regions.v[i].id = NULL;
+    if (ctx->regions.count > REGIONS_KEPT) scratch_release(&ctx->regions);
 }
 
 /* A region for (off, bytes): a free cached one with its sub-buffer, else a
  * new entry (its sub-buffer made unless measuring); NULL when out of
  * memory. */
-static sk__region *region_at(sk_context *ctx, size_t off, size_t bytes)
+static sk__scratch *region_at(sk_context *ctx, size_t off, size_t bytes)
 {
-    for (size_t i = 0; i < ctx->region_count; i++) {
-        sk__region *r = &ctx->regions[i];
+    for (size_t i = 0; i < ctx->regions.count; i++) {
+        sk__scratch *r = &ctx->regions.v[i];
         if (!r->id && r->off == off && r->bytes == bytes) return r;
     }
-    if (ctx->region_count == ctx->region_cap) {
-        size_t cap = ctx->region_cap ? 2 * ctx->region_cap : 16;
-        sk__region *grown = realloc(ctx->regions, cap * sizeof *grown);
-        if (!grown) return NULL;
-        ctx->regions = grown;
-        ctx->region_cap = cap;
-    }
-    sk__region *r = &ctx->regions[ctx->region_count++];
-    *r = (sk__region){NULL, off, bytes, NULL};
-    return r;
+    return scratch_append(&ctx->regions, (sk__scratch){NULL, NULL, off, bytes});
 }
 
 /* id's region of the running call: the one it has when large enough, else
@@ -571,8 +564,8 @@ static sk__region *region_at(sk_context *ctx, size_t off, size_t bytes)
 static sk_status caller_region(sk_context *ctx, const sk__scratch_id *id, size_t bytes,
                                cl_mem *out)
 {
-    for (size_t i = 0; i < ctx->region_count; i++) {
-        sk__region *r = &ctx->regions[i];
+    for (size_t i = 0; i < ctx->regions.count; i++) {
+        sk__scratch *r = &ctx->regions.v[i];
         if (r->id == id && r->bytes >= bytes) {
             *out = r->mem ? r->mem : ctx->measure_stand_in;
             return SK_OK;
@@ -585,7 +578,7 @@ static sk_status caller_region(sk_context *ctx, const sk__scratch_id *id, size_t
         return sk__fail(ctx, SK_E_SIZE, "the scratch given (%zu bytes) is too small: %s needs "
                         "bytes %zu to %zu", ctx->caller_scratch_bytes, id->what, off,
                         off + bytes);
-    sk__region *r = region_at(ctx, off, bytes);
+    sk__scratch *r = region_at(ctx, off, bytes);
     if (!r) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scratch for %s", id->what);
     if (!ctx->measuring && !r->mem) {
         cl_buffer_region where = {off, bytes};
@@ -645,7 +638,7 @@ sk_status sk_context_set_scratch(sk_context *ctx, cl_mem scratch, size_t bytes)
                             "and a size)");
         SK_CL_TRY(ctx, clRetainMemObject(scratch));
     }
-    regions_release(ctx);
+    scratch_release(&ctx->regions);
     if (ctx->caller_scratch) clReleaseMemObject(ctx->caller_scratch);
     ctx->caller_scratch = scratch;
     ctx->caller_scratch_bytes = scratch ? bytes : 0;
@@ -667,7 +660,7 @@ sk_status sk_context_scratch_query_begin(sk_context *ctx)
             return sk__fail_cl(ctx, rc, "clCreateBuffer(measuring)");
         }
     }
-    regions_release(ctx);
+    scratch_release(&ctx->regions);
     ctx->measuring = true;
     ctx->measured = 0;
     return SK_OK;
@@ -679,7 +672,7 @@ sk_status sk_context_scratch_query_end(sk_context *ctx, size_t *bytes)
     if (!ctx->measuring)
         return sk__fail(ctx, SK_E_INVALID_ARG, "not measuring (sk_context_scratch_query_begin "
                         "starts it)");
-    regions_release(ctx);
+    scratch_release(&ctx->regions);
     ctx->measuring = false;
     if (bytes) *bytes = ctx->measured;
     return SK_OK;

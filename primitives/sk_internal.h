@@ -110,21 +110,20 @@ extern const sk__scratch_id sk__scratch_host;         /* host-array forms: input
 extern const sk__scratch_id sk__scratch_host_values;  /* their second input */
 extern const sk__scratch_id sk__scratch_host_out;     /* their separate output */
 
+/* A scratch buffer of the context's own (off 0), or a region of the
+ * caller's scratch: the id it serves in the running call (NULL: free, its
+ * sub-buffer kept for a later call that carves the same region), offset
+ * and size in the caller's buffer, its sub-buffer (NULL while measuring). */
 typedef struct sk__scratch {
     const sk__scratch_id *id;
     cl_mem mem;
-    size_t bytes;
+    size_t off, bytes;
 } sk__scratch;
 
-/* A region of the caller's scratch: the id it serves in the running call
- * (NULL: free, its sub-buffer kept for a later call that carves the same
- * region), offset and size in the caller's buffer, and its sub-buffer
- * (NULL while measuring). */
-typedef struct sk__region {
-    const sk__scratch_id *id;
-    size_t off, bytes;
-    cl_mem mem;
-} sk__region;
+typedef struct sk__scratch_list {
+    sk__scratch *v;
+    size_t count, cap;
+} sk__scratch_list;
 
 /* ---- tuning ---------------------------------------------------------------- */
 
@@ -186,16 +185,14 @@ struct sk_context {
     unsigned test_hooks;           /* sk__test_set_hooks() (sk_testing.h) */
     sk_build_stats build_stats;
 
-    sk__scratch *scratch;          /* one buffer per id that asked */
-    size_t scratch_count, scratch_cap;
+    sk__scratch_list scratch;      /* one buffer per id that asked */
     cl_mem caller_scratch;         /* sk_context_set_scratch (retained); NULL: own */
     size_t caller_scratch_bytes;
     size_t base_align;             /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
     bool measuring;                /* between sk_context_scratch_query_begin and _end */
     size_t measured;               /* the most scratch one measured call took */
     size_t carved;                 /* bytes of the caller's scratch this call carved */
-    sk__region *regions;           /* this call's regions, then cached ones */
-    size_t region_count, region_cap;
+    sk__scratch_list regions;      /* this call's regions, then cached ones */
     cl_mem measure_stand_in;       /* what scratch requests get while measuring */
     cl_uint lookback_epoch;        /* of the last look-back launch (lookback.cl) */
 

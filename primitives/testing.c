@@ -54,8 +54,8 @@ void sk__test_hook_defines(unsigned hooks, sk__str *s)
 size_t sk__test_own_scratch_bytes(const sk_context *ctx)
 {
     size_t total = 0;
-    for (size_t i = 0; ctx && i < ctx->scratch_count; i++)
-        if (!ctx->scratch[i].id->staging) total += ctx->scratch[i].bytes;
+    for (size_t i = 0; ctx && i < ctx->scratch.count; i++)
+        if (!ctx->scratch.v[i].id->staging) total += ctx->scratch.v[i].bytes;
     return total;
 }
 

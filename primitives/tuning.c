@@ -63,9 +63,17 @@ typedef struct tune_row {
     const char *chosen_by;   /* the measurement behind it */
 } tune_row;
 
+/* Where the rows below were chosen. */
+#define SCAN_TILES "bench/NOTES-gpu.md: Scan tiles again, with the shuffle work-group scan"
+#define SEGSCAN_TILES "bench/NOTES-gpu.md: Segmented scan tiles"
+#define CPU_RADIX "primitives/sort.c history; bench/NOTES-cpu.md: Radix sort (CPU shape)"
+
+/* A family's default: any device, shape and element size. */
+#define FAMILY_DEFAULT(family, key, value, chosen_by)                          \
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, family, 0, key, value, chosen_by}
+
 /* A portable default: any device, shape, family and element size. */
-#define PORTABLE(key, value, chosen_by)                                        \
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, key, value, chosen_by}
+#define PORTABLE(key, value, chosen_by) FAMILY_DEFAULT(ANY_FAMILY, key, value, chosen_by)
 
 static const tune_row rows[] = {
     /* ---- one device ---------------------------------------------------------- */
@@ -135,25 +143,19 @@ static const tune_row rows[] = {
      * local memory is one value per work-item, take 32 KiB tiles: on an
      * H200 the single-pass scan of 2^28 uint32 went from 0.82 ms (256 x 16)
      * to 0.62 ms (256 x 32); 256 x 40, 128 x 48 and 128 x 64 were slower. */
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SCAN, 0, TUNE_TILE_BYTES, 32768,
-     "bench/NOTES-gpu.md: Scan tiles again, with the shuffle work-group scan"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SCAN, 0, TUNE_MAX_ITEMS, 32,
-     "bench/NOTES-gpu.md: Scan tiles again, with the shuffle work-group scan"},
+    FAMILY_DEFAULT(SK_FAMILY_SCAN, TUNE_TILE_BYTES, 32768, SCAN_TILES),
+    FAMILY_DEFAULT(SK_FAMILY_SCAN, TUNE_MAX_ITEMS, 32, SCAN_TILES),
     /* The segmented scans' lifted (value, head) elements: small work-groups.
      * H100, sk_segscan_inclusive of 2^28 uint32 (segments of 1-2048), median
      * of 9: 64 x 8 2.13-2.14 ms, 64 x 4 2.09, 128 x 8 2.19, 128 x 16 2.19,
      * 128 x 4 2.27, 256 x 4 and 256 x 8 2.43, 256 x 5 2.53, 512 x 4 5.10. */
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_LIFTED, 0, TUNE_WG, 64,
-     "bench/NOTES-gpu.md: Segmented scan tiles"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_LIFTED, 0, TUNE_ITEMS, 8,
-     "bench/NOTES-gpu.md: Segmented scan tiles"},
+    FAMILY_DEFAULT(SK_FAMILY_LIFTED, TUNE_WG, 64, SEGSCAN_TILES),
+    FAMILY_DEFAULT(SK_FAMILY_LIFTED, TUNE_ITEMS, 8, SEGSCAN_TILES),
     /* The same in the single pass: wider work-groups. H200, reduce-then-scan
      * at 64 x 8 taking 2.01 ms: 128 x 8 1.957 ms, 64 x 8 2.19, 256 x 4 and
      * 256 x 8 2.29, 32 x 16 2.44, 64 x 16 2.68, 512 x 4 4.40. */
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_LIFTED_ONE_PASS, 0, TUNE_WG, 128,
-     "bench/NOTES-gpu.md: Segmented scan tiles"},
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_LIFTED_ONE_PASS, 0, TUNE_ITEMS, 8,
-     "bench/NOTES-gpu.md: Segmented scan tiles"},
+    FAMILY_DEFAULT(SK_FAMILY_LIFTED_ONE_PASS, TUNE_WG, 128, SEGSCAN_TILES),
+    FAMILY_DEFAULT(SK_FAMILY_LIFTED_ONE_PASS, TUNE_ITEMS, 8, SEGSCAN_TILES),
     /* GPU shape, radix sort: 8-bit digits ranked by stable local splits of
      * two bits. H200, 2^28 uniform uint32: 4-bit digits with 1-bit splits
      * 39.7 ms, 4-bit with 2-bit splits 30.4, 8-bit with 1-bit splits 33.1,
@@ -165,10 +167,8 @@ static const tune_row rows[] = {
      * lines). 2-core PoCL 3.1, 2^24 uniform uint32, line buffers: keys 11
      * bits 310 ms against 8 bits 372; pairs 8 bits 119 ms, 10 bits 152, 11
      * bits 135. */
-    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT_PAIRS, 0, TUNE_RADIX_BITS, 8,
-     "primitives/sort.c history; bench/NOTES-cpu.md: Radix sort (CPU shape)"},
-    PORTABLE(TUNE_RADIX_BITS, 11,
-             "primitives/sort.c history; bench/NOTES-cpu.md: Radix sort (CPU shape)"),
+    FAMILY_DEFAULT(SK_FAMILY_SORT_PAIRS, TUNE_RADIX_BITS, 8, CPU_RADIX),
+    PORTABLE(TUNE_RADIX_BITS, 11, CPU_RADIX),
     /* CPU devices: the line scatter (non-temporal stores) from 4 MiB of keys
      * and values. Kernel time of the line scatter against the plain one,
      * keys / pairs: 2^20 5.8 vs 6.8 / 7.5 vs 12.3 ms; 2^24 79-84 vs 145-148
