@@ -2,6 +2,7 @@
  * skt_common.c - helpers shared by the scankit Criterion tests.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, mincore */
 #include "skt_common.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -306,6 +308,29 @@ size_t skt_find_unpoisoned(const void *p, size_t bytes)
         if (c[i] != SKT_POISON_BYTE)
             return i;
     return (size_t)-1;
+}
+
+/* ---- address space ------------------------------------------------------------ */
+
+void *skt_map_zeros(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        cr_skip_test("cannot reserve %zu bytes of address space: %s", bytes, strerror(errno));
+    return p;
+}
+
+void skt_unmap(void *p, size_t bytes) { munmap(p, bytes); }
+
+size_t skt_pages_touched(void *p, size_t bytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (bytes + page - 1) / page, touched = 0;
+    unsigned char *vec = skt_malloc(pages);
+    cr_assert_eq(mincore(p, bytes, vec), 0, "mincore: %s", strerror(errno));
+    for (size_t i = 0; i < pages; i++) touched += vec[i] & 1;
+    free(vec);
+    return touched;
 }
 
 /* ---- buffers ------------------------------------------------------------------------ */

@@ -91,6 +91,16 @@ void skt_poison(void *p, size_t bytes);
 /* Index of the first byte that is not poison, or (size_t)-1 if all are. */
 size_t skt_find_unpoisoned(const void *p, size_t bytes);
 
+/* ---- address space --------------------------------------------------------- */
+
+/* `bytes` of zeros as address space only (MAP_NORESERVE): no page is
+ * committed until it is touched, so an array larger than any device buffer
+ * costs nothing. Skips the test when the space cannot be reserved. */
+void *skt_map_zeros(size_t bytes);
+void skt_unmap(void *p, size_t bytes);
+/* How many pages of a skt_map_zeros array have been read or written. */
+size_t skt_pages_touched(void *p, size_t bytes);
+
 /* ---- buffers on skt_ctx ---------------------------------------------------- */
 
 cl_mem skt_buf_new(size_t bytes);               /* asserts; bytes may be 0 */

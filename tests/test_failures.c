@@ -1,20 +1,17 @@
 /*
  * test_failures.c - failures injected under the library, each answered by a
  * clear status with nothing half-done: a host array larger than the
- * device's largest buffer gives SK_E_OUT_OF_MEMORY with the OpenCL error and
- * a detail, leaves the output untouched, and the context still computes
- * correct results afterwards. (The programs' reader: test_failures_reader.c;
- * the programs: test_cli_failures.c.)
+ * device's largest buffer gives SK_E_SIZE before any allocation, with a
+ * detail and no OpenCL error, leaves the output untouched, and the context
+ * still computes correct results afterwards. (The programs' reader:
+ * test_failures_reader.c; the programs: test_cli_failures.c.)
  */
 #define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 
 #include <criterion/criterion.h>
 
-#include <errno.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "skt_common.h"
 
@@ -23,17 +20,6 @@
 /* ------------------------------------------------------------------------ */
 
 TestSuite(device_limits, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 120);
-
-/* `bytes` of zeros as address space only: no page is committed until it is
- * written, so an array larger than any device buffer costs nothing. */
-static void *map_zeros(size_t bytes)
-{
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
-        cr_skip_test("cannot reserve %zu bytes of address space: %s", bytes, strerror(errno));
-    return p;
-}
 
 /* The call was refused before any allocation: the detail names the limit,
  * and no OpenCL call failed. */
@@ -67,7 +53,7 @@ Test(device_limits,
     if (d.max_alloc_bytes >= SIZE_MAX / 2)
         cr_skip_test("the device's largest buffer is beyond this host's address space");
     size_t n = (size_t)(d.max_alloc_bytes / 4) + 1; /* one uint32 too many */
-    uint32_t *big = map_zeros(n * 4);
+    uint32_t *big = skt_map_zeros(n * 4);
 
     uint32_t total = 0xA5A5A5A5u;
     SKT_EXPECT_STATUS(sk_reduce_host(skt_ctx, SK_UINT32, SK_OP_ADD, big, &total, n),
@@ -80,7 +66,7 @@ Test(device_limits,
     expect_refused_over_the_limit("sk_scan_inclusive_host");
     cr_assert(big[0] == 0 && big[n / 2] == 0 && big[n - 1] == 0,
               "the failed scan wrote to its output");
-    munmap(big, n * 4);
+    skt_unmap(big, n * 4);
 
     expect_context_computes();
 }
