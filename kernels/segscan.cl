@@ -7,8 +7,7 @@
  * With SK_OFF_T (uint or ulong): turn segment offsets into head flags,
  * check offsets, and gather one total per segment.
  *
- * With SK_FLAG_T (uchar or uint) and SK_VAL_SIZE (the host's size of
- * SK_VAL_T): the CPU shape's segmented scan, one work-item per chunk of
+ * With SK_FLAG_T (uchar or uint): the CPU shape's segmented scan, one work-item per chunk of
  * `chunk` elements:
  *   sk_seg_chunk_tails   per chunk, its tail segment's combination (from
  *                        the chunk's last head, or its start, to its end),
@@ -69,9 +68,6 @@ __kernel void sk_seg_gather_totals(__global const SK_VAL_T *inclusive,
 #endif /* SK_OFF_T */
 
 #ifdef SK_FLAG_T
-
-/* The host sizes the chunk partials with its size of SK_VAL_T. */
-typedef char sk_element_size_must_match_host[(sizeof(SK_VAL_T) == SK_VAL_SIZE) ? 1 : -1];
 
 /* The caller's operator (never swapped). */
 SK_VAL_T sk_op(SK_VAL_T a, SK_VAL_T b) { return SK_VAL_COMBINE; }

@@ -67,15 +67,14 @@ static sk_status validate_io(sk_context *ctx, const compact_spec *s, const compa
 {
     size_t bytes = 0, flag_bytes = 0, value_bytes = 0;
     sk_status st = SK_OK;
+    /* every size before any buffer: SK_E_SIZE wins over a small buffer */
     SK_TRY(sk__byte_size(ctx, n, sk_type_size(s->type), &bytes));
+    SK_TRY(sk__byte_size(ctx, n, s->flag_size, &flag_bytes));
+    SK_TRY(sk__byte_size(ctx, n, s->value_size, &value_bytes));
     SK_TRY(sk__check_buffer(ctx, io->src, bytes, "src"));
     SK_TRY(sk__check_buffer(ctx, io->dst, bytes, "dst"));
-    if (s->keep == KEEP_FLAGS) {
-        SK_TRY(sk__byte_size(ctx, n, s->flag_size, &flag_bytes));
-        SK_TRY(sk__check_buffer(ctx, io->flags, flag_bytes, "flags"));
-    }
+    if (s->keep == KEEP_FLAGS) SK_TRY(sk__check_buffer(ctx, io->flags, flag_bytes, "flags"));
     if (s->value_size) {
-        SK_TRY(sk__byte_size(ctx, n, s->value_size, &value_bytes));
         SK_TRY(sk__check_buffer(ctx, io->vsrc, value_bytes, "values_in"));
         SK_TRY(sk__check_buffer(ctx, io->vdst, value_bytes, "values_out"));
     }

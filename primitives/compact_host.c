@@ -35,6 +35,12 @@ static sk_status stage_all(sk_context *ctx, const compact_spec *s, const host_io
     size_t es = sk_type_size(s->type);
     sk_status st = SK_OK;
     *io = (compact_io){NULL, NULL, NULL, NULL, NULL, NULL};
+    const size_t sizes[] = {es, s->keep == KEEP_FLAGS ? s->flag_size : 0, s->value_size};
+    for (size_t i = 0; i < 3; i++) {
+        size_t bytes = 0;
+        SK_TRY(sk__byte_size(ctx, n, sizes[i], &bytes));
+        SK_TRY(sk__fits_device(ctx, bytes, "a host array's device copy"));
+    }
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, h->src, n, es, &io->src));
     if (s->keep == KEEP_FLAGS) /* its own slot: values may come too */
         SK_TRY(sk__stage_in(ctx, &compact_flags_in, h->flags, n, s->flag_size, &io->flags));

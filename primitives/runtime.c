@@ -514,9 +514,8 @@ static sk_status own_scratch(sk_context *ctx, const sk__scratch_id *id, size_t b
     /* Grow geometrically so that a run of growing calls reallocates rarely. */
     size_t want = bytes;
     if (s->bytes && want < s->bytes + s->bytes / 2) want = s->bytes + s->bytes / 2;
-    if (bytes > ctx->desc.max_alloc_bytes)
-        return sk__fail(ctx, SK_E_SIZE, "%s: %zu bytes, over the device's largest buffer (%llu)",
-                        id->what, bytes, (unsigned long long)ctx->desc.max_alloc_bytes);
+    sk_status st = sk__fits_device(ctx, bytes, id->what);
+    if (st != SK_OK) return st;
     if (want > ctx->desc.max_alloc_bytes) want = bytes;
     if (s->mem) {
         clReleaseMemObject(s->mem);
@@ -530,6 +529,13 @@ static sk_status own_scratch(sk_context *ctx, const sk__scratch_id *id, size_t b
     s->bytes = want;
     *out = m;
     return SK_OK;
+}
+
+sk_status sk__fits_device(sk_context *ctx, size_t bytes, const char *what)
+{
+    if (bytes <= ctx->desc.max_alloc_bytes) return SK_OK;
+    return sk__fail(ctx, SK_E_SIZE, "%s: %zu bytes, over the device's largest buffer (%llu)",
+                    what, bytes, (unsigned long long)ctx->desc.max_alloc_bytes);
 }
 
 /* ---- the caller's scratch, and measuring ------------------------------------------- */

@@ -31,13 +31,17 @@ enum seg_mode { SEG_INCLUSIVE, SEG_EXCLUSIVE, SEG_TOTALS };
 /* ---- configurations: the caller's monoid and switches before the kernels --------- */
 
 /* The caller's monoid as kernels/segscan*.cl take it: its preamble, then
- * SK_VAL_T, SK_VAL_IDENTITY and, where the kernels combine, SK_VAL_COMBINE
+ * SK_VAL_T (checked against the caller's size), SK_VAL_IDENTITY and, where the kernels combine, SK_VAL_COMBINE
  * (the offsets' kernels do not: one program serves every operator), each
  * expression in a function of its own (sk__config_function). */
 static void add_monoid(sk__str *s, const sk_monoid *m, bool combine)
 {
     if (m->preamble) sk__str_addf(s, "%s\n", m->preamble);
     sk__str_addf(s, "#define SK_VAL_T %s\n", m->type);
+    /* Every array of SK_VAL_T is sized with the caller's size: a type of
+     * another size on the device does not build (SK_E_BUILD). */
+    sk__str_addf(s, "typedef char sk_value_size_must_match_host[(sizeof(SK_VAL_T) == %zu) ? 1 "
+                    ": -1];\n", m->size);
     sk__config_function(s, "SK_VAL_T sk_caller_identity(void)", m->identity);
     sk__str_addf(s, "#define SK_VAL_IDENTITY sk_caller_identity()\n");
     if (!combine) return;
@@ -264,14 +268,15 @@ static sk_status job_open(sk_context *ctx, const sk_monoid *m, bool order_free, 
                           cl_mem dst, size_t dst_elems, size_t n, const sk_segments *seg,
                           seg_job *j)
 {
-    size_t bytes = 0;
+    size_t bytes = 0, dst_bytes = 0;
     sk_status st = SK_OK;
     SK_TRY(sk__validate_monoid(ctx, m));
-    SK_TRY(validate_segments(ctx, seg, n));
+    /* every size before any buffer: SK_E_SIZE wins over a small buffer */
     SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
+    SK_TRY(sk__byte_size(ctx, dst_elems, m->size, &dst_bytes));
+    SK_TRY(validate_segments(ctx, seg, n));
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
-    SK_TRY(sk__byte_size(ctx, dst_elems, m->size, &bytes));
-    SK_TRY(sk__check_buffer(ctx, dst, bytes ? bytes : 1, "dst"));
+    SK_TRY(sk__check_buffer(ctx, dst, dst_bytes ? dst_bytes : 1, "dst"));
     *j = (seg_job){ctx, m, src, dst, n, seg->flags, seg->flag_size, NULL, seg, order_free};
 out:
     return st;
@@ -451,6 +456,7 @@ static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, bool order_fr
     sk_status st = SK_OK;
     SK_TRY(sk__validate_monoid(ctx, m));
     SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
+    SK_TRY(sk__fits_device(ctx, bytes, "src's device copy"));
     if (n && !dst) return sk__fail(ctx, SK_E_INVALID_ARG, "dst is NULL");
     SK_TRY(upload_segments(ctx, h, n, &seg));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, bytes, 1, &in));
@@ -470,6 +476,7 @@ static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, bool order_
     sk_status st = SK_OK;
     SK_TRY(sk__validate_monoid(ctx, m));
     SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
+    SK_TRY(sk__fits_device(ctx, bytes, "src's device copy"));
     if (!totals) return sk__fail(ctx, SK_E_INVALID_ARG, "totals is NULL");
     SK_TRY(upload_segments(ctx, h, n, &seg));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, bytes, 1, &in));

@@ -32,8 +32,7 @@ static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
 static sk_status fast_program(seg_job *j, const sk__program **prog)
 {
     char defines[64];
-    snprintf(defines, sizeof defines, "#define SK_FLAG_T %s\n#define SK_VAL_SIZE %zu\n",
-             seg_flag_type(j), j->m->size);
+    snprintf(defines, sizeof defines, "#define SK_FLAG_T %s\n", seg_flag_type(j));
     return sk__segscan_program(j, true, defines, fast_kernels, 4, prog);
 }
 

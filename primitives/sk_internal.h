@@ -282,6 +282,11 @@ bool sk__contains_nocase(const char *hay, const char *needle);
  * caller's scratch, or while measuring a stand-in that nothing touches. */
 sk_status sk__scratch_get(sk_context *ctx, const sk__scratch_id *id, size_t bytes, cl_mem *out);
 
+/* SK_E_SIZE when `bytes` exceed the device's largest buffer: the host
+ * forms check every device copy they will make before they make the
+ * first. */
+sk_status sk__fits_device(sk_context *ctx, size_t bytes, const char *what);
+
 /* The start of a call (SK_ENTER): the last failure cleared, the caller's
  * scratch free to carve from offset 0 again. */
 void sk__call_begin(sk_context *ctx);

@@ -166,6 +166,8 @@ static sk_status sort_host(sk_context *ctx, const sort_req *r, void *keys, void 
     cl_mem km = NULL, vm = NULL;
     sk_status st = SK_OK;
     if (r->n < 2) return SK_OK;
+    SK_TRY(sk__fits_device(ctx, kb, "the keys' device copy"));
+    SK_TRY(sk__fits_device(ctx, vb, "the values' device copy"));
     SK_TRY(stage(ctx, &sk__scratch_host, keys, kb, &km));
     if (pairs) SK_TRY(stage(ctx, &sk__scratch_host_values, values, vb, &vm));
     SK_TRY(sk__sort_run(ctx, r, km, vm));

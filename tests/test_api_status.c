@@ -321,6 +321,20 @@ Test(api_status, every_form_should_give_size_for_n_whose_byte_size_overflows)
     a.n = SIZE_MAX / 4 + 2;
     a.seg = (sk_segments){F.flags, 4, NULL, SK_UINT32, 0};
     expect_forms(SEGMENTED, HOST, &a, SK_E_SIZE, "n = SIZE_MAX / 4 + 2, flags of 4 bytes");
+    /* by flags of 1 byte, whose byte size does not overflow: the values' does */
+    a.seg = (sk_segments){F.flags, 1, NULL, SK_UINT32, 0};
+    expect_forms(SEGMENTED, HOST, &a, SK_E_SIZE, "n = SIZE_MAX / 4 + 2, flags of 1 byte");
+    /* the values alone (8 bytes beside 4-byte keys) */
+    size_t nv = SIZE_MAX / 8 + 1;
+    REFUSED(sk_select_if_pairs(skt_ctx, SK_FLOAT32, 8, PRED, F.in, F.in, F.out, F.vout,
+                               &F.count, nv), SK_E_SIZE);
+    REFUSED(sk_select_flagged_pairs(skt_ctx, SK_FLOAT32, 8, 1, F.in, F.in, F.flags, F.out,
+                                    F.vout, &F.count, nv), SK_E_SIZE);
+    REFUSED(sk_partition_pairs_devcount(skt_ctx, SK_FLOAT32, 8, PRED, F.in, F.in, F.out, F.vout,
+                                        F.cnt, nv), SK_E_SIZE);
+    REFUSED(sk_unique_pairs(skt_ctx, SK_FLOAT32, 8, F.in, F.in, F.out, F.vout, &F.count, nv),
+            SK_E_SIZE);
+    REFUSED(sk_sort_pairs(skt_ctx, SK_FLOAT32, 8, F.out, F.vout, nv, A), SK_E_SIZE);
     /* the points alone */
     REFUSED(sk_poly_eval_points(skt_ctx, SK_FLOAT32, F.in, F.in, F.out, 8, SIZE_MAX / 4 + 2),
             SK_E_SIZE);
@@ -351,6 +365,14 @@ Test(api_status, every_host_form_should_give_size_for_an_array_over_the_largest_
     cr_assert_eq(sk_context_cl_error(skt_ctx), CL_SUCCESS, "an OpenCL call failed");
     cr_assert_eq(skt_pages_touched(out, bytes), 0, "a host form touched its output");
     cr_assert_eq(skt_pages_touched(vout, bytes), 0, "a host form touched its values output");
+    /* the values' copy alone over it (8 bytes beside 4-byte keys): refused
+     * before the keys are copied */
+    size_t nv = (size_t)(d.max_alloc_bytes / 8) + 1;
+    REFUSED(sk_select_if_pairs_host(skt_ctx, SK_FLOAT32, 8, PRED, in, in, out, vout, &F.count,
+                                    nv), SK_E_SIZE);
+    REFUSED(sk_sort_pairs_host(skt_ctx, SK_FLOAT32, 8, out, vout, nv, A), SK_E_SIZE);
+    cr_assert_eq(skt_pages_touched(out, bytes), 0, "a pair form touched its keys");
+    cr_assert_eq(skt_pages_touched(in, bytes), 0, "a form read an input before refusing");
     skt_unmap(in, bytes);
     skt_unmap(out, bytes);
     skt_unmap(vout, bytes);
@@ -385,10 +407,20 @@ Test(api_status, every_predicate_and_monoid_form_should_give_build_for_code_that
     expect_forms(PREDICATE, HOST, &a, SK_E_BUILD, "a predicate that does not compile");
     expect_forms(MONOID, HOST, &a, SK_E_BUILD, "a monoid that does not compile");
     expect_forms(SEGMENTED | MONOID | HOST, 0, &a, SK_E_BUILD, "a monoid that does not compile");
-    skt_force_shape(SK_SHAPE_CPU);
     a.m = &wrong_size; /* the scans: test_scan_monoid.c */
-    expect_forms(SEGMENTED | MONOID, HOST, &a, SK_E_BUILD,
-                 "a monoid size the device disagrees with, cpu shape");
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        skt_force_shape((sk_shape)shape);
+        for (int by_offsets = 0; by_offsets < 2; by_offsets++) {
+            a.seg = by_offsets ? (sk_segments){NULL, 0, F.offs, SK_UINT32, 1}
+                               : (sk_segments){F.flags, 1, NULL, SK_UINT32, 0};
+            a.hseg = by_offsets ? (sk_segments_host){NULL, 0, F.hoffs, SK_UINT32, 1}
+                                : (sk_segments_host){F.hflags, 1, NULL, SK_UINT32, 0};
+            expect_forms(SEGMENTED | MONOID, 0, &a, SK_E_BUILD,
+                         skt_fmt("a monoid size the device disagrees with, %s shape, by %s",
+                                 skt_shape_name((sk_shape)shape),
+                                 by_offsets ? "offsets" : "flags"));
+        }
+    }
     skt_check_small_scan(skt_ctx, 1000, SK_OP_ADD);
 }
 
