@@ -540,27 +540,15 @@ sk_status sk__fits_device(sk_context *ctx, size_t bytes, const char *what)
 
 /* ---- the caller's scratch, and measuring ------------------------------------------- */
 
-/* Cached regions beyond this many are released at the start of a call. */
-#define REGIONS_KEPT 32
-
+/* The last call's sub-buffers go (OpenCL keeps each until the commands
+ * that use it are done): one call's regions never overlap, and NVIDIA's
+ * driver crashed releasing overlapping sub-buffers of several calls kept
+ * together (H100, NVIDIA OpenCL 3.0 CUDA). */
 void sk__call_begin(sk_context *ctx)
 {
     sk__clear_error(ctx);
     ctx->carved = 0;
-    for (size_t i = 0; i < ctx->regions.count; i++) ctx->regions.v[i].id = NULL;
-    if (ctx->regions.count > REGIONS_KEPT) scratch_release(&ctx->regions);
-}
-
-/* A region for (off, bytes): a free cached one with its sub-buffer, else a
- * new entry (its sub-buffer made unless measuring); NULL when out of
- * memory. */
-static sk__scratch *region_at(sk_context *ctx, size_t off, size_t bytes)
-{
-    for (size_t i = 0; i < ctx->regions.count; i++) {
-        sk__scratch *r = &ctx->regions.v[i];
-        if (!r->id && r->off == off && r->bytes == bytes) return r;
-    }
-    return scratch_append(&ctx->regions, (sk__scratch){NULL, NULL, off, bytes});
+    scratch_release(&ctx->regions);
 }
 
 /* id's region of the running call: the one it has when large enough, else
@@ -584,9 +572,9 @@ static sk_status caller_region(sk_context *ctx, const sk__scratch_id *id, size_t
         return sk__fail(ctx, SK_E_SIZE, "the scratch given (%zu bytes) is too small: %s needs "
                         "bytes %zu to %zu", ctx->caller_scratch_bytes, id->what, off,
                         off + bytes);
-    sk__scratch *r = region_at(ctx, off, bytes);
+    sk__scratch *r = scratch_append(&ctx->regions, (sk__scratch){id, NULL, off, bytes});
     if (!r) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scratch for %s", id->what);
-    if (!ctx->measuring && !r->mem) {
+    if (!ctx->measuring) {
         cl_buffer_region where = {off, bytes};
         cl_int rc = CL_SUCCESS;
         r->mem = clCreateSubBuffer(ctx->caller_scratch, 0, CL_BUFFER_CREATE_TYPE_REGION, &where,
@@ -596,7 +584,6 @@ static sk_status caller_region(sk_context *ctx, const sk__scratch_id *id, size_t
             return sk__fail_cl(ctx, rc, "clCreateSubBuffer(scratch)");
         }
     }
-    r->id = id;
     ctx->carved = off + bytes;
     if (ctx->measuring && ctx->carved > ctx->measured) ctx->measured = ctx->carved;
     *out = r->mem ? r->mem : ctx->measure_stand_in;

@@ -111,9 +111,8 @@ extern const sk__scratch_id sk__scratch_host_values;  /* their second input */
 extern const sk__scratch_id sk__scratch_host_out;     /* their separate output */
 
 /* A scratch buffer of the context's own (off 0), or a region of the
- * caller's scratch: the id it serves in the running call (NULL: free, its
- * sub-buffer kept for a later call that carves the same region), offset
- * and size in the caller's buffer, its sub-buffer (NULL while measuring). */
+ * caller's scratch: the id it serves in the running call, offset and size
+ * in the caller's buffer, its sub-buffer (NULL while measuring). */
 typedef struct sk__scratch {
     const sk__scratch_id *id;
     cl_mem mem;
@@ -192,7 +191,7 @@ struct sk_context {
     bool measuring;                /* between sk_context_scratch_query_begin and _end */
     size_t measured;               /* the most scratch one measured call took */
     size_t carved;                 /* bytes of the caller's scratch this call carved */
-    sk__scratch_list regions;      /* this call's regions, then cached ones */
+    sk__scratch_list regions;      /* this call's regions of the caller's scratch */
     cl_mem measure_stand_in;       /* what scratch requests get while measuring */
     cl_uint lookback_epoch;        /* of the last look-back launch (lookback.cl) */
 

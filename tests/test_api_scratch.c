@@ -371,6 +371,7 @@ Test(scratch_rules, bad_buffers_should_be_refused_and_change_nothing)
 Test(scratch_rules, one_measure_should_cover_several_primitives_in_a_row)
 {
     static const sop ops[] = {OP_SCAN, OP_SORT_PAIRS, OP_SEGREDUCE_OFFSETS, OP_SELECT_DEVCOUNT};
+    skt_force_shape(SK_SHAPE_GPU);
     enum { K = sizeof ops / sizeof ops[0] };
     job js[K];
     unsigned char *want[K];
