@@ -168,7 +168,8 @@ static sk_status run(job *j)
         memcpy(j->result, &r, sizeof r);
         return st;
     }
-    case OP_POLY_POINTS: return sk_poly_eval_points(c, t, j->in, j->aux, j->out, n, n);
+    case OP_POLY_POINTS: /* a few points: each is a pass over every coefficient */
+        return sk_poly_eval_points(c, t, j->in, j->aux, j->out, n, n < 8 ? n : 8);
     case OP_POLY_PREFIXES: return sk_poly_horner_prefixes(c, t, j->in, 0.5, j->out, n);
     default: return SK_E_INVALID_ARG;
     }
