@@ -48,15 +48,18 @@ bool sk_merge_b_first(SK_KEY_T x, SK_KEY_T y, SK_KEY_T flip)
 
 /* SK_MERGE_PATH(I, lo, A_AT, B_AT, na, nb, d): sets lo (of index type I)
  * to the number of the first d outputs that come from a, where A_AT(i) and
- * B_AT(j) read a's element i and b's element j. Reads a[lo .. hi) and
- * b[d - hi .. d - lo) only, all in bounds. */
+ * B_AT(j) read a's element i and b's element j: the first i in
+ * [0, min(d, na)] whose a[i] goes after b[d - 1 - i], a b position past nb
+ * counting as going after every a. Reads a[0 .. min(d, na)) and b[0 .. nb)
+ * only. (Not lo = max(d - nb, 0) first: that subtraction becomes an
+ * llvm.usub.sat call, which Oclgrind 21.10 cannot run.) */
 #define SK_MERGE_PATH(I, lo, A_AT, B_AT, na, nb, d)                            \
     do {                                                                       \
         I hi_ = min((I)(d), (I)(na));                                          \
-        lo = (d) > (nb) ? (I)((d) - (nb)) : (I)0;                              \
+        lo = (I)0;                                                             \
         while (lo < hi_) {                                                     \
-            I mid_ = lo + (hi_ - lo) / 2;                                      \
-            if (sk_merge_b_first(A_AT(mid_), B_AT((d) - 1 - mid_), flip))      \
+            I mid_ = lo + (hi_ - lo) / 2, j_ = (I)(d) - 1 - mid_;              \
+            if (j_ < (I)(nb) && sk_merge_b_first(A_AT(mid_), B_AT(j_), flip))  \
                 hi_ = mid_;                                                    \
             else                                                               \
                 lo = mid_ + 1;                                                 \
