@@ -20,8 +20,9 @@
  *    element (or key) type or monoid, a value size (forms carrying values),
  *    a flag size (forms reading flags), then the operator or predicate; then
  *    the inputs (data first, then what describes it: flags, segments, a
- *    point); then the outputs (data first, then counts); then the sizes
- *    (n, or ncoef and npoints); then the options (sort order, bit range).
+ *    point; two inputs one after the other, each with its values); then
+ *    the outputs (data first, then counts); then the sizes (n, or ncoef
+ *    and npoints, or na and nb); then the options (sort order, bit range).
  *    A buffer both read and written (the sorts) stands where the inputs do.
  *
  *  - Names: sk_<primitive>[_pairs][_bits][_monoid][_host | _devcount].
@@ -34,8 +35,9 @@
  *                 (one uint64) instead of host memory: nothing blocks.
  *    Every primitive has every variant its kind admits: each cl_mem form
  *    has a _host form; the scans, reductions and segmented scans have
- *    _monoid forms; the sorts have _pairs and _bits forms; each compaction
- *    mode has a _pairs form, and its cl_mem forms _devcount forms.
+ *    _monoid forms; the sorts have _pairs and _bits forms, the merges
+ *    _pairs forms; each compaction mode has a _pairs form, and its cl_mem
+ *    forms _devcount forms.
  *
  *  - Stable and experimental: everything declared outside the
  *    SCANKIT_EXPERIMENTAL section keeps its meaning, signature and ABI
