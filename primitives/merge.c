@@ -38,15 +38,9 @@ typedef struct merge_io {
 
 static sk_status validate_req(sk_context *ctx, const merge_req *r, bool pairs)
 {
-    if ((unsigned)r->key_type >= SK_TYPE_COUNT)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid key type %d", (int)r->key_type);
-    if (r->order != SK_ASCENDING && r->order != SK_DESCENDING)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid sort order %d", (int)r->order);
-    if (pairs && r->value_size != 4 && r->value_size != 8)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "value size %zu (must be 4 or 8)",
-                        r->value_size);
     size_t bytes = 0, ks = sk_type_size(r->key_type);
     sk_status st = SK_OK;
+    SK_TRY(sk__sort_check_keys(ctx, r->key_type, r->order, r->value_size, pairs));
     if (r->na > SIZE_MAX - r->nb)
         return sk__fail(ctx, SK_E_SIZE, "%zu + %zu keys overflow size_t", r->na, r->nb);
     SK_TRY(sk__byte_size(ctx, r->na + r->nb, ks, &bytes));
@@ -75,31 +69,24 @@ static bool overlaps(cl_mem m1, size_t b1, cl_mem m2, size_t b2)
     return root[0] == root[1] && b1 && b2 && off[0] < off[1] + b2 && off[1] < off[0] + b1;
 }
 
+/* Every buffer given and large enough; neither output overlapping any
+ * other buffer of the call. */
 static sk_status validate_io(sk_context *ctx, const merge_req *r, const merge_io *io)
 {
     size_t ks = sk_type_size(r->key_type), vs = r->value_size, n = r->na + r->nb;
+    const cl_mem mems[] = {io->ak, io->bk, io->dk, io->av, io->bv, io->dv};
+    const size_t bytes[] = {r->na * ks, r->nb * ks, n * ks, r->na * vs, r->nb * vs, n * vs};
+    static const char *const names[] = {"a_keys", "b_keys", "dst_keys",
+                                        "a_values", "b_values", "dst_values"};
+    size_t count = vs ? 6 : 3; /* the keys' three, then the values' */
     sk_status st = SK_OK;
-    SK_TRY(sk__check_buffer(ctx, io->ak, r->na * ks, "a_keys"));
-    SK_TRY(sk__check_buffer(ctx, io->bk, r->nb * ks, "b_keys"));
-    SK_TRY(sk__check_buffer(ctx, io->dk, n * ks, "dst_keys"));
-    if (vs) {
-        SK_TRY(sk__check_buffer(ctx, io->av, r->na * vs, "a_values"));
-        SK_TRY(sk__check_buffer(ctx, io->bv, r->nb * vs, "b_values"));
-        SK_TRY(sk__check_buffer(ctx, io->dv, n * vs, "dst_values"));
-    }
-    const cl_mem ins[] = {io->ak, io->bk, io->av, io->bv};
-    const size_t in_bytes[] = {r->na * ks, r->nb * ks, r->na * vs, r->nb * vs};
-    const cl_mem outs[] = {io->dk, io->dv};
-    const size_t out_bytes[] = {n * ks, n * vs};
-    for (size_t o = 0; o < 2; o++) {
-        for (size_t i = 0; i < 4 && outs[o]; i++)
-            if (ins[i] && overlaps(outs[o], out_bytes[o], ins[i], in_bytes[i]))
-                return sk__fail(ctx, SK_E_INVALID_ARG, "an output overlaps an input (the "
-                                "merge does not run in place)");
-    }
-    if (io->dv && overlaps(io->dk, out_bytes[0], io->dv, out_bytes[1]))
-        return sk__fail(ctx, SK_E_INVALID_ARG, "dst_keys and dst_values overlap");
-out:
+    for (size_t i = 0; i < count && st == SK_OK; i++)
+        st = sk__check_buffer(ctx, mems[i], bytes[i], names[i]);
+    for (size_t o = 2; o < count && st == SK_OK; o += 3) /* dst_keys, dst_values */
+        for (size_t i = 0; i < count && st == SK_OK; i++)
+            if (i != o && overlaps(mems[o], bytes[o], mems[i], bytes[i]))
+                st = sk__fail(ctx, SK_E_INVALID_ARG, "%s overlaps %s (the merge does not run "
+                              "in place)", names[o], names[i]);
     return st;
 }
 
@@ -122,16 +109,13 @@ static size_t gpu_local_bytes(const merge_plan *p, size_t value_size)
     return (tile + tile / 32 + 1) * (p->key_size + (value_size ? sizeof(cl_uint) : 0));
 }
 
+/* n > 0 outputs in tiles (GPU), or in cpu_chunks chunks (one below the
+ * serial threshold; never more chunks than outputs). */
 static void split_parts(merge_plan *p, size_t n)
 {
-    if (p->gpu) {
-        p->chunk = p->t.wg_size * p->t.items;
-    } else {
-        size_t parts = n < p->t.cpu_serial_below ? 1 : p->t.cpu_chunks;
-        if (parts > n) parts = n;
-        p->chunk = div_up(n, parts ? parts : 1);
-    }
-    p->parts = n ? div_up(n, p->chunk) : 0;
+    size_t chunks = n < p->t.cpu_serial_below ? 1 : p->t.cpu_chunks;
+    p->chunk = p->gpu ? p->t.wg_size * p->t.items : div_up(n, chunks < n ? chunks : n);
+    p->parts = div_up(n, p->chunk);
 }
 
 static merge_plan plan_for(const sk_context *ctx, const merge_req *r)
@@ -185,19 +169,16 @@ static sk_status merge_program(sk_context *ctx, merge_plan *p, const merge_req *
     return st;
 }
 
-/* Builds (or finds) the program; on the GPU shape lowers the work-group
- * size until both kernels can run it. */
+/* Builds (or finds) the program; on the GPU shape, where a kernel cannot
+ * run the planned work-group, builds it again at the size both can. */
 static sk_status open_program(sk_context *ctx, merge_plan *p, const merge_req *r)
 {
+    bool lowered = false;
     sk_status st = merge_program(ctx, p, r);
-    bool lowered = p->gpu;
-    while (st == SK_OK && lowered) {
-        st = sk__fit_wg(ctx, p->prog, "merge", &p->t.wg_size, &lowered);
-        if (st != SK_OK || !lowered) break;
-        split_parts(p, r->na + r->nb);
-        st = merge_program(ctx, p, r);
-    }
-    return st;
+    if (st == SK_OK && p->gpu) st = sk__fit_wg(ctx, p->prog, "merge", &p->t.wg_size, &lowered);
+    if (st != SK_OK || !lowered) return st;
+    split_parts(p, r->na + r->nb);
+    return merge_program(ctx, p, r);
 }
 
 /* ---- the merge ---------------------------------------------------------------- */

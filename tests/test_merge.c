@@ -432,19 +432,17 @@ Test(merge_errors, bad_arguments_should_be_refused_and_leave_outputs_untouched)
     cr_assert(memcmp(out, keys, sizeof keys) == 0, "a merge between disjoint sub-buffers");
     cl_mem subs[] = {s_lo, s_hi, s_apart, big};
     for (size_t i = 0; i < COUNT_OF(subs); i++) skt_buf_free(subs[i]);
-    /* pairs: value size, NULL values, outputs overlapping */
-    SKT_EXPECT_STATUS(sk_merge_pairs(skt_ctx, SK_UINT32, 2, a, va, b, vb, d, v, 4, 4,
-                                     SK_ASCENDING), bad);
-    SKT_EXPECT_STATUS(sk_merge_pairs(skt_ctx, SK_UINT32, 4, a, NULL, b, vb, d, v, 4, 4,
-                                     SK_ASCENDING), bad);
-    SKT_EXPECT_STATUS(sk_merge_pairs(skt_ctx, SK_UINT32, 4, a, va, b, vb, d, NULL, 4, 4,
-                                     SK_ASCENDING), bad);
-    SKT_EXPECT_STATUS(sk_merge_pairs(skt_ctx, SK_UINT32, 4, a, va, b, vb, d, d, 4, 4,
-                                     SK_ASCENDING), bad);
-    SKT_EXPECT_STATUS(sk_merge_pairs(skt_ctx, SK_UINT32, 4, a, va, b, vb, d, va, 4, 4,
-                                     SK_ASCENDING), bad);
-    SKT_EXPECT_STATUS(sk_merge_pairs(skt_ctx, SK_UINT32, 4, a, va, b, vb, vb, v, 4, 4,
-                                     SK_ASCENDING), bad);
+    /* pairs: value size, NULL values, outputs overlapping an input or each
+     * other: {value_size, a_values, dst_keys, dst_values} */
+    const struct {
+        size_t vs;
+        cl_mem av, dk, dv;
+    } pairs[] = {{2, va, d, v}, {4, NULL, d, v}, {4, va, d, NULL},
+                 {4, va, d, d}, {4, va, d, va}, {4, va, vb, v}};
+    for (size_t i = 0; i < COUNT_OF(pairs); i++)
+        cr_assert_eq(sk_merge_pairs(skt_ctx, SK_UINT32, pairs[i].vs, a, pairs[i].av, b, vb,
+                                    pairs[i].dk, pairs[i].dv, 4, 4, SK_ASCENDING),
+                     bad, "bad pair arguments, row %zu", i);
     /* sizes: the sum, or its bytes, overflowing size_t */
     SKT_EXPECT_STATUS(sk_merge_keys(skt_ctx, SK_UINT32, a, b, d, SIZE_MAX, 2, SK_ASCENDING),
                       SK_E_SIZE);
