@@ -480,3 +480,30 @@ Test(merge_errors, bad_arguments_should_be_refused_and_leave_outputs_untouched)
     cl_mem all[] = {a, b, d, v, va, vb};
     for (size_t i = 0; i < COUNT_OF(all); i++) skt_buf_free(all[i]);
 }
+
+/* A host form whose device copy would exceed the device's largest buffer:
+ * SK_E_SIZE before any copy; the arrays are address space only. The
+ * output alone over it (two inputs each under it) is refused too. */
+Test(merge_errors, host_arrays_over_the_largest_buffer_should_give_size_untouched)
+{
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
+    SKT_OK(sk_context_device(skt_ctx, &d));
+    if (d.max_alloc_bytes >= SIZE_MAX / 4)
+        cr_skip_test("the device's largest buffer is beyond this host's address space");
+    size_t n = (size_t)(d.max_alloc_bytes / 4) + 1, bytes = n * 4;
+    void *a = skt_map_zeros(bytes), *b = skt_map_zeros(bytes), *out = skt_map_zeros(2 * bytes);
+    SKT_EXPECT_STATUS(sk_merge_keys_host(skt_ctx, SK_UINT32, a, b, out, n, 1, SK_ASCENDING),
+                      SK_E_SIZE);
+    SKT_EXPECT_STATUS(sk_merge_keys_host(skt_ctx, SK_UINT32, a, b, out, n / 2 + 1, n / 2,
+                                         SK_ASCENDING), SK_E_SIZE);
+    SKT_EXPECT_STATUS(sk_merge_pairs_host(skt_ctx, SK_UINT32, 8, a, b, a, b, out,
+                                          (char *)out + bytes, n / 2, 1, SK_ASCENDING),
+                      SK_E_SIZE);
+    cr_assert_eq(sk_context_cl_error(skt_ctx), CL_SUCCESS, "an OpenCL call failed");
+    cr_assert_eq(skt_pages_touched(a, bytes) + skt_pages_touched(b, bytes), 0,
+                 "an input was read before refusing");
+    cr_assert_eq(skt_pages_touched(out, 2 * bytes), 0, "an output was touched");
+    skt_unmap(a, bytes);
+    skt_unmap(b, bytes);
+    skt_unmap(out, 2 * bytes);
+}
