@@ -1,6 +1,8 @@
 /*
  * sort_keys.cl - what both shapes of the radix sort (sort.cl: GPU,
- * sort_cpu.cl: CPU) share: the configuration and the key order.
+ * sort_cpu.cl: CPU) share: the configuration and the key order. The
+ * merge (merge.cl) orders its keys by it too, so that a merge and a sort
+ * agree on every key type and order.
  *
  * The host places a configuration before this text:
  *   SK_KEY_T       uint or ulong: the key's bits (keys are never converted)

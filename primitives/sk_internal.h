@@ -244,7 +244,7 @@ sk_status sk__require_fp64(sk_context *ctx, sk_type t);
 /* Which kernels a tuning is for: the scan's (scan.cl) over plain
  * elements, the scan's over a lifted element loaded from several arrays
  * (the segmented scans) in reduce-then-scan or in one pass, compaction,
- * the radix sort of keys and of pairs, the polynomial. */
+ * the radix sort of keys and of pairs, the polynomial, the merge. */
 typedef enum sk__family {
     SK_FAMILY_SCAN,
     SK_FAMILY_LIFTED,
@@ -253,6 +253,7 @@ typedef enum sk__family {
     SK_FAMILY_SORT,
     SK_FAMILY_SORT_PAIRS,
     SK_FAMILY_POLY,
+    SK_FAMILY_MERGE,
     SK_FAMILY_COUNT
 } sk__family;
 

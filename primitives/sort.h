@@ -3,6 +3,9 @@
  *
  * sort.c       programs, launches, the passes
  * sort_plan.c  entry points, host-array forms, validation, the plan
+ *
+ * and what the merge (merge.c) takes from it: the keys' bits by type and
+ * the checks of a key type, order and value size.
  */
 #ifndef SK_SORT_H
 #define SK_SORT_H
@@ -70,6 +73,11 @@ static inline size_t onesweep_stage_words(size_t wg, size_t items, size_t key_si
 }
 
 /* ---- sort_plan.c -------------------------------------------------------------- */
+
+/* SK_E_INVALID_ARG (with detail) for a key type, order or (pairs) value
+ * size that the sort, and the merge, do not take. */
+sk_status sk__sort_check_keys(sk_context *ctx, sk_type key_type, sk_sort_order order,
+                              size_t value_size, bool pairs);
 
 /* The plan of a validated request on the context's device. */
 sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r);

@@ -31,15 +31,22 @@ static bool ranks_by_warp_match(const sk_context *ctx, size_t wg_size)
 
 /* ---- requests ------------------------------------------------------------ */
 
+sk_status sk__sort_check_keys(sk_context *ctx, sk_type key_type, sk_sort_order order,
+                              size_t value_size, bool pairs)
+{
+    if ((unsigned)key_type >= SK_TYPE_COUNT)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid key type %d", (int)key_type);
+    if (order != SK_ASCENDING && order != SK_DESCENDING)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid sort order %d", (int)order);
+    if (pairs && value_size != 4 && value_size != 8)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "value size %zu (must be 4 or 8)", value_size);
+    return SK_OK;
+}
+
 static sk_status validate_req(sk_context *ctx, const sort_req *r, bool pairs)
 {
-    if ((unsigned)r->key_type >= SK_TYPE_COUNT)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid key type %d", (int)r->key_type);
-    if (r->order != SK_ASCENDING && r->order != SK_DESCENDING)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid sort order %d", (int)r->order);
-    if (pairs && r->value_size != 4 && r->value_size != 8)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "value size %zu (must be 4 or 8)",
-                        r->value_size);
+    sk_status st = sk__sort_check_keys(ctx, r->key_type, r->order, r->value_size, pairs);
+    if (st != SK_OK) return st;
     unsigned bits = key_types[r->key_type].bits;
     if (r->begin_bit >= r->end_bit || r->end_bit > bits)
         return sk__fail(ctx, SK_E_INVALID_ARG, "bit range [%u, %u) outside [0, %u)",

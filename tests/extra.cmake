@@ -7,6 +7,7 @@
 #   oclgrind_compact_kernels             every compaction kernel, the same way
 #   oclgrind_segscan_poly_kernels        every segmented-scan and polynomial kernel
 #                                        (og_segscan.c says which pass checks what)
+#   oclgrind_merge_kernels               every merge kernel, both shapes, every check
 #   install_package_builds_a_consumer    cmake --install, then a separate project
 #                                        builds against it (CMake and pkg-config),
 #                                        and one builds scankit as its subproject
@@ -24,6 +25,7 @@
 set(SKT_OG_DRIVERS
   og_compact.c
   og_driver.c
+  og_merge.c
   og_segscan.c
   og_sort.c
 )
@@ -66,6 +68,10 @@ add_test(NAME oclgrind_segscan_poly_kernels
   COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_segscan>)
 set_tests_properties(oclgrind_segscan_poly_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+add_test(NAME oclgrind_merge_kernels
+  COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_merge>)
+set_tests_properties(oclgrind_merge_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
 # --- install ----------------------------------------------------------------------
 # Only where there are install rules (SCANKIT_INSTALL: off by default in a

@@ -32,14 +32,15 @@ TestSuite(scratch_rules, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout =
 typedef enum sop {
     OP_SCAN, OP_SCAN_EXCL_IN_PLACE, OP_REDUCE, OP_SELECT_IF, OP_FLAGGED_PAIRS,
     OP_PARTITION_PAIRS, OP_UNIQUE, OP_SELECT_DEVCOUNT, OP_SORT_KEYS, OP_SORT_PAIRS,
-    OP_SORT_KEYS_24_BITS, OP_SEGSCAN_FLAGS, OP_SEGSCAN_OFFSETS_EXCL, OP_SEGREDUCE_FLAGS,
-    OP_SEGREDUCE_OFFSETS, OP_POLY_EVAL, OP_POLY_POINTS, OP_POLY_PREFIXES, OP_COUNT
+    OP_SORT_KEYS_24_BITS, OP_MERGE_PAIRS, OP_SEGSCAN_FLAGS, OP_SEGSCAN_OFFSETS_EXCL,
+    OP_SEGREDUCE_FLAGS, OP_SEGREDUCE_OFFSETS, OP_POLY_EVAL, OP_POLY_POINTS, OP_POLY_PREFIXES,
+    OP_COUNT
 } sop;
 
 static const char *const OP_NAMES[OP_COUNT] = {
     "scan", "exclusive scan in place", "reduce", "select_if", "select_flagged_pairs",
     "partition_pairs", "unique", "select_if_devcount", "sort_keys", "sort_pairs",
-    "sort_keys_bits 0..24", "segscan by flags", "exclusive segscan by offsets",
+    "sort_keys_bits 0..24", "merge_pairs", "segscan by flags", "exclusive segscan by offsets",
     "segreduce by flags", "segreduce by offsets", "poly_eval", "poly_eval_points",
     "poly_horner_prefixes"};
 
@@ -103,6 +104,12 @@ static void job_init(job *j, sop op, sk_type t, size_t n)
     *j = (job){.op = op, .t = t, .n = n, .es = sk_type_size(t)};
     j->h_in = skt_malloc(buf_bytes(j));
     gen_elems(t, j->h_in, n);
+    if (op == OP_MERGE_PAIRS) /* sorted, every key three times */
+        for (size_t i = 0; i < n; i++) {
+            uint32_t u = (uint32_t)(i / 3);
+            double d = (double)(i / 3);
+            memcpy(j->h_in + i * j->es, t == SK_FLOAT64 ? (void *)&d : (void *)&u, j->es);
+        }
     gen_aux(j);
     j->in = skt_buf_new(buf_bytes(j));
     j->aux = skt_buf_new(j->aux_bytes);
@@ -155,6 +162,9 @@ static sk_status run(job *j)
     case OP_SORT_KEYS: return sk_sort_keys(c, t, j->in, n, SK_ASCENDING);
     case OP_SORT_PAIRS: return sk_sort_pairs(c, t, VS, j->in, j->aux, n, SK_DESCENDING);
     case OP_SORT_KEYS_24_BITS: return sk_sort_keys_bits(c, t, j->in, n, SK_ASCENDING, 0, 24);
+    case OP_MERGE_PAIRS: /* the first n / 2 and the first n - n / 2 of in */
+        return sk_merge_pairs(c, t, VS, j->in, j->aux, j->in, j->aux, j->out, j->out2, n / 2,
+                              n - n / 2, SK_ASCENDING);
     case OP_SEGSCAN_FLAGS: return sk_segscan_inclusive(c, t, SK_OP_ADD, j->in, &flags, j->out, n);
     case OP_SEGSCAN_OFFSETS_EXCL:
         return sk_segscan_exclusive(c, t, SK_OP_MIN, j->in, &offs, j->out, n);

@@ -20,8 +20,9 @@
  *    element (or key) type or monoid, a value size (forms carrying values),
  *    a flag size (forms reading flags), then the operator or predicate; then
  *    the inputs (data first, then what describes it: flags, segments, a
- *    point); then the outputs (data first, then counts); then the sizes
- *    (n, or ncoef and npoints); then the options (sort order, bit range).
+ *    point; two inputs one after the other, each with its values); then
+ *    the outputs (data first, then counts); then the sizes (n, or ncoef
+ *    and npoints, or na and nb); then the options (sort order, bit range).
  *    A buffer both read and written (the sorts) stands where the inputs do.
  *
  *  - Names: sk_<primitive>[_pairs][_bits][_monoid][_host | _devcount].
@@ -34,8 +35,9 @@
  *                 (one uint64) instead of host memory: nothing blocks.
  *    Every primitive has every variant its kind admits: each cl_mem form
  *    has a _host form; the scans, reductions and segmented scans have
- *    _monoid forms; the sorts have _pairs and _bits forms; each compaction
- *    mode has a _pairs form, and its cl_mem forms _devcount forms.
+ *    _monoid forms; the sorts have _pairs and _bits forms, the merges
+ *    _pairs forms; each compaction mode has a _pairs form, and its cl_mem
+ *    forms _devcount forms.
  *
  *  - Stable and experimental: everything declared outside the
  *    SCANKIT_EXPERIMENTAL section keeps its meaning, signature and ABI
@@ -905,6 +907,71 @@ SK_API sk_status sk_sort_pairs_bits_host(sk_context *ctx, sk_type key_type,
                                          size_t value_size, void *keys, void *values,
                                          size_t n, sk_sort_order order, unsigned begin_bit,
                                          unsigned end_bit);
+
+/* ------------------------------------------------------------------------ */
+/* Merge                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_merge_keys() :
+ *  Stable merge of two sorted sequences: dst_keys[0 .. na + nb) gets the
+ *  na keys of a_keys and the nb keys of b_keys in order, both inputs
+ *  being sorted in `order`. The order is the radix sort's (sk_sort_keys()):
+ *  integers by value, floats in IEEE totalOrder (-NaN < -inf < ... < -0.0
+ *  < +0.0 < ... < +inf < +NaN, NaNs among themselves by payload),
+ *  SK_DESCENDING its exact reverse; keys are compared and moved as bits
+ *  (NaN payloads and the sign of zero come out as they went in; float64
+ *  keys need no fp64). Stable: among equal keys every key of a_keys comes
+ *  before every key of b_keys, and each input keeps its own order, so the
+ *  result is what sk_sort_keys() gives for a_keys followed by b_keys.
+ *  Inputs that are not sorted in `order` give an unspecified dst_keys
+ *  (every read and write stays within the buffers' stated sizes).
+ *  Merge path: every chunk (CPU shape) or tile (GPU shape) of the output
+ *  finds its share of both inputs by a binary search along its output
+ *  diagonal, so the work is even whatever the keys. Indices are 64-bit:
+ *  na + nb may exceed 2^32 where the device holds the data.
+ *  na, nb or both may be 0 (both 0 does nothing); every buffer must still
+ *  be given, and a_keys may be b_keys. dst_keys may not overlap an input
+ *  (the same buffer, or sub-buffers of one buffer whose ranges meet).
+ *  Scratch of (na + nb) / (chunk or tile) + 1 uint64 split points comes
+ *  from the context. Asynchronous on the context's queue.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type or order, a buffer
+ *  smaller than its keys, dst_keys overlapping an input), SK_E_SIZE
+ *  (na + nb keys overflowing size_t, scratch over the device's largest
+ *  buffer), SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY. Outputs are
+ *  untouched on SK_E_INVALID_ARG and SK_E_SIZE.
+ *  Since 1.1. */
+SK_API sk_status sk_merge_keys(sk_context *ctx, sk_type key_type, cl_mem a_keys, cl_mem b_keys,
+                               cl_mem dst_keys, size_t na, size_t nb, sk_sort_order order);
+
+/*! sk_merge_pairs() :
+ *  As sk_merge_keys(), moving with every key its value (`value_size`: 4
+ *  or 8 bytes, any bits): a_values holds na values, b_values nb,
+ *  dst_values gets na + nb. The result is what sk_sort_pairs() gives for
+ *  a followed by b. Neither output may overlap an input or the other
+ *  output.
+ *  @return as sk_merge_keys(); SK_E_INVALID_ARG for a value_size other
+ *  than 4 or 8.
+ *  Since 1.1. */
+SK_API sk_status sk_merge_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                                cl_mem a_keys, cl_mem a_values, cl_mem b_keys, cl_mem b_values,
+                                cl_mem dst_keys, cl_mem dst_values, size_t na, size_t nb,
+                                sk_sort_order order);
+
+/*! sk_merge_keys_host(), sk_merge_pairs_host() :
+ *  Host-array forms: copy in, merge, copy out (blocking). The outputs are
+ *  written only on success; they may overlap the inputs (the inputs are
+ *  copied first), but dst_keys may not be dst_values. An array may be
+ *  NULL when its count is 0.
+ *  @return as the cl_mem forms.
+ *  Since 1.1. */
+SK_API sk_status sk_merge_keys_host(sk_context *ctx, sk_type key_type, const void *a_keys,
+                                    const void *b_keys, void *dst_keys, size_t na, size_t nb,
+                                    sk_sort_order order);
+SK_API sk_status sk_merge_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                     const void *a_keys, const void *a_values,
+                                     const void *b_keys, const void *b_values, void *dst_keys,
+                                     void *dst_values, size_t na, size_t nb,
+                                     sk_sort_order order);
 
 /* ------------------------------------------------------------------------ */
 /* Segmented scan and segment reductions                                     */

@@ -1,8 +1,8 @@
 /*
  * og_harness.h - what the Oclgrind drivers (og_driver.c, og_compact.c,
- * og_segscan.c, og_sort.c) share: the options, the seeded generator, one
- * context per forced configuration, device buffers, the result checks and
- * the check that only Oclgrind ran.
+ * og_merge.c, og_segscan.c, og_sort.c) share: the options, the seeded
+ * generator, one context per forced configuration, device buffers, the
+ * result checks and the check that only Oclgrind ran.
  *
  * Every driver runs under tests/oclgrind/run.sh and takes
  *   --expect-oclgrind  fail unless the only device visible is Oclgrind's and

@@ -1,0 +1,332 @@
+/*
+ * merge.c - stable merge of two sorted sequences (keys, or keys with
+ * values) by merge path: validate, plan, get the cached program, enqueue;
+ * and the host-array forms.
+ *
+ * Two launches (kernels/merge.cl): sk_merge_partition finds, for every
+ * boundary between parts (chunks on the CPU shape, tiles on the GPU shape),
+ * by a binary search along that output diagonal, how many of the outputs
+ * before it come from the first input; then every part merges exactly its
+ * share of the outputs. Keys are ordered as the radix sort orders them
+ * (sort.h's key table, kernels/sort_keys.cl's transform): integers by
+ * value, floats in IEEE totalOrder, descending as the exact reverse.
+ */
+#include "sort.h"
+
+#include <stdlib.h>
+
+/* Scratch buffers of this file (sk__scratch_get). */
+SK_SCRATCH_ID(merge_splits, "merge: split points");
+SK_STAGING_ID(merge_b_keys, "merge, host form: second keys");
+SK_STAGING_ID(merge_b_values, "merge, host form: second values");
+SK_STAGING_ID(merge_values_out, "merge, host form: values out");
+
+/* ---- requests ------------------------------------------------------------ */
+
+typedef struct merge_req {
+    sk_type key_type;
+    size_t value_size;            /* 0: keys only */
+    size_t na, nb;
+    sk_sort_order order;
+} merge_req;
+
+/* The buffers of one call (or the host arrays' device copies); the value
+ * buffers are NULL for keys only. */
+typedef struct merge_io {
+    cl_mem ak, av, bk, bv, dk, dv;
+} merge_io;
+
+static sk_status validate_req(sk_context *ctx, const merge_req *r, bool pairs)
+{
+    size_t bytes = 0, ks = sk_type_size(r->key_type);
+    sk_status st = SK_OK;
+    SK_TRY(sk__sort_check_keys(ctx, r->key_type, r->order, r->value_size, pairs));
+    if (r->na > SIZE_MAX - r->nb)
+        return sk__fail(ctx, SK_E_SIZE, "%zu + %zu keys overflow size_t", r->na, r->nb);
+    SK_TRY(sk__byte_size(ctx, r->na + r->nb, ks, &bytes));
+    SK_TRY(sk__byte_size(ctx, r->na + r->nb, r->value_size, &bytes));
+out:
+    return st;
+}
+
+/* Whether the first b1 bytes of m1 and the first b2 of m2 share memory:
+ * the same buffer, or sub-buffers (or a buffer and its sub-buffer) of one
+ * buffer whose ranges meet. */
+static bool overlaps(cl_mem m1, size_t b1, cl_mem m2, size_t b2)
+{
+    if (m1 == m2) return true;
+    cl_mem root[2] = {m1, m2}, parent = NULL;
+    size_t off[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        if (clGetMemObjectInfo(root[k], CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent,
+                               NULL) != CL_SUCCESS || !parent)
+            continue;
+        if (clGetMemObjectInfo(root[k], CL_MEM_OFFSET, sizeof off[k], &off[k], NULL) !=
+            CL_SUCCESS)
+            off[k] = 0;
+        root[k] = parent;
+    }
+    return root[0] == root[1] && b1 && b2 && off[0] < off[1] + b2 && off[1] < off[0] + b1;
+}
+
+/* Every buffer given and large enough; neither output overlapping any
+ * other buffer of the call. */
+static sk_status validate_io(sk_context *ctx, const merge_req *r, const merge_io *io)
+{
+    size_t ks = sk_type_size(r->key_type), vs = r->value_size, n = r->na + r->nb;
+    const cl_mem mems[] = {io->ak, io->bk, io->dk, io->av, io->bv, io->dv};
+    const size_t bytes[] = {r->na * ks, r->nb * ks, n * ks, r->na * vs, r->nb * vs, n * vs};
+    static const char *const names[] = {"a_keys", "b_keys", "dst_keys",
+                                        "a_values", "b_values", "dst_values"};
+    size_t count = vs ? 6 : 3; /* the keys' three, then the values' */
+    sk_status st = SK_OK;
+    for (size_t i = 0; i < count && st == SK_OK; i++)
+        st = sk__check_buffer(ctx, mems[i], bytes[i], names[i]);
+    for (size_t o = 2; o < count && st == SK_OK; o += 3) /* dst_keys, dst_values */
+        for (size_t i = 0; i < count && st == SK_OK; i++)
+            if (i != o && overlaps(mems[o], bytes[o], mems[i], bytes[i]))
+                st = sk__fail(ctx, SK_E_INVALID_ARG, "%s overlaps %s (the merge does not run "
+                              "in place)", names[o], names[i]);
+    return st;
+}
+
+/* ---- planning ------------------------------------------------------------- */
+
+/* Outputs split into `parts` chunks (CPU) or tiles (GPU) of `chunk`. */
+typedef struct merge_plan {
+    sk__tuning t;
+    bool gpu;
+    size_t key_size;
+    size_t parts, chunk;
+    const sk__program *prog;
+} merge_plan;
+
+/* Local memory of the GPU merge: the tile's keys and, with values, each
+ * output's tile position (uint), padded as block.cl pads. */
+static size_t gpu_local_bytes(const merge_plan *p, size_t value_size)
+{
+    size_t tile = p->t.wg_size * p->t.items;
+    return (tile + tile / 32 + 1) * (p->key_size + (value_size ? sizeof(cl_uint) : 0));
+}
+
+/* n > 0 outputs in tiles (GPU), or in cpu_chunks chunks (one below the
+ * serial threshold; never more chunks than outputs). */
+static void split_parts(merge_plan *p, size_t n)
+{
+    size_t chunks = n < p->t.cpu_serial_below ? 1 : p->t.cpu_chunks;
+    p->chunk = p->gpu ? p->t.wg_size * p->t.items : div_up(n, chunks < n ? chunks : n);
+    p->parts = div_up(n, p->chunk);
+}
+
+static merge_plan plan_for(const sk_context *ctx, const merge_req *r)
+{
+    merge_plan p = {0};
+    p.key_size = sk_type_size(r->key_type);
+    p.t = sk__tuning_for(ctx, SK_FAMILY_MERGE,
+                         p.key_size + (r->value_size ? sizeof(cl_uint) : 0));
+    p.gpu = p.t.shape == SK_SHAPE_GPU;
+    while (p.gpu && p.t.items > 1 && gpu_local_bytes(&p, r->value_size) > ctx->local_mem_bytes)
+        p.t.items /= 2;
+    while (p.gpu && p.t.wg_size > 1 &&
+           gpu_local_bytes(&p, r->value_size) > ctx->local_mem_bytes)
+        p.t.wg_size /= 2;
+    split_parts(&p, r->na + r->nb);
+    return p;
+}
+
+/* ---- programs ------------------------------------------------------------- */
+
+enum { K_PARTITION, K_MERGE };
+
+static const char *const gpu_kernels[] = {"sk_merge_partition", "sk_merge_tiles"};
+static const char *const cpu_kernels[] = {"sk_merge_partition", "sk_merge_chunks"};
+
+static char *merge_config(const merge_plan *p, const merge_req *r)
+{
+    sk__str s = {0};
+    sk__str_addf(&s, "#define SK_KEY_T %s\n#define SK_KEY_BITS %u\n#define SK_KEY_KIND %d\n",
+                 key_types[r->key_type].cl, key_types[r->key_type].bits,
+                 key_types[r->key_type].kind);
+    if (r->value_size)
+        sk__str_addf(&s, "#define SK_VAL_T %s\n", r->value_size == 8 ? "ulong" : "uint");
+    if (p->gpu)
+        sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
+                     p->t.wg_size, p->t.items);
+    else
+        sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
+    sk__config_blocks(&s, p->gpu, false, false);
+    sk__str_addf(&s, "%s\n", sk__source_text("sort_keys"));
+    return sk__str_take(&s);
+}
+
+static sk_status merge_program(sk_context *ctx, merge_plan *p, const merge_req *r)
+{
+    char *config = merge_config(p, r);
+    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "merge configuration");
+    sk_status st = sk__program_get(ctx, "merge", config, p->gpu ? gpu_kernels : cpu_kernels,
+                                   2, &p->prog);
+    free(config);
+    return st;
+}
+
+/* Builds (or finds) the program; on the GPU shape, where a kernel cannot
+ * run the planned work-group, builds it again at the size both can. */
+static sk_status open_program(sk_context *ctx, merge_plan *p, const merge_req *r)
+{
+    bool lowered = false;
+    sk_status st = merge_program(ctx, p, r);
+    if (st == SK_OK && p->gpu) st = sk__fit_wg(ctx, p->prog, "merge", &p->t.wg_size, &lowered);
+    if (st != SK_OK || !lowered) return st;
+    split_parts(p, r->na + r->nb);
+    return merge_program(ctx, p, r);
+}
+
+/* ---- the merge ---------------------------------------------------------------- */
+
+/* Merges validated buffers. */
+static sk_status merge_run(sk_context *ctx, const merge_req *r, const merge_io *io)
+{
+    size_t n = r->na + r->nb;
+    if (n == 0) return SK_OK;
+    merge_plan p = plan_for(ctx, r);
+    uint64_t flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
+    if (p.key_size == 4) flip &= 0xffffffffu;
+    size_t local = 1;
+    cl_mem splits = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(open_program(ctx, &p, r));
+    if (p.gpu) local = p.t.wg_size;
+    SK_TRY(sk__scratch_get(ctx, &merge_splits, (p.parts + 1) * sizeof(cl_ulong), &splits));
+
+    sk__args a;
+    sk__args_init(&a, ctx, p.prog, K_PARTITION);
+    sk__arg_mem(&a, io->ak);
+    sk__arg_mem(&a, io->bk);
+    sk__arg_mem(&a, splits);
+    sk__arg_ulong(&a, "na", r->na);
+    sk__arg_ulong(&a, "nb", r->nb);
+    sk__arg_ulong(&a, "step", p.chunk);
+    sk__arg_ulong(&a, "parts", p.parts);
+    sk__arg_word(&a, "flip", p.key_size, flip);
+    SK_TRY(sk__args_launch(&a, div_up(p.parts + 1, local) * local, local));
+
+    sk__args_init(&a, ctx, p.prog, K_MERGE);
+    sk__arg_mem(&a, io->ak);
+    sk__arg_mem(&a, io->bk);
+    if (r->value_size) {
+        sk__arg_mem(&a, io->av);
+        sk__arg_mem(&a, io->bv);
+    }
+    sk__arg_mem(&a, splits);
+    sk__arg_mem(&a, io->dk);
+    if (r->value_size) sk__arg_mem(&a, io->dv);
+    sk__arg_ulong(&a, "na", r->na);
+    sk__arg_ulong(&a, "nb", r->nb);
+    if (!p.gpu) sk__arg_ulong(&a, "chunk", p.chunk);
+    sk__arg_word(&a, "flip", p.key_size, flip);
+    st = sk__args_launch(&a, p.parts * local, local);
+out:
+    return st;
+}
+
+static sk_status merge_mem(sk_context *ctx, const merge_req *r, const merge_io *io, bool pairs)
+{
+    SK_ENTER(ctx);
+    sk_status st = validate_req(ctx, r, pairs);
+    if (st == SK_OK) st = validate_io(ctx, r, io);
+    if (st == SK_OK) st = merge_run(ctx, r, io);
+    return st;
+}
+
+/* ---- host-array forms ---------------------------------------------------------- */
+
+/* Host arrays of one call; the value arrays NULL for keys only. */
+typedef struct merge_host {
+    const void *ak, *av, *bk, *bv;
+    void *dk, *dv;
+} merge_host;
+
+static sk_status check_host(sk_context *ctx, const merge_req *r, const merge_host *h)
+{
+    size_t n = r->na + r->nb;
+    const void *arrays[] = {h->ak, h->bk, h->dk, h->av, h->bv, h->dv};
+    const size_t counts[] = {r->na, r->nb, n, r->na, r->nb, n};
+    static const char *const names[] = {"a_keys", "b_keys", "dst_keys",
+                                        "a_values", "b_values", "dst_values"};
+    size_t count = r->value_size ? 6 : 3;
+    for (size_t i = 0; i < count; i++)
+        if (counts[i] && !arrays[i]) return sk__fail(ctx, SK_E_INVALID_ARG, "%s is NULL", names[i]);
+    if (r->value_size && n && h->dk == h->dv)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "dst_keys and dst_values are the same array");
+    size_t ks = sk_type_size(r->key_type), vs = r->value_size;
+    const size_t copies[] = {r->na * ks, r->nb * ks, n * ks, r->na * vs, r->nb * vs, n * vs};
+    sk_status st = SK_OK;
+    for (size_t i = 0; i < count && st == SK_OK; i++)
+        st = sk__fits_device(ctx, copies[i], "a host array's device copy");
+    return st;
+}
+
+static sk_status merge_host_run(sk_context *ctx, const merge_req *r, const merge_host *h,
+                                bool pairs)
+{
+    SK_ENTER(ctx);
+    size_t n = r->na + r->nb, ks = 0, vs = r->value_size;
+    merge_io io = {NULL, NULL, NULL, NULL, NULL, NULL};
+    sk_status st = SK_OK;
+    SK_TRY(validate_req(ctx, r, pairs));
+    SK_TRY(check_host(ctx, r, h));
+    if (n == 0) return SK_OK;
+    ks = sk_type_size(r->key_type);
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, h->ak, r->na, ks, &io.ak));
+    SK_TRY(sk__stage_in(ctx, &merge_b_keys, h->bk, r->nb, ks, &io.bk));
+    SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, n * ks, &io.dk));
+    if (vs) {
+        SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, h->av, r->na, vs, &io.av));
+        SK_TRY(sk__stage_in(ctx, &merge_b_values, h->bv, r->nb, vs, &io.bv));
+        SK_TRY(sk__scratch_get(ctx, &merge_values_out, n * vs, &io.dv));
+    }
+    SK_TRY(merge_run(ctx, r, &io));
+    if (vs) SK_TRY(sk__read(ctx, io.dv, false, 0, n * vs, h->dv));
+    SK_TRY(sk__read(ctx, io.dk, true, 0, n * ks, h->dk));
+out:
+    if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
+    return st;
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+sk_status sk_merge_keys(sk_context *ctx, sk_type key_type, cl_mem a_keys, cl_mem b_keys,
+                        cl_mem dst_keys, size_t na, size_t nb, sk_sort_order order)
+{
+    merge_req r = {key_type, 0, na, nb, order};
+    merge_io io = {a_keys, NULL, b_keys, NULL, dst_keys, NULL};
+    return merge_mem(ctx, &r, &io, false);
+}
+
+sk_status sk_merge_pairs(sk_context *ctx, sk_type key_type, size_t value_size, cl_mem a_keys,
+                         cl_mem a_values, cl_mem b_keys, cl_mem b_values, cl_mem dst_keys,
+                         cl_mem dst_values, size_t na, size_t nb, sk_sort_order order)
+{
+    merge_req r = {key_type, value_size, na, nb, order};
+    merge_io io = {a_keys, a_values, b_keys, b_values, dst_keys, dst_values};
+    return merge_mem(ctx, &r, &io, true);
+}
+
+sk_status sk_merge_keys_host(sk_context *ctx, sk_type key_type, const void *a_keys,
+                             const void *b_keys, void *dst_keys, size_t na, size_t nb,
+                             sk_sort_order order)
+{
+    merge_req r = {key_type, 0, na, nb, order};
+    merge_host h = {a_keys, NULL, b_keys, NULL, dst_keys, NULL};
+    return merge_host_run(ctx, &r, &h, false);
+}
+
+sk_status sk_merge_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                              const void *a_keys, const void *a_values, const void *b_keys,
+                              const void *b_values, void *dst_keys, void *dst_values,
+                              size_t na, size_t nb, sk_sort_order order)
+{
+    merge_req r = {key_type, value_size, na, nb, order};
+    merge_host h = {a_keys, a_values, b_keys, b_values, dst_keys, dst_values};
+    return merge_host_run(ctx, &r, &h, true);
+}
