@@ -116,6 +116,7 @@ static void expect_outputs_untouched(const char *call)
 #define MONOID 4u /* an sk_monoid */
 #define PREDICATE 8u
 #define SEGMENTED 16u
+#define BITS 32u /* keys compared as bits: float64 needs no fp64 */
 
 /* The arguments that vary; the buffers are F's. */
 typedef struct form_args {
@@ -219,7 +220,13 @@ typedef struct form_args {
     X(poly_horner_prefixes, TYPED, sk_poly_horner_prefixes(c, t, F.in, 0.5, F.out, n))       \
     X(poly_eval_host, HOST | TYPED, sk_poly_eval_host(c, t, hi, 0.5, &F.result, n))          \
     X(poly_eval_points_host, HOST | TYPED, sk_poly_eval_points_host(c, t, hi, hi, ho, n, n)) \
-    X(poly_horner_prefixes_host, HOST | TYPED, sk_poly_horner_prefixes_host(c, t, hi, 0.5, ho, n))
+    X(poly_horner_prefixes_host, HOST | TYPED, sk_poly_horner_prefixes_host(c, t, hi, 0.5, ho, n)) \
+    X(merge_keys, TYPED | BITS, sk_merge_keys(c, t, F.in, F.in, F.out, n, n, A))              \
+    X(merge_pairs, TYPED | BITS,                                                             \
+      sk_merge_pairs(c, t, 4, F.in, F.in, F.in, F.in, F.out, F.vout, n, n, A))               \
+    X(merge_keys_host, HOST | TYPED | BITS, sk_merge_keys_host(c, t, hi, hi, ho, n, n, A))   \
+    X(merge_pairs_host, HOST | TYPED | BITS,                                                 \
+      sk_merge_pairs_host(c, t, 4, hi, hi, hi, hi, ho, hv, n, n, A))
 
 enum {
 #define FORM_ENUM_(name, kinds, call) FORM_##name,
@@ -386,7 +393,7 @@ Test(api_status, every_typed_form_should_give_unsupported_for_float64_without_fp
     form_args a = good_args();
     a.t = SK_FLOAT64;
     a.p = "x > 1.0";
-    expect_forms(TYPED, 0, &a, SK_E_UNSUPPORTED, "float64");
+    expect_forms(TYPED, BITS, &a, SK_E_UNSUPPORTED, "float64");
 }
 
 /* A predicate or monoid that does not compile: SK_E_BUILD with a log,
