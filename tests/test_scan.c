@@ -9,7 +9,8 @@
  * shape also runs on CPU devices: both must be correct everywhere), at sizes
  * 0, 1, 2, tile edges k*tile-1, k*tile, k*tile+1, primes and ~2^22, with the
  * default tiles and with forced small tiles (many work-groups and several
- * recursion levels at small n), in place and out of place. Outputs are
+ * recursion levels at small n), in place and out of place (the tile edges
+ * of the 4-byte types with each scan path forced: test_scan_paths.c). Outputs are
  * poisoned before every run and checked past n; inputs are checked unchanged.
  * Each type x shape is a case of its own (Criterion's parameterised
  * tests): a failing case names itself in its messages and hides no other
@@ -40,10 +41,17 @@ TestSuite(scan_host, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 600
 
 /* One case per type x shape: every op, with every tile setting
  * (SKT_TILE_CFGS: the medium tiles for add only) at every size, inclusive
- * and exclusive, in place and out of place alternately. */
+ * and exclusive, in place and out of place alternately. The types of
+ * SKT_FORCED_PATH_TYPES run these very scans in test_scan_paths.c, once
+ * with each path forced (AUTO's among them): not again here. */
+static int keep_auto_edges(const skt_case *c)
+{
+    return !(SKT_FORCED_PATH_TYPES & SKT_BIT(c->type));
+}
+
 ParameterizedTestParameters(scan, scans_should_match_reference_at_tile_edges)
 {
-    return skt_cases(SKT_TYPE_SHAPE_AXES, NULL);
+    return skt_cases(SKT_TYPE_SHAPE_AXES, keep_auto_edges);
 }
 
 ParameterizedTest(skt_case *c, scan, scans_should_match_reference_at_tile_edges)
