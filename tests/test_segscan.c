@@ -63,7 +63,11 @@ static const size_t MATRIX_AVG[] = {3, 1, 2, 4, 1000000, 37, 8, 200, 5000};
  * path, only 17501 work-groups of 4 (a grid of 70004 work-items: past
  * PoCL's 65535, so PoCL compiles every kernel it runs once more, for the
  * large grid) and CPU chunks of 46667 scanned the same way. The default
- * tiles run every size. */
+ * tiles run every size, except in the sanitizer pass's lighter matrix
+ * (skt_light): there they stop at 33333 too, past every threshold of the
+ * plan on the host (the CPU serial threshold, more GPU tiles than one
+ * work-group walks), while segscan_interval's 65537 and 1000003 take the
+ * plan of large n in every configuration, in that pass as well. */
 #define MATRIX_SMALL_TILES_MAX 33333
 
 /* Each way of giving segments in both shapes, with default and with small
@@ -82,7 +86,7 @@ static void matrix(const skt_case *c, seg_kind kind, int excl)
 {
     sk_type t = (sk_type)c->type;
     int small = case_cfg(c) == CPU_SMALL || case_cfg(c) == GPU_SMALL;
-    size_t max_n = small ? MATRIX_SMALL_TILES_MAX : SIZE_MAX;
+    size_t max_n = small || skt_light() ? MATRIX_SMALL_TILES_MAX : SIZE_MAX;
     SKT_EACH_OP(t, op) {
         for (size_t i = 0; i < sizeof MATRIX_SIZES / sizeof MATRIX_SIZES[0]; i++) {
             if (MATRIX_SIZES[i] > max_n)
