@@ -11,7 +11,8 @@
 #              again, the programs the CLI tests start included; any report
 #              fails the pass, leaks too (tests/sanitize/lsan.supp lists the
 #              leaks of PoCL and Criterion, not scankit's, that are ignored,
-#              each with its reason)
+#              each with its reason); the suites run their lighter
+#              matrix there (SKT_LIGHT=1, see below)
 #
 #   fuzz       a short fuzz run (scripts/fuzz.sh --seconds 60: the file
 #              reader and the command-line parsing under libFuzzer)
@@ -28,6 +29,16 @@
 # failed and skipped (from ctest's JUnit file; for the fuzz pass, its
 # targets) and the pass's seconds, build included; then "test.sh: PASS" or
 # "test.sh: FAIL". It exits 1 when any pass failed, else 0.
+#
+# The sanitizer pass checks the host code, which runs there ~3x slower, so
+# it sets SKT_LIGHT=1 (tests/skt_common.h, skt_light): every type, op,
+# shape, tile setting, scan path and way of giving segments still runs, and
+# every path of the host code, but a few of the largest sizes are capped
+# where a larger one takes no host path that the capped one (or another
+# test of that pass, which each cap names) does not take: test_scan's ~2^22
+# scans and reductions (300007), test_compact's large runs (2^17 + 3),
+# test_segscan's 140001 (33333). The kernels at those sizes are the normal
+# pass's to check.
 #
 # The sanitizer pass leaves out what cannot run under the sanitizers or adds
 # nothing there (see SANITIZE_EXCLUDE), and finds its kernels in the normal
@@ -71,6 +82,10 @@ all | normal | sanitize | fuzz) ;;
 esac
 
 scripts/setup.sh
+
+# The normal pass runs the full matrix whatever the caller's environment
+# says; the sanitizer pass sets SKT_LIGHT itself.
+unset SKT_LIGHT
 
 # What the tests build (PoCL's kernel cache; scankit's disk cache on devices
 # where the library keeps one) goes under XDG_CACHE_HOME: the normal tree's
@@ -216,6 +231,7 @@ sanitized_ctest() {
     shift
     (
         sanitizer_options "$reports" &&
+            export SKT_LIGHT=1 &&
             cd "$sanitize_build" &&
             ctest --output-on-failure --timeout 1200 -j "$jobs" -E "$SANITIZE_EXCLUDE" "$@"
     )

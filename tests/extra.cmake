@@ -72,6 +72,14 @@ add_test(NAME oclgrind_merge_kernels
   COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_merge>)
 set_tests_properties(oclgrind_merge_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+# Rough seconds of each (one process each, Oclgrind an interpreter): started
+# first in a fresh clone (tests/CMakeLists.txt says why), they overlap the
+# Criterion suites.
+set_tests_properties(oclgrind_sort_kernels PROPERTIES COST 60)
+set_tests_properties(oclgrind_compact_kernels PROPERTIES COST 30)
+set_tests_properties(oclgrind_segscan_poly_kernels PROPERTIES COST 25)
+set_tests_properties(oclgrind_scan_kernels PROPERTIES COST 15)
+set_tests_properties(oclgrind_merge_kernels PROPERTIES COST 15)
 
 # --- install ----------------------------------------------------------------------
 # Only where there are install rules (SCANKIT_INSTALL: off by default in a

@@ -44,6 +44,17 @@ double skt_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+int skt_light(void)
+{
+    const char *v = getenv("SKT_LIGHT");
+    return v && strcmp(v, "1") == 0;
+}
+
+size_t skt_light_cap(size_t n, size_t cap)
+{
+    return skt_light() && n > cap ? cap : n;
+}
+
 static uint64_t pick_seed(void)
 {
     const char *env = getenv("SKT_SEED");

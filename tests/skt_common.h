@@ -317,4 +317,17 @@ void skt_count_launches(skt_launches *c);
 /* Wall-clock seconds (monotonic). */
 double skt_now(void);
 
+/* ---- the lighter matrix of the sanitizer pass ---------------------------------- */
+
+/* 1 when $SKT_LIGHT is "1", as scripts/test.sh's sanitizer pass sets it:
+ * there the host code runs under AddressSanitizer, and a suite may cap a
+ * size where a larger one takes no host code path that the capped one (or
+ * another test of that pass, named at the cap) does not. Every type, op,
+ * shape, tile setting, scan path and way of giving segments still runs;
+ * each cap says why it loses nothing. The kernels' own checks at the full
+ * sizes are the normal pass's. */
+int skt_light(void);
+/* n, or at most cap when skt_light(). */
+size_t skt_light_cap(size_t n, size_t cap);
+
 #endif /* SKT_COMMON_H */

@@ -85,6 +85,14 @@ sk_type skt_scan_case_begin(const skt_case *c);
 
 /* ---- paths --------------------------------------------------------------------- */
 
+/* The types whose tile-edge scans test_scan_paths.c runs with each scan
+ * path forced (the look-back takes no wider element). One of the two is
+ * the path AUTO takes (AUTO's choice depends on the type and op only, and
+ * test_scan_paths.c checks it for each), so test_scan.c's tile-edge test,
+ * which leaves the path to AUTO, runs only the other types: for these it
+ * would repeat, call for call, the forced run of AUTO's path. */
+#define SKT_FORCED_PATH_TYPES (SKT_BIT(SK_INT32) | SKT_BIT(SK_UINT32) | SKT_BIT(SK_FLOAT32))
+
 /* The kernels of one scan call with the path forced (a built-in 4-byte
  * type): look-back forced, only the one-pass kernel and the single one,
  * except in place in the CPU shape (reduce-then-scan there, never the

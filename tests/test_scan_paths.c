@@ -45,8 +45,7 @@ TestSuite(scan_path, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300
  * (lookback_sum_bound). */
 ParameterizedTestParameters(scan, scans_should_match_reference_at_tile_edges_by_a_forced_path)
 {
-    return skt_cases((skt_axes){.types = SKT_BIT(SK_INT32) | SKT_BIT(SK_UINT32) |
-                                         SKT_BIT(SK_FLOAT32),
+    return skt_cases((skt_axes){.types = SKT_FORCED_PATH_TYPES,
                                 .shapes = SKT_BOTH_SHAPES,
                                 .paths = SKT_BIT(SK_SCAN_PATH_LOOKBACK) |
                                          SKT_BIT(SK_SCAN_PATH_REDUCE_THEN_SCAN)},

@@ -25,6 +25,7 @@
  * NaN result is the left-most NaN: every element from it to the segment's
  * end is NaN); test_ieee.c pins NaN bits and signed zeros bit for bit.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,20 @@ static void each_kind(const skt_case *c, unsigned kinds,
 static const size_t MATRIX_SIZES[] = {0, 1, 2, 9, 100, 1031, 4099, 33333, 140001};
 static const size_t MATRIX_AVG[] = {3, 1, 2, 4, 1000000, 37, 8, 200, 5000};
 
+/* The largest size of the matrix with small tiles. 33333 elements are
+ * already 4167 GPU tiles of 8 (by reduce-then-scan their totals go through
+ * five levels, as 140001's do; by the look-back each tile has thousands of
+ * predecessors) and 3 CPU chunks of 11111. 140001 adds no level and no
+ * path, only 17501 work-groups of 4 (a grid of 70004 work-items: past
+ * PoCL's 65535, so PoCL compiles every kernel it runs once more, for the
+ * large grid) and CPU chunks of 46667 scanned the same way. The default
+ * tiles run every size, except in the sanitizer pass's lighter matrix
+ * (skt_light): there they stop at 33333 too, past every threshold of the
+ * plan on the host (the CPU serial threshold, more GPU tiles than one
+ * work-group walks), while segscan_interval's 65537 and 1000003 take the
+ * plan of large n in every configuration, in that pass as well. */
+#define MATRIX_SMALL_TILES_MAX 33333
+
 /* Each way of giving segments in both shapes, with default and with small
  * tiles (pairwise rather than every combination: the way segments are given
  * decides only how heads are read, the configuration only how the scan is
@@ -70,8 +85,12 @@ static const unsigned MATRIX_KINDS[4] = {
 static void matrix(const skt_case *c, seg_kind kind, int excl)
 {
     sk_type t = (sk_type)c->type;
+    int small = case_cfg(c) == CPU_SMALL || case_cfg(c) == GPU_SMALL;
+    size_t max_n = small || skt_light() ? MATRIX_SMALL_TILES_MAX : SIZE_MAX;
     SKT_EACH_OP(t, op) {
         for (size_t i = 0; i < sizeof MATRIX_SIZES / sizeof MATRIX_SIZES[0]; i++) {
+            if (MATRIX_SIZES[i] > max_n)
+                continue;
             segm s;
             segm_random(&s, kind, MATRIX_SIZES[i], MATRIX_AVG[i]);
             check_segscan(t, (sk_op)op, excl, &s, (int)((i + (size_t)excl) % 3 == 0),

@@ -10,10 +10,11 @@
 #                                without --uninitialized (their 8-wide code
 #                                makes that plugin of Oclgrind 21.10 crash)
 #   run.sh --sort-kernels DRIVER the radix sort check, og_sort in three passes:
-#                                the GPU shape with all three checks; again
-#                                with the look-back read by volatile loads
-#                                (as on NVIDIA GPUs; the test hook
-#                                --hook poll-volatile) without --data-races;
+#                                the GPU shape with all three checks; its
+#                                one-sweep configurations again with the
+#                                look-back read by volatile loads (as on
+#                                NVIDIA GPUs; the test hook --hook
+#                                poll-volatile) without --data-races;
 #                                the CPU shape without --uninitialized (its
 #                                histogram scan is the uint32 add scan above)
 #   run.sh --self-test PROGRAM [ARGS...]
