@@ -7,8 +7,6 @@
 
 #include "appkit_run.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,51 +160,6 @@ static int open_context(ak_run *r, ak_err *e)
     return ak_context_open(&r->ctx, device, 1, &r->times.context, e);
 }
 
-/* The context opens on a thread of its own while the inputs are read and
- * the outputs opened: on a GPU machine creating it takes about as long as
- * reading a file of a GiB. The thread touches only r->ctx and
- * r->times.context until it is joined, and takes no signal (the main
- * thread handles them all). */
-typedef struct context_opener {
-    ak_run *r;
-    pthread_t thread;
-    int started, rc;
-    ak_err e;
-} context_opener;
-
-static void *context_thread(void *arg)
-{
-    context_opener *o = arg;
-    o->rc = open_context(o->r, &o->e);
-    return NULL;
-}
-
-static void context_start(context_opener *o, ak_run *r)
-{
-    sigset_t all, old;
-    o->r = r;
-    o->rc = 0;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old); /* the new thread starts with these */
-    o->started = pthread_create(&o->thread, NULL, context_thread, o) == 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (!o->started)
-        o->rc = open_context(r, &o->e); /* no thread: in line */
-}
-
-/* Waits for the context; its failure goes to *e unless `rc` (the read's)
- * already failed: the earlier phase's reason stands. */
-static int context_join(context_opener *o, int rc, ak_err *e)
-{
-    if (o->started)
-        pthread_join(o->thread, NULL);
-    if (rc == 0 && o->rc != 0) {
-        *e = o->e;
-        rc = -1;
-    }
-    return rc;
-}
-
 int ak_run_buffer(ak_run *r, size_t bytes, const void *host, cl_mem *out, ak_err *e)
 {
     *out = NULL;
@@ -284,17 +237,10 @@ static int write_outputs(ak_run *r, ak_err *e)
 static int run_phases(ak_run *r, ak_err *e)
 {
     const ak_program *p = r->program;
-    context_opener opener;
-    int device = ak_cli_has(p->cli, "device");
     p->plan(r);
-    if (resolve_outputs(r, e) != 0)
+    if (resolve_outputs(r, e) != 0 || read_inputs(r, e) != 0 || open_outputs(r, e) != 0)
         return -1;
-    if (device)
-        context_start(&opener, r);
-    int rc = read_inputs(r, e) == 0 && open_outputs(r, e) == 0 ? 0 : -1;
-    if (device)
-        rc = context_join(&opener, rc, e);
-    if (rc != 0)
+    if (ak_cli_has(p->cli, "device") && open_context(r, e) != 0)
         return -1;
     if ((p->compute && p->compute(r, e) != 0) || release_buffers(r, e) != 0 ||
         write_outputs(r, e) != 0)

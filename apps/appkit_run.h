@@ -13,9 +13,7 @@
  *               stdout
  *   read        the program reads its inputs ("read:" of --time)
  *   open        every output is opened (a temporary file beside it)
- *   context     the OpenCL context, for a program with --device: opened
- *               on a thread of its own while read and open run (its
- *               failure is reported when they succeeded)
+ *   context     the OpenCL context, for a program with --device
  *   compute     the program's work: device buffers (ak_run_buffer), the
  *               primitive (ak_run_primitive), copies back (ak_run_download)
  *   release     the device buffers, before anything is written
