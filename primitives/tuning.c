@@ -5,9 +5,10 @@
  * device name, CPU or GPU devices, a kernel family, an element size; each
  * may be "any") and sets one value. sk__tuning_for reads the rows in order
  * and takes, for each value, the first row that applies: rows for one
- * device come before rows for a vendor, which come before the portable
- * defaults that end the table and cover every value, so an unknown device
- * gets a working tuning. Each row names the measurement that chose it
+ * device come before rows for a vendor, which come before the rows for a
+ * kernel family or a kind of device; where no row applies, the value's
+ * portable default (one for every value) holds, so an unknown device gets a
+ * working tuning. Each row names the measurement that chose it
  * (bench/NOTES-gpu.md, bench/NOTES-cpu.md: the section, with the bench
  * program and its arguments there). Parameters set on the context
  * (sk_context_set_param) override the table.
@@ -67,13 +68,14 @@ typedef struct tune_row {
 #define SCAN_TILES "bench/NOTES-gpu.md: Scan tiles again, with the shuffle work-group scan"
 #define SEGSCAN_TILES "bench/NOTES-gpu.md: Segmented scan tiles"
 #define CPU_RADIX "primitives/sort.c history; bench/NOTES-cpu.md: Radix sort (CPU shape)"
+#define CPU_SCAN "bench/bench_scan on the 2-core PoCL 3.1; no recorded table"
+#define FIRST_GPU_SHAPE "first GPU shape; no recorded comparison"
+#define FIRST_POLY_PLAN "first polynomial plan; no recorded comparison"
 
 /* A family's default: any device, shape and element size. */
 #define FAMILY_DEFAULT(family, key, value, chosen_by)                          \
     {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, family, 0, key, value, chosen_by}
 
-/* A portable default: any device, shape, family and element size. */
-#define PORTABLE(key, value, chosen_by) FAMILY_DEFAULT(ANY_FAMILY, key, value, chosen_by)
 
 static const tune_row rows[] = {
     /* ---- one device ---------------------------------------------------------- */
@@ -135,7 +137,7 @@ static const tune_row rows[] = {
     {"Portable Computing Language", NULL, ANY_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0,
      TUNE_DISK_CACHE, 0, "bench/NOTES-cpu.md: Program builds: the binary for the disk cache"},
 
-    /* ---- portable defaults: every key, any device ---------------------------- */
+    /* ---- a kernel family, a shape or a kind of device ------------------------ */
     /* GPU shape: a tile of about 16 KiB keeps enough loads in flight per
      * work-group while leaving local memory for several work-groups per
      * compute unit (48 KiB on NVIDIA); 256 work-items is the common sweet
@@ -168,7 +170,6 @@ static const tune_row rows[] = {
      * bits 310 ms against 8 bits 372; pairs 8 bits 119 ms, 10 bits 152, 11
      * bits 135. */
     FAMILY_DEFAULT(SK_FAMILY_SORT_PAIRS, TUNE_RADIX_BITS, 8, CPU_RADIX),
-    PORTABLE(TUNE_RADIX_BITS, 11, CPU_RADIX),
     /* CPU devices: the line scatter (non-temporal stores) from 4 MiB of keys
      * and values. Kernel time of the line scatter against the plain one,
      * keys / pairs: 2^20 5.8 vs 6.8 / 7.5 vs 12.3 ms; 2^24 79-84 vs 145-148
@@ -180,41 +181,50 @@ static const tune_row rows[] = {
      * 2^22 uint32). */
     {NULL, NULL, CPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_CPU_STREAM_BYTES, 1L << 24,
      "bench/NOTES-cpu.md: Single pass with decoupled look-back, stores by size"},
-    PORTABLE(TUNE_WG, 256, "first GPU shape; no recorded comparison"),
-    PORTABLE(TUNE_TILE_BYTES, 16384, "first GPU shape; no recorded comparison"),
-    PORTABLE(TUNE_MAX_ITEMS, 16, "first GPU shape; no recorded comparison"),
-    PORTABLE(TUNE_ITEMS, 0, "from the tile"),
+};
+
+/* Each value's default, where no row of the table applies: any device,
+ * shape, family and element size. Indexed by tune_key; every key has one
+ * (sk__tuning_complete checks, and tests/test_runtime_context.c calls it). */
+typedef struct tune_default {
+    long value;
+    const char *chosen_by;
+} tune_default;
+
+static const tune_default defaults[TUNE_KEY_COUNT] = {
+    [TUNE_RADIX_BITS] = {11, CPU_RADIX}, /* the CPU shape's keys: see the rows above */
+    [TUNE_WG] = {256, FIRST_GPU_SHAPE},
+    [TUNE_TILE_BYTES] = {16384, FIRST_GPU_SHAPE},
+    [TUNE_MAX_ITEMS] = {16, FIRST_GPU_SHAPE},
+    [TUNE_ITEMS] = {0, "from the tile"},
     /* The sort's passes that stride over every key (AND/OR, digit counts):
      * 256 work-groups took 1.6 ms over 2^28 keys on an H100, too few loads
      * in flight; 1024 do not. */
-    PORTABLE(TUNE_STRIDE_GROUPS, 1024, "H100 measurement in the sort's history; no recorded table"),
+    [TUNE_STRIDE_GROUPS] = {1024, "H100 measurement in the sort's history; no recorded table"},
     /* Up to 8 tiles, one work-group walking them in order beats three
      * launches. */
-    PORTABLE(TUNE_SINGLE_MAX_TILES, 8, "first GPU shape; no recorded comparison"),
+    [TUNE_SINGLE_MAX_TILES] = {8, FIRST_GPU_SHAPE},
     /* CPU shape (PoCL, work-group size 1): a few chunks per compute unit
      * balance the load; below 32K elements one work-item finishing the
      * whole scan beats three launches. 2-core PoCL 3.1, bench_scan. */
-    PORTABLE(TUNE_CPU_CHUNKS_PER_CU, 4,
-             "bench/bench_scan on the 2-core PoCL 3.1; no recorded table"),
-    PORTABLE(TUNE_CPU_SERIAL_BELOW, 32768,
-             "bench/bench_scan on the 2-core PoCL 3.1; no recorded table"),
+    [TUNE_CPU_CHUNKS_PER_CU] = {4, CPU_SCAN},
+    [TUNE_CPU_SERIAL_BELOW] = {32768, CPU_SCAN},
     /* CPU single pass: chunks whose input is still in L2 (2 MiB) when
      * scanned. 2-core PoCL 3.1, 2^24 uint32: 16K elements 4.9 ms, 32K
      * 4.7-4.8, 64K 4.6, 128K 4.7-4.8, 256K 5.1. */
-    PORTABLE(TUNE_CPU_LB_CHUNK, 65536,
-             "bench/NOTES-cpu.md: Single pass with decoupled look-back, chunk size"),
-    PORTABLE(TUNE_CPU_STREAM_BYTES, 0, "GPUs: never"),
-    PORTABLE(TUNE_LINES_BYTES, 0, "GPUs: never"),
-    PORTABLE(TUNE_PAIRS32_ITEMS, 0, "as keys"),
-    PORTABLE(TUNE_WARPS_FROM_CC, 0, "portable forms"),
-    PORTABLE(TUNE_DISK_CACHE, 1, "drivers that rebuild from source every time"),
-    PORTABLE(TUNE_POLL_VOLATILE, 0, "atomic reads: the OpenCL 1.2 model"),
-    PORTABLE(TUNE_WG_SCAN_WARPS, 1,
-             "bench/NOTES-gpu.md: Work-group scan by warp shuffles (NVIDIA)"),
+    [TUNE_CPU_LB_CHUNK] = {65536, "bench/NOTES-cpu.md: Single pass with decoupled look-back, "
+                                  "chunk size"},
+    [TUNE_CPU_STREAM_BYTES] = {0, "GPUs: never"},
+    [TUNE_LINES_BYTES] = {0, "GPUs: never"},
+    [TUNE_PAIRS32_ITEMS] = {0, "as keys"},
+    [TUNE_WARPS_FROM_CC] = {0, "portable forms"},
+    [TUNE_DISK_CACHE] = {1, "drivers that rebuild from source every time"},
+    [TUNE_POLL_VOLATILE] = {0, "atomic reads: the OpenCL 1.2 model"},
+    [TUNE_WG_SCAN_WARPS] = {1, "bench/NOTES-gpu.md: Work-group scan by warp shuffles (NVIDIA)"},
     /* Below 64 points and above 65536 coefficients the scan per point beats
      * one work-item per point (which would walk all coefficients alone). */
-    PORTABLE(TUNE_POINTS_SCAN_BELOW, 64, "first polynomial plan; no recorded comparison"),
-    PORTABLE(TUNE_POINTS_SCAN_DEGREE, 65536, "first polynomial plan; no recorded comparison"),
+    [TUNE_POINTS_SCAN_BELOW] = {64, FIRST_POLY_PLAN},
+    [TUNE_POINTS_SCAN_DEGREE] = {65536, FIRST_POLY_PLAN},
 };
 
 /* What a lookup is for. */
@@ -237,13 +247,12 @@ static bool row_applies(const tune_row *r, const tune_query *q)
            (r->elem_size == 0 || r->elem_size == q->elem_size);
 }
 
-/* The first row's value for key that applies (the defaults cover every
- * key: tests/test_runtime_context.c checks that an unknown device is tuned). */
+/* The first row's value for key that applies, else the key's default. */
 static long tune(const tune_query *q, tune_key key)
 {
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         if (rows[i].key == key && row_applies(&rows[i], q)) return rows[i].value;
-    return 0;
+    return defaults[key].value;
 }
 
 static size_t tune_size(const tune_query *q, tune_key key)
@@ -336,13 +345,7 @@ bool sk__tuning_disk_cache(const sk_context *ctx)
 
 bool sk__tuning_complete(void)
 {
-    for (int key = 0; key < TUNE_KEY_COUNT; key++) {
-        bool covered = false;
-        for (size_t i = 0; i < sizeof rows / sizeof rows[0] && !covered; i++)
-            covered = rows[i].key == (tune_key)key && !rows[i].vendor && !rows[i].device &&
-                      rows[i].device_class == ANY_DEVICE && rows[i].shape == SK_SHAPE_AUTO &&
-                      rows[i].family == ANY_FAMILY && rows[i].elem_size == 0;
-        if (!covered) return false;
-    }
+    for (int key = 0; key < TUNE_KEY_COUNT; key++)
+        if (!defaults[key].chosen_by) return false;
     return true;
 }
