@@ -40,7 +40,8 @@ typedef struct bench {
     char device[300], driver[300], cpu[300], cc[120], slug[64];
     bb_devbufs d;
     size_t dev_n;              /* elements the device buffers hold            */
-    /* what the device buffers hold now */
+    /* what the device buffers hold now: keys from keys_src, of keys_dist */
+    const uint32_t *keys_src;
     char keys_dist[16];
     int keys_up, values_up, segs_up, coeffs_up;
     /* host read-back and serial outputs */
@@ -117,6 +118,7 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
             return -1;
     } else if (poison) {
         if (fill_u32(b, b->d.out, c->n, why, cap)) return -1;
+        if (c->prim == BB_MERGE_PAIRS && fill_u32(b, b->d.out2, c->n, why, cap)) return -1;
     }
     s->count = (size_t)-1;
     s->scalar = POISON;
@@ -128,9 +130,11 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
 }
 
 /* c->prim through scankit's device forms (SFX empty) or host-array forms
- * (SFX _host): KEYS in, OUT out, SK and SV sorted in place, FLAGS, OFFSETS
- * and COEFFS the segments and coefficients; ctx, s, seg and st in scope. */
-#define SK_DISPATCH(SFX, KEYS, OUT, SK, SV, FLAGS, OFFSETS, COEFFS)                        \
+ * (SFX _host): KEYS in, OUT out, SK and SV sorted in place, KEYS with VALUES
+ * and KEYS_B with VALUES_B merged into OUT and OUT2, FLAGS, OFFSETS and
+ * COEFFS the segments and coefficients; ctx, s, seg and st in scope. */
+#define SK_DISPATCH(SFX, KEYS, OUT, SK, SV, KEYS_B, VALUES, VALUES_B, OUT2, FLAGS, OFFSETS,   \
+                    COEFFS)                                                              \
     switch (c->prim) {                                                                   \
     case BB_SCAN_INCLUSIVE:                                                              \
         st = sk_scan_inclusive##SFX(ctx, SK_UINT32, SK_OP_ADD, KEYS, OUT, c->n);          \
@@ -153,6 +157,14 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
     case BB_SORT_PAIRS:                                                                  \
         st = sk_sort_pairs##SFX(ctx, SK_UINT32, sizeof(uint32_t), SK, SV, c->n,           \
                                 SK_ASCENDING);                                           \
+        break;                                                                           \
+    case BB_MERGE_KEYS:                                                                  \
+        st = sk_merge_keys##SFX(ctx, SK_UINT32, KEYS, KEYS_B, OUT, c->na, c->n - c->na,   \
+                                SK_ASCENDING);                                           \
+        break;                                                                           \
+    case BB_MERGE_PAIRS:                                                                 \
+        st = sk_merge_pairs##SFX(ctx, SK_UINT32, sizeof(uint32_t), KEYS, VALUES, KEYS_B,  \
+                                 VALUES_B, OUT, OUT2, c->na, c->n - c->na, SK_ASCENDING); \
         break;                                                                           \
     case BB_SEGSCAN:                                                                     \
         seg.flags = FLAGS;                                                               \
@@ -182,7 +194,8 @@ static int sk_run(void *self, const bb_case *c, double *ms, char *why, size_t ca
     sk_status st = SK_OK;
     sk_segments seg;
     memset(&seg, 0, sizeof seg);
-    SK_DISPATCH(, d->keys, d->out, d->work_k, d->work_v, d->flags, d->offsets, d->coeffs)
+    SK_DISPATCH(, d->keys, d->out, d->work_k, d->work_v, d->keys_b, d->values, d->values_b,
+                d->out2, d->flags, d->offsets, d->coeffs)
     if (st != SK_OK) return sk_why(s, st, bb_prim_name(c->prim), why, cap);
     double seconds = 0;
     st = sk_context_profile_take(ctx, &seconds, NULL);
@@ -206,7 +219,11 @@ static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_
     case BB_SCAN_EXCLUSIVE:
     case BB_SEGSCAN:
     case BB_PARTITION:
+    case BB_MERGE_KEYS:
         return read_u32(b, b->d.out, b->got, n, why, cap);
+    case BB_MERGE_PAIRS:
+        return read_u32(b, b->d.out, b->got, n, why, cap) ||
+               read_u32(b, b->d.out2, b->got2, n, why, cap);
     case BB_SELECT_IF:
         return read_u32(b, b->d.out, b->got, s->count <= n ? s->count : 0, why, cap);
     case BB_SEGREDUCE:
@@ -243,6 +260,7 @@ static int host_reset(void *self, const bb_case *c, int poison, char *why, size_
         if (c->prim == BB_SORT_PAIRS) memcpy(b->got2, c->values, c->n * sizeof(uint32_t));
     } else if (poison) {
         memset(b->got, 0xA5, c->n * sizeof(uint32_t));
+        memset(b->got2, 0xA5, c->n * sizeof(uint32_t));
     }
     return reset_results(&s->count, &s->scalar, &s->poly);
 }
@@ -256,7 +274,8 @@ static int host_run(void *self, const bb_case *c, double *ms, char *why, size_t 
     sk_segments_host seg;
     memset(&seg, 0, sizeof seg);
     double t0 = bb_now();
-    SK_DISPATCH(_host, c->keys, b->got, b->got, b->got2, c->flags, c->offsets, c->coeffs)
+    SK_DISPATCH(_host, c->keys, b->got, b->got, b->got2, c->keys + c->na, c->values,
+                c->values + c->na, b->got2, c->flags, c->offsets, c->coeffs)
     *ms = (bb_now() - t0) * 1e3;
     double dummy = 0;
     sk_context_profile_take(ctx, &dummy, NULL); /* drop the launches' record */
@@ -318,8 +337,9 @@ static int serial_fetch(void *self, const bb_case *c, bb_result *r, char *why, s
 
 static void devbufs_release(bench *b)
 {
-    cl_mem *m[] = {&b->d.keys, &b->d.values, &b->d.flags, &b->d.offsets, &b->d.seg_ids,
-                   &b->d.coeffs, &b->d.out, &b->d.out2, &b->d.work_k, &b->d.work_v};
+    cl_mem *m[] = {&b->d.keys, &b->d.values, &b->d.keys_b, &b->d.values_b, &b->d.flags,
+                   &b->d.offsets, &b->d.seg_ids, &b->d.coeffs, &b->d.out, &b->d.out2,
+                   &b->d.work_k, &b->d.work_v};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         if (*m[i] && clReleaseMemObject(*m[i]) != CL_SUCCESS) b->errors++;
         *m[i] = NULL;
@@ -335,6 +355,7 @@ static int devbufs_alloc(bench *b, size_t n, char *why, size_t cap)
     size_t m = n ? n : 1, u = m * sizeof(uint32_t);
     struct { cl_mem *mem; size_t bytes; const char *name; } list[] = {
         {&b->d.keys, u, "keys"},       {&b->d.values, u, "values"},
+        {&b->d.keys_b, u, "keys_b"},   {&b->d.values_b, u, "values_b"},
         {&b->d.flags, m, "flags"},     {&b->d.offsets, u + 4, "offsets"},
         {&b->d.seg_ids, u, "seg_ids"}, {&b->d.coeffs, m * sizeof(double), "coeffs"},
         {&b->d.out, u, "out"},         {&b->d.out2, u, "out2"},
@@ -364,14 +385,21 @@ static int upload(bench *b, cl_mem to, const void *from, size_t bytes, char *why
 /* Makes the device buffers hold c's inputs. */
 static int upload_case(bench *b, const bb_case *c, char *why, size_t cap)
 {
-    size_t n = c->n;
-    if (c->keys && (!b->keys_up || strcmp(b->keys_dist, c->dist.name))) {
-        if (upload(b, b->d.keys, c->keys, n * 4, why, cap)) return -1;
+    size_t n = c->n, nb = n - c->na;
+    /* the generated keys, or (merges) the same with each half sorted */
+    if (c->keys &&
+        (!b->keys_up || b->keys_src != c->keys || strcmp(b->keys_dist, c->dist.name))) {
+        if (upload(b, b->d.keys, c->keys, n * 4, why, cap) ||
+            upload(b, b->d.keys_b, c->keys + c->na, nb * 4, why, cap))
+            return -1;
+        b->keys_src = c->keys;
         snprintf(b->keys_dist, sizeof b->keys_dist, "%s", c->dist.name);
         b->keys_up = 1;
     }
     if (c->values && !b->values_up) {
-        if (upload(b, b->d.values, c->values, n * 4, why, cap)) return -1;
+        if (upload(b, b->d.values, c->values, n * 4, why, cap) ||
+            upload(b, b->d.values_b, c->values + c->na, nb * 4, why, cap))
+            return -1;
         b->values_up = 1;
     }
     if (c->flags && !b->segs_up) {
@@ -610,7 +638,7 @@ static void probe(bench *b)
  * peer's temporaries (a sort of pairs: about 16 bytes an element). */
 static uint64_t device_bytes(size_t n)
 {
-    return (uint64_t)n * 70u + (64u << 20);
+    return (uint64_t)n * 78u + (64u << 20);
 }
 
 int main(int argc, char **argv)

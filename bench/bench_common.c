@@ -17,8 +17,9 @@
 /* ---- primitives and distributions --------------------------------------------------- */
 
 static const char *const prim_names[BB_PRIM_COUNT] = {
-    "scan_inclusive", "scan_exclusive", "reduce",  "select_if", "partition",
-    "sort_keys",      "sort_pairs",     "segscan", "segreduce", "poly_eval"};
+    "scan_inclusive", "scan_exclusive", "reduce",     "select_if",   "partition",
+    "sort_keys",      "sort_pairs",     "merge_keys", "merge_pairs", "segscan",
+    "segreduce",      "poly_eval"};
 
 const char *bb_prim_name(bb_prim p)
 {
@@ -51,6 +52,15 @@ size_t bb_prim_dists(bb_prim p, bb_dist *out)
     case BB_SORT_KEYS:
     case BB_SORT_PAIRS:
         for (unsigned k = 2; k <= 4; k++) out[n++] = make_dist(AK_DIST_ENTROPY, k);
+        out[n++] = make_dist(AK_DIST_SORTED, 1);
+        out[n++] = make_dist(AK_DIST_REVERSED, 1);
+        out[n++] = make_dist(AK_DIST_EQUAL, 1);
+        out[n++] = make_dist(AK_DIST_FEW_UNIQUE, 1);
+        break;
+    case BB_MERGE_KEYS:
+    case BB_MERGE_PAIRS:
+        /* sorted: every key of the first half comes first, reversed: every
+         * key of the second; equal and few-unique: ties, a before b */
         out[n++] = make_dist(AK_DIST_SORTED, 1);
         out[n++] = make_dist(AK_DIST_REVERSED, 1);
         out[n++] = make_dist(AK_DIST_EQUAL, 1);
@@ -107,8 +117,8 @@ typedef struct bb_cli_args {
      "the input seed (1), as datagen --seed", NULL, 0},                                 \
     BB_TEXT_ROW("prims", prims, "LIST",                                                   \
                 "comma list of: scan_inclusive scan_exclusive reduce\n"                 \
-                "select_if partition sort_keys sort_pairs segscan\n"                    \
-                "segreduce poly_eval (default: all)"),                                  \
+                "select_if partition sort_keys sort_pairs merge_keys\n"                 \
+                "merge_pairs segscan segreduce poly_eval (default: all)"),              \
     BB_TEXT_ROW("dists", dists, "LIST",                                                   \
                 "only these distributions (uniform, entropy:2, entropy:3,\n"            \
                 "entropy:4, sorted, reversed, equal, few-unique)"),                     \
@@ -504,8 +514,9 @@ int bb_inputs_alloc(bb_inputs *in, size_t n, uint64_t seed)
     in->ref_out = malloc(m * sizeof(uint32_t));
     in->ref_out2 = malloc(m * sizeof(uint32_t));
     in->scratch = malloc(2 * m * sizeof(uint32_t));
+    in->halves = malloc(m * sizeof(uint32_t));
     if (!in->keys || !in->values || !in->offsets || !in->seg_ids || !in->flags ||
-        !in->coeffs || !in->ref_out || !in->ref_out2 || !in->scratch) {
+        !in->coeffs || !in->ref_out || !in->ref_out2 || !in->scratch || !in->halves) {
         bb_inputs_free(in);
         return -1;
     }
@@ -524,6 +535,7 @@ void bb_inputs_free(bb_inputs *in)
     free(in->ref_out);
     free(in->ref_out2);
     free(in->scratch);
+    free(in->halves);
     memset(in, 0, sizeof *in);
 }
 
@@ -588,6 +600,30 @@ static void radix_sort(uint32_t *k, uint32_t *v, uint32_t *tk, uint32_t *tv, siz
     }
 }
 
+/* Stable two-pointer merge of the sorted a[0, na) and b[0, nb) into out:
+ * among equal keys a's come first. va and vb (NULL: keys only) move with
+ * their keys into vout. */
+static void merge_serial(const uint32_t *a, const uint32_t *va, size_t na, const uint32_t *b,
+                         const uint32_t *vb, size_t nb, uint32_t *out, uint32_t *vout)
+{
+    size_t i = 0, j = 0, k = 0;
+    while (i < na && j < nb) {
+        if (b[j] < a[i]) {
+            if (vout) vout[k] = vb[j];
+            out[k++] = b[j++];
+        } else {
+            if (vout) vout[k] = va[i];
+            out[k++] = a[i++];
+        }
+    }
+    memcpy(out + k, a + i, (na - i) * sizeof *out);
+    memcpy(out + k + (na - i), b + j, (nb - j) * sizeof *out);
+    if (vout) {
+        memcpy(vout + k, va + i, (na - i) * sizeof *vout);
+        memcpy(vout + k + (na - i), vb + j, (nb - j) * sizeof *vout);
+    }
+}
+
 void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t *out2,
                    uint32_t *tmp, size_t *count, uint32_t *scalar, double *poly)
 {
@@ -648,6 +684,12 @@ void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t 
             radix_sort(out, out2, tmp, tmp + n, n);
         }
         break;
+    case BB_MERGE_KEYS:
+        merge_serial(in, NULL, c->na, in + c->na, NULL, n - c->na, out, NULL);
+        break;
+    case BB_MERGE_PAIRS:
+        merge_serial(in, c->values, c->na, in + c->na, c->values + c->na, n - c->na, out, out2);
+        break;
     case BB_SEGSCAN:
         for (size_t i = 0; i < n; i++) out[i] = acc = c->flags[i] ? in[i] : acc + in[i];
         break;
@@ -670,6 +712,21 @@ void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t 
     }
 }
 
+/* The merges' input: in->keys with each half sorted (the serial radix sort;
+ * scratch as its buffer), made once per distribution. */
+static const uint32_t *sorted_halves(bb_inputs *in, size_t na)
+{
+    size_t n = in->n;
+    if (!in->have_halves || strcmp(in->halves_dist.name, in->dist.name)) {
+        memcpy(in->halves, in->keys, n * sizeof *in->halves);
+        radix_sort(in->halves, NULL, in->scratch, NULL, na);
+        radix_sort(in->halves + na, NULL, in->scratch, NULL, n - na);
+        in->halves_dist = in->dist;
+        in->have_halves = 1;
+    }
+    return in->halves;
+}
+
 int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char *why,
                     size_t cap)
 {
@@ -680,6 +737,8 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
     c->dist = *d;
     c->seed = in->seed;
     c->x = BB_POLY_X;
+    c->na = n / 2;
+    int merge = p == BB_MERGE_KEYS || p == BB_MERGE_PAIRS;
     uint64_t h = BB_CHECKSUM_INIT;
     if (p == BB_POLY) {
         if (!in->have_coeffs) {
@@ -700,10 +759,10 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
             in->have_keys = 1;
             in->dist = *d;
         }
-        c->keys = in->keys;
-        h = bb_checksum(in->keys, n * sizeof(uint32_t), h);
+        c->keys = merge ? sorted_halves(in, c->na) : in->keys;
+        h = bb_checksum(c->keys, n * sizeof(uint32_t), h);
     }
-    if (p == BB_SORT_PAIRS) {
+    if (p == BB_SORT_PAIRS || p == BB_MERGE_PAIRS) {
         c->values = in->values;
         h = bb_checksum(in->values, n * sizeof(uint32_t), h);
     }
@@ -730,10 +789,11 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
     c->ref_out2 = in->ref_out2;
     c->ref_count = count;
     c->ref_scalar = scalar;
-    if (p == BB_SORT_KEYS || p == BB_SORT_PAIRS) {
+    if (p == BB_SORT_KEYS || p == BB_SORT_PAIRS || merge) {
         for (size_t i = 1; i < n; i++)
             if (c->ref_out[i - 1] > c->ref_out[i]) {
-                snprintf(why, cap, "the serial reference sort is not sorted at [%zu]", i);
+                snprintf(why, cap, "the serial reference %s is not sorted at [%zu]",
+                         merge ? "merge" : "sort", i);
                 return -1;
             }
     }
@@ -763,6 +823,32 @@ static int mismatch(const uint32_t *got, const uint32_t *want, size_t n, const c
             snprintf(why, cap, "%s[%zu] = %" PRIu32 ", want %" PRIu32, what, i, got[i], want[i]);
             return 1;
         }
+    return 0;
+}
+
+/* Pairs whose keys are right and whose ties may come in any order: every
+ * value is the index of an input pair (the values are 0, 1, ..., n-1)
+ * holding the key beside it, and each index comes once. */
+static int pairs_mismatch(const bb_case *c, const bb_result *r, char *why, size_t cap)
+{
+    size_t n = c->n;
+    unsigned char *seen = calloc(n ? n : 1, 1);
+    if (!seen) {
+        snprintf(why, cap, "out of host memory checking the values");
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = r->out2[i];
+        if (v >= n || seen[v] || c->keys[v] != r->out[i]) {
+            snprintf(why, cap, "values[%zu] = %" PRIu32 " is not the index of an input pair "
+                     "with key %" PRIu32 "%s", i, v, r->out[i],
+                     v < n && seen[v] ? " (it came twice)" : "");
+            free(seen);
+            return 1;
+        }
+        seen[v] = 1;
+    }
+    free(seen);
     return 0;
 }
 
@@ -803,10 +889,13 @@ int bb_check(const bb_case *c, const bb_result *r, int flags, char *why, size_t 
         return mismatch(r->out + r->count, c->ref_out + r->count, n - r->count, "rejected out",
                         why, cap);
     case BB_SORT_KEYS:
+    case BB_MERGE_KEYS:
         return mismatch(r->out, c->ref_out, n, "keys", why, cap);
     case BB_SORT_PAIRS:
-        return mismatch(r->out, c->ref_out, n, "keys", why, cap) ||
-               mismatch(r->out2, c->ref_out2, n, "values", why, cap);
+    case BB_MERGE_PAIRS:
+        if (mismatch(r->out, c->ref_out, n, "keys", why, cap)) return 1;
+        if (flags & BB_CHECK_TIES_ANY_ORDER) return pairs_mismatch(c, r, why, cap);
+        return mismatch(r->out2, c->ref_out2, n, "values", why, cap);
     case BB_SEGREDUCE:
         if (r->count != c->nseg) {
             snprintf(why, cap, "%zu segments, want %zu", r->count, c->nseg);
@@ -1003,7 +1092,7 @@ uint64_t bb_host_memory(void)
 
 uint64_t bb_host_bytes(size_t n)
 {
-    /* inputs and references (bb_inputs: 45 bytes an element) plus one
+    /* inputs and references (bb_inputs: 49 bytes an element) plus one
      * implementation's read-back (8 bytes) and the serial outputs (8) */
-    return (uint64_t)n * 61u + (64u << 20);
+    return (uint64_t)n * 65u + (64u << 20);
 }

@@ -15,7 +15,8 @@
  *   CSV          one row format for every program.
  *
  * All element data is uint32 (keys, values, segment offsets); polynomial
- * coefficients are float64.
+ * coefficients are float64. A merge's two inputs are the halves of the
+ * generated keys, each sorted: keys[0, na) and keys[na, n), na = n / 2.
  */
 #ifndef SK_BENCH_COMMON_H
 #define SK_BENCH_COMMON_H
@@ -42,6 +43,8 @@ typedef enum bb_prim {
     BB_PARTITION,
     BB_SORT_KEYS,
     BB_SORT_PAIRS,
+    BB_MERGE_KEYS,
+    BB_MERGE_PAIRS,
     BB_SEGSCAN,
     BB_SEGREDUCE,
     BB_POLY,
@@ -256,7 +259,9 @@ typedef struct bb_case {
     uint64_t seed;
     /* inputs */
     const uint32_t *keys;      /* n elements (not poly)                 */
-    const uint32_t *values;    /* n: 0, 1, ..., n-1 (sort_pairs)        */
+    const uint32_t *values;    /* n: 0, 1, ..., n-1 (sort/merge_pairs)  */
+    size_t na;                 /* n / 2: merges take keys[0, na) and    */
+                               /* keys[na, n), values likewise          */
     const uint8_t *flags;      /* n head flags (segscan, segreduce)     */
     const uint32_t *offsets;   /* nseg + 1 offsets                      */
     const uint32_t *seg_ids;   /* n segment indices                     */
@@ -266,7 +271,7 @@ typedef struct bb_case {
     uint64_t checksum;         /* of every input above                  */
     /* reference result */
     const uint32_t *ref_out;   /* n (nseg for segreduce)                */
-    const uint32_t *ref_out2;  /* n values (sort_pairs)                 */
+    const uint32_t *ref_out2;  /* n values (sort_pairs, merge_pairs)    */
     size_t ref_count;          /* select_if, partition                  */
     uint32_t ref_scalar;       /* reduce                                */
     double ref_poly, poly_bound;
@@ -287,6 +292,10 @@ typedef struct bb_inputs {
     /* reference outputs */
     uint32_t *ref_out, *ref_out2;
     uint32_t *scratch;     /* n, for the serial sorts                           */
+    /* the merges' input: `keys` with each half sorted, of distribution halves_dist */
+    uint32_t *halves;
+    bb_dist halves_dist;
+    int have_halves;
 } bb_inputs;
 
 /* Allocates the arrays for n elements (NULL pointers stay NULL on failure).
@@ -301,13 +310,14 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
 
 /* ---- the serial implementations (also the references) ----------------------------- */
 
-/* Variants of the serial baseline: the obvious loop for everything; for the
- * sorts an 8-bit LSD radix sort and qsort. */
+/* Variants of the serial baseline: the obvious loop for everything (for the
+ * merges a two-pointer merge); for the sorts an 8-bit LSD radix sort and
+ * qsort. */
 typedef enum bb_serial { BB_SERIAL_LOOP = 0, BB_SERIAL_QSORT = 1 } bb_serial;
 
 /* Runs the serial code of c->prim on c's inputs into out (n, or nseg for
- * segreduce), out2 (sort_pairs values), *count, *scalar, *poly. tmp holds n
- * uint32 (sorts). */
+ * segreduce), out2 (sort_pairs and merge_pairs values), *count, *scalar,
+ * *poly. tmp holds n uint32 (sorts). */
 void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t *out2,
                    uint32_t *tmp, size_t *count, uint32_t *scalar, double *poly);
 
@@ -315,7 +325,7 @@ void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t 
 
 typedef struct bb_result {
     const uint32_t *out;       /* what the reference's ref_out holds     */
-    const uint32_t *out2;      /* values (sort_pairs)                    */
+    const uint32_t *out2;      /* values (sort_pairs, merge_pairs)       */
     size_t count;
     uint32_t scalar;
     double poly;
@@ -324,6 +334,10 @@ typedef struct bb_result {
 /* A partition whose rejected part comes out in reverse input order (CUB's
  * DevicePartition::If): check that order instead of the stable one. */
 #define BB_CHECK_REJECTED_REVERSED 1
+/* A merge of pairs that does not promise stability (CUB's DeviceMerge): the
+ * keys must be the reference's, and every value the index of an input pair
+ * with the key beside it, each index once, in any order among equal keys. */
+#define BB_CHECK_TIES_ANY_ORDER 2
 
 /* @return 0 when r equals c's reference (poly: within its bound), 1 with
  * the first difference in why. */

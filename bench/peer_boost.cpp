@@ -12,6 +12,7 @@
 #include <boost/compute/algorithm/copy_if.hpp>
 #include <boost/compute/algorithm/exclusive_scan.hpp>
 #include <boost/compute/algorithm/inclusive_scan.hpp>
+#include <boost/compute/algorithm/merge.hpp>
 #include <boost/compute/algorithm/reduce.hpp>
 #include <boost/compute/algorithm/reduce_by_key.hpp>
 #include <boost/compute/algorithm/sort.hpp>
@@ -43,7 +44,7 @@ struct bb_boost {
     bc::command_queue queue;
     bool markers = true;        // markers give profiling data
     const bb_devbufs *d = nullptr;
-    bc::buffer keys, values, seg_ids, out, out2, work_k, work_v;
+    bc::buffer keys, keys_b, values, seg_ids, out, out2, work_k, work_v;
     std::vector<cl_uint> got, got2;
     size_t count = 0;
     cl_uint scalar = 0;
@@ -119,6 +120,11 @@ void algorithm(bb_boost *b, const bb_case *c)
     case BB_SORT_PAIRS:
         bc::sort_by_key(wk, wk + n, bc::make_buffer_iterator<cl_uint>(b->work_v, 0), b->queue);
         break;
+    case BB_MERGE_KEYS: {
+        it kb = bc::make_buffer_iterator<cl_uint>(b->keys_b, 0);
+        bc::merge(k, k + c->na, kb, kb + (n - c->na), o, b->queue);
+        break;
+    }
     case BB_SEGREDUCE: {
         it ids = bc::make_buffer_iterator<cl_uint>(b->seg_ids, 0);
         it o2 = bc::make_buffer_iterator<cl_uint>(b->out2, 0);
@@ -225,7 +231,9 @@ const char *bb_boost_version(void)
 
 int bb_boost_supports(bb_prim p)
 {
-    return p != BB_SEGSCAN && p != BB_POLY && (unsigned)p < BB_PRIM_COUNT;
+    /* merge, but no merge of pairs (no merge_by_key) */
+    return p != BB_SEGSCAN && p != BB_MERGE_PAIRS && p != BB_POLY &&
+           (unsigned)p < BB_PRIM_COUNT;
 }
 
 int bb_boost_impl(bb_boost *b, const bb_devbufs *d, const bb_case *c, bb_impl *im, char *why,
@@ -235,6 +243,7 @@ int bb_boost_impl(bb_boost *b, const bb_devbufs *d, const bb_case *c, bb_impl *i
     try {
         b->d = d;
         b->keys = bc::buffer(d->keys, true);
+        b->keys_b = bc::buffer(d->keys_b, true);
         b->values = bc::buffer(d->values, true);
         b->seg_ids = bc::buffer(d->seg_ids, true);
         b->out = bc::buffer(d->out, true);

@@ -18,6 +18,8 @@ typedef struct bb_devbufs {
     size_t cap;          /* elements every buffer holds                        */
     cl_mem keys;         /* the case's keys (read only)                        */
     cl_mem values;       /* 0, 1, ..., n-1 (read only)                          */
+    cl_mem keys_b;       /* keys[na, n): a merge's second input (read only)    */
+    cl_mem values_b;     /* values[na, n) (read only)                          */
     cl_mem flags;        /* uint8 head flags                                   */
     cl_mem offsets;      /* uint32, nseg + 1                                   */
     cl_mem seg_ids;      /* uint32 segment index of each element               */

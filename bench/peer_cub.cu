@@ -12,18 +12,34 @@
 // runs after warm-ups. select_if and partition leave their count on the
 // device (read back untimed), like the rest of CUB's interface. CUB's
 // DevicePartition::If writes the rejected items in reverse order; that order
-// is what is checked for it. Without a CUDA device every row says
-// "unavailable" and the exit status is 0.
+// is what is checked for it. The merges run cub::DeviceMerge where this CUB
+// has it (CCCL 2.7, CUDA 12.8), else thrust::merge and thrust::merge_by_key
+// (which allocate their temporary storage inside the timed call); the row's
+// driver column says which. DeviceMerge does not promise a stable merge, so
+// its pairs are checked with equal keys' values in any order, and the row's
+// detail says when they came out of input order. Without a CUDA device every
+// row says "unavailable" and the exit status is 0.
 #include "bench_common.h"
 
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
+
+#if __has_include(<cub/device/device_merge.cuh>)
+#include <cub/device/device_merge.cuh>
+#define BB_DEVICE_MERGE 1
+#else
+#include <thrust/execution_policy.h>
+#include <thrust/merge.h>
+#define BB_DEVICE_MERGE 0
+#endif
 
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <vector>
 
 namespace {
@@ -42,6 +58,7 @@ struct cub_state {
     cudaEvent_t e0 = nullptr, e1 = nullptr;
     std::vector<uint32_t> got, got2;
     size_t host_count = 0;
+    bool ties_reordered = false;   // merge_pairs: equal keys' values out of input order
 };
 
 int cuda_why(cudaError_t e, const char *what, char *why, size_t cap)
@@ -85,6 +102,48 @@ int alloc(cub_state *s, size_t n, char *why, size_t cap)
     return 0;
 }
 
+// The call that merges (the driver column of its rows), or nullptr.
+const char *merge_call(bb_prim p)
+{
+    if (p != BB_MERGE_KEYS && p != BB_MERGE_PAIRS) return nullptr;
+#if BB_DEVICE_MERGE
+    return p == BB_MERGE_KEYS ? "cub::DeviceMerge::MergeKeys" : "cub::DeviceMerge::MergePairs";
+#else
+    return p == BB_MERGE_KEYS ? "thrust::merge" : "thrust::merge_by_key";
+#endif
+}
+
+// A merge of keys[0, na) with keys[na, n) (values likewise) into out (out2);
+// with temp == nullptr only sets *bytes.
+cudaError_t merge(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
+{
+    const uint32_t *a = s->keys, *b = s->keys + c->na;
+    const uint32_t *va = s->values, *vb = s->values + c->na;
+    int64_t na = static_cast<int64_t>(c->na), nb = static_cast<int64_t>(c->n - c->na);
+#if BB_DEVICE_MERGE
+    if (c->prim == BB_MERGE_PAIRS)
+        return cub::DeviceMerge::MergePairs(temp, *bytes, a, va, na, b, vb, nb, s->out, s->out2);
+    return cub::DeviceMerge::MergeKeys(temp, *bytes, a, na, b, nb, s->out);
+#else
+    if (!temp) {
+        *bytes = 0;
+        return cudaSuccess;
+    }
+    try {
+        if (c->prim == BB_MERGE_PAIRS)
+            thrust::merge_by_key(thrust::device, a, a + na, b, b + nb, va, vb, s->out, s->out2);
+        else
+            thrust::merge(thrust::device, a, a + na, b, b + nb, s->out);
+    } catch (const std::bad_alloc &) {
+        return cudaErrorMemoryAllocation;
+    } catch (const std::exception &) {
+        cudaError_t e = cudaGetLastError();
+        return e != cudaSuccess ? e : cudaErrorUnknown;
+    }
+    return cudaGetLastError();
+#endif
+}
+
 // One call of CUB for c; with temp == nullptr only sets *bytes.
 cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
 {
@@ -105,6 +164,9 @@ cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
     case BB_SORT_PAIRS:
         return cub::DeviceRadixSort::SortPairs(temp, *bytes, s->keys, s->out, s->values,
                                                s->out2, n);
+    case BB_MERGE_KEYS:
+    case BB_MERGE_PAIRS:
+        return merge(s, c, temp, bytes);
     case BB_SEGSCAN:
         return cub::DeviceScan::InclusiveSumByKey(temp, *bytes, s->seg_ids, s->keys, s->out, n);
     case BB_SEGREDUCE:
@@ -119,6 +181,21 @@ cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
 bool supports(bb_prim p)
 {
     return p != BB_POLY;
+}
+
+// What bb_check is to accept from CUB for p.
+int check_flags(bb_prim p)
+{
+    if (p == BB_PARTITION) return BB_CHECK_REJECTED_REVERSED;
+    if (p == BB_MERGE_PAIRS && BB_DEVICE_MERGE) return BB_CHECK_TIES_ANY_ORDER;
+    return 0;
+}
+
+// driver, followed by the call for the merges.
+void row_driver(const char *driver, bb_prim p, char *out, size_t cap)
+{
+    const char *m = merge_call(p);
+    std::snprintf(out, cap, "%s%s%s", driver, m && driver[0] ? "; " : "", m ? m : "");
 }
 
 int upload(cub_state *s, const bb_case *c, char *why, size_t cap)
@@ -188,7 +265,7 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
     if (c->prim == BB_REDUCE) m = 1;
     if (m) CK(cudaMemcpy(s->got.data(), s->out, m * sizeof(uint32_t), cudaMemcpyDeviceToHost),
               "cudaMemcpy");
-    if (c->prim == BB_SORT_PAIRS && n)
+    if ((c->prim == BB_SORT_PAIRS || c->prim == BB_MERGE_PAIRS) && n)
         CK(cudaMemcpy(s->got2.data(), s->out2, n * sizeof(uint32_t), cudaMemcpyDeviceToHost),
            "cudaMemcpy");
     r->out = s->got.data();
@@ -196,6 +273,10 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
     r->count = s->host_count;
     r->scalar = s->got[0];
     r->poly = 0;
+    if (c->prim == BB_MERGE_PAIRS) {
+        char unused[200];
+        s->ties_reordered = bb_check(c, r, 0, unused, sizeof unused) != 0;
+    }
     return 0;
 }
 
@@ -253,7 +334,9 @@ int main(int argc, char **argv)
                 std::memset(&m, 0, sizeof m);
                 m.status = BB_UNAVAILABLE;
                 std::snprintf(m.detail, sizeof m.detail, "%s", unavailable);
-                bb_csv_row(csv, &c, "cub", device, "", &m, 0);
+                char rdriver[400];
+                row_driver("", c.prim, rdriver, sizeof rdriver);
+                bb_csv_row(csv, &c, "cub", device, rdriver, &m, 0);
             }
         if (csv != stdout) std::fclose(csv);
         return 0;
@@ -312,15 +395,20 @@ int main(int argc, char **argv)
                         errors++;
                         continue;
                     }
-                    bb_impl im = {&s, reset, run, fetch,
-                                  prim == BB_PARTITION ? BB_CHECK_REJECTED_REVERSED : 0};
+                    bb_impl im = {&s, reset, run, fetch, check_flags(prim)};
+                    char rdriver[400];
+                    row_driver(driver, prim, rdriver, sizeof rdriver);
+                    s.ties_reordered = false;
                     if (upload(&s, &c, why, sizeof why)) {
                         m.status = BB_ERROR;
                         std::snprintf(m.detail, sizeof m.detail, "%s", why);
                     } else {
                         bb_measure_run(&o, &im, &c, &m);
                     }
-                    bb_csv_row(csv, &c, "cub", device, driver, &m, 0);
+                    if (m.status == BB_OK && s.ties_reordered)
+                        std::snprintf(m.detail, sizeof m.detail,
+                                      "equal keys' values out of input order (not stable)");
+                    bb_csv_row(csv, &c, "cub", device, rdriver, &m, 0);
                     if (m.status == BB_OK)
                         std::fprintf(stderr, "  %-14s 2^%-2d %-11s cub %10.3f ms\n",
                                      bb_prim_name(prim), log2s[si], c.dist.name, m.ms);

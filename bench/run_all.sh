@@ -73,7 +73,10 @@ report() {
     echo
     echo "- scankit: ${drv}"
     awk -F, '$4 == "boost_compute" && $10 == "ok" { print "- Boost.Compute: " $6; exit }' "$merged"
-    awk -F, '$4 == "cub" && $10 == "ok" { print "- CUB: " $5 ", " $6; exit }' "$merged"
+    awk -F, '$4 == "cub" && $10 == "ok" { d = $6; sub(/; (cub|thrust)::.*$/, "", d); print "- CUB: " $5 ", " d; exit }' "$merged"
+    awk -F, '$4 == "cub" && $10 == "ok" && $1 ~ /^merge_/ && !seen[$1]++ {
+        m = $6; sub(/^.*; /, "", m); l = l (l ? ", " : "") $1 " by " m }
+      END { if (l) print "- CUB merges: " l }' "$merged"
     awk -F, '$4 ~ /^serial/ { print "- serial C: " $5 ", " $6; exit }' "$merged"
     [ -f "$dir/run.txt" ] && sed 's/^/- /' "$dir/run.txt"
     echo

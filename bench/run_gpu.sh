@@ -31,7 +31,8 @@
 #   checksums), write results.md and draw the plots (no gnuplot there).
 #
 # Environment: BENCH_ARGS adds options to bench_all and bench_cub (e.g.
-# "--max-log2 26"), HYPERFINE_ARGS to hyperfine.sh. Serial baselines stop at 2^26 and qsort at 2^22 there
+# "--max-log2 26", or "--prims merge_keys,merge_pairs" for the merges
+# alone), HYPERFINE_ARGS to hyperfine.sh. Serial baselines stop at 2^26 and qsort at 2^22 there
 # (one host core would take minutes per size above).
 set -euo pipefail
 
