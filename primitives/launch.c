@@ -118,6 +118,17 @@ sk_status sk__args_launch(sk__args *a, size_t global, size_t local)
     return st;
 }
 
+/* The work-group of sk__args_launch_each: a few warps on a GPU, several
+ * SIMD widths on a CPU. */
+#define EACH_WG 64
+
+sk_status sk__args_launch_each(sk__args *a, size_t count)
+{
+    size_t local = EACH_WG;
+    while (local > a->ctx->max_wg_size && local > 1) local /= 2;
+    return sk__args_launch(a, (count + local - 1) / local * local, local);
+}
+
 sk_status sk__program_max_wg(sk_context *ctx, const sk__program *prog, size_t *fits)
 {
     *fits = SIZE_MAX;

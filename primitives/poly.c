@@ -123,7 +123,7 @@ static sk_status eval_points_horner(poly_job *j, cl_mem points, cl_mem values,
     sk__arg_mem(&a, points);
     sk__arg_mem(&a, values);
     sk__arg_ulong(&a, "npoints", npoints);
-    return sk__args_launch(&a, (npoints + 63) / 64 * 64, 0);
+    return sk__args_launch_each(&a, npoints);
 }
 
 /* Few points of high degree: the scan per point, through host memory. */

@@ -161,8 +161,6 @@ static sk_status seg_program(seg_job *j, const sk__program **prog)
     return sk__segscan_program(j, false, defines, seg_kernels, 3, prog);
 }
 
-static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
-
 /* The arguments (offsets, count, n) of the kernels that read the offsets. */
 static void arg_offsets(sk__args *a, const seg_job *j)
 {
@@ -179,7 +177,7 @@ static sk_status launch_offsets(seg_job *j, const sk__program *prog, unsigned k,
     sk__args_init(&a, j->ctx, prog, k);
     arg_offsets(&a, j);
     sk__arg_mem(&a, extra);
-    return sk__args_launch(&a, round_up(j->seg->count, 64), 0);
+    return sk__args_launch_each(&a, j->seg->count);
 }
 
 /* Checks the offsets on the device (blocking read of one int). */
@@ -221,7 +219,7 @@ static sk_status gather_totals(seg_job *j, const sk__program *prog, cl_mem inclu
     sk__arg_mem(&a, inclusive);
     arg_offsets(&a, j);
     sk__arg_mem(&a, j->dst);
-    return sk__args_launch(&a, round_up(j->seg->count, 64), 0);
+    return sk__args_launch_each(&a, j->seg->count);
 }
 
 /* ---- validation ---------------------------------------------------------------------- */

@@ -343,6 +343,12 @@ void sk__arg_real(sk__args *a, const char *name, size_t size, double v);
  * and profiled. Releases the list either way. */
 sk_status sk__args_launch(sk__args *a, size_t global, size_t local);
 
+/* Launches one work-item per element of `count` (count > 0; the kernel
+ * returns for ids at or past it) in work-groups of a fixed size: a size
+ * the runtime chose would follow count, and PoCL compiles a kernel once
+ * for every work-group size it runs at. */
+sk_status sk__args_launch_each(sk__args *a, size_t count);
+
 /* runtime.c: a profiled launch's event into the context's record. */
 sk_status sk__profile_record(sk_context *ctx, cl_event ev);
 
