@@ -266,16 +266,52 @@ static const ak_opt *find_kind(const ak_opt *opts, ak_opt_kind kind)
     return NULL;
 }
 
-/* The value of an option that takes one: attached text, else the next word. */
-static int take_value(ak_args *a, const char *attached, const char *spelled, ak_err *e)
+/* How many values row o takes: one per word of its value_name, at most
+ * AK_OPT_MAX_VALUES; none without a value_name. */
+static size_t value_count(const ak_opt *o)
 {
-    if (attached) {
-        a->value = attached;
-        return AK_ARGS_OPTION;
+    size_t count = 0;
+    for (const char *w = o->value_name; w && *(w += strspn(w, " ")); w += strcspn(w, " "))
+        count++;
+    return count < AK_OPT_MAX_VALUES ? count : AK_OPT_MAX_VALUES;
+}
+
+/* The word of o's value_name that names its value i ("B" of "A B"). */
+static void value_word(const ak_opt *o, size_t i, char *buf, size_t cap)
+{
+    const char *w = o->value_name + strspn(o->value_name, " ");
+    for (; i > 0 && *w; i--) {
+        w += strcspn(w, " ");
+        w += strspn(w, " ");
     }
-    if (a->next >= a->argc)
-        return ak_fail(e, "option '%s' needs a value", spelled), AK_ARGS_ERROR;
-    a->value = a->argv[a->next++];
+    snprintf(buf, cap, "%.*s", (int)strcspn(w, " "), w);
+}
+
+static int values_missing(const char *spelled, size_t count, ak_err *e)
+{
+    if (count == 1)
+        ak_fail(e, "option '%s' needs a value", spelled);
+    else
+        ak_fail(e, "option '%s' needs %zu values", spelled, count);
+    return AK_ARGS_ERROR;
+}
+
+/* The values of option o (`spelled` as given): the attached text, if any,
+ * is the first, the next words are the others. */
+static int take_values(ak_args *a, const ak_opt *o, const char *attached, const char *spelled,
+                       ak_err *e)
+{
+    size_t count = value_count(o);
+    memset(a->values, 0, sizeof a->values);
+    for (size_t i = 0; i < count; i++) {
+        if (i == 0 && attached)
+            a->values[i] = attached;
+        else if (a->next < a->argc)
+            a->values[i] = a->argv[a->next++];
+        else
+            return values_missing(spelled, count, e);
+    }
+    a->value = a->values[0];
     return AK_ARGS_OPTION;
 }
 
@@ -289,13 +325,11 @@ static int parse_long(ak_args *a, const char *word, const ak_opt *opts, const ak
     if (!o)
         return ak_fail(e, "unknown option '--%.*s'", (int)len, name), AK_ARGS_ERROR;
     *opt = o;
-    if (!o->value_name) {
-        if (eq)
-            return ak_fail(e, "option '--%s' takes no value", o->long_name), AK_ARGS_ERROR;
-        a->value = NULL;
-        return AK_ARGS_OPTION;
-    }
-    return take_value(a, eq ? eq + 1 : NULL, word, e);
+    if (!o->value_name && eq)
+        return ak_fail(e, "option '--%s' takes no value", o->long_name), AK_ARGS_ERROR;
+    char spelled[128];
+    snprintf(spelled, sizeof spelled, "--%s", o->long_name);
+    return take_values(a, o, eq ? eq + 1 : NULL, spelled, e);
 }
 
 static int parse_short(ak_args *a, const char *word, const ak_opt *opts, const ak_opt **opt,
@@ -305,13 +339,10 @@ static int parse_short(ak_args *a, const char *word, const ak_opt *opts, const a
     if (!o)
         return ak_fail(e, "unknown option '-%c'", word[1]), AK_ARGS_ERROR;
     *opt = o;
-    if (!o->value_name) {
-        if (word[2] != '\0')
-            return ak_fail(e, "unknown option '%s'", word), AK_ARGS_ERROR;
-        a->value = NULL;
-        return AK_ARGS_OPTION;
-    }
-    return take_value(a, word[2] ? word + 2 : NULL, word, e);
+    if (!o->value_name && word[2] != '\0')
+        return ak_fail(e, "unknown option '%s'", word), AK_ARGS_ERROR;
+    char spelled[3] = {'-', word[1], '\0'};
+    return take_values(a, o, word[2] ? word + 2 : NULL, spelled, e);
 }
 
 int ak_args_next(ak_args *a, const ak_opt *opts, const ak_opt **opt, ak_err *e)
@@ -325,7 +356,8 @@ int ak_args_next(ak_args *a, const ak_opt *opts, const ak_opt **opt, ak_err *e)
         return ak_args_next(a, opts, opt, e);
     }
     if (a->operands_only || word[0] != '-' || word[1] == '\0') {
-        a->value = word;
+        memset(a->values, 0, sizeof a->values);
+        a->value = a->values[0] = word;
         return AK_ARGS_OPERAND;
     }
     if (word[1] == '-')
@@ -350,9 +382,15 @@ static int holds_text(const ak_opt *o)
     return o->kind == AK_OPT_OPERAND || o->kind == AK_OPT_INPUT || o->kind == AK_OPT_TEXT;
 }
 
+/* Value i of a text row (its destination holds value_count(o) of them). */
+static const char *value_of(const void *args, const ak_opt *o, size_t i)
+{
+    return ((const char *const *)const_field(args, o))[i];
+}
+
 static const char *text_of(const void *args, const ak_opt *o)
 {
-    return *(const char *const *)const_field(args, o);
+    return value_of(args, o, 0);
 }
 
 /* A type kind: the element types it accepts (bit t for type t), and the
@@ -400,9 +438,10 @@ static void set_default(void *args, const ak_opt *o)
         *(ak_format *)field(args, o) = AK_FORMAT_AUTO;
 }
 
-/* Parses and stores the value of a row of a kind that does so itself. */
-static int store_value(void *args, const ak_opt *o, const char *value, ak_err *e)
+/* Parses and stores the values of a row of a kind that does so itself. */
+static int store_value(void *args, const ak_opt *o, const char *const *values, ak_err *e)
 {
+    const char *value = values[0];
     const type_kind *k = type_kind_of(o->kind);
     if (k)
         return store_type(args, o, k, value, e);
@@ -422,67 +461,95 @@ static int store_value(void *args, const ak_opt *o, const char *value, ak_err *e
             return ak_fail(e, "unknown --%s '%s' (use raw or npy)", o->long_name, value);
         return 0;
     default:
-        if (holds_text(o))
-            *(const char **)field(args, o) = value;
+        for (size_t i = 0; holds_text(o) && i < value_count(o); i++)
+            ((const char **)field(args, o))[i] = values[i];
         return 0;
     }
 }
 
-static int take_option(void *args, const ak_opt *o, const char *value, ak_err *e)
+static int take_option(void *args, const ak_opt *o, const char *const *values, ak_err *e)
 {
-    if (store_value(args, o, value, e) != 0)
+    if (store_value(args, o, values, e) != 0)
         return -1;
-    return o->parse ? o->parse(args, value, e) : 0;
+    return o->parse ? o->parse(args, values[0], e) : 0;
 }
 
+/* The operand goes to the first value of the operand row not yet given. */
 static int take_operand(const ak_cli *cli, void *args, const char *value, ak_err *e)
 {
     const ak_opt *o = find_kind(cli->options, AK_OPT_OPERAND);
     if (!o)
         return ak_fail(e, "unexpected argument '%s'", value);
-    if (text_of(args, o))
+    const char **slots = field(args, o);
+    size_t count = value_count(o);
+    for (size_t i = 0; i < count; i++) {
+        if (!slots[i]) {
+            slots[i] = value;
+            return o->parse ? o->parse(args, value, e) : 0;
+        }
+    }
+    if (count == 1)
         return ak_fail(e, "more than one %s given", o->value_name);
-    return take_option(args, o, value, e);
+    return ak_fail(e, "unexpected argument '%s' after %s", value, o->value_name);
 }
 
 /* ---- checks every program shares -------------------------------------------- */
 
-/* An input file as messages name it: "INPUT" or "--flags". */
-static void input_label(const ak_opt *o, char *buf, size_t cap)
+/* One input file of a command line: value `slot` of an input row. */
+typedef struct input_ref {
+    const ak_opt *row;
+    size_t slot;
+} input_ref;
+
+/* The most input files a table names. */
+#define MAX_INPUT_FILES 16
+
+/* The input files of a table: the operands, then the values of each
+ * AK_OPT_INPUT row in table order. @return how many. */
+static size_t input_refs(const ak_opt *opts, input_ref *refs)
 {
-    if (o->kind == AK_OPT_OPERAND)
-        snprintf(buf, cap, "%s", o->value_name);
+    size_t n = 0;
+    const ak_opt *operand = find_kind(opts, AK_OPT_OPERAND);
+    for (size_t i = 0; operand && i < value_count(operand); i++)
+        refs[n++] = (input_ref){operand, i};
+    for (const ak_opt *o = opts; o->kind != AK_OPT_END; o++)
+        for (size_t i = 0; o->kind == AK_OPT_INPUT && i < value_count(o); i++)
+            if (n < MAX_INPUT_FILES)
+                refs[n++] = (input_ref){o, i};
+    return n;
+}
+
+/* An input file as messages name it: "INPUT", "B", "--flags" or, for an
+ * option of several values, "--values VB". */
+static void input_label(const input_ref *in, char *buf, size_t cap)
+{
+    char word[64];
+    value_word(in->row, in->slot, word, sizeof word);
+    if (in->row->kind == AK_OPT_OPERAND)
+        snprintf(buf, cap, "%s", word);
+    else if (value_count(in->row) == 1)
+        snprintf(buf, cap, "--%s", in->row->long_name);
     else
-        snprintf(buf, cap, "--%s", o->long_name);
+        snprintf(buf, cap, "--%s %s", in->row->long_name, word);
 }
 
-static int is_input_file(const ak_opt *o)
-{
-    return o->kind == AK_OPT_OPERAND || o->kind == AK_OPT_INPUT;
-}
-
-/* 1 when the input file of row o is given as "-". */
-static int reads_stdin(const void *args, const ak_opt *o)
-{
-    const char *path = o && is_input_file(o) ? text_of(args, o) : NULL;
-    return path && ak_path_is_stdio(path);
-}
-
-/* At most one input file is stdin; the operand is named first. */
+/* At most one input file is stdin; the operands are named first. */
 static int check_one_stdin(const ak_cli *cli, const void *args, ak_err *e)
 {
-    const ak_opt *operand = find_kind(cli->options, AK_OPT_OPERAND);
-    const ak_opt *first = reads_stdin(args, operand) ? operand : NULL;
-    for (const ak_opt *o = cli->options; o->kind != AK_OPT_END; o++) {
-        if (o->kind != AK_OPT_INPUT || !reads_stdin(args, o))
+    input_ref refs[MAX_INPUT_FILES];
+    size_t n = input_refs(cli->options, refs);
+    const input_ref *first = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *path = value_of(args, refs[i].row, refs[i].slot);
+        if (!path || !ak_path_is_stdio(path))
             continue;
         if (first) {
-            char a[64], b[64];
+            char a[128], b[128];
             input_label(first, a, sizeof a);
-            input_label(o, b, sizeof b);
+            input_label(&refs[i], b, sizeof b);
             return ak_fail(e, "%s and %s cannot both be stdin", a, b);
         }
-        first = o;
+        first = &refs[i];
     }
     return 0;
 }
@@ -521,13 +588,25 @@ static int check_one_of(const ak_cli *cli, const unsigned *given, ak_err *e)
     return 0;
 }
 
+/* Every operand was given. */
+static int check_operands(const ak_opt *operand, const void *args, ak_err *e)
+{
+    for (size_t i = 0; operand && i < value_count(operand); i++) {
+        if (value_of(args, operand, i))
+            continue;
+        char word[64];
+        value_word(operand, i, word, sizeof word);
+        return ak_fail(e, "missing %s", word);
+    }
+    return 0;
+}
+
 static int check_common(const ak_cli *cli, const void *args, const unsigned *given, ak_err *e)
 {
     const ak_opt *operand = find_kind(cli->options, AK_OPT_OPERAND);
     const char *input = operand ? text_of(args, operand) : NULL;
-    if (operand && !input)
-        return ak_fail(e, "missing %s", operand->value_name);
-    if (check_one_of(cli, given, e) != 0 || check_one_stdin(cli, args, e) != 0)
+    if (check_operands(operand, args, e) != 0 || check_one_of(cli, given, e) != 0 ||
+        check_one_stdin(cli, args, e) != 0)
         return -1;
     if (input && ak_path_is_stdio(input) && ak_cli_flag(cli, args, "in-place"))
         return ak_fail(e, "--in-place needs an input file, not stdin");
@@ -563,7 +642,7 @@ static int read_argv(const ak_cli *cli, int argc, char **argv, void *args, unsig
         if (got == AK_ARGS_ERROR)
             return -1;
         if (got == AK_ARGS_OPERAND ? take_operand(cli, args, it.value, e) != 0
-                                   : take_option(args, opt, it.value, e) != 0)
+                                   : take_option(args, opt, it.values, e) != 0)
             return -1;
         if (got == AK_ARGS_OPTION && opt->one_of > 0 && opt->one_of <= MAX_ONE_OF)
             given[opt->one_of]++;
@@ -607,13 +686,13 @@ const char *ak_cli_text(const ak_cli *cli, const void *args, const char *long_na
 
 size_t ak_cli_input_files(const ak_cli *cli, const void *args, const char **files, size_t cap)
 {
-    size_t count = 0;
-    const ak_opt *operand = find_kind(cli->options, AK_OPT_OPERAND);
-    if (operand && text_of(args, operand) && count < cap)
-        files[count++] = text_of(args, operand);
-    for (const ak_opt *o = cli->options; o->kind != AK_OPT_END; o++)
-        if (o->kind == AK_OPT_INPUT && text_of(args, o) && count < cap)
-            files[count++] = text_of(args, o);
+    input_ref refs[MAX_INPUT_FILES];
+    size_t n = input_refs(cli->options, refs), count = 0;
+    for (size_t i = 0; i < n && count < cap; i++) {
+        const char *path = value_of(args, refs[i].row, refs[i].slot);
+        if (path)
+            files[count++] = path;
+    }
     return count;
 }
 

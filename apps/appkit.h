@@ -160,7 +160,8 @@ int ak_check_count(const char *name, size_t n, const char *what, size_t want, co
  *  default to AK_DTYPE_NONE. */
 typedef enum ak_opt_kind {
     AK_OPT_END = 0,    /* ends a table                                           */
-    AK_OPT_OPERAND,    /* the operand, an input file ("-": stdin): const char * */
+    AK_OPT_OPERAND,    /* the operand, an input file ("-": stdin): const char *
+                          (several: see AK_OPT_MAX_VALUES)                      */
     AK_OPT_INPUT,      /* another input file ("-": stdin): const char *        */
     AK_OPT_TEXT,       /* the value as given: const char *                      */
     AK_OPT_FLAG,       /* takes no value; 1 when given: int                     */
@@ -178,7 +179,8 @@ typedef enum ak_opt_kind {
 
 /*! ak_opt_fn : for an AK_OPT_CUSTOM row, parses `value` (NULL for a row
  *  without a value) into the program's arguments; for any other row, runs
- *  after the value was stored. @return 0, or -1 with the reason in *e. */
+ *  after the value was stored (with the first, for a row of several
+ *  values). @return 0, or -1 with the reason in *e. */
 typedef int (*ak_opt_fn)(void *args, const char *value, ak_err *e);
 
 /*! ak_opt : one row of a program's option table. The table gives both the
@@ -190,7 +192,8 @@ typedef struct ak_opt {
     ak_opt_kind kind;
     size_t offset;          /* offsetof() the destination in the arguments    */
     const char *value_name; /* the value in --help ("FILE"), the operand's
-                               name ("INPUT"); NULL: the option takes none   */
+                               name ("INPUT"); NULL: the option takes none;
+                               one value per word (see AK_OPT_MAX_VALUES)   */
     const char *help;       /* --help text; each '\n' starts a line under it  */
     ak_opt_fn parse;        /* see ak_opt_fn; may be NULL but for CUSTOM      */
     int one_of;             /* rows with the same number > 0: exactly one of
@@ -198,6 +201,16 @@ typedef struct ak_opt {
 } ak_opt;
 
 #define AK_OPT_TABLE_END {NULL, 0, AK_OPT_END, 0, NULL, NULL, NULL, 0}
+
+/*! AK_OPT_MAX_VALUES : the most values one row takes. A row takes one
+ *  value per word of its value_name: "--values VA VB" takes the next two
+ *  words of the command line (or "--values=VA VB"), and an operand row
+ *  named "A B" the first two operands. A row of several values is of a
+ *  text kind (AK_OPT_OPERAND, AK_OPT_INPUT, AK_OPT_TEXT); its destination
+ *  is an array of that many `const char *`, and messages name each value
+ *  by its word ("missing B", "--values VA and --values VB cannot both be
+ *  stdin"). */
+#define AK_OPT_MAX_VALUES 4
 
 /*! A row of prose in --help, e.g. what the program does, or "\n". */
 #define AK_OPT_HELP_TEXT(text) {NULL, 0, AK_OPT_PROSE, 0, NULL, text, NULL, 0}
@@ -240,6 +253,24 @@ typedef struct ak_opt {
     {"type", 't', AK_OPT_TYPE, offsetof(T, type), "TYPE",                   \
      "element type of a raw file (default uint32); must agree\n"           \
      "with the dtype of a .npy file", NULL, 0}
+
+/*! --type of keys (field `type`). */
+#define AK_OPTS_KEY_TYPE(T)                                                 \
+    {"type", 't', AK_OPT_TYPE, offsetof(T, type), "TYPE",                   \
+     "key type of a raw file (default uint32); must agree with\n"          \
+     "the dtype of a .npy file", NULL, 0}
+
+/*! -r, --descending (field `descending`). */
+#define AK_OPTS_DESCENDING(T, help) \
+    {"descending", 'r', AK_OPT_FLAG, offsetof(T, descending), NULL, help, NULL, 0}
+
+/*! --values-type and --values-out F (fields `values_type` and `values_out`)
+ *  of the values that move with keys. */
+#define AK_OPTS_VALUES_TYPE_OUT(T, out_help)                                \
+    {"values-type", 0, AK_OPT_TYPE, offsetof(T, values_type), "T",          \
+     "type of a raw values file (default uint32; any of the\n"             \
+     "key types)", NULL, 0},                                                \
+    {"values-out", 0, AK_OPT_TEXT, offsetof(T, values_out), "F", out_help, NULL, 0}
 
 /*! --op (field `op`). */
 #define AK_OPTS_OP(T)                                                       \
@@ -305,13 +336,15 @@ typedef struct ak_cli {
     }
 
 /*! ak_args : iteration state over argv. `value` is the option's value or
- *  the operand's text after ak_args_next(). */
+ *  the operand's text after ak_args_next(); `values` holds every value of
+ *  an option that takes several (values[0] is `value`). */
 typedef struct ak_args {
     int argc;
     char **argv;
     int next;
     int operands_only; /* after "--" */
     const char *value;
+    const char *values[AK_OPT_MAX_VALUES];
 } ak_args;
 
 enum { AK_ARGS_END = 0, AK_ARGS_OPERAND = -1, AK_ARGS_ERROR = -2, AK_ARGS_OPTION = 1 };
@@ -320,21 +353,24 @@ void ak_args_init(ak_args *a, int argc, char **argv);
 
 /*! ak_args_next() : reads the next option or operand. Accepts "--name",
  *  "--name=value", "--name value", "-x", "-x value", "-xvalue", "--" and
- *  "-" (an operand). *opt is the option's row. @return AK_ARGS_OPTION,
- *  AK_ARGS_OPERAND, AK_ARGS_END, or AK_ARGS_ERROR (unknown option, missing
- *  or unexpected value; the reason is in *e). */
+ *  "-" (an operand); an option of several values takes the words after
+ *  its first ("--values VA VB", "--values=VA VB"). *opt is the option's
+ *  row. @return AK_ARGS_OPTION, AK_ARGS_OPERAND, AK_ARGS_END, or
+ *  AK_ARGS_ERROR (unknown option, missing or unexpected value; the reason
+ *  is in *e). */
 int ak_args_next(ak_args *a, const ak_opt *opts, const ak_opt **opt, ak_err *e);
 
 /*! ak_parse_command_line() : zeroes *args, sets each row's default, then
  *  cli->defaults; reads argv with ak_args_next() into the rows'
  *  destinations ("more than one <operand> given" for a second operand,
- *  "unexpected argument '...'" where the table has none). Unless --help,
- *  --version or --list-devices was given it then checks that the operand
- *  was given ("missing <operand>"), that exactly one option of each one_of
- *  group was ("give exactly one of ..."), that at most one input file is
- *  stdin ("<a> and <b> cannot both be stdin"), that --in-place has an input
- *  file ("--in-place needs an input file, not stdin"), then runs
- *  cli->check.
+ *  "unexpected argument '...' after A B" for a third where the operand
+ *  row takes two, "unexpected argument '...'" where the table has none).
+ *  Unless --help, --version or --list-devices was given it then checks
+ *  that every operand was given ("missing <operand>"), that exactly one
+ *  option of each one_of group was ("give exactly one of ..."), that at
+ *  most one input file is stdin ("<a> and <b> cannot both be stdin"),
+ *  that --in-place has an input file ("--in-place needs an input file,
+ *  not stdin"), then runs cli->check.
  *  The first failure is printed with ak_print_usage_error(). Opens no file
  *  and no device. @return AK_EXIT_OK or AK_EXIT_USAGE. */
 int ak_parse_command_line(const ak_cli *cli, int argc, char **argv, void *args);
@@ -353,11 +389,12 @@ int ak_cli_flag(const ak_cli *cli, const void *args, const char *long_name);
 int ak_cli_has(const ak_cli *cli, const char *long_name);
 
 /*! ak_cli_text() : the value of the AK_OPT_TEXT row `long_name`, or of the
- *  operand when long_name is NULL; NULL where there is none. */
+ *  operand when long_name is NULL (the first value of a row of several);
+ *  NULL where there is none. */
 const char *ak_cli_text(const ak_cli *cli, const void *args, const char *long_name);
 
-/*! ak_cli_input_files() : the input files given in args, the operand first,
- *  up to `cap`. @return how many. */
+/*! ak_cli_input_files() : the input files given in args, the operands
+ *  first, up to `cap`. @return how many. */
 size_t ak_cli_input_files(const ak_cli *cli, const void *args, const char **files, size_t cap);
 
 /*! ak_parse_count() : a non-negative integer with an optional binary suffix

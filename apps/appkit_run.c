@@ -254,6 +254,13 @@ static int run_phases(ak_run *r, ak_err *e)
 /* --time                                                                    */
 /* ------------------------------------------------------------------------ */
 
+void ak_run_note_rate(const ak_run *r, ak_time_notes *n, size_t count, const char *what)
+{
+    if (r->times.compute > 0)
+        snprintf(n->compute, sizeof n->compute, "%.3g %s/s",
+                 (double)count / (r->times.compute * 1e-3), what);
+}
+
 /* A line of --time with the program's note in parentheses, if any. */
 static void print_time_noted(const char *label, double ms, const char *note)
 {

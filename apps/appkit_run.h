@@ -33,7 +33,7 @@
 #define AK_RUN_MAX_OUTPUTS 2
 #define AK_RUN_MAX_INPUTS 4
 #define AK_RUN_MAX_BUFFERS 8
-#define AK_RUN_MAX_ARRAYS 4
+#define AK_RUN_MAX_ARRAYS 8
 
 /*! ak_times : milliseconds of each phase, for --time. */
 typedef struct ak_times {
@@ -168,6 +168,11 @@ typedef sk_status (*ak_primitive_fn)(ak_run *run);
  *  to the build statistics. Sets run->status. @return 0, or -1 with
  *  "<input>: <status>: <detail>". */
 int ak_run_primitive(ak_run *run, ak_primitive_fn fn, ak_err *e);
+
+/*! ak_run_note_rate() : the compute note of --time: "<count per second>
+ *  <what>/s" ("1.2e+09 keys/s"); nothing before the computation took any
+ *  time. */
+void ak_run_note_rate(const ak_run *run, ak_time_notes *n, size_t count, const char *what);
 
 /*! ak_run_write_arrays() : the default write step: the header and elements
  *  of every output's array, with progress. Puts nothing into place.

@@ -13,7 +13,7 @@
 
 #include "appkit_run.h"
 #include "radixsort_args.h"
-#include "sk_rng.h"
+#include "sort_check.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,69 +99,23 @@ static int sort_on_device(ak_run *r, ak_err *e)
 /* --check                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static uint64_t load_bits(const ak_array *a, size_t i)
-{
-    size_t size = ak_dtype_size(a->type);
-    uint64_t v = 0;
-    memcpy(&v, (const unsigned char *)a->data + i * size, size); /* little-endian host */
-    return v;
-}
-
-/* The unsigned integer whose order is the key order (IEEE totalOrder for
- * floats), restricted to the --bits field. */
-static uint64_t order_key(const sort_args *a, ak_dtype t, uint64_t raw)
-{
-    unsigned bits = 8 * (unsigned)ak_dtype_size(t);
-    uint64_t sign = (uint64_t)1 << (bits - 1);
-    uint64_t all = bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
-    uint64_t k = raw;
-    if (ak_dtype_is_float(t)) k = (raw & sign) ? (~raw & all) : (raw | sign);
-    else if (ak_dtype_is_signed(t)) k = raw ^ sign;
-    if (!a->has_bits) return k;
-    k >>= a->begin_bit;
-    unsigned w = a->end_bit - a->begin_bit;
-    return w >= 64 ? k : k & (((uint64_t)1 << w) - 1);
-}
-
 static int check_order(const ak_run *r, ak_err *e)
 {
     const sort_args *a = r->args;
     const sort_job *j = r->job;
-    for (size_t i = 1; i < j->keys.n; i++) {
-        uint64_t x = order_key(a, j->keys.type, load_bits(&j->keys, i - 1));
-        uint64_t y = order_key(a, j->keys.type, load_bits(&j->keys, i));
-        if (a->descending ? x < y : x > y)
-            return ak_fail(e, "check: FAILED: keys %zu and %zu are out of order", i - 1, i);
-    }
-    return 0;
-}
-
-/* An order-independent fingerprint of the multiset of (key, value) bit
- * pairs: sums of two independent mixes (splitmix64's finalizer) of each pair. Equal multisets give
- * equal fingerprints; different ones collide with probability ~2^-128. O(n),
- * where sorting both arrays on the host took seconds at 2^24. */
-typedef struct multiset_print {
-    uint64_t a, b;
-} multiset_print;
-
-static multiset_print fingerprint(const ak_array *k, const ak_array *v)
-{
-    multiset_print f = {0, 0};
-    for (size_t i = 0; i < k->n; i++) {
-        uint64_t key = load_bits(k, i), val = v->data ? load_bits(v, i) : 0;
-        uint64_t h = sk_splitmix64_mix(key ^ sk_splitmix64_mix(val + 0x9e3779b97f4a7c15ull));
-        f.a += h;
-        f.b += sk_splitmix64_mix(h + 0x632be59bd9b4e019ull);
-    }
-    return f;
+    sort_key_bits bits = sort_whole_key(j->keys.type);
+    if (a->has_bits) bits = (sort_key_bits){a->begin_bit, a->end_bit};
+    return sort_check_order(&j->keys, a->descending, bits, "check: FAILED: ", e);
 }
 
 /* The output must hold the input's (key, value) pairs, bit for bit. */
 static int check_permutation(const sort_job *j, const ak_array *in_k, const ak_array *in_v,
                              ak_err *e)
 {
-    multiset_print want = fingerprint(in_k, in_v), got = fingerprint(&j->keys, &j->values);
-    if (want.a != got.a || want.b != got.b)
+    sort_print want = {0, 0}, got = {0, 0};
+    sort_print_add(&want, in_k, in_v);
+    sort_print_add(&got, &j->keys, &j->values);
+    if (!sort_print_equal(want, got))
         return ak_fail(e, "check: FAILED: the output is not a permutation of the input");
     return 0;
 }
@@ -210,9 +164,7 @@ static void notes(const ak_run *r, ak_time_notes *n)
     snprintf(n->read, sizeof n->read, "%zu keys of %s%s%s", j->keys.n,
              ak_dtype_name(j->keys.type), values ? ", values of " : "",
              values ? ak_dtype_name(j->values.type) : "");
-    if (r->times.compute > 0)
-        snprintf(n->compute, sizeof n->compute, "%.3g keys/s",
-                 (double)j->keys.n / (r->times.compute * 1e-3));
+    ak_run_note_rate(r, n, j->keys.n, "keys");
 }
 
 static const ak_program RADIXSORT = {.cli = &radixsort_cli, .job_size = sizeof(sort_job),

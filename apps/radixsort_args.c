@@ -46,11 +46,8 @@ static const ak_opt OPTIONS[] = {
                    "(keys.bin -> keys.sorted.bin; .npy stays .npy), stdout\n"
                    "when INPUT is '-'. Written to a temporary file and\n"
                    "renamed, so a failure leaves no partial output."),
-    {"type", 't', AK_OPT_TYPE, offsetof(sort_args, type), "TYPE",
-     "key type of a raw file (default uint32); must agree with\n"
-     "the dtype of a .npy file", NULL, 0},
-    {"descending", 'r', AK_OPT_FLAG, offsetof(sort_args, descending), NULL,
-     "largest first (the exact reverse order, still stable)", NULL, 0},
+    AK_OPTS_KEY_TYPE(sort_args),
+    AK_OPTS_DESCENDING(sort_args, "largest first (the exact reverse order, still stable)"),
     {"bits", 0, AK_OPT_CUSTOM, 0, "B:E",
      "sort by bits B..E-1 of the order key only (0 <= B < E <=\n"
      "key bits): the key itself for unsigned types, the sign\n"
@@ -58,12 +55,8 @@ static const ak_opt OPTIONS[] = {
     AK_OPTS_VALUES(sort_args,
                    "values that move with the keys (4- or 8-byte elements,\n"
                    "as many as there are keys)"),
-    {"values-type", 0, AK_OPT_TYPE, offsetof(sort_args, values_type), "T",
-     "type of a raw values file (default uint32; any of the\n"
-     "key types)", NULL, 0},
-    {"values-out", 0, AK_OPT_TEXT, offsetof(sort_args, values_out), "F",
-     "where to write the values (default: FILE with '.sorted'\n"
-     "before its extension)", NULL, 0},
+    AK_OPTS_VALUES_TYPE_OUT(sort_args, "where to write the values (default: FILE with '.sorted'\n"
+                                       "before its extension)"),
     AK_OPTS_IN_PLACE(sort_args),
     AK_OPTS_CHECK(sort_args,
                   "verify the result on the host (sorted in the requested\n"

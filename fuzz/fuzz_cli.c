@@ -4,7 +4,7 @@
  * ak_parse_command_line() and ak_args_next().
  *
  * The input is split at NUL bytes into argv. argv[0] names the program
- * whose command line is parsed (scan, compact, radixsort, segscan,
+ * whose command line is parsed (scan, compact, radixsort, merge, segscan,
  * polyeval, datagen); an input naming none is skipped. Each argument is its
  * own allocation, so reading past the end of one is caught. Only the
  * parsing runs (and, for datagen, the check of the generator spec it
@@ -16,6 +16,7 @@
 
 #include "compact_args.h"
 #include "datagen_args.h"
+#include "merge_args.h"
 #include "polyeval_args.h"
 #include "radixsort_args.h"
 #include "scan_args.h"
@@ -59,6 +60,17 @@ static void parse_radixsort(int argc, char **argv)
     FUZZ_CHECK(rc != AK_EXIT_OK || !a.has_bits || a.begin_bit < a.end_bit);
 }
 
+/* merge takes two operands, and --values two files. */
+static void parse_merge(int argc, char **argv)
+{
+    merge_args a;
+    int rc = merge_parse_args(argc, argv, &a);
+    int asked_only = a.help || a.version || a.list_devices;
+    check_parsed(rc, asked_only, a.inputs[0]);
+    FUZZ_CHECK(rc != AK_EXIT_OK || asked_only || a.inputs[1] != NULL);
+    FUZZ_CHECK(rc != AK_EXIT_OK || !a.values[0] || a.values[1]);
+}
+
 static void parse_segscan(int argc, char **argv)
 {
     PARSE_CHECKED(seg_args, segscan_parse_args);
@@ -90,9 +102,9 @@ typedef struct program {
 } program;
 
 static const program PROGRAMS[] = {
-    {"scan", parse_scan},         {"compact", parse_compact},
-    {"radixsort", parse_radixsort}, {"segscan", parse_segscan},
-    {"polyeval", parse_polyeval}, {"datagen", parse_datagen},
+    {"scan", parse_scan},       {"compact", parse_compact}, {"radixsort", parse_radixsort},
+    {"merge", parse_merge},     {"segscan", parse_segscan}, {"polyeval", parse_polyeval},
+    {"datagen", parse_datagen},
 };
 
 /* Splits data at NUL bytes into up to MAX_ARGS separately allocated

@@ -2,10 +2,10 @@
  * test_cli_common.c - what every program does the same way, because one
  * driver and one option-table mechanism (apps/appkit_run.c, apps/appkit.c)
  * do it for all: --version, --help, --list-devices, the usage errors of the
- * option parser, the checks it makes on every command line (one operand,
- * at most one input from stdin, --in-place with an input file, exactly one
- * option of a group), the --time breakdown, and the --flags file that
- * compact and segscan read alike.
+ * option parser, the checks it makes on every command line (each operand
+ * given once, at most one input from stdin, --in-place with an input file,
+ * exactly one option of a group), the --time breakdown, and the --flags
+ * file that compact and segscan read alike.
  *
  * Each test runs in a fresh temporary directory (see skt_cli.h).
  */
@@ -30,9 +30,9 @@ TestSuite(cli_common, .init = cli_setup, .fini = skt_cli_dirs_close, .timeout = 
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *const TOOLS[] = {"scan", "compact", "radixsort", "segscan", "polyeval",
-                                    "datagen"};
-static const char *const DEVICE_TOOLS[] = {"scan", "compact", "radixsort", "segscan",
+static const char *const TOOLS[] = {"scan",    "compact",  "radixsort", "merge",
+                                    "segscan", "polyeval", "datagen"};
+static const char *const DEVICE_TOOLS[] = {"scan", "compact", "radixsort", "merge", "segscan",
                                            "polyeval"};
 
 static int has_device_options(const char *tool)
@@ -259,6 +259,8 @@ Test(cli_common, every_program_names_its_operand_when_missing_or_given_twice)
         {"compact", {"--unique", NULL}, {"a", "--unique", "b", NULL},
          {"missing INPUT", "more than one INPUT"}},
         {"radixsort", {"-r", NULL}, {"a", "b", NULL}, {"missing INPUT", "more than one INPUT"}},
+        {"merge", {"a", "-r", NULL}, {"a", "b", "c", NULL},
+         {"missing B", "unexpected argument 'c' after A B"}},
         {"segscan", {"--flags", "f", NULL}, {"a", "b", "--flags", "f", NULL},
          {"missing INPUT", "more than one INPUT"}},
         {"polyeval", {"--x", "1", NULL}, {"a", "--x", "1", "b", NULL},
@@ -302,6 +304,10 @@ Test(cli_common, no_program_reads_two_inputs_from_stdin)
         {"compact", {"d", "--flags", "-", "--values", "-", NULL},
          "--flags and --values cannot both be stdin"},
         {"radixsort", {"-", "--values", "-", NULL}, "INPUT and --values cannot both be stdin"},
+        {"merge", {"-", "-", NULL}, "A and B cannot both be stdin"},
+        {"merge", {"a", "-", "--values", "-", "v", NULL}, "B and --values VA cannot both be stdin"},
+        {"merge", {"a", "b", "--values=-", "-", NULL},
+         "--values VA and --values VB cannot both be stdin"},
         {"segscan", {"-", "--flags", "-", NULL}, "INPUT and --flags cannot both be stdin"},
         {"segscan", {"-", "--offsets", "-", NULL}, "INPUT and --offsets cannot both be stdin"},
         {"polyeval", {"-", "--points", "-", NULL}, "COEFFS and --points cannot both be stdin"},
@@ -388,6 +394,8 @@ Test(cli_common, every_device_program_prints_the_same_time_breakdown)
         {"compact", {"d.bin", "--unique", "--time", NULL},
          "read: context: upload: build: compute: download: write: total: "},
         {"radixsort", {"d.bin", "--time", "--check", NULL},
+         "read: context: upload: build: compute: download: check: write: total: "},
+        {"merge", {"d.bin", "d.bin", "--time", "--check", NULL},
          "read: context: upload: build: compute: download: check: write: total: "},
         {"segscan", {"d.bin", "--flags", "h.u8", "--time", NULL},
          "read: context: upload: build: compute: download: write: total: "},

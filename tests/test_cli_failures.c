@@ -425,8 +425,8 @@ Test(cli_failures, a_full_device_is_one_line_and_exit_1_in_every_program)
  * the same one line with its reason as any other failed write. */
 Test(cli_failures, help_version_and_device_list_on_a_full_stdout_are_one_line_with_the_reason)
 {
-    static const char *const tools[] = {"scan", "compact", "radixsort", "segscan", "polyeval",
-                                        "datagen"};
+    static const char *const tools[] = {"scan",    "compact",  "radixsort", "merge",
+                                        "segscan", "polyeval", "datagen"};
     static const char *const options[] = {"--help", "--version", "--list-devices"};
     for (size_t t = 0; t < COUNT(tools); t++) {
         for (size_t o = 0; o < COUNT(options); o++) {

@@ -5,7 +5,7 @@
 #   run.sh APP_DIR WORK_DIR
 #
 # APP_DIR holds the built programs (datagen, scan, compact, radixsort,
-# segscan, polyeval). WORK_DIR is emptied first; the inputs, outputs and one
+# merge, segscan, polyeval). WORK_DIR is emptied first; the inputs, outputs and one
 # memcheck log per run (NAME.vg.log) stay there.
 #
 # Kernels: under valgrind PoCL sees valgrind's virtual CPU (no AVX-512), so
@@ -87,13 +87,17 @@ n=3001 # a few CPU chunks and GPU tiles; small enough for memcheck
 # Inputs (datagen itself is checked once, below).
 "$apps/datagen" -n $n --type float32 --seed 11 -o x.bin &&
     "$apps/datagen" -n $n --type uint8 --range 0:1 --seed 13 -o heads.u8 &&
-    "$apps/datagen" -n $n --type uint64 --seed 14 -o v.bin ||
+    "$apps/datagen" -n $n --type uint64 --seed 14 -o v.bin &&
+    "$apps/datagen" -n $n --type int64 --dist sorted --seed 15 -o a.npy &&
+    "$apps/datagen" -n 1999 --type int64 --dist sorted --seed 16 -o b.npy &&
+    "$apps/datagen" -n 1999 --type uint64 --seed 17 -o vb.bin ||
     fail "datagen could not write the inputs"
 
 vg datagen datagen -n $n --type uint32 --dist few-unique --seed 12 -o k.npy
 vg scan scan x.bin --type float32 --check -o x.scan.bin
 vg compact compact k.npy --if 'x % 3 == 0' --values v.bin --values-type uint64 -o k.compact.npy
 vg radixsort radixsort k.npy --values v.bin --values-type uint64 --check -o k.sorted.npy
+vg merge merge a.npy b.npy --values v.bin vb.bin --values-type uint64 --check -o m.npy
 vg segscan segscan x.bin --type float32 --flags heads.u8 -o x.segscan.bin
 vg polyeval polyeval x.bin --points x.bin -o y.bin
 echo "run.sh: ok: every program is clean under memcheck"

@@ -1,0 +1,243 @@
+/*
+ * merge - merges two sorted files of keys (optionally with a file of values
+ * beside each) on an OpenCL device: scankit's stable merge, A's keys first
+ * among equal ones.
+ *
+ *   merge a.bin b.bin                        uint32 keys to a.merged.bin
+ *   merge a.npy b.npy --descending --check   type from the .npy headers
+ *   merge a.bin b.bin --values va.bin vb.bin va.merged.bin too
+ *
+ * The inputs are checked to be sorted before the merge (the merge of
+ * unsorted keys is unspecified). Exit status: 0 success, 1 bad input or
+ * failure (one line on stderr), 2 usage error.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "appkit_run.h"
+#include "merge_args.h"
+#include "sort_check.h"
+
+#include <stdlib.h>
+
+typedef struct merge_job {
+    ak_array a, b, va, vb; /* the inputs                         */
+    ak_array keys, values; /* the output                         */
+    cl_mem kbufs[3], vbufs[3]; /* on the device: A, B, the output */
+} merge_job;
+
+static int has_values(const ak_run *r)
+{
+    return ((const merge_args *)r->args)->values[0] != NULL;
+}
+
+/* The keys, and with --values the values beside them. */
+static void plan(ak_run *r)
+{
+    const merge_args *a = r->args;
+    merge_job *j = r->job;
+    ak_run_add_output(r, "merged", &j->keys, AK_FORMAT_AUTO);
+    if (!has_values(r))
+        return;
+    ak_output_choice values = {a->values[0], a->values_out, "merged", 0, 0, NULL, 0};
+    ak_run_add_output_as(r, &values, &j->values, AK_FORMAT_AUTO);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Input                                                                     */
+/* ------------------------------------------------------------------------ */
+
+static const char *name_of(const char *path)
+{
+    return ak_display_name(path, 0);
+}
+
+static const char *format_name(ak_format f)
+{
+    return f == AK_FORMAT_NPY ? ".npy" : "raw";
+}
+
+/* The second file of a pair (B, or VB) is of the first's layout and type. */
+static int check_alike(const char *const paths[2], const ak_array *x, const ak_array *y,
+                       const char *pair, ak_err *e)
+{
+    const char *first = name_of(paths[0]), *second = name_of(paths[1]);
+    if (y->format != x->format)
+        return ak_fail(e, "%s: a %s file where %s is %s (%s must be of one format)", second,
+                       format_name(y->format), first, format_name(x->format), pair);
+    if (y->type != x->type)
+        return ak_fail(e, "%s: %s elements where %s has %s (%s must be of one type)", second,
+                       ak_dtype_name(y->type), first, ak_dtype_name(x->type), pair);
+    return 0;
+}
+
+/* An input must be sorted: the merge of unsorted keys is unspecified. */
+static int check_sorted(const char *path, const ak_array *keys, int descending, ak_err *e)
+{
+    char prefix[4200];
+    snprintf(prefix, sizeof prefix, "%s: not sorted in %s order: ", name_of(path),
+             descending ? "descending" : "ascending");
+    return sort_check_order(keys, descending, sort_whole_key(keys->type), prefix, e);
+}
+
+/* A and B: of one scankit type and layout (a raw B is read as A's type),
+ * each sorted. */
+static int read_keys(ak_run *r, ak_err *e)
+{
+    const merge_args *a = r->args;
+    merge_job *j = r->job;
+    if (ak_run_read(r, a->inputs[0], a->type, AK_UINT32, &j->a, e) != 0 ||
+        ak_check_sk_type(name_of(a->inputs[0]), j->a.type, "merged", e) != 0 ||
+        ak_run_read(r, a->inputs[1], a->type, j->a.type, &j->b, e) != 0 ||
+        check_alike(a->inputs, &j->a, &j->b, "A and B", e) != 0)
+        return -1;
+    if (check_sorted(a->inputs[0], &j->a, a->descending, e) != 0)
+        return -1;
+    return check_sorted(a->inputs[1], &j->b, a->descending, e);
+}
+
+/* VA and VB: one value per key of A and of B, of one type and layout. */
+static int read_values(ak_run *r, ak_err *e)
+{
+    const merge_args *a = r->args;
+    merge_job *j = r->job;
+    char of_a[4200], of_b[4200];
+    snprintf(of_a, sizeof of_a, "keys in %s", name_of(a->inputs[0]));
+    snprintf(of_b, sizeof of_b, "keys in %s", name_of(a->inputs[1]));
+    if (ak_run_read_values(r, a->values[0], a->values_type, j->a.n, of_a, &j->va, e) != 0 ||
+        ak_run_read_values(r, a->values[1], a->values_type, j->b.n, of_b, &j->vb, e) != 0)
+        return -1;
+    return check_alike(a->values, &j->va, &j->vb, "VA and VB", e);
+}
+
+static int read_inputs(ak_run *r, ak_err *e)
+{
+    if (read_keys(r, e) != 0)
+        return -1;
+    return has_values(r) ? read_values(r, e) : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The merge                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static size_t bytes_of(const ak_array *a)
+{
+    return a->n * ak_dtype_size(a->type);
+}
+
+/* *out: room for the elements of x followed by those of y, in x's type and
+ * layout; freed at the end of the run. */
+static int new_union(ak_run *r, const ak_array *x, const ak_array *y, ak_array *out, ak_err *e)
+{
+    *out = *x;
+    out->n = x->n + y->n;
+    out->data = NULL;
+    if (ak_run_keep(r, out, e) != 0)
+        return -1;
+    out->data = malloc(bytes_of(out) ? bytes_of(out) : 1);
+    return out->data ? 0 : ak_fail(e, "out of memory");
+}
+
+static sk_status run_merge(ak_run *r)
+{
+    const merge_args *a = r->args;
+    merge_job *j = r->job;
+    sk_type t;
+    ak_dtype_to_sk(j->a.type, &t);
+    sk_sort_order o = a->descending ? SK_DESCENDING : SK_ASCENDING;
+    const cl_mem *k = j->kbufs, *v = j->vbufs;
+    if (!has_values(r))
+        return sk_merge_keys(r->ctx, t, k[0], k[1], k[2], j->a.n, j->b.n, o);
+    return sk_merge_pairs(r->ctx, t, ak_dtype_size(j->va.type), k[0], v[0], k[1], v[1], k[2],
+                          v[2], j->a.n, j->b.n, o);
+}
+
+/* Device buffers: x and y uploaded, room for their union. */
+static int buffers_for(ak_run *r, const ak_array *x, const ak_array *y, cl_mem bufs[3],
+                       ak_err *e)
+{
+    if (ak_run_buffer(r, bytes_of(x), x->data, &bufs[0], e) != 0 ||
+        ak_run_buffer(r, bytes_of(y), y->data, &bufs[1], e) != 0)
+        return -1;
+    return ak_run_buffer(r, bytes_of(x) + bytes_of(y), NULL, &bufs[2], e);
+}
+
+static int merge_on_device(ak_run *r, ak_err *e)
+{
+    merge_job *j = r->job;
+    int values = has_values(r);
+    if (new_union(r, &j->a, &j->b, &j->keys, e) != 0 ||
+        (values && new_union(r, &j->va, &j->vb, &j->values, e) != 0))
+        return -1;
+    if (j->keys.n == 0)
+        return 0;
+    if (buffers_for(r, &j->a, &j->b, j->kbufs, e) != 0 ||
+        (values && buffers_for(r, &j->va, &j->vb, j->vbufs, e) != 0))
+        return -1;
+    if (ak_run_primitive(r, run_merge, e) != 0 ||
+        ak_run_download(r, j->kbufs[2], 0, j->keys.data, bytes_of(&j->keys), e) != 0)
+        return -1;
+    return values ? ak_run_download(r, j->vbufs[2], 0, j->values.data, bytes_of(&j->values), e)
+                  : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* --check                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* The output is sorted and holds the (key, value) pairs of A and of B, bit
+ * for bit. */
+static int check_merged(const ak_run *r, ak_err *e)
+{
+    const merge_job *j = r->job;
+    int descending = ((const merge_args *)r->args)->descending;
+    if (sort_check_order(&j->keys, descending, sort_whole_key(j->keys.type),
+                         "check: FAILED: ", e) != 0)
+        return -1;
+    sort_print want = {0, 0}, got = {0, 0};
+    sort_print_add(&want, &j->a, &j->va);
+    sort_print_add(&want, &j->b, &j->vb);
+    sort_print_add(&got, &j->keys, &j->values);
+    if (!sort_print_equal(want, got))
+        return ak_fail(e, "check: FAILED: the output is not the union of the inputs");
+    return 0;
+}
+
+static int merge_and_check(ak_run *r, ak_err *e)
+{
+    const merge_job *j = r->job;
+    if (merge_on_device(r, e) != 0)
+        return -1;
+    if (!((const merge_args *)r->args)->check)
+        return 0;
+    double t0 = ak_now();
+    int rc = check_merged(r, e);
+    r->times.check = ak_ms_since(t0);
+    if (rc == 0)
+        fprintf(stderr, "check: ok (%zu keys merged)\n", j->keys.n);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* main                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void notes(const ak_run *r, ak_time_notes *n)
+{
+    const merge_job *j = r->job;
+    char values[64] = "";
+    if (has_values(r))
+        snprintf(values, sizeof values, ", values of %s", ak_dtype_name(j->va.type));
+    snprintf(n->read, sizeof n->read, "%zu + %zu keys of %s%s", j->a.n, j->b.n,
+             ak_dtype_name(j->a.type), values);
+    ak_run_note_rate(r, n, j->keys.n, "keys");
+}
+
+static const ak_program MERGE = {.cli = &merge_cli, .job_size = sizeof(merge_job),
+                                 .plan = plan, .read = read_inputs,
+                                 .compute = merge_and_check, .notes = notes};
+
+int main(int argc, char **argv)
+{
+    return ak_main(&MERGE, argc, argv);
+}

@@ -1,0 +1,42 @@
+/*
+ * sort_check.h - the host-side checks of sorted keys that radixsort and
+ * merge share: the order of a key file (radixsort --check, merge's inputs
+ * and merge --check) and an O(n) fingerprint of a multiset of (key, value)
+ * pairs (the output holds exactly the input's pairs).
+ */
+#ifndef SK_SORT_CHECK_H
+#define SK_SORT_CHECK_H
+
+#include "appkit.h"
+
+/*! sort_key_bits : which bits of the order key order the keys: [begin,
+ *  end), the whole key when begin == 0 and end == the key's bits. */
+typedef struct sort_key_bits {
+    unsigned begin, end;
+} sort_key_bits;
+
+/*! sort_whole_key() : the bits of the whole key of type t. */
+sort_key_bits sort_whole_key(ak_dtype t);
+
+/*! sort_check_order() : the keys are sorted ascending (descending when
+ *  `descending`) by the radix sort's order (integers by value, floats in
+ *  IEEE totalOrder) restricted to `bits`, else fails with "<prefix>keys
+ *  I and J are out of order" for the first such pair. @return 0 or -1. */
+int sort_check_order(const ak_array *keys, int descending, sort_key_bits bits,
+                     const char *prefix, ak_err *e);
+
+/*! sort_print : an order-independent fingerprint of a multiset of (key,
+ *  value) bit pairs. Equal multisets give equal fingerprints; different
+ *  ones collide with probability ~2^-128. */
+typedef struct sort_print {
+    uint64_t a, b;
+} sort_print;
+
+/*! sort_print_add() : adds the pairs (keys[i], values[i]) to *p; values
+ *  may be empty (no data): keys alone. */
+void sort_print_add(sort_print *p, const ak_array *keys, const ak_array *values);
+
+/*! sort_print_equal() : @return 1 when both fingerprints are the same. */
+int sort_print_equal(sort_print x, sort_print y);
+
+#endif
