@@ -188,12 +188,12 @@ int ak_run_download(ak_run *r, cl_mem buf, size_t offset, void *host, size_t byt
                           "copying the result from the device", e);
 }
 
-int ak_run_primitive(ak_run *r, ak_primitive_fn fn, ak_err *e)
+int ak_run_call(ak_run *r, ak_call_fn fn, void *user, ak_err *e)
 {
     sk_build_stats before = SK_BUILD_STATS_INIT;
     sk_context_build_stats(r->ctx, &before);
     double t0 = ak_now();
-    sk_status st = fn(r);
+    sk_status st = fn(r, user);
     if (st == SK_OK)
         st = sk_context_finish(r->ctx);
     double ms = ak_ms_since(t0);
@@ -202,6 +202,22 @@ int ak_run_primitive(ak_run *r, ak_primitive_fn fn, ak_err *e)
         return ak_fail_sk(e, r->ctx, st, ak_run_input_name(r));
     ak_build_stats_add_since(r->ctx, &before, ms, &r->times.build, &r->times.compute);
     return 0;
+}
+
+/* ak_run_primitive()'s function, called through ak_run_call(). */
+typedef struct primitive_call {
+    ak_primitive_fn fn;
+} primitive_call;
+
+static sk_status call_primitive(ak_run *r, void *user)
+{
+    return ((const primitive_call *)user)->fn(r);
+}
+
+int ak_run_primitive(ak_run *r, ak_primitive_fn fn, ak_err *e)
+{
+    primitive_call c = {fn};
+    return ak_run_call(r, call_primitive, &c, e);
 }
 
 static int release_buffers(ak_run *r, ak_err *e)

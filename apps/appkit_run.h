@@ -169,6 +169,12 @@ typedef sk_status (*ak_primitive_fn)(ak_run *run);
  *  "<input>: <status>: <detail>". */
 int ak_run_primitive(ak_run *run, ak_primitive_fn fn, ak_err *e);
 
+/*! ak_call_fn : enqueues device work on run->ctx, with the caller's state. */
+typedef sk_status (*ak_call_fn)(ak_run *run, void *user);
+
+/*! ak_run_call() : ak_run_primitive() for fn(run, user). @return 0 or -1. */
+int ak_run_call(ak_run *run, ak_call_fn fn, void *user, ak_err *e);
+
 /*! ak_run_note_rate() : the compute note of --time: "<count per second>
  *  <what>/s" ("1.2e+09 keys/s"); nothing before the computation took any
  *  time. */

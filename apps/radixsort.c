@@ -14,6 +14,7 @@
 #include "appkit_run.h"
 #include "radixsort_args.h"
 #include "sort_check.h"
+#include "sort_runs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@
 typedef struct sort_job {
     ak_array keys, values;
     cl_mem kbuf, vbuf;
+    int in_runs;             /* sorted by sort_runs (--memory, or too large) */
+    sort_runs_stats runs;
 } sort_job;
 
 /* The keys, and with --values the values beside them. */
@@ -80,12 +83,40 @@ static size_t bytes_of(const ak_array *a)
     return a->n * ak_dtype_size(a->type);
 }
 
+/* Whether the keys and values fit the device's largest buffer each. */
+static int fits_device(ak_run *r)
+{
+    const sort_job *j = r->job;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
+    if (sk_context_device(r->ctx, &d) != SK_OK) return 1; /* the sort will say */
+    return bytes_of(&j->keys) <= d.max_alloc_bytes && bytes_of(&j->values) <= d.max_alloc_bytes;
+}
+
+/* Within --memory (or the largest buffer when the data exceeds it): runs
+ * sorted and merged on the device (sort_runs.c). */
+static int sort_in_runs(ak_run *r, ak_err *e)
+{
+    const sort_args *a = r->args;
+    sort_job *j = r->job;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
+    size_t budget = a->memory;
+    if (!budget && sk_context_device(r->ctx, &d) == SK_OK) budget = (size_t)d.max_alloc_bytes;
+    sort_key_bits bits = sort_whole_key(j->keys.type);
+    if (a->has_bits) bits = (sort_key_bits){a->begin_bit, a->end_bit};
+    sort_runs_job job = {&j->keys, &j->values, a->descending ? SK_DESCENDING : SK_ASCENDING,
+                         bits, budget};
+    j->in_runs = 1;
+    return sort_runs(r, &job, &j->runs, e);
+}
+
 static int sort_on_device(ak_run *r, ak_err *e)
 {
     sort_job *j = r->job;
     int values = ((const sort_args *)r->args)->values != NULL;
     if (j->keys.n == 0)
         return 0;
+    if (((const sort_args *)r->args)->memory || !fits_device(r))
+        return sort_in_runs(r, e);
     if (ak_run_buffer(r, bytes_of(&j->keys), j->keys.data, &j->kbuf, e) != 0 ||
         (values && ak_run_buffer(r, bytes_of(&j->values), j->values.data, &j->vbuf, e) != 0))
         return -1;
@@ -165,6 +196,13 @@ static void notes(const ak_run *r, ak_time_notes *n)
              ak_dtype_name(j->keys.type), values ? ", values of " : "",
              values ? ak_dtype_name(j->values.type) : "");
     ak_run_note_rate(r, n, j->keys.n, "keys");
+    if (!j->in_runs) return;
+    size_t used = strlen(n->compute);
+    snprintf(n->compute + used, sizeof n->compute - used,
+             "%sdevice memory %zu bytes; %zu run%s of %zu, %zu merge level%s, %zu blocks",
+             used ? "; " : "", j->runs.device_bytes, j->runs.runs, j->runs.runs == 1 ? "" : "s",
+             j->runs.run_elems, j->runs.levels, j->runs.levels == 1 ? "" : "s",
+             j->runs.merge_blocks);
 }
 
 static const ak_program RADIXSORT = {.cli = &radixsort_cli, .job_size = sizeof(sort_job),

@@ -24,6 +24,14 @@ static int parse_bits(void *args, const char *s, ak_err *e)
     return 0;
 }
 
+static int parse_memory(void *args, const char *s, ak_err *e)
+{
+    sort_args *a = args;
+    if (ak_parse_count(s, &a->memory) != 0 || a->memory == 0)
+        return ak_fail(e, "bad --memory '%s' (bytes, with a suffix K M G T: e.g. 64M, 4G)", s);
+    return 0;
+}
+
 static int check_args(void *args, ak_err *e)
 {
     const sort_args *a = args;
@@ -57,6 +65,12 @@ static const ak_opt OPTIONS[] = {
                    "as many as there are keys)"),
     AK_OPTS_VALUES_TYPE_OUT(sort_args, "where to write the values (default: FILE with '.sorted'\n"
                                        "before its extension)"),
+    {"memory", 0, AK_OPT_CUSTOM, 0, "SIZE",
+     "device memory the sort may use (suffixes K M G T, e.g. 64M,\n"
+     "4G); data larger than that is sorted in runs that fit,\n"
+     "then merged on the device block by block. Default: in\n"
+     "one piece when it fits the device's largest buffer, else\n"
+     "runs within that buffer's size", parse_memory, 0},
     AK_OPTS_IN_PLACE(sort_args),
     AK_OPTS_CHECK(sort_args,
                   "verify the result on the host (sorted in the requested\n"
@@ -73,6 +87,7 @@ static const ak_opt OPTIONS[] = {
 AK_DEFINE_CLI(radixsort, RADIXSORT_TOOL,
               "radixsort INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "                 [--descending] [--bits B:E] [--values FILE [--values-type TYPE]\n"
-              "                 [--values-out FILE]] [--in-place] [--check] [--device SPEC]\n"
+              "                 [--values-out FILE]] [--memory SIZE] [--in-place] [--check]\n"
+              "                 [--device SPEC]\n"
               "                 [--list-devices] [--time] [--help] [--version]",
               OPTIONS, sort_args, NULL, check_args, NULL)

@@ -16,6 +16,7 @@ typedef struct sort_args {
     ak_dtype type, values_type;   /* AK_DTYPE_NONE unless given */
     int descending, has_bits, in_place, check, time, list_devices, help, version;
     unsigned begin_bit, end_bit;
+    size_t memory;                /* --memory: device bytes; 0: not given */
 } sort_args;
 
 /*! radixsort_cli : the command line of radixsort, for ak_parse_command_line(). */

@@ -36,12 +36,16 @@ static uint64_t order_key(ak_dtype t, uint64_t raw, sort_key_bits b)
     return w >= 64 ? k : k & (((uint64_t)1 << w) - 1);
 }
 
+uint64_t sort_key_at(const ak_array *keys, size_t i, sort_key_bits bits)
+{
+    return order_key(keys->type, load_bits(keys, i), bits);
+}
+
 int sort_check_order(const ak_array *keys, int descending, sort_key_bits bits,
                      const char *prefix, ak_err *e)
 {
     for (size_t i = 1; i < keys->n; i++) {
-        uint64_t x = order_key(keys->type, load_bits(keys, i - 1), bits);
-        uint64_t y = order_key(keys->type, load_bits(keys, i), bits);
+        uint64_t x = sort_key_at(keys, i - 1, bits), y = sort_key_at(keys, i, bits);
         if (descending ? x < y : x > y)
             return ak_fail(e, "%skeys %zu and %zu are out of order", prefix, i - 1, i);
     }

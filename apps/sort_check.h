@@ -18,6 +18,11 @@ typedef struct sort_key_bits {
 /*! sort_whole_key() : the bits of the whole key of type t. */
 sort_key_bits sort_whole_key(ak_dtype t);
 
+/*! sort_key_at() : the order key of keys[i]: an unsigned integer whose
+ *  ascending order is the radix sort's ascending order of the keys
+ *  (integers by value, floats in IEEE totalOrder), restricted to `bits`. */
+uint64_t sort_key_at(const ak_array *keys, size_t i, sort_key_bits bits);
+
 /*! sort_check_order() : the keys are sorted ascending (descending when
  *  `descending`) by the radix sort's order (integers by value, floats in
  *  IEEE totalOrder) restricted to `bits`, else fails with "<prefix>keys
