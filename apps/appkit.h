@@ -538,11 +538,12 @@ int ak_output_paths_collide(const char *a, const char *b);
  *    - elsewhere (or with SCANKIT_NO_TMPFILE=1, a switch for the tests) it
  *      is a named ".NAME.XXXXXX" from the open to the commit, renamed there.
  *  Devices, pipes and other special files (e.g. /dev/null, /dev/full) are
- *  written directly. From the first ak_output_open() on, the signals that
- *  end a program by default and can be caught (SIGHUP, SIGINT, SIGQUIT,
- *  SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM,
- *  SIGPROF), unless ignored or handled when it starts, remove every named
- *  temporary file, then end the program as the signal would have. */
+ *  written directly. From the first ak_output_open() (or
+ *  ak_output_signals_install()) on, the signals that end a program by
+ *  default and can be caught (SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM,
+ *  SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF), unless
+ *  ignored or handled at that point, remove every named temporary file,
+ *  then end the program as the signal would have. */
 typedef struct ak_output {
     char *path;      /* final destination; NULL for stdout             */
     char *tmp_path;  /* the temporary file's name (unnamed: the hidden
@@ -552,6 +553,12 @@ typedef struct ak_output {
     const char *tool;
     uint64_t bytes_written;
 } ak_output;
+
+/*! ak_output_signals_install() : installs those signal handlers now.
+ *  Before a library that installs handlers of its own (the OpenCL
+ *  runtime's compiler does, chaining to those it finds), so that they
+ *  still run. */
+void ak_output_signals_install(void);
 
 /*! ak_output_open() : path NULL means stdout. @return 0 or -1. */
 int ak_output_open(ak_output *o, const char *path, const char *tool, ak_err *e);

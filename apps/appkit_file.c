@@ -882,6 +882,11 @@ static void install_cleanup_handlers(void)
     }
 }
 
+void ak_output_signals_install(void)
+{
+    install_cleanup_handlers();
+}
+
 /* Blocks the cleanup signals in this thread and takes the list. When a
  * handler has begun, waits for the end it brings instead. */
 static void cleanup_hold(sigset_t *saved)

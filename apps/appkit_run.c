@@ -7,6 +7,8 @@
 
 #include "appkit_run.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,13 +252,73 @@ static int write_outputs(ak_run *r, ak_err *e)
     return rc;
 }
 
+/* The inputs are read on a thread of their own while this one opens the
+ * OpenCL context: on a GPU machine creating it takes about as long as
+ * reading a file of a GiB. (Not the other way round: the driver's compiler
+ * may give the thread that opens the context an alternate signal stack of
+ * its own, which a thread that then exits must not have.) The reader
+ * touches only r->job, r->arrays and r->times.read until it is joined, and
+ * takes no signal (this thread handles them all). */
+typedef struct input_reader {
+    ak_run *r;
+    pthread_t thread;
+    int started, rc;
+    ak_err e;
+} input_reader;
+
+static void *reader_thread(void *arg)
+{
+    input_reader *in = arg;
+    in->rc = read_inputs(in->r, &in->e);
+    return NULL;
+}
+
+static void reader_start(input_reader *in, ak_run *r)
+{
+    sigset_t all, old;
+    in->r = r;
+    in->rc = 0;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old); /* the new thread starts with these */
+    in->started = pthread_create(&in->thread, NULL, reader_thread, in) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!in->started)
+        in->rc = read_inputs(r, &in->e); /* no thread: in line */
+}
+
+/* Waits for the inputs; the read's failure stands before the context's
+ * (`rc`), as when one followed the other. */
+static int reader_join(input_reader *in, int rc, ak_err *e)
+{
+    if (in->started)
+        pthread_join(in->thread, NULL);
+    if (in->rc != 0) {
+        *e = in->e;
+        return -1;
+    }
+    return rc;
+}
+
+/* read, and the context for a program with --device: at once. */
+static int read_and_open_context(ak_run *r, ak_err *e)
+{
+    if (!ak_cli_has(r->program->cli, "device"))
+        return read_inputs(r, e);
+    ak_output_signals_install(); /* before the runtime's own (see there) */
+    input_reader in;
+    reader_start(&in, r);
+    ak_err context_e;
+    int rc = open_context(r, &context_e);
+    if (rc != 0) *e = context_e;
+    return reader_join(&in, rc, e);
+}
+
 static int run_phases(ak_run *r, ak_err *e)
 {
     const ak_program *p = r->program;
     p->plan(r);
-    if (resolve_outputs(r, e) != 0 || read_inputs(r, e) != 0 || open_outputs(r, e) != 0)
-        return -1;
-    if (ak_cli_has(p->cli, "device") && open_context(r, e) != 0)
+    if (resolve_outputs(r, e) != 0 || read_and_open_context(r, e) != 0 ||
+        open_outputs(r, e) != 0)
         return -1;
     if ((p->compute && p->compute(r, e) != 0) || release_buffers(r, e) != 0 ||
         write_outputs(r, e) != 0)

@@ -11,9 +11,11 @@
  *               resolved: -o, else named after its input, never an input
  *               file unless --in-place; two outputs never one file or both
  *               stdout
- *   read        the program reads its inputs ("read:" of --time)
+ *   read        the program reads its inputs ("read:" of --time), on a
+ *               thread of its own while this one opens the OpenCL
+ *               context, for a program with --device ("context:"); the
+ *               read's failure is reported before the context's
  *   open        every output is opened (a temporary file beside it)
- *   context     the OpenCL context, for a program with --device
  *   compute     the program's work: device buffers (ak_run_buffer), the
  *               primitive (ak_run_primitive), copies back (ak_run_download)
  *   release     the device buffers, before anything is written
