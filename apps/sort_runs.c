@@ -9,9 +9,12 @@
  * Each run is sorted on the device in turn; then merge levels join
  * neighbouring runs (the earlier one first, so that equal keys keep their
  * input order) into a second host array and back: each merge is cut into
- * blocks of at most r/2 output elements by merge path on the host (a
+ * blocks of at most r/3 output elements by merge path on the host (a
  * binary search on the block's diagonal finds how many come from each
- * side), and each block is one device merge.
+ * side), and each block is one device merge. The data buffer's arrays are
+ * sub-buffers made once per phase (a run's keys and values; a merge's two
+ * inputs and output of r/3 elements each, keys and values): some drivers
+ * take milliseconds to make one.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -74,8 +77,8 @@ static int sub_buffer(const runs *s, size_t *at, size_t bytes, cl_mem *out, ak_e
 }
 
 /* Lays out `count` (1: a sort, 3: a merge) arrays of sizes n[i] elements,
- * keys first; `end` (may be NULL) gets the bytes used. */
-static int lay_out(const runs *s, const size_t *n, int count, layout *l, size_t *end, ak_err *e)
+ * keys first. */
+static int lay_out(const runs *s, const size_t *n, int count, layout *l, ak_err *e)
 {
     size_t at = 0;
     memset(l, 0, sizeof *l);
@@ -83,8 +86,21 @@ static int lay_out(const runs *s, const size_t *n, int count, layout *l, size_t 
         if (sub_buffer(s, &at, n[i] * s->ks, &l->keys[i], e) != 0) return -1;
     for (int i = 0; i < count && s->vs; i++)
         if (sub_buffer(s, &at, n[i] * s->vs, &l->values[i], e) != 0) return -1;
-    if (end) *end = at;
     return 0;
+}
+
+/* A run's keys and values, r elements each. */
+static int lay_out_sort(const runs *s, size_t r, layout *l, ak_err *e)
+{
+    size_t n[1] = {r};
+    return lay_out(s, n, 1, l, e);
+}
+
+/* A merge's inputs a and b and its output, m elements each. */
+static int lay_out_merge(const runs *s, size_t m, layout *l, ak_err *e)
+{
+    size_t n[3] = {m, m, m};
+    return lay_out(s, n, 3, l, e);
 }
 
 static void release_layout(layout *l)
@@ -96,14 +112,24 @@ static void release_layout(layout *l)
     memset(l, 0, sizeof *l);
 }
 
+/* A merge block's output elements for runs of r. */
+static size_t block_of(size_t r)
+{
+    return r / 3 > 0 ? r / 3 : 1;
+}
+
 /* Bytes of the data buffer for runs of r: a run (keys, values) or a merge
- * block of r/2 outputs (inputs r/2 in all, output r/2), each array padded to
- * the alignment. */
+ * (two inputs and an output of block_of(r) each, keys and values), each
+ * array padded to the alignment. */
 static size_t data_bytes(const runs *s, size_t r)
 {
-    size_t arrays = s->vs ? 6 : 3, m = r / 2 > 0 ? r / 2 : 1;
-    size_t sort = align_up(r * s->ks, s->mem.align) + r * s->vs;
-    size_t merge = 2 * m * (s->ks + s->vs) + arrays * s->mem.align;
+    size_t m = block_of(r), sort = 0, merge = 0;
+    size_t sort_n[1] = {r}, merge_n[3] = {m, m, m};
+    for (int i = 0; i < 2; i++) {
+        size_t size = i == 0 ? s->ks : s->vs;
+        for (int k = 0; k < 1 && size; k++) sort += align_up(sort_n[k] * size, s->mem.align);
+        for (int k = 0; k < 3 && size; k++) merge += align_up(merge_n[k] * size, s->mem.align);
+    }
     return sort > merge ? sort : merge;
 }
 
@@ -133,17 +159,18 @@ static sk_status do_call(ak_run *run, void *user)
 static int measure_scratch(runs *s, size_t r, size_t *bytes, ak_err *e)
 {
     sk_context *ctx = s->run->ctx;
-    size_t m = r / 2 > 0 ? r / 2 : 1, sort_n[1] = {r}, merge_n[3] = {m - m / 2, m / 2, m};
-    layout sl, ml;
-    int rc = lay_out(s, sort_n, 1, &sl, NULL, e);
-    if (rc == 0) rc = lay_out(s, merge_n, 3, &ml, NULL, e);
+    layout l = {{NULL}, {NULL}};
     sk_status st = sk_context_scratch_query_begin(ctx);
-    call sort = {s, &sl, r, 0, 0}, merge = {s, &ml, merge_n[0], merge_n[1], 1};
+    int rc = st == SK_OK ? lay_out_sort(s, r, &l, e) : 0;
+    call sort = {s, &l, r, 0, 0};
     if (rc == 0 && st == SK_OK) st = do_call(s->run, &sort);
-    if (rc == 0 && st == SK_OK && r > 1) st = do_call(s->run, &merge);
+    release_layout(&l);
+    size_t m = block_of(r);
+    call merge = {s, &l, m - m / 2, m / 2, 1};
+    if (rc == 0 && st == SK_OK && r > 1 && (rc = lay_out_merge(s, m, &l, e)) == 0)
+        st = do_call(s->run, &merge);
+    release_layout(&l);
     sk_status end = sk_context_scratch_query_end(ctx, bytes);
-    release_layout(&sl);
-    release_layout(&ml);
     if (rc != 0) return -1;
     if (st == SK_OK) st = end;
     return st == SK_OK ? 0 : ak_fail_sk(e, ctx, st, ak_run_input_name(s->run));
@@ -195,7 +222,7 @@ static int plan(runs *s, ak_err *e)
         if (try_plan(s, r, &fits, &need, e) != 0) return -1;
         if (fits) {
             s->run_elems = r;
-            s->block_elems = r / 2 > 0 ? r / 2 : 1;
+            s->block_elems = block_of(r);
             return 0;
         }
         size_t smaller = (size_t)((double)r * ((double)budget / (double)need) * 0.97);
@@ -213,21 +240,29 @@ static unsigned char *at(const ak_array *a, size_t i)
     return (unsigned char *)a->data + i * ak_dtype_size(a->type);
 }
 
-static int sort_run(runs *s, size_t first, size_t count, ak_err *e)
+/* Sorts elements [first, first + count) in place through layout l. */
+static int sort_run(runs *s, const layout *l, size_t first, size_t count, ak_err *e)
 {
     const sort_runs_job *j = s->j;
     ak_run *run = s->run;
-    layout l;
-    size_t n[1] = {count};
-    int rc = lay_out(s, n, 1, &l, NULL, e);
-    call c = {s, &l, count, 0, 0};
-    if (rc == 0) rc = ak_run_upload(run, l.keys[0], 0, at(j->keys, first), count * s->ks, e);
+    call c = {s, l, count, 0, 0};
+    int rc = ak_run_upload(run, l->keys[0], 0, at(j->keys, first), count * s->ks, e);
     if (rc == 0 && s->vs)
-        rc = ak_run_upload(run, l.values[0], 0, at(j->values, first), count * s->vs, e);
+        rc = ak_run_upload(run, l->values[0], 0, at(j->values, first), count * s->vs, e);
     if (rc == 0) rc = ak_run_call(run, do_call, &c, e);
-    if (rc == 0) rc = ak_run_download(run, l.keys[0], 0, at(j->keys, first), count * s->ks, e);
+    if (rc == 0) rc = ak_run_download(run, l->keys[0], 0, at(j->keys, first), count * s->ks, e);
     if (rc == 0 && s->vs)
-        rc = ak_run_download(run, l.values[0], 0, at(j->values, first), count * s->vs, e);
+        rc = ak_run_download(run, l->values[0], 0, at(j->values, first), count * s->vs, e);
+    return rc;
+}
+
+static int sort_all_runs(runs *s, sort_runs_stats *st, ak_err *e)
+{
+    layout l;
+    size_t n = s->j->keys->n;
+    int rc = lay_out_sort(s, s->run_elems, &l, e);
+    for (size_t first = 0; rc == 0 && first < n; first += s->run_elems, st->runs++)
+        rc = sort_run(s, &l, first, min_size(s->run_elems, n - first), e);
     release_layout(&l);
     return rc;
 }
@@ -281,10 +316,19 @@ static int upload_part(runs *s, const layout *l, int slot, const seq *q, size_t 
                  : 0;
 }
 
-/* Output block [o, o + len) of merging a and b into dk/dv at `to`. */
+/* The merges' destination: arrays dk/dv at `to`, through layout l. */
+typedef struct merge_out {
+    const ak_array *keys, *values;
+    size_t to;
+    const layout *l;
+} merge_out;
+
+/* Output block [o, o + len) of merging a and b into d. */
 static int merge_block(runs *s, const seq *a, const seq *b, size_t o, size_t len,
-                       const ak_array *dk, const ak_array *dv, size_t to, ak_err *e)
+                       const merge_out *d, ak_err *e)
 {
+    const ak_array *dk = d->keys, *dv = d->values;
+    size_t to = d->to;
     size_t i0 = split(s, a, b, o), i1 = split(s, a, b, o + len);
     size_t na = i1 - i0, nb = len - na, k0 = o - i0;
     if (na == 0 || nb == 0) {
@@ -292,35 +336,33 @@ static int merge_block(runs *s, const seq *a, const seq *b, size_t o, size_t len
         if (nb) copy_elems(s, b, k0, dk, dv, to + o, nb);
         return 0;
     }
-    layout l;
-    size_t n[3] = {na, nb, len};
-    call c = {s, &l, na, nb, 1};
-    int rc = lay_out(s, n, 3, &l, NULL, e);
-    if (rc == 0) rc = upload_part(s, &l, 0, a, i0, na, e);
-    if (rc == 0) rc = upload_part(s, &l, 1, b, k0, nb, e);
+    const layout *l = d->l;
+    call c = {s, l, na, nb, 1};
+    int rc = upload_part(s, l, 0, a, i0, na, e);
+    if (rc == 0) rc = upload_part(s, l, 1, b, k0, nb, e);
     if (rc == 0) rc = ak_run_call(s->run, do_call, &c, e);
-    if (rc == 0) rc = ak_run_download(s->run, l.keys[2], 0, at(dk, to + o), len * s->ks, e);
+    if (rc == 0) rc = ak_run_download(s->run, l->keys[2], 0, at(dk, to + o), len * s->ks, e);
     if (rc == 0 && s->vs)
-        rc = ak_run_download(s->run, l.values[2], 0, at(dv, to + o), len * s->vs, e);
-    release_layout(&l);
+        rc = ak_run_download(s->run, l->values[2], 0, at(dv, to + o), len * s->vs, e);
     return rc;
 }
 
 /* One merge level: runs of `width` from (sk, sv) into (dk, dv). */
 static int merge_level(runs *s, const ak_array *sk, const ak_array *sv, const ak_array *dk,
-                       const ak_array *dv, size_t width, sort_runs_stats *st, ak_err *e)
+                       const ak_array *dv, size_t width, const layout *l,
+                       sort_runs_stats *st, ak_err *e)
 {
     size_t n = sk->n;
     for (size_t first = 0; first < n; first += 2 * width) {
         seq a = {sk, sv, first, min_size(width, n - first)};
         seq b = {sk, sv, first + a.n, min_size(width, n - first - a.n)};
+        merge_out d = {dk, dv, first, l};
         if (b.n == 0) {
             copy_elems(s, &a, 0, dk, dv, first, a.n);
             continue;
         }
         for (size_t o = 0; o < a.n + b.n; o += s->block_elems, st->merge_blocks++)
-            if (merge_block(s, &a, &b, o, min_size(s->block_elems, a.n + b.n - o), dk, dv,
-                            first, e) != 0)
+            if (merge_block(s, &a, &b, o, min_size(s->block_elems, a.n + b.n - o), &d, e) != 0)
                 return -1;
     }
     return 0;
@@ -347,12 +389,14 @@ static int merge_runs(runs *s, sort_runs_stats *st, ak_err *e)
         return -1;
     }
     const ak_array *src[2] = {j->keys, j->values}, *dst[2] = {&k2, &v2};
-    int rc = 0;
+    layout l;
+    int rc = lay_out_merge(s, s->block_elems, &l, e);
     for (size_t width = s->run_elems; rc == 0 && width < j->keys->n; width *= 2, st->levels++) {
-        rc = merge_level(s, src[0], src[1], dst[0], dst[1], width, st, e);
+        rc = merge_level(s, src[0], src[1], dst[0], dst[1], width, &l, st, e);
         const ak_array *t0 = src[0], *t1 = src[1];
         src[0] = dst[0], src[1] = dst[1], dst[0] = t0, dst[1] = t1;
     }
+    release_layout(&l);
     if (rc == 0 && src[0] != j->keys) {
         memcpy(j->keys->data, k2.data, j->keys->n * s->ks);
         if (s->vs) memcpy(j->values->data, v2.data, j->keys->n * s->vs);
@@ -400,8 +444,7 @@ int sort_runs(ak_run *run, const sort_runs_job *j, sort_runs_stats *stats, ak_er
     if (rc == 0) rc = check_job(&s, e);
     stats->run_elems = s.run_elems;
     stats->device_bytes = s.mem.data_bytes + s.mem.scratch_bytes;
-    for (size_t first = 0; rc == 0 && first < j->keys->n; first += s.run_elems, stats->runs++)
-        rc = sort_run(&s, first, min_size(s.run_elems, j->keys->n - first), e);
+    if (rc == 0) rc = sort_all_runs(&s, stats, e);
     if (rc == 0 && stats->runs > 1) rc = merge_runs(&s, stats, e);
     release_mem(&s);
     return rc;
