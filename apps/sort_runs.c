@@ -5,7 +5,9 @@
  * Plan: runs of r elements such that the data buffer (a run's keys and
  * values, or a merge block's two inputs and output of r/2 elements each
  * side) and the scratch the library needs for them (measured with
- * sk_context_scratch_query_begin/_end, so exact) fit the budget together.
+ * sk_context_scratch_query_begin/_end, so exact: the context's own scratch
+ * is what the measure says, and sk_context_trim() releases the sort's
+ * before the merges take theirs) fit the budget together.
  * Each run is sorted on the device in turn; then merge levels join
  * neighbouring runs (the earlier one first, so that equal keys keep their
  * input order) into a second host array and back: each merge is cut into
@@ -23,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The two device buffers: the data of a run or block, and the scratch. */
+/* The data buffer, and the most scratch the library's calls take. */
 typedef struct dev_mem {
-    cl_mem data, scratch;
+    cl_mem data;
     size_t data_bytes, scratch_bytes;
     size_t align;            /* sub-buffer origins: CL_DEVICE_MEM_BASE_ADDR_ALIGN */
     size_t max_alloc;        /* the device's largest buffer */
@@ -178,11 +180,8 @@ static int measure_scratch(runs *s, size_t r, size_t *bytes, ak_err *e)
 
 static void release_mem(runs *s)
 {
-    sk_context_set_scratch(s->run->ctx, NULL, 0);
-    cl_mem both[2] = {s->mem.data, s->mem.scratch};
     ak_err ignored;
-    ak_cl_release(both, 2, &ignored);
-    s->mem.data = s->mem.scratch = NULL;
+    ak_cl_release(&s->mem.data, 1, &ignored);
 }
 
 /* Tries runs of r: the data buffer, the scratch measured; *fits is 0 with
@@ -203,10 +202,7 @@ static int try_plan(runs *s, size_t r, int *fits, size_t *need, ak_err *e)
         return 0;
     }
     s->mem.scratch_bytes = scratch;
-    if (scratch == 0) return 0;
-    if (ak_cl_new_buffer(s->run->ctx, scratch, &s->mem.scratch, e) != 0) return -1;
-    sk_status st = sk_context_set_scratch(s->run->ctx, s->mem.scratch, scratch);
-    return st == SK_OK ? 0 : ak_fail_sk(e, s->run->ctx, st, ak_run_input_name(s->run));
+    return 0;
 }
 
 /* The largest runs (at most the whole input) whose data and scratch fit the
@@ -264,6 +260,10 @@ static int sort_all_runs(runs *s, sort_runs_stats *st, ak_err *e)
     for (size_t first = 0; rc == 0 && first < n; first += s->run_elems, st->runs++)
         rc = sort_run(s, &l, first, min_size(s->run_elems, n - first), e);
     release_layout(&l);
+    /* the sort's scratch goes before the merges take theirs */
+    sk_status trimmed = sk_context_trim(s->run->ctx);
+    if (rc == 0 && trimmed != SK_OK)
+        rc = ak_fail_sk(e, s->run->ctx, trimmed, ak_run_input_name(s->run));
     return rc;
 }
 

@@ -3,9 +3,9 @@
  * values) that do not fit the budget are sorted as runs that do, which
  * device merges then join, block by block, into one sorted sequence.
  *
- * The device holds two buffers and nothing else: one for the data of a
- * run or of a merge block and one that the library takes all its scratch
- * from (sk_context_set_scratch), sized together to at most the budget, so
+ * The device holds the data of a run or of a merge block in one buffer and
+ * the library's scratch for one call (measured before: the sort's, then,
+ * after sk_context_trim(), the merge's), together at most the budget, so
  * the program's peak device allocation is within it.
  */
 #ifndef SK_SORT_RUNS_H
@@ -30,7 +30,7 @@ typedef struct sort_runs_stats {
     size_t run_elems;     /* elements per run                            */
     size_t merge_blocks;  /* device merges of all levels                 */
     size_t levels;        /* merge levels                                */
-    size_t device_bytes;  /* the two device buffers together             */
+    size_t device_bytes;  /* the data buffer and the most scratch        */
 } sort_runs_stats;
 
 /*! sort_runs() : sorts j's arrays on run->ctx within j->budget bytes of
