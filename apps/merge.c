@@ -140,16 +140,13 @@ static int new_union(ak_run *r, const ak_array *x, const ak_array *y, ak_array *
 
 static sk_status run_merge(ak_run *r)
 {
-    const merge_args *a = r->args;
-    merge_job *j = r->job;
-    sk_type t;
-    ak_dtype_to_sk(j->a.type, &t);
-    sk_sort_order o = a->descending ? SK_DESCENDING : SK_ASCENDING;
+    const merge_job *j = r->job;
+    sort_call c = sort_call_of(j->a.type, ((const merge_args *)r->args)->descending);
     const cl_mem *k = j->kbufs, *v = j->vbufs;
     if (!has_values(r))
-        return sk_merge_keys(r->ctx, t, k[0], k[1], k[2], j->a.n, j->b.n, o);
-    return sk_merge_pairs(r->ctx, t, ak_dtype_size(j->va.type), k[0], v[0], k[1], v[1], k[2],
-                          v[2], j->a.n, j->b.n, o);
+        return sk_merge_keys(r->ctx, c.type, k[0], k[1], k[2], j->a.n, j->b.n, c.order);
+    return sk_merge_pairs(r->ctx, c.type, ak_dtype_size(j->va.type), k[0], v[0], k[1], v[1],
+                          k[2], v[2], j->a.n, j->b.n, c.order);
 }
 
 /* Device buffers: x and y uploaded, room for their union. */

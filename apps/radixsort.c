@@ -63,19 +63,24 @@ static int read_inputs(ak_run *r, ak_err *e)
 /* The sort                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static sk_status run_sort(ak_run *r)
+/* The bits of the key that order it: --bits, else the whole key. */
+static sort_key_bits key_bits(const ak_run *r)
 {
     const sort_args *a = r->args;
-    sort_job *j = r->job;
-    sk_type t;
-    ak_dtype_to_sk(j->keys.type, &t);
-    sk_sort_order o = a->descending ? SK_DESCENDING : SK_ASCENDING;
-    unsigned b = a->has_bits ? a->begin_bit : 0;
-    unsigned end = a->has_bits ? a->end_bit : 8 * (unsigned)ak_dtype_size(j->keys.type);
-    size_t vs = ak_dtype_size(j->values.type);
-    if (a->values)
-        return sk_sort_pairs_bits(r->ctx, t, vs, j->kbuf, j->vbuf, j->keys.n, o, b, end);
-    return sk_sort_keys_bits(r->ctx, t, j->kbuf, j->keys.n, o, b, end);
+    const sort_job *j = r->job;
+    if (a->has_bits) return (sort_key_bits){a->begin_bit, a->end_bit};
+    return sort_whole_key(j->keys.type);
+}
+
+static sk_status run_sort(ak_run *r)
+{
+    const sort_job *j = r->job;
+    sort_call c = sort_call_of(j->keys.type, ((const sort_args *)r->args)->descending);
+    sort_key_bits b = key_bits(r);
+    if (j->values.data)
+        return sk_sort_pairs_bits(r->ctx, c.type, ak_dtype_size(j->values.type), j->kbuf,
+                                  j->vbuf, j->keys.n, c.order, b.begin, b.end);
+    return sk_sort_keys_bits(r->ctx, c.type, j->kbuf, j->keys.n, c.order, b.begin, b.end);
 }
 
 static size_t bytes_of(const ak_array *a)
@@ -101,10 +106,8 @@ static int sort_in_runs(ak_run *r, ak_err *e)
     sk_device_desc d = SK_DEVICE_DESC_INIT;
     size_t budget = a->memory;
     if (!budget && sk_context_device(r->ctx, &d) == SK_OK) budget = (size_t)d.max_alloc_bytes;
-    sort_key_bits bits = sort_whole_key(j->keys.type);
-    if (a->has_bits) bits = (sort_key_bits){a->begin_bit, a->end_bit};
-    sort_runs_job job = {&j->keys, &j->values, a->descending ? SK_DESCENDING : SK_ASCENDING,
-                         bits, budget};
+    sort_runs_job job = {&j->keys, &j->values, sort_call_of(j->keys.type, a->descending).order,
+                         key_bits(r), budget};
     j->in_runs = 1;
     return sort_runs(r, &job, &j->runs, e);
 }

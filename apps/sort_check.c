@@ -36,6 +36,13 @@ static uint64_t order_key(ak_dtype t, uint64_t raw, sort_key_bits b)
     return w >= 64 ? k : k & (((uint64_t)1 << w) - 1);
 }
 
+sort_call sort_call_of(ak_dtype keys, int descending)
+{
+    sort_call c = {SK_UINT32, descending ? SK_DESCENDING : SK_ASCENDING};
+    ak_dtype_to_sk(keys, &c.type);
+    return c;
+}
+
 uint64_t sort_key_at(const ak_array *keys, size_t i, sort_key_bits bits)
 {
     return order_key(keys->type, load_bits(keys, i), bits);

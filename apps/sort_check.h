@@ -18,6 +18,16 @@ typedef struct sort_key_bits {
 /*! sort_whole_key() : the bits of the whole key of type t. */
 sort_key_bits sort_whole_key(ak_dtype t);
 
+/*! sort_call : the key type and order of a device sort or merge. */
+typedef struct sort_call {
+    sk_type type;
+    sk_sort_order order;
+} sort_call;
+
+/*! sort_call_of() : keys of type `keys` (one the radix sort takes), in
+ *  descending order when `descending`. */
+sort_call sort_call_of(ak_dtype keys, int descending);
+
 /*! sort_key_at() : the order key of keys[i]: an unsigned integer whose
  *  ascending order is the radix sort's ascending order of the keys
  *  (integers by value, floats in IEEE totalOrder), restricted to `bits`. */
