@@ -888,38 +888,109 @@ void ak_print_time(const char *label, double ms)
     fprintf(stderr, "%-10s%10.3f ms\n", label, ms);
 }
 
-#define AK_PROGRESS_MIN_TOTAL ((uint64_t)256 << 20)
+#define AK_PROGRESS_AFTER 1.0     /* seconds a phase runs before its line shows */
+#define AK_PROGRESS_TTY_EVERY 0.1 /* seconds between updates on a terminal      */
+#define AK_PROGRESS_LOG_EVERY 2.0 /* seconds between lines of a log             */
 
-void ak_progress_start(ak_progress *p, const char *tool, const char *what, uint64_t total)
+void ak_progress_start(ak_progress *p, const char *tool, const char *what, uint64_t total,
+                       ak_progress_mode mode)
 {
-    p->tool = tool ? tool : "";
+    int tty = isatty(STDERR_FILENO);
+    p->tool = tool;
     p->what = what;
     p->total = total;
     p->done = 0;
-    p->last_percent = -1;
-    p->enabled = tool && total >= AK_PROGRESS_MIN_TOTAL && isatty(STDERR_FILENO);
+    p->start = ak_now();
+    p->last = 0;
+    p->shown = 0;
+    p->enabled = !tool ? 0 : tty ? AK_PROGRESS_TTY : mode == AK_PROGRESS_ON ? AK_PROGRESS_LOG : 0;
+}
+
+int ak_progress_on(const ak_progress *p)
+{
+    return p && p->enabled;
+}
+
+/* "412 MiB", "1.00 GiB", "93.5 KiB", "17 B": three digits in binary units. */
+static void format_bytes(char *buf, size_t cap, double v)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int u = 0;
+    while (v >= 1024.0 && u < 5) {
+        v /= 1024.0;
+        u++;
+    }
+    int decimals = u == 0 || v >= 100.0 ? 0 : v >= 10.0 ? 1 : 2;
+    snprintf(buf, cap, "%.*f %s", decimals, v, units[u]);
+}
+
+/* "1.9 GB/s", "250 MB/s": decimal units, as transfer rates go. */
+static void format_rate(char *buf, size_t cap, double v)
+{
+    static const char *const units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+    int u = 0;
+    while (v >= 1000.0 && u < 4) {
+        v /= 1000.0;
+        u++;
+    }
+    snprintf(buf, cap, "%.*f %s", v >= 100.0 ? 0 : 1, v, units[u]);
+}
+
+/* ", 0.3 s left", ", 42 s left", ", 7 min left"; nothing without a total
+ * or a rate. */
+static void format_left(char *buf, size_t cap, const ak_progress *p, double rate)
+{
+    buf[0] = '\0';
+    if (p->total == 0 || rate <= 0.0)
+        return;
+    double left = p->done < p->total ? (double)(p->total - p->done) / rate : 0.0;
+    if (left >= 120.0)
+        snprintf(buf, cap, ", %.0f min left", left / 60.0);
+    else
+        snprintf(buf, cap, ", %.*f s left", left < 10.0 ? 1 : 0, left);
+}
+
+/* The line: "tool: what DONE of TOTAL, RATE, T left" (no total: "DONE, RATE"). */
+static void progress_print(const ak_progress *p, double now)
+{
+    char done[32], total[40] = "", rate[32], left[40];
+    double r = (double)p->done / (now - p->start);
+    format_bytes(done, sizeof done, (double)p->done);
+    if (p->total > 0) {
+        char t[32];
+        format_bytes(t, sizeof t, (double)p->total);
+        snprintf(total, sizeof total, " of %s", t);
+    }
+    format_rate(rate, sizeof rate, r);
+    format_left(left, sizeof left, p, r);
+    if (p->enabled == AK_PROGRESS_TTY)
+        fprintf(stderr, "\r%s: %s %s%s, %s%s\033[K", p->tool, p->what, done, total, rate, left);
+    else
+        fprintf(stderr, "%s: %s %s%s, %s%s\n", p->tool, p->what, done, total, rate, left);
+    fflush(stderr);
 }
 
 void ak_progress_add(ak_progress *p, uint64_t amount)
 {
-    if (!p || !p->enabled)
+    if (!ak_progress_on(p))
         return;
     p->done += amount;
-    int percent = (int)((double)p->done * 100.0 / (double)p->total);
-    if (percent > 100)
-        percent = 100;
-    if (percent == p->last_percent)
+    double now = ak_now();
+    double every = p->enabled == AK_PROGRESS_TTY ? AK_PROGRESS_TTY_EVERY : AK_PROGRESS_LOG_EVERY;
+    if (now - p->start < AK_PROGRESS_AFTER || (p->shown && now - p->last < every))
         return;
-    p->last_percent = percent;
-    fprintf(stderr, "\r%s: %s %3d%%", p->tool, p->what, percent);
-    fflush(stderr);
+    progress_print(p, now);
+    p->last = now;
+    p->shown = 1;
 }
 
 void ak_progress_end(ak_progress *p)
 {
-    if (!p || !p->enabled || p->last_percent < 0)
+    if (!ak_progress_on(p) || !p->shown)
         return;
-    fprintf(stderr, "\r\033[K");
-    fflush(stderr);
-    p->last_percent = -1;
+    if (p->enabled == AK_PROGRESS_TTY) {
+        fprintf(stderr, "\r\033[K");
+        fflush(stderr);
+    }
+    p->shown = 0;
 }

@@ -12,7 +12,7 @@
  *              (common/sk_rng.h: xoshiro256** seeded by splitmix64), so
  *              that tests and benchmarks regenerate exactly the data
  *              datagen writes.
- *   timing     a monotonic clock and progress on a terminal.
+ *   timing     a monotonic clock and the progress line of long phases.
  *   device     (appkit_cl.c) --list-devices, opening the context, device
  *              buffers with timed transfers, build statistics and the
  *              device lines of --time.
@@ -303,6 +303,12 @@ typedef struct ak_opt {
     {"time", 0, AK_OPT_FLAG, offsetof(T, time), NULL,                       \
      "print a time breakdown to stderr", NULL, 0}
 
+/*! --progress (field `progress`). */
+#define AK_OPTS_PROGRESS(T)                                                 \
+    {"progress", 0, AK_OPT_FLAG, offsetof(T, progress), NULL,               \
+     "show the progress of phases over a second on stderr even\n"          \
+     "when it is not a terminal (a line every two seconds)", NULL, 0}
+
 /*! --help and --version (fields `help` and `version`). */
 #define AK_OPTS_HELP_VERSION(T)                                             \
     {"help", 'h', AK_OPT_FLAG, offsetof(T, help), NULL,                     \
@@ -440,15 +446,22 @@ typedef struct ak_array {
     void *data;       /* n * ak_dtype_size(type) bytes, malloc'ed; may be NULL when n == 0 */
 } ak_array;
 
+/*! ak_progress_mode : when a long phase shows its progress line (see
+ *  ak_progress): AUTO only when stderr is a terminal, ON also when it is
+ *  not (--progress). */
+typedef enum ak_progress_mode { AK_PROGRESS_AUTO = 0, AK_PROGRESS_ON } ak_progress_mode;
+
 /*! ak_read_opts : how to read an element file.
  *    type          the type the user asked for (--type), or AK_DTYPE_NONE;
  *                  a .npy file whose dtype differs is an error;
  *    raw_default   the type of a raw file when `type` is NONE;
- *    tool          program name for progress output (may be NULL). */
+ *    tool          program name for progress output (may be NULL);
+ *    progress      when the read shows its progress line. */
 typedef struct ak_read_opts {
     ak_dtype type;
     ak_dtype raw_default;
     const char *tool;
+    ak_progress_mode progress;
 } ak_read_opts;
 
 /*! ak_array_read() : reads `path` ("-" = stdin). A name ending in ".npy" is
@@ -552,6 +565,7 @@ typedef struct ak_output {
     FILE *fp;
     const char *tool;
     uint64_t bytes_written;
+    ak_progress_mode progress; /* of ak_output_write_elements(); AUTO after open */
 } ak_output;
 
 /*! ak_output_signals_install() : installs those signal handlers now.
@@ -563,8 +577,8 @@ void ak_output_signals_install(void);
 /*! ak_output_open() : path NULL means stdout. @return 0 or -1. */
 int ak_output_open(ak_output *o, const char *path, const char *tool, ak_err *e);
 
-/*! ak_output_write() : writes all `bytes` (progress on a terminal for large
- *  writes is the caller's choice through `progress`, may be NULL). */
+/*! ak_output_write() : writes all `bytes`, counting them into `progress`
+ *  (the caller's, may be NULL). */
 struct ak_progress;
 int ak_output_write(ak_output *o, const void *data, size_t bytes,
                     struct ak_progress *progress, ak_err *e);
@@ -598,7 +612,8 @@ ak_format ak_output_format(ak_format requested, const char *path, ak_format inpu
 
 /*! ak_output_write_elements() : the header for `format` (none for raw) and
  *  the n elements of `type` at data, showing progress as "tool: writing"
- *  (tool NULL: no progress). Does not commit. @return 0 or -1. */
+ *  as o->progress says (tool NULL: no progress). Does not commit.
+ *  @return 0 or -1. */
 int ak_output_write_elements(ak_output *o, ak_format format, ak_dtype type, const void *data,
                              size_t n, const char *tool, ak_err *e);
 
@@ -621,20 +636,32 @@ double ak_ms_since(double t0);
  *  "write:") padded to 10 columns, then "%10.3f ms". */
 void ak_print_time(const char *label, double ms);
 
-/*! ak_progress : a percentage on stderr for long operations, shown only
- *  when stderr is a terminal and the total is large (>= 256 MiB of work). */
+/*! ak_progress : one updating line on stderr for a long phase:
+ *  "tool: reading 412 MiB of 1.00 GiB, 1.9 GB/s, 0.3 s left" (bytes done of
+ *  the total in binary units, the rate, the time left; without a total,
+ *  "tool: reading 412 MiB, 1.9 GB/s"). It shows once the phase has run a
+ *  second. On a terminal it is rewritten in place at most ten times a
+ *  second and cleared at the end; with AK_PROGRESS_ON and stderr not a
+ *  terminal, a line ending in a newline at most every two seconds;
+ *  otherwise nothing. A NULL tool shows nothing. */
+enum { AK_PROGRESS_TTY = 1, AK_PROGRESS_LOG = 2 };
 typedef struct ak_progress {
     const char *tool;
     const char *what;
-    uint64_t total;
+    uint64_t total;    /* 0: not known */
     uint64_t done;
-    int last_percent;
-    int enabled;
+    double start;      /* ak_now() at ak_progress_start()   */
+    double last;       /* ak_now() at the last line shown   */
+    int enabled;       /* 0, AK_PROGRESS_TTY or AK_PROGRESS_LOG */
+    int shown;
 } ak_progress;
 
-void ak_progress_start(ak_progress *p, const char *tool, const char *what, uint64_t total);
+void ak_progress_start(ak_progress *p, const char *tool, const char *what, uint64_t total,
+                       ak_progress_mode mode);
 void ak_progress_add(ak_progress *p, uint64_t amount); /* NULL-safe */
 void ak_progress_end(ak_progress *p);                  /* NULL-safe */
+/*! ak_progress_on() : whether p (may be NULL) may show a line. */
+int ak_progress_on(const ak_progress *p);
 
 /* ------------------------------------------------------------------------ */
 /* Data generation                                                           */

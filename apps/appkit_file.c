@@ -31,6 +31,7 @@
 #define NPY_MAGIC_LEN 6
 #define NPY_MAX_HEADER ((uint32_t)1 << 20)
 #define IO_CHUNK ((size_t)64 << 20)
+#define PROGRESS_CHUNK ((size_t)1 << 20) /* reads while a progress line may show */
 
 /* ------------------------------------------------------------------------ */
 /* Names and formats                                                         */
@@ -76,13 +77,20 @@ ak_format ak_format_of_path(const char *path)
 /* Reading bytes                                                             */
 /* ------------------------------------------------------------------------ */
 
+/* The most to read at once: less while progress may show, so that a slow
+ * input (a pipe) counts as it comes. */
+static size_t read_step(const ak_progress *p)
+{
+    return ak_progress_on(p) ? PROGRESS_CHUNK : IO_CHUNK;
+}
+
 /* Reads exactly `len` bytes unless the file ends; *got says how many came.
  * @return -1 only on a read error. */
 static int read_fully(FILE *fp, void *buf, size_t len, size_t *got, ak_progress *p)
 {
-    size_t done = 0;
+    size_t done = 0, step = read_step(p);
     while (done < len) {
-        size_t want = len - done < IO_CHUNK ? len - done : IO_CHUNK;
+        size_t want = len - done < step ? len - done : step;
         size_t k = fread((char *)buf + done, 1, want, fp);
         done += k;
         ak_progress_add(p, k);
@@ -101,8 +109,10 @@ static int fail_read(ak_err *e, const char *name)
 /* A stream of unknown length: `prefix` then everything up to end of file,
  * into a new buffer *buf of *len bytes. */
 static int read_to_end(FILE *fp, const char *name, const unsigned char *prefix,
-                       size_t prefix_len, unsigned char **buf, size_t *len, ak_err *e)
+                       size_t prefix_len, unsigned char **buf, size_t *len, ak_progress *p,
+                       ak_err *e)
 {
+    size_t step = read_step(p);
     size_t cap = (size_t)1 << 16;
     unsigned char *b = malloc(cap);
     if (!b)
@@ -120,8 +130,10 @@ static int read_to_end(FILE *fp, const char *name, const unsigned char *prefix,
             b = nb;
             cap = grown;
         }
-        size_t k = fread(b + used, 1, cap - used, fp);
+        size_t want = cap - used < step ? cap - used : step;
+        size_t k = fread(b + used, 1, want, fp);
         used += k;
+        ak_progress_add(p, k);
         if (k == 0 || ferror(fp))
             break;
     }
@@ -524,7 +536,7 @@ static int read_data_known(input_file *in, const unsigned char *prefix, size_t p
         return ak_fail(e, "%s: cannot allocate %zu bytes", in->name, bytes);
     memcpy(data, prefix, prefix_len);
     ak_progress p;
-    ak_progress_start(&p, opts->tool, "reading", bytes);
+    ak_progress_start(&p, opts->tool, "reading", bytes, opts->progress);
     size_t got;
     int rc = input_read(in, (char *)data + prefix_len, bytes - prefix_len, &got, &p);
     ak_progress_end(&p);
@@ -542,13 +554,19 @@ static int read_data_known(input_file *in, const unsigned char *prefix, size_t p
     return 0;
 }
 
-/* Data of a pipe or terminal: read to the end, then check the length. */
+/* Data of a pipe or terminal: read to the end, then check the length.
+ * `expect` is the length a .npy header promises (0: not known). */
 static int read_data_stream(input_file *in, const unsigned char *prefix, size_t prefix_len,
-                            uint64_t *have, ak_array *out, ak_err *e)
+                            uint64_t expect, uint64_t *have, ak_array *out,
+                            const ak_read_opts *opts, ak_err *e)
 {
     unsigned char *buf = NULL;
     size_t len = 0;
-    if (read_to_end(in->fp, in->name, prefix, prefix_len, &buf, &len, e) != 0)
+    ak_progress p;
+    ak_progress_start(&p, opts->tool, "reading", expect, opts->progress);
+    int rc = read_to_end(in->fp, in->name, prefix, prefix_len, &buf, &len, &p, e);
+    ak_progress_end(&p);
+    if (rc != 0)
         return -1;
     out->data = buf;
     *have = len;
@@ -615,7 +633,10 @@ static int read_array(input_file *in, const ak_read_opts *opts, ak_array *out, a
         if (read_data_known(in, prefix, prefix_len, have, out, opts, e) != 0)
             return -1;
     } else {
-        if (read_data_stream(in, prefix, prefix_len, &have, out, e) != 0)
+        size_t expect = 0;
+        if (out->format == AK_FORMAT_NPY && data_bytes(n_header, out->type, &expect) != 0)
+            expect = 0; /* refused by check_data_length() below */
+        if (read_data_stream(in, prefix, prefix_len, expect, &have, out, opts, e) != 0)
             return -1;
         if (check_data_length(in->name, out->format, out->type, have, n_header, e) != 0)
             return -1;
@@ -1398,7 +1419,7 @@ int ak_array_save(const char *path, const char *tool, ak_format format, ak_dtype
     if (ak_output_open(&o, path, tool, e) != 0)
         return -1;
     ak_progress p;
-    ak_progress_start(&p, tool, "writing", (uint64_t)n * ak_dtype_size(type));
+    ak_progress_start(&p, tool, "writing", (uint64_t)n * ak_dtype_size(type), AK_PROGRESS_AUTO);
     int rc = ak_output_write_header(&o, format, type, n, e);
     if (rc == 0)
         rc = ak_output_write(&o, data, n * ak_dtype_size(type), &p, e);
@@ -1423,7 +1444,7 @@ int ak_output_write_elements(ak_output *o, ak_format format, ak_dtype type, cons
 {
     size_t bytes = n * ak_dtype_size(type);
     ak_progress p;
-    ak_progress_start(&p, tool, "writing", bytes);
+    ak_progress_start(&p, tool, "writing", bytes, o->progress);
     int rc = ak_output_write_header(o, format, type, n, e);
     if (rc == 0)
         rc = ak_output_write(o, data, bytes, &p, e);

@@ -79,9 +79,11 @@ static int resolve_outputs(ak_run *r, ak_err *e)
 
 static int open_outputs(ak_run *r, ak_err *e)
 {
-    for (size_t i = 0; i < r->n_outputs; i++)
+    for (size_t i = 0; i < r->n_outputs; i++) {
         if (ak_output_open(&r->outputs[i].out, r->outputs[i].path, tool_of(r), e) != 0)
             return -1;
+        r->outputs[i].out.progress = r->progress;
+    }
     return 0;
 }
 
@@ -125,7 +127,7 @@ int ak_run_keep(ak_run *r, ak_array *array, ak_err *e)
 int ak_run_read(ak_run *r, const char *path, ak_dtype type, ak_dtype raw_type, ak_array *out,
                 ak_err *e)
 {
-    ak_read_opts ro = {type, raw_type, tool_of(r)};
+    ak_read_opts ro = {type, raw_type, tool_of(r), r->progress};
     if (ak_run_keep(r, out, e) != 0)
         return -1;
     return ak_array_read(path, &ro, out, e);
@@ -395,6 +397,7 @@ static int run(const ak_program *p, const void *args, double start)
     r.args = args;
     r.input = ak_cli_text(p->cli, args, NULL);
     r.times.start = start;
+    r.progress = ak_cli_flag(p->cli, args, "progress") ? AK_PROGRESS_ON : AK_PROGRESS_AUTO;
     r.job = calloc(1, p->job_size ? p->job_size : 1);
     int rc = r.job ? run_phases(&r, &e) : ak_fail(&e, "out of memory");
     finish(&r, rc == 0);

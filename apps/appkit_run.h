@@ -67,6 +67,7 @@ typedef struct ak_run {
     const char *input;   /* the operand, NULL for a program without one */
     sk_context *ctx;     /* open from the compute step on               */
     ak_times times;
+    ak_progress_mode progress; /* ON with --progress                  */
     sk_status status;    /* of the last ak_run_primitive()              */
     ak_run_output outputs[AK_RUN_MAX_OUTPUTS];
     size_t n_outputs;

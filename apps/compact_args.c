@@ -90,6 +90,7 @@ static const ak_opt OPTIONS[] = {
     AK_OPTS_FORMAT(compact_args),
     AK_OPTS_DEVICE(compact_args),
     AK_OPTS_TIME(compact_args),
+    AK_OPTS_PROGRESS(compact_args),
     AK_OPTS_HELP_VERSION(compact_args),
     AK_OPT_HELP_TEXT(
         "\nPrints 'selected K of N' on stderr. The data must fit in one device buffer.\n"
@@ -102,5 +103,5 @@ AK_DEFINE_CLI(compact, COMPACT_TOOL,
               "               (--if EXPR | --flags FILE | --partition EXPR | --unique)\n"
               "               [--values FILE --values-type T [--values-out FILE]]\n"
               "               [--in-place] [--format raw|npy] [--device SPEC] [--list-devices]\n"
-              "               [--time] [--help] [--version]",
+              "               [--time] [--progress] [--help] [--version]",
               OPTIONS, compact_args, NULL, check_args, NULL)

@@ -22,7 +22,7 @@ typedef struct compact_args {
     const char *values, *values_out;
     ak_dtype type, values_type;
     ak_format format;
-    int in_place, time, list_devices, help, version;
+    int in_place, time, progress, list_devices, help, version;
 } compact_args;
 
 /*! compact_cli : the command line of compact, for ak_parse_command_line(). */

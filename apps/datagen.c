@@ -85,7 +85,8 @@ static int generate(ak_run *r, ak_err *e)
     const datagen_args *a = args_of(r);
     ak_output *out = &r->outputs[0].out;
     ak_progress p;
-    ak_progress_start(&p, DATAGEN_TOOL, "writing", (uint64_t)a->n * ak_dtype_size(a->spec.type));
+    ak_progress_start(&p, DATAGEN_TOOL, "writing", (uint64_t)a->n * ak_dtype_size(a->spec.type),
+                      out->progress);
     int rc = ak_output_write_header(out, a->format, a->spec.type, a->n, e);
     if (rc == 0)
         rc = ak_gen_is_streamable(&a->spec) ? write_streamed(a, out, &p, e)

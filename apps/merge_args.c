@@ -39,6 +39,7 @@ static const ak_opt OPTIONS[] = {
                   "order, the union of the inputs) before writing it"),
     AK_OPTS_DEVICE(merge_args),
     AK_OPTS_TIME(merge_args),
+    AK_OPTS_PROGRESS(merge_args),
     AK_OPTS_HELP_VERSION(merge_args),
     AK_OPT_HELP_TEXT(
         "\nKeys are ordered as radixsort sorts them (floats in IEEE totalOrder:\n"
@@ -52,5 +53,5 @@ AK_DEFINE_CLI(merge, MERGE_TOOL,
               "merge A B [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "             [--descending] [--values VA VB [--values-type TYPE]\n"
               "             [--values-out FILE]] [--check] [--device SPEC] [--list-devices]\n"
-              "             [--time] [--help] [--version]",
+              "             [--time] [--progress] [--help] [--version]",
               OPTIONS, merge_args, NULL, check_args, NULL)

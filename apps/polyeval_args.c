@@ -72,6 +72,7 @@ static const ak_opt OPTIONS[] = {
      "with the dtype of .npy files", NULL, 0},
     AK_OPTS_DEVICE(poly_args),
     AK_OPTS_TIME(poly_args),
+    AK_OPTS_PROGRESS(poly_args),
     AK_OPTS_HELP_VERSION(poly_args),
     AK_OPT_HELP_TEXT(
         "\nOne point: Horner's rule as a parallel scan over the coefficients (any\n"
@@ -84,5 +85,5 @@ static const ak_opt OPTIONS[] = {
 AK_DEFINE_CLI(polyeval, POLYEVAL_TOOL,
               "polyeval COEFFS (--x VALUE[,VALUE...] | --points FILE) [-o OUTPUT]\n"
               "                [--type float32|float64] [--device SPEC] [--list-devices]\n"
-              "                [--time] [--help] [--version]",
+              "                [--time] [--progress] [--help] [--version]",
               OPTIONS, poly_args, NULL, NULL, free_args)

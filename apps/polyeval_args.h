@@ -16,7 +16,7 @@ typedef struct poly_args {
     ak_dtype type; /* AK_DTYPE_NONE unless --type */
     double *xs;    /* --x values */
     size_t nx;
-    int time, list_devices, help, version;
+    int time, progress, list_devices, help, version;
 } poly_args;
 
 /*! polyeval_cli : the command line of polyeval, for ak_parse_command_line(). */

@@ -77,6 +77,7 @@ static const ak_opt OPTIONS[] = {
                   "order, a permutation of the input) before writing it"),
     AK_OPTS_DEVICE(sort_args),
     AK_OPTS_TIME(sort_args),
+    AK_OPTS_PROGRESS(sort_args),
     AK_OPTS_HELP_VERSION(sort_args),
     AK_OPT_HELP_TEXT(
         "\nFloats sort in IEEE totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.\n"
@@ -89,5 +90,5 @@ AK_DEFINE_CLI(radixsort, RADIXSORT_TOOL,
               "                 [--descending] [--bits B:E] [--values FILE [--values-type TYPE]\n"
               "                 [--values-out FILE]] [--memory SIZE] [--in-place] [--check]\n"
               "                 [--device SPEC]\n"
-              "                 [--list-devices] [--time] [--help] [--version]",
+              "                 [--list-devices] [--time] [--progress] [--help] [--version]",
               OPTIONS, sort_args, NULL, check_args, NULL)

@@ -14,7 +14,8 @@
 typedef struct sort_args {
     const char *input, *output, *device, *values, *values_out;
     ak_dtype type, values_type;   /* AK_DTYPE_NONE unless given */
-    int descending, has_bits, in_place, check, time, list_devices, help, version;
+    int descending, has_bits, in_place, check, time, progress;
+    int list_devices, help, version;
     unsigned begin_bit, end_bit;
     size_t memory;                /* --memory: device bytes; 0: not given */
 } sort_args;

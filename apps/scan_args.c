@@ -50,6 +50,7 @@ static const ak_opt OPTIONS[] = {
                   "check the result against a serial scan on the host and\n"
                   "say so on stderr (exit 1 on a mismatch)"),
     AK_OPTS_TIME(scan_args),
+    AK_OPTS_PROGRESS(scan_args),
     AK_OPTS_HELP_VERSION(scan_args),
     AK_OPT_HELP_TEXT("\nInteger add and mul wrap around. Exit status: 0 success, 1 bad input or\n"
                      "failure, 2 usage error.\n"),
@@ -60,5 +61,5 @@ AK_DEFINE_CLI(scan, SCAN_TOOL,
               "scan INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "            [--op add|mul|min|max|and|or|xor] [--exclusive] [--in-place]\n"
               "            [--format raw|npy] [--chunk N] [--device SPEC] [--list-devices]\n"
-              "            [--check] [--time] [--help] [--version]",
+              "            [--check] [--time] [--progress] [--help] [--version]",
               OPTIONS, scan_args, NULL, check_args, NULL)

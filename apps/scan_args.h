@@ -21,6 +21,7 @@ typedef struct scan_args {
     int exclusive;
     int in_place;
     int time;
+    int progress;
     int check;
     int list_devices;
     int help;

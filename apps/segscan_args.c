@@ -52,6 +52,7 @@ static const ak_opt OPTIONS[] = {
      "empty segment's total is the identity of OP)", NULL, 0},
     AK_OPTS_DEVICE(seg_args),
     AK_OPTS_TIME(seg_args),
+    AK_OPTS_PROGRESS(seg_args),
     AK_OPTS_HELP_VERSION(seg_args),
     AK_OPT_HELP_TEXT(
         "\nInteger add and mul wrap around. The data must fit in one device buffer.\n"
@@ -63,5 +64,6 @@ AK_DEFINE_CLI(segscan, SEGSCAN_TOOL,
               "segscan INPUT (--flags FILE | --offsets FILE [--offsets-type uint32|uint64])\n"
               "               [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "               [--op add|mul|min|max|and|or|xor] [--exclusive] [--reduce]\n"
-              "               [--device SPEC] [--list-devices] [--time] [--help] [--version]",
+              "               [--device SPEC] [--list-devices] [--time] [--progress]\n"
+              "               [--help] [--version]",
               OPTIONS, seg_args, NULL, check_args, NULL)

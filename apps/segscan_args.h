@@ -15,7 +15,7 @@ typedef struct seg_args {
     const char *flags, *offsets;
     ak_dtype type, offsets_type; /* AK_DTYPE_NONE unless given */
     sk_op op;
-    int exclusive, reduce, time, list_devices, help, version;
+    int exclusive, reduce, time, progress, list_devices, help, version;
 } seg_args;
 
 /*! segscan_cli : the command line of segscan, for ak_parse_command_line(). */

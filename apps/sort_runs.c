@@ -16,7 +16,9 @@
  * side), and each block is one device merge. The data buffer's arrays are
  * sub-buffers made once per phase (a run's keys and values; a merge's two
  * inputs and output of r/3 elements each, keys and values): some drivers
- * take milliseconds to make one.
+ * take milliseconds to make one. Both phases show a progress line
+ * (ak_progress): "sorting runs", bytes of the runs sorted of all, and
+ * "merging", bytes merged of all times the levels.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -54,6 +56,7 @@ typedef struct runs {
     size_t ks, vs;           /* key and value bytes; vs 0: keys alone */
     size_t run_elems, block_elems;
     dev_mem mem;
+    ak_progress progress;    /* of the phase under way */
 } runs;
 
 static size_t align_up(size_t v, size_t a)
@@ -64,6 +67,18 @@ static size_t align_up(size_t v, size_t a)
 static size_t min_size(size_t a, size_t b)
 {
     return a < b ? a : b;
+}
+
+/* The progress line of a phase of `total` bytes (see ak_progress). */
+static void progress_start(runs *s, const char *what, uint64_t total)
+{
+    ak_progress_start(&s->progress, s->run->program->cli->tool, what, total, s->run->progress);
+}
+
+/* n elements (keys and values) done. */
+static void progress_add(runs *s, size_t n)
+{
+    ak_progress_add(&s->progress, (uint64_t)n * (s->ks + s->vs));
 }
 
 /* ---- the data buffer's sub-buffers ------------------------------------- */
@@ -257,8 +272,13 @@ static int sort_all_runs(runs *s, sort_runs_stats *st, ak_err *e)
     layout l;
     size_t n = s->j->keys->n;
     int rc = lay_out_sort(s, s->run_elems, &l, e);
-    for (size_t first = 0; rc == 0 && first < n; first += s->run_elems, st->runs++)
-        rc = sort_run(s, &l, first, min_size(s->run_elems, n - first), e);
+    progress_start(s, "sorting runs", (uint64_t)n * (s->ks + s->vs));
+    for (size_t first = 0; rc == 0 && first < n; first += s->run_elems, st->runs++) {
+        size_t count = min_size(s->run_elems, n - first);
+        rc = sort_run(s, &l, first, count, e);
+        progress_add(s, count);
+    }
+    ak_progress_end(&s->progress);
     release_layout(&l);
     /* the sort's scratch goes before the merges take theirs */
     sk_status trimmed = sk_context_trim(s->run->ctx);
@@ -359,11 +379,15 @@ static int merge_level(runs *s, const ak_array *sk, const ak_array *sv, const ak
         merge_out d = {dk, dv, first, l};
         if (b.n == 0) {
             copy_elems(s, &a, 0, dk, dv, first, a.n);
+            progress_add(s, a.n);
             continue;
         }
-        for (size_t o = 0; o < a.n + b.n; o += s->block_elems, st->merge_blocks++)
-            if (merge_block(s, &a, &b, o, min_size(s->block_elems, a.n + b.n - o), &d, e) != 0)
+        for (size_t o = 0; o < a.n + b.n; o += s->block_elems, st->merge_blocks++) {
+            size_t len = min_size(s->block_elems, a.n + b.n - o);
+            if (merge_block(s, &a, &b, o, len, &d, e) != 0)
                 return -1;
+            progress_add(s, len);
+        }
     }
     return 0;
 }
@@ -379,6 +403,15 @@ static int twin(const ak_array *like, ak_array *out, ak_err *e)
     return out->data ? 0 : ak_fail(e, "out of memory for the merge's second array");
 }
 
+/* The merge levels that join runs of r into one sequence of n. */
+static size_t levels_of(size_t r, size_t n)
+{
+    size_t levels = 0;
+    for (size_t width = r; width < n; width *= 2)
+        levels++;
+    return levels;
+}
+
 static int merge_runs(runs *s, sort_runs_stats *st, ak_err *e)
 {
     const sort_runs_job *j = s->j;
@@ -391,11 +424,14 @@ static int merge_runs(runs *s, sort_runs_stats *st, ak_err *e)
     const ak_array *src[2] = {j->keys, j->values}, *dst[2] = {&k2, &v2};
     layout l;
     int rc = lay_out_merge(s, s->block_elems, &l, e);
+    size_t n = j->keys->n;
+    progress_start(s, "merging", (uint64_t)n * (s->ks + s->vs) * levels_of(s->run_elems, n));
     for (size_t width = s->run_elems; rc == 0 && width < j->keys->n; width *= 2, st->levels++) {
         rc = merge_level(s, src[0], src[1], dst[0], dst[1], width, &l, st, e);
         const ak_array *t0 = src[0], *t1 = src[1];
         src[0] = dst[0], src[1] = dst[1], dst[0] = t0, dst[1] = t1;
     }
+    ak_progress_end(&s->progress);
     release_layout(&l);
     if (rc == 0 && src[0] != j->keys) {
         memcpy(j->keys->data, k2.data, j->keys->n * s->ks);
@@ -434,7 +470,7 @@ static int device_limits(runs *s, ak_err *e)
 
 int sort_runs(ak_run *run, const sort_runs_job *j, sort_runs_stats *stats, ak_err *e)
 {
-    runs s = {run, j, SK_UINT32, ak_dtype_size(j->keys->type), 0, 0, 0, {0}};
+    runs s = {run, j, SK_UINT32, ak_dtype_size(j->keys->type), 0, 0, 0, {0}, {0}};
     memset(stats, 0, sizeof *stats);
     if (j->values && j->values->data) s.vs = ak_dtype_size(j->values->type);
     if (j->keys->n == 0) return 0;

@@ -47,7 +47,7 @@ static read_result read_memory(const uint8_t *data, size_t size, ak_format forma
     FILE *fp = fmemopen(copy, size, "rb");
     FUZZ_CHECK(fp != NULL);
     ak_source src = {fp, INPUT_NAME, format, size_known ? (uint64_t)size : AK_SIZE_UNKNOWN};
-    ak_read_opts opts = {type, AK_UINT32, NULL};
+    ak_read_opts opts = {type, AK_UINT32, NULL, AK_PROGRESS_AUTO};
     r.rc = ak_array_read_stream(&src, &opts, &r.array, &r.err);
     fclose(fp);
     free(copy);

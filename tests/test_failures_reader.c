@@ -38,7 +38,7 @@ static void reader_setup(void)
 
 TestSuite(reader, .init = reader_setup, .fini = skt_cli_dirs_close, .timeout = 60);
 
-static const ak_read_opts U32 = {AK_DTYPE_NONE, AK_UINT32, NULL};
+static const ak_read_opts U32 = {AK_DTYPE_NONE, AK_UINT32, NULL, AK_PROGRESS_AUTO};
 
 /* n uint32 values i * 7 + 1. */
 static uint32_t *u32_sequence(size_t n)
