@@ -89,6 +89,6 @@ AK_DEFINE_CLI(radixsort, RADIXSORT_TOOL,
               "radixsort INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "                 [--descending] [--bits B:E] [--values FILE [--values-type TYPE]\n"
               "                 [--values-out FILE]] [--memory SIZE] [--in-place] [--check]\n"
-              "                 [--device SPEC]\n"
-              "                 [--list-devices] [--time] [--progress] [--help] [--version]",
+              "                 [--device SPEC] [--list-devices] [--time] [--progress] [--help]\n"
+              "                 [--version]",
               OPTIONS, sort_args, NULL, check_args, NULL)
