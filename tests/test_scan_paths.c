@@ -3,9 +3,15 @@
  * (SK_PARAM_SCAN_PATH), and the rounded float sums of each.
  *
  * Every 4-byte type x op runs at the tile edges of test_scan.c with the path
- * forced to look-back and forced to reduce-then-scan, in each shape and
- * with each tile setting (a case per type x shape x path), a launch count
- * per call showing the forced path was taken (the CPU shape's look-back
+ * forced, in each shape (a case per type x shape x path), a launch count
+ * per call showing the forced path was taken. Each type, op, shape, path and
+ * GPU tile setting is a program of its own to compile, so these cover type x
+ * op x path x GPU tile setting pairwise, not their product: in each shape
+ * every type x op runs by one forced path (skt_pairwise_path), in the GPU
+ * shape with its settings of skt_pairwise_gpu_cfgs, in the CPU shape (whose
+ * tiles are no part of its programs) with every setting, so that every pair
+ * of type, op, path and GPU setting meets (skt_scan.h), at every size,
+ * inclusive and exclusive, in place and out of place (the CPU shape's look-back
  * reads predecessor chunks' input, so in-place scans keep reduce-then-scan
  * there); AUTO's choice is checked against the header for every type x op
  * x shape (a case per type x shape). The
@@ -35,8 +41,9 @@ TestSuite(scan_path, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300
 
 /* ---- forced paths ------------------------------------------------------------------- */
 /* Each 4-byte type x shape with the scan path forced each way (the
- * look-back takes no wider element), every op with the tile settings and
- * sizes of test_scan.c. Float add and mul by look-back are still compared exactly,
+ * look-back takes no wider element), the ops whose skt_pairwise_path the
+ * case's path is, with the tile settings and sizes of test_scan.c (in the
+ * GPU shape those of skt_pairwise_gpu_cfgs). Float add and mul by look-back are still compared exactly,
  * and that is the right bound, not a lucky one: skt_fill makes every
  * sub-range sum a multiple of 1/4 of magnitude at most 2^22 (24 significant
  * bits) and every sub-range product +-2^e with |e| <= 120, all exact in
@@ -54,7 +61,7 @@ ParameterizedTestParameters(scan, scans_should_match_reference_at_tile_edges_by_
 
 ParameterizedTest(skt_case *c, scan, scans_should_match_reference_at_tile_edges_by_a_forced_path)
 {
-    skt_scan_edges(skt_scan_case_begin(c), c->shape, c->path);
+    skt_scan_edges_pairwise(skt_scan_case_begin(c), c->shape, c->path);
 }
 
 /* scankit.h: AUTO takes the look-back where the result cannot depend on the
