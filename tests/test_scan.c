@@ -15,7 +15,8 @@
  * tile edges and reduce cover type x op x GPU tile setting pairwise, not
  * their product: every type x op runs in each shape, in the GPU shape with
  * its tile settings of skt_pairwise_gpu_cfgs (skt_scan.h: every type x
- * setting and op x setting pair meets) at every size of each, in the CPU
+ * setting and op x setting pair meets; reduce_gpu_cfgs for the reduce of
+ * the 4-byte types) at every size of each, in the CPU
  * shape, whose tiles are no part of its programs, with the default and
  * small tiles (the medium ones for add) as before; every type x op also
  * runs at ~2^22 with the default tiles in both shapes, and the extreme tile
@@ -187,14 +188,25 @@ ParameterizedTest(skt_case *c, reduce, should_match_reference_with_extreme_tile_
 
 /* ---- reduce ------------------------------------------------------------------------------ */
 
+/* The GPU tile settings (mask of SKT_TILE_CFGS indices) of t and op in the
+ * reduce test: those of skt_pairwise_gpu_cfgs, with which int64, uint64 and
+ * float64 already meet every op with every setting; int32, uint32 and
+ * float32 meet each setting once more, min with the small tiles, max with
+ * the medium ones, every other op with the default ones. */
+static unsigned reduce_gpu_cfgs(sk_type t, sk_op op)
+{
+    if (!(SKT_FORCED_PATH_TYPES & SKT_BIT(t)))
+        return skt_pairwise_gpu_cfgs(t, op);
+    return SKT_BIT(op == SK_OP_MIN ? 1 : op == SK_OP_MAX ? 2 : 0);
+}
+
 /* One op of t at every other size of its tile settings, 0, 1 and (default
- * tiles) ~2^22: in the GPU shape the settings of skt_pairwise_gpu_cfgs
- * (the default tiles of every op run at ~2^22 in the scan tests), in the
+ * tiles) ~2^22: in the GPU shape the settings of reduce_gpu_cfgs, in the
  * CPU shape every setting (the medium tiles for add only). */
 static void reduce_edges(sk_type t, sk_op op, sk_shape shape)
 {
     for (size_t k = 0; k < SKT_N_TILE_CFGS; k++) {
-        if (shape == SK_SHAPE_GPU ? !(skt_pairwise_gpu_cfgs(t, op) & SKT_BIT(k))
+        if (shape == SK_SHAPE_GPU ? !(reduce_gpu_cfgs(t, op) & SKT_BIT(k))
                                   : SKT_TILE_CFGS[k].add_only && op != SK_OP_ADD)
             continue;
         skt_sizes sizes = skt_tiles_use(shape, k);
