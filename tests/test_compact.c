@@ -23,10 +23,10 @@
  * its sizes) are pairwise with mode and type rather than their product:
  * each type runs one class per mode, (type + rot) % 2, rot alternating from
  * mode to mode, so that every mode meets both classes and every type both
- * classes (keep_pairwise_gpu_classes); the values tests likewise pair key,
- * value size and class. The CPU shape, whose tiles are no part of its
- * programs, runs every class of every case, and every type x mode runs in
- * both shapes.
+ * classes (keep_pairwise_gpu_classes); the values tests likewise pair mode,
+ * key, value size and class (VALUES_TEST). The CPU shape, whose tiles are
+ * no part of its programs, runs every class of every case, and every type x
+ * mode runs in both shapes.
  */
 #include <math.h>
 #include <stdio.h>
@@ -413,36 +413,43 @@ SWEEP_TEST(select_if_pairs_carries_4_byte_values, M_PAIRS, 4, PAIRS4_KEYS,
 
 /* Mode m with index values of 4 and 8 bytes in both shapes, under a 4-byte
  * and an 8-byte key type, small and default tiles (flagged: uint8 flags
- * with 4-byte values, uint32 flags with 8-byte ones). In the GPU shape key
- * x value size x size class is pairwise: a case (key k, class c) runs the
- * value size v (0: 4 bytes, 1: 8) with (k + v + c) even, so every key meets
- * both value sizes and both classes, and every value size both classes. */
-#define VALUES_TEST(name, m, key4, key8)                                                     \
+ * with 4-byte values, uint32 flags with 8-byte ones). Key, value size and
+ * GPU size class are each a program of their own, so mode (j) x key (k: 0
+ * the 4-byte one) x value size x class is pairwise: key k takes the value
+ * size (k + j) % 2 (0: 4 bytes, 1: 8) in both shapes, in the CPU shape with
+ * both classes, in the GPU shape with the class (k + j / 2) % 2, so that
+ * every mode meets both keys, both value sizes and both classes, and every
+ * key, value size and class meet each other. */
+#define VALUES_TEST(name, m, j, key4, key8)                                                  \
     ParameterizedTestParameters(compact, name)                                               \
     {                                                                                        \
         static const sk_type keys[] = {key4, key8};                                          \
         skt_params ps = {0};                                                                 \
         skt_params_add(&ps, keys, 2, SC_COUNT, m, 0);                                        \
+        size_t kept = 0;                                                                     \
+        for (size_t i = 0; i < ps.n; i++) {                                                  \
+            int k = ps.v[i].type != (int)(key4);                                             \
+            if (ps.v[i].shape != SK_SHAPE_GPU || ps.v[i].size_class == (k + (j) / 2) % 2)    \
+                ps.v[kept++] = ps.v[i];                                                      \
+        }                                                                                    \
+        ps.n = kept;                                                                         \
         return skt_params_done(&ps);                                                         \
     }                                                                                        \
     ParameterizedTest(const skt_param *p, compact, name)                                     \
     {                                                                                        \
-        for (size_t vs = 4; vs <= 8; vs += 4) {                                              \
-            int k = p->type != (int)(key4), v = vs == 8;                                     \
-            if (p->shape == SK_SHAPE_GPU && (k + v + p->size_class) % 2)                     \
-                continue;                                                                    \
-            sweep(p, m, m != M_FLAGGED ? 0 : vs == 4 ? 1 : 4, vs, PAIR_DEFAULT_SIZES,        \
-                  COUNT_OF(PAIR_DEFAULT_SIZES), 0);                                          \
-        }                                                                                    \
+        int k = p->type != (int)(key4);                                                      \
+        size_t vs = (k + (j)) % 2 ? 8 : 4;                                                   \
+        sweep(p, m, m != M_FLAGGED ? 0 : vs == 4 ? 1 : 4, vs, PAIR_DEFAULT_SIZES,            \
+              COUNT_OF(PAIR_DEFAULT_SIZES), 0);                                              \
     }
 
-VALUES_TEST(select_if_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes, M_SELECT,
+VALUES_TEST(select_if_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes, M_SELECT, 0,
             SK_INT32, SK_FLOAT64)
 VALUES_TEST(select_flagged_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes, M_FLAGGED,
-            SK_FLOAT32, SK_UINT64)
-VALUES_TEST(partition_pairs_move_every_index_value_with_its_key_in_both_shapes, M_PARTITION,
+            1, SK_FLOAT32, SK_UINT64)
+VALUES_TEST(partition_pairs_move_every_index_value_with_its_key_in_both_shapes, M_PARTITION, 2,
             SK_FLOAT32, SK_INT64)
-VALUES_TEST(unique_pairs_keep_the_index_of_the_first_of_each_run_in_both_shapes, M_UNIQUE,
+VALUES_TEST(unique_pairs_keep_the_index_of_the_first_of_each_run_in_both_shapes, M_UNIQUE, 3,
             SK_FLOAT32, SK_UINT64)
 
 /* ---- other predicates ------------------------------------------------------------------ */
