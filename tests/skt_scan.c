@@ -260,3 +260,52 @@ void skt_scan_edges(sk_type t, sk_shape shape, sk_scan_path path)
     if (path != SK_SCAN_PATH_AUTO)
         skt_force_scan_path(SK_SCAN_PATH_AUTO);
 }
+
+/* ---- the pairwise tile-edge matrix ----------------------------------------------- */
+
+static unsigned pairwise_r(sk_type t)
+{
+    return t == SK_FLOAT32 || t == SK_FLOAT64 ? 2u : (unsigned)t & 1u;
+}
+
+unsigned skt_pairwise_gpu_cfgs(sk_type t, sk_op op)
+{
+    unsigned k = (unsigned)op + pairwise_r(t);
+    unsigned mask = SKT_BIT(k % 3);
+    if (pairwise_r(t) == 0 && op >= SK_OP_AND)
+        mask |= SKT_BIT(((unsigned)op + 2) % 3);
+    return mask;
+}
+
+sk_scan_path skt_pairwise_path(sk_type t, sk_op op)
+{
+    return ((unsigned)op + pairwise_r(t)) % 2 ? SK_SCAN_PATH_REDUCE_THEN_SCAN
+                                              : SK_SCAN_PATH_LOOKBACK;
+}
+
+void skt_scan_edges_pairwise(sk_type t, sk_shape shape, sk_scan_path path)
+{
+    if (t == SK_FLOAT64)
+        skt_skip_unless_fp64();
+    skt_force_shape(shape);
+    if (path != SK_SCAN_PATH_AUTO)
+        skt_force_scan_path(path);
+    for (size_t c = 0; c < SKT_N_TILE_CFGS; c++) {
+        skt_sizes sizes = skt_tiles_use(shape, c);
+        skt_label cfg = skt_cfg_name(shape, &SKT_TILE_CFGS[c]);
+        if (path != SK_SCAN_PATH_AUTO)
+            snprintf(cfg.s + strlen(cfg.s), sizeof cfg.s - strlen(cfg.s), ", %s forced",
+                     skt_scan_path_name(path));
+        SKT_EACH_OP(t, op) {
+            if (path != SK_SCAN_PATH_AUTO && skt_pairwise_path(t, (sk_op)op) != path)
+                continue;
+            int runs = shape == SK_SHAPE_GPU
+                           ? (skt_pairwise_gpu_cfgs(t, (sk_op)op) & SKT_BIT(c)) != 0
+                           : !SKT_TILE_CFGS[c].add_only || op == SK_OP_ADD;
+            if (runs)
+                skt_scan_sizes(t, (sk_op)op, path, &sizes, cfg.s);
+        }
+    }
+    if (path != SK_SCAN_PATH_AUTO)
+        skt_force_scan_path(SK_SCAN_PATH_AUTO);
+}

@@ -85,12 +85,12 @@ sk_type skt_scan_case_begin(const skt_case *c);
 
 /* ---- paths --------------------------------------------------------------------- */
 
-/* The types whose tile-edge scans test_scan_paths.c runs with each scan
- * path forced (the look-back takes no wider element). One of the two is
- * the path AUTO takes (AUTO's choice depends on the type and op only, and
+/* The types whose tile-edge scans test_scan_paths.c runs with the scan
+ * path forced (the look-back takes no wider element; each op by one path,
+ * skt_pairwise_path, the two paths meeting every type and op). AUTO's
+ * choice is one of the two (it depends on the type and op only, and
  * test_scan_paths.c checks it for each), so test_scan.c's tile-edge test,
- * which leaves the path to AUTO, runs only the other types: for these it
- * would repeat, call for call, the forced run of AUTO's path. */
+ * which leaves the path to AUTO, runs only the other types. */
 #define SKT_FORCED_PATH_TYPES (SKT_BIT(SK_INT32) | SKT_BIT(SK_UINT32) | SKT_BIT(SK_FLOAT32))
 
 /* The kernels of one scan call with the path forced (a built-in 4-byte
@@ -111,5 +111,30 @@ void skt_scan_sizes(sk_type t, sk_op op, sk_scan_path path, const skt_sizes *siz
  * exclusive, in place and out of place alternately; `path` forced unless
  * AUTO (then the context's own setting stays). */
 void skt_scan_edges(sk_type t, sk_shape shape, sk_scan_path path);
+
+/* ---- the pairwise tile-edge matrix ----------------------------------------------- */
+
+/* The scans at the tile edges over the build-time axes type x op x GPU tile
+ * setting x scan path, pairwise rather than their full product: with k =
+ * op + r, where r is 0 for int32 and int64, 1 for uint32 and uint64, 2 for
+ * float32 and float64, a type and op takes the GPU tile setting k % 3 of
+ * SKT_TILE_CFGS and the forced path k % 2 (look-back when 0); int32 and int64
+ * take and, or and xor with the setting (op + 2) % 3 too, so that within
+ * each of {int32, uint32, float32} and {int64, uint64, float64} every pair
+ * of type, op, GPU tile setting and path meets. (The CPU shape's tiles are
+ * no part of its programs: there every op runs with the default and small
+ * tiles, add with the medium ones too, as skt_scan_edges has it.) */
+
+/* The mask of SKT_TILE_CFGS indices t and op run with in the GPU shape. */
+unsigned skt_pairwise_gpu_cfgs(sk_type t, sk_op op);
+
+/* The path t and op are forced to in the pairwise forced-path test. */
+sk_scan_path skt_pairwise_path(sk_type t, sk_op op);
+
+/* skt_scan_edges, pairwise: in the GPU shape each op with its settings of
+ * skt_pairwise_gpu_cfgs, in the CPU shape with every setting (the medium
+ * tiles for add only); with a forced path, only the ops whose
+ * skt_pairwise_path it is. */
+void skt_scan_edges_pairwise(sk_type t, sk_shape shape, sk_scan_path path);
 
 #endif /* SKT_SCAN_H */

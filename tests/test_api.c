@@ -4,6 +4,18 @@
  * nothing blocks) and the new host forms (sort_*_bits, segscan/segreduce
  * _monoid, poly_horner_prefixes). Outputs are poisoned before every call;
  * data come from the logged seed. (test_api_context.c: the rest of 1.0.)
+ *
+ * These check the forms, not every element type (the primitives' suites
+ * do), and each type, shape and path is a program of its own, so the
+ * build-time axes are pairwise: the eight _devcount modes each in both
+ * shapes and by both scan paths, the type (uint32, int64, float32, float64)
+ * rotating so that each type meets both shapes, both paths, and modes with
+ * and without values, the flags of 1 and 4 bytes each meeting both shapes
+ * and both flagged modes; the bit-range sorts on uint32, int64 and float32 keys
+ * (4- and 8-byte, unsigned, signed and float key transforms), each in both
+ * shapes; the monoid segmented scans for each monoid x segment kind, the
+ * shape alternating so that each monoid and each kind meets both shapes.
+ * Every case runs all of its sizes, bit ranges, orders and refusals.
  */
 #include <limits.h>
 #include <math.h>
@@ -111,15 +123,22 @@ static void ref_keep(cmode m, sk_type t, const void *keys, const void *flags, si
     else skt_ref_pred_mask(t, SKT_PRED_HALF, keys, n, keep);
 }
 
-typedef struct dc_case { cmode m; sk_type t; sk_shape shape; } dc_case;
+typedef struct dc_case { cmode m; sk_type t; sk_shape shape; sk_scan_path path; } dc_case;
 
 ParameterizedTestParameters(devcount, count_and_outputs_should_match_the_host_count_form)
 {
-    static dc_case cs[CM_COUNT * 4 * 2];
+    /* mode x shape, the type rotating, (mode + shape) % 4, and the scan path,
+     * (mode / 4 + shape) % 2: each mode in both shapes and by both paths,
+     * each type in both shapes, by both paths, with and without values;
+     * the flag size alternates likewise (below). */
+    static dc_case cs[CM_COUNT * 2];
     static const sk_type ts[] = {SK_UINT32, SK_INT64, SK_FLOAT32, SK_FLOAT64};
-    for (int k = 0; k < CM_COUNT * 8; k++)
-        cs[k] = (dc_case){(cmode)(k / 8), ts[k / 2 % 4], (sk_shape)(1 + k % 2)};
-    return cr_make_param_array(dc_case, cs, CM_COUNT * 8);
+    for (int k = 0; k < CM_COUNT * 2; k++) {
+        const int m = k / 2, s = 1 + k % 2;
+        cs[k] = (dc_case){(cmode)m, ts[(m + s) % 4], (sk_shape)s,
+                          (sk_scan_path)(SK_SCAN_PATH_REDUCE_THEN_SCAN + (m / 4 + s) % 2)};
+    }
+    return cr_make_param_array(dc_case, cs, CM_COUNT * 2);
 }
 
 /* A refused call; its count buffer must come back as `before`. */
@@ -136,13 +155,14 @@ static void expect_refused(const char *what, cl_mem cnt, size_t bytes, sk_status
 
 ParameterizedTest(dc_case *c, devcount, count_and_outputs_should_match_the_host_count_form)
 {
-    const char *name = skt_fmt("%s %s %s shape", CM_NAMES[c->m], sk_type_name(c->t),
-                               skt_shape_name(c->shape));
+    const char *name = skt_fmt("%s %s %s shape %s", CM_NAMES[c->m], sk_type_name(c->t),
+                               skt_shape_name(c->shape), skt_scan_path_name(c->path));
     cr_log_info("case: %s", name);
     if (c->t == SK_FLOAT64 && !skt_has_fp64()) cr_skip_test("%s: no fp64", name);
     skt_force_shape(c->shape);
     const sk_type t = c->t;
-    const size_t es = sk_type_size(t), vs = es, fs = (t == SK_UINT32 || t == SK_FLOAT64) ? 1 : 4;
+    /* flags of 1 and 4 bytes each in both shapes and for both flagged modes */
+    const size_t es = sk_type_size(t), vs = es, fs = ((int)c->m + (int)c->shape) % 2 ? 1 : 4;
     static const size_t sizes[] = {0, 1, 1023, 1024, 1025, 70000};
     const size_t nmax = 70000;
     cbufs b = cbufs_new(nmax, es, vs, fs);
@@ -165,7 +185,8 @@ ParameterizedTest(dc_case *c, devcount, count_and_outputs_should_match_the_host_
                            : skt_ref_select(keys, keep, n, es, wk);
         (part ? skt_ref_partition : skt_ref_select)(vals, keep, n, vs, wv);
         const size_t written = part ? n : want;
-        for (int path = SK_SCAN_PATH_REDUCE_THEN_SCAN; path <= SK_SCAN_PATH_LOOKBACK; path++) {
+        {
+            const int path = (int)c->path;
             skt_force_scan_path((sk_scan_path)path);
             const char *what = skt_fmt("%s, n %zu, %s", name, n,
                                        skt_scan_path_name((sk_scan_path)path));
@@ -283,7 +304,9 @@ Test(devcount, should_return_while_the_queue_is_held)
 
 ParameterizedTestParameters(host_forms, bit_range_sorts_should_match_a_stable_sort)
 {
-    static sk_type ts[] = {SK_INT32, SK_UINT32, SK_INT64, SK_FLOAT32, SK_FLOAT64};
+    /* the key transforms: unsigned 4-byte, signed 8-byte, float 4-byte keys
+     * (test_sort.c has every type) */
+    static sk_type ts[] = {SK_UINT32, SK_INT64, SK_FLOAT32};
     return cr_make_param_array(sk_type, ts, sizeof ts / sizeof ts[0]);
 }
 
@@ -388,9 +411,12 @@ typedef struct seg_case { int monoid, kind; sk_shape shape; } seg_case;
 
 ParameterizedTestParameters(host_forms, monoid_segmented_scans_should_match_the_reference)
 {
-    static seg_case cs[2 * 4 * 2];
-    for (int k = 0; k < 16; k++) cs[k] = (seg_case){k / 8, k / 2 % 4, (sk_shape)(1 + k % 2)};
-    return cr_make_param_array(seg_case, cs, 16);
+    /* monoid x segment kind, the shape alternating, (monoid + kind) % 2:
+     * each monoid and each kind in both shapes */
+    static seg_case cs[2 * 4];
+    for (int k = 0; k < 8; k++)
+        cs[k] = (seg_case){k / 4, k % 4, (sk_shape)(1 + (k / 4 + k % 4) % 2)};
+    return cr_make_param_array(seg_case, cs, 8);
 }
 
 ParameterizedTest(seg_case *c, host_forms, monoid_segmented_scans_should_match_the_reference)

@@ -1,7 +1,13 @@
 /*
  * test_api_scratch.c - the caller's scratch (sk_context_set_scratch) and
  * measuring it (sk_context_scratch_query_begin/_end), for every primitive's
- * cl_mem form, both shapes, 4- and 8-byte elements, n from 0 to 50000:
+ * cl_mem form, both shapes, 4- and 8-byte elements, n from 0 to 50000.
+ * Each call is a program of its own per element size and shape, so the
+ * call x element size x shape product is pairwise: each call runs with a
+ * 4-byte (uint32, float32 for the polynomials) and an 8-byte (float64)
+ * element, one in each shape, the shape alternating from call to call, so
+ * every call meets both sizes and both shapes and every size meets both
+ * shapes; every case runs every n. What each case checks:
  *
  *   measuring runs nothing: every buffer, inputs and outputs, keeps its
  *   bytes, results and counts come back 0, and the context allocates none
@@ -242,14 +248,18 @@ typedef struct sc_case { sop op; sk_type t; sk_shape shape; } sc_case;
 
 ParameterizedTestParameters(scratch, measured_scratch_should_run_the_call_exactly)
 {
-    static sc_case cs[OP_COUNT * 2 * 2];
+    static sc_case cs[OP_COUNT * 2];
     size_t k = 0;
+    /* op x element size x shape, pairwise: each op with both element sizes,
+     * the shape alternating with the op, so each op runs in both shapes and
+     * each element size in both shapes. */
     for (int o = 0; o < OP_COUNT; o++)
-        for (int ti = 0; ti < 2; ti++)
-            for (int s = 0; s < 2; s++)
-                cs[k++] = (sc_case){(sop)o,
-                                    ti ? SK_FLOAT64 : op_is_poly((sop)o) ? SK_FLOAT32 : SK_UINT32,
-                                    s ? SK_SHAPE_GPU : SK_SHAPE_CPU};
+        for (int ti = 0; ti < 2; ti++) {
+            int s = (o + ti) & 1;
+            cs[k++] = (sc_case){(sop)o,
+                                ti ? SK_FLOAT64 : op_is_poly((sop)o) ? SK_FLOAT32 : SK_UINT32,
+                                s ? SK_SHAPE_GPU : SK_SHAPE_CPU};
+        }
     return cr_make_param_array(sc_case, cs, k);
 }
 

@@ -7,7 +7,7 @@
  * Every mode x every type x {CPU shape, GPU shape} (the GPU shape also runs
  * on CPU devices), with forced small tiles (GPU 4 x 2 items, CPU 3 chunks and
  * no serial path: a few dozen elements span many tiles) and with the default
- * tiles; sizes 0, 1, 2, tile edges +-1, primes and ~2^21; keep patterns
+ * tiles (in the GPU shape pairwise, below); sizes 0, 1, 2, tile edges +-1, primes and ~2^21; keep patterns
  * none, all, random half, and runs of kept / dropped elements whose lengths
  * straddle tile edges. Outputs are poisoned before every run: select modes
  * must leave everything from *count on untouched, a partition everything
@@ -17,7 +17,16 @@
  *
  * Each sweep is a parameterised test, one case per key type x shape x size
  * class (small tiles; default tiles, up to ~2^21); a failure names the
- * mode, type, size, keep pattern, tiles, shape and seed.
+ * mode, type, size, keep pattern, tiles, shape and seed. Each mode, type,
+ * flag or value size, shape and GPU tile setting is a program of its own to
+ * compile, so in the GPU shape the size classes (each with its tiles and
+ * its sizes) are pairwise with mode and type rather than their product:
+ * each type runs one class per mode, (type + rot) % 2, rot alternating from
+ * mode to mode, so that every mode meets both classes and every type both
+ * classes (keep_pairwise_gpu_classes); the values tests likewise pair mode,
+ * key, value size and class (VALUES_TEST). The CPU shape, whose tiles are
+ * no part of its programs, runs every class of every case, and every type x
+ * mode runs in both shapes.
  */
 #include <math.h>
 #include <stdio.h>
@@ -357,13 +366,28 @@ static void sweep(const skt_param *p, mode m, size_t aux, size_t vs, const size_
         check_case(&(run_case){m, p->type, aux, large_n(), P_RANDOM, 0, "default tiles", vs});
 }
 
+/* Drops the GPU-shape cases whose size class (their tile setting, a
+ * program of its own) is not (type + rot) % 2: within one test each type
+ * then runs one GPU class and both classes run, and over the tests (rot
+ * differing) every type meets both classes. */
+static void keep_pairwise_gpu_classes(skt_params *ps, int rot)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ps->n; i++)
+        if (ps->v[i].shape != SK_SHAPE_GPU || ps->v[i].size_class == (ps->v[i].type + rot) % 2)
+            ps->v[k++] = ps->v[i];
+    ps->n = k;
+}
+
 /* A parameterised test of mode m with aux over `types` (NULL: every type)
- * x both shapes x every size class. */
-#define SWEEP_TEST(name, m, aux, types, ntypes)                                              \
+ * x both shapes x every size class, the GPU shape's pairwise (rot: see
+ * keep_pairwise_gpu_classes). */
+#define SWEEP_TEST(name, m, aux, types, ntypes, rot)                                         \
     ParameterizedTestParameters(compact, name)                                               \
     {                                                                                        \
         skt_params ps = {0};                                                                 \
         skt_params_add(&ps, types, ntypes, SC_COUNT, m, (int)(aux));                         \
+        keep_pairwise_gpu_classes(&ps, rot);                                                 \
         return skt_params_done(&ps);                                                         \
     }                                                                                        \
     ParameterizedTest(const skt_param *p, compact, name)                                     \
@@ -372,46 +396,60 @@ static void sweep(const skt_param *p, mode m, size_t aux, size_t vs, const size_
               1);                                                                            \
     }
 
-SWEEP_TEST(select_if_matches_reference_for_every_type_and_shape, M_SELECT, 0, NULL, 0)
-SWEEP_TEST(partition_matches_reference_for_every_type_and_shape, M_PARTITION, 0, NULL, 0)
+SWEEP_TEST(select_if_matches_reference_for_every_type_and_shape, M_SELECT, 0, NULL, 0, 0)
+SWEEP_TEST(partition_matches_reference_for_every_type_and_shape, M_PARTITION, 0, NULL, 0, 1)
 SWEEP_TEST(select_flagged_with_uint8_flags_matches_reference_in_both_shapes, M_FLAGGED, 1,
-           NULL, 0)
+           NULL, 0, 0)
 SWEEP_TEST(select_flagged_with_uint32_flags_matches_reference_in_both_shapes, M_FLAGGED, 4,
-           NULL, 0)
-SWEEP_TEST(unique_matches_reference_for_every_type_and_shape, M_UNIQUE, 0, NULL, 0)
-SWEEP_TEST(select_if_pairs_carries_8_byte_values_for_every_key_type, M_PAIRS, 8, NULL, 0)
+           NULL, 0, 1)
+SWEEP_TEST(unique_matches_reference_for_every_type_and_shape, M_UNIQUE, 0, NULL, 0, 0)
+SWEEP_TEST(select_if_pairs_carries_8_byte_values_for_every_key_type, M_PAIRS, 8, NULL, 0, 1)
 
 static const sk_type PAIRS4_KEYS[] = {SK_UINT32, SK_FLOAT32, SK_INT64};
 SWEEP_TEST(select_if_pairs_carries_4_byte_values, M_PAIRS, 4, PAIRS4_KEYS,
-           COUNT_OF(PAIRS4_KEYS))
+           COUNT_OF(PAIRS4_KEYS), 0)
 
 /* ---- values carried along in every mode ------------------------------------------------ */
 
 /* Mode m with index values of 4 and 8 bytes in both shapes, under a 4-byte
  * and an 8-byte key type, small and default tiles (flagged: uint8 flags
- * with 4-byte values, uint32 flags with 8-byte ones). */
-#define VALUES_TEST(name, m, key4, key8)                                                     \
+ * with 4-byte values, uint32 flags with 8-byte ones). Key, value size and
+ * GPU size class are each a program of their own, so mode (j) x key (k: 0
+ * the 4-byte one) x value size x class is pairwise: key k takes the value
+ * size (k + j) % 2 (0: 4 bytes, 1: 8) in both shapes, in the CPU shape with
+ * both classes, in the GPU shape with the class (k + j / 2) % 2, so that
+ * every mode meets both keys, both value sizes and both classes, and every
+ * key, value size and class meet each other. */
+#define VALUES_TEST(name, m, j, key4, key8)                                                  \
     ParameterizedTestParameters(compact, name)                                               \
     {                                                                                        \
         static const sk_type keys[] = {key4, key8};                                          \
         skt_params ps = {0};                                                                 \
         skt_params_add(&ps, keys, 2, SC_COUNT, m, 0);                                        \
+        size_t kept = 0;                                                                     \
+        for (size_t i = 0; i < ps.n; i++) {                                                  \
+            int k = ps.v[i].type != (int)(key4);                                             \
+            if (ps.v[i].shape != SK_SHAPE_GPU || ps.v[i].size_class == (k + (j) / 2) % 2)    \
+                ps.v[kept++] = ps.v[i];                                                      \
+        }                                                                                    \
+        ps.n = kept;                                                                         \
         return skt_params_done(&ps);                                                         \
     }                                                                                        \
     ParameterizedTest(const skt_param *p, compact, name)                                     \
     {                                                                                        \
-        for (size_t vs = 4; vs <= 8; vs += 4)                                                \
-            sweep(p, m, m != M_FLAGGED ? 0 : vs == 4 ? 1 : 4, vs, PAIR_DEFAULT_SIZES,        \
-                  COUNT_OF(PAIR_DEFAULT_SIZES), 0);                                          \
+        int k = p->type != (int)(key4);                                                      \
+        size_t vs = (k + (j)) % 2 ? 8 : 4;                                                   \
+        sweep(p, m, m != M_FLAGGED ? 0 : vs == 4 ? 1 : 4, vs, PAIR_DEFAULT_SIZES,            \
+              COUNT_OF(PAIR_DEFAULT_SIZES), 0);                                              \
     }
 
-VALUES_TEST(select_if_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes, M_SELECT,
+VALUES_TEST(select_if_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes, M_SELECT, 0,
             SK_INT32, SK_FLOAT64)
 VALUES_TEST(select_flagged_pairs_carry_index_values_of_4_and_8_bytes_in_both_shapes, M_FLAGGED,
-            SK_FLOAT32, SK_UINT64)
-VALUES_TEST(partition_pairs_move_every_index_value_with_its_key_in_both_shapes, M_PARTITION,
+            1, SK_FLOAT32, SK_UINT64)
+VALUES_TEST(partition_pairs_move_every_index_value_with_its_key_in_both_shapes, M_PARTITION, 2,
             SK_FLOAT32, SK_INT64)
-VALUES_TEST(unique_pairs_keep_the_index_of_the_first_of_each_run_in_both_shapes, M_UNIQUE,
+VALUES_TEST(unique_pairs_keep_the_index_of_the_first_of_each_run_in_both_shapes, M_UNIQUE, 3,
             SK_FLOAT32, SK_UINT64)
 
 /* ---- other predicates ------------------------------------------------------------------ */

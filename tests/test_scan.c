@@ -7,10 +7,22 @@
  *
  * Every type x op x {inclusive, exclusive} x {CPU shape, GPU shape} (the GPU
  * shape also runs on CPU devices: both must be correct everywhere), at sizes
- * 0, 1, 2, tile edges k*tile-1, k*tile, k*tile+1, primes and ~2^22, with the
- * default tiles and with forced small tiles (many work-groups and several
- * recursion levels at small n), in place and out of place (the tile edges
- * of the 4-byte types with each scan path forced: test_scan_paths.c). Outputs are
+ * 0, 1, 2, tile edges k*tile-1, k*tile, k*tile+1, primes and ~2^22, in place
+ * and out of place, with the default, small (many work-groups and several
+ * recursion levels at small n) and medium tiles (the tile edges of the
+ * 4-byte types with each scan path forced: test_scan_paths.c). Each type,
+ * op, shape and GPU tile setting is a program of its own to compile, so the
+ * tile edges and reduce cover type x op x GPU tile setting pairwise, not
+ * their product: every type x op runs in each shape, in the GPU shape with
+ * its tile settings of skt_pairwise_gpu_cfgs (skt_scan.h: every type x
+ * setting and op x setting pair meets; reduce_gpu_cfgs for the reduce of
+ * the 4-byte types) at every size of each, in the CPU
+ * shape, whose tiles are no part of its programs, with the default and
+ * small tiles (the medium ones for add) as before; every type x op also
+ * runs at ~2^22 with the default tiles in both shapes, and the extreme tile
+ * settings with uint32 add, int64 min and float32 mul. Inclusive and
+ * exclusive, in place and out of place run for every type x op at run time
+ * (one program). Outputs are
  * poisoned before every run and checked past n; inputs are checked unchanged.
  * Each type x shape is a case of its own (Criterion's parameterised
  * tests): a failing case names itself in its messages and hides no other
@@ -47,9 +59,11 @@ static size_t large_n(void) { return skt_light_cap(LARGE_N, 300007); }
 
 /* ---- tile edges ---------------------------------------------------------------------- */
 
-/* One case per type x shape: every op, with every tile setting
- * (SKT_TILE_CFGS: the medium tiles for add only) at every size, inclusive
- * and exclusive, in place and out of place alternately. The types of
+/* One case per type x shape: every op at every size of its tile settings,
+ * inclusive and exclusive, in place and out of place alternately; in the
+ * GPU shape each op with its settings of skt_pairwise_gpu_cfgs, in the CPU
+ * shape with every setting (SKT_TILE_CFGS: the medium tiles for add only).
+ * The types of
  * SKT_FORCED_PATH_TYPES run these very scans in test_scan_paths.c, once
  * with each path forced (AUTO's among them): not again here. */
 static int keep_auto_edges(const skt_case *c)
@@ -64,7 +78,7 @@ ParameterizedTestParameters(scan, scans_should_match_reference_at_tile_edges)
 
 ParameterizedTest(skt_case *c, scan, scans_should_match_reference_at_tile_edges)
 {
-    skt_scan_edges(skt_scan_case_begin(c), c->shape, SK_SCAN_PATH_AUTO);
+    skt_scan_edges_pairwise(skt_scan_case_begin(c), c->shape, SK_SCAN_PATH_AUTO);
 }
 
 /* ~2^22 elements: one case per type x shape, every op, inclusive and
@@ -174,12 +188,26 @@ ParameterizedTest(skt_case *c, reduce, should_match_reference_with_extreme_tile_
 
 /* ---- reduce ------------------------------------------------------------------------------ */
 
-/* Every op of t with every tile setting (the medium tiles for add only) at
- * every other size of the setting, 0, 1 and (default tiles) ~2^22. */
+/* The GPU tile settings (mask of SKT_TILE_CFGS indices) of t and op in the
+ * reduce test: those of skt_pairwise_gpu_cfgs, with which int64, uint64 and
+ * float64 already meet every op with every setting; int32, uint32 and
+ * float32 meet each setting once more, min with the small tiles, max with
+ * the medium ones, every other op with the default ones. */
+static unsigned reduce_gpu_cfgs(sk_type t, sk_op op)
+{
+    if (!(SKT_FORCED_PATH_TYPES & SKT_BIT(t)))
+        return skt_pairwise_gpu_cfgs(t, op);
+    return SKT_BIT(op == SK_OP_MIN ? 1 : op == SK_OP_MAX ? 2 : 0);
+}
+
+/* One op of t at every other size of its tile settings, 0, 1 and (default
+ * tiles) ~2^22: in the GPU shape the settings of reduce_gpu_cfgs, in the
+ * CPU shape every setting (the medium tiles for add only). */
 static void reduce_edges(sk_type t, sk_op op, sk_shape shape)
 {
     for (size_t k = 0; k < SKT_N_TILE_CFGS; k++) {
-        if (SKT_TILE_CFGS[k].add_only && op != SK_OP_ADD)
+        if (shape == SK_SHAPE_GPU ? !(reduce_gpu_cfgs(t, op) & SKT_BIT(k))
+                                  : SKT_TILE_CFGS[k].add_only && op != SK_OP_ADD)
             continue;
         skt_sizes sizes = skt_tiles_use(shape, k);
         const skt_label cfg = skt_cfg_name(shape, &SKT_TILE_CFGS[k]);

@@ -3,16 +3,24 @@
  * (SK_PARAM_SCAN_PATH), and the rounded float sums of each.
  *
  * Every 4-byte type x op runs at the tile edges of test_scan.c with the path
- * forced to look-back and forced to reduce-then-scan, in each shape and
- * with each tile setting (a case per type x shape x path), a launch count
- * per call showing the forced path was taken (the CPU shape's look-back
+ * forced, in each shape (a case per type x shape x path), a launch count
+ * per call showing the forced path was taken. Each type, op, shape, path and
+ * GPU tile setting is a program of its own to compile, so these cover type x
+ * op x path x GPU tile setting pairwise, not their product: in each shape
+ * every type x op runs by one forced path (skt_pairwise_path), in the GPU
+ * shape with its settings of skt_pairwise_gpu_cfgs, in the CPU shape (whose
+ * tiles are no part of its programs) with every setting, so that every pair
+ * of type, op, path and GPU setting meets (skt_scan.h), at every size,
+ * inclusive and exclusive, in place and out of place (the CPU shape's look-back
  * reads predecessor chunks' input, so in-place scans keep reduce-then-scan
  * there); AUTO's choice is checked against the header for every type x op
  * x shape (a case per type x shape). The
  * CPU shape's look-back never waits for a predecessor: it reduces an
  * unpublished one itself. Test hooks (sk__test_set_hooks,
  * primitives/sk_testing.h) force that fallback: every predecessor read as
- * unpublished, and chunks handed out last first.
+ * unpublished, and chunks handed out last first; a hook is compiled into
+ * the program, so type x op x hook is pairwise (each int32 and uint32 op
+ * with one hook, each type and op meeting both, float32 min with both).
  * Float add and mul by look-back combine in an order that depends on timing;
  * the data of skt_fill keeps every association exact, so they are compared
  * exactly too, and a noisy float add by look-back is held to the same
@@ -35,8 +43,9 @@ TestSuite(scan_path, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300
 
 /* ---- forced paths ------------------------------------------------------------------- */
 /* Each 4-byte type x shape with the scan path forced each way (the
- * look-back takes no wider element), every op with the tile settings and
- * sizes of test_scan.c. Float add and mul by look-back are still compared exactly,
+ * look-back takes no wider element), the ops whose skt_pairwise_path the
+ * case's path is, with the tile settings and sizes of test_scan.c (in the
+ * GPU shape those of skt_pairwise_gpu_cfgs). Float add and mul by look-back are still compared exactly,
  * and that is the right bound, not a lucky one: skt_fill makes every
  * sub-range sum a multiple of 1/4 of magnitude at most 2^22 (24 significant
  * bits) and every sub-range product +-2^e with |e| <= 120, all exact in
@@ -54,7 +63,7 @@ ParameterizedTestParameters(scan, scans_should_match_reference_at_tile_edges_by_
 
 ParameterizedTest(skt_case *c, scan, scans_should_match_reference_at_tile_edges_by_a_forced_path)
 {
-    skt_scan_edges(skt_scan_case_begin(c), c->shape, c->path);
+    skt_scan_edges_pairwise(skt_scan_case_begin(c), c->shape, c->path);
 }
 
 /* scankit.h: AUTO takes the look-back where the result cannot depend on the
@@ -113,7 +122,7 @@ ParameterizedTest(skt_case *c, scan, auto_scan_path_should_take_lookback_exactly
  * element at small n; with every predecessor reduced again a scan costs
  * chunks / 2 times a plain one), no serial path, inclusive and exclusive,
  * out of place (the one pass) and in place (reduce-then-scan) alternately;
- * one case per type x op. */
+ * one case per type x op x hook, pairwise (keep_fallback_first). */
 static const struct {
     long chunks;
     size_t max_n;
@@ -124,13 +133,27 @@ static int keep_fallback(const skt_case *c)
     return c->type != SK_FLOAT32 || c->op == SK_OP_MIN;
 }
 
-static struct criterion_test_params fallback_cases(void)
+/* A hook is a define of the program, so type x op x hook is pairwise: int32
+ * and uint32 take each op with one hook, (op + type) even the first, odd
+ * the second, so that each type and each op meets both hooks; float32 min
+ * takes both. */
+static int keep_fallback_first(const skt_case *c)
+{
+    return keep_fallback(c) && (c->type == SK_FLOAT32 || (c->op + c->type) % 2 == 0);
+}
+
+static int keep_fallback_second(const skt_case *c)
+{
+    return keep_fallback(c) && (c->type == SK_FLOAT32 || (c->op + c->type) % 2 == 1);
+}
+
+static struct criterion_test_params fallback_cases(int (*keep)(const skt_case *c))
 {
     return skt_cases((skt_axes){.types = SKT_BIT(SK_UINT32) | SKT_BIT(SK_INT32) |
                                          SKT_BIT(SK_FLOAT32),
                                 .shapes = SKT_BIT(SK_SHAPE_CPU),
                                 .paths = SKT_BIT(SK_SCAN_PATH_LOOKBACK), .per_op = 1},
-                     keep_fallback);
+                     keep);
 }
 
 static void cpu_lookback_forced_fallback(const skt_case *c, unsigned hooks)
@@ -158,7 +181,7 @@ static void cpu_lookback_forced_fallback(const skt_case *c, unsigned hooks)
 
 ParameterizedTestParameters(scan, cpu_lookback_should_match_reference_when_every_predecessor_is_reduced_again)
 {
-    return fallback_cases();
+    return fallback_cases(keep_fallback_first);
 }
 
 ParameterizedTest(skt_case *c, scan, cpu_lookback_should_match_reference_when_every_predecessor_is_reduced_again)
@@ -168,7 +191,7 @@ ParameterizedTest(skt_case *c, scan, cpu_lookback_should_match_reference_when_ev
 
 ParameterizedTestParameters(scan, cpu_lookback_should_match_reference_when_chunks_are_taken_last_first)
 {
-    return fallback_cases();
+    return fallback_cases(keep_fallback_second);
 }
 
 ParameterizedTest(skt_case *c, scan, cpu_lookback_should_match_reference_when_chunks_are_taken_last_first)

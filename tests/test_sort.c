@@ -9,14 +9,22 @@
  *
  * Every key type x {keys, 4-byte values, 8-byte values} x {ascending,
  * descending} x {CPU shape, GPU shape}, with small tiles (many parts at small
- * n) and default tiles, at sizes 0, 1, 2, tile edges k*tile +- 1 and primes,
- * over the distributions uniform, sorted, reversed, all equal, few unique and
- * entropy-reduced (AND of 1..4 random words); the GPU shape both by one
- * sweep per digit (the default) and by three-step passes (reduce-then-scan
- * path); float specials (+-0, +-inf,
- * NaNs of both signs and several payloads, denormals); bit ranges; a large
- * case (~2^21); host forms; bad arguments. Buffers are poisoned past n and
- * must stay so.
+ * n), wg 8 x 3 and default tiles, at sizes 0, 1, 2, tile edges k*tile +- 1
+ * and primes, over the distributions uniform, sorted, reversed, all equal,
+ * few unique and entropy-reduced (AND of 1..4 random words); the GPU shape
+ * both by one sweep per digit (the default) and by three-step passes
+ * (reduce-then-scan path); float specials (+-0, +-inf, NaNs of both signs
+ * and several payloads, denormals); bit ranges; a large case (~2^21); host
+ * forms; bad arguments. Buffers are poisoned past n and must stay so.
+ * Each key type, value size, shape, GPU tile setting and GPU pass kind is a
+ * program of its own to compile, so in the GPU shape key type x value size
+ * x tile setting is pairwise, not the full product (gpu_cfg: each key type
+ * x value size with one setting, every type x setting and value size x
+ * setting pair meeting; the specials, bit ranges and host forms use the
+ * same setting for a type and value size); the three-step passes likewise
+ * (three_step_matrix). The CPU shape, whose tiles are no part of its
+ * programs, runs every value size with every setting. Both orders and every
+ * size run for each type x value size in each shape.
  */
 #include <math.h>
 #include <stdio.h>
@@ -277,18 +285,50 @@ static size_t sizes_for(size_t tile, size_t *out, size_t cap)
     return m;
 }
 
-/* Every value size and order at every size, cycling the distributions. */
-static void sweep(sk_type t, const size_t *sizes, size_t count, const char *cfg)
+/* The GPU shape's tile settings (a program each): 0 small (4 x 2 keys),
+ * 1 wg 8 x 3, 2 default. Key type x value size x GPU setting is pairwise:
+ * key type t with values of VSS[v] takes the setting (t + v) % 3, so every
+ * type meets every setting (over its three value sizes) and every value size
+ * every setting (over the types). */
+static const size_t VSS[] = {0, 4, 8};
+
+static unsigned gpu_cfg(sk_type t, size_t vs)
 {
-    static const size_t vss[] = {0, 4, 8};
+    return ((unsigned)t + (vs == 0 ? 0u : vs == 4 ? 1u : 2u)) % 3u;
+}
+
+static void gpu_tiles(unsigned cfg)
+{
+    if (cfg == 0) skt_tiles_set(4, 2, 3, 1);
+    else if (cfg == 1) skt_tiles_set(8, 3, 5, 1);
+    else skt_tiles_default();
+}
+
+/* Every value size (of the mask: bit v for VSS[v]) and order at every size,
+ * cycling the distributions. */
+static void sweep(sk_type t, const size_t *sizes, size_t count, const char *cfg, unsigned vmask)
+{
+    const size_t *vss = VSS;
     unsigned rot = (unsigned)skt_rand_below(D_COUNT);
     for (size_t s = 0; s < count; s++)
         for (size_t v = 0; v < 3; v++)
             for (int desc = 0; desc < 2; desc++) {
+                if (!(vmask & (1u << v))) continue;
                 dist d = (dist)((rot + s * 6 + v * 2 + (size_t)desc) % D_COUNT);
                 sort_case c = {t, vss[v], desc, 0, 0, sizes[s], d, cfg};
                 check_case(&c);
             }
+}
+
+/* The value sizes (mask of VSS indices) that run with tile setting cfg:
+ * in the GPU shape those of gpu_cfg, in the CPU shape (whose tiles are no
+ * part of its programs) all. */
+static unsigned vmask_for(sk_shape shape, sk_type t, unsigned cfg)
+{
+    unsigned m = 0;
+    for (unsigned v = 0; v < 3; v++)
+        if (shape != SK_SHAPE_GPU || gpu_cfg(t, VSS[v]) == cfg) m |= 1u << v;
+    return m;
 }
 
 static void matrix(sk_shape shape, sk_type t)
@@ -297,21 +337,24 @@ static void matrix(sk_shape shape, sk_type t)
     size_t sizes[32], m;
     skt_force_shape(shape);
     /* Small tiles: GPU tile of 4 x 2 keys; CPU 3 chunks from n = 1 on. */
-    skt_tiles_set(4, 2, 3, 1);
+    gpu_tiles(0);
     m = sizes_for(shape == SK_SHAPE_GPU ? 8 : 3, sizes, 32);
-    sweep(t, sizes, m, skt_fmt("%s shape, small tiles", skt_shape_name(shape)));
-    skt_tiles_set(8, 3, 5, 1);
+    sweep(t, sizes, m, skt_fmt("%s shape, small tiles", skt_shape_name(shape)),
+          vmask_for(shape, t, 0));
+    gpu_tiles(1);
     m = sizes_for(shape == SK_SHAPE_GPU ? 24 : 5, sizes, 32);
-    sweep(t, sizes, m, skt_fmt("%s shape, wg 8 x 3 / 5 chunks", skt_shape_name(shape)));
+    sweep(t, sizes, m, skt_fmt("%s shape, wg 8 x 3 / 5 chunks", skt_shape_name(shape)),
+          vmask_for(shape, t, 1));
     /* Default tiles: the GPU tile (wg 256, up to 16 keys each) and the CPU
      * shape's serial threshold (32768) and chunking above it. */
-    skt_tiles_default();
+    gpu_tiles(2);
     static const size_t big_gpu[] = {2047, 2048, 2049, 4095, 4096, 4097, 10007};
     static const size_t big_cpu[] = {32767, 32768, 32769, 65521};
     if (shape == SK_SHAPE_GPU)
-        sweep(t, big_gpu, sizeof big_gpu / sizeof big_gpu[0], "gpu shape, default tiles");
+        sweep(t, big_gpu, sizeof big_gpu / sizeof big_gpu[0], "gpu shape, default tiles",
+              vmask_for(shape, t, 2));
     else
-        sweep(t, big_cpu, sizeof big_cpu / sizeof big_cpu[0], "cpu shape, default tiles");
+        sweep(t, big_cpu, sizeof big_cpu / sizeof big_cpu[0], "cpu shape, default tiles", 7u);
 }
 
 #define MATRIX_TESTS(tname, type)                                                           \
@@ -321,29 +364,33 @@ static void matrix(sk_shape shape, sk_type t)
 /* The GPU shape's three-step passes (per-tile histograms, their scan,
  * a scatter): what SK_SCAN_PATH_REDUCE_THEN_SCAN selects, and what sorts of
  * 2^30 keys or more take. The matrix above runs the default, one sweep per
- * digit; here a 4-byte and an 8-byte key type with small tiles. */
-static void three_step_matrix(sk_type t)
+ * digit; here a 4-byte and an 8-byte key type (k = 0, 1) with the small
+ * tiles and wg 8 x 3, key type x value size x setting pairwise: VSS[v]
+ * with the small tiles where (k + v) is even, wg 8 x 3 where odd, so each
+ * type and each value size meets both settings. */
+static void three_step_matrix(sk_type t, unsigned k)
 {
     if (!type_available(t)) cr_skip_test("float64 needs fp64");
     size_t sizes[32], m;
+    unsigned even = k % 2 ? 2u : 5u; /* VSS indices v with (k + v) even */
     skt_force_shape(SK_SHAPE_GPU);
     skt_force_scan_path(SK_SCAN_PATH_REDUCE_THEN_SCAN);
     skt_tiles_set(4, 2, 3, 1);
     m = sizes_for(8, sizes, 32);
-    sweep(t, sizes, m, "gpu shape, three steps, small tiles");
+    sweep(t, sizes, m, "gpu shape, three steps, small tiles", even);
     skt_tiles_set(8, 3, 5, 1);
     m = sizes_for(24, sizes, 32);
-    sweep(t, sizes, m, "gpu shape, three steps, wg 8 x 3");
+    sweep(t, sizes, m, "gpu shape, three steps, wg 8 x 3", 7u & ~even);
 }
 
 Test(sort, int32_should_match_reference_in_gpu_shape_three_step_passes)
 {
-    three_step_matrix(SK_INT32);
+    three_step_matrix(SK_INT32, 0);
 }
 
 Test(sort, float64_should_match_reference_in_gpu_shape_three_step_passes)
 {
-    three_step_matrix(SK_FLOAT64);
+    three_step_matrix(SK_FLOAT64, 1);
 }
 
 MATRIX_TESTS(uint32, SK_UINT32)
@@ -362,6 +409,7 @@ static void specials(sk_shape shape)
     skt_tiles_set(4, 2, 3, 1);
     for (size_t i = 0; i < 2; i++) {
         if (!type_available(ts[i])) continue;
+        if (shape == SK_SHAPE_GPU) gpu_tiles(gpu_cfg(ts[i], 4));
         static const size_t ns[] = {23, 100, 1000, 3001};
         for (size_t j = 0; j < 4; j++)
             for (int desc = 0; desc < 2; desc++) {
@@ -408,6 +456,7 @@ static void bit_ranges(sk_shape shape)
             for (int desc = 0; desc < 2; desc++) {
                 dist d = (dist)((r + (size_t)desc) % D_COUNT);
                 size_t vs = (r + (size_t)desc) % 3 == 0 ? 0 : 4 * (1 + (r % 2));
+                if (shape == SK_SHAPE_GPU) gpu_tiles(gpu_cfg(ts[i], vs));
                 sort_case c = {ts[i], vs, desc, ranges[r][0], ranges[r][1],
                                200 + skt_rand_below(400), d, "bit range"};
                 check_case(&c);
@@ -488,6 +537,7 @@ static void host_case(sk_shape shape, sk_type t, size_t vs, int desc, size_t n)
     unsigned char *want = skt_malloc((n + 1) * ks), *vals = skt_malloc((n + 1) * 8);
     size_t *perm = skt_malloc((n + 1) * sizeof *perm);
     skt_force_shape(shape);
+    gpu_tiles(shape == SK_SHAPE_GPU ? gpu_cfg(t, vs) : 2);
     fill_keys(t, D_FEW_UNIQUE, orig, n);
     memcpy(keys, orig, n * ks);
     put_indices(vals, vs ? vs : 8, n);
