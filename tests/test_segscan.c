@@ -6,14 +6,23 @@
  *
  * Segments come four ways: uint8 and uint32 head flags, uint32 and uint64
  * offsets (with empty segments: repeated offsets, and offsets equal to n).
- * Every type x op x {inclusive, exclusive} runs in four configurations: CPU
- * and GPU shape, each with default tiles and with small tiles (GPU
- * work-group 4 x 2 items, CPU 3 chunks, no serial path), each way of giving
- * segments in both shapes and in a default and a small-tile one, at sizes
- * from 0 to ~140000 with segment lengths from 1 to the whole array, each
- * type x op x configuration x way x variant a case of its own (Criterion's
- * parameterised tests). Outputs are poisoned before every run and checked
- * past n; inputs are checked unchanged.
+ * Each type x op x shape x tile setting x way x inclusive/exclusive that
+ * differs in its #defines is a program PoCL compiles, so the build-time
+ * axes are covered pairwise, not as their product: every type x op runs in
+ * both shapes by one way of giving segments (MATRIX_PLAN); on the CPU
+ * shape with default and small tiles (GPU work-group 4 x 2 items, CPU 3
+ * chunks, no serial path), inclusive and exclusive, which are switches at
+ * run time there; on the GPU shape in one tile setting, inclusive or
+ * exclusive. Every type and every op meets every way, both tile settings
+ * and both scans in each shape, every way meets both tile settings and
+ * both scans, as do the tile settings each other (a test checks the plan).
+ * Sizes from 0 to ~140000 (each size in every case), segment lengths from
+ * 1 to the whole array; each type x configuration a case of its own
+ * (Criterion's parameterised tests). The segment shapes and the matrix
+ * monoid take the same approach, each with its own plan below; the runs of
+ * empty segments and the interval tests run every configuration and scan.
+ * Outputs are poisoned before every run and checked past n; inputs are
+ * checked unchanged.
  *
  * The interval-of-summations test of VERIFY.md restarted at segment heads:
  * in[k] = (k, k), expected inclusive out[k] = (h, k) and exclusive out[h] =
@@ -41,16 +50,6 @@ TestSuite(segscan_interval, .init = skt_ctx_open, .fini = skt_ctx_close, .timeou
  * 1 small tiles). */
 #define CFG_AXES .shapes = SKT_BOTH_SHAPES, .classes = 2
 
-/* The ways of giving segments of `kinds` (SKT_BIT(seg_kind) mask), each
- * inclusive and exclusive: calls run(c, kind, excl). */
-static void each_kind(const skt_case *c, unsigned kinds,
-                      void (*run)(const skt_case *c, seg_kind kind, int excl))
-{
-    for (int k = 0; k < 4; k++)
-        for (int excl = 0; kinds & SKT_BIT(k) && excl < 2; excl++)
-            run(c, (seg_kind)k, excl);
-}
-
 /* ---- every type x op x inclusive/exclusive, per configuration and kind ------------------- */
 
 static const size_t MATRIX_SIZES[] = {0, 1, 2, 9, 100, 1031, 4099, 33333, 140001};
@@ -70,38 +69,70 @@ static const size_t MATRIX_AVG[] = {3, 1, 2, 4, 1000000, 37, 8, 200, 5000};
  * plan of large n in every configuration, in that pass as well. */
 #define MATRIX_SMALL_TILES_MAX 33333
 
-/* Each way of giving segments in both shapes, with default and with small
- * tiles (pairwise rather than every combination: the way segments are given
- * decides only how heads are read, the configuration only how the scan is
- * tiled, and every distinct configuration is a kernel build, which is most
- * of this suite's time on PoCL). Offsets become uint8 head flags. */
-static const unsigned MATRIX_KINDS[4] = {
-    [CPU_DEFAULT] = SKT_BIT(FLAGS8) | SKT_BIT(OFFS32),
-    [CPU_SMALL] = SKT_BIT(FLAGS32) | SKT_BIT(OFFS64),
-    [GPU_DEFAULT] = SKT_BIT(FLAGS32) | SKT_BIT(OFFS64),
-    [GPU_SMALL] = SKT_BIT(FLAGS8) | SKT_BIT(OFFS32),
-};
+/* Where each type x op runs (pairwise over the build-time axes, see the
+ * header): its way of giving segments, in both CPU configurations
+ * inclusive and exclusive (the CPU shape's program is the same for both
+ * tile settings and both scans: they are switches at run time), and on the
+ * GPU shape in one tile setting, inclusive or exclusive (there each of
+ * them is a program of its own). Every type and every op meets each way,
+ * each tile setting and each scan; every way meets each tile setting and
+ * each scan on the GPU shape; each ((type, op), offset type) pair shares
+ * its offsets program (no combine in it, only the identity) with the
+ * others of that identity where it can. The GPU entries of uint32 add,
+ * float32 max, float32 add and uint64 add are the default tiles inclusive
+ * by uint8 flags (or offsets, which become uint8 flags), the programs the
+ * look-back test below builds; uint32 add, float32 add and int64 max go by
+ * offsets, as segscan_shapes does with their default tiles. */
+typedef struct matrix_plan {
+    unsigned char kind;  /* seg_kind */
+    unsigned char small; /* GPU shape: small tiles */
+    unsigned char excl;  /* GPU shape: exclusive */
+} matrix_plan;
 
-static void matrix(const skt_case *c, seg_kind kind, int excl)
+/* P(way, GPU tile setting: Default or Small, GPU scan: Inclusive or
+ * Exclusive); the ops in sk_op's order (add, mul, min, max, and, or, xor). */
+#define P(k, tiles, scan) {k, tiles, scan}
+#define D 0
+#define S 1
+#define I 0
+#define E 1
+static const matrix_plan MATRIX_PLAN[SK_TYPE_COUNT][SK_OP_COUNT] = {
+    [SK_INT32] = {P(FLAGS8, S, E), P(FLAGS8, S, I), P(OFFS64, D, E), P(FLAGS8, S, E),
+                  P(FLAGS32, S, E), P(FLAGS8, D, I), P(OFFS32, D, E)},
+    [SK_UINT32] = {P(OFFS32, D, I), P(FLAGS32, D, E), P(FLAGS8, D, I), P(FLAGS32, S, I),
+                   P(OFFS64, S, E), P(OFFS32, S, I), P(FLAGS32, D, I)},
+    [SK_INT64] = {P(FLAGS32, S, E), P(FLAGS32, S, E), P(FLAGS8, S, E), P(OFFS64, D, E),
+                  P(OFFS32, S, I), P(FLAGS32, S, I), P(FLAGS8, D, E)},
+    [SK_UINT64] = {P(OFFS64, D, I), P(FLAGS32, D, E), P(OFFS32, S, I), P(FLAGS8, S, I),
+                   P(FLAGS8, D, I), P(OFFS64, D, E), P(OFFS64, S, E)},
+    [SK_FLOAT32] = {P(OFFS64, D, I), P(OFFS32, S, E), P(FLAGS32, S, E), P(FLAGS8, D, I)},
+    [SK_FLOAT64] = {P(FLAGS8, S, I), P(OFFS64, S, I), P(FLAGS32, S, E), P(OFFS32, D, E)},
+};
+#undef P
+#undef D
+#undef S
+#undef I
+#undef E
+
+static void matrix_run(const skt_case *c, sk_op op, seg_kind kind, int excl)
 {
     sk_type t = (sk_type)c->type;
     int small = case_cfg(c) == CPU_SMALL || case_cfg(c) == GPU_SMALL;
     size_t max_n = small || skt_light() ? MATRIX_SMALL_TILES_MAX : SIZE_MAX;
-    SKT_EACH_OP(t, op) {
-        for (size_t i = 0; i < sizeof MATRIX_SIZES / sizeof MATRIX_SIZES[0]; i++) {
-            if (MATRIX_SIZES[i] > max_n)
-                continue;
-            segm s;
-            segm_random(&s, kind, MATRIX_SIZES[i], MATRIX_AVG[i]);
-            check_segscan(t, (sk_op)op, excl, &s, (int)((i + (size_t)excl) % 3 == 0),
-                          CFG_NAMES[case_cfg(c)]);
-            segm_free(&s);
-        }
+    for (size_t i = 0; i < sizeof MATRIX_SIZES / sizeof MATRIX_SIZES[0]; i++) {
+        if (MATRIX_SIZES[i] > max_n)
+            continue;
+        segm s;
+        segm_random(&s, kind, MATRIX_SIZES[i], MATRIX_AVG[i]);
+        check_segscan(t, op, excl, &s, (int)((i + (size_t)excl) % 3 == 0),
+                      CFG_NAMES[case_cfg(c)]);
+        segm_free(&s);
     }
 }
 
-/* One case per type x configuration: every op, both ways of giving
- * segments of the configuration, inclusive and exclusive. */
+/* One case per type x configuration: every op of the type by its way of
+ * giving segments, inclusive and exclusive (CPU shape), or the ops whose
+ * GPU entry is this tile setting, in their scan (GPU shape). */
 ParameterizedTestParameters(segscan, every_type_and_op_should_match_the_reference)
 {
     return skt_cases((skt_axes){.types = SKT_ALL_TYPES, CFG_AXES}, NULL);
@@ -112,8 +143,50 @@ ParameterizedTest(skt_case *c, segscan, every_type_and_op_should_match_the_refer
     skt_case_begin(c);
     if (c->type == SK_FLOAT64 && !skt_has_fp64())
         cr_skip_test("device has no fp64");
-    apply_cfg(case_cfg(c));
-    each_kind(c, MATRIX_KINDS[case_cfg(c)], matrix);
+    cfg k = case_cfg(c);
+    apply_cfg(k);
+    SKT_EACH_OP((sk_type)c->type, op) {
+        matrix_plan p = MATRIX_PLAN[c->type][op];
+        if (k == CPU_DEFAULT || k == CPU_SMALL)
+            for (int excl = 0; excl < 2; excl++)
+                matrix_run(c, (sk_op)op, (seg_kind)p.kind, excl);
+        else if (p.small == (k == GPU_SMALL))
+            matrix_run(c, (sk_op)op, (seg_kind)p.kind, p.excl);
+    }
+}
+
+/* The plan above is what the header says: every (type, op) in it, and
+ * every pair of values of two axes meets. */
+Test(segscan, matrix_plan_should_cover_every_pair)
+{
+    unsigned type_kind[SK_TYPE_COUNT] = {0}, op_kind[SK_OP_COUNT] = {0};
+    unsigned type_gpu[SK_TYPE_COUNT] = {0}, op_gpu[SK_OP_COUNT] = {0};
+    unsigned kind_gpu[4] = {0}, gpu = 0;
+    for (int t = 0; t < SK_TYPE_COUNT; t++)
+        SKT_EACH_OP((sk_type)t, op) {
+            matrix_plan p = MATRIX_PLAN[t][op];
+            unsigned g = SKT_BIT(p.small) | SKT_BIT(2 + p.excl);
+            cr_assert_lt(p.kind, 4u);
+            type_kind[t] |= SKT_BIT(p.kind);
+            op_kind[op] |= SKT_BIT(p.kind);
+            type_gpu[t] |= g;
+            op_gpu[op] |= g;
+            kind_gpu[p.kind] |= g;
+            gpu |= SKT_BIT(p.small * 2 + p.excl);
+        }
+    for (int t = 0; t < SK_TYPE_COUNT; t++) {
+        const char *name = sk_type_name((sk_type)t);
+        cr_assert_eq(type_kind[t], 15u, "%s: not every way of giving segments", name);
+        cr_assert_eq(type_gpu[t], 15u, "%s: not both tile settings and scans", name);
+    }
+    for (int op = 0; op < SK_OP_COUNT; op++) {
+        const char *name = sk_op_name((sk_op)op);
+        cr_assert_eq(op_kind[op], 15u, "%s: not every way of giving segments", name);
+        cr_assert_eq(op_gpu[op], 15u, "%s: not both tile settings and scans", name);
+    }
+    for (int k = 0; k < 4; k++)
+        cr_assert_eq(kind_gpu[k], 15u, "%s: not both tile settings and scans", KIND_NAMES[k]);
+    cr_assert_eq(gpu, 15u, "not every tile setting with both scans");
 }
 
 /* ---- segment shapes ------------------------------------------------------------------- */
@@ -122,21 +195,52 @@ ParameterizedTest(skt_case *c, segscan, every_type_and_op_should_match_the_refer
 
 /* Fixed segment lengths around power-of-two tiles, one segment, every
  * element its own segment, and (offsets, with int64 max) runs of empty
- * segments; one case per pair of uint32 add, int64 max and float32 add x
- * configuration, by the ways of giving segments below. */
-static const unsigned SHAPES_KINDS[4] = {
-    [CPU_DEFAULT] = SKT_BIT(FLAGS8),
-    [CPU_SMALL] = SKT_BIT(FLAGS32) | SKT_BIT(OFFS64),
-    [GPU_DEFAULT] = SKT_BIT(OFFS32),
-    [GPU_SMALL] = SKT_BIT(OFFS64) | SKT_BIT(FLAGS8),
+ * segments; one case per uint32 add, int64 max and float32 add x
+ * configuration. The CPU shape by uint8 flags with default tiles, by
+ * uint32 flags and uint64 offsets with small tiles, inclusive and
+ * exclusive (one program for both tile settings and both scans). The GPU
+ * shape by uint32 offsets with default tiles, by uint64 offsets and uint8
+ * flags with small tiles, in one scan each as below: every tile setting
+ * and every way meets both scans, and so does each of the three (their
+ * default-tile programs are the matrix's). */
+typedef struct shapes_run {
+    signed char kind; /* seg_kind, -1: none */
+    signed char excl; /* -1: inclusive and exclusive */
+} shapes_run;
+
+typedef struct shapes_plan {
+    sk_type type;
+    sk_op op;
+    shapes_run runs[4][2]; /* per configuration */
+} shapes_plan;
+
+static const shapes_plan SHAPES_PLAN[] = {
+    {SK_UINT32, SK_OP_ADD,
+     {[CPU_DEFAULT] = {{FLAGS8, -1}, {-1, 0}},
+      [CPU_SMALL] = {{FLAGS32, -1}, {OFFS64, -1}},
+      [GPU_DEFAULT] = {{OFFS32, 0}, {-1, 0}},
+      [GPU_SMALL] = {{OFFS64, 1}, {FLAGS8, 1}}}},
+    {SK_INT64, SK_OP_MAX,
+     {[CPU_DEFAULT] = {{FLAGS8, -1}, {-1, 0}},
+      [CPU_SMALL] = {{FLAGS32, -1}, {OFFS64, -1}},
+      [GPU_DEFAULT] = {{OFFS32, 1}, {-1, 0}},
+      [GPU_SMALL] = {{OFFS64, 0}, {FLAGS8, 0}}}},
+    {SK_FLOAT32, SK_OP_ADD,
+     {[CPU_DEFAULT] = {{FLAGS8, -1}, {-1, 0}},
+      [CPU_SMALL] = {{FLAGS32, -1}, {OFFS64, -1}},
+      [GPU_DEFAULT] = {{OFFS32, 0}, {-1, 0}},
+      [GPU_SMALL] = {{OFFS64, 1}, {FLAGS8, 1}}}},
 };
 
-static int keep_shapes(const skt_case *c)
+static const shapes_plan *shapes_plan_of(const skt_case *c)
 {
-    return (c->type == SK_UINT32 && c->op == SK_OP_ADD) ||
-           (c->type == SK_INT64 && c->op == SK_OP_MAX) ||
-           (c->type == SK_FLOAT32 && c->op == SK_OP_ADD);
+    for (size_t i = 0; i < sizeof SHAPES_PLAN / sizeof SHAPES_PLAN[0]; i++)
+        if ((int)SHAPES_PLAN[i].type == c->type && (int)SHAPES_PLAN[i].op == c->op)
+            return &SHAPES_PLAN[i];
+    return NULL;
 }
+
+static int keep_shapes(const skt_case *c) { return shapes_plan_of(c) != NULL; }
 
 static void segment_shapes(const skt_case *c, seg_kind kind, int excl)
 {
@@ -163,7 +267,14 @@ ParameterizedTest(skt_case *c, segscan_shapes, segments_of_every_length_should_s
 {
     skt_case_begin(c);
     apply_cfg(case_cfg(c));
-    each_kind(c, SHAPES_KINDS[case_cfg(c)], segment_shapes);
+    const shapes_plan *p = shapes_plan_of(c);
+    cr_assert(p != NULL);
+    for (int r = 0; r < 2; r++) {
+        shapes_run run = p->runs[case_cfg(c)][r];
+        for (int excl = 0; run.kind >= 0 && excl < 2; excl++)
+            if (run.excl < 0 || run.excl == excl)
+                segment_shapes(c, (seg_kind)run.kind, excl);
+    }
 }
 
 /* Offsets only: many empty segments, leading and trailing, and a segmentation
@@ -235,22 +346,42 @@ static const size_t MAT2_AVG[] = {1, 1, 2, 3, 8, 1, 40, 700};
 static const size_t MAT2_LINES_NS[] = {1, 17, 4097};
 static const size_t MAT2_LINES_AVG[] = {1, 3, 40};
 
-/* One case per configuration: every way of giving segments, inclusive and
- * exclusive, at `count` sizes. */
+/* The GPU shape's scans of the matrix monoid: each is a program per tile
+ * setting, flag width (offsets become uint8 flags) and scan. The one-line
+ * monoid by uint8 flags and offsets inclusive with default tiles, by
+ * uint32 flags exclusive with small tiles; over several lines by uint32
+ * flags inclusive and the others exclusive with default tiles, the others
+ * inclusive with small tiles. Each monoid meets every way, both tile
+ * settings and both scans; every way meets both tile settings and both
+ * scans, and the tile settings both scans. */
+static int mat2_gpu_runs(int lines, cfg k, seg_kind kind, int excl)
+{
+    int small = k == GPU_SMALL, wide = kind == FLAGS32;
+    if (!lines) return small ? wide && excl : !wide && !excl;
+    return small ? !wide && !excl : wide ? !excl : excl;
+}
+
+/* One case per configuration: every way of giving segments at `count`
+ * sizes, on the CPU shape inclusive and exclusive (one program for both),
+ * on the GPU shape as mat2_gpu_runs says. */
 static void mat2_sizes(const skt_case *c, int lines, const size_t *ns, const size_t *avg,
                        size_t count)
 {
     cfg k = case_cfg(c);
     skt_case_begin(c);
     apply_cfg(k);
+    int gpu = k == GPU_DEFAULT || k == GPU_SMALL;
     for (int kind = 0; kind < 4; kind++)
-        for (int excl = 0; excl < 2; excl++)
+        for (int excl = 0; excl < 2; excl++) {
+            if (gpu && !mat2_gpu_runs(lines, k, (seg_kind)kind, excl))
+                continue;
             for (size_t i = 0; i < count; i++) {
                 segm s;
                 segm_random(&s, (seg_kind)kind, ns[i], avg[i]);
                 check_mat2(lines, excl, &s, CFG_NAMES[k]);
                 segm_free(&s);
             }
+        }
 }
 
 ParameterizedTestParameters(segscan, matrix_monoid_should_match_the_reference_in_every_configuration)
