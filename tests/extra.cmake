@@ -75,7 +75,7 @@ set_tests_properties(oclgrind_merge_kernels
 # Rough seconds of each (one process each, Oclgrind an interpreter): started
 # first in a fresh clone (tests/CMakeLists.txt says why), they overlap the
 # Criterion suites.
-set_tests_properties(oclgrind_sort_kernels PROPERTIES COST 60)
+set_tests_properties(oclgrind_sort_kernels PROPERTIES COST 120)
 set_tests_properties(oclgrind_compact_kernels PROPERTIES COST 30)
 set_tests_properties(oclgrind_segscan_poly_kernels PROPERTIES COST 25)
 set_tests_properties(oclgrind_scan_kernels PROPERTIES COST 15)

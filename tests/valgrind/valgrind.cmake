@@ -13,4 +13,4 @@ add_test(NAME valgrind_memcheck_every_program
 # COST: its rough seconds, so that it starts first in a fresh clone
 # (tests/CMakeLists.txt says why).
 set_tests_properties(valgrind_memcheck_every_program PROPERTIES
-  SKIP_RETURN_CODE 77 TIMEOUT 900 COST 80)
+  SKIP_RETURN_CODE 77 TIMEOUT 900 COST 35)
