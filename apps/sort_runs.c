@@ -171,8 +171,8 @@ static sk_status do_call(ak_run *run, void *user)
                              j->bits.end);
 }
 
-/* The scratch the sort of r elements and the merge of a block of r/2 need
- * (the larger), measured without running either. */
+/* The scratch the sort of r elements and the merge of a block of
+ * block_of(r) need (the larger), measured without running either. */
 static int measure_scratch(runs *s, size_t r, size_t *bytes, ak_err *e)
 {
     sk_context *ctx = s->run->ctx;
@@ -221,11 +221,15 @@ static int try_plan(runs *s, size_t r, int *fits, size_t *need, ak_err *e)
 }
 
 /* The largest runs (at most the whole input) whose data and scratch fit the
- * budget; both buffers allocated. */
+ * budget, the data buffer allocated. Its first guess: data and scratch
+ * (the sort's second buffer, mostly) about the same, each at most the
+ * device's largest buffer. */
 static int plan(runs *s, ak_err *e)
 {
     size_t n = s->j->keys->n, elem = s->ks + s->vs, budget = s->j->budget;
-    size_t r = budget / (2 * elem);
+    size_t r = budget / (2 * elem), slack = 8 * s->mem.align;
+    size_t most = s->mem.max_alloc > slack ? (s->mem.max_alloc - slack) / elem : 0;
+    if (r > most) r = most;
     if (r > n) r = n;
     for (int tries = 0; r > 0 && tries < 12; tries++) {
         int fits = 0;
