@@ -239,28 +239,6 @@ skt_sizes skt_tiles_use(sk_shape shape, size_t c)
     return sizes;
 }
 
-void skt_scan_edges(sk_type t, sk_shape shape, sk_scan_path path)
-{
-    if (t == SK_FLOAT64)
-        skt_skip_unless_fp64();
-    skt_force_shape(shape);
-    if (path != SK_SCAN_PATH_AUTO)
-        skt_force_scan_path(path);
-    for (size_t c = 0; c < SKT_N_TILE_CFGS; c++) {
-        skt_sizes sizes = skt_tiles_use(shape, c);
-        skt_label cfg = skt_cfg_name(shape, &SKT_TILE_CFGS[c]);
-        if (path != SK_SCAN_PATH_AUTO)
-            snprintf(cfg.s + strlen(cfg.s), sizeof cfg.s - strlen(cfg.s), ", %s forced",
-                     skt_scan_path_name(path));
-        SKT_EACH_OP(t, op) {
-            if (!SKT_TILE_CFGS[c].add_only || op == SK_OP_ADD)
-                skt_scan_sizes(t, (sk_op)op, path, &sizes, cfg.s);
-        }
-    }
-    if (path != SK_SCAN_PATH_AUTO)
-        skt_force_scan_path(SK_SCAN_PATH_AUTO);
-}
-
 /* ---- the pairwise tile-edge matrix ----------------------------------------------- */
 
 static unsigned pairwise_r(sk_type t)

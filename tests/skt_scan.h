@@ -106,12 +106,6 @@ void skt_expect_path_taken(sk_scan_path path, sk_shape shape, int in_place,
 void skt_scan_sizes(sk_type t, sk_op op, sk_scan_path path, const skt_sizes *sizes,
                     const char *cfg);
 
-/* Every op of type t in one shape, with every tile setting of
- * SKT_TILE_CFGS (the medium tiles for add only), every size, inclusive and
- * exclusive, in place and out of place alternately; `path` forced unless
- * AUTO (then the context's own setting stays). */
-void skt_scan_edges(sk_type t, sk_shape shape, sk_scan_path path);
-
 /* ---- the pairwise tile-edge matrix ----------------------------------------------- */
 
 /* The scans at the tile edges over the build-time axes type x op x GPU tile
@@ -123,7 +117,7 @@ void skt_scan_edges(sk_type t, sk_shape shape, sk_scan_path path);
  * each of {int32, uint32, float32} and {int64, uint64, float64} every pair
  * of type, op, GPU tile setting and path meets. (The CPU shape's tiles are
  * no part of its programs: there every op runs with the default and small
- * tiles, add with the medium ones too, as skt_scan_edges has it.) */
+ * tiles, add with the medium ones too.) */
 
 /* The mask of SKT_TILE_CFGS indices t and op run with in the GPU shape. */
 unsigned skt_pairwise_gpu_cfgs(sk_type t, sk_op op);
@@ -131,10 +125,12 @@ unsigned skt_pairwise_gpu_cfgs(sk_type t, sk_op op);
 /* The path t and op are forced to in the pairwise forced-path test. */
 sk_scan_path skt_pairwise_path(sk_type t, sk_op op);
 
-/* skt_scan_edges, pairwise: in the GPU shape each op with its settings of
- * skt_pairwise_gpu_cfgs, in the CPU shape with every setting (the medium
- * tiles for add only); with a forced path, only the ops whose
- * skt_pairwise_path it is. */
+/* The ops of type t in one shape at every size, inclusive and exclusive,
+ * in place and out of place alternately, `path` forced unless AUTO (then
+ * the context's own setting stays): in the GPU shape each op with its
+ * settings of skt_pairwise_gpu_cfgs, in the CPU shape with every setting
+ * of SKT_TILE_CFGS (the medium tiles for add only); with a forced path,
+ * only the ops whose skt_pairwise_path it is. */
 void skt_scan_edges_pairwise(sk_type t, sk_shape shape, sk_scan_path path);
 
 #endif /* SKT_SCAN_H */
