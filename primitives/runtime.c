@@ -43,6 +43,14 @@ static void scratch_release(sk__scratch_list *l)
     l->count = 0;
 }
 
+/* Releases every sub-buffer of the caller's scratch: this call's and the
+ * last call's. */
+static void regions_release(sk_context *ctx)
+{
+    scratch_release(&ctx->regions);
+    scratch_release(&ctx->last_regions);
+}
+
 /* ---- trace ------------------------------------------------------------------- */
 
 static void trace_to_file(const sk_launch_record *r, void *user)
@@ -290,7 +298,7 @@ sk_status sk_context_trim(sk_context *ctx)
     /* (the look-back state's epochs start again with the zeroing of its
      * next buffer) */
     scratch_release(&ctx->scratch);
-    scratch_release(&ctx->regions);
+    regions_release(ctx);
     sk__program_cache_free(ctx);
 out:
     return st;
@@ -305,8 +313,9 @@ void sk_context_free(sk_context *ctx)
     sk__program_cache_free(ctx);
     scratch_release(&ctx->scratch);
     free(ctx->scratch.v);
-    scratch_release(&ctx->regions);
+    regions_release(ctx);
     free(ctx->regions.v);
+    free(ctx->last_regions.v);
     if (ctx->caller_scratch) clReleaseMemObject(ctx->caller_scratch);
     if (ctx->measure_stand_in) clReleaseMemObject(ctx->measure_stand_in);
     if (ctx->queue) clReleaseCommandQueue(ctx->queue);
@@ -540,15 +549,38 @@ sk_status sk__fits_device(sk_context *ctx, size_t bytes, const char *what)
 
 /* ---- the caller's scratch, and measuring ------------------------------------------- */
 
-/* The last call's sub-buffers go (OpenCL keeps each until the commands
- * that use it are done): one call's regions never overlap, and NVIDIA's
- * driver crashed releasing overlapping sub-buffers of several calls kept
- * together (H100, NVIDIA OpenCL 3.0 CUDA). */
+/* The last call's sub-buffers become the last call's: a call that asks
+ * for a region of the same place and size takes it over (NVIDIA's driver
+ * takes about 9 ms to make a sub-buffer: bench/results/nvidia-h100-whole),
+ * and the rest go before the call makes a sub-buffer of its own (OpenCL
+ * keeps each until the commands that use it are done). So no two live
+ * sub-buffers overlap: one call's regions never do, and NVIDIA's driver
+ * crashed releasing overlapping sub-buffers of several calls kept together
+ * (H100, NVIDIA OpenCL 3.0 CUDA). */
 void sk__call_begin(sk_context *ctx)
 {
     sk__clear_error(ctx);
     ctx->carved = 0;
-    scratch_release(&ctx->regions);
+    scratch_release(&ctx->last_regions);
+    sk__scratch_list last = ctx->last_regions;
+    ctx->last_regions = ctx->regions;
+    ctx->regions = last;
+}
+
+/* The last call's sub-buffer of exactly [off, off + bytes), taken over; else
+ * NULL, and every sub-buffer of the last call released. */
+static cl_mem last_region_at(sk_context *ctx, size_t off, size_t bytes)
+{
+    for (size_t i = 0; i < ctx->last_regions.count; i++) {
+        sk__scratch *r = &ctx->last_regions.v[i];
+        if (r->mem && r->off == off && r->bytes == bytes) {
+            cl_mem m = r->mem;
+            r->mem = NULL;
+            return m;
+        }
+    }
+    scratch_release(&ctx->last_regions);
+    return NULL;
 }
 
 /* id's region of the running call: the one it has when large enough, else
@@ -574,7 +606,7 @@ static sk_status caller_region(sk_context *ctx, const sk__scratch_id *id, size_t
                         off + bytes);
     sk__scratch *r = scratch_append(&ctx->regions, (sk__scratch){id, NULL, off, bytes});
     if (!r) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scratch for %s", id->what);
-    if (!ctx->measuring) {
+    if (!ctx->measuring && !(r->mem = last_region_at(ctx, off, bytes))) {
         cl_buffer_region where = {off, bytes};
         cl_int rc = CL_SUCCESS;
         r->mem = clCreateSubBuffer(ctx->caller_scratch, 0, CL_BUFFER_CREATE_TYPE_REGION, &where,
@@ -631,7 +663,7 @@ sk_status sk_context_set_scratch(sk_context *ctx, cl_mem scratch, size_t bytes)
                             "and a size)");
         SK_CL_TRY(ctx, clRetainMemObject(scratch));
     }
-    scratch_release(&ctx->regions);
+    regions_release(ctx);
     if (ctx->caller_scratch) clReleaseMemObject(ctx->caller_scratch);
     ctx->caller_scratch = scratch;
     ctx->caller_scratch_bytes = scratch ? bytes : 0;
@@ -653,7 +685,7 @@ sk_status sk_context_scratch_query_begin(sk_context *ctx)
             return sk__fail_cl(ctx, rc, "clCreateBuffer(measuring)");
         }
     }
-    scratch_release(&ctx->regions);
+    regions_release(ctx);
     ctx->measuring = true;
     ctx->measured = 0;
     return SK_OK;
@@ -665,7 +697,7 @@ sk_status sk_context_scratch_query_end(sk_context *ctx, size_t *bytes)
     if (!ctx->measuring)
         return sk__fail(ctx, SK_E_INVALID_ARG, "not measuring (sk_context_scratch_query_begin "
                         "starts it)");
-    scratch_release(&ctx->regions);
+    regions_release(ctx);
     ctx->measuring = false;
     if (bytes) *bytes = ctx->measured;
     return SK_OK;

@@ -192,6 +192,8 @@ struct sk_context {
     size_t measured;               /* the most scratch one measured call took */
     size_t carved;                 /* bytes of the caller's scratch this call carved */
     sk__scratch_list regions;      /* this call's regions of the caller's scratch */
+    sk__scratch_list last_regions; /* the last call's, until this one has taken those it
+                                      asks for again (runtime.c: caller_region) */
     cl_mem measure_stand_in;       /* what scratch requests get while measuring */
     cl_uint lookback_epoch;        /* of the last look-back launch (lookback.cl) */
 
