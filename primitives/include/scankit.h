@@ -112,7 +112,8 @@ SK_API const char *sk_version_string(void);
     X(E_CL,            -4, "OpenCL call failed")                              \
     X(E_NO_DEVICE,     -5, "no matching OpenCL device")                       \
     X(E_OUT_OF_MEMORY, -6, "out of host or device memory")                    \
-    X(E_SIZE,          -7, "size out of range")
+    X(E_SIZE,          -7, "size out of range")                              \
+    X(E_IO,            -8, "reading, writing or a temporary file failed")
 
 /*! sk_status :
  *  Result of every scankit call. 0 is success, errors are negative.
@@ -972,6 +973,140 @@ SK_API sk_status sk_merge_pairs_host(sk_context *ctx, sk_type key_type, size_t v
                                      const void *b_keys, const void *b_values, void *dst_keys,
                                      void *dst_values, size_t na, size_t nb,
                                      sk_sort_order order);
+
+/* ------------------------------------------------------------------------ */
+/* Sorting data that streams in and out                                      */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_reader :
+ *  Where a stream sort reads its input: fn(user, buf, bytes) stores up to
+ *  `bytes` bytes at buf and returns how many it stored (fewer is fine, as
+ *  read(2)), 0 only when the input has ended, or -1 on a failure (the
+ *  sort then stops with SK_E_IO). Since 1.1. */
+typedef struct sk_reader {
+    long long (*fn)(void *user, void *buf, size_t bytes);
+    void *user;
+} sk_reader;
+
+/*! sk_writer :
+ *  Where a stream sort writes its output: fn(user, buf, bytes) takes all
+ *  `bytes` bytes and returns 0, or -1 on a failure (the sort then stops
+ *  with SK_E_IO). The output comes in order, in pieces of any size.
+ *  Since 1.1. */
+typedef struct sk_writer {
+    int (*fn)(void *user, const void *buf, size_t bytes);
+    void *user;
+} sk_writer;
+
+/*! sk_stream_progress_fn : called as a stream sort goes: `phase` is
+ *  "sorting runs" (the input read, sorted run by run) or "merging" (the
+ *  runs joined and written), `done` and `total` bytes of that phase
+ *  (total 0: not known). */
+typedef void (*sk_stream_progress_fn)(void *user, const char *phase, uint64_t done,
+                                      uint64_t total);
+
+/*! sk_stream_opts :
+ *  How a stream sort may use memory. struct_size as in sk_device_desc
+ *  (SK_STREAM_OPTS_INIT sets it); NULL options are the defaults.
+ *    device_bytes    device memory the sort may allocate: its copy of a run
+ *                    and the radix sort's scratch for it (0: half the
+ *                    device's global memory, each buffer within its largest
+ *                    allocation);
+ *    host_bytes      host memory for the staging of runs and for the runs
+ *                    kept there (0: half the physical memory); runs beyond
+ *                    it go to a temporary file;
+ *    temp_dir        the directory of that file (NULL: $TMPDIR, else /tmp);
+ *                    the file has no name (or loses it at once), so it
+ *                    never outlives the sort, however the process ends;
+ *    expected_bytes  the input's size in bytes when known, for progress
+ *                    only (0: not known);
+ *    progress, progress_user   called as the sort goes (NULL: never). */
+typedef struct sk_stream_opts {
+    size_t struct_size;
+    uint64_t device_bytes;
+    uint64_t host_bytes;
+    const char *temp_dir;
+    uint64_t expected_bytes;
+    sk_stream_progress_fn progress;
+    void *progress_user;
+} sk_stream_opts;
+
+/*! SK_STREAM_OPTS_INIT : the defaults, struct_size set. */
+#define SK_STREAM_OPTS_INIT {sizeof(sk_stream_opts), 0u, 0u, NULL, 0u, NULL, NULL}
+
+/*! sk_stream_stats :
+ *  What a stream sort did. struct_size set by the caller
+ *  (SK_STREAM_STATS_INIT), as in sk_device_desc.
+ *    count           elements sorted
+ *    runs            sorted runs (1: the data was sorted in one piece)
+ *    spilled_runs    runs written to the temporary file
+ *    merge_blocks    device sorts of the merge
+ *    run_elements    the most elements of a run
+ *    device_bytes    device memory the sort allocated at most (its run
+ *                    buffers and the scratch the radix sort takes for them)
+ *    host_bytes      host memory the sort allocated at most
+ *    read_seconds, write_seconds   spent in the reader and writer functions
+ *    spill_seconds   writing and reading the temporary file
+ *    device_seconds  the rest: transfers and sorts, waited for */
+typedef struct sk_stream_stats {
+    size_t struct_size;
+    uint64_t count, runs, spilled_runs, merge_blocks, run_elements;
+    uint64_t device_bytes, host_bytes;
+    double read_seconds, write_seconds, spill_seconds, device_seconds;
+} sk_stream_stats;
+
+/*! SK_STREAM_STATS_INIT : an initialiser that sets struct_size. */
+#define SK_STREAM_STATS_INIT {sizeof(sk_stream_stats), 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0, 0, 0, 0}
+
+/*! sk_sort_keys_stream(), sk_sort_pairs_stream(), sk_sort_keys_bits_stream(),
+ *  sk_sort_pairs_bits_stream() :
+ *  The radix sort of keys (with values: pairs) read from `keys_in` (and
+ *  `values_in`) until it ends, written to `keys_out` (and `values_out`):
+ *  the same order as sk_sort_keys() and its forms give, stable, for data
+ *  of any size. Data that fits the device budget is sorted in one piece,
+ *  read in pieces whose copies to the device overlap the reading and
+ *  written in pieces as they come back (through pinned staging memory).
+ *  Larger data is sorted as runs that fit, kept in host memory while
+ *  host_bytes allows and written to one temporary file beyond it; then
+ *  one merge pass reads every run once, in order: each step takes from
+ *  every run a window of its next keys, the keys that no later key of any
+ *  run can precede (all below the smallest window end, and those equal to
+ *  it from the runs up to the one it ends), sorts them on the device as one
+ *  block (stable, in run order: the stable merge) and writes them. A block
+ *  holds at most a run's elements, so the device and host budgets hold
+ *  throughout. The input must hold whole elements, and values_in exactly as
+ *  many values as keys_in keys. Blocking; the functions run on the calling
+ *  thread. stats (may be NULL) is filled on success and on failure.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx or function, bad type, order,
+ *  value size or bit range, an input that ends within an element, values
+ *  that end before or go on after the keys; options or stats with a bad
+ *  struct_size), SK_E_SIZE (budgets that hold no run of one element and its
+ *  scratch, or too many runs for a window of one element each),
+ *  SK_E_IO (a reader or writer returned -1, the temporary file could not
+ *  be made, written or read: the detail says which and why),
+ *  SK_E_UNSUPPORTED, SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY. What was
+ *  written before a failure is a prefix of the output at most.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_keys_stream(sk_context *ctx, sk_type key_type, sk_reader keys_in,
+                                     sk_writer keys_out, sk_sort_order order,
+                                     const sk_stream_opts *opts, sk_stream_stats *stats);
+SK_API sk_status sk_sort_pairs_stream(sk_context *ctx, sk_type key_type, size_t value_size,
+                                      sk_reader keys_in, sk_reader values_in,
+                                      sk_writer keys_out, sk_writer values_out,
+                                      sk_sort_order order, const sk_stream_opts *opts,
+                                      sk_stream_stats *stats);
+SK_API sk_status sk_sort_keys_bits_stream(sk_context *ctx, sk_type key_type,
+                                          sk_reader keys_in, sk_writer keys_out,
+                                          sk_sort_order order, unsigned begin_bit,
+                                          unsigned end_bit, const sk_stream_opts *opts,
+                                          sk_stream_stats *stats);
+SK_API sk_status sk_sort_pairs_bits_stream(sk_context *ctx, sk_type key_type,
+                                           size_t value_size, sk_reader keys_in,
+                                           sk_reader values_in, sk_writer keys_out,
+                                           sk_writer values_out, sk_sort_order order,
+                                           unsigned begin_bit, unsigned end_bit,
+                                           const sk_stream_opts *opts,
+                                           sk_stream_stats *stats);
 
 /* ------------------------------------------------------------------------ */
 /* Segmented scan and segment reductions                                     */
