@@ -498,6 +498,59 @@ typedef struct ak_source {
 int ak_array_read_stream(const ak_source *src, const ak_read_opts *opts, ak_array *out,
                          ak_err *e);
 
+/*! ak_data : an element file opened to be read as it goes: its header
+ *  read and checked, the file at its first element. */
+typedef struct ak_data {
+    FILE *fp;
+    const char *name;        /* what messages start with                 */
+    ak_dtype type;
+    ak_format format;        /* the layout it is in: raw or npy          */
+    uint64_t bytes;          /* data bytes, or AK_SIZE_UNKNOWN (a pipe)  */
+    uint64_t npy_n;          /* a .npy header's element count            */
+    unsigned char prefix[8]; /* data bytes read while looking for the
+                                .npy magic, before those in fp           */
+    size_t prefix_len;
+} ak_data;
+
+/*! ak_data_open() : opens `path` ("-" = stdin) as ak_array_read() reads
+ *  it, up to its first element, with the same checks and messages; a file
+ *  of known size is checked whole (its length against the element size
+ *  and the .npy shape) before any element is read. @return 0 or -1 (call
+ *  ak_data_close() either way). */
+int ak_data_open(const char *path, const ak_read_opts *opts, ak_data *d, ak_err *e);
+
+/*! ak_data_check_end() : after `total` data bytes, the prefix included,
+ *  and the end of the file: a known size must have been met ("file shrank
+ *  while being read", "file grew while being read"); an unknown one must
+ *  hold whole elements, as many as a .npy shape says. @return 0 or -1. */
+int ak_data_check_end(const ak_data *d, uint64_t total, ak_err *e);
+
+/*! ak_data_fail_read() : "<name>: read failed: <errno's text>". @return -1. */
+int ak_data_fail_read(const ak_data *d, ak_err *e);
+
+/*! ak_data_close() : closes the file (not stdin). Safe twice. */
+void ak_data_close(ak_data *d);
+
+/*! ak_prefetch : an ak_data read ahead on a thread of its own into at most
+ *  `limit` bytes of memory (at least one block of 8 MiB), so that reading
+ *  the file overlaps what the program does meanwhile (opening the device,
+ *  copying to it, sorting what came before). */
+typedef struct ak_prefetch ak_prefetch;
+
+/*! ak_prefetch_start() : starts reading d (which must stay open and in
+ *  place until ak_prefetch_stop()). *out is set even on failure. @return 0
+ *  or -1. */
+int ak_prefetch_start(ak_prefetch **out, ak_data *d, size_t limit, ak_err *e);
+
+/*! ak_prefetch_read() : up to `bytes` of the data (the prefix first) into
+ *  buf, waiting for the thread when it is behind. @return how many (fewer
+ *  than asked is fine), 0 at the end once ak_data_check_end() passes, or
+ *  -1 with the reason in *e (a read error, that check). */
+long long ak_prefetch_read(ak_prefetch *p, void *buf, size_t bytes, ak_err *e);
+
+/*! ak_prefetch_stop() : stops the thread and frees p. NULL-safe. */
+void ak_prefetch_stop(ak_prefetch *p);
+
 /*! ak_array_free() : frees the data and empties *a. NULL-safe. */
 void ak_array_free(ak_array *a);
 

@@ -682,6 +682,54 @@ static int open_source(const char *path, ak_source *src, ak_err *e)
     return 0;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Element files read as they go                                             */
+/* ------------------------------------------------------------------------ */
+
+int ak_data_open(const char *path, const ak_read_opts *opts, ak_data *d, ak_err *e)
+{
+    ak_source src = {NULL, NULL, AK_FORMAT_AUTO, AK_SIZE_UNKNOWN};
+    memset(d, 0, sizeof *d);
+    if (!ak_host_is_little_endian())
+        return ak_fail(e, "big-endian hosts are not supported");
+    int rc = open_source(path, &src, e);
+    d->fp = src.fp;
+    d->name = src.name;
+    d->bytes = AK_SIZE_UNKNOWN;
+    if (rc != 0) return -1;
+    input_file in = {src.fp, src.name, src.format, src.size, 0};
+    ak_dtype header_type = AK_DTYPE_NONE;
+    if (read_preamble(&in, &d->format, &header_type, &d->npy_n, d->prefix, &d->prefix_len,
+                      e) != 0 ||
+        resolve_type(opts, d->format, header_type, d->name, &d->type, e) != 0)
+        return -1;
+    if (src.size == AK_SIZE_UNKNOWN) return 0;
+    uint64_t left = 0;
+    if (input_left(&in, &left, e) != 0) return -1;
+    d->bytes = left + d->prefix_len;
+    return check_data_length(d->name, d->format, d->type, d->bytes, d->npy_n, e);
+}
+
+int ak_data_check_end(const ak_data *d, uint64_t total, ak_err *e)
+{
+    if (d->bytes == AK_SIZE_UNKNOWN)
+        return check_data_length(d->name, d->format, d->type, total, d->npy_n, e);
+    if (total < d->bytes) return ak_fail(e, "%s: file shrank while being read", d->name);
+    if (total > d->bytes) return fail_grew(e, d->name);
+    return 0;
+}
+
+int ak_data_fail_read(const ak_data *d, ak_err *e)
+{
+    return fail_read(e, d->name);
+}
+
+void ak_data_close(ak_data *d)
+{
+    if (d->fp && d->fp != stdin) fclose(d->fp); /* read-only: nothing to lose */
+    d->fp = NULL;
+}
+
 int ak_array_read(const char *path, const ak_read_opts *opts, ak_array *out, ak_err *e)
 {
     ak_source src = {NULL, NULL, AK_FORMAT_AUTO, AK_SIZE_UNKNOWN};

@@ -240,7 +240,7 @@ static int read_inputs(ak_run *r, ak_err *e)
     double t0 = ak_now();
     if (r->program->read(r, e) != 0)
         return -1;
-    r->times.read = ak_ms_since(t0);
+    r->times.read += ak_ms_since(t0);
     return 0;
 }
 
@@ -250,7 +250,7 @@ static int write_outputs(ak_run *r, ak_err *e)
     int rc = r->program->write ? r->program->write(r, e) : ak_run_write_arrays(r, e);
     if (rc == 0)
         rc = commit_outputs(r, e);
-    r->times.write = ak_ms_since(t0);
+    r->times.write += ak_ms_since(t0);
     return rc;
 }
 
@@ -375,6 +375,8 @@ static void print_times(const ak_run *r)
  * --time after a success, and the program's state. */
 static void finish(ak_run *r, int succeeded)
 {
+    if (r->program->release)
+        r->program->release(r);
     for (size_t i = 0; i < r->n_outputs; i++)
         ak_output_abort(&r->outputs[i].out); /* no-op after a commit */
     ak_cl_release(r->buffers, r->n_buffers, NULL); /* after a failure: the first reason stands */

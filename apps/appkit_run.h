@@ -94,6 +94,8 @@ typedef struct ak_program {
     int (*write)(ak_run *run, ak_err *e);     /* NULL: ak_run_write_arrays() */
     void (*report)(const ak_run *run);        /* after success; may be NULL  */
     void (*notes)(const ak_run *run, ak_time_notes *n); /* may be NULL       */
+    void (*release)(ak_run *run);             /* at the end of every run,
+                                                 failed or not; may be NULL */
 } ak_program;
 
 /*! ak_main() : the whole program: parses argv (into arguments of

@@ -1,10 +1,20 @@
 /*
  * radixsort - sorts a file of keys (optionally with a file of values) on an
- * OpenCL device: scankit's stable LSD radix sort.
+ * OpenCL device: scankit's stable LSD radix sort, through the stream sort
+ * (sk_sort_*_stream), so that files of any size sort within the device and
+ * host memory they may use.
  *
  *   radixsort keys.bin                       uint32 keys to keys.sorted.bin
  *   radixsort k.npy --descending --check     type from the .npy header
  *   radixsort k.bin --type float32 --values v.bin   v.sorted.bin too
+ *   radixsort big.bin --memory 2G --host-memory 8G --temp-dir /scratch
+ *
+ * The files are read ahead on threads of their own from the start (while
+ * the device opens) and go to the device piece by piece as they come; the
+ * sorted pieces are written as they come back. With --check (and for a raw
+ * input from a pipe written to a .npy output, whose header needs the count
+ * first) the data is read into memory instead, sorted there through the
+ * same stream sort, checked, then written.
  *
  * Exit status: 0 success, 1 bad input or failure (one line on stderr),
  * 2 usage error.
@@ -14,17 +24,42 @@
 #include "appkit_run.h"
 #include "radixsort_args.h"
 #include "sort_check.h"
-#include "sort_runs.h"
 
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* How far each input is read ahead of the sort. */
+#define READ_AHEAD_BYTES ((size_t)1 << 30)
+
+/* One side of the sort's data: the keys (0) or the values (1), from a file
+ * read ahead or from an array in memory, to an output file or back into
+ * that array. */
+typedef struct side {
+    struct sort_job *j;
+    int part;
+    ak_data data;           /* streamed: the file */
+    ak_prefetch *ahead;
+    ak_output *out;
+    ak_array *array;        /* in memory: the data, sorted in place */
+    size_t in_at, out_at;   /* in memory: bytes read and written */
+} side;
+
 typedef struct sort_job {
-    ak_array keys, values;
-    cl_mem kbuf, vbuf;
-    int in_runs;             /* sorted by sort_runs (--memory, or too large) */
-    sort_runs_stats runs;
+    ak_array keys, values;  /* in memory (--check); else their type and layout */
+    int streamed;
+    side sides[2];
+    int io_failed;          /* a reader or writer function failed: io_err says why */
+    ak_err io_err;
+    sk_stream_stats stats;
+    ak_progress progress;
+    const char *phase;
 } sort_job;
+
+static int has_values(const ak_run *r)
+{
+    return ((const sort_args *)r->args)->values != NULL;
+}
 
 /* The keys, and with --values the values beside them. */
 static void plan(ak_run *r)
@@ -42,28 +77,174 @@ static void plan(ak_run *r)
 /* Input                                                                     */
 /* ------------------------------------------------------------------------ */
 
+static int check_key_type(ak_run *r, ak_dtype t, ak_err *e)
+{
+    const sort_args *a = r->args;
+    const char *name = ak_run_input_name(r);
+    if (ak_check_sk_type(name, t, "sorted", e) != 0)
+        return -1;
+    unsigned bits = 8 * (unsigned)ak_dtype_size(t);
+    if (a->has_bits && a->end_bit > bits)
+        return ak_fail(e, "%s: --bits %u:%u exceeds the %u bits of %s", name, a->begin_bit,
+                       a->end_bit, bits, ak_dtype_name(t));
+    return 0;
+}
+
+static int read_into_memory(ak_run *r, ak_err *e)
+{
+    const sort_args *a = r->args;
+    sort_job *j = r->job;
+    if (ak_run_read(r, a->input, a->type, AK_UINT32, &j->keys, e) != 0 ||
+        check_key_type(r, j->keys.type, e) != 0)
+        return -1;
+    if (!a->values)
+        return 0;
+    return ak_run_read_values(r, a->values, a->values_type, j->keys.n, "keys", &j->values, e);
+}
+
+/* The elements of a file of known size; AK_SIZE_UNKNOWN for a pipe. */
+static uint64_t count_of(const ak_data *d)
+{
+    if (d->format == AK_FORMAT_NPY) return d->npy_n;
+    return d->bytes == AK_SIZE_UNKNOWN ? AK_SIZE_UNKNOWN : d->bytes / ak_dtype_size(d->type);
+}
+
+static int open_values(ak_run *r, ak_data *keys, ak_data *v, ak_err *e)
+{
+    const sort_args *a = r->args;
+    ak_read_opts ro = {a->values_type, AK_UINT32, NULL, r->progress};
+    if (ak_data_open(a->values, &ro, v, e) != 0)
+        return -1;
+    size_t size = ak_dtype_size(v->type);
+    if (size != 4 && size != 8)
+        return ak_fail(e, "%s: values must be of 4 or 8 bytes, not %s", v->name,
+                       ak_dtype_name(v->type));
+    uint64_t nk = count_of(keys), nv = count_of(v);
+    if (nk == AK_SIZE_UNKNOWN || nv == AK_SIZE_UNKNOWN)
+        return 0; /* the sort checks as it goes */
+    return ak_check_count(v->name, (size_t)nv, "values", (size_t)nk, "keys", e);
+}
+
+/* An output in .npy needs the count before the data. */
+static int needs_count_first(const ak_run *r, const ak_data *d)
+{
+    for (size_t i = 0; i < r->n_outputs; i++)
+        if (ak_output_format(AK_FORMAT_AUTO, r->outputs[i].path, d->format) == AK_FORMAT_NPY &&
+            count_of(d) == AK_SIZE_UNKNOWN)
+            return 1;
+    return 0;
+}
+
+/* The files opened and read ahead; the arrays take their type and layout
+ * (what the outputs are written in). */
+static int open_streams(ak_run *r, ak_err *e)
+{
+    const sort_args *a = r->args;
+    sort_job *j = r->job;
+    ak_read_opts ro = {a->type, AK_UINT32, NULL, r->progress};
+    ak_data *k = &j->sides[0].data, *v = &j->sides[1].data;
+    if (ak_data_open(a->input, &ro, k, e) != 0 || check_key_type(r, k->type, e) != 0 ||
+        (a->values && open_values(r, k, v, e) != 0))
+        return -1;
+    j->keys.type = k->type, j->keys.format = k->format;
+    j->values.type = v->type, j->values.format = v->format;
+    for (int p = 0; p < 1 + !!a->values; p++)
+        if (ak_prefetch_start(&j->sides[p].ahead, &j->sides[p].data, READ_AHEAD_BYTES, e) != 0)
+            return -1;
+    return 0;
+}
+
 static int read_inputs(ak_run *r, ak_err *e)
 {
     const sort_args *a = r->args;
     sort_job *j = r->job;
-    const char *name = ak_run_input_name(r);
-    if (ak_run_read(r, a->input, a->type, AK_UINT32, &j->keys, e) != 0 ||
-        ak_check_sk_type(name, j->keys.type, "sorted", e) != 0)
+    if (a->check)
+        return read_into_memory(r, e);
+    j->streamed = 1;
+    if (open_streams(r, e) != 0)
         return -1;
-    unsigned bits = 8 * (unsigned)ak_dtype_size(j->keys.type);
-    if (a->has_bits && a->end_bit > bits)
-        return ak_fail(e, "%s: --bits %u:%u exceeds the %u bits of %s", name, a->begin_bit,
-                       a->end_bit, bits, ak_dtype_name(j->keys.type));
-    if (!a->values)
+    if (!needs_count_first(r, &j->sides[0].data) &&
+        !(a->values && needs_count_first(r, &j->sides[1].data)))
         return 0;
-    return ak_run_read_values(r, a->values, a->values_type, j->keys.n, "keys", &j->values, e);
+    for (int p = 0; p < 2; p++) { /* a pipe to .npy: in memory after all */
+        ak_prefetch_stop(j->sides[p].ahead);
+        j->sides[p].ahead = NULL;
+        ak_data_close(&j->sides[p].data);
+    }
+    j->streamed = 0;
+    return read_into_memory(r, e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The sort's reader and writer functions                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The first failure of a reader or writer, for the message. */
+static void io_fail(sort_job *j, const ak_err *e)
+{
+    if (!j->io_failed) j->io_err = *e;
+    j->io_failed = 1;
+}
+
+static long long read_file(void *user, void *buf, size_t bytes)
+{
+    side *s = user;
+    ak_err e;
+    long long n = ak_prefetch_read(s->ahead, buf, bytes, &e);
+    if (n < 0) io_fail(s->j, &e);
+    return n;
+}
+
+static int write_file(void *user, const void *buf, size_t bytes)
+{
+    side *s = user;
+    ak_err e;
+    int rc = ak_output_write(s->out, buf, bytes, NULL, &e);
+    if (rc != 0) io_fail(s->j, &e);
+    return rc;
+}
+
+static size_t array_bytes(const ak_array *a)
+{
+    return a->n * ak_dtype_size(a->type);
+}
+
+static long long read_array(void *user, void *buf, size_t bytes)
+{
+    side *s = user;
+    size_t left = array_bytes(s->array) - s->in_at, n = left < bytes ? left : bytes;
+    if (n) memcpy(buf, (const unsigned char *)s->array->data + s->in_at, n);
+    s->in_at += n;
+    return (long long)n;
+}
+
+/* Back into the array: the sort has read all of it before it writes. */
+static int write_array(void *user, const void *buf, size_t bytes)
+{
+    side *s = user;
+    if (bytes > array_bytes(s->array) - s->out_at) return -1;
+    memcpy((unsigned char *)s->array->data + s->out_at, buf, bytes);
+    s->out_at += bytes;
+    return 0;
+}
+
+/* The sort's progress as the program's line. */
+static void show_progress(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+    ak_run *r = user;
+    sort_job *j = r->job;
+    if (phase != j->phase) {
+        ak_progress_end(&j->progress);
+        ak_progress_start(&j->progress, r->program->cli->tool, phase, total, r->progress);
+        j->phase = phase;
+    }
+    ak_progress_add(&j->progress, done - j->progress.done);
 }
 
 /* ------------------------------------------------------------------------ */
 /* The sort                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* The bits of the key that order it: --bits, else the whole key. */
 static sort_key_bits key_bits(const ak_run *r)
 {
     const sort_args *a = r->args;
@@ -72,119 +253,160 @@ static sort_key_bits key_bits(const ak_run *r)
     return sort_whole_key(j->keys.type);
 }
 
-static sk_status run_sort(ak_run *r)
+/* Where runs beyond the host budget go: --temp-dir, else the directory of
+ * the output (NULL for stdout: $TMPDIR or /tmp). */
+static const char *temp_dir_of(ak_run *r, char *buf, size_t cap)
+{
+    const sort_args *a = r->args;
+    if (a->temp_dir) return a->temp_dir;
+    const char *out = r->outputs[0].path;
+    if (!out) return NULL;
+    snprintf(buf, cap, "%s", out);
+    return dirname(buf);
+}
+
+/* The readers and writers of the sort, file or array. */
+static void connect_sides(ak_run *r, sk_reader in[2], sk_writer out[2])
+{
+    sort_job *j = r->job;
+    ak_array *arrays[2] = {&j->keys, &j->values};
+    for (int p = 0; p < 2; p++) {
+        side *s = &j->sides[p];
+        s->j = j, s->part = p, s->array = arrays[p];
+        s->out = &r->outputs[p < (int)r->n_outputs ? p : 0].out;
+        in[p] = (sk_reader){j->streamed ? read_file : read_array, s};
+        out[p] = (sk_writer){j->streamed ? write_file : write_array, s};
+    }
+}
+
+static uint64_t expected_bytes(const ak_run *r)
 {
     const sort_job *j = r->job;
-    sort_call c = sort_call_of(j->keys.type, ((const sort_args *)r->args)->descending);
-    sort_key_bits b = key_bits(r);
-    if (j->values.data)
-        return sk_sort_pairs_bits(r->ctx, c.type, ak_dtype_size(j->values.type), j->kbuf,
-                                  j->vbuf, j->keys.n, c.order, b.begin, b.end);
-    return sk_sort_keys_bits(r->ctx, c.type, j->kbuf, j->keys.n, c.order, b.begin, b.end);
+    if (!j->streamed) return array_bytes(&j->keys) + array_bytes(&j->values);
+    uint64_t total = 0;
+    for (int p = 0; p < 1 + has_values(r); p++) {
+        const ak_data *d = &j->sides[p].data;
+        uint64_t n = count_of(d);
+        if (n == AK_SIZE_UNKNOWN) return 0;
+        total += n * ak_dtype_size(d->type);
+    }
+    return total;
 }
 
-static size_t bytes_of(const ak_array *a)
-{
-    return a->n * ak_dtype_size(a->type);
-}
-
-/* Whether the keys and values fit the device's largest buffer each. */
-static int fits_device(ak_run *r)
-{
-    const sort_job *j = r->job;
-    sk_device_desc d = SK_DEVICE_DESC_INIT;
-    if (sk_context_device(r->ctx, &d) != SK_OK) return 1; /* the sort will say */
-    return bytes_of(&j->keys) <= d.max_alloc_bytes && bytes_of(&j->values) <= d.max_alloc_bytes;
-}
-
-/* Within --memory (or the largest buffer when the data exceeds it): runs
- * sorted and merged on the device (sort_runs.c). */
-static int sort_in_runs(ak_run *r, ak_err *e)
+static sk_status call_sort(ak_run *r, void *user)
 {
     const sort_args *a = r->args;
     sort_job *j = r->job;
-    sk_device_desc d = SK_DEVICE_DESC_INIT;
-    size_t budget = a->memory;
-    if (!budget && sk_context_device(r->ctx, &d) == SK_OK) budget = (size_t)d.max_alloc_bytes;
-    sort_runs_job job = {&j->keys, &j->values, sort_call_of(j->keys.type, a->descending).order,
-                         key_bits(r), budget};
-    j->in_runs = 1;
-    return sort_runs(r, &job, &j->runs, e);
+    const sk_stream_opts *o = user;
+    sk_reader in[2];
+    sk_writer out[2];
+    connect_sides(r, in, out);
+    sort_call c = sort_call_of(j->keys.type, a->descending);
+    sort_key_bits b = key_bits(r);
+    j->stats = (sk_stream_stats)SK_STREAM_STATS_INIT;
+    if (has_values(r))
+        return sk_sort_pairs_bits_stream(r->ctx, c.type, ak_dtype_size(j->values.type), in[0],
+                                         in[1], out[0], out[1], c.order, b.begin, b.end, o,
+                                         &j->stats);
+    return sk_sort_keys_bits_stream(r->ctx, c.type, in[0], out[0], c.order, b.begin, b.end, o,
+                                    &j->stats);
 }
 
-static int sort_on_device(ak_run *r, ak_err *e)
+/* The headers of .npy outputs, before the streamed data. */
+static int write_headers(ak_run *r, ak_err *e)
 {
     sort_job *j = r->job;
-    int values = ((const sort_args *)r->args)->values != NULL;
-    if (j->keys.n == 0)
-        return 0;
-    if (((const sort_args *)r->args)->memory || !fits_device(r))
-        return sort_in_runs(r, e);
-    if (ak_run_buffer(r, bytes_of(&j->keys), j->keys.data, &j->kbuf, e) != 0 ||
-        (values && ak_run_buffer(r, bytes_of(&j->values), j->values.data, &j->vbuf, e) != 0))
+    for (size_t i = 0; j->streamed && i < r->n_outputs; i++) {
+        const ak_data *d = &j->sides[i].data;
+        ak_format f = ak_output_format(AK_FORMAT_AUTO, r->outputs[i].path, d->format);
+        uint64_t n = count_of(d);
+        if (ak_output_write_header(&r->outputs[i].out, f, d->type,
+                                   n == AK_SIZE_UNKNOWN ? 0 : (size_t)n, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A failed sort's message: the reader's or writer's own, or the budget's. */
+static int sort_failed(ak_run *r, ak_err *e)
+{
+    const sort_args *a = r->args;
+    sort_job *j = r->job;
+    if (j->io_failed) {
+        *e = j->io_err;
         return -1;
-    if (ak_run_primitive(r, run_sort, e) != 0 ||
-        ak_run_download(r, j->kbuf, 0, j->keys.data, bytes_of(&j->keys), e) != 0)
+    }
+    if (r->status != SK_E_SIZE || (!a->memory && !a->host_memory))
         return -1;
-    return values ? ak_run_download(r, j->vbuf, 0, j->values.data, bytes_of(&j->values), e) : 0;
+    char detail[sizeof e->msg];
+    snprintf(detail, sizeof detail, "%s", sk_context_error_detail(r->ctx));
+    if (a->memory && a->host_memory)
+        return ak_fail(e, "--memory %zu and --host-memory %zu are too small to sort %s: %s",
+                       a->memory, a->host_memory, ak_run_input_name(r), detail);
+    return ak_fail(e, "--%s %zu is too small to sort %s: %s", a->memory ? "memory" : "host-memory",
+                   a->memory ? a->memory : a->host_memory, ak_run_input_name(r), detail);
+}
+
+/* The stream sort, its reading and writing counted as such. */
+static int sort_data(ak_run *r, ak_err *e)
+{
+    const sort_args *a = r->args;
+    sort_job *j = r->job;
+    char dir[4096];
+    sk_stream_opts o = SK_STREAM_OPTS_INIT;
+    o.device_bytes = a->memory;
+    o.host_bytes = a->host_memory;
+    o.temp_dir = temp_dir_of(r, dir, sizeof dir);
+    o.expected_bytes = expected_bytes(r);
+    o.progress = show_progress;
+    o.progress_user = r;
+    if (write_headers(r, e) != 0)
+        return -1;
+    int rc = ak_run_call(r, call_sort, &o, e);
+    ak_progress_end(&j->progress);
+    if (rc != 0)
+        return sort_failed(r, e);
+    double read = 1e3 * j->stats.read_seconds, write = 1e3 * j->stats.write_seconds;
+    r->times.compute -= read + write;
+    if (r->times.compute < 0) r->times.compute = 0;
+    r->times.read += read;
+    r->times.write += write;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------ */
 /* --check                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static int check_order(const ak_run *r, ak_err *e)
-{
-    const sort_args *a = r->args;
-    const sort_job *j = r->job;
-    sort_key_bits bits = sort_whole_key(j->keys.type);
-    if (a->has_bits) bits = (sort_key_bits){a->begin_bit, a->end_bit};
-    return sort_check_order(&j->keys, a->descending, bits, "check: FAILED: ", e);
-}
-
-/* The output must hold the input's (key, value) pairs, bit for bit. */
-static int check_permutation(const sort_job *j, const ak_array *in_k, const ak_array *in_v,
-                             ak_err *e)
-{
-    sort_print want = {0, 0}, got = {0, 0};
-    sort_print_add(&want, in_k, in_v);
-    sort_print_add(&got, &j->keys, &j->values);
-    if (!sort_print_equal(want, got))
-        return ak_fail(e, "check: FAILED: the output is not a permutation of the input");
-    return 0;
-}
-
-static int copy_array(const ak_array *src, ak_array *dst, ak_err *e)
-{
-    size_t bytes = src->n * ak_dtype_size(src->type);
-    *dst = *src;
-    dst->data = NULL;
-    if (!src->data) return 0;
-    if (!(dst->data = malloc(bytes ? bytes : 1))) return ak_fail(e, "check: out of memory");
-    memcpy(dst->data, src->data, bytes);
-    return 0;
-}
-
-/* Sorts on the device; with --check, verifies against the kept input. */
+/* Sorts; with --check, verifies the order and that the output holds the
+ * input's (key, value) pairs bit for bit (fingerprinted before the sort). */
 static int sort_and_check(ak_run *r, ak_err *e)
 {
-    int check = ((const sort_args *)r->args)->check;
+    const sort_args *a = r->args;
     sort_job *j = r->job;
-    ak_array in_k = {0}, in_v = {0};
-    int rc = 0;
-    if (check && (copy_array(&j->keys, &in_k, e) != 0 || copy_array(&j->values, &in_v, e) != 0))
-        rc = -1;
-    if (rc == 0) rc = sort_on_device(r, e);
-    if (rc == 0 && check) {
-        double t0 = ak_now();
-        rc = check_order(r, e);
-        if (rc == 0) rc = check_permutation(j, &in_k, &in_v, e);
-        r->times.check = ak_ms_since(t0);
-        if (rc == 0) fprintf(stderr, "check: ok (%zu keys sorted)\n", j->keys.n);
+    sort_print want = {0, 0}, got = {0, 0};
+    if (a->check) sort_print_add(&want, &j->keys, &j->values);
+    if (sort_data(r, e) != 0)
+        return -1;
+    if (!a->check)
+        return 0;
+    double t0 = ak_now();
+    int rc = sort_check_order(&j->keys, a->descending, key_bits(r), "check: FAILED: ", e);
+    if (rc == 0) {
+        sort_print_add(&got, &j->keys, &j->values);
+        if (!sort_print_equal(want, got))
+            rc = ak_fail(e, "check: FAILED: the output is not a permutation of the input");
     }
-    ak_array_free(&in_k);
-    ak_array_free(&in_v);
+    r->times.check = ak_ms_since(t0);
+    if (rc == 0) fprintf(stderr, "check: ok (%zu keys sorted)\n", j->keys.n);
     return rc;
+}
+
+/* Written as they came back when streamed; else the arrays now. */
+static int write_outputs(ak_run *r, ak_err *e)
+{
+    const sort_job *j = r->job;
+    return j->streamed ? 0 : ak_run_write_arrays(r, e);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -194,23 +416,34 @@ static int sort_and_check(ak_run *r, ak_err *e)
 static void notes(const ak_run *r, ak_time_notes *n)
 {
     const sort_job *j = r->job;
-    int values = ((const sort_args *)r->args)->values != NULL;
-    snprintf(n->read, sizeof n->read, "%zu keys of %s%s%s", j->keys.n,
-             ak_dtype_name(j->keys.type), values ? ", values of " : "",
-             values ? ak_dtype_name(j->values.type) : "");
-    ak_run_note_rate(r, n, j->keys.n, "keys");
-    if (!j->in_runs) return;
+    const sk_stream_stats *s = &j->stats;
+    snprintf(n->read, sizeof n->read, "%llu keys of %s%s%s", (unsigned long long)s->count,
+             ak_dtype_name(j->keys.type), has_values(r) ? ", values of " : "",
+             has_values(r) ? ak_dtype_name(j->values.type) : "");
+    ak_run_note_rate(r, n, (size_t)s->count, "keys");
     size_t used = strlen(n->compute);
     snprintf(n->compute + used, sizeof n->compute - used,
-             "%sdevice memory %zu bytes; %zu run%s of %zu, %zu merge level%s, %zu blocks",
-             used ? "; " : "", j->runs.device_bytes, j->runs.runs, j->runs.runs == 1 ? "" : "s",
-             j->runs.run_elems, j->runs.levels, j->runs.levels == 1 ? "" : "s",
-             j->runs.merge_blocks);
+             "%sdevice memory %llu bytes; %llu run%s of %llu, %llu spilled, %llu merge block%s",
+             used ? "; " : "", (unsigned long long)s->device_bytes,
+             (unsigned long long)s->runs, s->runs == 1 ? "" : "s",
+             (unsigned long long)s->run_elements, (unsigned long long)s->spilled_runs,
+             (unsigned long long)s->merge_blocks, s->merge_blocks == 1 ? "" : "s");
+}
+
+/* The reading threads and files, at the end of the run. */
+static void release(ak_run *r)
+{
+    sort_job *j = r->job;
+    for (int p = 0; p < 2; p++) {
+        ak_prefetch_stop(j->sides[p].ahead);
+        ak_data_close(&j->sides[p].data);
+    }
 }
 
 static const ak_program RADIXSORT = {.cli = &radixsort_cli, .job_size = sizeof(sort_job),
                                      .plan = plan, .read = read_inputs,
-                                     .compute = sort_and_check, .notes = notes};
+                                     .compute = sort_and_check, .write = write_outputs,
+                                     .notes = notes, .release = release};
 
 int main(int argc, char **argv)
 {

@@ -6,6 +6,7 @@
 
 #include "radixsort_args.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 static int parse_bits(void *args, const char *s, ak_err *e)
@@ -24,12 +25,22 @@ static int parse_bits(void *args, const char *s, ak_err *e)
     return 0;
 }
 
+static int parse_size(const char *option, const char *s, size_t *out, ak_err *e)
+{
+    if (ak_parse_count(s, out) != 0 || *out == 0)
+        return ak_fail(e, "bad --%s '%s' (bytes, with a suffix K M G T: e.g. 64M, 4G)", option,
+                       s);
+    return 0;
+}
+
 static int parse_memory(void *args, const char *s, ak_err *e)
 {
-    sort_args *a = args;
-    if (ak_parse_count(s, &a->memory) != 0 || a->memory == 0)
-        return ak_fail(e, "bad --memory '%s' (bytes, with a suffix K M G T: e.g. 64M, 4G)", s);
-    return 0;
+    return parse_size("memory", s, &((sort_args *)args)->memory, e);
+}
+
+static int parse_host_memory(void *args, const char *s, ak_err *e)
+{
+    return parse_size("host-memory", s, &((sort_args *)args)->host_memory, e);
 }
 
 static int check_args(void *args, ak_err *e)
@@ -68,9 +79,15 @@ static const ak_opt OPTIONS[] = {
     {"memory", 0, AK_OPT_CUSTOM, 0, "SIZE",
      "device memory the sort may use (suffixes K M G T, e.g. 64M,\n"
      "4G); data larger than that is sorted in runs that fit,\n"
-     "then merged on the device block by block. Default: in\n"
-     "one piece when it fits the device's largest buffer, else\n"
-     "runs within that buffer's size", parse_memory, 0},
+     "then merged on the device in one pass. Default: half\n"
+     "the device's memory", parse_memory, 0},
+    {"host-memory", 0, AK_OPT_CUSTOM, 0, "SIZE",
+     "host memory for the runs (suffixes K M G T); runs beyond\n"
+     "it go to a temporary file. Default: half the physical\n"
+     "memory", parse_host_memory, 0},
+    {"temp-dir", 0, AK_OPT_TEXT, offsetof(sort_args, temp_dir), "DIR",
+     "where that file goes (it has no name there, so nothing\n"
+     "is left behind). Default: the output's directory", NULL, 0},
     AK_OPTS_IN_PLACE(sort_args),
     AK_OPTS_CHECK(sort_args,
                   "verify the result on the host (sorted in the requested\n"
@@ -88,7 +105,8 @@ static const ak_opt OPTIONS[] = {
 AK_DEFINE_CLI(radixsort, RADIXSORT_TOOL,
               "radixsort INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "                 [--descending] [--bits B:E] [--values FILE [--values-type TYPE]\n"
-              "                 [--values-out FILE]] [--memory SIZE] [--in-place] [--check]\n"
+              "                 [--values-out FILE]] [--memory SIZE] [--host-memory SIZE]\n"
+              "                 [--temp-dir DIR] [--in-place] [--check]\n"
               "                 [--device SPEC] [--list-devices] [--time] [--progress] [--help]\n"
               "                 [--version]",
               OPTIONS, sort_args, NULL, check_args, NULL)

@@ -18,6 +18,8 @@ typedef struct sort_args {
     int list_devices, help, version;
     unsigned begin_bit, end_bit;
     size_t memory;                /* --memory: device bytes; 0: not given */
+    size_t host_memory;           /* --host-memory: host bytes; 0: not given */
+    const char *temp_dir;         /* --temp-dir, or NULL */
 } sort_args;
 
 /*! radixsort_cli : the command line of radixsort, for ak_parse_command_line(). */

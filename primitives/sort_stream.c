@@ -145,6 +145,7 @@ static sk_status read_fully(ss *s, int p, unsigned char *buf, size_t bytes, size
         }
         if (n == 0) break;
         have += (size_t)n;
+        progress(s, "reading", (uint64_t)n, s->opts.expected_bytes);
     }
     s->st.read_seconds += now() - t0;
     *got = have;
@@ -467,6 +468,7 @@ typedef struct sink {
 static sk_status sink_piece(ss *s, int p, const sink *to, size_t off, size_t bytes)
 {
     if (to->spill) return spill_write(s, stage_at(s, p, off), bytes, to->at + off);
+    progress(s, "writing", bytes, s->st.count * elem_bytes(s));
     return write_out(s, p, stage_at(s, p, off), bytes);
 }
 
@@ -650,7 +652,6 @@ static sk_status sort_runs(ss *s, int *done)
 {
     int ended = 0;
     *done = 0;
-    uint64_t total = s->opts.expected_bytes;
     size_t expect = expected_elements(s);
     sk_status st = expect ? open_device(s, expect) : SK_OK;
     while (st == SK_OK && !ended) {
@@ -664,9 +665,9 @@ static sk_status sort_runs(ss *s, int *done)
         if (st != SK_OK) return st;
         s->st.count += n;
         if (n > s->st.run_elements) s->st.run_elements = n;
-        progress(s, "sorting runs", (uint64_t)n * elem_bytes(s), total);
         if (whole) { /* all of it in one run */
             sink to = {0, 0};
+            s->phase_done = 0;
             for (int p = 0; p < s->parts && st == SK_OK; p++) st = download(s, p, n, &to);
             s->st.runs = 1;
             *done = 1;

@@ -460,6 +460,9 @@ Test(cli_failures, a_write_that_fails_midway_leaves_no_partial_or_temporary_file
         {"compact", {"big.bin", "--if", "1", "-o", "/dev/null", "--values", "big.bin",
                      "--values-out", "vals.bin", NULL}},
         {"radixsort", {"big.bin", "-o", "out.bin", NULL}},
+        /* runs spilled to a file in the work directory: that write fails */
+        {"radixsort", {"big.bin", "--memory", "256K", "--host-memory", "4K", "--temp-dir", ".",
+                       "-o", "out.bin", NULL}},
         {"segscan", {"big.bin", "--flags", "heads.u8", "-o", "out.bin", NULL}},
         {"polyeval", {"big.bin", "--points", "coeffs.bin", "-o", "out.bin", "-t", "float32",
                       NULL}},

@@ -105,6 +105,36 @@ Test(cli_signals, a_signal_while_the_input_is_read_leaves_the_directory_as_it_wa
 }
 
 /* ------------------------------------------------------------------------ */
+/* Runs spilled to a temporary file, mid-merge                               */
+/* ------------------------------------------------------------------------ */
+
+/* radixsort within budgets that spill its runs to a file in the work
+ * directory: the merge reads them back (pread), the output open. */
+static const skt_sig_command SPILLING_RADIXSORT = {
+    "radixsort",
+    {"k.bin", "-o", "out.bin", "--memory", "24K", "--host-memory", "20K", "--temp-dir", ".",
+     NULL},
+    {"out.bin", NULL}};
+
+Test(cli_signals, a_signal_mid_merge_leaves_no_spilled_run_and_only_what_sigkill_leaves)
+{
+    skt_sig_require_strace();
+    skt_cli_require_any_device();
+    skt_sig_write_inputs();
+    skt_sig_reference warm = skt_sig_complete_run(&SPILLING_RADIXSORT);
+    static const int signals[] = {SIGINT, SIGTERM, SIGKILL};
+    for (skt_sig_temp_kind k = SKT_SIG_TEMP_AS_IS; k <= SKT_SIG_TEMP_NAMED; k++)
+        for (size_t s = 0; s < SKT_SIG_COUNT(signals); s++) {
+            skt_sig_injection mid_merge = {"pread64", signals[s], 3};
+            skt_sig_leftovers left = skt_sig_killed_leftovers(&SPILLING_RADIXSORT, signals[s],
+                                                              skt_sig_named_temps(k));
+            skt_sig_signal_at(&SPILLING_RADIXSORT, k, &mid_merge,
+                              "reading back its spilled runs", &left);
+        }
+    skt_sig_reference_free(&warm);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Outputs open, nothing computed yet                                        */
 /* ------------------------------------------------------------------------ */
 

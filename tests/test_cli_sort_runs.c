@@ -11,14 +11,16 @@
  * type, keys and pairs (4- and 8-byte values), both orders and uniform,
  * few-unique (NaNs and signed zeros among floats), all-equal, sorted and
  * reversed keys, each value of each axis at least once and with both
- * orders. Then the errors: a budget too small for one key and its
- * scratch, --bits beyond one run, a bad --memory.
+ * orders; --bits across runs. Then the errors: a budget too small for one
+ * key and its scratch, a bad --memory.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,8 @@
 #include "scankit.h"
 #include "sk_rng.h"
 #include "skt_cli.h"
+
+#include <sys/stat.h>
 
 static void cli_setup(void)
 {
@@ -45,6 +49,7 @@ TestSuite(sort_runs_cli, .init = cli_setup, .fini = cli_teardown, .timeout = 300
 #define N 20000
 #define BUDGET "48K"
 #define BUDGET_BYTES (48u << 10)
+#define HOST "80K"
 
 enum dist { UNIFORM, FEW, EQUAL, SORTED, REVERSED };
 
@@ -97,9 +102,16 @@ static unsigned char *indices(size_t vs)
     return v;
 }
 
+/* How a case sorts: in one piece, within --memory (the runs kept in host
+ * memory), or within --host-memory as well (most runs written to a
+ * temporary file in the directory "spill"). */
+enum mode { WHOLE, RUNS, SPILLED };
+
 /* radixsort k.bin --type T [--values v.bin --values-type U] [--descending]
- * -o OUT [--values-out VOUT] [--memory BUDGET --time]. */
-static skt_cli_result sort_file(const sr_case *c, const char *out, const char *vout, int budget)
+ * -o OUT [--values-out VOUT] [--memory BUDGET --time [--host-memory HOST
+ * --temp-dir spill]]. */
+static skt_cli_result sort_file(const sr_case *c, const char *out, const char *vout,
+                                enum mode budget)
 {
     const char *args[SKT_CLI_MAX_ARGS];
     int n = 0;
@@ -112,19 +124,41 @@ static skt_cli_result sort_file(const sr_case *c, const char *out, const char *v
     }
     if (c->descending) args[n++] = "--descending";
     if (budget) args[n++] = "--memory", args[n++] = BUDGET, args[n++] = "--time";
+    if (budget == SPILLED)
+        args[n++] = "--host-memory", args[n++] = HOST, args[n++] = "--temp-dir",
+        args[n++] = "spill";
     args[n] = NULL;
     return skt_cli_run("radixsort", NULL, NULL, args);
 }
 
-/* The bytes --time reports ("device memory N bytes; R runs of ..."). */
-static void expect_within_budget(const char *err)
+/* The bytes --time reports ("device memory N bytes; R runs of M, S
+ * spilled, ..."): within the budget, many runs, some spilled when
+ * `spilled` and none otherwise. */
+static void expect_within_budget(const char *err, int spilled)
 {
     const char *p = strstr(err, "device memory ");
     cr_assert_not_null(p, "no device memory in --time: %s", err);
-    unsigned long long bytes = 0, runs = 0;
-    cr_assert_eq(sscanf(p, "device memory %llu bytes; %llu run", &bytes, &runs), 2, "%s", p);
+    unsigned long long bytes = 0, runs = 0, run = 0, spills = 0;
+    cr_assert_eq(sscanf(p, "device memory %llu bytes; %llu runs of %llu, %llu spilled", &bytes,
+                        &runs, &run, &spills), 4, "%s", p);
     cr_assert_leq(bytes, BUDGET_BYTES, "%llu device bytes over the budget", bytes);
     cr_assert_gt(runs, 4, "%llu runs: the budget should need many", runs);
+    if (spilled)
+        cr_assert(spills > 0 && spills < runs, "%llu of %llu runs spilled: want some", spills,
+                  runs);
+    else
+        cr_assert_eq(spills, 0, "%llu runs spilled without a host budget", spills);
+}
+
+/* The temporary file's directory is empty again. */
+static void expect_nothing_left(const char *dir)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s: %s", dir, strerror(errno));
+    for (struct dirent *x; (x = readdir(d));)
+        cr_assert(!strcmp(x->d_name, ".") || !strcmp(x->d_name, ".."), "%s/%s was left", dir,
+                  x->d_name);
+    closedir(d);
 }
 
 static void expect_same_file(const char *a, const char *b)
@@ -174,16 +208,24 @@ ParameterizedTest(sr_case *c, sort_runs_cli, should_equal_the_sort_in_one_piece)
         skt_cli_write_file("v.bin", v, N * c->vs);
         free(v);
     }
-    skt_cli_result whole = sort_file(c, "whole.bin", "whole.v.bin", 0);
+    skt_cli_result whole = sort_file(c, "whole.bin", "whole.v.bin", WHOLE);
     skt_cli_expect_success(&whole, "radixsort in one piece");
-    skt_cli_result runs = sort_file(c, "runs.bin", "runs.v.bin", 1);
+    skt_cli_result runs = sort_file(c, "runs.bin", "runs.v.bin", RUNS);
     skt_cli_expect_success(&runs, "radixsort --memory " BUDGET);
-    expect_within_budget(runs.err);
+    expect_within_budget(runs.err, 0);
     expect_same_file("whole.bin", "runs.bin");
     if (c->vs) expect_same_file("whole.v.bin", "runs.v.bin");
     expect_stable_sort(c, in);
+    cr_assert_eq(mkdir("spill", 0700), 0, "mkdir spill: %s", strerror(errno));
+    skt_cli_result spilled = sort_file(c, "runs.bin", "runs.v.bin", SPILLED);
+    skt_cli_expect_success(&spilled, "radixsort --memory " BUDGET " --host-memory " HOST);
+    expect_within_budget(spilled.err, 1);
+    expect_same_file("whole.bin", "runs.bin");
+    if (c->vs) expect_same_file("whole.v.bin", "runs.v.bin");
+    expect_nothing_left("spill");
     skt_cli_free(&whole);
     skt_cli_free(&runs);
+    skt_cli_free(&spilled);
     free(in);
 }
 
@@ -199,19 +241,51 @@ Test(sort_runs_cli, should_refuse_a_budget_too_small_for_one_key)
     free(in);
 }
 
-Test(sort_runs_cli, should_refuse_bits_beyond_one_run_and_take_them_within_one)
+/* --bits orders the runs and their merge by those bits alone: the same
+ * output as the sort in one piece, stable among keys equal there. */
+Test(sort_runs_cli, should_sort_by_bits_across_runs_as_in_one_piece)
 {
     unsigned char *in = make_keys(4, UNIFORM, 4);
     skt_cli_write_file("k.bin", in, N * 4);
-    skt_cli_result r = skt_cli_runl(NULL, "radixsort", "k.bin", "--bits", "0:16", "--memory",
-                                    BUDGET, "-o", "out.bin", (const char *)NULL);
-    skt_cli_expect_one_line_failure(&r, "radixsort: ", "--bits needs the keys to fit");
-    cr_assert(!skt_cli_file_exists("out.bin"), "an output was left");
+    skt_cli_result r = skt_cli_runl(NULL, "radixsort", "k.bin", "--bits", "4:16", "--memory",
+                                    BUDGET, "--time", "-o", "runs.bin", (const char *)NULL);
+    skt_cli_expect_success(&r, "radixsort --bits 4:16 --memory " BUDGET);
+    expect_within_budget(r.err, 0);
     skt_cli_free(&r);
-    r = skt_cli_runl(NULL, "radixsort", "k.bin", "--bits", "0:16", "--memory", "4M", "-o",
-                     "out.bin", (const char *)NULL);
-    skt_cli_expect_success(&r, "radixsort --bits 0:16 --memory 4M");
+    r = skt_cli_runl(NULL, "radixsort", "k.bin", "--bits", "4:16", "-o", "whole.bin",
+                     (const char *)NULL);
+    skt_cli_expect_success(&r, "radixsort --bits 4:16");
     skt_cli_free(&r);
+    expect_same_file("whole.bin", "runs.bin");
+    size_t *perm = malloc(N * sizeof *perm), len;
+    skt_ref_sort_perm(SK_UINT32, in, N, 0, 4, 16, perm);
+    unsigned char *out = skt_cli_slurp("runs.bin", &len);
+    cr_assert_eq(len, (size_t)N * 4);
+    for (size_t i = 0; i < N; i++)
+        cr_assert_eq(memcmp(out + i * 4, in + perm[i] * 4, 4), 0, "key %zu differs", i);
+    free(out);
+    free(perm);
+    free(in);
+}
+
+/* A temporary directory that cannot hold the spilled runs (missing, or a
+ * file): one line naming it, exit 1, nothing left. */
+Test(sort_runs_cli, should_fail_cleanly_where_runs_cannot_spill)
+{
+    unsigned char *in = make_keys(4, UNIFORM, 5);
+    skt_cli_write_file("k.bin", in, N * 4);
+    skt_cli_write_file("afile", "x", 1);
+    static const char *const dirs[] = {"nosuch", "afile"};
+    for (size_t i = 0; i < 2; i++) {
+        skt_cli_result r = skt_cli_runl(NULL, "radixsort", "k.bin", "--memory", BUDGET,
+                                        "--host-memory", HOST, "--temp-dir", dirs[i], "-o",
+                                        "out.bin", (const char *)NULL);
+        char want[128];
+        snprintf(want, sizeof want, "cannot make a temporary file in %s", dirs[i]);
+        skt_cli_expect_one_line_failure(&r, "radixsort: ", want);
+        cr_assert(!skt_cli_file_exists("out.bin"), "an output was left");
+        skt_cli_free(&r);
+    }
     free(in);
 }
 

@@ -999,9 +999,11 @@ typedef struct sk_writer {
 } sk_writer;
 
 /*! sk_stream_progress_fn : called as a stream sort goes: `phase` is
- *  "sorting runs" (the input read, sorted run by run) or "merging" (the
- *  runs joined and written), `done` and `total` bytes of that phase
- *  (total 0: not known). */
+ *  "reading" (the input read, and sorted run by run), then "writing" (a
+ *  sort in one piece writing its output) or "merging" (the runs joined and
+ *  written); `done` and `total` bytes of that phase (total 0: not known).
+ *  The phase is one of those three string constants, so a pointer
+ *  comparison tells a new phase. */
 typedef void (*sk_stream_progress_fn)(void *user, const char *phase, uint64_t done,
                                       uint64_t total);
 
