@@ -618,6 +618,7 @@ typedef struct ak_output {
     FILE *fp;
     const char *tool;
     uint64_t bytes_written;
+    uint64_t writeback_from;   /* bytes before it are on their way to the disk */
     ak_progress_mode progress; /* of ak_output_write_elements(); AUTO after open */
 } ak_output;
 

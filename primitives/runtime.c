@@ -663,22 +663,12 @@ sk_status sk_context_set_scratch(sk_context *ctx, cl_mem scratch, size_t bytes)
                             "and a size)");
         SK_CL_TRY(ctx, clRetainMemObject(scratch));
     }
-    cl_mem old = NULL;
-    size_t old_bytes = 0;
-    sk__caller_scratch_swap(ctx, scratch, bytes, &old, &old_bytes);
-    if (old) clReleaseMemObject(old);
-out:
-    return st;
-}
-
-void sk__caller_scratch_swap(sk_context *ctx, cl_mem scratch, size_t bytes, cl_mem *old,
-                             size_t *old_bytes)
-{
     regions_release(ctx);
-    *old = ctx->caller_scratch;
-    *old_bytes = ctx->caller_scratch_bytes;
+    if (ctx->caller_scratch) clReleaseMemObject(ctx->caller_scratch);
     ctx->caller_scratch = scratch;
     ctx->caller_scratch_bytes = scratch ? bytes : 0;
+out:
+    return st;
 }
 
 sk_status sk_context_scratch_query_begin(sk_context *ctx)

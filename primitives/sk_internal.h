@@ -284,13 +284,6 @@ bool sk__contains_nocase(const char *hay, const char *needle);
  * caller's scratch, or while measuring a stand-in that nothing touches. */
 sk_status sk__scratch_get(sk_context *ctx, const sk__scratch_id *id, size_t bytes, cl_mem *out);
 
-/* Makes `scratch` (NULL: none; the context takes over the caller's
- * reference) the caller's scratch of `bytes`, as sk_context_set_scratch()
- * does but within a call: no checks, the error kept. The one it replaces
- * goes to *old (its reference with it). */
-void sk__caller_scratch_swap(sk_context *ctx, cl_mem scratch, size_t bytes, cl_mem *old,
-                             size_t *old_bytes);
-
 /* SK_E_SIZE when `bytes` exceed the device's largest buffer: the host
  * forms check every device copy they will make before they make the
  * first. */

@@ -5,8 +5,8 @@
  *
  *   plan    the run length r: the device holds a run's keys and values
  *           and the radix sort's scratch for them (measured by the scratch
- *           query, then given to the sort as the caller's scratch, so the
- *           budget holds exactly) within device_bytes; the host holds the
+ *           query; the context makes it at that size at the first sort,
+ *           the largest) within device_bytes; the host holds the
  *           staging of a run and the merge's windows (a run's elements in
  *           all) within host_bytes, what is left of it for runs
  *   runs    each run is read into the staging (pinned where the device
@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,10 +77,7 @@ typedef struct ss {
     size_t piece[2];         /* bytes of a piece of the staging and of a copy */
     size_t dev_cap;          /* elements the device buffers hold (0: none yet) */
     size_t sent[2];          /* bytes of the staging sent to them */
-    cl_mem dev[2], scratch;
-    cl_mem saved_scratch;    /* the caller's scratch, given back at the end */
-    size_t saved_scratch_bytes;
-    int scratch_given;       /* the context carves from s->scratch */
+    cl_mem dev[2];
     stage stage[2];
     unsigned char peek[8];   /* bytes of the next run read while probing for the end */
     size_t peek_len;
@@ -97,6 +95,12 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* SCANKIT_LOG=1: where the time goes, phase by phase. */
+static void log_step(const ss *s, const char *what)
+{
+    sk__log(s->ctx, "stream sort: %.3f s: %s", now() - s->start, what);
 }
 
 static size_t min_size(size_t a, size_t b)
@@ -298,7 +302,9 @@ static sk_status plan_runs(ss *s)
             s->mem_runs_left = host > used ? (size_t)((host - used) / run) : 0;
             return SK_OK;
         }
-        uint64_t smaller = (uint64_t)((double)r * ((double)dev / (double)need) * 0.97);
+        double by = (double)dev / (double)need;
+        if ((double)most / (double)scratch < by) by = (double)most / (double)scratch;
+        uint64_t smaller = (uint64_t)((double)r * by * 0.97);
         r = smaller < r ? smaller : r - 1;
     }
     return sk__fail(s->ctx, SK_E_SIZE, "%llu bytes of device memory and %llu of host memory "
@@ -320,21 +326,14 @@ static void release_device(ss *s)
     clFinish(s->ctx->queue);
     for (int p = 0; p < 2; p++)
         if (s->dev[p]) clReleaseMemObject(s->dev[p]), s->dev[p] = NULL;
-    if (s->scratch_given) {
-        cl_mem ours = NULL;
-        size_t bytes = 0;
-        sk__caller_scratch_swap(s->ctx, s->saved_scratch, s->saved_scratch_bytes, &ours,
-                                &bytes);
-        clReleaseMemObject(ours);
-        s->scratch_given = 0;
-    }
-    if (s->scratch) clReleaseMemObject(s->scratch), s->scratch = NULL;
     s->dev_cap = 0;
 }
 
-/* Device buffers for runs of `cap` elements and the scratch their sort
- * takes (given to the context as the caller's scratch), in place of any
- * smaller ones: what was sent to those is sent again. */
+/* Device buffers for runs of `cap` elements, in place of any smaller ones
+ * (what was sent to those is sent again), and the scratch their sort takes
+ * counted: the context allocates it at the first sort, the largest (its
+ * own scratch buffers are made at the size asked first; a sub-buffer of
+ * the caller's scratch would take NVIDIA's driver a second to release). */
 static sk_status open_device(ss *s, size_t cap)
 {
     size_t scratch = 0;
@@ -344,11 +343,6 @@ static sk_status open_device(ss *s, size_t cap)
     SK_TRY(measure_scratch(s, cap, &scratch));
     SK_TRY(new_buffer(s, CL_MEM_READ_WRITE, cap * s->es[0], &s->dev[0]));
     if (s->parts == 2) SK_TRY(new_buffer(s, CL_MEM_READ_WRITE, cap * s->es[1], &s->dev[1]));
-    SK_TRY(new_buffer(s, CL_MEM_READ_WRITE, scratch, &s->scratch));
-    clRetainMemObject(s->scratch); /* the context's reference */
-    sk__caller_scratch_swap(s->ctx, s->scratch, scratch, &s->saved_scratch,
-                            &s->saved_scratch_bytes);
-    s->scratch_given = 1;
     s->dev_cap = cap;
     size_t align = s->ctx->base_align;
     uint64_t used = align_up(cap * s->es[0], align) + align_up(cap * s->es[1], align) + scratch;
@@ -358,6 +352,22 @@ out:
 }
 
 /* ---- the staging ------------------------------------------------------------------ */
+
+/* Memory for a piece of staging: in huge pages where the system gives
+ * them (a page fault per 2 MiB, not per 4 KiB, as the data first goes
+ * through it). */
+static void *host_pages(size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    size_t huge = (size_t)2 << 20;
+    if (bytes >= huge) {
+        void *p = aligned_alloc(huge, (bytes + huge - 1) / huge * huge);
+        if (p) madvise(p, bytes, MADV_HUGEPAGE);
+        return p;
+    }
+#endif
+    return malloc(bytes);
+}
 
 /* Staging memory of part p made of pieces of s->piece[p], made as needed:
  * pinned where the device gives pinned memory (SCANKIT_PINNED=0: never),
@@ -375,7 +385,7 @@ static sk_status stage_reserve(ss *s, int p, size_t bytes)
         g->pinned = m, g->cap = cap;
     }
     const char *pin = getenv("SCANKIT_PINNED");
-    int pinned = !(pin && strcmp(pin, "0") == 0);
+    int pinned = pin && strcmp(pin, "1") == 0;
     for (; g->count < need; g->count++) {
         cl_int rc = CL_SUCCESS;
         unsigned char *mem = NULL;
@@ -387,7 +397,7 @@ static sk_status stage_reserve(ss *s, int p, size_t bytes)
                                           CL_MAP_READ | CL_MAP_WRITE, 0, s->piece[p], 0, NULL,
                                           NULL, &rc);
         if (buf && !mem) clReleaseMemObject(buf), buf = NULL;
-        if (!mem && !(mem = malloc(s->piece[p])))
+        if (!mem && !(mem = host_pages(s->piece[p])))
             return sk__fail(s->ctx, SK_E_OUT_OF_MEMORY, "staging memory");
         g->chunk[g->count] = mem;
         g->pinned[g->count] = buf;
@@ -507,7 +517,7 @@ static sk_status device_sort(ss *s, size_t n)
     sort_req r = s->req;
     r.n = n;
     if (n < 2) return SK_OK;
-    sk__call_begin(s->ctx); /* each sort carves the scratch from its start */
+    sk__call_begin(s->ctx); /* the caller's scratch, if set, carved from its start */
     return sk__sort_run(s->ctx, &r, s->dev[0], s->parts == 2 ? s->dev[1] : NULL);
 }
 
@@ -654,14 +664,18 @@ static sk_status sort_runs(ss *s, int *done)
     *done = 0;
     size_t expect = expected_elements(s);
     sk_status st = expect ? open_device(s, expect) : SK_OK;
+    log_step(s, "device buffers made");
     while (st == SK_OK && !ended) {
         size_t n = 0;
         st = read_keys(s, &n, &ended);
         if (st == SK_OK && s->parts == 2) st = read_values(s, n);
         if (st == SK_OK && ended) st = values_end(s);
         int whole = ended && s->k == 0;
+        log_step(s, "run read");
         if (st == SK_OK) st = to_device(s, n, whole);
+        log_step(s, "run sent");
         if (st == SK_OK) st = device_sort(s, n);
+        if (st == SK_OK && s->ctx->log) clFinish(s->ctx->queue), log_step(s, "run sorted");
         if (st != SK_OK) return st;
         s->st.count += n;
         if (n > s->st.run_elements) s->st.run_elements = n;
@@ -901,8 +915,10 @@ static sk_status stream_sort(ss *s, const sk_stream_opts *opts, sk_stream_stats 
     sk_status st = check_request(s, opts, stats);
     int done = 0;
     if (st == SK_OK) st = plan_runs(s);
+    log_step(s, "planned");
     if (st == SK_OK) st = sort_runs(s, &done);
     if (st == SK_OK && !done) st = merge_runs(s);
+    log_step(s, "sorted");
     close_all(s);
     s->st.device_seconds = now() - s->start - s->st.read_seconds - s->st.write_seconds -
                            s->st.spill_seconds;

@@ -1013,7 +1013,12 @@ typedef void (*sk_stream_progress_fn)(void *user, const char *phase, uint64_t do
  *    device_bytes    device memory the sort may allocate: its copy of a run
  *                    and the radix sort's scratch for it (0: half the
  *                    device's global memory, each buffer within its largest
- *                    allocation);
+ *                    allocation). The scratch is the context's, made at the
+ *                    size the first sort takes and kept (sk_context_trim()
+ *                    frees it); scratch the context held before counts
+ *                    against nothing, and with the caller's scratch set
+ *                    (sk_context_set_scratch()) the sort takes its scratch
+ *                    from there, which must hold it;
  *    host_bytes      host memory for the staging of runs and for the runs
  *                    kept there (0: half the physical memory); runs beyond
  *                    it go to a temporary file;
