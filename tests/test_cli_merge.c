@@ -340,6 +340,34 @@ Test(merge_cli, should_refuse_unsorted_inputs_naming_the_file_and_index)
     expect_listing(SMALL_FILES);
 }
 
+/* Over 2^20 keys the order check splits over the host's CPUs (apps/
+ * sort_check.c): keys made smaller than every other at the middle (a part
+ * boundary for 2 and 4 CPUs) and at the last are named as the first pair
+ * out of order, the lower of two; --check passes the sorted ones. (Every
+ * split, whatever the host: tests/test_sort_check.c.) */
+Test(merge_cli, should_name_the_first_pair_out_of_order_in_a_large_input)
+{
+    const size_t n = ((size_t)1 << 20) + 4099, at[3] = {n / 2, n - 1, n / 2};
+    uint32_t *big = malloc(n * sizeof *big);
+    for (size_t i = 0; i < n; i++) big[i] = 2 * (uint32_t)i + 1;
+    write_small_files();
+    skt_cli_write_file("big.bin", big, n * sizeof *big);
+    expect_success(MERGE("big.bin", "up.bin", "--check", "-o", "m.bin"), "a large input");
+    for (int k = 0; k < 3; k++) {
+        big[at[k]] = 0;
+        if (k == 2) big[n - 1] = 0; /* both: the middle one is named */
+        skt_cli_write_file("big.bin", big, n * sizeof *big);
+        char want[128];
+        snprintf(want, sizeof want,
+                 "big.bin: not sorted in ascending order: keys %zu and %zu are out of order",
+                 at[k] - 1, at[k]);
+        expect_failure(MERGE("up.bin", "big.bin"), want);
+        big[at[k]] = 2 * (uint32_t)at[k] + 1;
+        big[n - 1] = 2 * (uint32_t)(n - 1) + 1;
+    }
+    free(big);
+}
+
 Test(merge_cli, should_refuse_inputs_that_disagree_or_do_not_fit)
 {
     write_small_files();

@@ -317,3 +317,28 @@ Test(radixsort_cli, should_print_help_and_version)
     cr_assert_not_null(strstr(r.out, sk_version_string()));
     skt_cli_free(&r);
 }
+
+/* Over 2^20 keys --check splits over the host's CPUs (apps/sort_check.c). */
+Test(radixsort_cli, should_check_a_sort_of_more_keys_than_one_part_takes)
+{
+    const size_t n = ((size_t)1 << 20) + 3;
+    unsigned char *in = random_keys(n, 4, 0), *vals = indices(n, 4);
+    skt_cli_write_file("k.bin", in, n * 4);
+    skt_cli_write_file("v.bin", vals, n * 4);
+    run_result r = RS("k.bin", "--type", "int32", "--values", "v.bin", "--check");
+    skt_cli_expect_success(&r, "radixsort k.bin --type int32 --values v.bin --check");
+    char want[64];
+    snprintf(want, sizeof want, "check: ok (%zu keys sorted)", n);
+    cr_assert_not_null(strstr(r.err, want), "stderr: %s", r.err);
+    size_t kl, vl;
+    unsigned char *ko = skt_cli_slurp("k.sorted.bin", &kl);
+    unsigned char *vo = skt_cli_slurp("v.sorted.bin", &vl);
+    cr_assert_eq(kl, n * 4);
+    cr_assert_eq(vl, n * 4);
+    expect_sorted(SK_INT32, in, n, 0, 0, 32, ko, vo, 4);
+    skt_cli_free(&r);
+    free(in);
+    free(vals);
+    free(ko);
+    free(vo);
+}
