@@ -70,7 +70,8 @@ static int measure_scratch(chunks *c, size_t elems, ak_err *e)
 }
 
 /* Chunks of `elems`: their buffers and scratch; *need is the bytes both
- * take (SIZE_MAX and c->too_large for a buffer over the largest). */
+ * take (SIZE_MAX and c->too_large for a buffer or scratch over the
+ * device's largest). */
 static int try_plan(chunks *c, size_t elems, size_t *need, ak_err *e)
 {
     release_buffers(c);
@@ -82,7 +83,8 @@ static int try_plan(chunks *c, size_t elems, size_t *need, ak_err *e)
     }
     if (measure_scratch(c, elems, e) != 0)
         return -1;
-    *need = c->scratch_bytes > c->max_alloc ? SIZE_MAX : c->data_bytes + c->scratch_bytes;
+    c->too_large = c->scratch_bytes > c->max_alloc;
+    *need = c->too_large ? SIZE_MAX : c->data_bytes + c->scratch_bytes;
     return 0;
 }
 
@@ -107,7 +109,7 @@ static int plan(chunks *c, const char *type_name, ak_err *e)
     for (int tries = 0; elems > 0 && tries < PLAN_TRIES; tries++) {
         size_t need = 0;
         if (try_plan(c, elems, &need, e) != 0) return -1;
-        if (need <= budget) {
+        if (!c->too_large && need <= budget) {
             c->elems = elems;
             c->device_bytes = need;
             return 0;

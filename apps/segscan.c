@@ -223,6 +223,18 @@ static void mark_heads(chunks *c, size_t first, size_t count, size_t lead)
         h[lead + offset_at(&j->seg, j->next_offset) - first] = 1;
 }
 
+/* j->identity: the identity of op (sk_reduce() of nothing; `any` is a
+ * buffer for it to name). */
+static int get_identity(ak_run *r, cl_mem any, ak_err *e)
+{
+    const seg_args *a = r->args;
+    seg_job *j = r->job;
+    sk_type t;
+    ak_dtype_to_sk(j->data.type, &t);
+    sk_status st = sk_reduce(r->ctx, t, a->op, any, j->identity, 0);
+    return st == SK_OK ? 0 : ak_fail_sk(e, r->ctx, st, ak_run_input_name(r));
+}
+
 /* The first chunk: the host's head flags, and the identity that empty
  * segments (offsets) get. */
 static int chunks_begin(chunks *c, ak_err *e)
@@ -234,11 +246,7 @@ static int chunks_begin(chunks *c, ak_err *e)
     j->heads = (ak_array){AK_UINT8, AK_FORMAT_RAW, cap, malloc(cap)};
     if (!j->heads.data) return ak_fail(e, "out of memory for the head flags");
     if (ak_run_keep(r, &j->heads, e) != 0) return -1;
-    sk_type t;
-    ak_dtype_to_sk(j->data.type, &t);
-    sk_status st = a->reduce && a->offsets ? sk_reduce(r->ctx, t, a->op, j->src, j->identity, 0)
-                                           : SK_OK;
-    return st == SK_OK ? 0 : ak_fail_sk(e, r->ctx, st, ak_run_input_name(r));
+    return a->reduce && a->offsets ? get_identity(r, j->src, e) : 0;
 }
 
 /* A chunk's totals: all but the open last one (all, for the last chunk)
@@ -291,12 +299,15 @@ static int seg_chunk(chunks *c, size_t first, size_t count, ak_err *e)
 static const chunk_ops SEG_CHUNKS = {seg_buffers, seg_measure, seg_chunk, NULL};
 
 /* Totals by offsets in chunks are those of the segments that hold
- * elements: spread over all seg.n, the identity in the empty ones. */
+ * elements: spread over all seg.n, the identity in the empty ones (all of
+ * them when there are no elements). */
 static int spread_totals(ak_run *r, ak_err *e)
 {
     seg_job *j = r->job;
     size_t count = j->seg.n, n = j->data.n, es = ak_dtype_size(j->data.type);
     if (j->out_count == count) return 0;
+    if (n == 0 && (ak_run_buffer(r, es, NULL, &j->src, e) != 0 || get_identity(r, j->src, e) != 0))
+        return -1;
     if (count > n) {
         void *grown = realloc(j->data.data, count * es);
         if (!grown) return ak_fail(e, "out of memory for %zu totals", count);
@@ -320,7 +331,8 @@ static int compute(ak_run *r, ak_err *e)
                     a->memory, 0};
     if (chunks_run(r, &cj, ak_dtype_name(j->data.type), &j->chunks, e) != 0)
         return -1;
-    if (j->chunks.several && a->reduce && a->offsets && spread_totals(r, e) != 0)
+    if (a->reduce && a->offsets && (j->chunks.several || j->data.n == 0) &&
+        spread_totals(r, e) != 0)
         return -1;
     ak_run_set_count(r, 0, j->out_count);
     return 0;

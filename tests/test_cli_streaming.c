@@ -15,8 +15,9 @@
  * chunk boundaries for --unique. Segscan: heads exactly at chunk starts,
  * one segment over many chunks, every element a head, offsets with empty
  * segments, inclusive, exclusive and --reduce. Polyeval: points. Then
- * n = 0 and n = 1, and a budget too small for one element: one line,
- * exit 1, no output.
+ * n = 0 and n = 1 (and totals of empty segments by offsets of no
+ * elements), a budget too small for one element: one line, exit 1, no
+ * output, and a bad --memory.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -501,6 +502,22 @@ Test(streaming_cli, empty_and_one_element_inputs_should_equal_the_run_in_one_pie
             expect_same_file("one.bin", "many.bin");
         }
     }
+    /* no elements, two empty segments by offsets: two identities */
+    skt_cli_write_file("in.bin", "", 0);
+    skt_cli_write_file("o.bin", "\0\0\0\0\0\0\0\0", 8);
+    for (int k = 0; k < 2; k++) {
+        skt_cli_result r = skt_cli_runl(NULL, "segscan", "in.bin", "--offsets", "o.bin",
+                                        "--reduce", "--op", "min", "-o",
+                                        k ? "many.bin" : "one.bin", k ? "--memory" : NULL,
+                                        "64K", (const char *)NULL);
+        skt_cli_expect_success(&r, "segscan --reduce of no elements");
+        skt_cli_free(&r);
+    }
+    size_t len;
+    unsigned char *totals = skt_cli_slurp("many.bin", &len);
+    cr_assert(len == 8 && memcmp(totals, "\377\377\377\377\377\377\377\377", 8) == 0);
+    free(totals);
+    expect_same_file("one.bin", "many.bin");
     skt_cli_write_file("c.bin", "\0\0\200\77", 4);
     skt_cli_write_file("x.bin", "\0\0\0\100", 4);
     skt_cli_result r = skt_cli_runl(NULL, "polyeval", "c.bin", "--points", "x.bin", "--memory",
