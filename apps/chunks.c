@@ -4,10 +4,11 @@
  *
  * Plan: first every element at once; while the program's buffers and the
  * scratch its calls take (measured, not guessed) pass the budget, chunks
- * shrink in proportion (3% under, the scratch growing with the chunk
- * about as the data does), at least one element less each try. A buffer
- * over the device's largest makes the budget, when none was given, that
- * size. The buffers of the plan that fits are the ones the chunks use.
+ * shrink: in proportion after the first try, then along the line through
+ * the last two tries (the bytes grow about linearly with the chunk), 3%
+ * under, at least one element less each try. A buffer over the device's
+ * largest makes the budget, when none was given, that size. The buffers
+ * of the plan that fits are the ones the chunks use.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -99,25 +100,47 @@ static int fail_too_small(const chunks *c, const char *type_name, size_t budget,
                    c->max_alloc, what, type_name);
 }
 
+/* A try of chunks of `elems` that needed `need` bytes. */
+typedef struct plan_try {
+    size_t elems, need;
+} plan_try;
+
+/* The next chunks to try after `now` (and `before`, the try before it, or
+ * zeros) passed the budget: along the line through both tries when it
+ * has one (the bytes that do not grow with the chunk, the coefficients,
+ * make a proportional guess creep), else in proportion; 3% under, at
+ * least one element less. */
+static size_t next_guess(plan_try before, plan_try now, size_t budget)
+{
+    double guess = now.need == SIZE_MAX ? 0.5 * (double)now.elems
+                                        : (double)now.elems * (double)budget / (double)now.need;
+    if (before.elems > now.elems && before.need != SIZE_MAX && now.need != SIZE_MAX &&
+        before.need > now.need) {
+        double slope = (double)(before.need - now.need) / (double)(before.elems - now.elems);
+        guess = (double)now.elems - ((double)now.need - (double)budget) / slope;
+    }
+    size_t smaller = guess > 0 ? (size_t)(guess * 0.97) : 0;
+    return smaller < now.elems ? smaller : now.elems - 1;
+}
+
 /* The largest chunks (at most every element) that fit the budget, their
  * buffers made. */
 static int plan(chunks *c, const char *type_name, ak_err *e)
 {
     size_t budget = c->job->budget ? c->job->budget : SIZE_MAX;
-    size_t elems = c->job->n;
-    if (c->job->most && c->job->most < elems) elems = c->job->most;
-    for (int tries = 0; elems > 0 && tries < PLAN_TRIES; tries++) {
-        size_t need = 0;
-        if (try_plan(c, elems, &need, e) != 0) return -1;
-        if (!c->too_large && need <= budget) {
-            c->elems = elems;
-            c->device_bytes = need;
+    plan_try before = {0, 0}, now = {c->job->n, 0};
+    if (c->job->most && c->job->most < now.elems) now.elems = c->job->most;
+    for (int tries = 0; now.elems > 0 && tries < PLAN_TRIES; tries++) {
+        if (try_plan(c, now.elems, &now.need, e) != 0) return -1;
+        if (!c->too_large && now.need <= budget) {
+            c->elems = now.elems;
+            c->device_bytes = now.need;
             return 0;
         }
         if (c->too_large && !c->job->budget) budget = c->max_alloc;
-        double scale = need == SIZE_MAX ? 0.5 : (double)budget / (double)need;
-        size_t smaller = (size_t)((double)elems * scale * 0.97);
-        elems = smaller < elems ? smaller : elems - 1;
+        size_t next = next_guess(before, now, budget);
+        before = now;
+        now.elems = next;
     }
     release_buffers(c);
     return fail_too_small(c, type_name, budget, e);
