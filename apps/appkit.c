@@ -460,6 +460,7 @@ static int store_value(void *args, const ak_opt *o, const char *const *values, a
         if (ak_format_parse(value, field(args, o)) != 0)
             return ak_fail(e, "unknown --%s '%s' (use raw or npy)", o->long_name, value);
         return 0;
+    case AK_OPT_MEMORY: return ak_parse_memory(o->long_name, value, field(args, o), e);
     default:
         for (size_t i = 0; holds_text(o) && i < value_count(o); i++)
             ((const char **)field(args, o))[i] = values[i];
@@ -791,6 +792,13 @@ int ak_parse_count(const char *s, size_t *out)
     if (v > SIZE_MAX)
         return -1;
     *out = (size_t)v;
+    return 0;
+}
+
+int ak_parse_memory(const char *name, const char *s, size_t *out, ak_err *e)
+{
+    if (ak_parse_count(s, out) != 0 || *out == 0)
+        return ak_fail(e, "bad --%s '%s' (bytes, with a suffix K M G T: e.g. 64M, 4G)", name, s);
     return 0;
 }
 

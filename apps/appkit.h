@@ -172,6 +172,8 @@ typedef enum ak_opt_kind {
     AK_OPT_ANY_TYPE,   /* any element type, uint8 included: ak_dtype            */
     AK_OPT_OP,         /* add, mul, min, max, and, or, xor: sk_op (default add) */
     AK_OPT_FORMAT,     /* raw or npy: ak_format (default AK_FORMAT_AUTO)        */
+    AK_OPT_MEMORY,     /* bytes, suffixes K M G T, above 0: size_t (0 unless
+                          given; see ak_parse_memory)                         */
     AK_OPT_CUSTOM,     /* the row's `parse` reads and stores the value          */
     AK_OPT_PROSE       /* no option: its help, as it is, in --help (the text
                           before and after the options, a blank line)           */
@@ -288,6 +290,11 @@ typedef struct ak_opt {
 #define AK_OPTS_IN_PLACE(T)                                                 \
     {"in-place", 0, AK_OPT_FLAG, offsetof(T, in_place), NULL,               \
      "allow the output to replace INPUT", NULL, 0}
+
+/*! --memory SIZE (field `memory`, a size_t: 0 unless given), the device
+ *  memory a program may use. */
+#define AK_OPTS_MEMORY(T, help) \
+    {"memory", 0, AK_OPT_MEMORY, offsetof(T, memory), "SIZE", help, NULL, 0}
 
 /*! --device and --list-devices (fields `device` and `list_devices`). */
 #define AK_OPTS_DEVICE(T)                                                   \
@@ -407,6 +414,12 @@ size_t ak_cli_input_files(const ak_cli *cli, const void *args, const char **file
  *  K (2^10), M (2^20), G (2^30) or T (2^40), either case: "1000", "16M".
  *  @return 0, or -1 for anything else or a value over SIZE_MAX. */
 int ak_parse_count(const char *s, size_t *out);
+
+/*! ak_parse_memory() : the value of --<name>, a number of bytes above 0
+ *  with an optional suffix as ak_parse_count() reads it ("64M", "4G").
+ *  @return 0, or -1 with "bad --<name> 's' (bytes, with a suffix K M G T:
+ *  e.g. 64M, 4G)". */
+int ak_parse_memory(const char *name, const char *s, size_t *out, ak_err *e);
 
 int ak_parse_u64(const char *s, uint64_t *out); /* decimal or 0x hex      */
 int ak_parse_i64(const char *s, int64_t *out);  /* decimal, optional sign */

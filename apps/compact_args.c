@@ -87,13 +87,19 @@ static const ak_opt OPTIONS[] = {
      "where the values go (default: FILE with '.compact'\n"
      "before its extension)", NULL, 0},
     AK_OPTS_IN_PLACE(compact_args),
+    AK_OPTS_MEMORY(compact_args,
+                   "device memory compact may use (suffixes K M G T, e.g.\n"
+                   "64M); a larger input goes through in chunks that fit,\n"
+                   "the output as in one piece. Default: in one piece when\n"
+                   "it fits the device's largest buffer, else chunks within\n"
+                   "that buffer's size"),
     AK_OPTS_FORMAT(compact_args),
     AK_OPTS_DEVICE(compact_args),
     AK_OPTS_TIME(compact_args),
     AK_OPTS_PROGRESS(compact_args),
     AK_OPTS_HELP_VERSION(compact_args),
     AK_OPT_HELP_TEXT(
-        "\nPrints 'selected K of N' on stderr. The data must fit in one device buffer.\n"
+        "\nPrints 'selected K of N' on stderr.\n"
         "Exit status: 0 success, 1 bad input or failure, 2 usage error.\n"),
     AK_OPT_TABLE_END,
 };
@@ -102,6 +108,6 @@ AK_DEFINE_CLI(compact, COMPACT_TOOL,
               "compact INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "               (--if EXPR | --flags FILE | --partition EXPR | --unique)\n"
               "               [--values FILE --values-type T [--values-out FILE]]\n"
-              "               [--in-place] [--format raw|npy] [--device SPEC] [--list-devices]\n"
-              "               [--time] [--progress] [--help] [--version]",
+              "               [--in-place] [--format raw|npy] [--memory SIZE] [--device SPEC]\n"
+              "               [--list-devices] [--time] [--progress] [--help] [--version]",
               OPTIONS, compact_args, NULL, check_args, NULL)

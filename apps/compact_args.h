@@ -22,6 +22,7 @@ typedef struct compact_args {
     const char *values, *values_out;
     ak_dtype type, values_type;
     ak_format format;
+    size_t memory;    /* --memory: device bytes, 0 = what the device allows */
     int in_place, time, progress, list_devices, help, version;
 } compact_args;
 

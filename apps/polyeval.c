@@ -5,6 +5,7 @@
  *   polyeval coeffs.bin --x 0.5                  p(0.5) on stdout
  *   polyeval coeffs.npy --x -1,0,1 --type float64
  *   polyeval coeffs.bin --points xs.bin -o ys.bin
+ *   polyeval coeffs.bin --points xs.bin -o ys.bin --memory 64M   in chunks
  *
  * COEFFS holds a_0 .. a_d: p(x) = a_0 + a_1 x + ... + a_d x^d.
  * Exit status: 0 success, 1 bad input or failure (one line on stderr),
@@ -13,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "appkit_run.h"
+#include "chunks.h"
 #include "polyeval_args.h"
 
 #include <errno.h>
@@ -22,6 +24,9 @@
 typedef struct poly_job {
     ak_array coeffs, points; /* points: from --points or --x, then the values */
     cl_mem cmem, pmem;
+    chunks chunks;           /* the points, chunk by chunk */
+    size_t dev_len;          /* points of the call */
+    int measuring;           /* the call is measured: no value to keep */
 } poly_job;
 
 /* With -o the values go to a file; without, they are printed. */
@@ -90,35 +95,74 @@ static size_t bytes_of(const ak_array *a)
     return a->n * ak_dtype_size(a->type);
 }
 
-/* One point through sk_poly_eval (the value replaces the point), several
- * through sk_poly_eval_points. */
-static sk_status evaluate(ak_run *r)
+/* The coefficients stay on the device; the points go in chunks (one
+ * point alone, none). */
+static int poly_buffers(chunks *c, size_t elems, ak_err *e)
 {
-    poly_job *j = r->job;
+    poly_job *j = c->run->job;
+    if (chunks_buffer(c, bytes_of(&j->coeffs), &j->cmem, e) != 0)
+        return -1;
+    if (j->points.n < 2)
+        return 0;
+    return chunks_buffer(c, elems * ak_dtype_size(j->points.type), &j->pmem, e);
+}
+
+/* One point through sk_poly_eval (the value replaces the point), several
+ * through sk_poly_eval_points (dev_len of them, a chunk). */
+static sk_status evaluate(ak_run *r, void *user)
+{
+    poly_job *j = user;
     sk_type t;
     ak_dtype_to_sk(j->coeffs.type, &t);
     if (j->points.n > 1)
         return sk_poly_eval_points(r->ctx, t, j->cmem, j->pmem, j->pmem, j->coeffs.n,
-                                   j->points.n);
+                                   j->dev_len);
     double x = t == SK_FLOAT32 ? (double)((float *)j->points.data)[0]
                                : ((double *)j->points.data)[0];
     double v = 0;
     sk_status st = sk_poly_eval(r->ctx, t, j->cmem, x, &v, j->coeffs.n);
+    if (j->measuring) return st;
     if (t == SK_FLOAT32) ((float *)j->points.data)[0] = (float)v;
     else ((double *)j->points.data)[0] = v;
     return st;
 }
 
+static sk_status poly_measure(chunks *c, size_t elems)
+{
+    poly_job *j = c->run->job;
+    j->dev_len = elems;
+    j->measuring = 1;
+    sk_status st = evaluate(c->run, j);
+    j->measuring = 0;
+    return st;
+}
+
+/* Points [first, first + count) to values. */
+static int poly_chunk(chunks *c, size_t first, size_t count, ak_err *e)
+{
+    ak_run *r = c->run;
+    poly_job *j = r->job;
+    size_t ps = ak_dtype_size(j->points.type);
+    unsigned char *host = (unsigned char *)j->points.data + first * ps;
+    if (first == 0 && j->coeffs.n &&
+        ak_run_upload(r, j->cmem, 0, j->coeffs.data, bytes_of(&j->coeffs), e) != 0)
+        return -1;
+    j->dev_len = count;
+    if (j->points.n < 2) return ak_run_call(r, evaluate, j, e);
+    if (ak_run_upload(r, j->pmem, 0, host, count * ps, e) != 0 ||
+        ak_run_call(r, evaluate, j, e) != 0)
+        return -1;
+    return ak_run_download(r, j->pmem, 0, host, count * ps, e);
+}
+
+static const chunk_ops POLY_CHUNKS = {poly_buffers, poly_measure, poly_chunk, NULL};
+
 static int compute(ak_run *r, ak_err *e)
 {
     poly_job *j = r->job;
-    size_t np = j->points.n;
-    if (np == 0) return 0;
-    if (ak_run_buffer(r, bytes_of(&j->coeffs), j->coeffs.data, &j->cmem, e) != 0 ||
-        (np > 1 && ak_run_buffer(r, bytes_of(&j->points), j->points.data, &j->pmem, e) != 0) ||
-        ak_run_primitive(r, evaluate, e) != 0)
-        return -1;
-    return np > 1 ? ak_run_download(r, j->pmem, 0, j->points.data, bytes_of(&j->points), e) : 0;
+    chunk_job cj = {&POLY_CHUNKS, j, j->points.n, ak_dtype_size(j->points.type), "evaluating",
+                    ((const poly_args *)r->args)->memory, 0};
+    return chunks_run(r, &cj, ak_dtype_name(j->points.type), &j->chunks, e);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -161,6 +205,8 @@ static void notes(const ak_run *r, ak_time_notes *n)
     const poly_job *j = r->job;
     snprintf(n->read, sizeof n->read, "%zu coefficients, %zu points, %s", j->coeffs.n,
              j->points.n, ak_dtype_name(j->coeffs.type));
+    ak_run_note_rate(r, n, j->points.n, "points");
+    chunks_note(&j->chunks, n->compute, sizeof n->compute);
 }
 
 static const ak_program POLYEVAL = {.cli = &polyeval_cli, .job_size = sizeof(poly_job),

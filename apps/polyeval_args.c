@@ -70,6 +70,12 @@ static const ak_opt OPTIONS[] = {
     {"type", 't', AK_OPT_FLOAT_TYPE, offsetof(poly_args, type), "TYPE",
      "float32 (default for raw files) or float64; must agree\n"
      "with the dtype of .npy files", NULL, 0},
+    AK_OPTS_MEMORY(poly_args,
+                   "device memory polyeval may use (suffixes K M G T, e.g.\n"
+                   "64M): the coefficients stay on the device, the points\n"
+                   "go through in chunks that fit (values as in one piece).\n"
+                   "Default: in one piece when it fits the device's largest\n"
+                   "buffer, else chunks within that buffer's size"),
     AK_OPTS_DEVICE(poly_args),
     AK_OPTS_TIME(poly_args),
     AK_OPTS_PROGRESS(poly_args),
@@ -84,6 +90,6 @@ static const ak_opt OPTIONS[] = {
 
 AK_DEFINE_CLI(polyeval, POLYEVAL_TOOL,
               "polyeval COEFFS (--x VALUE[,VALUE...] | --points FILE) [-o OUTPUT]\n"
-              "                [--type float32|float64] [--device SPEC] [--list-devices]\n"
-              "                [--time] [--progress] [--help] [--version]",
+              "                [--type float32|float64] [--memory SIZE] [--device SPEC]\n"
+              "                [--list-devices] [--time] [--progress] [--help] [--version]",
               OPTIONS, poly_args, NULL, NULL, free_args)

@@ -16,6 +16,7 @@ typedef struct poly_args {
     ak_dtype type; /* AK_DTYPE_NONE unless --type */
     double *xs;    /* --x values */
     size_t nx;
+    size_t memory; /* --memory: device bytes, 0 = what the device allows */
     int time, progress, list_devices, help, version;
 } poly_args;
 

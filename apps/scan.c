@@ -4,6 +4,7 @@
  *   scan data.bin                 inclusive sum, uint32, to data.scan.bin
  *   scan data.npy --op max -e     exclusive max, type from the .npy header
  *   datagen -n 1M -o - | scan - > out.bin
+ *   scan big.bin --memory 64M     in chunks within 64 MiB of device memory
  *
  * Exit status: 0 success, 1 bad input or failure (one line on stderr),
  * 2 usage error.
@@ -11,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "appkit_run.h"
+#include "chunks.h"
 #include "scan_args.h"
 #include "scan_check.h"
 
@@ -20,11 +22,10 @@
 typedef struct scan_job {
     ak_array data;
     ak_array input;       /* --check: the input as read */
-    unsigned long passes; /* device passes (more than 1 for large inputs) */
-    /* the pass being scanned: its buffer, its elements, the running total */
-    cl_mem buf;
-    size_t pass_len;
-    void *carry;
+    chunks chunks;        /* the device's part, chunk by chunk */
+    cl_mem buf;           /* a chunk, with its carried elements */
+    size_t dev_len;       /* elements of buf the call scans */
+    unsigned char carry[8]; /* the total through the last chunk */
 } scan_job;
 
 static void plan(ak_run *r)
@@ -42,100 +43,82 @@ static int read_input(ak_run *r, ak_err *e)
     return ak_check_scan_type(ak_run_input_name(r), j->data.type, a->op, e);
 }
 
-/* Elements per device pass: all of them when the device's largest buffer
- * holds them (and --chunk allows), else as many as it holds. */
-static int pass_capacity(const ak_run *r, size_t *capacity, ak_err *e)
+/* ------------------------------------------------------------------------ */
+/* The device, chunk by chunk                                                */
+/* ------------------------------------------------------------------------ */
+
+/* With several chunks, each but the first follows the total of the
+ * elements before it (a lead element), and an exclusive scan ends in one
+ * more element (a trail), where the total through the chunk lands: an
+ * inclusive scan of [total, x...] continues the scan before the chunk, an
+ * exclusive scan of [total, x..., trail] too, one element later. */
+static size_t lead_of(const chunks *c, size_t first)
 {
-    const scan_args *a = r->args;
-    const scan_job *j = r->job;
-    size_t size = ak_dtype_size(j->data.type);
-    size_t cap = j->data.n;
-    sk_device_desc d = SK_DEVICE_DESC_INIT;
-    if (sk_context_device(r->ctx, &d) == SK_OK && d.max_alloc_bytes / size < cap)
-        cap = (size_t)(d.max_alloc_bytes / size);
-    if (a->chunk && a->chunk < cap)
-        cap = a->chunk;
-    if (cap < 2 && cap < j->data.n)
-        return ak_fail(e, "the device cannot hold two elements of %s in one buffer",
-                       ak_dtype_name(j->data.type));
-    *capacity = cap;
-    return 0;
+    return c->several && first > 0;
 }
 
-/* Scans the first pass_len elements of the pass buffer in place. An
- * exclusive scan that hands a running total to the next pass reduces the
- * pass first (into carry). */
-static sk_status scan_kernels(ak_run *r)
+static size_t trail_of(const ak_run *r, const chunks *c)
+{
+    return c->several && ((const scan_args *)r->args)->exclusive;
+}
+
+static int scan_buffers(chunks *c, size_t elems, ak_err *e)
+{
+    scan_job *j = c->job->user;
+    size_t slots = lead_of(c, 1) + trail_of(c->run, c);
+    return chunks_buffer(c, (elems + slots) * ak_dtype_size(j->data.type), &j->buf, e);
+}
+
+/* Scans the first dev_len elements of buf in place. */
+static sk_status scan_call(ak_run *r, void *user)
 {
     const scan_args *a = r->args;
-    scan_job *j = r->job;
+    scan_job *j = user;
     sk_type t;
     ak_dtype_to_sk(j->data.type, &t);
-    sk_status st = SK_OK;
-    if (a->exclusive && j->carry)
-        st = sk_reduce(r->ctx, t, a->op, j->buf, j->carry, j->pass_len);
-    if (st != SK_OK)
-        return st;
-    return a->exclusive ? sk_scan_exclusive(r->ctx, t, a->op, j->buf, j->buf, j->pass_len)
-                        : sk_scan_inclusive(r->ctx, t, a->op, j->buf, j->buf, j->pass_len);
+    return a->exclusive ? sk_scan_exclusive(r->ctx, t, a->op, j->buf, j->buf, j->dev_len)
+                        : sk_scan_inclusive(r->ctx, t, a->op, j->buf, j->buf, j->dev_len);
 }
 
-/* One pass over data[start, start+len): the buffer holds the running total
- * of the elements before `start` (when carry_in) followed by those elements,
- * so scanning it continues the scan of the previous passes. carry_out (NULL
- * on the last pass) receives the total up to start+len-1. */
-static int scan_pass(ak_run *r, size_t start, size_t len, const void *carry_in,
-                     void *carry_out, ak_err *e)
+static sk_status scan_measure(chunks *c, size_t elems)
 {
-    scan_job *j = r->job;
-    size_t size = ak_dtype_size(j->data.type);
-    size_t lead = carry_in ? 1 : 0;
-    unsigned char *host = (unsigned char *)j->data.data + start * size;
-    if (carry_in && ak_run_upload(r, j->buf, 0, carry_in, size, e) != 0)
+    scan_job *j = c->job->user;
+    j->dev_len = lead_of(c, 1) + elems + trail_of(c->run, c);
+    return scan_call(c->run, j);
+}
+
+/* Elements [first, first + count), after the carried total; the total
+ * through them is carried on. */
+static int scan_chunk(chunks *c, size_t first, size_t count, ak_err *e)
+{
+    ak_run *r = c->run;
+    scan_job *j = c->job->user;
+    size_t size = ak_dtype_size(j->data.type), lead = lead_of(c, first);
+    unsigned char *host = (unsigned char *)j->data.data + first * size;
+    if (lead && ak_run_upload(r, j->buf, 0, j->carry, size, e) != 0)
         return -1;
-    j->pass_len = len + lead;
-    j->carry = carry_out;
-    if (ak_run_upload(r, j->buf, lead * size, host, len * size, e) != 0 ||
-        ak_run_primitive(r, scan_kernels, e) != 0 ||
-        ak_run_download(r, j->buf, lead * size, host, len * size, e) != 0)
+    j->dev_len = lead + count + trail_of(r, c);
+    if (ak_run_upload(r, j->buf, lead * size, host, count * size, e) != 0 ||
+        ak_run_call(r, scan_call, j, e) != 0 ||
+        ak_run_download(r, j->buf, lead * size, host, count * size, e) != 0)
         return -1;
-    if (carry_out && !((const scan_args *)r->args)->exclusive)
-        memcpy(carry_out, host + (len - 1) * size, size);
+    if (!c->several)
+        return 0;
+    if (trail_of(r, c))
+        return ak_run_download(r, j->buf, (lead + count) * size, j->carry, size, e);
+    memcpy(j->carry, host + (count - 1) * size, size);
     return 0;
 }
 
-/* The scan in passes of at most `capacity` elements through one buffer. */
-static int scan_passes(ak_run *r, size_t capacity, ak_err *e)
-{
-    scan_job *j = r->job;
-    size_t n = j->data.n, size = ak_dtype_size(j->data.type);
-    unsigned char carry_in[8], carry_out[8];
-    size_t lead = 0; /* 1 once a running total is carried */
-    for (size_t start = 0; start < n;) {
-        size_t room = capacity - lead;
-        size_t len = n - start < room ? n - start : room;
-        int last = start + len == n;
-        if (scan_pass(r, start, len, lead ? carry_in : NULL, last ? NULL : carry_out, e) != 0)
-            return -1;
-        if (!last)
-            memcpy(carry_in, carry_out, size);
-        lead = 1;
-        start += len;
-        j->passes++;
-    }
-    return 0;
-}
+static const chunk_ops SCAN_CHUNKS = {scan_buffers, scan_measure, scan_chunk, NULL};
 
 static int scan_on_device(ak_run *r, ak_err *e)
 {
+    const scan_args *a = r->args;
     scan_job *j = r->job;
-    size_t capacity = 0;
-    if (j->data.n == 0)
-        return 0;
-    if (pass_capacity(r, &capacity, e) != 0 ||
-        ak_run_buffer(r, capacity * ak_dtype_size(j->data.type), NULL, &j->buf, e) != 0)
-        return -1;
-    return scan_passes(r, capacity, e);
+    size_t size = ak_dtype_size(j->data.type);
+    chunk_job cj = {&SCAN_CHUNKS, j, j->data.n, size, "scanning", a->memory, a->chunk};
+    return chunks_run(r, &cj, ak_dtype_name(j->data.type), &j->chunks, e);
 }
 
 /* --check needs the input after the scan has replaced it. */
@@ -183,10 +166,8 @@ static void notes(const ak_run *r, ak_time_notes *n)
     const scan_job *j = r->job;
     snprintf(n->read, sizeof n->read, "%zu elements of %s", j->data.n,
              ak_dtype_name(j->data.type));
-    if (r->times.compute > 0)
-        snprintf(n->compute, sizeof n->compute, "%.3g elements/s, %lu pass%s",
-                 (double)j->data.n / (r->times.compute * 1e-3), j->passes,
-                 j->passes == 1 ? "" : "es");
+    ak_run_note_rate(r, n, j->data.n, "elements");
+    chunks_note(&j->chunks, n->compute, sizeof n->compute);
 }
 
 static const ak_program SCAN = {.cli = &scan_cli, .job_size = sizeof(scan_job), .plan = plan,

@@ -40,11 +40,17 @@ static const ak_opt OPTIONS[] = {
      "allow the output to replace INPUT (default output is\n"
      "then INPUT itself)", NULL, 0},
     AK_OPTS_FORMAT(scan_args),
+    AK_OPTS_MEMORY(scan_args,
+                   "device memory the scan may use (suffixes K M G T, e.g.\n"
+                   "64M); a larger input goes through in chunks that fit,\n"
+                   "each carrying the running total into the next (integer\n"
+                   "results as in one piece). Default: in one piece when it\n"
+                   "fits the device's largest buffer, else chunks within\n"
+                   "that buffer's size"),
     {"chunk", 0, AK_OPT_CUSTOM, 0, "N",
-     "scan at most N elements per device pass (suffixes K M G);\n"
-     "default: as many as the device's largest buffer holds.\n"
-     "Each pass carries the running total into the next,\n"
-     "so any size works (float results depend on N)", parse_chunk, 0},
+     "scan at most N input elements per device pass (suffixes\n"
+     "K M G), within --memory too; float results depend on\n"
+     "the chunks", parse_chunk, 0},
     AK_OPTS_DEVICE(scan_args),
     AK_OPTS_CHECK(scan_args,
                   "check the result against a serial scan on the host and\n"
@@ -60,6 +66,7 @@ static const ak_opt OPTIONS[] = {
 AK_DEFINE_CLI(scan, SCAN_TOOL,
               "scan INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "            [--op add|mul|min|max|and|or|xor] [--exclusive] [--in-place]\n"
-              "            [--format raw|npy] [--chunk N] [--device SPEC] [--list-devices]\n"
-              "            [--check] [--time] [--progress] [--help] [--version]",
+              "            [--format raw|npy] [--memory SIZE] [--chunk N] [--device SPEC]\n"
+              "            [--list-devices] [--check] [--time] [--progress] [--help]\n"
+              "            [--version]",
               OPTIONS, scan_args, NULL, check_args, NULL)

@@ -18,6 +18,7 @@ typedef struct scan_args {
     sk_op op;
     ak_format format; /* AK_FORMAT_AUTO unless --format */
     size_t chunk;     /* --chunk: most elements per device pass, 0 = auto */
+    size_t memory;    /* --memory: device bytes, 0 = what the device allows */
     int exclusive;
     int in_place;
     int time;

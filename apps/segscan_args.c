@@ -50,6 +50,13 @@ static const ak_opt OPTIONS[] = {
     {"reduce", 0, AK_OPT_FLAG, offsetof(seg_args, reduce), NULL,
      "write one total per segment instead of the scan (an\n"
      "empty segment's total is the identity of OP)", NULL, 0},
+    AK_OPTS_MEMORY(seg_args,
+                   "device memory segscan may use (suffixes K M G T, e.g.\n"
+                   "64M); a larger input goes through in chunks that fit,\n"
+                   "the open segment carried from one to the next (integer\n"
+                   "results as in one piece). Default: in one piece when it\n"
+                   "fits the device's largest buffer, else chunks within\n"
+                   "that buffer's size"),
     AK_OPTS_DEVICE(seg_args),
     AK_OPTS_TIME(seg_args),
     AK_OPTS_PROGRESS(seg_args),
@@ -64,6 +71,6 @@ AK_DEFINE_CLI(segscan, SEGSCAN_TOOL,
               "segscan INPUT (--flags FILE | --offsets FILE [--offsets-type uint32|uint64])\n"
               "               [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "               [--op add|mul|min|max|and|or|xor] [--exclusive] [--reduce]\n"
-              "               [--device SPEC] [--list-devices] [--time] [--progress]\n"
-              "               [--help] [--version]",
+              "               [--memory SIZE] [--device SPEC] [--list-devices] [--time]\n"
+              "               [--progress] [--help] [--version]",
               OPTIONS, seg_args, NULL, check_args, NULL)

@@ -15,6 +15,7 @@ typedef struct seg_args {
     const char *flags, *offsets;
     ak_dtype type, offsets_type; /* AK_DTYPE_NONE unless given */
     sk_op op;
+    size_t memory; /* --memory: device bytes, 0 = what the device allows */
     int exclusive, reduce, time, progress, list_devices, help, version;
 } seg_args;
 

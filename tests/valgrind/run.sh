@@ -111,4 +111,12 @@ cmp k.sorted.npy k.runs.npy || fail "radixsort --memory 16K differs from the sor
 vg merge merge a.npy b.npy --values v.bin vb.bin --values-type uint64 --check -o m.npy
 vg segscan segscan x.bin --type float32 --flags heads.u8 -o x.segscan.bin
 vg polyeval polyeval x.bin --points x.bin -o y.bin
+# --memory: the same programs in chunks (apps/chunks.c), a few each
+vg scan-chunks scan x.bin --type float32 --exclusive --check --memory 4K -o x.scan4k.bin
+vg compact-chunks compact k.npy --partition 'x % 3 == 0' --values v.bin --values-type uint64 \
+    --memory 16K -o k.part.npy
+vg segscan-chunks segscan x.bin --type float32 --flags heads.u8 --reduce --memory 4K \
+    -o x.segreduce.bin
+vg polyeval-chunks polyeval x.bin --points x.bin --memory 16K -o y4k.bin
+cmp y.bin y4k.bin || fail "polyeval --memory 16K differs from the points in one piece"
 echo "run.sh: ok: every program is clean under memcheck"
