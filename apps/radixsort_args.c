@@ -25,24 +25,6 @@ static int parse_bits(void *args, const char *s, ak_err *e)
     return 0;
 }
 
-static int parse_size(const char *option, const char *s, size_t *out, ak_err *e)
-{
-    if (ak_parse_count(s, out) != 0 || *out == 0)
-        return ak_fail(e, "bad --%s '%s' (bytes, with a suffix K M G T: e.g. 64M, 4G)", option,
-                       s);
-    return 0;
-}
-
-static int parse_memory(void *args, const char *s, ak_err *e)
-{
-    return parse_size("memory", s, &((sort_args *)args)->memory, e);
-}
-
-static int parse_host_memory(void *args, const char *s, ak_err *e)
-{
-    return parse_size("host-memory", s, &((sort_args *)args)->host_memory, e);
-}
-
 static int check_args(void *args, ak_err *e)
 {
     const sort_args *a = args;
@@ -76,15 +58,15 @@ static const ak_opt OPTIONS[] = {
                    "as many as there are keys)"),
     AK_OPTS_VALUES_TYPE_OUT(sort_args, "where to write the values (default: FILE with '.sorted'\n"
                                        "before its extension)"),
-    {"memory", 0, AK_OPT_CUSTOM, 0, "SIZE",
-     "device memory the sort may use (suffixes K M G T, e.g. 64M,\n"
-     "4G); data larger than that is sorted in runs that fit,\n"
-     "then merged on the device in one pass. Default: half\n"
-     "the device's memory", parse_memory, 0},
-    {"host-memory", 0, AK_OPT_CUSTOM, 0, "SIZE",
+    AK_OPTS_MEMORY(sort_args,
+                   "device memory the sort may use (suffixes K M G T, e.g. 64M,\n"
+                   "4G); data larger than that is sorted in runs that fit,\n"
+                   "then merged on the device in one pass. Default: half\n"
+                   "the device's memory"),
+    {"host-memory", 0, AK_OPT_MEMORY, offsetof(sort_args, host_memory), "SIZE",
      "host memory for the runs (suffixes K M G T); runs beyond\n"
      "it go to a temporary file. Default: half the physical\n"
-     "memory", parse_host_memory, 0},
+     "memory", NULL, 0},
     {"temp-dir", 0, AK_OPT_TEXT, offsetof(sort_args, temp_dir), "DIR",
      "where that file goes (it has no name there, so nothing\n"
      "is left behind). Default: the output's directory", NULL, 0},
