@@ -197,40 +197,35 @@ static sk_status open_temp(ss *s)
     return SK_OK;
 }
 
-static sk_status spill_write(ss *s, const void *buf, size_t bytes, uint64_t at)
+/* All `bytes` at `at` of the temporary file, written from buf or read
+ * into it. */
+static sk_status spill_io(ss *s, int writing, unsigned char *buf, size_t bytes, uint64_t at)
 {
     double t0 = now();
-    const unsigned char *b = buf;
     while (bytes) {
-        ssize_t n = pwrite(s->fd, b, bytes, (off_t)at);
+        ssize_t n = writing ? pwrite(s->fd, buf, bytes, (off_t)at)
+                            : pread(s->fd, buf, bytes, (off_t)at);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             s->st.spill_seconds += now() - t0;
-            return sk__fail(s->ctx, SK_E_IO, "writing the temporary file in %s failed: %s",
-                            temp_dir(s), n < 0 ? strerror(errno) : "no progress");
+            return sk__fail(s->ctx, SK_E_IO, "%s the temporary file in %s failed: %s",
+                            writing ? "writing" : "reading", temp_dir(s),
+                            n < 0 ? strerror(errno) : "it ended early");
         }
-        b += n, bytes -= (size_t)n, at += (uint64_t)n;
+        buf += n, bytes -= (size_t)n, at += (uint64_t)n;
     }
     s->st.spill_seconds += now() - t0;
     return SK_OK;
 }
 
+static sk_status spill_write(ss *s, const void *buf, size_t bytes, uint64_t at)
+{
+    return spill_io(s, 1, (unsigned char *)buf, bytes, at);
+}
+
 static sk_status spill_read(ss *s, void *buf, size_t bytes, uint64_t at)
 {
-    double t0 = now();
-    unsigned char *b = buf;
-    while (bytes) {
-        ssize_t n = pread(s->fd, b, bytes, (off_t)at);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            s->st.spill_seconds += now() - t0;
-            return sk__fail(s->ctx, SK_E_IO, "reading the temporary file in %s failed: %s",
-                            temp_dir(s), n < 0 ? strerror(errno) : "it ended early");
-        }
-        b += n, bytes -= (size_t)n, at += (uint64_t)n;
-    }
-    s->st.spill_seconds += now() - t0;
-    return SK_OK;
+    return spill_io(s, 0, buf, bytes, at);
 }
 
 /* ---- the plan ------------------------------------------------------------------ */
