@@ -103,15 +103,17 @@ n=3001 # a few CPU chunks and GPU tiles; small enough for memcheck
     fail "datagen could not write the inputs"
 
 vg datagen datagen -n $n --type uint32 --dist few-unique --seed 12 -o k.npy
-vg scan scan x.bin --type float32 --check -o x.scan.bin
 vg compact compact k.npy --if 'x % 3 == 0' --values v.bin --values-type uint64 -o k.compact.npy
-vg radixsort radixsort k.npy --values v.bin --values-type uint64 --check -o k.sorted.npy
-vg radixsort-runs radixsort k.npy --values v.bin --values-type uint64 --memory 16K -o k.runs.npy
+# radixsort: streamed from the files in one run (the reading threads); then
+# in memory (--check) as runs, some spilled to a file (the merge pass)
+vg radixsort radixsort k.npy --values v.bin --values-type uint64 -o k.sorted.npy
+vg radixsort-runs radixsort k.npy --values v.bin --values-type uint64 --memory 16K \
+    --host-memory 24K --temp-dir . --check -o k.runs.npy
 cmp k.sorted.npy k.runs.npy || fail "radixsort --memory 16K differs from the sort in one piece"
 vg merge merge a.npy b.npy --values v.bin vb.bin --values-type uint64 --check -o m.npy
-vg segscan segscan x.bin --type float32 --flags heads.u8 -o x.segscan.bin
 vg polyeval polyeval x.bin --points x.bin -o y.bin
-# --memory: the same programs in chunks (apps/chunks.c), a few each
+# --memory: in chunks (apps/chunks.c); scan and segscan in one piece are
+# the sanitizer pass's
 vg scan-chunks scan x.bin --type float32 --exclusive --check --memory 4K -o x.scan4k.bin
 vg compact-chunks compact k.npy --partition 'x % 3 == 0' --values v.bin --values-type uint64 \
     --memory 16K -o k.part.npy
