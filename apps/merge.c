@@ -18,11 +18,13 @@
 #include "sort_check.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct merge_job {
     ak_array a, b, va, vb; /* the inputs                         */
     ak_array keys, values; /* the output                         */
     cl_mem kbufs[3], vbufs[3]; /* on the device: A, B, the output */
+    sk_stream_stats stats;     /* --memory: what the stream sort did */
 } merge_job;
 
 static int has_values(const ak_run *r)
@@ -159,6 +161,65 @@ static int buffers_for(ak_run *r, const ak_array *x, const ak_array *y, cl_mem b
     return ak_run_buffer(r, bytes_of(x) + bytes_of(y), NULL, &bufs[2], e);
 }
 
+/* --memory: A followed by B through the stream sort, whose stable sort of
+ * them is their stable merge, within the budget. */
+typedef struct concat {
+    const ak_array *x, *y, *out;
+    size_t in_at, out_at;
+} concat;
+
+static long long read_concat(void *user, void *buf, size_t bytes)
+{
+    concat *c = user;
+    size_t xb = bytes_of(c->x), total = xb + bytes_of(c->y), done = 0;
+    while (done < bytes && c->in_at < total) {
+        const ak_array *from = c->in_at < xb ? c->x : c->y;
+        size_t at = c->in_at < xb ? c->in_at : c->in_at - xb;
+        size_t n = bytes_of(from) - at < bytes - done ? bytes_of(from) - at : bytes - done;
+        memcpy((unsigned char *)buf + done, (const unsigned char *)from->data + at, n);
+        done += n, c->in_at += n;
+    }
+    return (long long)done;
+}
+
+static int write_concat(void *user, const void *buf, size_t bytes)
+{
+    concat *c = user;
+    if (bytes > bytes_of(c->out) - c->out_at) return -1;
+    memcpy((unsigned char *)c->out->data + c->out_at, buf, bytes);
+    c->out_at += bytes;
+    return 0;
+}
+
+static sk_status run_stream_merge(ak_run *r, void *user)
+{
+    const merge_args *a = r->args;
+    merge_job *j = r->job;
+    sk_stream_stats *st = user;
+    concat k = {&j->a, &j->b, &j->keys, 0, 0}, v = {&j->va, &j->vb, &j->values, 0, 0};
+    sk_stream_opts o = SK_STREAM_OPTS_INIT;
+    o.device_bytes = a->memory;
+    sort_call c = sort_call_of(j->a.type, a->descending);
+    sk_reader kr = {read_concat, &k}, vr = {read_concat, &v};
+    sk_writer kw = {write_concat, &k}, vw = {write_concat, &v};
+    if (has_values(r))
+        return sk_sort_pairs_stream(r->ctx, c.type, ak_dtype_size(j->va.type), kr, vr, kw, vw,
+                                    c.order, &o, st);
+    return sk_sort_keys_stream(r->ctx, c.type, kr, kw, c.order, &o, st);
+}
+
+static int merge_within_memory(ak_run *r, ak_err *e)
+{
+    const merge_args *a = r->args;
+    merge_job *j = r->job;
+    j->stats = (sk_stream_stats)SK_STREAM_STATS_INIT;
+    if (ak_run_call(r, run_stream_merge, &j->stats, e) == 0) return 0;
+    if (r->status != SK_E_SIZE) return -1;
+    return ak_fail(e, "--memory %zu is too small to merge %s and %s: %s", a->memory,
+                   name_of(a->inputs[0]), name_of(a->inputs[1]),
+                   sk_context_error_detail(r->ctx));
+}
+
 static int merge_on_device(ak_run *r, ak_err *e)
 {
     merge_job *j = r->job;
@@ -168,6 +229,8 @@ static int merge_on_device(ak_run *r, ak_err *e)
         return -1;
     if (j->keys.n == 0)
         return 0;
+    if (((const merge_args *)r->args)->memory)
+        return merge_within_memory(r, e);
     if (buffers_for(r, &j->a, &j->b, j->kbufs, e) != 0 ||
         (values && buffers_for(r, &j->va, &j->vb, j->vbufs, e) != 0))
         return -1;
@@ -228,6 +291,12 @@ static void notes(const ak_run *r, ak_time_notes *n)
     snprintf(n->read, sizeof n->read, "%zu + %zu keys of %s%s", j->a.n, j->b.n,
              ak_dtype_name(j->a.type), values);
     ak_run_note_rate(r, n, j->keys.n, "keys");
+    if (!((const merge_args *)r->args)->memory) return;
+    size_t used = strlen(n->compute);
+    snprintf(n->compute + used, sizeof n->compute - used,
+             "%sdevice memory %llu bytes; %llu runs, %llu merge blocks", used ? "; " : "",
+             (unsigned long long)j->stats.device_bytes, (unsigned long long)j->stats.runs,
+             (unsigned long long)j->stats.merge_blocks);
 }
 
 static const ak_program MERGE = {.cli = &merge_cli, .job_size = sizeof(merge_job),

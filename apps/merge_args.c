@@ -37,6 +37,10 @@ static const ak_opt OPTIONS[] = {
     AK_OPTS_CHECK(merge_args,
                   "verify the result on the host (sorted in the requested\n"
                   "order, the union of the inputs) before writing it"),
+    AK_OPTS_MEMORY(merge_args,
+                   "device memory the merge may use (suffixes K M G T);\n"
+                   "then A followed by B goes through radixsort's stream\n"
+                   "sort (runs, one merge pass) within it: the same output"),
     AK_OPTS_DEVICE(merge_args),
     AK_OPTS_TIME(merge_args),
     AK_OPTS_PROGRESS(merge_args),
@@ -52,6 +56,7 @@ static const ak_opt OPTIONS[] = {
 AK_DEFINE_CLI(merge, MERGE_TOOL,
               "merge A B [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "             [--descending] [--values VA VB [--values-type TYPE]\n"
-              "             [--values-out FILE]] [--check] [--device SPEC] [--list-devices]\n"
-              "             [--time] [--progress] [--help] [--version]",
+              "             [--values-out FILE]] [--memory SIZE] [--check] [--device SPEC]\n"
+              "             [--list-devices]"
+              " [--time] [--progress] [--help] [--version]",
               OPTIONS, merge_args, NULL, check_args, NULL)

@@ -16,6 +16,7 @@ typedef struct merge_args {
     const char *output, *device, *values_out;
     ak_dtype type, values_type; /* AK_DTYPE_NONE unless given */
     int descending, check, time, progress, list_devices, help, version;
+    size_t memory;              /* --memory: device bytes; 0: not given */
 } merge_args;
 
 /*! merge_cli : the command line of merge, for ak_parse_command_line(). */

@@ -260,6 +260,29 @@ Test(merge_cli, should_move_values_with_float_keys_into_named_outputs)
     }
 }
 
+/* --memory: A followed by B through the stream sort within the budget (many
+ * runs and merge blocks): the stable merge, keys and values, both orders;
+ * a budget too small for one key is one line. */
+Test(merge_cli, should_merge_within_memory_as_in_one_piece)
+{
+    static const sk_type types[2] = {SK_INT64, SK_FLOAT32};
+    for (int desc = 0; desc < 2; desc++) {
+        inputs in = make_inputs(types[desc], 30000, 17001, desc);
+        write_inputs(&in, "a.npy", "b.npy", 1);
+        write_values(&in, "va.npy", "vb.npy", 1, SK_UINT32);
+        skt_cli_result r = MERGE("a.npy", "b.npy", "--values", "va.npy", "vb.npy", "-o",
+                                 "k.npy", "--values-out", "v.npy", "--memory", "48K", "--time",
+                                 desc ? "-r" : "--check");
+        cr_assert(strstr(r.err, "device memory ") && strstr(r.err, " runs, "),
+                  "no runs in --time: %s", r.err);
+        expect_success(r, "merge --memory 48K");
+        expect_merged(&in, "k.npy", "v.npy", 1, 4);
+        free_inputs(&in);
+    }
+    expect_failure(MERGE("a.npy", "b.npy", "-r", "--memory", "16", "-o", "x.npy"),
+                   "--memory 16 is too small to merge a.npy and b.npy");
+}
+
 /* Equal keys everywhere: the merge is A's elements, then B's, each in its
  * own order. */
 Test(merge_cli, should_keep_the_values_of_a_first_among_equal_keys)
