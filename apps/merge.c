@@ -16,6 +16,7 @@
 #include "appkit_run.h"
 #include "merge_args.h"
 #include "sort_check.h"
+#include "sort_memio.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -163,45 +164,17 @@ static int buffers_for(ak_run *r, const ak_array *x, const ak_array *y, cl_mem b
 
 /* --memory: A followed by B through the stream sort, whose stable sort of
  * them is their stable merge, within the budget. */
-typedef struct concat {
-    const ak_array *x, *y, *out;
-    size_t in_at, out_at;
-} concat;
-
-static long long read_concat(void *user, void *buf, size_t bytes)
-{
-    concat *c = user;
-    size_t xb = bytes_of(c->x), total = xb + bytes_of(c->y), done = 0;
-    while (done < bytes && c->in_at < total) {
-        const ak_array *from = c->in_at < xb ? c->x : c->y;
-        size_t at = c->in_at < xb ? c->in_at : c->in_at - xb;
-        size_t n = bytes_of(from) - at < bytes - done ? bytes_of(from) - at : bytes - done;
-        memcpy((unsigned char *)buf + done, (const unsigned char *)from->data + at, n);
-        done += n, c->in_at += n;
-    }
-    return (long long)done;
-}
-
-static int write_concat(void *user, const void *buf, size_t bytes)
-{
-    concat *c = user;
-    if (bytes > bytes_of(c->out) - c->out_at) return -1;
-    memcpy((unsigned char *)c->out->data + c->out_at, buf, bytes);
-    c->out_at += bytes;
-    return 0;
-}
-
 static sk_status run_stream_merge(ak_run *r, void *user)
 {
     const merge_args *a = r->args;
     merge_job *j = r->job;
     sk_stream_stats *st = user;
-    concat k = {&j->a, &j->b, &j->keys, 0, 0}, v = {&j->va, &j->vb, &j->values, 0, 0};
+    sort_memio k = {{&j->a, &j->b}, &j->keys, 0, 0}, v = {{&j->va, &j->vb}, &j->values, 0, 0};
     sk_stream_opts o = SK_STREAM_OPTS_INIT;
     o.device_bytes = a->memory;
     sort_call c = sort_call_of(j->a.type, a->descending);
-    sk_reader kr = {read_concat, &k}, vr = {read_concat, &v};
-    sk_writer kw = {write_concat, &k}, vw = {write_concat, &v};
+    sk_reader kr = sort_memio_reader(&k), vr = sort_memio_reader(&v);
+    sk_writer kw = sort_memio_writer(&k), vw = sort_memio_writer(&v);
     if (has_values(r))
         return sk_sort_pairs_stream(r->ctx, c.type, ak_dtype_size(j->va.type), kr, vr, kw, vw,
                                     c.order, &o, st);

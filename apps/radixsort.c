@@ -24,6 +24,7 @@
 #include "appkit_run.h"
 #include "radixsort_args.h"
 #include "sort_check.h"
+#include "sort_memio.h"
 
 #include <libgen.h>
 #include <stdlib.h>
@@ -42,8 +43,7 @@ typedef struct side {
     ak_data data;           /* streamed: the file */
     ak_prefetch *ahead;
     ak_output *out;
-    ak_array *array;        /* in memory: the data, sorted in place */
-    size_t in_at, out_at;   /* in memory: bytes read and written */
+    sort_memio memory;      /* in memory (--check): the data, sorted in place */
 } side;
 
 typedef struct sort_job {
@@ -210,25 +210,6 @@ static size_t array_bytes(const ak_array *a)
     return a->n * ak_dtype_size(a->type);
 }
 
-static long long read_array(void *user, void *buf, size_t bytes)
-{
-    side *s = user;
-    size_t left = array_bytes(s->array) - s->in_at, n = left < bytes ? left : bytes;
-    if (n) memcpy(buf, (const unsigned char *)s->array->data + s->in_at, n);
-    s->in_at += n;
-    return (long long)n;
-}
-
-/* Back into the array: the sort has read all of it before it writes. */
-static int write_array(void *user, const void *buf, size_t bytes)
-{
-    side *s = user;
-    if (bytes > array_bytes(s->array) - s->out_at) return -1;
-    memcpy((unsigned char *)s->array->data + s->out_at, buf, bytes);
-    s->out_at += bytes;
-    return 0;
-}
-
 /* The sort's progress as the program's line. */
 static void show_progress(void *user, const char *phase, uint64_t done, uint64_t total)
 {
@@ -273,10 +254,11 @@ static void connect_sides(ak_run *r, sk_reader in[2], sk_writer out[2])
     ak_array *arrays[2] = {&j->keys, &j->values};
     for (int p = 0; p < 2; p++) {
         side *s = &j->sides[p];
-        s->j = j, s->part = p, s->array = arrays[p];
+        s->j = j, s->part = p;
         s->out = &r->outputs[p < (int)r->n_outputs ? p : 0].out;
-        in[p] = (sk_reader){j->streamed ? read_file : read_array, s};
-        out[p] = (sk_writer){j->streamed ? write_file : write_array, s};
+        s->memory = (sort_memio){{arrays[p], NULL}, arrays[p], 0, 0};
+        in[p] = j->streamed ? (sk_reader){read_file, s} : sort_memio_reader(&s->memory);
+        out[p] = j->streamed ? (sk_writer){write_file, s} : sort_memio_writer(&s->memory);
     }
 }
 
