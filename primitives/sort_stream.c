@@ -72,6 +72,7 @@ typedef struct ss {
     sk_stream_stats st;
     double start;
     uint64_t phase_done;     /* progress of the phase under way, in bytes */
+    int merging;             /* the merge pass is under way */
     /* plan */
     size_t r;                /* elements of a run */
     size_t piece[2];         /* bytes of a piece of the staging and of a copy */
@@ -473,7 +474,7 @@ typedef struct sink {
 static sk_status sink_piece(ss *s, int p, const sink *to, size_t off, size_t bytes)
 {
     if (to->spill) return spill_write(s, stage_at(s, p, off), bytes, to->at + off);
-    progress(s, "writing", bytes, s->st.count * elem_bytes(s));
+    if (!s->merging) progress(s, "writing", bytes, s->st.count * elem_bytes(s));
     return write_out(s, p, stage_at(s, p, off), bytes);
 }
 
@@ -858,6 +859,7 @@ static sk_status merge_runs(ss *s)
     if (!take) return sk__fail(s->ctx, SK_E_OUT_OF_MEMORY, "the merge's plan");
     sk_status st = open_windows(s, w);
     s->phase_done = 0;
+    s->merging = 1; /* the blocks written count as merging, not writing */
     for (uint64_t out = 0; st == SK_OK && out < s->st.count;) {
         uint64_t before = 0;
         for (size_t i = 0; i < s->k; i++) before += s->runs[i].next;
@@ -917,7 +919,8 @@ static sk_status stream_sort(ss *s, const sk_stream_opts *opts, sk_stream_stats 
     close_all(s);
     s->st.device_seconds = now() - s->start - s->st.read_seconds - s->st.write_seconds -
                            s->st.spill_seconds;
-    if (stats) memcpy((char *)stats + sizeof stats->struct_size,
+    if (stats && stats->struct_size >= sizeof(sk_stream_stats)) /* else refused, untouched */
+        memcpy((char *)stats + sizeof stats->struct_size,
                       (char *)&s->st + sizeof s->st.struct_size,
                       sizeof s->st - sizeof s->st.struct_size);
     return st;
