@@ -711,3 +711,25 @@ int skt_next_op(sk_type t, int op)
             return op;
     return -1;
 }
+
+uint64_t skt_random_key(sk_type t)
+{
+    static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, 1.0, -1.0};
+    enum { NSPECIAL = sizeof specials / sizeof specials[0] };
+    uint64_t r = skt_rand();
+    if (t != SK_FLOAT32 && t != SK_FLOAT64) return sk_type_size(t) == 4 ? r >> 32 : r;
+    if (skt_rand_below(4)) return t == SK_FLOAT32 ? r >> 32 : r;
+    size_t k = (size_t)skt_rand_below(NSPECIAL + 1);
+    if (k == NSPECIAL) /* a NaN with a payload, either sign */
+        return t == SK_FLOAT32 ? (0x7fc00000u | (r >> 41) | (r & 0x80000000u))
+                               : (0x7ff8000000000000ull | (r >> 13) | (r & (1ull << 63)));
+    if (t == SK_FLOAT64) {
+        uint64_t bits;
+        memcpy(&bits, &specials[k], 8);
+        return bits;
+    }
+    float f = (float)specials[k];
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    return bits;
+}

@@ -79,6 +79,12 @@ double skt_rand_unit(void);              /* uniform in [0, 1) */
  *   NaN). */
 void skt_fill(sk_type t, sk_op op, void *dst, size_t n);
 
+/* A random key of type t as its bits: integers uniform over their bits;
+ * floats mostly random bits (all exponents, NaNs among them), a quarter of
+ * the time one of +-0, +-inf, NaN, -NaN, +-1 or a NaN with a payload of
+ * either sign. */
+uint64_t skt_random_key(sk_type t);
+
 /* Random non-integer floats in [-1, 1] (sums are rounded: use for the
  * determinism and error-bound checks only). */
 void skt_fill_float_noisy(sk_type t, void *dst, size_t n);

@@ -41,36 +41,6 @@ typedef enum shape_of_input {
 static const char *const INPUT_NAMES[IN_COUNT] = {"random",      "all equal",   "a below b",
                                                   "a above b",   "interleaved", "few unique"};
 
-/* A float key's bits: mostly random bits (all exponents, NaNs among
- * them), a quarter of the time one of NaN, -NaN, a NaN with a payload,
- * +-0 or +-inf. */
-static uint64_t float_key(sk_type t)
-{
-    static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, 1.0, -1.0};
-    uint64_t r = skt_rand();
-    if (skt_rand_below(4)) return t == SK_FLOAT32 ? r >> 32 : r;
-    size_t k = (size_t)skt_rand_below(sizeof specials / sizeof specials[0] + 1);
-    if (k == sizeof specials / sizeof specials[0]) /* a NaN with a payload, either sign */
-        return t == SK_FLOAT32 ? (0x7fc00000u | (r >> 41) | (r & 0x80000000u))
-                               : (0x7ff8000000000000ull | (r >> 13) | (r & (1ull << 63)));
-    if (t == SK_FLOAT64) {
-        uint64_t bits;
-        memcpy(&bits, &specials[k], 8);
-        return bits;
-    }
-    float f = (float)specials[k];
-    uint32_t bits;
-    memcpy(&bits, &f, 4);
-    return bits;
-}
-
-static uint64_t random_key(sk_type t)
-{
-    if (t == SK_FLOAT32 || t == SK_FLOAT64) return float_key(t);
-    uint64_t r = skt_rand();
-    return sk_type_size(t) == 4 ? r >> 32 : r;
-}
-
 static void put_key(sk_type t, void *keys, size_t i, uint64_t raw)
 {
     memcpy((unsigned char *)keys + i * sk_type_size(t), &raw, sk_type_size(t));
@@ -95,11 +65,11 @@ static void make_inputs(sk_type t, shape_of_input in, int descending, void *a, s
 {
     size_t ks = sk_type_size(t), n = na + nb;
     unsigned char *pool = skt_malloc((n + 1) * ks);
-    uint64_t few[3] = {random_key(t), random_key(t), random_key(t)};
+    uint64_t few[3] = {skt_random_key(t), skt_random_key(t), skt_random_key(t)};
     for (size_t i = 0; i < n; i++)
         put_key(t, pool, i, in == IN_EQUAL ? few[0]
                           : in == IN_FEW_UNIQUE ? few[skt_rand_below(3)]
-                                                : random_key(t));
+                                                : skt_random_key(t));
     if (in == IN_A_BELOW_B || in == IN_A_ABOVE_B || in == IN_INTERLEAVED) {
         /* One sorted pool dealt out: the first na to a (or the last na),
          * or alternately while both sides have room. */

@@ -138,37 +138,6 @@ enum dist { RANDOM, FEW, EQUAL, SORTED, REVERSED, DIST_COUNT };
 static const char *const DIST_NAMES[DIST_COUNT] = {"random", "few unique", "all equal",
                                                    "sorted", "reversed"};
 
-/* A float key's bits: mostly random bits (every exponent, NaNs among them),
- * a quarter of the time one of +-0, +-inf, +-NaN, +-1 or a NaN with a
- * payload of either sign. */
-static uint64_t float_key(sk_type t)
-{
-    static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, 1.0, -1.0};
-    enum { NSPECIAL = sizeof specials / sizeof specials[0] };
-    uint64_t r = skt_rand();
-    if (skt_rand_below(4)) return t == SK_FLOAT32 ? r >> 32 : r;
-    size_t k = (size_t)skt_rand_below(NSPECIAL + 1);
-    if (k == NSPECIAL)
-        return t == SK_FLOAT32 ? (0x7fc00000u | (r >> 41) | (r & 0x80000000u))
-                               : (0x7ff8000000000000ull | (r >> 13) | (r & (1ull << 63)));
-    if (t == SK_FLOAT64) {
-        uint64_t bits;
-        memcpy(&bits, &specials[k], 8);
-        return bits;
-    }
-    float f = (float)specials[k];
-    uint32_t bits;
-    memcpy(&bits, &f, 4);
-    return bits;
-}
-
-static uint64_t random_key(sk_type t)
-{
-    if (t == SK_FLOAT32 || t == SK_FLOAT64) return float_key(t);
-    uint64_t r = skt_rand();
-    return sk_type_size(t) == 4 ? r >> 32 : r;
-}
-
 /* n keys of type t shaped as d says (sorted and reversed: by the whole
  * key, ascending and descending). */
 static unsigned char *make_keys(sk_type t, size_t n, enum dist d)
@@ -176,9 +145,11 @@ static unsigned char *make_keys(sk_type t, size_t n, enum dist d)
     size_t ks = sk_type_size(t);
     unsigned char *k = skt_malloc(n * ks + 1);
     uint64_t pool[6];
-    for (int i = 0; i < 6; i++) pool[i] = random_key(t);
+    for (int i = 0; i < 6; i++) pool[i] = skt_random_key(t);
     for (size_t i = 0; i < n; i++) {
-        uint64_t v = d == FEW ? pool[skt_rand_below(6)] : d == EQUAL ? pool[0] : random_key(t);
+        uint64_t v = d == FEW     ? pool[skt_rand_below(6)]
+                     : d == EQUAL ? pool[0]
+                                  : skt_random_key(t);
         memcpy(k + i * ks, &v, ks);
     }
     if (d == SORTED || d == REVERSED) {
