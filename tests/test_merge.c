@@ -17,7 +17,6 @@
  * mix in NaNs of both signs, +-0 and +-inf. Outputs are poisoned past
  * na + nb and must stay so; inputs must come back unchanged.
  */
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>

@@ -61,7 +61,6 @@
 #include <criterion/parameterized.h>
 
 #include <dirent.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
