@@ -467,3 +467,13 @@ const char *skt_cli_describe(const char *tool, const char *const *args)
         used += (size_t)snprintf(text + used, sizeof text - used, " %s", args[i]);
     return text;
 }
+
+int skt_cli_default_device_has_fp64(void)
+{
+    sk_context *ctx = NULL;
+    sk_device_desc d = SK_DEVICE_DESC_INIT;
+    int has_fp64 = sk_context_create(&ctx, NULL, NULL, 0) == SK_OK &&
+                   sk_context_device(ctx, &d) == SK_OK && d.has_fp64;
+    sk_context_free(ctx);
+    return has_fp64;
+}

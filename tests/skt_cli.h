@@ -36,6 +36,8 @@ void skt_cli_setup(void);
 void skt_cli_dirs_close(void);
 /* Skips the running test when no OpenCL device is present. */
 void skt_cli_require_any_device(void);
+/* 1 when the device the programs will pick has double precision. */
+int skt_cli_default_device_has_fp64(void);
 
 /* The whole file, NUL-terminated (not counted in *len); free() it. */
 unsigned char *skt_cli_slurp(const char *path, size_t *len);

@@ -32,16 +32,6 @@ TestSuite(scan_cli, .init = skt_cli_setup, .fini = skt_cli_dirs_close, .timeout 
 
 #define SCAN(...) skt_cli_runl(NULL, "scan", __VA_ARGS__, (const char *)NULL)
 
-/* 1 when the device the programs will pick has double precision. */
-static int default_device_has_fp64(void)
-{
-    sk_context *ctx = NULL;
-    sk_device_desc d = SK_DEVICE_DESC_INIT;
-    int has_fp64 = sk_context_create(&ctx, NULL, NULL, 0) == SK_OK &&
-                   sk_context_device(ctx, &d) == SK_OK && d.has_fp64;
-    sk_context_free(ctx);
-    return has_fp64;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Serial reference scan                                                     */
@@ -281,7 +271,7 @@ Test(scan_cli, should_match_a_serial_scan_for_float_types_within_the_rounding_bo
 Test(scan_cli, should_match_a_serial_scan_for_float64_where_the_device_has_fp64)
 {
     skt_cli_require_any_device();
-    if (!default_device_has_fp64())
+    if (!skt_cli_default_device_has_fp64())
         cr_skip_test("the default device has no fp64");
     static const scan_case cases[] = {
         {SKT_CLI_F64, "add", 1, 1, "3000", "uniform", "-1:1", NULL},
@@ -341,7 +331,7 @@ Test(scan_cli, should_match_a_serial_float_scan_exactly_when_partial_results_are
     skt_cli_require_any_device();
     exact_float_case(SKT_CLI_F32, "add", 0);
     exact_float_case(SKT_CLI_F32, "mul", 1);
-    if (default_device_has_fp64()) {
+    if (skt_cli_default_device_has_fp64()) {
         exact_float_case(SKT_CLI_F64, "add", 1);
         exact_float_case(SKT_CLI_F64, "mul", 0);
     }

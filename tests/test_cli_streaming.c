@@ -233,15 +233,6 @@ static void write_floats(const char *path, const char *type, const char *op, uin
     free(buf);
 }
 
-static int default_device_has_fp64(void)
-{
-    sk_context *ctx = NULL;
-    sk_device_desc d = SK_DEVICE_DESC_INIT;
-    int has_fp64 = sk_context_create(&ctx, NULL, NULL, 0) == SK_OK &&
-                   sk_context_device(ctx, &d) == SK_OK && d.has_fp64;
-    sk_context_free(ctx);
-    return has_fp64;
-}
 
 ParameterizedTestParameters(streaming_cli, scan_of_floats_should_pass_check_and_repeat)
 {
@@ -251,7 +242,7 @@ ParameterizedTestParameters(streaming_cli, scan_of_floats_should_pass_check_and_
 
 ParameterizedTest(float_case *c, streaming_cli, scan_of_floats_should_pass_check_and_repeat)
 {
-    if (size_of(c->type) == 8 && !default_device_has_fp64())
+    if (size_of(c->type) == 8 && !skt_cli_default_device_has_fp64())
         cr_skip_test("the default device has no fp64");
     uint64_t seed = SEED + (uint64_t)c->op[1] * 7 + size_of(c->type);
     cr_log_info("scan %s --op %s%s, seed %llu", c->type, c->op, c->exclusive ? " -e" : "",
@@ -327,7 +318,7 @@ ParameterizedTestParameters(streaming_cli, compact_should_equal_compact_in_one_p
 
 ParameterizedTest(compact_case *c, streaming_cli, compact_should_equal_compact_in_one_piece)
 {
-    if (strcmp(c->type, "float64") == 0 && !default_device_has_fp64())
+    if (strcmp(c->type, "float64") == 0 && !skt_cli_default_device_has_fp64())
         cr_skip_test("the default device has no fp64");
     uint64_t seed = SEED + (uint64_t)c->mode[3] + size_of(c->type);
     cr_log_info("compact %s %s '%s' values '%s', seed %llu", c->type, c->mode, c->expr,
@@ -455,7 +446,7 @@ Test(streaming_cli, polyeval_points_should_equal_the_points_in_one_piece)
 {
     const char *types[] = {"float32", "float64"};
     for (int t = 0; t < 2; t++) {
-        if (t == 1 && !default_device_has_fp64()) break;
+        if (t == 1 && !skt_cli_default_device_has_fp64()) break;
         size_t size = size_of(types[t]);
         unsigned char *buf = malloc(N * size);
         uint64_t s = SEED + (uint64_t)t;
