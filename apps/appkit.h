@@ -316,6 +316,13 @@ typedef struct ak_opt {
      "show the progress of phases over a second on stderr even\n"          \
      "when it is not a terminal (a line every two seconds)", NULL, 0}
 
+/*! --sync (field `sync`): outputs on the disk before they are put into
+ *  place (see ak_output.sync). */
+#define AK_OPTS_SYNC(T)                                                     \
+    {"sync", 0, AK_OPT_FLAG, offsetof(T, sync), NULL,                       \
+     "put an output into place only once it is on the disk\n"             \
+     "(fsync; default: once it is complete, as cp and sort do)", NULL, 0}
+
 /*! --help and --version (fields `help` and `version`). */
 #define AK_OPTS_HELP_VERSION(T)                                             \
     {"help", 'h', AK_OPT_FLAG, offsetof(T, help), NULL,                     \
@@ -631,6 +638,11 @@ typedef struct ak_output {
     FILE *fp;
     const char *tool;
     uint64_t bytes_written;
+    int sync;        /* the commit waits for the disk (fsync) first, the data
+                        sent there as it is written; 0 (default): the data
+                        may still be in the page cache when it is put into
+                        place (as cp and sort(1) leave it)                */
+    int replaces;    /* a regular file has the destination's name        */
     uint64_t writeback_from;   /* bytes before it are on their way to the disk */
     ak_progress_mode progress; /* of ak_output_write_elements(); AUTO after open */
 } ak_output;
@@ -656,7 +668,7 @@ int ak_output_write_header(ak_output *o, ak_format format, ak_dtype type,
                            size_t n, ak_err *e);
 
 /*! ak_output_flush() : pushes what was written out (to the disk, for a
- *  temporary file), so that a write error shows before anything is
+ *  temporary file with o->sync), so that a write error shows before anything is
  *  committed: a program with several outputs flushes them all, then commits
  *  them all. On failure the output stays open for ak_output_abort().
  *  @return 0 or -1. */

@@ -83,6 +83,7 @@ static int open_outputs(ak_run *r, ak_err *e)
         if (ak_output_open(&r->outputs[i].out, r->outputs[i].path, tool_of(r), e) != 0)
             return -1;
         r->outputs[i].out.progress = r->progress;
+        r->outputs[i].out.sync = ak_cli_flag(r->program->cli, r->args, "sync");
     }
     return 0;
 }
@@ -100,7 +101,8 @@ int ak_run_write_arrays(ak_run *r, ak_err *e)
     return 0;
 }
 
-/* With two outputs, both are on the disk before either is put into place. */
+/* With two outputs, both are complete (on the disk, with --sync) before
+ * either is put into place. */
 static int commit_outputs(ak_run *r, ak_err *e)
 {
     for (size_t i = 0; r->n_outputs > 1 && i < r->n_outputs; i++)

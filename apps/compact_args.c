@@ -97,6 +97,7 @@ static const ak_opt OPTIONS[] = {
     AK_OPTS_DEVICE(compact_args),
     AK_OPTS_TIME(compact_args),
     AK_OPTS_PROGRESS(compact_args),
+    AK_OPTS_SYNC(compact_args),
     AK_OPTS_HELP_VERSION(compact_args),
     AK_OPT_HELP_TEXT(
         "\nPrints 'selected K of N' on stderr.\n"

@@ -23,7 +23,7 @@ typedef struct compact_args {
     ak_dtype type, values_type;
     ak_format format;
     size_t memory;    /* --memory: device bytes, 0 = what the device allows */
-    int in_place, time, progress, list_devices, help, version;
+    int in_place, time, progress, sync, list_devices, help, version;
 } compact_args;
 
 /*! compact_cli : the command line of compact, for ak_parse_command_line(). */

@@ -44,6 +44,7 @@ static const ak_opt OPTIONS[] = {
     AK_OPTS_DEVICE(merge_args),
     AK_OPTS_TIME(merge_args),
     AK_OPTS_PROGRESS(merge_args),
+    AK_OPTS_SYNC(merge_args),
     AK_OPTS_HELP_VERSION(merge_args),
     AK_OPT_HELP_TEXT(
         "\nKeys are ordered as radixsort sorts them (floats in IEEE totalOrder:\n"

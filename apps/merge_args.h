@@ -15,7 +15,7 @@ typedef struct merge_args {
     const char *values[2]; /* --values VA VB, or NULL */
     const char *output, *device, *values_out;
     ak_dtype type, values_type; /* AK_DTYPE_NONE unless given */
-    int descending, check, time, progress, list_devices, help, version;
+    int descending, check, time, progress, sync, list_devices, help, version;
     size_t memory;              /* --memory: device bytes; 0: not given */
 } merge_args;
 

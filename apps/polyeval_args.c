@@ -79,6 +79,7 @@ static const ak_opt OPTIONS[] = {
     AK_OPTS_DEVICE(poly_args),
     AK_OPTS_TIME(poly_args),
     AK_OPTS_PROGRESS(poly_args),
+    AK_OPTS_SYNC(poly_args),
     AK_OPTS_HELP_VERSION(poly_args),
     AK_OPT_HELP_TEXT(
         "\nOne point: Horner's rule as a parallel scan over the coefficients (any\n"

@@ -17,7 +17,7 @@ typedef struct poly_args {
     double *xs;    /* --x values */
     size_t nx;
     size_t memory; /* --memory: device bytes, 0 = what the device allows */
-    int time, progress, list_devices, help, version;
+    int time, progress, sync, list_devices, help, version;
 } poly_args;
 
 /*! polyeval_cli : the command line of polyeval, for ak_parse_command_line(). */

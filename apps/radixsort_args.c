@@ -77,6 +77,7 @@ static const ak_opt OPTIONS[] = {
     AK_OPTS_DEVICE(sort_args),
     AK_OPTS_TIME(sort_args),
     AK_OPTS_PROGRESS(sort_args),
+    AK_OPTS_SYNC(sort_args),
     AK_OPTS_HELP_VERSION(sort_args),
     AK_OPT_HELP_TEXT(
         "\nFloats sort in IEEE totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.\n"

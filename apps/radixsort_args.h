@@ -14,7 +14,7 @@
 typedef struct sort_args {
     const char *input, *output, *device, *values, *values_out;
     ak_dtype type, values_type;   /* AK_DTYPE_NONE unless given */
-    int descending, has_bits, in_place, check, time, progress;
+    int descending, has_bits, in_place, check, time, progress, sync;
     int list_devices, help, version;
     unsigned begin_bit, end_bit;
     size_t memory;                /* --memory: device bytes; 0: not given */

@@ -57,6 +57,7 @@ static const ak_opt OPTIONS[] = {
                   "say so on stderr (exit 1 on a mismatch)"),
     AK_OPTS_TIME(scan_args),
     AK_OPTS_PROGRESS(scan_args),
+    AK_OPTS_SYNC(scan_args),
     AK_OPTS_HELP_VERSION(scan_args),
     AK_OPT_HELP_TEXT("\nInteger add and mul wrap around. Exit status: 0 success, 1 bad input or\n"
                      "failure, 2 usage error.\n"),

@@ -23,6 +23,7 @@ typedef struct scan_args {
     int in_place;
     int time;
     int progress;
+    int sync;
     int check;
     int list_devices;
     int help;

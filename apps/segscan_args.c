@@ -60,6 +60,7 @@ static const ak_opt OPTIONS[] = {
     AK_OPTS_DEVICE(seg_args),
     AK_OPTS_TIME(seg_args),
     AK_OPTS_PROGRESS(seg_args),
+    AK_OPTS_SYNC(seg_args),
     AK_OPTS_HELP_VERSION(seg_args),
     AK_OPT_HELP_TEXT(
         "\nInteger add and mul wrap around. The data must fit in one device buffer.\n"

@@ -16,7 +16,7 @@ typedef struct seg_args {
     ak_dtype type, offsets_type; /* AK_DTYPE_NONE unless given */
     sk_op op;
     size_t memory; /* --memory: device bytes, 0 = what the device allows */
-    int exclusive, reduce, time, progress, list_devices, help, version;
+    int exclusive, reduce, time, progress, sync, list_devices, help, version;
 } seg_args;
 
 /*! segscan_cli : the command line of segscan, for ak_parse_command_line(). */

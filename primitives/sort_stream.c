@@ -6,9 +6,10 @@
  *   plan    the run length r: the device holds a run's keys and values
  *           and the radix sort's scratch for them (measured by the scratch
  *           query; the context makes it at that size at the first sort,
- *           the largest) within device_bytes; the host holds the
- *           staging of a run and the merge's windows (a run's elements in
- *           all) within host_bytes, what is left of it for runs
+ *           the largest) within device_bytes; the host holds two
+ *           stagings of a run (the merge's turns; the runs use one) and
+ *           the merge's windows (a run's elements in all) within
+ *           host_bytes, what is left of it for runs
  *   runs    each run is read into the staging (pinned where the device
  *           gives pinned memory), each piece copied to the device as soon
  *           as it is in; sorted; then, when the input ended within the
@@ -22,7 +23,11 @@
  *           one whose window ends at L. Those are gathered into the staging
  *           in run order and sorted on the device (stable: the stable
  *           merge), then written; a step takes at least that first run's
- *           whole window, so the merge moves on whatever the keys.
+ *           whole window, so the merge moves on whatever the keys. Two
+ *           stagings take turns: a block is sent while the one before is
+ *           written, and sorted and brought back while the next is
+ *           gathered (the queue runs in order, so a staging is reused only
+ *           after its block came back).
  */
 #define _GNU_SOURCE /* O_TMPFILE */
 
@@ -79,7 +84,9 @@ typedef struct ss {
     size_t dev_cap;          /* elements the device buffers hold (0: none yet) */
     size_t sent[2];          /* bytes of the staging sent to them */
     cl_mem dev[2];
-    stage stage[2];
+    stage stage[2][2];       /* [set][part]: the merge's two stagings */
+    int set;                 /* the staging in use */
+    int pin;                 /* new staging memory is pinned, where the device gives it */
     unsigned char peek[8];   /* bytes of the next run read while probing for the end */
     size_t peek_len;
     /* runs */
@@ -276,13 +283,29 @@ static sk_status device_need(ss *s, size_t r, uint64_t *need, size_t *scratch)
     return SK_OK;
 }
 
+/* Whether the staging is pinned: for one pass over the data (one run) it
+ * was not worth its allocation (H100, 1 GiB, the whole program 3.5-4.1 s
+ * pinned against 3.3-3.8 s, three runs each; the copies overlap the
+ * reading and writing either way); staging used again and again (several
+ * runs and the merge's blocks) it is (H100, 4 GiB in runs within 512 MiB:
+ * the sort apart from the reading and writing 2.3-2.5 s pinned, 3.4-3.6 s
+ * in huge pages, two runs each). SCANKIT_PINNED=1 pins it always, 0
+ * never. */
+static int pin_staging(int reused)
+{
+    const char *env = getenv("SCANKIT_PINNED");
+    if (env && strcmp(env, "1") == 0) return 1;
+    if (env && strcmp(env, "0") == 0) return 0;
+    return reused;
+}
+
 /* The longest runs within both budgets and the device's largest buffer. */
 static sk_status plan_runs(ss *s)
 {
     uint64_t dev = device_budget(s), host = host_budget(s), most = s->ctx->desc.max_alloc_bytes;
     size_t es = elem_bytes(s), big = s->es[0] > s->es[1] ? s->es[0] : s->es[1];
     uint64_t r = dev / (2 * es);
-    if (r > host / (2 * es)) r = host / (2 * es);
+    if (r > host / (3 * es)) r = host / (3 * es);
     if (r > most / big) r = most / big;
     if (r > SIZE_MAX / es) r = SIZE_MAX / es;
     for (int tries = 0; r > 0 && tries < 16; tries++) {
@@ -294,8 +317,9 @@ static sk_status plan_runs(ss *s)
             s->r = (size_t)r;
             for (int p = 0; p < s->parts; p++)
                 s->piece[p] = min_size(PIECE_BYTES, s->r * s->es[p]);
-            uint64_t used = 2 * r * es, run = r * es;
+            uint64_t used = 3 * r * es, run = r * es; /* two stagings, the windows */
             s->mem_runs_left = host > used ? (size_t)((host - used) / run) : 0;
+            s->pin = pin_staging(s->opts.expected_bytes > run); /* several runs ahead */
             return SK_OK;
         }
         double by = (double)dev / (double)need;
@@ -367,16 +391,12 @@ static void *host_pages(size_t bytes)
     return malloc(bytes);
 }
 
-/* Staging memory of part p made of pieces of s->piece[p], made as needed:
- * host_pages(), or with SCANKIT_PINNED=1 pinned memory where the device
- * gives it (CL_MEM_ALLOC_HOST_PTR, mapped). Pinned staging was no
- * faster for one pass over the data, its allocation counted: H100, 1 GiB,
- * the whole program 3.5-4.1 s with it against 3.3-3.8 s without, three
- * runs each, before the huge pages (the copies overlap the reading and
- * writing either way). */
+/* Staging memory of part p in the set in use, made of pieces of
+ * s->piece[p], made as needed: host_pages(), or with s->pin pinned memory
+ * where the device gives it (CL_MEM_ALLOC_HOST_PTR, mapped). */
 static sk_status stage_reserve(ss *s, int p, size_t bytes)
 {
-    stage *g = &s->stage[p];
+    stage *g = &s->stage[s->set][p];
     size_t need = (bytes + s->piece[p] - 1) / s->piece[p];
     if (need > g->cap) {
         size_t cap = need > 2 * g->cap ? need : 2 * g->cap;
@@ -386,8 +406,7 @@ static sk_status stage_reserve(ss *s, int p, size_t bytes)
         if (!m) return sk__fail(s->ctx, SK_E_OUT_OF_MEMORY, "the staging's list");
         g->pinned = m, g->cap = cap;
     }
-    const char *pin = getenv("SCANKIT_PINNED");
-    int pinned = pin && strcmp(pin, "1") == 0;
+    int pinned = s->pin;
     for (; g->count < need; g->count++) {
         cl_int rc = CL_SUCCESS;
         unsigned char *mem = NULL;
@@ -408,9 +427,14 @@ static sk_status stage_reserve(ss *s, int p, size_t bytes)
     return SK_OK;
 }
 
+static unsigned char *piece_at(const ss *s, int set, int p, size_t off)
+{
+    return s->stage[set][p].chunk[off / s->piece[p]] + off % s->piece[p];
+}
+
 static unsigned char *stage_at(const ss *s, int p, size_t off)
 {
-    return s->stage[p].chunk[off / s->piece[p]] + off % s->piece[p];
+    return piece_at(s, s->set, p, off);
 }
 
 /* Copies bytes from src into the staging of p at off. */
@@ -423,9 +447,8 @@ static void stage_put(ss *s, int p, size_t off, const unsigned char *src, size_t
     }
 }
 
-static void close_stage(ss *s, int p)
+static void close_stage(ss *s, stage *g)
 {
-    stage *g = &s->stage[p];
     for (size_t i = 0; i < g->count; i++) {
         if (g->pinned[i]) {
             clEnqueueUnmapMemObject(s->ctx->queue, g->pinned[i], g->chunk[i], 0, NULL, NULL);
@@ -436,12 +459,28 @@ static void close_stage(ss *s, int p)
     }
     free(g->chunk);
     free(g->pinned);
+    memset(g, 0, sizeof *g);
+}
+
+/* The merge's stagings pinned (see pin_staging()): the runs' staging made
+ * again if it was not. */
+static void pin_for_merge(ss *s)
+{
+    if (s->pin || !pin_staging(1)) return;
+    s->pin = 1;
+    for (int p = 0; p < 2; p++) {
+        stage *g = &s->stage[0][p];
+        uint64_t bytes = (uint64_t)g->count * s->piece[p];
+        close_stage(s, g);
+        s->host_now -= bytes;
+    }
 }
 
 static void close_all(ss *s)
 {
     release_device(s);
-    for (int p = 0; p < 2; p++) close_stage(s, p);
+    for (int set = 0; set < 2; set++)
+        for (int p = 0; p < 2; p++) close_stage(s, &s->stage[set][p]);
     clFinish(s->ctx->queue);
     for (size_t i = 0; i < s->k; i++)
         for (int p = 0; p < 2; p++) {
@@ -477,40 +516,75 @@ typedef struct sink {
     uint64_t at;
 } sink;
 
-static sk_status sink_piece(ss *s, int p, const sink *to, size_t off, size_t bytes)
+static sk_status sink_piece(ss *s, int set, int p, const sink *to, size_t off, size_t bytes)
 {
-    if (to->spill) return spill_write(s, stage_at(s, p, off), bytes, to->at + off);
+    const unsigned char *at = piece_at(s, set, p, off);
+    if (to->spill) return spill_write(s, at, bytes, to->at + off);
     if (!s->merging) progress(s, "writing", bytes, s->st.count * elem_bytes(s));
-    return write_out(s, p, stage_at(s, p, off), bytes);
+    return write_out(s, p, at, bytes);
+}
+
+/* Sorted elements on their way back from the device into a staging: the
+ * reads of their pieces queued, an event each (NULL: none queued). */
+typedef struct back {
+    size_t n;
+    int set;
+    cl_event *ev[2];
+} back;
+
+static size_t pieces_of(const ss *s, int p, size_t n)
+{
+    return (n * s->es[p] + s->piece[p] - 1) / s->piece[p];
+}
+
+/* Queues the reads of the first n elements of part p into the staging in
+ * use, piece by piece. */
+static sk_status queue_back(ss *s, int p, size_t n, back *b)
+{
+    size_t bytes = n * s->es[p], pieces = pieces_of(s, p, n);
+    sk_status st = stage_reserve(s, p, bytes);
+    if (st != SK_OK) return st;
+    b->n = n;
+    b->set = s->set;
+    if (!(b->ev[p] = calloc(pieces ? pieces : 1, sizeof *b->ev[p])))
+        return sk__fail(s->ctx, SK_E_OUT_OF_MEMORY, "download events");
+    for (size_t i = 0; i < pieces; i++) {
+        size_t off = i * s->piece[p], len = min_size(s->piece[p], bytes - off);
+        cl_int rc = clEnqueueReadBuffer(s->ctx->queue, s->dev[p], CL_FALSE, off, len,
+                                        stage_at(s, p, off), 0, NULL, &b->ev[p][i]);
+        if (rc != CL_SUCCESS) return sk__fail_cl(s->ctx, rc, "clEnqueueReadBuffer(stream sort)");
+    }
+    clFlush(s->ctx->queue);
+    return SK_OK;
+}
+
+/* Waits for part p of b piece by piece, handing each on as soon as it is
+ * in while st is SK_OK (after a failure only waiting); releases the
+ * events. */
+static sk_status drain_back(ss *s, int p, back *b, const sink *to, sk_status st)
+{
+    if (!b->ev[p]) return st;
+    size_t bytes = b->n * s->es[p], pieces = pieces_of(s, p, b->n);
+    for (size_t i = 0; i < pieces && b->ev[p][i]; i++) {
+        size_t off = i * s->piece[p], len = min_size(s->piece[p], bytes - off);
+        cl_int rc = clWaitForEvents(1, &b->ev[p][i]);
+        if (st == SK_OK && rc != CL_SUCCESS) st = sk__fail_cl(s->ctx, rc, "clWaitForEvents");
+        if (st == SK_OK) st = sink_piece(s, b->set, p, to, off, len);
+        clReleaseEvent(b->ev[p][i]);
+    }
+    free(b->ev[p]);
+    b->ev[p] = NULL;
+    if (st != SK_OK) clFinish(s->ctx->queue);
+    return st;
 }
 
 /* The first n elements of part p back into the staging, piece by piece,
  * each handed on as soon as it is in. */
 static sk_status download(ss *s, int p, size_t n, const sink *to)
 {
-    size_t bytes = n * s->es[p], pieces = (bytes + s->piece[p] - 1) / s->piece[p];
-    sk_status st = stage_reserve(s, p, bytes);
-    if (st != SK_OK) return st;
-    cl_event *ev = calloc(pieces ? pieces : 1, sizeof *ev);
-    if (!ev) return sk__fail(s->ctx, SK_E_OUT_OF_MEMORY, "download events");
-    size_t queued = 0;
-    for (; st == SK_OK && queued < pieces; queued++) {
-        size_t off = queued * s->piece[p], len = min_size(s->piece[p], bytes - off);
-        cl_int rc = clEnqueueReadBuffer(s->ctx->queue, s->dev[p], CL_FALSE, off, len,
-                                        stage_at(s, p, off), 0, NULL, &ev[queued]);
-        if (rc != CL_SUCCESS) st = sk__fail_cl(s->ctx, rc, "clEnqueueReadBuffer(stream sort)");
-    }
-    clFlush(s->ctx->queue);
-    for (size_t i = 0; i < queued && ev[i]; i++) {
-        size_t off = i * s->piece[p], len = min_size(s->piece[p], bytes - off);
-        cl_int rc = clWaitForEvents(1, &ev[i]);
-        if (st == SK_OK && rc != CL_SUCCESS) st = sk__fail_cl(s->ctx, rc, "clWaitForEvents");
-        if (st == SK_OK) st = sink_piece(s, p, to, off, len);
-        clReleaseEvent(ev[i]);
-    }
-    if (st != SK_OK) clFinish(s->ctx->queue);
-    free(ev);
-    return st;
+    back b = {0, 0, {NULL, NULL}};
+    sk_status st = queue_back(s, p, n, &b);
+    return drain_back(s, p, &b, to, st);
 }
 
 /* Sorts the first n elements on the device. */
@@ -618,7 +692,9 @@ static sk_status add_run(ss *s, size_t n, ss_run **out)
     return SK_OK;
 }
 
-/* A sorted run of n on the device into host memory. */
+/* A sorted run of n on the device into host memory, the copy queued (the
+ * queue runs in order: the next run's data goes to the device after it;
+ * the merge waits for it). */
 static sk_status keep_run(ss *s, ss_run *run, size_t n)
 {
     for (int p = 0; p < s->parts; p++) {
@@ -626,7 +702,7 @@ static sk_status keep_run(ss *s, ss_run *run, size_t n)
         if (!(run->mem[p] = host_pages(bytes ? bytes : 1)))
             return sk__fail(s->ctx, SK_E_OUT_OF_MEMORY, "%zu bytes for a run", bytes);
         host_add(s, bytes);
-        sk_status st = sk__read(s->ctx, s->dev[p], true, 0, bytes, run->mem[p]);
+        sk_status st = sk__read(s->ctx, s->dev[p], false, 0, bytes, run->mem[p]);
         if (st != SK_OK) return st;
     }
     s->mem_runs_left--;
@@ -799,51 +875,90 @@ static void plan_block(const ss *s, size_t w, size_t *take)
     }
 }
 
-/* The block's pieces, in run order, into the staging: *m elements. When
- * one run gives all of it (*direct), its piece goes straight to the
- * writers instead. */
-static sk_status gather(ss *s, size_t w, const size_t *take, size_t *m, int *direct)
+/* How many runs give to the block. */
+static size_t sources_of(const ss *s, const size_t *take)
 {
-    size_t sources = 0, total = 0;
+    size_t sources = 0;
+    for (size_t i = 0; i < s->k; i++) sources += take[i] != 0;
+    return sources;
+}
+
+/* The block's pieces, in run order, into the staging in use: *m elements. */
+static sk_status gather(ss *s, size_t w, const size_t *take, size_t *m)
+{
+    size_t total = 0;
     *m = 0;
-    for (size_t i = 0; i < s->k; i++) sources += take[i] != 0, total += take[i];
-    *direct = sources == 1;
-    for (int p = 0; p < s->parts && !*direct; p++) {
+    for (size_t i = 0; i < s->k; i++) total += take[i];
+    for (int p = 0; p < s->parts; p++) {
         sk_status st = stage_reserve(s, p, total * s->es[p]);
         if (st != SK_OK) return st;
     }
     for (size_t i = 0; i < s->k; i++) {
         if (!take[i]) continue;
         for (int p = 0; p < s->parts; p++) {
-            size_t c = 0, bytes = take[i] * s->es[p];
+            size_t c = 0;
             const unsigned char *from = window_keys(s, &s->runs[i], w, &c, p);
-            if (*direct) {
-                sk_status st = write_out(s, p, from, bytes);
-                if (st != SK_OK) return st;
-            } else {
-                stage_put(s, p, *m * s->es[p], from, bytes);
-            }
+            stage_put(s, p, *m * s->es[p], from, take[i] * s->es[p]);
         }
         *m += take[i];
     }
     return SK_OK;
 }
 
-static sk_status merge_block(ss *s, size_t w, size_t *take)
+/* The block before, written as it comes back (nothing when none is on
+ * its way); after a failure only waited for. */
+static sk_status write_back(ss *s, back *b, sk_status st)
+{
+    sink to = {0, 0};
+    for (int p = 0; p < s->parts; p++) st = drain_back(s, p, b, &to, st);
+    return st;
+}
+
+/* A block that one run gives all of: its piece straight to the writers,
+ * after the block before. */
+static sk_status write_direct(ss *s, size_t w, const size_t *take, back *before)
+{
+    sk_status st = write_back(s, before, SK_OK);
+    for (size_t i = 0; i < s->k && st == SK_OK; i++) {
+        if (!take[i]) continue;
+        for (int p = 0; p < s->parts && st == SK_OK; p++) {
+            size_t c = 0;
+            const unsigned char *from = window_keys(s, &s->runs[i], w, &c, p);
+            st = write_out(s, p, from, take[i] * s->es[p]);
+        }
+    }
+    return st;
+}
+
+/* The block gathered in the staging in use (m elements) to the device,
+ * while the block before is written; sorted; its way back queued into
+ * *before, and the other staging in use. */
+static sk_status sort_block(ss *s, size_t m, back *before)
+{
+    sk_status st = SK_OK;
+    for (int p = 0; p < s->parts && st == SK_OK; p++) {
+        s->sent[p] = 0;
+        st = send(s, p, m * s->es[p]);
+    }
+    st = write_back(s, before, st);
+    if (st == SK_OK) st = device_sort(s, m);
+    for (int p = 0; p < s->parts && st == SK_OK; p++) st = queue_back(s, p, m, before);
+    s->set ^= 1;
+    s->st.merge_blocks++;
+    return st;
+}
+
+static sk_status merge_block(ss *s, size_t w, size_t *take, back *before)
 {
     size_t m = 0;
-    int direct = 0;
+    sk_status st = SK_OK;
     plan_block(s, w, take);
-    sk_status st = gather(s, w, take, &m, &direct);
-    if (st == SK_OK && !direct) {
-        sink to = {0, 0};
-        for (int p = 0; p < s->parts && st == SK_OK; p++) {
-            s->sent[p] = 0;
-            st = send(s, p, m * s->es[p]);
-        }
-        if (st == SK_OK) st = device_sort(s, m);
-        for (int p = 0; p < s->parts && st == SK_OK; p++) st = download(s, p, m, &to);
-        s->st.merge_blocks++;
+    if (sources_of(s, take) == 1) {
+        for (size_t i = 0; i < s->k; i++) m += take[i];
+        st = write_direct(s, w, take, before);
+    } else {
+        st = gather(s, w, take, &m);
+        if (st == SK_OK) st = sort_block(s, m, before);
     }
     for (size_t i = 0; i < s->k && st == SK_OK; i++) {
         ss_run *run = &s->runs[i];
@@ -855,6 +970,13 @@ static sk_status merge_block(ss *s, size_t w, size_t *take)
     return st;
 }
 
+static uint64_t merged_so_far(const ss *s)
+{
+    uint64_t done = 0;
+    for (size_t i = 0; i < s->k; i++) done += s->runs[i].next;
+    return done;
+}
+
 static sk_status merge_runs(ss *s)
 {
     size_t w = s->r / s->k;
@@ -863,19 +985,20 @@ static sk_status merge_runs(ss *s)
                         "merge: give the sort more memory", s->k, s->r);
     size_t *take = calloc(s->k, sizeof *take);
     if (!take) return sk__fail(s->ctx, SK_E_OUT_OF_MEMORY, "the merge's plan");
-    sk_status st = open_windows(s, w);
+    cl_int rc = clFinish(s->ctx->queue); /* the runs kept in host memory are there */
+    sk_status st = rc == CL_SUCCESS ? open_windows(s, w) : sk__fail_cl(s->ctx, rc, "clFinish");
+    pin_for_merge(s);
+    back before = {0, 0, {NULL, NULL}};
     s->phase_done = 0;
     s->merging = 1; /* the blocks written count as merging, not writing */
     for (uint64_t out = 0; st == SK_OK && out < s->st.count;) {
-        uint64_t before = 0;
-        for (size_t i = 0; i < s->k; i++) before += s->runs[i].next;
-        st = merge_block(s, w, take);
-        uint64_t after = 0;
-        for (size_t i = 0; i < s->k; i++) after += s->runs[i].next;
-        out = after;
-        if (st == SK_OK && after == before)
+        st = merge_block(s, w, take, &before);
+        uint64_t after = merged_so_far(s);
+        if (st == SK_OK && after == out)
             st = sk__fail(s->ctx, SK_E_CL, "the merge made no progress"); /* cannot happen */
+        out = after;
     }
+    st = write_back(s, &before, st);
     free(take);
     return st;
 }

@@ -1,8 +1,9 @@
 /*
  * test_cli_signals_commit.c - programs ended by a signal while they put
  * their outputs into place leave only what README says: strace delivers
- * the signal at the first fsync (everything written, nothing in place) and
- * at the link or rename that puts the first output into place. A caught
+ * the signal at the first fsync of a --sync run (everything written,
+ * nothing in place) and at the link or rename that puts the first output
+ * into place. A caught
  * signal lets the output in hand finish; SIGKILL leaves it whole under a
  * hidden name. (Reading, open outputs and writing: test_cli_signals.c; the
  * harness: tests/skt_cli_signals.c.)
@@ -28,16 +29,29 @@ TestSuite(cli_signals, .init = skt_cli_setup, .fini = skt_cli_dirs_close, .timeo
 /* Committing                                                                */
 /* ------------------------------------------------------------------------ */
 
+/* The programs of skt_cli_signals.c with --sync: their outputs reach the
+ * disk (fsync) before the commit. */
+static const skt_sig_command radixsort_sync = {
+    "radixsort",
+    {"k.bin", "--values", "v.bin", "-o", "out.bin", "--values-out", "vals.bin", "--sync", NULL},
+    {"out.bin", "vals.bin"}};
+static const skt_sig_command compact_sync = {"compact",
+                                             {"k.bin", "--if", "x % 2 == 0", "--values", "v.bin",
+                                              "-o", "out.bin", "--values-out", "vals.bin",
+                                              "--sync", NULL},
+                                             {"out.bin", "vals.bin"}};
+static const skt_sig_command scan_sync = {
+    "scan", {"k.bin", "-o", "out.bin", "--sync", NULL}, {"out.bin", NULL}};
+
 Test(cli_signals, a_signal_just_before_the_commit_leaves_only_what_sigkill_leaves_of_named_files)
 {
     skt_sig_require_strace();
     skt_cli_require_any_device();
     skt_sig_write_inputs();
-    static const skt_sig_command *const programs[] = {&SKT_SIG_RADIXSORT, &SKT_SIG_COMPACT,
-                                                      &SKT_SIG_SCAN};
-    skt_sig_reference warm[] = {skt_sig_complete_run(&SKT_SIG_RADIXSORT),
-                                skt_sig_complete_run(&SKT_SIG_COMPACT),
-                                skt_sig_complete_run(&SKT_SIG_SCAN)};
+    static const skt_sig_command *const programs[] = {&radixsort_sync, &compact_sync, &scan_sync};
+    skt_sig_reference warm[] = {skt_sig_complete_run(&radixsort_sync),
+                                skt_sig_complete_run(&compact_sync),
+                                skt_sig_complete_run(&scan_sync)};
     static const int signals[] = {SIGPIPE, SIGINT, SIGTERM, SIGKILL};
     for (skt_sig_temp_kind k = SKT_SIG_TEMP_AS_IS; k <= SKT_SIG_TEMP_NAMED; k++)
         for (size_t s = 0; s < SKT_SIG_COUNT(signals); s++) {

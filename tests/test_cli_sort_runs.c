@@ -49,7 +49,7 @@ TestSuite(sort_runs_cli, .init = cli_setup, .fini = cli_teardown, .timeout = 300
 #define N 20000
 #define BUDGET "48K"
 #define BUDGET_BYTES (48u << 10)
-#define HOST "80K"
+#define HOST "104K"
 
 enum dist { UNIFORM, FEW, EQUAL, SORTED, REVERSED };
 

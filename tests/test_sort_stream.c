@@ -181,8 +181,8 @@ static const char *const REGIME_NAMES[REGIME_COUNT] = {"one run", "runs in memor
                                                        "runs spilled"};
 
 /* The device budget of the regimes with several runs, and the host budget
- * of the spilled one: the staging and the windows (about a run each, a
- * run about half the device budget) and about two runs kept in memory. */
+ * of the spilled one: the two stagings and the windows (about a run each,
+ * a run about half the device budget) and about one run kept in memory. */
 #define DEVICE_BUDGET ((uint64_t)128 << 10)
 #define HOST_BUDGET (2 * DEVICE_BUDGET)
 
@@ -345,7 +345,7 @@ static void check_sort(const sort_case *c, const budget *b, const unsigned char 
     if (!b->host)
         cr_assert_eq(st.spilled_runs, 0, "%s: %llu runs spilled, no host budget", what,
                      (unsigned long long)st.spilled_runs);
-    /* the host budget keeps about two runs besides the staging and the
+    /* the host budget keeps about one run besides the stagings and the
      * windows: beyond five runs some must have gone to the file */
     if (b->host && st.runs > 5)
         cr_assert_gt(st.spilled_runs, 0, "%s: none of %llu runs spilled", what,

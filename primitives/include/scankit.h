@@ -1019,9 +1019,10 @@ typedef void (*sk_stream_progress_fn)(void *user, const char *phase, uint64_t do
  *                    against nothing, and with the caller's scratch set
  *                    (sk_context_set_scratch()) the sort takes its scratch
  *                    from there, which must hold it;
- *    host_bytes      host memory for the staging of runs and for the runs
- *                    kept there (0: half the physical memory); runs beyond
- *                    it go to a temporary file;
+ *    host_bytes      host memory for two stagings of a run, the merge's
+ *                    windows (a run's elements in all) and the runs kept
+ *                    there (0: half the physical memory); runs beyond it
+ *                    go to a temporary file;
  *    temp_dir        the directory of that file (NULL: $TMPDIR, else /tmp);
  *                    the file has no name (or loses it at once), so it
  *                    never outlives the sort, however the process ends;
@@ -1072,14 +1073,16 @@ typedef struct sk_stream_stats {
  *  the same order as sk_sort_keys() and its forms give, stable, for data
  *  of any size. Data that fits the device budget is sorted in one piece,
  *  read in pieces whose copies to the device overlap the reading and
- *  written in pieces as they come back (through pinned staging memory).
+ *  written in pieces as they come back (through staging memory).
  *  Larger data is sorted as runs that fit, kept in host memory while
  *  host_bytes allows and written to one temporary file beyond it; then
  *  one merge pass reads every run once, in order: each step takes from
  *  every run a window of its next keys, the keys that no later key of any
  *  run can precede (all below the smallest window end, and those equal to
  *  it from the runs up to the one it ends), sorts them on the device as one
- *  block (stable, in run order: the stable merge) and writes them. A block
+ *  block (stable, in run order: the stable merge) and writes them; two
+ *  stagings take turns, so that a block goes to the device while the one
+ *  before is written, and is sorted while the next is gathered. A block
  *  holds at most a run's elements, so the device and host budgets hold
  *  throughout. The input must hold whole elements, and values_in exactly as
  *  many values as keys_in keys. Blocking; the functions run on the calling
