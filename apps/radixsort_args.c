@@ -47,14 +47,7 @@ static const ak_opt OPTIONS[] = {
                    "(keys.bin -> keys.sorted.bin; .npy stays .npy), stdout\n"
                    "when INPUT is '-'. Written to a temporary file and\n"
                    "renamed, so a failure leaves no partial output."),
-    AK_OPTS_KEY_TYPE(sort_args),
-    AK_OPTS_DESCENDING(sort_args, "largest first (the exact reverse order, still stable)"),
-    RADIXSORT_OPT_BITS,
-    AK_OPTS_VALUES(sort_args,
-                   "values that move with the keys (4- or 8-byte elements,\n"
-                   "as many as there are keys)"),
-    AK_OPTS_VALUES_TYPE_OUT(sort_args, "where to write the values (default: FILE with '.sorted'\n"
-                                       "before its extension)"),
+    RADIXSORT_OPTS_KEYS_VALUES,
     AK_OPTS_MEMORY(sort_args,
                    "device memory the sort may use (suffixes K M G T, e.g. 64M,\n"
                    "4G); data larger than that is sorted in runs that fit,\n"

@@ -31,6 +31,21 @@ typedef struct sort_args {
      "bit flipped for signed ones, the totalOrder bits for floats",         \
      radixsort_parse_bits, 0}
 
+/*! RADIXSORT_OPTS_KEYS_VALUES : the rows of what is sorted and how, which
+ *  radixsort-mpi shares: --type, --descending, --bits, --values,
+ *  --values-type, --values-out (on a sort_args at the start of the
+ *  arguments). */
+#define RADIXSORT_OPTS_KEYS_VALUES                                          \
+    AK_OPTS_KEY_TYPE(sort_args),                                            \
+    AK_OPTS_DESCENDING(sort_args, "largest first (the exact reverse order, still stable)"), \
+    RADIXSORT_OPT_BITS,                                                     \
+    AK_OPTS_VALUES(sort_args,                                               \
+                   "values that move with the keys (4- or 8-byte elements,\n" \
+                   "as many as there are keys)"),                          \
+    AK_OPTS_VALUES_TYPE_OUT(sort_args,                                      \
+                            "where to write the values (default: FILE with '.sorted'\n" \
+                            "before its extension)")
+
 /*! radixsort_parse_bits() : --bits B:E into the sort_args at `args`.
  *  @return 0 or -1. */
 int radixsort_parse_bits(void *args, const char *s, ak_err *e);

@@ -22,14 +22,7 @@ static const ak_opt OPTIONS[] = {
                    "extension (keys.bin -> keys.sorted.bin; .npy stays .npy).\n"
                    "Written to a temporary file beside it and renamed once\n"
                    "every rank succeeded, so a failure leaves no output."),
-    AK_OPTS_KEY_TYPE(sort_args),
-    AK_OPTS_DESCENDING(sort_args, "largest first (the exact reverse order, still stable)"),
-    RADIXSORT_OPT_BITS,
-    AK_OPTS_VALUES(sort_args,
-                   "values that move with the keys (4- or 8-byte elements,\n"
-                   "as many as there are keys)"),
-    AK_OPTS_VALUES_TYPE_OUT(sort_args, "where to write the values (default: FILE with '.sorted'\n"
-                                       "before its extension)"),
+    RADIXSORT_OPTS_KEYS_VALUES,
     {"balanced", 0, AK_OPT_FLAG, offsetof(sort_mpi_args, balanced), NULL,
      "split exactly: every rank ends with n/P keys (or one\n"
      "more) before writing; the output is the same", NULL, 0},
