@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test_cli_radixsort_mpi.sh - radixsort-mpi against radixsort, byte for
 # byte, under mpiexec with 1, 2 and 3 ranks: raw and .npy keys, descending,
-# --balanced, pairs with a bit range; and a bad input: one line on stderr,
-# a non-zero exit, no output and no temporary file left.
+# --balanced, pairs with a bit range; and failures (a bad input, values
+# that do not match, one rank's device): one line on stderr, a non-zero
+# exit, no output and no temporary file left.
 #
 # usage: test_cli_radixsort_mpi.sh APPS_DIR MPIEXEC NUMPROC_FLAG [MPIEXEC_FLAG...]
 # (ctest passes the build's apps/ and mpiexec; Open MPI gets --oversubscribe
@@ -89,6 +90,20 @@ rc=$?
 [ "$rc" -ne 0 ] && [ "$(wc -l <err.txt)" -eq 1 ] && [ -z "$(ls -A outdir)" ] ||
     fail "short values: exit $rc, stderr: $(cat err.txt), left: $(ls -A outdir)"
 echo "ok: P=3 short values: $(cat err.txt)"
+
+# One rank's device fails (Open MPI's MPMD syntax gives the last rank its
+# own SCANKIT_DEVICE): rank 0 tells that rank's reason, once.
+version=$("$mpiexec" --version 2>/dev/null)
+if [[ $version == *"Open MPI"* || $version == *OpenRTE* ]]; then
+    "$mpiexec" "${mpi_flags[@]}" "$np_flag" 2 "$apps/radixsort-mpi" keys.bin -o outdir/out.bin : \
+        "$np_flag" 1 -x SCANKIT_DEVICE=nosuch "$apps/radixsort-mpi" keys.bin -o outdir/out.bin \
+        2>err.txt
+    rc=$?
+    [ "$rc" -ne 0 ] && [ "$(wc -l <err.txt)" -eq 1 ] && [ -z "$(ls -A outdir)" ] &&
+        grep -q "^radixsort-mpi: SCANKIT_DEVICE='nosuch': " err.txt ||
+        fail "one rank's device: exit $rc, stderr: $(cat err.txt), left: $(ls -A outdir)"
+    echo "ok: P=3, the last rank's device fails: $(cat err.txt)"
+fi
 
 if [ "$failures" -ne 0 ]; then
     echo "test_cli_radixsort_mpi: $failures failure(s)" >&2
