@@ -215,6 +215,14 @@ int ak_check_count(const char *name, size_t n, const char *what, size_t want, co
     return ak_fail(e, "%s: %zu %s for %zu %s", name, n, what, want, of);
 }
 
+int ak_check_value_type(const char *name, ak_dtype t, ak_err *e)
+{
+    size_t size = ak_dtype_size(t);
+    if (size != 4 && size != 8)
+        return ak_fail(e, "%s: values must be of 4 or 8 bytes, not %s", name, ak_dtype_name(t));
+    return 0;
+}
+
 int ak_check_scan_type(const char *name, ak_dtype t, sk_op op, ak_err *e)
 {
     if (ak_check_sk_type(name, t, "scanned", e) != 0)

@@ -147,6 +147,11 @@ int ak_check_scan_type(const char *name, ak_dtype t, sk_op op, ak_err *e);
 int ak_check_count(const char *name, size_t n, const char *what, size_t want, const char *of,
                    ak_err *e);
 
+/*! ak_check_value_type() : values that move with keys (the sorts, the
+ *  merge) are of 4 or 8 bytes: else "<name>: values must be of 4 or 8
+ *  bytes, not <type>". @return 0 or -1. */
+int ak_check_value_type(const char *name, ak_dtype t, ak_err *e);
+
 /*! The list of type names for usage text. */
 #define AK_SK_TYPE_NAMES "uint32|int32|uint64|int64|float32|float64"
 

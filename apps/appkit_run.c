@@ -153,10 +153,8 @@ int ak_run_read_values(ak_run *r, const char *path, ak_dtype type, size_t count,
     const char *name = ak_display_name(path, 0);
     if (ak_run_read(r, path, type, AK_UINT32, out, e) != 0)
         return -1;
-    size_t size = ak_dtype_size(out->type);
-    if (size != 4 && size != 8)
-        return ak_fail(e, "%s: values must be of 4 or 8 bytes, not %s", name,
-                       ak_dtype_name(out->type));
+    if (ak_check_value_type(name, out->type, e) != 0)
+        return -1;
     return ak_check_count(name, out->n, "values", count, of, e);
 }
 

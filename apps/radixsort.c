@@ -80,15 +80,7 @@ static void plan(ak_run *r)
 
 static int check_key_type(ak_run *r, ak_dtype t, ak_err *e)
 {
-    const sort_args *a = r->args;
-    const char *name = ak_run_input_name(r);
-    if (ak_check_sk_type(name, t, "sorted", e) != 0)
-        return -1;
-    unsigned bits = 8 * (unsigned)ak_dtype_size(t);
-    if (a->has_bits && a->end_bit > bits)
-        return ak_fail(e, "%s: --bits %u:%u exceeds the %u bits of %s", name, a->begin_bit,
-                       a->end_bit, bits, ak_dtype_name(t));
-    return 0;
+    return radixsort_check_key_type(r->args, ak_run_input_name(r), t, e);
 }
 
 static int read_into_memory(ak_run *r, ak_err *e)
@@ -116,10 +108,8 @@ static int open_values(ak_run *r, ak_data *keys, ak_data *v, ak_err *e)
     ak_read_opts ro = {a->values_type, AK_UINT32, NULL, r->progress};
     if (ak_data_open(a->values, &ro, v, e) != 0)
         return -1;
-    size_t size = ak_dtype_size(v->type);
-    if (size != 4 && size != 8)
-        return ak_fail(e, "%s: values must be of 4 or 8 bytes, not %s", v->name,
-                       ak_dtype_name(v->type));
+    if (ak_check_value_type(v->name, v->type, e) != 0)
+        return -1;
     uint64_t nk = count_of(keys), nv = count_of(v);
     if (nk == AK_SIZE_UNKNOWN || nv == AK_SIZE_UNKNOWN)
         return 0; /* the sort checks as it goes */

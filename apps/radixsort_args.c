@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-static int parse_bits(void *args, const char *s, ak_err *e)
+int radixsort_parse_bits(void *args, const char *s, ak_err *e)
 {
     sort_args *a = args;
     char *end = NULL;
@@ -25,7 +25,7 @@ static int parse_bits(void *args, const char *s, ak_err *e)
     return 0;
 }
 
-static int check_args(void *args, ak_err *e)
+int radixsort_check_args(void *args, ak_err *e)
 {
     const sort_args *a = args;
     if (!a->values && (a->values_type != AK_DTYPE_NONE || a->values_out))
@@ -47,17 +47,7 @@ static const ak_opt OPTIONS[] = {
                    "(keys.bin -> keys.sorted.bin; .npy stays .npy), stdout\n"
                    "when INPUT is '-'. Written to a temporary file and\n"
                    "renamed, so a failure leaves no partial output."),
-    AK_OPTS_KEY_TYPE(sort_args),
-    AK_OPTS_DESCENDING(sort_args, "largest first (the exact reverse order, still stable)"),
-    {"bits", 0, AK_OPT_CUSTOM, 0, "B:E",
-     "sort by bits B..E-1 of the order key only (0 <= B < E <=\n"
-     "key bits): the key itself for unsigned types, the sign\n"
-     "bit flipped for signed ones, the totalOrder bits for floats", parse_bits, 0},
-    AK_OPTS_VALUES(sort_args,
-                   "values that move with the keys (4- or 8-byte elements,\n"
-                   "as many as there are keys)"),
-    AK_OPTS_VALUES_TYPE_OUT(sort_args, "where to write the values (default: FILE with '.sorted'\n"
-                                       "before its extension)"),
+    RADIXSORT_OPTS_KEYS_VALUES,
     AK_OPTS_MEMORY(sort_args,
                    "device memory the sort may use (suffixes K M G T, e.g. 64M,\n"
                    "4G); data larger than that is sorted in runs that fit,\n"
@@ -92,4 +82,15 @@ AK_DEFINE_CLI(radixsort, RADIXSORT_TOOL,
               "                 [--temp-dir DIR] [--in-place] [--check]\n"
               "                 [--device SPEC] [--list-devices] [--time] [--progress] [--help]\n"
               "                 [--version]",
-              OPTIONS, sort_args, NULL, check_args, NULL)
+              OPTIONS, sort_args, NULL, radixsort_check_args, NULL)
+
+int radixsort_check_key_type(const sort_args *a, const char *name, ak_dtype t, ak_err *e)
+{
+    if (ak_check_sk_type(name, t, "sorted", e) != 0)
+        return -1;
+    unsigned bits = 8 * (unsigned)ak_dtype_size(t);
+    if (a->has_bits && a->end_bit > bits)
+        return ak_fail(e, "%s: --bits %u:%u exceeds the %u bits of %s", name, a->begin_bit,
+                       a->end_bit, bits, ak_dtype_name(t));
+    return 0;
+}

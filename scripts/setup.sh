@@ -2,7 +2,8 @@
 # Installs what scankit needs on Debian 12 (or Ubuntu) when it is missing:
 # a C toolchain, CMake, the OpenCL ICD loader and headers, PoCL (an OpenCL
 # device on the CPU), Criterion, Oclgrind, valgrind and strace (tests), Boost
-# headers (the Boost.Compute peer the quick benchmark test checks); --bench
+# headers (the Boost.Compute peer the quick benchmark test checks), Open MPI
+# (scankit_mpi, radixsort-mpi and their tests); --bench
 # adds the benchmark tools, --fuzz clang and libFuzzer (scripts/fuzz.sh).
 # Runs apt-get as root, or through sudo. Does nothing when everything is there.
 set -euo pipefail
@@ -12,6 +13,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
   libcriterion-dev oclgrind valgrind strace
   libboost-dev
+  libopenmpi-dev openmpi-bin
 )
 for arg in "$@"; do
   case "$arg" in

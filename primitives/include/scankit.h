@@ -113,7 +113,8 @@ SK_API const char *sk_version_string(void);
     X(E_NO_DEVICE,     -5, "no matching OpenCL device")                       \
     X(E_OUT_OF_MEMORY, -6, "out of host or device memory")                    \
     X(E_SIZE,          -7, "size out of range")                              \
-    X(E_IO,            -8, "reading, writing or a temporary file failed")
+    X(E_IO,            -8, "reading, writing or a temporary file failed")    \
+    X(E_COMM,          -9, "communication between processes failed")
 
 /*! sk_status :
  *  Result of every scankit call. 0 is success, errors are negative.
@@ -124,7 +125,8 @@ SK_API const char *sk_version_string(void);
  *  untouched. It also comes from a call that needs more of the caller's
  *  scratch than was given (sk_context_set_scratch(); outputs then
  *  unspecified). SK_E_OUT_OF_MEMORY is an allocation under that limit that
- *  failed. */
+ *  failed. SK_E_COMM (since 1.1) comes from scankit_mpi.h's functions
+ *  only: an MPI call that returned an error. */
 typedef enum sk_status {
 #define SK_STATUS_ENUM_(name, value, text) SK_##name = value,
     SK_STATUS_MAP(SK_STATUS_ENUM_)

@@ -1,0 +1,493 @@
+/*
+ * radixsort-mpi - sorts a file of keys (optionally with a file of values)
+ * over the ranks of an MPI job: scankit_mpi's distributed sort, each rank
+ * on its own OpenCL device.
+ *
+ *   mpirun -np 4 radixsort-mpi keys.bin             to keys.sorted.bin
+ *   mpirun -np 4 radixsort-mpi k.npy -o s.npy --descending
+ *   mpirun -np 8 radixsort-mpi k.bin --type float64 --values v.bin --balanced
+ *
+ * Rank 0 opens the inputs as radixsort does (the same checks and messages)
+ * and decides the outputs; every rank then reads its share of the inputs
+ * (collective MPI-IO reads), sorts with the others, and writes its range of
+ * the sorted order at its offset (collective writes; rank 0 writes a .npy
+ * header first) into a temporary file beside each output, which rank 0
+ * renames once every rank succeeded and removes otherwise. The output is
+ * radixsort's, byte for byte.
+ *
+ * After each step the ranks agree on its outcome (an MPI_Allreduce): any
+ * rank's failure ends the run on every rank, with one line on stderr from
+ * rank 0 (the first failing rank's reason), exit status 1 everywhere, and
+ * no output left.
+ *
+ * Exit status: 0 success, 1 bad input or failure, 2 usage error.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+
+#include "radixsort_mpi_args.h"
+#include "scankit_mpi.h"
+#include "sort_check.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The most bytes of one MPI-IO call: below INT_MAX, a multiple of 8. */
+#define IO_CHUNK_BYTES ((size_t)1 << 30)
+
+/* An input file as rank 0 found it. */
+typedef struct in_file {
+    ak_dtype type;
+    ak_format format;
+    uint64_t data_at;   /* the first element's byte offset */
+    uint64_t n;
+} in_file;
+
+/* An output file: its name and the temporary file beside it. */
+typedef struct out_file {
+    char path[PATH_MAX];
+    char temp[PATH_MAX];
+    ak_format format;
+} out_file;
+
+/* What rank 0 decides and every rank then knows (broadcast as bytes). */
+typedef struct plan {
+    int parts;          /* 1: keys; 2: keys and values */
+    in_file in[2];
+    out_file out[2];
+} plan;
+
+typedef struct job {
+    const sort_mpi_args *a;
+    MPI_Comm comm;
+    int rank, ranks;
+    plan p;
+    uint64_t from, count;   /* this rank's share of the inputs */
+    void *data[2];          /* that share, read */
+    sk_context *ctx;
+    sk_mpi_sorted sorted;
+    int temps_made;
+} job;
+
+/* ------------------------------------------------------------------------ */
+/* The ranks' agreement                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* The lowest rank where `flag` is set, or `ranks` where it is set nowhere. */
+static int first_rank_with(const job *j, int flag)
+{
+    int mine = flag ? j->rank : j->ranks, first = j->ranks;
+    if (MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, j->comm) != MPI_SUCCESS)
+        return 0; /* as if rank 0 failed: every rank stops */
+    return first;
+}
+
+/* 0 where every rank's rc is 0; else -1 on every rank, with the reason of
+ * the first failing rank in every rank's *e. */
+static int agree(const job *j, int rc, ak_err *e)
+{
+    int first = first_rank_with(j, rc != 0);
+    if (first == j->ranks) return 0;
+    MPI_Bcast(e->msg, (int)sizeof e->msg, MPI_CHAR, first, j->comm);
+    return -1;
+}
+
+static int fail_mpi(ak_err *e, const char *what, const char *name, int code)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(code, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "?");
+    return ak_fail(e, "%s: %s failed: %s", name, what, text);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The plan (rank 0)                                                         */
+/* ------------------------------------------------------------------------ */
+
+static uint64_t count_of(const ak_data *d)
+{
+    return d->format == AK_FORMAT_NPY ? d->npy_n : d->bytes / ak_dtype_size(d->type);
+}
+
+/* Opens `path` as radixsort does (the same checks) and notes where its
+ * elements are. */
+static int probe(const char *path, ak_dtype type, in_file *f, ak_err *e)
+{
+    if (ak_path_is_stdio(path))
+        return ak_fail(e, "radixsort-mpi reads files, not stdin (every rank reads its share)");
+    ak_read_opts ro = {type, AK_UINT32, NULL, AK_PROGRESS_AUTO};
+    ak_data d;
+    int rc = ak_data_open(path, &ro, &d, e);
+    if (rc == 0 && d.bytes == AK_SIZE_UNKNOWN)
+        rc = ak_fail(e, "%s: not a regular file (every rank reads its share)", d.name);
+    off_t at = rc == 0 ? ftello(d.fp) : -1;
+    if (rc == 0 && at < 0) rc = ak_data_fail_read(&d, e);
+    if (rc == 0)
+        *f = (in_file){d.type, d.format, (uint64_t)at - d.prefix_len, count_of(&d)};
+    ak_data_close(&d);
+    return rc;
+}
+
+static int probe_inputs(const sort_args *a, plan *p, ak_err *e)
+{
+    p->parts = 1 + (a->values != NULL);
+    if (probe(a->input, a->type, &p->in[0], e) != 0 ||
+        radixsort_check_key_type(a, ak_display_name(a->input, 0), p->in[0].type, e) != 0)
+        return -1;
+    if (!a->values) return 0;
+    const char *name = ak_display_name(a->values, 0);
+    if (probe(a->values, a->values_type, &p->in[1], e) != 0 ||
+        ak_check_value_type(name, p->in[1].type, e) != 0)
+        return -1;
+    return ak_check_count(name, (size_t)p->in[1].n, "values", (size_t)p->in[0].n, "keys", e);
+}
+
+/* Where an output goes: a regular file, new or replaced (through a
+ * symbolic link, the file it names); anything else (a device, a pipe) is
+ * refused, since the ranks write it at offsets and rank 0 renames it. */
+static int destination(const char *path, out_file *o, ak_err *e)
+{
+    struct stat st;
+    char real[PATH_MAX];
+    const char *dest = path;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return ak_fail(e, "%s: not a regular file (radixsort-mpi writes regular files)", path);
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (!realpath(path, real))
+            return ak_fail(e, "%s: a symbolic link to nothing that can be written", path);
+        dest = real;
+    }
+    if (strlen(dest) >= sizeof o->path) return ak_fail(e, "%s: name too long", dest);
+    snprintf(o->path, sizeof o->path, "%s", dest);
+    return 0;
+}
+
+/* The outputs, named as radixsort names them. */
+static int choose_outputs(const sort_args *a, plan *p, ak_err *e)
+{
+    const char *others[2] = {a->values, a->input};
+    ak_output_choice c[2] = {{a->input, a->output, "sorted", 0, 0, others, 1},
+                             {a->values, a->values_out, "sorted", 0, 0, others + 1, 1}};
+    char *path[2] = {NULL, NULL};
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < p->parts; i++) {
+        rc = ak_output_resolve(&c[i], &path[i], e);
+        if (rc == 0 && !path[i])
+            rc = ak_fail(e, "radixsort-mpi writes files, not stdout (every rank writes its range)");
+        if (rc == 0) rc = destination(path[i], &p->out[i], e);
+        if (rc == 0)
+            p->out[i].format = ak_output_format(AK_FORMAT_AUTO, path[i], p->in[i].format);
+    }
+    if (rc == 0 && p->parts == 2 && ak_output_paths_collide(path[0], path[1]))
+        rc = ak_fail(e, "both outputs would be written to %s", path[0]);
+    free(path[0]);
+    free(path[1]);
+    return rc;
+}
+
+/* Rank 0 plans; every rank gets the plan, or the reason it failed. */
+static int make_plan(job *j, ak_err *e)
+{
+    int rc = 0;
+    if (j->rank == 0) {
+        rc = probe_inputs(&j->a->sort, &j->p, e);
+        if (rc == 0) rc = choose_outputs(&j->a->sort, &j->p, e);
+    }
+    if (agree(j, rc, e) != 0) return -1;
+    MPI_Bcast(&j->p, (int)sizeof j->p, MPI_BYTE, 0, j->comm);
+    uint64_t n = j->p.in[0].n, P = (uint64_t)j->ranks, r = (uint64_t)j->rank;
+    j->from = (n / P) * r + (n % P) * r / P;
+    j->count = (n / P) * (r + 1) + (n % P) * (r + 1) / P - j->from;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Collective reads and writes                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Rounds of at most IO_CHUNK_BYTES: as many on every rank (the largest
+ * share's), some moving nothing. */
+static uint64_t io_rounds(const job *j, size_t size)
+{
+    uint64_t n = j->p.in[0].n, P = (uint64_t)j->ranks;
+    uint64_t largest = (n / P + (n % P != 0)) * size;
+    return largest / IO_CHUNK_BYTES + 1;
+}
+
+typedef int (*io_fn)(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Datatype t,
+                     MPI_Status *st);
+
+static int read_at_all(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Datatype t,
+                       MPI_Status *st)
+{
+    return MPI_File_read_at_all(fh, at, buf, count, t, st);
+}
+
+static int write_at_all(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Datatype t,
+                        MPI_Status *st)
+{
+    return MPI_File_write_at_all(fh, at, buf, count, t, st);
+}
+
+/* `bytes` at `at` of the file, in the rounds every rank takes. */
+static int move_all(const job *j, MPI_File fh, io_fn fn, uint64_t at, char *buf, uint64_t bytes,
+                    size_t size, const char *name, ak_err *e)
+{
+    int rc = 0;
+    uint64_t rounds = io_rounds(j, size), done = 0;
+    for (uint64_t k = 0; k < rounds; k++) {
+        uint64_t step = rc == 0 && bytes - done < IO_CHUNK_BYTES ? bytes - done
+                        : rc == 0                                ? IO_CHUNK_BYTES
+                                                                 : 0;
+        MPI_Status st;
+        int code = fn(fh, (MPI_Offset)(at + done), buf + done, (int)step, MPI_BYTE, &st);
+        int moved = 0;
+        if (rc == 0 && code != MPI_SUCCESS)
+            rc = fail_mpi(e, fn == read_at_all ? "read" : "write", name, code);
+        else if (rc == 0 && (MPI_Get_count(&st, MPI_BYTE, &moved) != MPI_SUCCESS ||
+                             (uint64_t)moved != step))
+            rc = ak_fail(e, "%s: %s ended early (the file changed or the disk is full?)", name,
+                         fn == read_at_all ? "reading" : "writing");
+        done += step;
+    }
+    return rc;
+}
+
+static int read_part(job *j, int part, ak_err *e)
+{
+    const in_file *f = &j->p.in[part];
+    const char *path = part ? j->a->sort.values : j->a->sort.input;
+    size_t size = ak_dtype_size(f->type);
+    j->data[part] = malloc(j->count ? j->count * size : 1);
+    int rc = j->data[part] ? 0 : ak_fail(e, "out of memory for %llu keys",
+                                         (unsigned long long)j->count);
+    if (agree(j, rc, e) != 0) return -1;
+    MPI_File fh;
+    int code = MPI_File_open(j->comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    if (code != MPI_SUCCESS) rc = fail_mpi(e, "open", ak_display_name(path, 0), code);
+    if (agree(j, rc, e) != 0) return -1;
+    rc = move_all(j, fh, read_at_all, f->data_at + j->from * size, j->data[part],
+                  j->count * size, size, ak_display_name(path, 0), e);
+    MPI_File_close(&fh);
+    return agree(j, rc, e);
+}
+
+/* Rank 0: an empty temporary file beside each output, with the mode a new
+ * file gets. */
+static int make_temps(job *j, ak_err *e)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    for (int i = 0; i < j->p.parts; i++) {
+        out_file *o = &j->p.out[i];
+        char dir[PATH_MAX], base[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", o->path);
+        snprintf(base, sizeof base, "%s", o->path);
+        int len = snprintf(o->temp, sizeof o->temp, "%s/.%s.XXXXXX", dirname(dir),
+                           basename(base));
+        int fd = len > 0 && (size_t)len < sizeof o->temp ? mkstemp(o->temp) : -1;
+        if (fd < 0) {
+            o->temp[0] = '\0';
+            return ak_fail(e, "%s: cannot create a temporary file beside it: %s", o->path,
+                           strerror(errno));
+        }
+        j->temps_made = i + 1;
+        int bad = fchmod(fd, 0666 & ~mask) != 0;
+        if (close(fd) != 0 || bad)
+            return ak_fail(e, "%s: %s", o->temp, strerror(errno));
+    }
+    return 0;
+}
+
+static void remove_temps(job *j)
+{
+    for (int i = 0; j->rank == 0 && i < j->temps_made; i++) unlink(j->p.out[i].temp);
+    j->temps_made = 0;
+}
+
+/* Rank 0's .npy header (nothing for raw); its length on every rank. */
+static int write_header(job *j, MPI_File fh, int part, uint64_t *len, ak_err *e)
+{
+    char header[256];
+    ak_dtype t = j->p.in[part].type;
+    size_t n = j->p.out[part].format == AK_FORMAT_NPY
+                   ? ak_npy_header(header, sizeof header, t, (size_t)j->p.in[0].n)
+                   : 0;
+    *len = n;
+    if (j->rank != 0 || n == 0) return 0;
+    MPI_Status st;
+    int code = MPI_File_write_at(fh, 0, header, (int)n, MPI_BYTE, &st);
+    return code == MPI_SUCCESS ? 0 : fail_mpi(e, "write", j->p.out[part].path, code);
+}
+
+static int write_part(job *j, int part, ak_err *e)
+{
+    out_file *o = &j->p.out[part];
+    size_t size = ak_dtype_size(j->p.in[part].type);
+    void *data = part ? j->sorted.values : j->sorted.keys;
+    MPI_File fh;
+    int code = MPI_File_open(j->comm, o->temp, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+    int rc = code == MPI_SUCCESS ? 0 : fail_mpi(e, "open", o->temp, code);
+    if (agree(j, rc, e) != 0) return -1;
+    uint64_t header = 0;
+    rc = write_header(j, fh, part, &header, e);
+    rc |= move_all(j, fh, write_at_all, header + j->sorted.offset * size, data,
+                   j->sorted.n * size, size, o->path, e);
+    code = MPI_File_sync(fh);
+    if (rc == 0 && code != MPI_SUCCESS) rc = fail_mpi(e, "sync", o->path, code);
+    code = MPI_File_close(&fh);
+    if (rc == 0 && code != MPI_SUCCESS) rc = fail_mpi(e, "close", o->path, code);
+    return agree(j, rc, e);
+}
+
+/* Rank 0 puts every output in place; every rank learns how that went. */
+static int commit(job *j, ak_err *e)
+{
+    int rc = 0;
+    for (int i = 0; j->rank == 0 && rc == 0 && i < j->p.parts; i++)
+        if (rename(j->p.out[i].temp, j->p.out[i].path) != 0)
+            rc = ak_fail(e, "%s: cannot rename %s to it: %s", j->p.out[i].path,
+                         j->p.out[i].temp, strerror(errno));
+    if (rc == 0) j->temps_made = 0;
+    return agree(j, rc, e);
+}
+
+static int write_outputs(job *j, ak_err *e)
+{
+    int rc = j->rank == 0 ? make_temps(j, e) : 0;
+    if (agree(j, rc, e) != 0) return -1;
+    MPI_Bcast(j->p.out, (int)sizeof j->p.out, MPI_BYTE, 0, j->comm);
+    for (int i = 0; i < j->p.parts; i++)
+        if (write_part(j, i, e) != 0) return -1;
+    return commit(j, e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The sort                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static int open_device(job *j, ak_err *e)
+{
+    char why[1024];
+    const char *device = j->a->sort.device, *env = getenv("SCANKIT_DEVICE");
+    sk_status st = sk_mpi_context_create(&j->ctx, j->comm, device, why, sizeof why);
+    int rc = 0;
+    if (st != SK_OK && device)
+        rc = ak_fail(e, "--device '%s': %s", device, why);
+    else if (st != SK_OK && env)
+        rc = ak_fail(e, "SCANKIT_DEVICE='%s': %s", env, why);
+    else if (st != SK_OK)
+        rc = ak_fail(e, "cannot open an OpenCL device: %s", why[0] ? why : sk_status_str(st));
+    int first = first_rank_with(j, rc != 0 && strcmp(why, "another rank failed to open its "
+                                                          "device") != 0);
+    if (first == j->ranks) return agree(j, rc, e);
+    MPI_Bcast(e->msg, (int)sizeof e->msg, MPI_CHAR, first, j->comm);
+    return -1;
+}
+
+static int sort(job *j, ak_err *e)
+{
+    const sort_args *a = &j->a->sort;
+    sort_call c = sort_call_of(j->p.in[0].type, a->descending);
+    sort_key_bits b = a->has_bits ? (sort_key_bits){a->begin_bit, a->end_bit}
+                                  : sort_whole_key(j->p.in[0].type);
+    sk_mpi_sort_opts o = SK_MPI_SORT_OPTS_INIT;
+    o.balanced = j->a->balanced;
+    sk_status st =
+        j->p.parts == 2
+            ? sk_mpi_sort_pairs_bits(j->ctx, j->comm, c.type, ak_dtype_size(j->p.in[1].type),
+                                     j->data[0], j->data[1], &j->sorted, (size_t)j->count,
+                                     c.order, b.begin, b.end, &o)
+            : sk_mpi_sort_keys_bits(j->ctx, j->comm, c.type, j->data[0], &j->sorted,
+                                    (size_t)j->count, c.order, b.begin, b.end, &o);
+    if (st == SK_OK) return 0;
+    /* every rank failed alike: the reason of the first whose device said why */
+    const char *detail = sk_context_error_detail(j->ctx);
+    int first = first_rank_with(j, detail && detail[0]);
+    ak_fail_sk(e, j->ctx, st, "sort");
+    MPI_Bcast(e->msg, (int)sizeof e->msg, MPI_CHAR, first == j->ranks ? 0 : first, j->comm);
+    return -1;
+}
+
+static int run(job *j, ak_err *e)
+{
+    if (make_plan(j, e) != 0 || open_device(j, e) != 0) return -1;
+    for (int i = 0; i < j->p.parts; i++)
+        if (read_part(j, i, e) != 0) return -1;
+    if (sort(j, e) != 0) return -1;
+    int rc = write_outputs(j, e);
+    remove_temps(j);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* main                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Every rank reads the same command line; rank 0 alone tells what is wrong
+ * with it (the others' stderr is closed meanwhile). */
+static int parse_args(int rank, int argc, char **argv, sort_mpi_args *a)
+{
+    int saved = -1;
+    fflush(stderr);
+    if (rank != 0) {
+        FILE *null = fopen("/dev/null", "w");
+        saved = null ? dup(STDERR_FILENO) : -1;
+        if (saved >= 0) dup2(fileno(null), STDERR_FILENO);
+        if (null) fclose(null);
+    }
+    int rc = radixsort_mpi_parse_args(argc, argv, a);
+    fflush(stderr);
+    if (saved >= 0) {
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+    }
+    return rc;
+}
+
+/* --help, --version, --list-devices: rank 0 answers. */
+static int answer_question(int rank, const sort_args *a)
+{
+    if (rank != 0) return AK_EXIT_OK;
+    if (a->help) return ak_print_cli_help(&radixsort_mpi_cli);
+    if (a->version) return ak_print_version(RADIXSORT_MPI_TOOL);
+    return ak_list_devices(RADIXSORT_MPI_TOOL);
+}
+
+static int main_run(int rank, int ranks, const sort_mpi_args *a)
+{
+    job j = {0};
+    j.a = a, j.comm = MPI_COMM_WORLD, j.rank = rank, j.ranks = ranks;
+    ak_err e = {{0}};
+    int rc = run(&j, &e);
+    remove_temps(&j);
+    sk_mpi_sorted_free(&j.sorted);
+    free(j.data[0]);
+    free(j.data[1]);
+    sk_context_free(j.ctx);
+    if (rc == 0) return AK_EXIT_OK;
+    if (rank == 0) ak_print_error(RADIXSORT_MPI_TOOL, e.msg);
+    return AK_EXIT_FAIL;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank = 0, ranks = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    sort_mpi_args a;
+    int rc = ak_host_is_little_endian() ? parse_args(rank, argc, argv, &a)
+                                        : ak_require_little_endian(RADIXSORT_MPI_TOOL);
+    if (rc == AK_EXIT_OK && (a.sort.help || a.sort.version || a.sort.list_devices))
+        rc = answer_question(rank, &a.sort);
+    else if (rc == AK_EXIT_OK)
+        rc = main_run(rank, ranks, &a);
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,180 @@
+/*
+ * exchange.c - every element to its rank: MPI_Alltoallv, one call per
+ * array (keys, then values) where every count and displacement fits an
+ * int (they count elements: a contiguous datatype of one element), else in
+ * rounds through staging buffers of at most INT_MAX elements.
+ */
+#include "mpi_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The counts of one exchange, in elements: what this rank sends to and
+ * receives from each rank, and where each run starts on either side. */
+typedef struct plan {
+    int ranks;
+    uint64_t *send, *send_at, *recv, *recv_at; /* ranks each */
+    uint64_t received;
+    uint64_t longest;  /* the largest count between any two ranks */
+} plan;
+
+static int fits_int(const uint64_t *v, int n, uint64_t extra)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] + extra > (uint64_t)INT_MAX) return 0;
+    return 1;
+}
+
+static sk_status make_plan(const mpi_sort *s, plan *p)
+{
+    p->ranks = s->ranks;
+    for (int r = 0; r < s->ranks; r++) {
+        p->send[r] = s->split[r + 1] - s->split[r];
+        p->send_at[r] = s->split[r];
+    }
+    if (MPI_Alltoall(p->send, 1, MPI_UINT64_T, p->recv, 1, MPI_UINT64_T, s->comm) !=
+        MPI_SUCCESS)
+        return SK_E_COMM;
+    uint64_t longest = 0;
+    p->received = 0;
+    for (int r = 0; r < s->ranks; r++) {
+        p->recv_at[r] = p->received;
+        p->received += p->recv[r];
+        if (p->send[r] > longest) longest = p->send[r];
+    }
+    if (p->received > SIZE_MAX / (s->key_size + s->value_size)) return SK_E_SIZE;
+    return mpi__status(
+        MPI_Allreduce(&longest, &p->longest, 1, MPI_UINT64_T, MPI_MAX, s->comm));
+}
+
+/* One call: every count and displacement fits an int. */
+static int fits_one_call(const plan *p)
+{
+    int n = p->ranks;
+    return fits_int(p->send, n, 0) && fits_int(p->recv, n, 0) && fits_int(p->send_at, n, 0) &&
+           fits_int(p->recv_at, n, 0);
+}
+
+static void to_ints(const uint64_t *v, int *out, int n)
+{
+    for (int i = 0; i < n; i++) out[i] = (int)v[i];
+}
+
+static sk_status exchange_once(const mpi_sort *s, const plan *p, MPI_Datatype t,
+                               const void *src, void *dst, int *w)
+{
+    int n = p->ranks;
+    to_ints(p->send, w, n);
+    to_ints(p->send_at, w + n, n);
+    to_ints(p->recv, w + 2 * n, n);
+    to_ints(p->recv_at, w + 3 * n, n);
+    return mpi__status(MPI_Alltoallv(src, w, w + n, t, dst, w + 2 * n, w + 3 * n, t, s->comm));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rounds                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static uint64_t round_part(uint64_t count, uint64_t done, uint64_t chunk)
+{
+    if (done >= count) return 0;
+    return count - done < chunk ? count - done : chunk;
+}
+
+/* Round k: up to `chunk` elements of each run, from element k * chunk,
+ * staged at chunk * r in both staging buffers. */
+static sk_status exchange_round(const mpi_sort *s, const plan *p, MPI_Datatype t, size_t size,
+                                const char *src, char *dst, char *stage_out, char *stage_in,
+                                uint64_t chunk, uint64_t done, int *w)
+{
+    int n = p->ranks;
+    for (int r = 0; r < n; r++) {
+        uint64_t out = round_part(p->send[r], done, chunk), in = round_part(p->recv[r], done, chunk);
+        memcpy(stage_out + (size_t)r * chunk * size, src + (p->send_at[r] + done) * size,
+               out * size);
+        w[r] = (int)out, w[n + r] = (int)((uint64_t)r * chunk);
+        w[2 * n + r] = (int)in, w[3 * n + r] = w[n + r];
+    }
+    if (MPI_Alltoallv(stage_out, w, w + n, t, stage_in, w + 2 * n, w + 3 * n, t, s->comm) !=
+        MPI_SUCCESS)
+        return SK_E_COMM;
+    for (int r = 0; r < n; r++)
+        memcpy(dst + (p->recv_at[r] + done) * size, stage_in + (size_t)r * chunk * size,
+               (size_t)w[2 * n + r] * size);
+    return SK_OK;
+}
+
+/* Elements per run and round: what opts.exchange_bytes allows (at least
+ * one), and never more than an int counts for all the ranks together. */
+static uint64_t round_elements(const mpi_sort *s, size_t size)
+{
+    uint64_t chunk = (uint64_t)INT_MAX / (uint64_t)s->ranks;
+    if (s->opts.exchange_bytes && s->opts.exchange_bytes / size < chunk)
+        chunk = s->opts.exchange_bytes / size;
+    return chunk ? chunk : 1;
+}
+
+static sk_status exchange_in_rounds(const mpi_sort *s, const plan *p, MPI_Datatype t,
+                                    size_t size, const void *src, void *dst, int *w)
+{
+    uint64_t chunk = round_elements(s, size);
+    size_t stage_bytes = (size_t)chunk * (size_t)s->ranks * size;
+    char *out = mpi__alloc(stage_bytes), *in = mpi__alloc(stage_bytes);
+    sk_status st = mpi__agree(s->comm, out && in ? SK_OK : SK_E_OUT_OF_MEMORY);
+    for (uint64_t done = 0; st == SK_OK && done < p->longest; done += chunk)
+        st = exchange_round(s, p, t, size, src, dst, out, in, chunk, done, w);
+    free(out);
+    free(in);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* One array                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static sk_status exchange_array(const mpi_sort *s, const plan *p, size_t size, const void *src,
+                                void *dst, int *w)
+{
+    MPI_Datatype t;
+    if (MPI_Type_contiguous((int)size, MPI_BYTE, &t) != MPI_SUCCESS) return SK_E_COMM;
+    sk_status st = mpi__status(MPI_Type_commit(&t));
+    int once = !s->opts.exchange_bytes && fits_one_call(p);
+    if (st == SK_OK)
+        st = once ? exchange_once(s, p, t, src, dst, w)
+                  : exchange_in_rounds(s, p, t, size, src, dst, w);
+    MPI_Type_free(&t);
+    return st;
+}
+
+static sk_status receive_buffers(const mpi_sort *s, const plan *p, sk_mpi_sorted *out)
+{
+    out->n = (size_t)p->received;
+    out->keys = out->n ? mpi__alloc(out->n * s->key_size) : NULL;
+    out->values = out->n && s->value_size ? mpi__alloc(out->n * s->value_size) : NULL;
+    if (out->n && (!out->keys || (s->value_size && !out->values))) return SK_E_OUT_OF_MEMORY;
+    return SK_OK;
+}
+
+static sk_status exchange_arrays(const mpi_sort *s, plan *p, sk_mpi_sorted *out, int *w)
+{
+    sk_status st = mpi__agree(s->comm, make_plan(s, p));
+    if (st == SK_OK) st = mpi__agree(s->comm, receive_buffers(s, p, out));
+    if (st == SK_OK) st = exchange_array(s, p, s->key_size, s->keys, out->keys, w);
+    if (st == SK_OK && s->value_size)
+        st = exchange_array(s, p, s->value_size, s->values, out->values, w);
+    return mpi__agree(s->comm, st);
+}
+
+sk_status mpi__exchange(const mpi_sort *s, sk_mpi_sorted *out)
+{
+    size_t n = (size_t)s->ranks;
+    uint64_t *counts = mpi__alloc(4 * n * sizeof *counts);
+    int *w = mpi__alloc(4 * n * sizeof *w);
+    sk_status st = mpi__agree(s->comm, counts && w ? SK_OK : SK_E_OUT_OF_MEMORY);
+    plan p = {s->ranks, counts, counts + n, counts + 2 * n, counts + 3 * n, 0, 0};
+    if (st == SK_OK) st = exchange_arrays(s, &p, out, w);
+    free(counts);
+    free(w);
+    return st;
+}

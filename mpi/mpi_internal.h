@@ -1,0 +1,56 @@
+/*
+ * mpi_internal.h - what the files of scankit_mpi share: one sort's state,
+ * the order key of the radix sort on the host, the ranks' agreement on a
+ * status, and the steps (split.c, exchange.c) the sort is made of.
+ */
+#ifndef SK_MPI_INTERNAL_H
+#define SK_MPI_INTERNAL_H
+
+#include "scankit_mpi.h"
+
+#include <stdint.h>
+
+/* One distributed sort: what every rank agreed on, and this rank's data. */
+typedef struct mpi_sort {
+    sk_context *ctx;
+    MPI_Comm comm;
+    int rank, ranks;
+    sk_type type;
+    size_t key_size, value_size; /* value_size 0: keys only */
+    sk_sort_order order;
+    unsigned begin_bit, end_bit;
+    sk_mpi_sort_opts opts;
+    size_t n;          /* this rank's elements */
+    void *keys;        /* this rank's copy of its input, sorted locally */
+    void *values;
+    uint64_t total;    /* the elements of every rank */
+    uint64_t *split;   /* ranks + 1 positions in the local run: where the
+                          elements for each rank begin (split[ranks] = n) */
+} mpi_sort;
+
+/* Allocates `bytes` (at least 1) or returns NULL. */
+void *mpi__alloc(size_t bytes);
+
+/* SK_E_COMM for an MPI error code, else SK_OK. */
+sk_status mpi__status(int mpi_rc);
+
+/* The status every rank returns: st where every rank has SK_OK, else the
+ * lowest failure of any rank (collective; st is this rank's). */
+sk_status mpi__agree(MPI_Comm comm, sk_status st);
+
+/* The order key of keys[i]: an unsigned integer whose ascending order is
+ * the sort's order of the keys (the radix sort's transformed key, bits
+ * [begin_bit, end_bit) of it, complemented for SK_DESCENDING). */
+uint64_t mpi__order_key(const mpi_sort *s, const void *keys, size_t i);
+
+/* Fills s->split: the splitters chosen from regular samples of every rank,
+ * or (s->opts.balanced) the exact positions of the balanced shares.
+ * Collective; agrees on its status. */
+sk_status mpi__split(mpi_sort *s);
+
+/* Moves every element to its rank: out->n, keys and values allocated and
+ * received, the runs of ranks 0, 1, ... one after the other. Collective;
+ * agrees on its status. */
+sk_status mpi__exchange(const mpi_sort *s, sk_mpi_sorted *out);
+
+#endif /* SK_MPI_INTERNAL_H */
