@@ -182,6 +182,7 @@ struct sk_context {
     bool cache_dir_named;          /* SCANKIT_CACHE_DIR was set at creation */
     char *kernel_defines;          /* $SCANKIT_KERNEL_DEFINES, before every config */
     unsigned test_hooks;           /* sk__test_set_hooks() (sk_testing.h) */
+    size_t test_stream_piece;      /* sk__test_set_stream_piece(), 0: none */
     sk_build_stats build_stats;
 
     sk__scratch_list scratch;      /* one buffer per id that asked */

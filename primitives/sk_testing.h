@@ -53,6 +53,13 @@ SK_API const char *sk__test_hook_name(unsigned hook);
  *  @return the hook of that name (see sk__test_hook_name()), or 0. */
 SK_API unsigned sk__test_hook_from_name(const char *name);
 
+/*! sk__test_set_stream_piece() :
+ *  The stream sorts of ctx (sk_sort_*_stream) move data to and from the
+ *  device in pieces of at most `bytes` (0: their own size, 16 MiB), so
+ *  that small inputs take the paths of many pieces.
+ *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
+SK_API sk_status sk__test_set_stream_piece(sk_context *ctx, size_t bytes);
+
 /*! sk__test_tuning_complete() :
  *  @return 1 when the tuning table (tuning.c) has a portable default for
  *  every value it sets, so that any device is tuned; else 0. */

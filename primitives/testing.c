@@ -29,6 +29,13 @@ sk_status sk__test_set_hooks(sk_context *ctx, unsigned hooks)
     return SK_OK;
 }
 
+sk_status sk__test_set_stream_piece(sk_context *ctx, size_t bytes)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    ctx->test_stream_piece = bytes;
+    return SK_OK;
+}
+
 const char *sk__test_hook_name(unsigned hook)
 {
     for (size_t i = 0; i < HOOK_COUNT; i++)

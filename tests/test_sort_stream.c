@@ -36,6 +36,9 @@
  *                       (60000 in the sanitizer pass, skt_light)
  *   expected_bytes      wrong sizes (too small, too large, not whole
  *                       elements) change nothing
+ *   small pieces        pieces of 1000 bytes (sk__test_set_stream_piece):
+ *                       the ring of pieces wrapped many times, left when
+ *                       the input outgrows its expected size
  *   TMPDIR              the temporary file's default directory
  *   errors              failing readers and writers (SK_E_IO, the detail
  *                       set, a prefix of the output written at most),
@@ -69,6 +72,7 @@
 
 #include "ref/ref_sort.h"
 #include "skt_common.h"
+#include "sk_testing.h"
 
 TestSuite(sort_stream, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
 TestSuite(sort_stream_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 120);
@@ -203,6 +207,7 @@ typedef struct budget {
     uint64_t device, host;
     char temp_dir[256];
     int expect_runs;         /* 1: more than one run must arise */
+    uint64_t expected;       /* expected_bytes (0: not given) */
 } budget;
 
 static unsigned end_of(const sort_case *c)
@@ -256,7 +261,7 @@ static void expect_empty_and_remove(const char *dir, const char *what)
 
 static budget budget_of(enum regime r)
 {
-    budget b = {0, 0, "", r != ONE_RUN};
+    budget b = {0, 0, "", r != ONE_RUN, 0};
     if (r != ONE_RUN) b.device = DEVICE_BUDGET;
     if (r == SPILLED) b.host = HOST_BUDGET;
     return b;
@@ -298,6 +303,7 @@ static void check_sort(const sort_case *c, const budget *b, const unsigned char 
     o.device_bytes = b->device;
     o.host_bytes = b->host;
     o.temp_dir = b->temp_dir[0] ? b->temp_dir : NULL;
+    o.expected_bytes = b->expected;
     sk_stream_stats st = SK_STREAM_STATS_INIT;
     sk_status s = run_sort(c, &kin, &vin, &kout, &vout, &o, &st);
     cr_assert_eq(s, SK_OK, "%s: %s: %s", what, sk_status_name(s),
@@ -599,7 +605,7 @@ ParameterizedTest(sort_case *given, sort_stream, large)
     skt_ref_sort_perm(c->t, keys, n, c->order == SK_DESCENDING, 0, end_of(c), perm);
     budget one = budget_of(ONE_RUN);
     check_sort(c, &one, keys, vals, perm, describe(c, "one run"), NULL);
-    budget b = {(uint64_t)((double)(512 << 10) * (double)n / (double)given->n), 0, "", 1};
+    budget b = {(uint64_t)((double)(512 << 10) * (double)n / (double)given->n), 0, "", 1, 0};
     check_sort(c, &b, keys, vals, perm, describe(c, "runs in memory"), NULL);
     b.host = 3 * b.device;
     make_temp_dir(b.temp_dir, sizeof b.temp_dir);
@@ -668,6 +674,35 @@ Test(sort_stream, expected_bytes_wrong)
             }
         }
     skt_free_all(keys, vals, ko, vo, perm, NULL);
+}
+
+/* Pieces of 1000 bytes (a run of the regimes with several runs is tens of
+ * them): the data goes to and from the device through the ring of pieces
+ * many times over, each piece used again once its copy is done, and out
+ * of the ring where the input outgrows its expected size; the merge's two
+ * stagings take many turns. */
+Test(sort_stream, small_pieces_through_the_ring)
+{
+    enum { N = 30001 };
+    sort_case c = {SK_INT32, 8, SK_ASCENDING, FEW, 0, 0, 0, N};
+    unsigned char *keys = make_keys(c.t, N, c.dist), *vals = make_values(N, 8);
+    size_t *perm = skt_malloc(N * sizeof *perm);
+    skt_ref_sort_perm(c.t, keys, N, 0, 0, 32, perm);
+    cr_assert_eq(sk__test_set_stream_piece(skt_ctx, 1000), SK_OK);
+    const uint64_t expected[] = {0, 12 * (uint64_t)N, 12 * (uint64_t)N / 3};
+    for (int r = 0; r < REGIME_COUNT; r++)
+        for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+            budget b = budget_of((enum regime)r);
+            b.expected = expected[i];
+            const char *what = describe(&c, skt_fmt("%s, pieces of 1000 bytes, expected_bytes "
+                                                    "%llu", REGIME_NAMES[r],
+                                                    (unsigned long long)expected[i]));
+            if (r == SPILLED) make_temp_dir(b.temp_dir, sizeof b.temp_dir);
+            check_sort(&c, &b, keys, vals, perm, what, NULL);
+            if (r == SPILLED) expect_empty_and_remove(b.temp_dir, what);
+        }
+    sk__test_set_stream_piece(skt_ctx, 0);
+    skt_free_all(keys, vals, perm, NULL);
 }
 
 /* ---- progress ------------------------------------------------------------------------------ */
