@@ -47,10 +47,6 @@
  * writing of the next. */
 #define PIECE_BYTES ((size_t)16 << 20)
 
-/* Pieces of the ring through which a run goes to and from the device when
- * no more is kept: each piece used again once its copy is done. */
-#define RING_PIECES 8
-
 /* A run: its elements, in host memory or in the temporary file, and its
  * window of the merge. */
 typedef struct ss_run {
@@ -91,8 +87,6 @@ typedef struct ss {
     stage stage[2][2];       /* [set][part]: the merge's two stagings */
     int set;                 /* the staging in use */
     int pin;                 /* new staging memory is pinned, where the device gives it */
-    cl_event ring[2][RING_PIECES]; /* the copy in flight from each piece of the ring */
-    cl_event sent_all;       /* done when the staging's last copies by send() are */
     unsigned char peek[8];   /* bytes of the next run read while probing for the end */
     size_t peek_len;
     /* runs */
@@ -413,10 +407,10 @@ static sk_status stage_reserve(ss *s, int p, size_t bytes)
         if (!m) return sk__fail(s->ctx, SK_E_OUT_OF_MEMORY, "the staging's list");
         g->pinned = m, g->cap = cap;
     }
+    int pinned = s->pin;
     for (; g->count < need; g->count++) {
         cl_int rc = CL_SUCCESS;
         unsigned char *mem = NULL;
-        int pinned = g->count < RING_PIECES ? pin_staging(1) : s->pin; /* a ring is reused */
         cl_mem buf = pinned ? clCreateBuffer(s->ctx->context,
                                              CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
                                              s->piece[p], NULL, &rc)
@@ -485,11 +479,7 @@ static void pin_for_merge(ss *s)
 
 static void close_all(ss *s)
 {
-    release_device(s); /* the queue done */
-    for (int p = 0; p < 2; p++)
-        for (size_t i = 0; i < RING_PIECES; i++)
-            if (s->ring[p][i]) clReleaseEvent(s->ring[p][i]);
-    if (s->sent_all) clReleaseEvent(s->sent_all);
+    release_device(s);
     for (int set = 0; set < 2; set++)
         for (int p = 0; p < 2; p++) close_stage(s, &s->stage[set][p]);
     clFinish(s->ctx->queue);
@@ -500,27 +490,6 @@ static void close_all(ss *s)
         }
     free(s->runs);
     if (s->fd >= 0) close(s->fd);
-}
-
-/* Waits for the copy from piece `slot` of part p's ring. */
-static sk_status ring_wait(ss *s, int p, size_t slot)
-{
-    cl_event *ev = &s->ring[p][slot];
-    if (!*ev) return SK_OK;
-    cl_int rc = clWaitForEvents(1, ev);
-    clReleaseEvent(*ev);
-    *ev = NULL;
-    return rc == CL_SUCCESS ? SK_OK : sk__fail_cl(s->ctx, rc, "clWaitForEvents");
-}
-
-static sk_status ring_wait_all(ss *s, int p)
-{
-    sk_status st = SK_OK;
-    for (size_t i = 0; i < RING_PIECES; i++) {
-        sk_status w = ring_wait(s, p, i);
-        if (st == SK_OK) st = w;
-    }
-    return st;
 }
 
 /* ---- device transfers ------------------------------------------------------------ */
@@ -537,24 +506,8 @@ static sk_status send(ss *s, int p, size_t end)
         if (rc != CL_SUCCESS) return sk__fail_cl(s->ctx, rc, "clEnqueueWriteBuffer(stream sort)");
         s->sent[p] = off + len;
     }
-    if (s->sent_all) clReleaseEvent(s->sent_all);
-    cl_int rc = clEnqueueMarkerWithWaitList(s->ctx->queue, 0, NULL, &s->sent_all);
-    if (rc != CL_SUCCESS) {
-        s->sent_all = NULL;
-        return sk__fail_cl(s->ctx, rc, "clEnqueueMarkerWithWaitList(stream sort)");
-    }
     clFlush(s->ctx->queue);
     return SK_OK;
-}
-
-/* The staging free to be written again: send()'s copies from it done. */
-static sk_status staging_free(ss *s)
-{
-    if (!s->sent_all) return SK_OK;
-    cl_int rc = clWaitForEvents(1, &s->sent_all);
-    clReleaseEvent(s->sent_all);
-    s->sent_all = NULL;
-    return rc == CL_SUCCESS ? SK_OK : sk__fail_cl(s->ctx, rc, "clWaitForEvents");
 }
 
 /* Where the pieces of a download go: the caller's writer, or the
@@ -564,11 +517,9 @@ typedef struct sink {
     uint64_t at;
 } sink;
 
-/* The `bytes` at `at`, bytes [off, off + bytes) of part p's data, handed
- * on. */
-static sk_status sink_piece(ss *s, int p, const sink *to, const unsigned char *at, size_t off,
-                            size_t bytes)
+static sk_status sink_piece(ss *s, int set, int p, const sink *to, size_t off, size_t bytes)
 {
+    const unsigned char *at = piece_at(s, set, p, off);
     if (to->spill) return spill_write(s, at, bytes, to->at + off);
     if (!s->merging) progress(s, "writing", bytes, s->st.count * elem_bytes(s));
     return write_out(s, p, at, bytes);
@@ -619,7 +570,7 @@ static sk_status drain_back(ss *s, int p, back *b, const sink *to, sk_status st)
         size_t off = i * s->piece[p], len = min_size(s->piece[p], bytes - off);
         cl_int rc = clWaitForEvents(1, &b->ev[p][i]);
         if (st == SK_OK && rc != CL_SUCCESS) st = sk__fail_cl(s->ctx, rc, "clWaitForEvents");
-        if (st == SK_OK) st = sink_piece(s, p, to, piece_at(s, b->set, p, off), off, len);
+        if (st == SK_OK) st = sink_piece(s, b->set, p, to, off, len);
         clReleaseEvent(b->ev[p][i]);
     }
     free(b->ev[p]);
@@ -628,38 +579,13 @@ static sk_status drain_back(ss *s, int p, back *b, const sink *to, sk_status st)
     return st;
 }
 
-/* Queues the copy of piece i of part p's first `bytes` on the device into
- * its place in the ring. */
-static sk_status ring_back(ss *s, int p, size_t i, size_t bytes)
-{
-    size_t off = i * s->piece[p], slot = i % RING_PIECES;
-    cl_int rc = clEnqueueReadBuffer(s->ctx->queue, s->dev[p], CL_FALSE, off,
-                                    min_size(s->piece[p], bytes - off),
-                                    stage_at(s, p, slot * s->piece[p]), 0, NULL,
-                                    &s->ring[p][slot]);
-    return rc == CL_SUCCESS ? SK_OK : sk__fail_cl(s->ctx, rc, "clEnqueueReadBuffer(stream sort)");
-}
-
-/* The first n elements of part p back through the ring, piece by piece,
- * each handed on as soon as it is in and its place used again. */
+/* The first n elements of part p back into the staging, piece by piece,
+ * each handed on as soon as it is in. */
 static sk_status download(ss *s, int p, size_t n, const sink *to)
 {
-    size_t bytes = n * s->es[p], pieces = pieces_of(s, p, n), queued = 0;
-    size_t ring = pieces < RING_PIECES ? pieces : RING_PIECES;
-    sk_status st = ring_wait_all(s, p);
-    if (st == SK_OK) st = stage_reserve(s, p, ring * s->piece[p]);
-    for (size_t i = 0; st == SK_OK && i < pieces; i++) {
-        for (; st == SK_OK && queued < pieces && queued < i + RING_PIECES; queued++)
-            st = ring_back(s, p, queued, bytes);
-        clFlush(s->ctx->queue);
-        if (st == SK_OK) st = ring_wait(s, p, i % RING_PIECES);
-        size_t off = i * s->piece[p], len = min_size(s->piece[p], bytes - off);
-        if (st == SK_OK)
-            st = sink_piece(s, p, to, stage_at(s, p, i % RING_PIECES * s->piece[p]), off, len);
-    }
-    if (st != SK_OK) clFinish(s->ctx->queue);
-    sk_status w = ring_wait_all(s, p);
-    return st != SK_OK ? st : w;
+    back b = {0, 0, {NULL, NULL}};
+    sk_status st = queue_back(s, p, n, &b);
+    return drain_back(s, p, &b, to, st);
 }
 
 /* Sorts the first n elements on the device. */
@@ -674,70 +600,28 @@ static sk_status device_sort(ss *s, size_t n)
 
 /* ---- the runs ------------------------------------------------------------------- */
 
-/* The piece of `want` bytes at `at` of part p read into its place in the
- * ring and sent to the device: *got bytes. */
-static sk_status ring_piece(ss *s, int p, size_t at, size_t want, size_t *got)
-{
-    size_t slot = at / s->piece[p] % RING_PIECES;
-    sk_status st = ring_wait(s, p, slot);
-    if (st == SK_OK) st = stage_reserve(s, p, (slot + 1) * s->piece[p]);
-    unsigned char *buf = st == SK_OK ? stage_at(s, p, slot * s->piece[p]) : NULL;
-    if (st == SK_OK) st = read_fully(s, p, buf, want, got);
-    if (st != SK_OK || *got == 0) return st;
-    cl_int rc = clEnqueueWriteBuffer(s->ctx->queue, s->dev[p], CL_FALSE, at, *got, buf, 0, NULL,
-                                     &s->ring[p][slot]);
-    clFlush(s->ctx->queue);
-    return rc == CL_SUCCESS ? SK_OK : sk__fail_cl(s->ctx, rc, "clEnqueueWriteBuffer(stream sort)");
-}
-
-/* The `have` bytes of part p sent through the ring back from the device
- * into the staging, to be kept there (the input outgrew the device
- * buffer: larger than its expected size). */
-static sk_status leave_ring(ss *s, int p, size_t have)
-{
-    sk_status st = ring_wait_all(s, p);
-    if (st == SK_OK) st = stage_reserve(s, p, have);
-    for (size_t off = 0; st == SK_OK && off < have; off += s->piece[p])
-        st = sk__read(s->ctx, s->dev[p], true, off, min_size(s->piece[p], have - off),
-                      stage_at(s, p, off));
-    s->sent[p] = 0;
-    return st;
-}
-
-/* Up to `cap` bytes of part p: *have bytes, *ended when the input ended
- * before cap. While the device buffer holds them, each piece goes to the
- * device through the ring as soon as it is in; else (no buffer yet, or the
- * input outgrew it) they are kept in the staging for to_device(). */
+/* Up to `cap` bytes of part p into the staging, each piece sent to the
+ * device as it is in while the device buffer holds it: *have bytes, *ended
+ * when the input ended before cap. */
 static sk_status read_part(ss *s, int p, size_t cap, size_t *have, int *ended)
 {
     size_t dev_bytes = s->dev_cap * s->es[p];
-    int ring = dev_bytes > 0;
-    sk_status st = staging_free(s);
     *have = 0;
     *ended = 0;
     s->sent[p] = 0;
-    while (st == SK_OK && *have < cap) {
+    while (*have < cap) {
         size_t got = 0, want = min_size(s->piece[p], cap - *have);
-        if (ring && *have + want > dev_bytes) {
-            st = leave_ring(s, p, *have);
-            ring = 0;
-        }
-        if (st == SK_OK && ring) {
-            st = ring_piece(s, p, *have, want, &got);
-        } else if (st == SK_OK) {
-            st = stage_reserve(s, p, *have + want);
-            if (st == SK_OK) st = read_fully(s, p, stage_at(s, p, *have), want, &got);
-        }
+        sk_status st = stage_reserve(s, p, *have + want);
+        if (st == SK_OK) st = read_fully(s, p, stage_at(s, p, *have), want, &got);
         *have += got;
-        if (got < want) *ended = 1;
-        if (*ended) break;
+        if (st == SK_OK && *have <= dev_bytes) st = send(s, p, *have);
+        if (st != SK_OK) return st;
+        if (got < want) {
+            *ended = 1;
+            break;
+        }
     }
-    if (ring) {
-        sk_status w = ring_wait_all(s, p);
-        if (st == SK_OK) st = w;
-        s->sent[p] = *have;
-    }
-    return st;
+    return SK_OK;
 }
 
 /* Up to r keys: *n keys read; *ended when the input ended there (a full
@@ -791,10 +675,7 @@ static sk_status values_end(ss *s)
 static sk_status to_device(ss *s, size_t n, int whole)
 {
     sk_status st = SK_OK;
-    int reopen = s->dev_cap < n || (!whole && s->dev_cap < s->r);
-    for (int p = 0; p < s->parts && reopen && st == SK_OK; p++)
-        if (s->sent[p]) st = leave_ring(s, p, s->sent[p]); /* kept, to be sent again */
-    if (st == SK_OK && reopen) st = open_device(s, whole ? n : s->r);
+    if (s->dev_cap < n || (!whole && s->dev_cap < s->r)) st = open_device(s, whole ? n : s->r);
     for (int p = 0; p < s->parts && st == SK_OK; p++) st = send(s, p, n * s->es[p]);
     return st;
 }

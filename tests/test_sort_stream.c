@@ -37,8 +37,8 @@
  *   expected_bytes      wrong sizes (too small, too large, not whole
  *                       elements) change nothing
  *   small pieces        pieces of 1000 bytes (sk__test_set_stream_piece):
- *                       the ring of pieces wrapped many times, left when
- *                       the input outgrows its expected size
+ *                       runs moved in many pieces, expected sizes right,
+ *                       unknown and too small
  *   TMPDIR              the temporary file's default directory
  *   errors              failing readers and writers (SK_E_IO, the detail
  *                       set, a prefix of the output written at most),
@@ -677,11 +677,10 @@ Test(sort_stream, expected_bytes_wrong)
 }
 
 /* Pieces of 1000 bytes (a run of the regimes with several runs is tens of
- * them): the data goes to and from the device through the ring of pieces
- * many times over, each piece used again once its copy is done, and out
- * of the ring where the input outgrows its expected size; the merge's two
+ * them): each run goes to and from the device in many pieces, with the
+ * input's expected size right, unknown and too small; the merge's two
  * stagings take many turns. */
-Test(sort_stream, small_pieces_through_the_ring)
+Test(sort_stream, small_pieces)
 {
     enum { N = 30001 };
     sort_case c = {SK_INT32, 8, SK_ASCENDING, FEW, 0, 0, 0, N};
