@@ -556,10 +556,13 @@ int ak_data_fail_read(const ak_data *d, ak_err *e);
 /*! ak_data_close() : closes the file (not stdin). Safe twice. */
 void ak_data_close(ak_data *d);
 
-/*! ak_prefetch : an ak_data read ahead on a thread of its own into at most
- *  `limit` bytes of memory (at least one block of 8 MiB), so that reading
+/*! ak_prefetch : an ak_data read ahead on threads of its own into at most
+ *  `limit` bytes of memory (at least two blocks of 8 MiB; with
+ *  SCANKIT_READ_AHEAD=N, a switch for the tests, N bytes), so that reading
  *  the file overlaps what the program does meanwhile (opening the device,
- *  copying to it, sorting what came before). */
+ *  copying to it, sorting what came before); once the reader asks for
+ *  pieces of 1 MiB or more of a regular file, the threads read each piece
+ *  straight into the reader's buffer instead, after what is ahead. */
 typedef struct ak_prefetch ak_prefetch;
 
 /*! ak_prefetch_start() : starts reading d (which must stay open and in

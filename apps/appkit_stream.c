@@ -10,6 +10,12 @@
  * order, a piece at a time (fread waits for a whole request, so what comes
  * is taken as it comes). The threads take no signal: they start with all
  * of them blocked.
+ *
+ * Once the reader asks for large pieces (DIRECT_BYTES or more) of a
+ * regular file, the threads read ahead no further: the reader takes what
+ * the ring holds, then each request is read by the threads straight into
+ * the reader's buffer, in parts at once (no copy from a slot, and the
+ * buffer's first touch shared among them).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,6 +29,8 @@
 #include <unistd.h>
 
 #define BLOCK_BYTES ((size_t)8 << 20)
+#define DIRECT_BYTES ((size_t)1 << 20)
+#define DIRECT_PART ((size_t)1 << 20) /* the smallest part of a direct read */
 #define STEP_FROM_PIPE ((size_t)256 << 10)
 #define MAX_THREADS 4
 
@@ -54,6 +62,14 @@ struct ak_prefetch {
     size_t taken_off;      /* bytes of block next_take already taken */
     size_t prefix_off;
     uint64_t total;        /* data bytes handed out */
+    /* direct reads (a regular file) */
+    int direct;            /* 1: no more read ahead; 2: the ring is taken */
+    uint64_t direct_at;    /* the next data byte (after the prefix) to read */
+    int direct_ended;      /* a direct read came short: the data ended */
+    unsigned char *job;    /* the request being read: buffer, length, parts */
+    size_t job_len, job_part, job_parts, job_next, job_done;
+    size_t job_got;        /* bytes up to the first short part (job_len: none) */
+    int job_err;
 };
 
 /* Fills block b into slot s (the lock not held): at its offset, or from
@@ -82,8 +98,31 @@ static void fill(ak_prefetch *p, slot *s, uint64_t b)
     }
 }
 
+/* Reads part i of the direct request (the lock not held). */
+static void read_part(ak_prefetch *p, size_t i)
+{
+    size_t from = i * p->job_part, want = p->job_len - from < p->job_part ? p->job_len - from
+                                                                          : p->job_part;
+    off_t at = (off_t)(p->base + p->direct_at + from);
+    size_t got = 0;
+    int err = 0;
+    while (got < want) {
+        ssize_t n = pread(p->fd, p->job + from + got, want - got, at + (off_t)got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) err = errno;
+        if (n <= 0) break;
+        got += (size_t)n;
+    }
+    pthread_mutex_lock(&p->mu);
+    if (err && !p->job_err) p->job_err = err;
+    if (got < want && from + got < p->job_got) p->job_got = from + got;
+    if (++p->job_done == p->job_parts) pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
 /* A pipe is read in order by one thread: it claims a block only when it
- * is free to read it next. */
+ * is free to read it next. Once the reads are direct, the threads read the
+ * parts of each request instead. */
 static void *fill_thread(void *arg)
 {
     ak_prefetch *p = arg;
@@ -91,10 +130,22 @@ static void *fill_thread(void *arg)
     for (;;) {
         uint64_t b = p->next_fill;
         slot *s = &p->slots[b % p->n_slots];
-        while (!p->stop && b < p->end_block && s->state != SLOT_EMPTY)
+        while (!p->stop && !p->direct && b < p->end_block && s->state != SLOT_EMPTY)
             pthread_cond_wait(&p->cv, &p->mu), b = p->next_fill,
                                                s = &p->slots[b % p->n_slots];
-        if (p->stop || b >= p->end_block) break;
+        if (p->stop) break;
+        if (p->direct) {
+            if (p->job_next < p->job_parts) {
+                size_t i = p->job_next++;
+                pthread_mutex_unlock(&p->mu);
+                read_part(p, i);
+                pthread_mutex_lock(&p->mu);
+            } else {
+                pthread_cond_wait(&p->cv, &p->mu);
+            }
+            continue;
+        }
+        if (b >= p->end_block) break;
         s->state = SLOT_FILLING;
         s->block = b;
         p->next_fill++;
@@ -140,6 +191,8 @@ int ak_prefetch_start(ak_prefetch **out, ak_data *d, size_t limit, ak_err *e)
     p->end_block = UINT64_MAX;
     p->fd = regular_fd(d, &p->base);
     p->step = p->fd < 0 ? STEP_FROM_PIPE : BLOCK_BYTES;
+    const char *ahead = getenv("SCANKIT_READ_AHEAD"); /* a switch for the tests */
+    if (ahead && *ahead) limit = (size_t)strtoull(ahead, NULL, 10);
     p->n_slots = limit / BLOCK_BYTES > 2 ? limit / BLOCK_BYTES : 2;
     if (!(p->slots = calloc(p->n_slots, sizeof *p->slots)))
         return ak_fail(e, "%s: out of memory", d->name);
@@ -167,6 +220,54 @@ static size_t take(ak_prefetch *p, slot *s, unsigned char *buf, size_t bytes)
     return n;
 }
 
+/* Whether the reads are direct now: asked for (a large request of a
+ * regular file: the threads claim no more blocks), and the ring taken
+ * (the lock held). */
+static int reading_direct(ak_prefetch *p, size_t bytes)
+{
+    if (p->direct == 2) return 1;
+    if (p->fd < 0 || p->end_block != UINT64_MAX) return 0; /* a pipe, or the end in the ring */
+    if (!p->direct && bytes >= DIRECT_BYTES) {
+        p->direct = 1;
+        pthread_cond_broadcast(&p->cv);
+    }
+    if (p->direct && p->next_take == p->next_fill && p->taken_off == 0) {
+        p->direct = 2;
+        p->direct_at = p->next_take * p->step;
+    }
+    return p->direct == 2;
+}
+
+/* Up to `bytes` of the data read by the threads straight into buf, in
+ * parts at once (the lock held, and held again on return): the bytes
+ * read, or -1 with errno set. */
+static long long read_direct(ak_prefetch *p, void *buf, size_t bytes)
+{
+    if (p->direct_ended || !bytes) return 0;
+    size_t parts = (bytes + DIRECT_PART - 1) / DIRECT_PART;
+    if (parts > (size_t)p->started) parts = (size_t)p->started;
+    p->job = buf;
+    p->job_len = bytes;
+    p->job_part = (bytes + parts - 1) / parts;
+    p->job_parts = parts;
+    p->job_next = p->job_done = 0;
+    p->job_got = bytes;
+    p->job_err = 0;
+    pthread_cond_broadcast(&p->cv);
+    while (p->job_done < p->job_parts) pthread_cond_wait(&p->cv, &p->mu);
+    size_t got = p->job_got;
+    int err = p->job_err;
+    p->job = NULL;
+    p->job_parts = p->job_next = p->job_done = 0;
+    if (err) {
+        errno = err;
+        return -1;
+    }
+    p->direct_at += got;
+    p->direct_ended = got < bytes;
+    return (long long)got;
+}
+
 long long ak_prefetch_read(ak_prefetch *p, void *buf, size_t bytes, ak_err *e)
 {
     ak_data *d = p->d;
@@ -180,6 +281,14 @@ long long ak_prefetch_read(ak_prefetch *p, void *buf, size_t bytes, ak_err *e)
     size_t n = 0;
     int err = 0;
     pthread_mutex_lock(&p->mu);
+    if (reading_direct(p, bytes)) {
+        long long got = read_direct(p, buf, bytes);
+        pthread_mutex_unlock(&p->mu);
+        if (got < 0) return ak_data_fail_read(d, e);
+        p->total += (uint64_t)got;
+        if (got || !bytes) return got;
+        return ak_data_check_end(d, p->total, e) == 0 ? 0 : -1;
+    }
     while (bytes && !n && !err && p->next_take < p->end_block) {
         slot *s = &p->slots[p->next_take % p->n_slots];
         while (s->state != SLOT_FULL || s->block != p->next_take)

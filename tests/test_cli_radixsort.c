@@ -342,3 +342,31 @@ Test(radixsort_cli, should_check_a_sort_of_more_keys_than_one_part_takes)
     free(ko);
     free(vo);
 }
+
+/* Files of more than the read ahead (two blocks of 8 MiB here,
+ * SCANKIT_READ_AHEAD): the reading threads fill their ring first, then read
+ * each request straight into the sort's buffer in parts at once
+ * (apps/appkit_stream.c); a .npy key file (a header before the data) and
+ * raw values, both past the switch, and the last request short (the end
+ * of the data within it). */
+Test(radixsort_cli, should_sort_files_read_ahead_then_read_straight_into_the_sort)
+{
+    cr_assert_eq(setenv("SCANKIT_READ_AHEAD", "1", 1), 0);
+    const size_t n = ((size_t)5 << 20) + 1001;
+    unsigned char *in = random_keys(n, 4, 0), *vals = indices(n, 8);
+    skt_cli_write_npy("k.npy", "<u4", in, n, 4);
+    skt_cli_write_file("v.bin", vals, n * 8);
+    run_result r = RS("k.npy", "--values", "v.bin", "--values-type", "uint64", "--descending");
+    skt_cli_expect_success(&r, "radixsort k.npy --values v.bin --values-type uint64 --descending");
+    size_t kl, vl;
+    unsigned char *ko = npy_data("k.sorted.npy", &kl);
+    unsigned char *vo = skt_cli_slurp("v.sorted.bin", &vl);
+    cr_assert_eq(kl, n * 4);
+    cr_assert_eq(vl, n * 8);
+    expect_sorted(SK_UINT32, in, n, 1, 0, 32, ko, vo, 8);
+    skt_cli_free(&r);
+    free(in);
+    free(vals);
+    free(ko);
+    free(vo);
+}
