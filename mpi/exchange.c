@@ -17,6 +17,7 @@ typedef struct plan {
     uint64_t *send, *send_at, *recv, *recv_at; /* ranks each */
     uint64_t received;
     uint64_t longest;  /* the largest count between any two ranks */
+    int once;          /* every rank's counts and displacements fit an int */
 } plan;
 
 static int fits_int(const uint64_t *v, int n, uint64_t extra)
@@ -25,6 +26,8 @@ static int fits_int(const uint64_t *v, int n, uint64_t extra)
         if (v[i] + extra > (uint64_t)INT_MAX) return 0;
     return 1;
 }
+
+static int fits_one_call(const plan *p);
 
 static sk_status make_plan(const mpi_sort *s, plan *p)
 {
@@ -43,9 +46,13 @@ static sk_status make_plan(const mpi_sort *s, plan *p)
         p->received += p->recv[r];
         if (p->send[r] > longest) longest = p->send[r];
     }
-    if (p->received > SIZE_MAX / (s->key_size + s->value_size)) return SK_E_SIZE;
-    return mpi__status(
+    /* every rank takes part in both reductions, whatever its own answer */
+    sk_status st = p->received > SIZE_MAX / (s->key_size + s->value_size) ? SK_E_SIZE : SK_OK;
+    sk_status most = mpi__status(
         MPI_Allreduce(&longest, &p->longest, 1, MPI_UINT64_T, MPI_MAX, s->comm));
+    int fits = !s->opts.exchange_bytes && fits_one_call(p); /* one way for all the ranks */
+    sk_status one = mpi__status(MPI_Allreduce(&fits, &p->once, 1, MPI_INT, MPI_LAND, s->comm));
+    return st != SK_OK ? st : most != SK_OK ? most : one;
 }
 
 /* One call: every count and displacement fits an int. */
@@ -139,9 +146,8 @@ static sk_status exchange_array(const mpi_sort *s, const plan *p, size_t size, c
     MPI_Datatype t;
     if (MPI_Type_contiguous((int)size, MPI_BYTE, &t) != MPI_SUCCESS) return SK_E_COMM;
     sk_status st = mpi__status(MPI_Type_commit(&t));
-    int once = !s->opts.exchange_bytes && fits_one_call(p);
     if (st == SK_OK)
-        st = once ? exchange_once(s, p, t, src, dst, w)
+        st = p->once ? exchange_once(s, p, t, src, dst, w)
                   : exchange_in_rounds(s, p, t, size, src, dst, w);
     MPI_Type_free(&t);
     return st;
@@ -172,7 +178,7 @@ sk_status mpi__exchange(const mpi_sort *s, sk_mpi_sorted *out)
     uint64_t *counts = mpi__alloc(4 * n * sizeof *counts);
     int *w = mpi__alloc(4 * n * sizeof *w);
     sk_status st = mpi__agree(s->comm, counts && w ? SK_OK : SK_E_OUT_OF_MEMORY);
-    plan p = {s->ranks, counts, counts + n, counts + 2 * n, counts + 3 * n, 0, 0};
+    plan p = {s->ranks, counts, counts + n, counts + 2 * n, counts + 3 * n, 0, 0, 0};
     if (st == SK_OK) st = exchange_arrays(s, &p, out, w);
     free(counts);
     free(w);
