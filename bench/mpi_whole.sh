@@ -61,6 +61,7 @@ if "$mpirun" --version 2>/dev/null | grep -q 'Open MPI\|OpenRTE'; then
   mpi_flags=(--bind-to none --oversubscribe "${mpi_flags[@]}")
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
+build=$(cd "$build" && pwd)
 apps=$build/apps
 mkdir -p "$out"
 work=$(mktemp -d "${WORK_DIR:-/tmp}/scankit-mpi-whole.XXXXXX")
