@@ -11,7 +11,6 @@
 #
 #   bench/mpi_whole.sh [--build DIR] [--out DIR] [--n N]... [--ranks P]...
 #                      [--runs R] [--mpirun PATH] [--mpi-flag FLAG]...
-#                      [--extra NAME=COMMAND]...
 #
 #   --build     a build with radixsort, radixsort-mpi and datagen in apps/
 #               (default: build)
@@ -20,8 +19,8 @@
 #   --mpirun    the launcher (default: mpirun from PATH); Open MPI's gets
 #               --bind-to none (each rank's OpenCL threads may use every
 #               core, as radixsort's do) and --oversubscribe
-#   --mpi-flag  one more flag for the launcher (repeatable)
-#   --extra     one more command, {in} and {out} standing for the files
+#   --mpi-flag  one more flag for the launcher (repeatable), e.g.
+#               "-x POCL_MAX_PTHREAD_COUNT=1" or "--mca btl_vader_single_copy_mechanism none"
 # Writes mpi_whole.md (per size: hyperfine's table, then the --time phases)
 # and mpi_whole.txt (the commands, versions, hyperfine's report, every
 # --time line) to --out (default: the current directory).
@@ -36,7 +35,6 @@ ranks=()
 runs=5
 mpirun=$(command -v mpirun || true)
 mpi_flags=()
-extras=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift ;;
@@ -46,7 +44,6 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift ;;
     --mpirun) mpirun=$2; shift ;;
     --mpi-flag) mpi_flags+=("$2"); shift ;;
-    --extra) extras+=("$2"); shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "mpi_whole.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -84,18 +81,12 @@ txt=$out/mpi_whole.txt
 
 # The commands for one file: names[], cmds[] (each without --time).
 commands() {
-  local in=$1 p x c
+  local in=$1 p
   names=(cp radixsort)
   cmds=("cp $in $work/out.bin" "$apps/radixsort $in -o $work/out.bin")
   for p in "${ranks[@]}"; do
     names+=("radixsort-mpi -np $p")
     cmds+=("$mpirun -np $p ${mpi_flags[*]} $apps/radixsort-mpi $in -o $work/out.bin")
-  done
-  for x in "${extras[@]}"; do
-    names+=("${x%%=*}")
-    c=${x#*=}
-    c=${c//\{in\}/$in}
-    cmds+=("${c//\{out\}/$work/out.bin}")
   done
 }
 
