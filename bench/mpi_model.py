@@ -107,9 +107,8 @@ def main():
     p = argparse.ArgumentParser()
     p.parse_args()
     shm = 2.0 * GB
-    for disk in (2 * GB, 20 * GB):
-        for net in (25 * GB, 50 * GB):
-            table(1e12, (4, 8, 16, 64), disk, net, shm)
+    for disk, net in ((2 * GB, 25 * GB), (20 * GB, 25 * GB), (20 * GB, 50 * GB)):
+        table(1e12, (4, 8, 16, 64), disk, net, shm)
     for net in (25 * GB, 50 * GB):
         table(100e12, (128, 512, 1024), 20 * GB, net, shm)
     for net in (25 * GB, 50 * GB):
