@@ -13,7 +13,9 @@
  * the sorted order at its offset (collective writes; rank 0 writes a .npy
  * header first) into a temporary file beside each output, which rank 0
  * renames once every rank succeeded and removes otherwise. The output is
- * radixsort's, byte for byte.
+ * radixsort's, byte for byte. With --time, rank 0 gathers every rank's
+ * phase times (its own reads, device and writes; the library's
+ * sk_mpi_sort_stats) and prints a line per rank.
  *
  * After each step the ranks agree on its outcome (an MPI_Allreduce): any
  * rank's failure ends the run on every rank, with one line on stderr from
@@ -72,6 +74,9 @@ typedef struct job {
     sk_context *ctx;
     sk_mpi_sorted sorted;
     int temps_made;
+    double start;                 /* ak_now() when the run began */
+    double read_ms, device_ms, write_ms;
+    sk_mpi_sort_stats stats;      /* the library's phases, for --time */
 } job;
 
 /* ------------------------------------------------------------------------ */
@@ -398,6 +403,7 @@ static int sort(job *j, ak_err *e)
                                   : sort_whole_key(j->p.in[0].type);
     sk_mpi_sort_opts o = SK_MPI_SORT_OPTS_INIT;
     o.balanced = j->a->balanced;
+    o.stats = &j->stats;
     sk_status st =
         j->p.parts == 2
             ? sk_mpi_sort_pairs_bits(j->ctx, j->comm, c.type, ak_dtype_size(j->p.in[1].type),
@@ -416,13 +422,76 @@ static int sort(job *j, ak_err *e)
 
 static int run(job *j, ak_err *e)
 {
-    if (make_plan(j, e) != 0 || open_device(j, e) != 0) return -1;
+    if (make_plan(j, e) != 0) return -1;
+    double t0 = ak_now();
+    if (open_device(j, e) != 0) return -1;
+    j->device_ms = ak_ms_since(t0);
+    t0 = ak_now();
     for (int i = 0; i < j->p.parts; i++)
         if (read_part(j, i, e) != 0) return -1;
+    j->read_ms = ak_ms_since(t0);
     if (sort(j, e) != 0) return -1;
+    t0 = ak_now();
     int rc = write_outputs(j, e);
+    j->write_ms = ak_ms_since(t0);
     remove_temps(j);
     return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* --time                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The columns of --time: milliseconds, then bytes. */
+enum { TIME_MS = 9, TIME_COLUMNS = TIME_MS + 2 };
+
+static const char *const TIME_HEADS[TIME_COLUMNS] = {
+    "read_ms", "device_ms", "sort_ms", "split_ms", "exchange_ms", "merge_ms",
+    "wait_ms", "write_ms",  "total_ms", "sent_bytes", "received_bytes"};
+
+static void time_row(const job *j, double *row)
+{
+    const sk_mpi_sort_stats *s = &j->stats;
+    double lib[] = {s->sort_seconds, s->split_seconds, s->exchange_seconds, s->merge_seconds,
+                    s->wait_seconds};
+    row[0] = j->read_ms;
+    row[1] = j->device_ms;
+    for (int i = 0; i < 5; i++) row[2 + i] = 1e3 * lib[i];
+    row[7] = j->write_ms;
+    row[8] = ak_ms_since(j->start);
+    row[9] = (double)s->sent_bytes;
+    row[10] = (double)s->received_bytes;
+}
+
+static void print_time_row(int rank, const double *row)
+{
+    fprintf(stderr, "%4d", rank);
+    for (int c = 0; c < TIME_COLUMNS; c++)
+        fprintf(stderr, c < TIME_MS ? " %*.3f" : " %*.0f", (int)strlen(TIME_HEADS[c]), row[c]);
+    fputc('\n', stderr);
+}
+
+/* Every rank's row, gathered; rank 0 prints them under one header. */
+static int print_times(const job *j)
+{
+    double mine[TIME_COLUMNS], *all = NULL;
+    time_row(j, mine);
+    if (j->rank == 0) all = malloc((size_t)j->ranks * sizeof mine);
+    int ok = j->rank != 0 || all;
+    if (first_rank_with(j, !ok) != j->ranks) {
+        free(all);
+        return -1;
+    }
+    int rc = MPI_Gather(mine, TIME_COLUMNS, MPI_DOUBLE, all, TIME_COLUMNS, MPI_DOUBLE, 0,
+                        j->comm);
+    if (rc == MPI_SUCCESS && j->rank == 0) {
+        fprintf(stderr, "rank");
+        for (int c = 0; c < TIME_COLUMNS; c++) fprintf(stderr, " %s", TIME_HEADS[c]);
+        fputc('\n', stderr);
+        for (int r = 0; r < j->ranks; r++) print_time_row(r, all + (size_t)r * TIME_COLUMNS);
+    }
+    free(all);
+    return rc == MPI_SUCCESS ? 0 : -1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -463,8 +532,12 @@ static int main_run(int rank, int ranks, const sort_mpi_args *a)
 {
     job j = {0};
     j.a = a, j.comm = MPI_COMM_WORLD, j.rank = rank, j.ranks = ranks;
+    j.start = ak_now();
+    j.stats = (sk_mpi_sort_stats)SK_MPI_SORT_STATS_INIT;
     ak_err e = {{0}};
     int rc = run(&j, &e);
+    if (rc == 0 && a->sort.time && print_times(&j) != 0)
+        rc = ak_fail(&e, "--time: out of memory or MPI_Gather failed");
     remove_temps(&j);
     sk_mpi_sorted_free(&j.sorted);
     free(j.data[0]);

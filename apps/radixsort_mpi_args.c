@@ -27,6 +27,11 @@ static const ak_opt OPTIONS[] = {
      "split exactly: every rank ends with n/P keys (or one\n"
      "more) before writing; the output is the same", NULL, 0},
     AK_OPTS_DEVICE(sort_args),
+    {"time", 0, AK_OPT_FLAG, offsetof(sort_args, time), NULL,
+     "print, from rank 0, a line per rank: the milliseconds of\n"
+     "its read, device, local sort, split, exchange, merge,\n"
+     "wait, write and total, and the bytes it sent to and\n"
+     "received from the other ranks", NULL, 0},
     AK_OPTS_HELP_VERSION(sort_args),
     AK_OPT_HELP_TEXT(
         "\nEach rank reads its share of INPUT and writes its range of the output\n"
@@ -42,6 +47,6 @@ AK_DEFINE_CLI(radixsort_mpi, RADIXSORT_MPI_TOOL,
               "mpirun -np P radixsort-mpi INPUT [-o OUTPUT]\n"
               "                 [--type " AK_SK_TYPE_NAMES "]\n"
               "                 [--descending] [--bits B:E] [--values FILE [--values-type TYPE]\n"
-              "                 [--values-out FILE]] [--balanced] [--device SPEC]\n"
+              "                 [--values-out FILE]] [--balanced] [--device SPEC] [--time]\n"
               "                 [--list-devices] [--help] [--version]",
               OPTIONS, sort_mpi_args, NULL, radixsort_check_args, NULL)

@@ -140,6 +140,14 @@ static sk_status exchange_in_rounds(const mpi_sort *s, const plan *p, MPI_Dataty
 /* One array                                                                 */
 /* ------------------------------------------------------------------------ */
 
+/* The MPI_Alltoallv calls that move an array of elements of `size` bytes. */
+static uint64_t calls_of(const mpi_sort *s, const plan *p, size_t size)
+{
+    if (p->once) return 1;
+    uint64_t chunk = round_elements(s, size);
+    return (p->longest + chunk - 1) / chunk;
+}
+
 static sk_status exchange_array(const mpi_sort *s, const plan *p, size_t size, const void *src,
                                 void *dst, int *w)
 {
@@ -162,9 +170,28 @@ static sk_status receive_buffers(const mpi_sort *s, const plan *p, sk_mpi_sorted
     return SK_OK;
 }
 
-static sk_status exchange_arrays(const mpi_sort *s, plan *p, sk_mpi_sorted *out, int *w)
+/* What the plan moves, in s->stats: bytes to, from and within this rank,
+ * and the MPI_Alltoallv calls. */
+static void count_moves(mpi_sort *s, const plan *p)
+{
+    size_t record = s->key_size + s->value_size;
+    uint64_t sent = 0, received = 0;
+    for (int r = 0; r < p->ranks; r++) {
+        if (r == s->rank) continue;
+        sent += p->send[r];
+        received += p->recv[r];
+    }
+    s->stats.sent_bytes = sent * record;
+    s->stats.received_bytes = received * record;
+    s->stats.kept_bytes = p->send[s->rank] * record;
+    s->stats.exchange_calls = calls_of(s, p, s->key_size);
+    if (s->value_size) s->stats.exchange_calls += calls_of(s, p, s->value_size);
+}
+
+static sk_status exchange_arrays(mpi_sort *s, plan *p, sk_mpi_sorted *out, int *w)
 {
     sk_status st = mpi__agree(s->comm, make_plan(s, p));
+    if (st == SK_OK) count_moves(s, p);
     if (st == SK_OK) st = mpi__agree(s->comm, receive_buffers(s, p, out));
     if (st == SK_OK) st = exchange_array(s, p, s->key_size, s->keys, out->keys, w);
     if (st == SK_OK && s->value_size)
@@ -172,7 +199,7 @@ static sk_status exchange_arrays(const mpi_sort *s, plan *p, sk_mpi_sorted *out,
     return mpi__agree(s->comm, st);
 }
 
-sk_status mpi__exchange(const mpi_sort *s, sk_mpi_sorted *out)
+sk_status mpi__exchange(mpi_sort *s, sk_mpi_sorted *out)
 {
     size_t n = (size_t)s->ranks;
     uint64_t *counts = mpi__alloc(4 * n * sizeof *counts);

@@ -26,6 +26,7 @@ typedef struct mpi_sort {
     uint64_t total;    /* the elements of every rank */
     uint64_t *split;   /* ranks + 1 positions in the local run: where the
                           elements for each rank begin (split[ranks] = n) */
+    sk_mpi_sort_stats stats; /* this call's, copied to opts.stats at the end */
 } mpi_sort;
 
 /* Allocates `bytes` (at least 1) or returns NULL. */
@@ -49,8 +50,9 @@ uint64_t mpi__order_key(const mpi_sort *s, const void *keys, size_t i);
 sk_status mpi__split(mpi_sort *s);
 
 /* Moves every element to its rank: out->n, keys and values allocated and
- * received, the runs of ranks 0, 1, ... one after the other. Collective;
+ * received, the runs of ranks 0, 1, ... one after the other; the bytes
+ * moved and the MPI_Alltoallv calls counted in s->stats. Collective;
  * agrees on its status. */
-sk_status mpi__exchange(const mpi_sort *s, sk_mpi_sorted *out);
+sk_status mpi__exchange(mpi_sort *s, sk_mpi_sorted *out);
 
 #endif /* SK_MPI_INTERNAL_H */

@@ -23,6 +23,8 @@ static sk_status check_local(const mpi_sort *s, const void *keys, const void *va
         return SK_E_INVALID_ARG;
     if (s->begin_bit >= s->end_bit || s->end_bit > 8 * s->key_size)
         return SK_E_INVALID_ARG;
+    if (s->opts.stats && s->opts.stats->struct_size < sizeof(sk_mpi_sort_stats))
+        return SK_E_INVALID_ARG;
     size_t record = s->key_size + s->value_size;
     if (s->n > SIZE_MAX / record || s->n > (uint64_t)INT64_MAX)
         return SK_E_SIZE;
@@ -101,6 +103,38 @@ static sk_status place_in_order(const mpi_sort *s, sk_mpi_sorted *out)
 /* The sort                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* The ranks' agreement on st, its wait counted in s->stats. */
+static sk_status agree_timed(mpi_sort *s, sk_status st)
+{
+    double t0 = MPI_Wtime();
+    st = mpi__agree(s->comm, st);
+    s->stats.wait_seconds += MPI_Wtime() - t0;
+    return st;
+}
+
+/* The local sort, the split, the exchange and the merge, each timed. */
+static sk_status sort_steps(mpi_sort *s, const void *keys, const void *values,
+                            sk_mpi_sorted *out)
+{
+    sk_mpi_sort_stats *t = &s->stats;
+    double t0 = MPI_Wtime();
+    sk_status st = sort_local(s, keys, values);
+    t->sort_seconds = MPI_Wtime() - t0;
+    if ((st = agree_timed(s, st)) != SK_OK) return st;
+    t0 = MPI_Wtime();
+    st = mpi__split(s);
+    t->split_seconds = MPI_Wtime() - t0;
+    if (st != SK_OK) return st;
+    t0 = MPI_Wtime();
+    st = mpi__exchange(s, out);
+    t->exchange_seconds = MPI_Wtime() - t0;
+    if (st != SK_OK) return st;
+    t0 = MPI_Wtime();
+    st = order_runs(s, out);
+    t->merge_seconds = MPI_Wtime() - t0;
+    return agree_timed(s, st);
+}
+
 /* The steps, each agreed on before the next. */
 static sk_status run_steps(mpi_sort *s, const void *keys, const void *values,
                            sk_mpi_sorted *out)
@@ -108,12 +142,22 @@ static sk_status run_steps(mpi_sort *s, const void *keys, const void *values,
     sk_status st = mpi__agree(s->comm, check_local(s, keys, values, out));
     if (st == SK_OK) st = mpi__agree(s->comm, check_same_everywhere(s));
     if (st == SK_OK) st = mpi__agree(s->comm, count_total(s));
-    if (st == SK_OK) st = mpi__agree(s->comm, sort_local(s, keys, values));
-    if (st == SK_OK) st = mpi__split(s);
-    if (st == SK_OK) st = mpi__exchange(s, out);
-    if (st == SK_OK) st = mpi__agree(s->comm, order_runs(s, out));
+    if (st == SK_OK) st = sort_steps(s, keys, values, out);
     if (st == SK_OK) st = mpi__agree(s->comm, place_in_order(s, out));
     return st;
+}
+
+/* This call's stats, where the caller asked for them (and gave a
+ * struct_size that holds them: else refused, untouched). */
+static void report_stats(mpi_sort *s, const sk_mpi_sorted *out, double t0)
+{
+    sk_mpi_sort_stats *to = s->opts.stats;
+    if (!to || to->struct_size < sizeof *to) return;
+    s->stats.elements_in = s->n;
+    s->stats.elements_out = out ? out->n : 0;
+    s->stats.total_seconds = MPI_Wtime() - t0;
+    memcpy((char *)to + sizeof to->struct_size, (const char *)&s->stats + sizeof to->struct_size,
+           sizeof *to - sizeof to->struct_size);
 }
 
 static sk_status sort_run(mpi_sort *s, const void *keys, const void *values,
@@ -127,12 +171,14 @@ static sk_status sort_run(mpi_sort *s, const void *keys, const void *values,
     if (MPI_Comm_rank(s->comm, &s->rank) != MPI_SUCCESS ||
         MPI_Comm_size(s->comm, &s->ranks) != MPI_SUCCESS)
         return SK_E_INVALID_ARG;
+    double t0 = MPI_Wtime();
     s->key_size = sk_type_size(s->type);
     sk_status st = run_steps(s, keys, values, out);
     free(s->keys);
     free(s->values);
     free(s->split);
     if (st != SK_OK) sk_mpi_sorted_free(out);
+    report_stats(s, out, t0);
     return st;
 }
 

@@ -57,6 +57,46 @@ extern "C" {
 SK_API sk_status sk_mpi_context_create(sk_context **ctx, MPI_Comm comm, const char *device_spec,
                                        char *why, size_t why_size);
 
+/*! sk_mpi_sort_stats :
+ *  Where one rank's call of a sort spent its time, and what the exchange
+ *  moved: filled, on every rank that passes one (sk_mpi_sort_opts.stats),
+ *  on success and on failure (the steps not reached stay 0). struct_size
+ *  set by the caller (SK_MPI_SORT_STATS_INIT), as in sk_stream_stats.
+ *    elements_in       this rank's input elements (its n)
+ *    elements_out      the elements this rank holds after the sort
+ *    sent_bytes        bytes of keys and values this rank sent to the
+ *                      other ranks
+ *    received_bytes    bytes it received from the other ranks
+ *    kept_bytes        bytes of its own run that stayed on this rank
+ *    exchange_calls    MPI_Alltoallv calls of the exchange (one per array
+ *                      moved, more where it goes in rounds)
+ *    sort_seconds      the local sort: this rank's copy of its input,
+ *                      sorted on its device
+ *    split_seconds     choosing where each rank's run splits (samples
+ *                      gathered and searched, or the exact search)
+ *    exchange_seconds  the exchange: counts, receive buffers and every
+ *                      MPI_Alltoallv
+ *    merge_seconds     ordering the runs received, on the device
+ *    wait_seconds      waiting for the other ranks to finish their local
+ *                      sort and their merge (the agreement after each)
+ *    total_seconds     the whole call, from entry to return
+ *  Seconds are wall-clock (MPI_Wtime). The split and the exchange are
+ *  collective: their seconds include waiting for slower ranks; the sort's
+ *  and the merge's do not (that is wait_seconds). The checks of the
+ *  arguments and the count of all elements (small collectives) are in
+ *  total_seconds only. */
+typedef struct sk_mpi_sort_stats {
+    size_t struct_size;
+    uint64_t elements_in, elements_out;
+    uint64_t sent_bytes, received_bytes, kept_bytes, exchange_calls;
+    double sort_seconds, split_seconds, exchange_seconds, merge_seconds;
+    double wait_seconds, total_seconds;
+} sk_mpi_sort_stats;
+
+/*! SK_MPI_SORT_STATS_INIT : an initialiser that sets struct_size. */
+#define SK_MPI_SORT_STATS_INIT \
+    {sizeof(sk_mpi_sort_stats), 0u, 0u, 0u, 0u, 0u, 0u, 0, 0, 0, 0, 0, 0}
+
 /*! sk_mpi_sort_opts :
  *  Options of the sorts below; NULL means SK_MPI_SORT_OPTS_INIT.
  *    balanced        0: the ranks' shares follow the splitters chosen from
@@ -71,14 +111,19 @@ SK_API sk_status sk_mpi_context_create(sk_context **ctx, MPI_Comm comm, const ch
  *                    of at most INT_MAX / P elements per pair, staged;
  *                    other values: rounds of at most that many bytes per
  *                    pair of ranks (at least one element), which bounds
- *                    the staging memory to about 2 P times it. */
+ *                    the staging memory to about 2 P times it;
+ *    stats           NULL, or where this rank's sk_mpi_sort_stats go
+ *                    (its struct_size set; each rank passes its own or
+ *                    NULL, independently of the others). */
 typedef struct sk_mpi_sort_opts {
     int balanced;
     size_t exchange_bytes;
+    sk_mpi_sort_stats *stats;
 } sk_mpi_sort_opts;
 
-/*! SK_MPI_SORT_OPTS_INIT : the defaults (samples, one exchange). */
-#define SK_MPI_SORT_OPTS_INIT {0, 0}
+/*! SK_MPI_SORT_OPTS_INIT : the defaults (samples, one exchange, no
+ *  stats). */
+#define SK_MPI_SORT_OPTS_INIT {0, 0, NULL}
 
 /*! sk_mpi_sorted :
  *  One rank's range of the global sorted order, allocated by the sort and
@@ -104,6 +149,8 @@ typedef struct sk_mpi_sorted {
  *  left empty (zeroed) on every rank. n may be 0 on any rank, or on all.
  *  @return SK_OK; SK_E_INVALID_ARG (NULL, a bad type or order, or ranks
  *  that disagree on the type, value size, order, bits or options),
+ *  SK_E_INVALID_ARG too for opts->stats with a struct_size below
+ *  sizeof(sk_mpi_sort_stats) (its stats then untouched);
  *  SK_E_SIZE (counts overflowing), SK_E_OUT_OF_MEMORY, SK_E_COMM (an MPI
  *  call returned an error: only where comm's error handler returns
  *  errors), or what the radix sort returns (SK_E_UNSUPPORTED, SK_E_BUILD,

@@ -17,7 +17,8 @@
  * (all equal, few unique, sorted, reversed) and layouts (all on the first
  * or the last rank, random shares), n = 0, n < P, 2^16 keys, the exchange
  * in rounds, and every rank returning the same failure when one rank's
- * arguments are bad or the ranks disagree.
+ * arguments are bad (stats with a bad struct_size among them) or the ranks
+ * disagree. Every sort also reports its stats, which must add up.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -228,18 +229,46 @@ static int check_order(world *w, const tcase *c, int index, const void *keys,
     return rc;
 }
 
+/* This rank's stats add up (its elements and bytes; phases within the
+ * whole call), and the bytes sent by all ranks are those received. */
+static int check_stats(world *w, const tcase *c, int index, const sk_mpi_sort_stats *t,
+                       size_t n, const sk_mpi_sorted *out)
+{
+    uint64_t record = sk_type_size(c->type) + c->value_size, moved[2] = {t->sent_bytes,
+                                                                          t->received_bytes};
+    uint64_t all[2];
+    MPI_Allreduce(moved, all, 2, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    double phases = t->sort_seconds + t->split_seconds + t->exchange_seconds +
+                    t->merge_seconds + t->wait_seconds;
+    if (t->elements_in != n || t->elements_out != out->n)
+        return fail(w, c, index, "rank %d: stats count %" PRIu64 " in, %" PRIu64 " out", w->rank,
+                    t->elements_in, t->elements_out);
+    if (t->sent_bytes + t->kept_bytes != n * record ||
+        t->received_bytes + t->kept_bytes != out->n * record || all[0] != all[1])
+        return fail(w, c, index, "rank %d: stats bytes sent %" PRIu64 ", received %" PRIu64
+                    ", kept %" PRIu64, w->rank, t->sent_bytes, t->received_bytes, t->kept_bytes);
+    if (t->sort_seconds < 0 || t->split_seconds < 0 || t->exchange_seconds < 0 ||
+        t->merge_seconds < 0 || t->wait_seconds < 0 || t->total_seconds < phases)
+        return fail(w, c, index, "rank %d: stats seconds that do not add up", w->rank);
+    if (c->n > 1 && t->exchange_calls < 1)
+        return fail(w, c, index, "rank %d: no MPI_Alltoallv counted", w->rank);
+    return 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* One case                                                                  */
 /* ------------------------------------------------------------------------ */
 
 static sk_status sort_slice(world *w, const tcase *c, const void *keys, const void *values,
-                            sk_mpi_sorted *out, size_t n)
+                            sk_mpi_sorted *out, size_t n, sk_mpi_sort_stats *stats)
 {
+    sk_mpi_sort_opts o = c->opts;
+    o.stats = stats;
     if (c->value_size)
         return sk_mpi_sort_pairs_bits(w->ctx, MPI_COMM_WORLD, c->type, c->value_size, keys,
-                                      values, out, n, c->order, c->begin, c->end, &c->opts);
+                                      values, out, n, c->order, c->begin, c->end, &o);
     return sk_mpi_sort_keys_bits(w->ctx, MPI_COMM_WORLD, c->type, keys, out, n, c->order,
-                                 c->begin, c->end, &c->opts);
+                                 c->begin, c->end, &o);
 }
 
 /* Every rank's range, one after the other, on rank 0 (into *keys, *values). */
@@ -291,9 +320,12 @@ static void run_case(world *w, const tcase *c, int index)
     layout_starts(&g, c, w->ranks, start);
     size_t from = start[w->rank], n = start[w->rank + 1] - from;
     sk_mpi_sorted out;
-    sk_status st = sort_slice(w, c, (char *)keys + from * ks, (char *)values + from * vs, &out, n);
+    sk_mpi_sort_stats stats = SK_MPI_SORT_STATS_INIT;
+    sk_status st = sort_slice(w, c, (char *)keys + from * ks, (char *)values + from * vs, &out, n,
+                              &stats);
     w->cases++;
     if (same_status_everywhere(w, c, index, st, SK_OK) == 0 && st == SK_OK) {
+        check_stats(w, c, index, &stats, n, &out);
         uint64_t *meta = xmalloc(3 * (size_t)w->ranks * sizeof *meta);
         void *got_keys = xmalloc(c->n * ks), *got_values = xmalloc(c->n * (vs ? vs : 1));
         gather_ranges(w, c, &out, meta, got_keys, got_values);
@@ -381,6 +413,13 @@ static void run_failures(world *w)
     w->cases++;
     same_status_everywhere(w, &c, -1, st, SK_E_INVALID_ARG);
     if (out.keys || out.n) fail(w, &c, -1, "a failed sort left an output on rank %d", w->rank);
+    sk_mpi_sort_stats small = {sizeof small - 1, 7u, 0u, 0u, 0u, 0u, 0u, 0, 0, 0, 0, 0, 0};
+    sk_mpi_sort_opts o = SK_MPI_SORT_OPTS_INIT;
+    o.stats = last ? &small : NULL;
+    st = sk_mpi_sort_keys(w->ctx, MPI_COMM_WORLD, SK_UINT32, keys, &out, 4, SK_ASCENDING, &o);
+    w->cases++;
+    same_status_everywhere(w, &c, -4, st, SK_E_INVALID_ARG);
+    if (small.elements_in != 7u) fail(w, &c, -4, "stats with a bad struct_size were written");
     if (w->ranks < 2) return;
     st = sk_mpi_sort_keys(w->ctx, MPI_COMM_WORLD, SK_UINT32, keys, &out, 4,
                           last ? SK_DESCENDING : SK_ASCENDING, NULL);

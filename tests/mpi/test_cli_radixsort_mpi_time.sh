@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# test_cli_radixsort_mpi_time.sh - radixsort-mpi --time on 2 ranks: its
+# output is radixsort's, and rank 0 prints a header and one line per rank
+# with the milliseconds of every phase and the bytes the rank sent and
+# received (what one rank sent the other received).
+#
+# usage: test_cli_radixsort_mpi_time.sh APPS_DIR MPIEXEC NUMPROC_FLAG [MPIEXEC_FLAG...]
+set -uo pipefail
+apps=$1 mpiexec=$2 np_flag=$3
+shift 3
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_cli_radixsort_mpi_time.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+
+fail() {
+    echo "test_cli_radixsort_mpi_time: FAIL: $*" >&2
+    exit 1
+}
+
+header="rank read_ms device_ms sort_ms split_ms exchange_ms merge_ms wait_ms write_ms total_ms"
+header+=" sent_bytes received_bytes"
+
+"$apps/datagen" -n 30011 -s 21 -o keys.bin >/dev/null || fail "datagen"
+"$apps/radixsort" keys.bin -o ref.bin || fail "radixsort"
+"$mpiexec" "$np_flag" 2 "$@" "$apps/radixsort-mpi" keys.bin -o out.bin --time 2>err.txt ||
+    fail "radixsort-mpi --time: exit $?: $(cat err.txt)"
+cmp -s out.bin ref.bin || fail "--time: the output differs from radixsort's"
+[ "$(head -n 1 err.txt)" = "$header" ] || fail "--time: header: $(head -n 1 err.txt)"
+[ "$(wc -l <err.txt)" -eq 3 ] || fail "--time: want a header and 2 lines: $(cat err.txt)"
+# every line: its rank, 9 times in ms, 2 byte counts; the bytes add up
+awk 'NR > 1 {
+         if (NF != 12 || $1 != NR - 2) bad = 1
+         for (i = 2; i <= 12; i++) if ($i !~ /^[0-9]+(\.[0-9]+)?$/) bad = 1
+         if ($10 + 0 < $3 + $5 + $6 + $7 + $8 + $9) bad = 1   # total covers the phases
+         sent += $11; received += $12
+     }
+     END { exit bad || sent != received || sent == 0 }' err.txt ||
+    fail "--time: bad lines: $(cat err.txt)"
+echo "ok: P=2 radixsort-mpi --time:"
+cat err.txt
