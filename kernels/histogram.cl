@@ -120,42 +120,42 @@ __kernel void sk_histogram_reduce(__global const uint *partial, __global ulong *
 #endif
 
 /* Work-group g counts elements [g * chunk, min((g + 1) * chunk, n)),
- * striped over its work-items (coalesced), into row g of partial. */
+ * striped over its work-items (coalesced), into counters of its own: h in
+ * local memory (SK_LOCAL_BINS), copied to row g of partial at the end, or
+ * row g itself. */
 #if defined(SK_LOCAL_BINS)
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_histogram_tiles(__global const SK_T *src, SK_BIN_PARAMS, __global uint *partial,
-                        __local uint *h, ulong n, ulong bins, ulong chunk)
-{
-    uint lid = get_local_id(0);
-    ulong g = get_group_id(0);
-    for (ulong b = lid; b < bins; b += SK_WG) h[b] = 0;
-    SK_BARRIER();
-    ulong end = min(g * chunk + chunk, n);
-    for (ulong i = g * chunk + lid; i < end; i += SK_WG) {
-        ulong b = sk_bin(src[i], SK_BIN_ARGS, bins);
-        if (b < bins) atomic_inc(&h[b]);
-    }
-    SK_BARRIER();
-    __global uint *row = partial + g * bins;
-    for (ulong b = lid; b < bins; b += SK_WG) row[b] = h[b];
-}
+#define SK_COUNTERS_PARAM , __local uint *h
+#define SK_COUNTERS_BARRIER() SK_BARRIER()
 #else
+#define SK_COUNTERS_PARAM
+#define SK_COUNTERS_BARRIER() SK_GLOBAL_BARRIER()
+#endif
+
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_histogram_tiles(__global const SK_T *src, SK_BIN_PARAMS, __global uint *partial,
-                        ulong n, ulong bins, ulong chunk)
+void sk_histogram_tiles(__global const SK_T *src, SK_BIN_PARAMS,
+                        __global uint *partial SK_COUNTERS_PARAM, ulong n, ulong bins,
+                        ulong chunk)
 {
     uint lid = get_local_id(0);
     ulong g = get_group_id(0);
     __global uint *row = partial + g * bins;
-    for (ulong b = lid; b < bins; b += SK_WG) row[b] = 0;
-    SK_GLOBAL_BARRIER();
+#if defined(SK_LOCAL_BINS)
+    __local uint *c = h;
+#else
+    __global uint *c = row;
+#endif
+    for (ulong b = lid; b < bins; b += SK_WG) c[b] = 0;
+    SK_COUNTERS_BARRIER();
     ulong end = min(g * chunk + chunk, n);
     for (ulong i = g * chunk + lid; i < end; i += SK_WG) {
         ulong b = sk_bin(src[i], SK_BIN_ARGS, bins);
-        if (b < bins) atomic_inc(&row[b]);
+        if (b < bins) atomic_inc(&c[b]);
     }
-}
+#if defined(SK_LOCAL_BINS)
+    SK_BARRIER();
+    for (ulong b = lid; b < bins; b += SK_WG) row[b] = h[b];
 #endif
+}
 
 /* ======================================================================= */
 #elif defined(SK_SHAPE_CPU)

@@ -44,20 +44,6 @@ static void range_of(sk_type t, double *lo, double *hi)
 typedef enum input_kind { IN_RANDOM, IN_ONE_BIN, IN_BOUNDARIES, IN_COUNT } input_kind;
 static const char *const INPUT_NAMES[IN_COUNT] = {"random", "all in one bin", "boundaries"};
 
-static void put(sk_type t, void *dst, size_t i, double v)
-{
-    switch (t) {
-#define PUT_(suffix, value, name, bytes, cl, bits, c_type, ...)                                 \
-    case SK_##suffix: {                                                                         \
-        c_type x = (c_type)v;                                                                   \
-        memcpy((char *)dst + i * sizeof x, &x, sizeof x);                                       \
-        break;                                                                                  \
-    }
-        SK_TYPE_MAP(PUT_)
-#undef PUT_
-    }
-}
-
 /* A value in [lo - w/8, hi + w/8) within the type's range, as a double
  * (rounded for the 64-bit integers: any value will do). */
 static double around(sk_type t, double lo, double hi)
@@ -92,14 +78,14 @@ static void fill(sk_type t, input_kind in, void *dst, size_t n, double lo, doubl
     if (t == SK_FLOAT32 || t == SK_FLOAT64) one = lo / 3 + hi / 3 * 2;
     for (size_t i = 0; i < n; i++) {
         if (in == IN_ONE_BIN) {
-            put(t, dst, i, one);
+            skt_ref_put_double(t, dst, i, one);
         } else if (in == IN_BOUNDARIES && skt_rand_below(2)) {
-            put(t, dst, i, boundary(t, lo, hi, skt_rand()));
+            skt_ref_put_double(t, dst, i, boundary(t, lo, hi, skt_rand()));
         } else if (skt_rand_below(16) == 0 && t != SK_FLOAT32 && t != SK_FLOAT64) {
             uint64_t raw = skt_rand(); /* the whole type */
             memcpy((char *)dst + i * sk_type_size(t), &raw, sk_type_size(t));
         } else {
-            put(t, dst, i, around(t, lo, hi));
+            skt_ref_put_double(t, dst, i, around(t, lo, hi));
         }
     }
 }
@@ -118,7 +104,7 @@ static void make_edges(sk_type t, void *edges, size_t bins, double lo, double hi
         v[i] = i && skt_rand_below(5) == 0 ? v[i - 1] : around(t, lo, hi);
     for (size_t i = 0; i <= bins; i++) v[i] = fmin(fmax(v[i], lo), hi);
     qsort(v, bins + 1, sizeof *v, cmp_double);
-    for (size_t i = 0; i <= bins; i++) put(t, edges, i, v[i]);
+    for (size_t i = 0; i <= bins; i++) skt_ref_put_double(t, edges, i, v[i]);
     free(v);
 }
 
@@ -242,7 +228,7 @@ ParameterizedTest(const skt_param *p, histogram, one_bin_under_contention_counts
     skt_params_need_type(p);
     skt_force_shape(p->shape);
     void *src = skt_malloc(n * es);
-    for (size_t i = 0; i < n; i++) put(p->type, src, i, 42.0);
+    for (size_t i = 0; i < n; i++) skt_ref_put_double(p->type, src, i, 42.0);
     uint64_t counts[64];
     SKT_OK(sk_histogram_even_host(skt_ctx, p->type, src, 0, 64, counts, n, 64));
     for (size_t b = 0; b < 64; b++)

@@ -64,20 +64,6 @@ typedef struct og_state {
     uint64_t out[MAX_BINS + GUARD], want[MAX_BINS];
 } og_state;
 
-static void put(sk_type t, void *dst, size_t i, double v)
-{
-    switch (t) {
-#define OG_PUT_(suffix, value, name, bytes, cl, bits, c_type, ...)                             \
-    case SK_##suffix: {                                                                        \
-        c_type x = (c_type)v;                                                                  \
-        memcpy((char *)dst + i * sizeof x, &x, sizeof x);                                      \
-        break;                                                                                 \
-    }
-        SK_TYPE_MAP(OG_PUT_)
-#undef OG_PUT_
-    }
-}
-
 /* Elements from a small pool around the range (and past it); edges
  * 0, 1, 1, 2, ... (pairs of equal edges: empty bins). */
 static void fill(og_state *g, const og_case *c, size_t n)
@@ -91,10 +77,11 @@ static void fill(og_state *g, const og_case *c, size_t n)
         if (fl && r % 11 == 0) v = -1.0 / 0.0;
         if (!fl && v < 0 && (c->t == SK_UINT32 || c->t == SK_UINT64)) v = 0;
         if (c->t == SK_UINT32 && v > 4294967295.0) v = 4294967295.0;
-        put(c->t, g->in, i, v);
+        skt_ref_put_double(c->t, g->in, i, v);
     }
     if (c->edges)
-        for (size_t i = 0; i <= c->bins; i++) put(c->t, g->edge_values, i, (double)((i + 1) / 2));
+        for (size_t i = 0; i <= c->bins; i++)
+            skt_ref_put_double(c->t, g->edge_values, i, (double)((i + 1) / 2));
 }
 
 static sk_status count(sk_context *ctx, og_state *g, const og_case *c, size_t n)

@@ -81,3 +81,17 @@ void skt_ref_histogram_edges(sk_type t, const void *src, size_t n, const void *e
         if (above >= 1 && above <= bins) counts[above - 1]++;
     }
 }
+
+void skt_ref_put_double(sk_type t, void *dst, size_t i, double v)
+{
+    switch (t) {
+#define PUT_CASE_(suffix, value, name, bytes, cl, bits, c_type, ...)                       \
+    case SK_##suffix: {                                                                 \
+        c_type x = (c_type)v;                                                           \
+        memcpy((char *)dst + i * sizeof x, &x, sizeof x);                               \
+        break;                                                                          \
+    }
+        SK_TYPE_MAP(PUT_CASE_)
+#undef PUT_CASE_
+    }
+}

@@ -27,6 +27,10 @@ void skt_ref_histogram_even(sk_type t, const void *src, size_t n, double lo, dou
 void skt_ref_histogram_edges(sk_type t, const void *src, size_t n, const void *edges,
                              size_t bins, uint64_t *counts);
 
+/* dst[i] = v converted to t (v within t's range), for building inputs and
+ * edges from doubles. */
+void skt_ref_put_double(sk_type t, void *dst, size_t i, double v);
+
 #ifdef __cplusplus
 }
 #endif
