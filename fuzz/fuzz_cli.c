@@ -5,9 +5,9 @@
  *
  * The input is split at NUL bytes into argv. argv[0] names the program
  * whose command line is parsed (scan, compact, radixsort, merge, segscan,
- * polyeval, datagen); an input naming none is skipped. Each argument is its
- * own allocation, so reading past the end of one is caught. Only the
- * parsing runs (and, for datagen, the check of the generator spec it
+ * polyeval, histogram, datagen); an input naming none is skipped. Each
+ * argument is its own allocation, so reading past the end of one is
+ * caught. Only the parsing runs (and, for datagen, the check of the generator spec it
  * parsed): nothing is opened, read, written or computed. Beyond the
  * sanitizers: the result is AK_EXIT_OK or AK_EXIT_USAGE, and a command line
  * that parses without --help, --version or --list-devices names its input.
@@ -16,6 +16,7 @@
 
 #include "compact_args.h"
 #include "datagen_args.h"
+#include "histogram_args.h"
 #include "merge_args.h"
 #include "polyeval_args.h"
 #include "radixsort_args.h"
@@ -83,6 +84,13 @@ static void parse_polyeval(int argc, char **argv)
     polyeval_args_free(&a);
 }
 
+static void parse_histogram(int argc, char **argv)
+{
+    PARSE_CHECKED(histogram_args, histogram_parse_args);
+    FUZZ_CHECK(rc != AK_EXIT_OK || a.help || a.version || a.list_devices || a.edges ||
+               (a.bins > 0 && a.lo < a.hi));
+}
+
 /* datagen has no operand; a spec it accepts must pass ak_gen_init. */
 static void parse_datagen(int argc, char **argv)
 {
@@ -104,7 +112,7 @@ typedef struct program {
 static const program PROGRAMS[] = {
     {"scan", parse_scan},       {"compact", parse_compact}, {"radixsort", parse_radixsort},
     {"merge", parse_merge},     {"segscan", parse_segscan}, {"polyeval", parse_polyeval},
-    {"datagen", parse_datagen},
+    {"histogram", parse_histogram}, {"datagen", parse_datagen},
 };
 
 /* Splits data at NUL bytes into up to MAX_ARGS separately allocated

@@ -76,6 +76,8 @@ void sk__arg_real(sk__args *a, const char *name, size_t size, double v)
     arg_trace_real(a, name, DBL_DECIMAL_DIG, d);
 }
 
+void sk__arg_local(sk__args *a, size_t bytes) { arg_set(a, bytes, NULL); }
+
 /* Enqueues the kernel with its arguments set, after the trace callback;
  * profiled when the context profiles. */
 static sk_status launch(sk_context *ctx, const sk__program *prog, unsigned kernel, size_t global,

@@ -247,7 +247,8 @@ sk_status sk__require_fp64(sk_context *ctx, sk_type t);
 /* Which kernels a tuning is for: the scan's (scan.cl) over plain
  * elements, the scan's over a lifted element loaded from several arrays
  * (the segmented scans) in reduce-then-scan or in one pass, compaction,
- * the radix sort of keys and of pairs, the polynomial, the merge. */
+ * the radix sort of keys and of pairs, the polynomial, the merge, the
+ * histogram. */
 typedef enum sk__family {
     SK_FAMILY_SCAN,
     SK_FAMILY_LIFTED,
@@ -257,6 +258,7 @@ typedef enum sk__family {
     SK_FAMILY_SORT_PAIRS,
     SK_FAMILY_POLY,
     SK_FAMILY_MERGE,
+    SK_FAMILY_HISTOGRAM,
     SK_FAMILY_COUNT
 } sk__family;
 
@@ -338,6 +340,8 @@ void sk__arg_ulong(sk__args *a, const char *name, uint64_t v);
 void sk__arg_uint(sk__args *a, const char *name, unsigned v);
 /* A scalar of `size` (4 or 8) bytes: a key-typed or count-typed argument. */
 void sk__arg_word(sk__args *a, const char *name, size_t size, uint64_t v);
+/* A __local buffer of `bytes` bytes. */
+void sk__arg_local(sk__args *a, size_t bytes);
 /* A float (size 4: v rounded to float) or double (size 8) scalar. */
 void sk__arg_real(sk__args *a, const char *name, size_t size, double v);
 

@@ -8,6 +8,7 @@
 #   oclgrind_segscan_poly_kernels        every segmented-scan and polynomial kernel
 #                                        (og_segscan.c says which pass checks what)
 #   oclgrind_merge_kernels               every merge kernel, both shapes, every check
+#   oclgrind_histogram_kernels           every histogram kernel, both shapes, every check
 #   install_package_builds_a_consumer    cmake --install, then a separate project
 #                                        builds against it (CMake and pkg-config),
 #                                        and one builds scankit as its subproject
@@ -25,6 +26,7 @@
 set(SKT_OG_DRIVERS
   og_compact.c
   og_driver.c
+  og_histogram.c
   og_merge.c
   og_segscan.c
   og_sort.c
@@ -72,6 +74,10 @@ add_test(NAME oclgrind_merge_kernels
   COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_merge>)
 set_tests_properties(oclgrind_merge_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME oclgrind_histogram_kernels
+  COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_histogram>)
+set_tests_properties(oclgrind_histogram_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Rough seconds of each (one process each, Oclgrind an interpreter): started
 # first in a fresh clone (tests/CMakeLists.txt says why), they overlap the
 # Criterion suites.
@@ -80,6 +86,7 @@ set_tests_properties(oclgrind_compact_kernels PROPERTIES COST 30)
 set_tests_properties(oclgrind_segscan_poly_kernels PROPERTIES COST 25)
 set_tests_properties(oclgrind_scan_kernels PROPERTIES COST 15)
 set_tests_properties(oclgrind_merge_kernels PROPERTIES COST 15)
+set_tests_properties(oclgrind_histogram_kernels PROPERTIES COST 15)
 
 # --- install ----------------------------------------------------------------------
 # Only where there are install rules (SCANKIT_INSTALL: off by default in a

@@ -221,6 +221,10 @@ typedef struct form_args {
     X(poly_eval_host, HOST | TYPED, sk_poly_eval_host(c, t, hi, 0.5, &F.result, n))          \
     X(poly_eval_points_host, HOST | TYPED, sk_poly_eval_points_host(c, t, hi, hi, ho, n, n)) \
     X(poly_horner_prefixes_host, HOST | TYPED, sk_poly_horner_prefixes_host(c, t, hi, 0.5, ho, n)) \
+    X(histogram_even, TYPED, sk_histogram_even(c, t, F.in, 0.0, 1.0, F.out, n, 4))           \
+    X(histogram_edges, TYPED, sk_histogram_edges(c, t, F.in, F.in, F.out, n, 4))             \
+    X(histogram_even_host, HOST | TYPED, sk_histogram_even_host(c, t, hi, 0.0, 1.0, ho, n, 4)) \
+    X(histogram_edges_host, HOST | TYPED, sk_histogram_edges_host(c, t, hi, hi, ho, n, 4))   \
     X(merge_keys, TYPED | BITS, sk_merge_keys(c, t, F.in, F.in, F.out, n, n, A))              \
     X(merge_pairs, TYPED | BITS,                                                             \
       sk_merge_pairs(c, t, 4, F.in, F.in, F.in, F.in, F.out, F.vout, n, n, A))               \

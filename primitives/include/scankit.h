@@ -977,6 +977,71 @@ SK_API sk_status sk_merge_pairs_host(sk_context *ctx, sk_type key_type, size_t v
                                      sk_sort_order order);
 
 /* ------------------------------------------------------------------------ */
+/* Histogram                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Every histogram counts the n elements of `src` (of any sk_type) into
+ * `bins` bins: counts[b] (uint64) is the number of elements in bin b; an
+ * element in no bin is not counted, and NaN is in none. Each work-group
+ * (GPU shape) or chunk (CPU shape) counts its elements into 32-bit
+ * counters of its own (local memory where the bins fit it, else a row in
+ * scratch memory), and the rows are summed into counts in a fixed order:
+ * no 64-bit atomics, and the same counts on every device and run. n may
+ * be 0 (every count 0) or exceed 2^32 where the device holds the data.
+ * The cl_mem forms are asynchronous on the context's queue (but
+ * sk_histogram_edges(), which reads its edges back first); counts may
+ * not be an input buffer. Scratch: up to 16 MiB of partial rows, and one
+ * row of 4 * bins bytes however many bins. Since 1.1. */
+
+/*! sk_histogram_even() :
+ *  `bins` bins of equal width over [lo, hi): element x is counted where
+ *  lo <= x < hi, in bin
+ *    integers: floor((x - lo) * bins / (hi - lo)), exactly (in 128-bit
+ *              integer arithmetic); lo and hi must be whole numbers within
+ *              the type's range;
+ *    floats:   min(floor((x - lo) * s), bins - 1), s = bins / (hi - lo),
+ *              lo, hi, s, x - lo and the product each rounded to the
+ *              element type (float32: lo and hi are first rounded to
+ *              float); that type's hi - lo and s must be finite. (Where a
+ *              device flushes subnormal floats to zero, elements within
+ *              the subnormal range of lo may land in another bin.)
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx or buffer, invalid type,
+ *  bins 0, lo or hi NaN, lo >= hi, bounds as above not met, a buffer
+ *  smaller than n elements or bins counts, counts also src), SK_E_SIZE,
+ *  SK_E_UNSUPPORTED (float64 without fp64), SK_E_BUILD, SK_E_CL or
+ *  SK_E_OUT_OF_MEMORY. Outputs are untouched on SK_E_INVALID_ARG and
+ *  SK_E_SIZE.
+ *  Since 1.1. */
+SK_API sk_status sk_histogram_even(sk_context *ctx, sk_type type, cl_mem src, double lo,
+                                   double hi, cl_mem counts, size_t n, size_t bins);
+
+/*! sk_histogram_edges() :
+ *  Bins between bins + 1 edges of the element type, in non-decreasing
+ *  order: bin b is [edges[b], edges[b + 1]). x is counted where
+ *  edges[0] <= x < edges[bins], in the bin b with edges[b] <= x <
+ *  edges[b + 1] (a binary search per element); a bin between equal edges
+ *  is empty and gets 0. The edges are read back and checked first
+ *  (blocking): edges out of order or NaN give SK_E_INVALID_ARG.
+ *  @return as sk_histogram_even(); SK_E_INVALID_ARG also for edges
+ *  smaller than bins + 1 elements, out of order or NaN, or counts also
+ *  edges.
+ *  Since 1.1. */
+SK_API sk_status sk_histogram_edges(sk_context *ctx, sk_type type, cl_mem src, cl_mem edges,
+                                    cl_mem counts, size_t n, size_t bins);
+
+/*! sk_histogram_even_host(), sk_histogram_edges_host() :
+ *  Host-array forms: copy in, count, copy out (blocking). counts (bins
+ *  uint64) is written only on success; src may be NULL when n is 0.
+ *  @return as the cl_mem forms.
+ *  Since 1.1. */
+SK_API sk_status sk_histogram_even_host(sk_context *ctx, sk_type type, const void *src,
+                                        double lo, double hi, uint64_t *counts, size_t n,
+                                        size_t bins);
+SK_API sk_status sk_histogram_edges_host(sk_context *ctx, sk_type type, const void *src,
+                                         const void *edges, uint64_t *counts, size_t n,
+                                         size_t bins);
+
+/* ------------------------------------------------------------------------ */
 /* Sorting data that streams in and out                                      */
 /* ------------------------------------------------------------------------ */
 
