@@ -5,7 +5,7 @@
 #   run.sh APP_DIR WORK_DIR
 #
 # APP_DIR holds the built programs (datagen, scan, compact, radixsort,
-# merge, segscan, polyeval). WORK_DIR is emptied first; the inputs, outputs and one
+# merge, segscan, polyeval, histogram). WORK_DIR is emptied first; the inputs, outputs and one
 # memcheck log per run (NAME.vg.log) stay there.
 #
 # Kernels: under valgrind PoCL sees valgrind's virtual CPU (no AVX-512), so
@@ -112,6 +112,7 @@ vg radixsort-runs radixsort k.npy --values v.bin --values-type uint64 --memory 1
 cmp k.sorted.npy k.runs.npy || fail "radixsort --memory 16K differs from the sort in one piece"
 vg merge merge a.npy b.npy --values v.bin vb.bin --values-type uint64 --check -o m.npy
 vg polyeval polyeval x.bin --points x.bin -o y.bin
+vg histogram histogram x.bin --type float32 --bins 64 --range 0:1 -o x.hist.bin
 # --memory: in chunks (apps/chunks.c); scan and segscan in one piece are
 # the sanitizer pass's
 vg scan-chunks scan x.bin --type float32 --exclusive --check --memory 4K -o x.scan4k.bin
@@ -121,4 +122,7 @@ vg segscan-chunks segscan x.bin --type float32 --flags heads.u8 --reduce --memor
     -o x.segreduce.bin
 vg polyeval-chunks polyeval x.bin --points x.bin --memory 16K -o y4k.bin
 cmp y.bin y4k.bin || fail "polyeval --memory 16K differs from the points in one piece"
+vg histogram-chunks histogram x.bin --type float32 --bins 64 --range 0:1 --memory 4K \
+    -o x.hist4k.bin
+cmp x.hist.bin x.hist4k.bin || fail "histogram --memory 4K differs from the counts in one piece"
 echo "run.sh: ok: every program is clean under memcheck"
