@@ -9,6 +9,8 @@
 #                                        (og_segscan.c says which pass checks what)
 #   oclgrind_merge_kernels               every merge kernel, both shapes, every check
 #   oclgrind_histogram_kernels           every histogram kernel, both shapes, every check
+#   oclgrind_bykey_kernels               the by-key kernel, both shapes, with the
+#                                        segmented-scan and compaction kernels under it
 #   install_package_builds_a_consumer    cmake --install, then a separate project
 #                                        builds against it (CMake and pkg-config),
 #                                        and one builds scankit as its subproject
@@ -24,6 +26,7 @@
 # (og_harness.c), which checks against the CPU references (ref/*.c); the
 # harness and the drivers set test hooks (primitives/sk_testing.h).
 set(SKT_OG_DRIVERS
+  og_bykey.c
   og_compact.c
   og_driver.c
   og_histogram.c
@@ -77,6 +80,10 @@ set_tests_properties(oclgrind_merge_kernels
 add_test(NAME oclgrind_histogram_kernels
   COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_histogram>)
 set_tests_properties(oclgrind_histogram_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME oclgrind_bykey_kernels
+  COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_bykey>)
+set_tests_properties(oclgrind_bykey_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Rough seconds of each (one process each, Oclgrind an interpreter): started
 # first in a fresh clone (tests/CMakeLists.txt says why), they overlap the
