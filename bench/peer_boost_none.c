@@ -26,7 +26,7 @@ const char *bb_boost_version(void)
 
 int bb_boost_supports(bb_prim p)
 {
-    return p != BB_SEGSCAN && p != BB_MERGE_PAIRS && p != BB_POLY &&
+    return p != BB_SEGSCAN && p != BB_MERGE_PAIRS && p != BB_POLY && p != BB_RLE &&
            (unsigned)p < BB_PRIM_COUNT;
 }
 
