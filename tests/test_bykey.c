@@ -167,26 +167,47 @@ static void check_rle(const bk_input *in)
     skt_free_all(want_v, want_c, vals, counts, NULL);
 }
 
-static void check_reduce(const bk_input *in, const void *values)
+/* A reduce or unique call in the form in->host says: host arrays, or
+ * buffers (cl_mem) through the same pointers. vs: the values' bytes. */
+typedef sk_status (*pair_call)(const bk_input *in, size_t vs, void *k, void *v, void *ko,
+                               void *vo, size_t *runs);
+
+static sk_status call_reduce(const bk_input *in, size_t vs, void *k, void *v, void *ko,
+                             void *vo, size_t *runs)
 {
     value_kind vk = values_for(in->kt);
-    size_t ks = sk_type_size(in->kt), vs = sk_type_size(vk.type), n = in->n, cap = n + GUARD;
-    void *want_k = skt_malloc(n * ks + 1), *want_v = skt_malloc(n * vs + 1);
-    size_t want = skt_ref_unique_by_key(ks, 0, in->keys, NULL, n, want_k, NULL), runs = 0;
-    expect_runs(skt_ref_segreduce_heads(vk.type, vk.op, values, in->heads, n, want_v), want,
-                "the references");
+    (void)vs;
+    if (in->host)
+        return sk_reduce_by_key_host(skt_ctx, in->kt, vk.type, vk.op, k, v, ko, vo, runs, in->n);
+    return sk_reduce_by_key(skt_ctx, in->kt, vk.type, vk.op, (cl_mem)k, (cl_mem)v, (cl_mem)ko,
+                            (cl_mem)vo, runs, in->n);
+}
+
+static sk_status call_unique(const bk_input *in, size_t vs, void *k, void *v, void *ko,
+                             void *vo, size_t *runs)
+{
+    if (in->host) return sk_unique_by_key_host(skt_ctx, in->kt, vs, k, v, ko, vo, runs, in->n);
+    return sk_unique_by_key(skt_ctx, in->kt, vs, (cl_mem)k, (cl_mem)v, (cl_mem)ko, (cl_mem)vo,
+                            runs, in->n);
+}
+
+/* Runs `call` on the keys and `values` (vs bytes each) into outputs of
+ * n + GUARD elements, poisoned; checks the runs, the keys bit for bit and
+ * the values (by value as vt where vt >= 0, else bit for bit), and that
+ * nothing past the runs was written. */
+static void check_pairs(const bk_input *in, pair_call call, void *values, size_t vs, int vt,
+                        const void *want_k, const void *want_v, size_t want, const char *what)
+{
+    size_t ks = sk_type_size(in->kt), n = in->n, cap = n + GUARD, runs = 0;
     unsigned char *ko, *vo;
-    const char *what = skt_fmt("%s, reduce by key (%s %s)", in->what, sk_type_name(vk.type),
-                               sk_op_name(vk.op));
     if (in->host) {
         ko = poisoned_host(cap * ks);
         vo = poisoned_host(cap * vs);
-        SKT_OK(sk_reduce_by_key_host(skt_ctx, in->kt, vk.type, vk.op, in->keys, values, ko, vo,
-                                     &runs, n));
+        SKT_OK(call(in, vs, (void *)in->keys, values, ko, vo, &runs));
     } else {
         cl_mem k = up(in->keys, n * ks), v = up(values, n * vs);
         cl_mem kb = poisoned(cap * ks), vb = poisoned(cap * vs);
-        SKT_OK(sk_reduce_by_key(skt_ctx, in->kt, vk.type, vk.op, k, v, kb, vb, &runs, n));
+        SKT_OK(call(in, vs, k, v, kb, vb, &runs));
         ko = down(kb, cap * ks);
         vo = down(vb, cap * vs);
         skt_buf_free(k);
@@ -194,10 +215,25 @@ static void check_reduce(const bk_input *in, const void *values)
     }
     expect_runs(runs, want, what);
     skt_expect_bytes(ko, want_k, runs, ks, what);
-    skt_expect_elems(vk.type, vo, want_v, runs, what);
+    if (vt >= 0) skt_expect_elems((sk_type)vt, vo, want_v, runs, what);
+    else skt_expect_bytes(vo, want_v, runs, vs, what);
     expect_out(ko, runs * ks, cap * ks, what);
     expect_out(vo, runs * vs, cap * vs, what);
-    skt_free_all(want_k, want_v, ko, vo, NULL);
+    skt_free_all(ko, vo, NULL);
+}
+
+static void check_reduce(const bk_input *in, void *values)
+{
+    value_kind vk = values_for(in->kt);
+    size_t ks = sk_type_size(in->kt), vs = sk_type_size(vk.type), n = in->n;
+    void *want_k = skt_malloc(n * ks + 1), *want_v = skt_malloc(n * vs + 1);
+    size_t want = skt_ref_unique_by_key(ks, 0, in->keys, NULL, n, want_k, NULL);
+    expect_runs(skt_ref_segreduce_heads(vk.type, vk.op, values, in->heads, n, want_v), want,
+                "the references");
+    check_pairs(in, call_reduce, values, vs, (int)vk.type, want_k, want_v, want,
+                skt_fmt("%s, reduce by key (%s %s)", in->what, sk_type_name(vk.type),
+                        sk_op_name(vk.op)));
+    skt_free_all(want_k, want_v, NULL);
 }
 
 static void check_scan(const bk_input *in, const void *values, int excl)
@@ -231,32 +267,14 @@ static void check_scan(const bk_input *in, const void *values, int excl)
 
 static void check_unique(const bk_input *in, size_t vs)
 {
-    size_t ks = sk_type_size(in->kt), n = in->n, cap = n + GUARD, runs = 0;
-    void *values = skt_malloc(n * vs + 1);
-    for (size_t i = 0; i < n * vs; i++) ((unsigned char *)values)[i] = (unsigned char)skt_rand();
+    size_t ks = sk_type_size(in->kt), n = in->n;
+    unsigned char *values = skt_malloc(n * vs + 1);
+    for (size_t i = 0; i < n * vs; i++) values[i] = (unsigned char)skt_rand();
     void *want_k = skt_malloc(n * ks + 1), *want_v = skt_malloc(n * vs + 1);
     size_t want = skt_ref_unique_by_key(ks, vs, in->keys, values, n, want_k, want_v);
-    const char *what = skt_fmt("%s, unique by key (%zu-byte values)", in->what, vs);
-    unsigned char *ko, *vo;
-    if (in->host) {
-        ko = poisoned_host(cap * ks);
-        vo = poisoned_host(cap * vs);
-        SKT_OK(sk_unique_by_key_host(skt_ctx, in->kt, vs, in->keys, values, ko, vo, &runs, n));
-    } else {
-        cl_mem k = up(in->keys, n * ks), v = up(values, n * vs);
-        cl_mem kb = poisoned(cap * ks), vb = poisoned(cap * vs);
-        SKT_OK(sk_unique_by_key(skt_ctx, in->kt, vs, k, v, kb, vb, &runs, n));
-        ko = down(kb, cap * ks);
-        vo = down(vb, cap * vs);
-        skt_buf_free(k);
-        skt_buf_free(v);
-    }
-    expect_runs(runs, want, what);
-    skt_expect_bytes(ko, want_k, runs, ks, what);
-    skt_expect_bytes(vo, want_v, runs, vs, what);
-    expect_out(ko, runs * ks, cap * ks, what);
-    expect_out(vo, runs * vs, cap * vs, what);
-    skt_free_all(values, want_k, want_v, ko, vo, NULL);
+    check_pairs(in, call_unique, values, vs, -1, want_k, want_v, want,
+                skt_fmt("%s, unique by key (%zu-byte values)", in->what, vs));
+    skt_free_all(values, want_k, want_v, NULL);
 }
 
 /* Every operation at size n over keys of distribution d. */
