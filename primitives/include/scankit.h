@@ -1305,8 +1305,9 @@ SK_API sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  *    (sk_segscan_*, sk_segreduce), and the compaction (sk_select_flagged)
  *    for the keys and values kept, so values follow their rules: any
  *    built-in (type, op) or custom monoid, "Float semantics" per run.
- *  - *runs (may be NULL where noted) gets the number of runs, 0 for n = 0;
- *    outputs are written only in [0, runs) (a scan writes n values).
+ *  - *runs gets the number of runs, 0 for n = 0 (runs NULL is
+ *    SK_E_INVALID_ARG); outputs are written only in [0, runs) (a scan,
+ *    which has no runs argument, writes n values).
  *  - The cl_mem forms need outputs distinct from the inputs and from each
  *    other (but a scan's values_out may be values_in); they block to read
  *    the number of runs, a scan does not block. The _host forms copy in
@@ -1325,8 +1326,8 @@ SK_API sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  *  `type`, counts_out n uint64 (the most runs there can be). It is
  *  sk_reduce_by_key() of ones with SK_OP_ADD on uint64: 8 n bytes of
  *  scratch hold the ones.
- *  @return SK_OK, SK_E_INVALID_ARG (runs NULL too), SK_E_SIZE,
- *  SK_E_UNSUPPORTED, SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY.
+ *  @return SK_OK, SK_E_INVALID_ARG, SK_E_SIZE, SK_E_UNSUPPORTED,
+ *  SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY.
  *  Since 1.1. */
 SK_API sk_status sk_run_length_encode(sk_context *ctx, sk_type type, cl_mem src,
                                       cl_mem values_out, cl_mem counts_out, size_t *runs,
@@ -1334,9 +1335,9 @@ SK_API sk_status sk_run_length_encode(sk_context *ctx, sk_type type, cl_mem src,
 
 /*! sk_reduce_by_key() :
  *  keys_out[r] is the key of run r and values_out[r] combines, in order,
- *  the values (of `type`, with `op`) of the elements of run r; *runs
- *  (may be NULL) the number of runs. keys_out and values_out hold n
- *  elements each.
+ *  the values (of `type`, with `op`) of the elements of run r; *runs the
+ *  number of runs. keys_out and values_out hold n elements each. Floats:
+ *  "Float semantics" above, per run.
  *  @return as sk_run_length_encode(); SK_E_UNSUPPORTED also for a bitwise
  *  op on float values. */
 SK_API sk_status sk_reduce_by_key(sk_context *ctx, sk_type key_type, sk_type type, sk_op op,
