@@ -13,7 +13,8 @@
  * the cl_mem and host forms taking turns, scans in place now and then.
  * Each key type's values are of another type and operator, so every
  * value type meets the by-key path. Keys are compared bit for bit; the
- * outputs past the runs stay poisoned.
+ * outputs past the runs stay poisoned. The scans by key also run
+ * VERIFY.md's interval-of-summations test, restarted at every run.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -415,6 +416,53 @@ ParameterizedTest(const skt_param *p, bykey, matrix_monoid_reduces_and_scans_eac
     expect_runs(runs, nref, "mat2 reduce by key");
     skt_expect_bytes(got, want, runs, es, "mat2 reduce by key");
     skt_free_all(keys, kout, v, want, got, heads, NULL);
+}
+
+/* ---- the interval-of-summations test restarted at every run ----------------------------- */
+
+/* VERIFY.md's test through the scans by key: in[k] = (k, k), keys in
+ * runs; out[k] must be (h, k) inclusive and (h, k - 1) exclusive (the
+ * identity at h), h the first element of k's run. A dropped, repeated,
+ * swapped or misordered operand, or a run restarted in the wrong place,
+ * ends in another interval or in top. Every n to 300 on small tiles,
+ * then a few past the default tiles, both shapes. */
+ParameterizedTestParameters(bykey, interval_of_summations_restarts_at_every_run)
+{
+    skt_params ps = {0};
+    const sk_type types[] = {SK_UINT32};
+    skt_params_add(&ps, types, 1, 1, 0, 0);
+    return skt_params_done(&ps);
+}
+
+static void check_intervals(size_t n, int excl)
+{
+    skt_interval *in = skt_malloc(n * sizeof *in + 1), *out = skt_malloc(n * sizeof *out + 1);
+    uint32_t *keys = skt_malloc(n * 4 + 1);
+    make_keys(SK_UINT32, D_RUNS, keys, n);
+    for (size_t k = 0; k < n; k++) in[k] = (skt_interval){(int32_t)k, (int32_t)k};
+    skt_poison(out, n * sizeof *out);
+    SKT_OK((excl ? sk_scan_by_key_exclusive_monoid_host : sk_scan_by_key_inclusive_monoid_host)(
+        skt_ctx, SK_UINT32, skt_monoid_interval(), keys, in, out, n));
+    for (size_t k = 0, h = 0; k < n; k++) {
+        if (k && keys[k] != keys[k - 1]) h = k;
+        skt_interval want = {(int32_t)h, (int32_t)k - excl};
+        if (excl && k == h) want = skt_ref_interval_identity();
+        cr_assert(out[k].i == want.i && out[k].j == want.j,
+                  "%s n=%zu: out[%zu] = (%d, %d), want (%d, %d) [seed %llu]",
+                  excl ? "exclusive" : "inclusive", n, k, out[k].i, out[k].j, want.i, want.j,
+                  (unsigned long long)skt_seed());
+    }
+    skt_free_all(in, out, keys, NULL);
+}
+
+ParameterizedTest(const skt_param *p, bykey, interval_of_summations_restarts_at_every_run)
+{
+    static const size_t large[] = {4095, 4096, 4097, 65537};
+    skt_force_shape(p->shape);
+    skt_tiles_small();
+    for (size_t n = 0; n <= 300; n++) check_intervals(n, (int)(n % 2));
+    skt_tiles_default();
+    for (size_t i = 0; i < COUNT_OF(large); i++) check_intervals(large[i], (int)(i % 2));
 }
 
 /* ---- errors ------------------------------------------------------------------------------ */
