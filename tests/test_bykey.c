@@ -11,10 +11,15 @@
  * unique, all equal, all distinct, alternating; float keys drawn with
  * +-0, +-inf and NaNs of either sign and several payloads among them),
  * the cl_mem and host forms taking turns, scans in place now and then.
- * Each key type's values are of another type and operator, so every
- * value type meets the by-key path. Keys are compared bit for bit; the
- * outputs past the runs stay poisoned. The scans by key also run
- * VERIFY.md's interval-of-summations test, restarted at every run.
+ * With default tiles and in one shape (the key types take turns) each key
+ * type's values are of another type and operator, so every value type
+ * meets the by-key path; elsewhere they are uint32 added, and with small
+ * tiles unique by key takes the keys alone (each configuration of a
+ * primitive below is a program of its own, compiled once: these are the
+ * ones the compaction's and segmented scans' suites build too). Keys are
+ * compared bit for bit; the outputs past the runs stay poisoned. The
+ * scans by key also run VERIFY.md's interval-of-summations test,
+ * restarted at every run.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -64,7 +69,10 @@ static void make_keys(sk_type t, key_dist d, void *dst, size_t n)
     }
 }
 
-/* Each key type's values: another type and operator (see the header). */
+/* Each key type's values with default tiles: another type and operator
+ * (see the header). With small tiles every key type's values are uint32
+ * added: those programs are the segmented scan suites' own, and each
+ * (type, operator, tile) program of its own costs a compile. */
 typedef struct value_kind {
     sk_type type;
     sk_op op;
@@ -132,6 +140,7 @@ static void expect_runs(size_t got, size_t want, const char *what)
 
 typedef struct bk_input {
     sk_type kt;
+    value_kind vk;
     size_t n;
     const void *keys;
     const unsigned char *heads;
@@ -176,7 +185,7 @@ typedef sk_status (*pair_call)(const bk_input *in, size_t vs, void *k, void *v, 
 static sk_status call_reduce(const bk_input *in, size_t vs, void *k, void *v, void *ko,
                              void *vo, size_t *runs)
 {
-    value_kind vk = values_for(in->kt);
+    value_kind vk = in->vk;
     (void)vs;
     if (in->host)
         return sk_reduce_by_key_host(skt_ctx, in->kt, vk.type, vk.op, k, v, ko, vo, runs, in->n);
@@ -184,9 +193,11 @@ static sk_status call_reduce(const bk_input *in, size_t vs, void *k, void *v, vo
                             (cl_mem)vo, runs, in->n);
 }
 
+/* vs 0: the keys alone (no values). */
 static sk_status call_unique(const bk_input *in, size_t vs, void *k, void *v, void *ko,
                              void *vo, size_t *runs)
 {
+    if (vs == 0) v = vo = NULL;
     if (in->host) return sk_unique_by_key_host(skt_ctx, in->kt, vs, k, v, ko, vo, runs, in->n);
     return sk_unique_by_key(skt_ctx, in->kt, vs, (cl_mem)k, (cl_mem)v, (cl_mem)ko, (cl_mem)vo,
                             runs, in->n);
@@ -225,7 +236,7 @@ static void check_pairs(const bk_input *in, pair_call call, void *values, size_t
 
 static void check_reduce(const bk_input *in, void *values)
 {
-    value_kind vk = values_for(in->kt);
+    value_kind vk = in->vk;
     size_t ks = sk_type_size(in->kt), vs = sk_type_size(vk.type), n = in->n;
     void *want_k = skt_malloc(n * ks + 1), *want_v = skt_malloc(n * vs + 1);
     size_t want = skt_ref_unique_by_key(ks, 0, in->keys, NULL, n, want_k, NULL);
@@ -239,7 +250,7 @@ static void check_reduce(const bk_input *in, void *values)
 
 static void check_scan(const bk_input *in, const void *values, int excl)
 {
-    value_kind vk = values_for(in->kt);
+    value_kind vk = in->vk;
     size_t ks = sk_type_size(in->kt), vs = sk_type_size(vk.type), n = in->n, cap = n + GUARD;
     void *want = skt_malloc(n * vs + 1);
     skt_ref_segscan(vk.type, vk.op, excl, values, want, in->heads, n);
@@ -278,11 +289,12 @@ static void check_unique(const bk_input *in, size_t vs)
     skt_free_all(values, want_k, want_v, NULL);
 }
 
-/* Every operation at size n over keys of distribution d. */
-static void check_size(sk_type kt, size_t n, key_dist d, size_t k)
+/* Every operation at size n over keys of distribution d, values of vk;
+ * unique by key with values unless keys_only. */
+static void check_size(sk_type kt, value_kind vk, size_t n, key_dist d, size_t k,
+                       bool keys_only)
 {
     size_t ks = sk_type_size(kt);
-    value_kind vk = values_for(kt);
     void *keys = skt_malloc(n * ks + 1);
     void *values = skt_malloc(n * sk_type_size(vk.type) + 1);
     unsigned char *heads = skt_malloc(n + 1);
@@ -292,13 +304,13 @@ static void check_size(sk_type kt, size_t n, key_dist d, size_t k)
     char name[160];
     snprintf(name, sizeof name, "%s keys, %s, n=%zu (%zu runs)", sk_type_name(kt),
              DIST_NAMES[d], n, runs);
-    bk_input in = {kt, n, keys, heads, runs, k % 2 == 1, k % 3 == 0, name};
+    bk_input in = {kt, vk, n, keys, heads, runs, k % 2 == 1, k % 3 == 0, name};
     check_rle(&in);
     check_reduce(&in, values);
     check_scan(&in, values, (int)(k % 2));
     in.host = !in.host;
     check_scan(&in, values, (int)(k % 2 == 0));
-    check_unique(&in, ks == 4 ? 8 : 4);
+    check_unique(&in, keys_only ? 0 : ks == 4 ? 8 : 4);
     skt_free_all(keys, values, heads, NULL);
 }
 
@@ -317,14 +329,19 @@ ParameterizedTest(const skt_param *p, bykey,
     static const size_t small[] = {0, 1, 2, 3, 7, 8, 9, 16, 17, 31, 101, 1009};
     static const size_t large[] = {0, 1, 255, 256, 257, 4095, 4096, 4097, 65537, 100003,
                                    (1u << 18) + 3, 1000003};
-    sk_type vt = values_for((sk_type)p->type).type;
+    const value_kind u32_add = {SK_UINT32, SK_OP_ADD};
+    /* a key type's own values in one shape (the types take turns), so
+     * every value kind meets the by-key path and both shapes meet several */
+    bool own = p->size_class == SC_DEFAULT && (p->type + (p->shape == SK_SHAPE_GPU)) % 2 == 0;
+    value_kind vk = own ? values_for((sk_type)p->type) : u32_add;
     skt_params_need_type(p);
-    if (vt == SK_FLOAT64 && !skt_has_fp64()) cr_skip_test("values of float64 need fp64");
+    if (vk.type == SK_FLOAT64 && !skt_has_fp64()) cr_skip_test("values of float64 need fp64");
     skt_force_shape(p->shape);
     if (p->size_class == SC_SMALL) skt_tiles_small();
     const size_t *sizes = p->size_class == SC_SMALL ? small : large;
     for (size_t i = 0; i < COUNT_OF(small); i++)
-        check_size((sk_type)p->type, sizes[i], (key_dist)((i + p->type) % D_COUNT), i);
+        check_size((sk_type)p->type, vk, sizes[i], (key_dist)((i + p->type) % D_COUNT), i,
+                   p->size_class == SC_SMALL);
 }
 
 /* ---- float keys: equal by bit pattern ---------------------------------------------------- */
