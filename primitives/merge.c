@@ -286,8 +286,8 @@ static sk_status merge_host_run(sk_context *ctx, const merge_req *r, const merge
         SK_TRY(sk__scratch_get(ctx, &merge_values_out, n * vs, &io.dv));
     }
     SK_TRY(merge_run(ctx, r, &io));
-    if (vs) SK_TRY(sk__read(ctx, io.dv, false, 0, n * vs, h->dv));
-    SK_TRY(sk__read(ctx, io.dk, true, 0, n * ks, h->dk));
+    if (vs) SK_TRY(sk__download(ctx, io.dv, 0, h->dv, n * vs));
+    SK_TRY(sk__download(ctx, io.dk, 0, h->dk, n * ks));
 out:
     if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
     return st;

@@ -299,6 +299,7 @@ sk_status sk_context_trim(sk_context *ctx)
      * next buffer) */
     scratch_release(&ctx->scratch);
     regions_release(ctx);
+    sk__host_slots_release(ctx);
     sk__program_cache_free(ctx);
 out:
     return st;
@@ -308,6 +309,7 @@ void sk_context_free(sk_context *ctx)
 {
     if (!ctx) return;
     if (ctx->queue) clFinish(ctx->queue);
+    sk__host_slots_release(ctx);
     profile_clear(ctx);
     free(ctx->events);
     sk__program_cache_free(ctx);
@@ -796,7 +798,7 @@ sk_status sk__stage_in(sk_context *ctx, const sk__scratch_id *id, const void *sr
     SK_TRY(sk__byte_size(ctx, n, elem, &bytes));
     if (bytes && !src) return sk__fail(ctx, SK_E_INVALID_ARG, "a host array is NULL");
     SK_TRY(sk__scratch_get(ctx, id, bytes, mem));
-    if (bytes) SK_TRY(sk__write(ctx, *mem, true, 0, bytes, src));
+    if (bytes) SK_TRY(sk__upload(ctx, *mem, 0, src, bytes));
 out:
     return st;
 }

@@ -459,7 +459,7 @@ static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, bool order_fr
     SK_TRY(upload_segments(ctx, h, n, &seg));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, bytes, 1, &in));
     SK_TRY(segscan_run(ctx, m, order_free, in, in, n, &seg, exclusive));
-    if (bytes) SK_TRY(sk__read(ctx, in, true, 0, bytes, dst));
+    if (bytes) SK_TRY(sk__download(ctx, in, 0, dst, bytes));
 out:
     return st;
 }
@@ -482,7 +482,7 @@ static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, bool order_
     SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, (capacity ? capacity : 1) * m->size,
                            &out_mem));
     SK_TRY(segreduce_run(ctx, m, order_free, in, n, &seg, out_mem, &got));
-    if (got) SK_TRY(sk__read(ctx, out_mem, true, 0, got * m->size, totals));
+    if (got) SK_TRY(sk__download(ctx, out_mem, 0, totals, got * m->size));
     if (segments) *segments = got;
 out:
     return st;

@@ -124,6 +124,23 @@ typedef struct sk__scratch_list {
     size_t count, cap;
 } sk__scratch_list;
 
+/* ---- pinned slots (transfer.c) ------------------------------------------- */
+
+/* A pinned buffer (CL_MEM_ALLOC_HOST_PTR) mapped at ptr, and its last copy
+ * to or from the device (NULL: none in flight). */
+typedef struct sk__host_slot {
+    cl_mem buf;
+    void *ptr;
+    cl_event ev;
+} sk__host_slot;
+
+/* The host-array forms' pinned slots: two per lane, each of `piece` bytes. */
+typedef struct sk__host_slots {
+    sk__host_slot *slot;
+    size_t count, piece;
+    unsigned lanes;
+} sk__host_slots;
+
 /* ---- tuning ---------------------------------------------------------------- */
 
 typedef struct sk__tuning {
@@ -183,6 +200,9 @@ struct sk_context {
     char *kernel_defines;          /* $SCANKIT_KERNEL_DEFINES, before every config */
     unsigned test_hooks;           /* sk__test_set_hooks() (sk_testing.h) */
     size_t test_stream_piece;      /* sk__test_set_stream_piece(), 0: none */
+    size_t test_host_piece;        /* sk__test_set_host_slots(), 0: none */
+    unsigned test_host_lanes;
+    sk__host_slots host_slots;     /* transfer.c; made on first use */
     sk_build_stats build_stats;
 
     sk__scratch_list scratch;      /* one buffer per id that asked */
@@ -307,6 +327,16 @@ sk_status sk__write(sk_context *ctx, cl_mem mem, bool blocking, size_t off, size
                     const void *src);
 sk_status sk__copy(sk_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
                    size_t bytes);
+
+/* The host-array forms' copies of a caller's array to and from the device
+ * (transfer.c): both return once the caller's array may be used again
+ * (sk__download: once it holds the data). Large copies to or from a GPU go
+ * through the context's pinned slots, in pieces, on several threads. */
+sk_status sk__upload(sk_context *ctx, cl_mem mem, size_t off, const void *src, size_t bytes);
+sk_status sk__download(sk_context *ctx, cl_mem mem, size_t off, void *dst, size_t bytes);
+
+/* Waits for the pinned slots' copies and frees the slots. */
+void sk__host_slots_release(sk_context *ctx);
 
 /* Enqueues zeros into the first `bytes` bytes of `mem` (asynchronous).
  * GPUs fill 16-byte words several times faster than bytes (H200: 0.08

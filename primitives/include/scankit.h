@@ -4,7 +4,12 @@
  * One work-efficient multi-work-group prefix scan, and the primitives built
  * on it. Every primitive works on cl_mem buffers (data stays on the device,
  * calls are asynchronous on the context's in-order queue) and has a host-array
- * form that copies in, runs and copies out (blocking).
+ * form that copies in, runs and copies out (blocking). On GPUs the host-array
+ * forms copy large arrays (8 MiB and more) through pinned memory of the
+ * context's (CL_MEM_ALLOC_HOST_PTR: up to 24 slots of 4 MiB, made on first
+ * use, kept until sk_context_trim() or sk_context_free()), in pieces shared
+ * by up to 12 threads that the call starts and joins: near the bus's speed
+ * where the driver's own copy from pageable memory runs at a fraction of it.
  *
  * Every function returns an sk_status: SK_OK (0) on success, a negative code
  * otherwise. On failure outputs are left untouched, and the context keeps the
@@ -249,7 +254,8 @@ SK_API void sk_context_free(sk_context *ctx);
  *  so far and stays; a buffer given by sk_context_set_scratch() stays
  *  set) and the built programs held in memory (the on-disk
  *  program cache keeps them, so the next call that needs one loads it
- *  without compiling). The context stays usable; the next calls allocate
+ *  without compiling), and the host-array forms' pinned memory. The
+ *  context stays usable; the next calls allocate
  *  and load what they need again. Parameters, trace and profile settings
  *  stay.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx) or SK_E_CL. */
