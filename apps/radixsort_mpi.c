@@ -13,8 +13,11 @@
  * the sorted order at its offset (collective writes; rank 0 writes a .npy
  * header first) into a temporary file beside each output, which rank 0
  * renames once every rank succeeded and removes otherwise. The output is
- * radixsort's, byte for byte. With --time, rank 0 gathers every rank's
- * phase times (its own reads, device and writes; the library's
+ * radixsort's, byte for byte. With --memory or --host-memory each rank's
+ * local sort and merge run within those budgets (the library's stream
+ * sort; runs beyond the host budget in an unnamed file in --temp-dir,
+ * default the output's directory). With --time, rank 0 gathers every
+ * rank's phase times (its own reads, device and writes; the library's
  * sk_mpi_sort_stats) and prints a line per rank.
  *
  * After each step the ranks agree on its outcome (an MPI_Allreduce): any
@@ -395,15 +398,39 @@ static int open_device(job *j, ak_err *e)
     return -1;
 }
 
+/* Where each rank's runs beyond --host-memory go: --temp-dir, else the
+ * directory of the (first) output, as radixsort puts them. */
+static const char *temp_dir_of(const job *j, char *buf, size_t cap)
+{
+    if (j->a->sort.temp_dir) return j->a->sort.temp_dir;
+    snprintf(buf, cap, "%s", j->p.out[0].path);
+    return dirname(buf);
+}
+
+/* A failed sort's message on this rank: radixsort's for budgets too
+ * small, else the status and the device's detail. */
+static void sort_failed(job *j, sk_status st, ak_err *e)
+{
+    const sort_args *a = &j->a->sort;
+    if (st == SK_E_SIZE && (a->memory || a->host_memory))
+        radixsort_fail_budget(a, ak_display_name(a->input, 0), sk_context_error_detail(j->ctx), e);
+    else
+        ak_fail_sk(e, j->ctx, st, "sort");
+}
+
 static int sort(job *j, ak_err *e)
 {
     const sort_args *a = &j->a->sort;
     sort_call c = sort_call_of(j->p.in[0].type, a->descending);
     sort_key_bits b = a->has_bits ? (sort_key_bits){a->begin_bit, a->end_bit}
                                   : sort_whole_key(j->p.in[0].type);
+    char dir[PATH_MAX];
     sk_mpi_sort_opts o = SK_MPI_SORT_OPTS_INIT;
     o.balanced = j->a->balanced;
     o.stats = &j->stats;
+    o.device_bytes = a->memory;
+    o.host_bytes = a->host_memory;
+    o.temp_dir = temp_dir_of(j, dir, sizeof dir);
     sk_status st =
         j->p.parts == 2
             ? sk_mpi_sort_pairs_bits(j->ctx, j->comm, c.type, ak_dtype_size(j->p.in[1].type),
@@ -415,7 +442,7 @@ static int sort(job *j, ak_err *e)
     /* every rank failed alike: the reason of the first whose device said why */
     const char *detail = sk_context_error_detail(j->ctx);
     int first = first_rank_with(j, detail && detail[0]);
-    ak_fail_sk(e, j->ctx, st, "sort");
+    sort_failed(j, st, e);
     MPI_Bcast(e->msg, (int)sizeof e->msg, MPI_CHAR, first == j->ranks ? 0 : first, j->comm);
     return -1;
 }
@@ -442,12 +469,13 @@ static int run(job *j, ak_err *e)
 /* --time                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* The columns of --time: milliseconds, then bytes. */
-enum { TIME_MS = 9, TIME_COLUMNS = TIME_MS + 2 };
+/* The columns of --time: milliseconds, then bytes and runs. */
+enum { TIME_MS = 9, TIME_COLUMNS = TIME_MS + 5 };
 
 static const char *const TIME_HEADS[TIME_COLUMNS] = {
-    "read_ms", "device_ms", "sort_ms", "split_ms", "exchange_ms", "merge_ms",
-    "wait_ms", "write_ms",  "total_ms", "sent_bytes", "received_bytes"};
+    "read_ms",  "device_ms", "sort_ms",        "split_ms",  "exchange_ms",
+    "merge_ms", "wait_ms",   "write_ms",       "total_ms",  "sent_bytes",
+    "received_bytes", "sort_runs", "merge_runs", "spilled_runs"};
 
 static void time_row(const job *j, double *row)
 {
@@ -461,6 +489,9 @@ static void time_row(const job *j, double *row)
     row[8] = ak_ms_since(j->start);
     row[9] = (double)s->sent_bytes;
     row[10] = (double)s->received_bytes;
+    row[11] = (double)s->sort_runs;
+    row[12] = (double)s->merge_runs;
+    row[13] = (double)s->spilled_runs;
 }
 
 static void print_time_row(int rank, const double *row)
