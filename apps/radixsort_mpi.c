@@ -12,7 +12,9 @@
  * (collective MPI-IO reads), sorts with the others, and writes its range of
  * the sorted order at its offset (collective writes; rank 0 writes a .npy
  * header first) into a temporary file beside each output, which rank 0
- * renames once every rank succeeded and removes otherwise. The output is
+ * renames once every rank succeeded and removes otherwise, or on a signal
+ * that ends it (SIGINT, SIGTERM, ...: appkit's handlers, as every program
+ * has; mpirun sends SIGTERM to every rank when it gets SIGINT or SIGTERM). The output is
  * radixsort's, byte for byte. With --memory or --host-memory each rank's
  * local sort and merge run within those budgets (the library's stream
  * sort; runs beyond the host budget in an unnamed file in --temp-dir,
@@ -76,6 +78,7 @@ typedef struct job {
     void *data[2];          /* that share, read */
     sk_context *ctx;
     sk_mpi_sorted sorted;
+    ak_output outs[2];            /* rank 0: the outputs' temporary files */
     int temps_made;
     double start;                 /* ak_now() when the run began */
     double read_ms, device_ms, write_ms;
@@ -285,36 +288,28 @@ static int read_part(job *j, int part, ak_err *e)
     return agree(j, rc, e);
 }
 
-/* Rank 0: an empty temporary file beside each output, with the mode a new
- * file gets. */
+/* Rank 0: an empty temporary file beside each output, named (every rank
+ * opens it by that name) and removed by a fatal signal, as every
+ * program's temporary files are (ak_output_open_named). */
 static int make_temps(job *j, ak_err *e)
 {
-    mode_t mask = umask(0);
-    umask(mask);
     for (int i = 0; i < j->p.parts; i++) {
         out_file *o = &j->p.out[i];
-        char dir[PATH_MAX], base[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", o->path);
-        snprintf(base, sizeof base, "%s", o->path);
-        int len = snprintf(o->temp, sizeof o->temp, "%s/.%s.XXXXXX", dirname(dir),
-                           basename(base));
-        int fd = len > 0 && (size_t)len < sizeof o->temp ? mkstemp(o->temp) : -1;
-        if (fd < 0) {
-            o->temp[0] = '\0';
-            return ak_fail(e, "%s: cannot create a temporary file beside it: %s", o->path,
-                           strerror(errno));
-        }
+        if (ak_output_open_named(&j->outs[i], o->path, RADIXSORT_MPI_TOOL, e) != 0) return -1;
         j->temps_made = i + 1;
-        int bad = fchmod(fd, 0666 & ~mask) != 0;
-        if (close(fd) != 0 || bad)
-            return ak_fail(e, "%s: %s", o->temp, strerror(errno));
+        const char *temp = j->outs[i].tmp_path;
+        if (!temp) /* replaced by a device or pipe since the plan */
+            return ak_fail(e, "%s: not a regular file (radixsort-mpi writes regular files)",
+                           o->path);
+        if (strlen(temp) >= sizeof o->temp) return ak_fail(e, "%s: name too long", temp);
+        snprintf(o->temp, sizeof o->temp, "%s", temp);
     }
     return 0;
 }
 
 static void remove_temps(job *j)
 {
-    for (int i = 0; j->rank == 0 && i < j->temps_made; i++) unlink(j->p.out[i].temp);
+    for (int i = 0; j->rank == 0 && i < j->temps_made; i++) ak_output_abort(&j->outs[i]);
     j->temps_made = 0;
 }
 
@@ -353,15 +348,13 @@ static int write_part(job *j, int part, ak_err *e)
     return agree(j, rc, e);
 }
 
-/* Rank 0 puts every output in place; every rank learns how that went. */
+/* Rank 0 puts every output in place (a signal meanwhile waits until the
+ * one being renamed is there); every rank learns how that went. */
 static int commit(job *j, ak_err *e)
 {
     int rc = 0;
     for (int i = 0; j->rank == 0 && rc == 0 && i < j->p.parts; i++)
-        if (rename(j->p.out[i].temp, j->p.out[i].path) != 0)
-            rc = ak_fail(e, "%s: cannot rename %s to it: %s", j->p.out[i].path,
-                         j->p.out[i].temp, strerror(errno));
-    if (rc == 0) j->temps_made = 0;
+        rc = ak_output_commit(&j->outs[i], e);
     return agree(j, rc, e);
 }
 
@@ -582,6 +575,7 @@ static int main_run(int rank, int ranks, const sort_mpi_args *a)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    ak_output_signals_install(); /* before the OpenCL runtime's own */
     int rank = 0, ranks = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
