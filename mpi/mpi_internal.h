@@ -25,6 +25,9 @@ typedef struct mpi_sort {
     void *keys;        /* this rank's copy of its input, sorted locally */
     void *values;
     uint64_t total;    /* the elements of every rank */
+    int runs_in;       /* the ranks that sent this rank elements (itself
+                          included): the sorted runs it holds after the
+                          exchange */
     uint64_t *split;   /* ranks + 1 positions in the local run: where the
                           elements for each rank begin (split[ranks] = n) */
     sk_mpi_sort_stats stats; /* this call's, copied to opts.stats at the end */
@@ -59,9 +62,10 @@ sk_status mpi__sort_on_device(mpi_sort *s, const void *keys_in, const void *valu
                               void *keys, void *values, size_t n, uint64_t *runs);
 
 /* Moves every element to its rank: out->n, keys and values allocated and
- * received, the runs of ranks 0, 1, ... one after the other; the bytes
- * moved and the MPI_Alltoallv calls counted in s->stats. Collective;
- * agrees on its status. */
+ * received, the runs of ranks 0, 1, ... one after the other, s->runs_in
+ * set; the bytes moved and the MPI_Alltoallv calls counted in s->stats.
+ * On one rank the local run itself becomes out's (s->keys and s->values
+ * handed over, left NULL). Collective; agrees on its status. */
 sk_status mpi__exchange(mpi_sort *s, sk_mpi_sorted *out);
 
 #endif /* SK_MPI_INTERNAL_H */

@@ -74,9 +74,14 @@ static sk_status sort_local(mpi_sort *s, const void *keys, const void *values)
 
 /* The runs received, one per rank in rank order, each sorted: their stable
  * radix sort is their stable merge (equal keys come in rank order, then in
- * each run's order), for every order and bit range. */
+ * each run's order), for every order and bit range. One run (one rank, or
+ * every element from one rank) is in order already. */
 static sk_status order_runs(mpi_sort *s, sk_mpi_sorted *out)
 {
+    if (s->runs_in <= 1) {
+        s->stats.merge_runs = s->runs_in;
+        return SK_OK;
+    }
     return mpi__sort_on_device(s, out->keys, out->values, out->keys, out->values, out->n,
                                &s->stats.merge_runs);
 }

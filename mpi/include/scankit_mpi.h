@@ -70,21 +70,26 @@ SK_API sk_status sk_mpi_context_create(sk_context **ctx, MPI_Comm comm, const ch
  *    received_bytes    bytes it received from the other ranks
  *    kept_bytes        bytes of its own run that stayed on this rank
  *    exchange_calls    MPI_Alltoallv calls of the exchange (one per array
- *                      moved, more where it goes in rounds)
+ *                      moved, more where it goes in rounds; none on one
+ *                      rank, whose sorted run is its range without a copy)
  *    sort_seconds      the local sort: this rank's copy of its input,
  *                      sorted on its device
  *    split_seconds     choosing where each rank's run splits (samples
  *                      gathered and searched, or the exact search)
  *    exchange_seconds  the exchange: counts, receive buffers and every
  *                      MPI_Alltoallv
- *    merge_seconds     ordering the runs received, on the device
+ *    merge_seconds     ordering the runs received, on the device (none
+ *                      where they are one run)
  *    wait_seconds      waiting for the other ranks to finish their local
  *                      sort and their merge (the agreement after each)
  *    total_seconds     the whole call, from entry to return
  *    sort_runs         the sorted runs of the local sort: 1 in one piece,
  *                      more where its data exceeded the device budget
  *                      (sk_mpi_sort_opts.device_bytes), 0 for no elements
- *    merge_runs        the same for the merge of the runs received
+ *    merge_runs        the same for the ordering of the runs received;
+ *                      1 without sorting where they are one run (one
+ *                      rank, or every element from one rank: in order
+ *                      already)
  *    spilled_runs      the runs of either that went to a temporary file
  *                      (beyond sk_mpi_sort_opts.host_bytes)
  *    device_bytes      with a budget, the most device memory either
