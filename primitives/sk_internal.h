@@ -380,6 +380,11 @@ sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes);
 /* Checks that `mem` is a buffer of at least `bytes` bytes. */
 sk_status sk__check_buffer(sk_context *ctx, cl_mem mem, size_t bytes, const char *name);
 
+/* Whether the first b1 bytes of m1 and the first b2 of m2 share memory:
+ * the same buffer, or sub-buffers (or a buffer and its sub-buffer) of one
+ * buffer whose ranges meet. */
+bool sk__buffers_overlap(cl_mem m1, size_t b1, cl_mem m2, size_t b2);
+
 /* ---- device.c ---------------------------------------------------------------- */
 
 sk_status sk__device_describe(cl_platform_id p, cl_device_id d, sk_device_desc *out);
