@@ -55,17 +55,26 @@ __kernel void sk_search_needles(__global const SK_KEY_T *hay, __global const SK_
 /* ======================================================================= */
 #elif defined(SK_SHAPE_CPU)
 
+/* The last gallop step (sk_search_gallop): past it, a binary search of
+ * the rest. bench/NOTES-cpu.md: Sorted search. */
+#define SK_SEARCH_GALLOP 8
+
 /* The bound of x where it is at or past `from` (x not before the previous
  * needle, whose bound `from` was): probes from, from + 1, from + 3,
- * from + 7, ... until one is past x, then a binary search below that
- * probe. Needles in order walk the haystack forward from one bound to the
- * next; a needle far from the last costs about two binary searches. */
+ * from + 7, from + 15 until one is past x, then a binary search below
+ * that probe, or of the rest of the haystack when none was. Needles in
+ * order walk the haystack forward from one bound to the next; a needle
+ * far from the last costs five probes more than a binary search. */
 ulong sk_search_gallop(__global const SK_KEY_T *hay, ulong from, ulong nh, SK_KEY_T x,
                        SK_KEY_T flip, uint upper)
 {
     ulong lo = from, hi = from, step = 1;
     while (hi < nh && !SK_SEARCH_PAST(hi)) {
         lo = hi + 1;
+        if (step > SK_SEARCH_GALLOP) {
+            hi = nh;
+            break;
+        }
         hi += min(step, nh - hi);
         step <<= 1;
     }
