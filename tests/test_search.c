@@ -7,7 +7,7 @@
  * sizes with small CPU chunks (3 chunks from one needle on, so a few
  * needles already span several work-items), then sizes around the
  * default chunks (one work-item below 32768 needles, chunks above) up to
- * 10^5 keys. Each size runs lower and upper bound, ascending and
+ * 65537 keys. Each size runs lower and upper bound, ascending and
  * descending, over needles drawn at random (float keys mixing in NaNs of
  * both signs, +-0 and +-inf), drawn from the haystack (exact hits on
  * duplicates), sorted (the CPU shape's walk from one bound to the next)
@@ -77,14 +77,25 @@ static uint64_t key_extreme(sk_type t, bool last)
     }
 }
 
-static void make_haystack(sk_type t, hay_kind k, int descending, void *hay, size_t nh)
+/* nh keys of kind k, in ascending order. */
+static void make_haystack(sk_type t, hay_kind k, void *hay, size_t nh)
 {
     uint64_t few[3] = {skt_random_key(t), skt_random_key(t), skt_random_key(t)};
     for (size_t i = 0; i < nh; i++)
         put_key(t, hay, i, k == HAY_EQUAL        ? few[0]
                            : k == HAY_FEW_UNIQUE ? few[skt_rand_below(3)]
                                                  : skt_random_key(t));
-    sort_keys(t, hay, nh, descending);
+    sort_keys(t, hay, nh, 0);
+}
+
+/* dst = the ascending keys src, or (descending) their reverse, which is
+ * the descending order: keys equal in the order are equal bits. */
+static void put_in_order(sk_type t, const unsigned char *src, size_t n, int descending,
+                         unsigned char *dst)
+{
+    size_t ks = sk_type_size(t);
+    for (size_t i = 0; i < n; i++)
+        memcpy(dst + i * ks, src + (descending ? n - 1 - i : i) * ks, ks);
 }
 
 static void make_needles(sk_type t, needle_kind k, int descending, const void *hay, size_t nh,
@@ -110,6 +121,7 @@ typedef struct search_case {
     needle_kind needles;
     bool host;
     const char *cfg;
+    const unsigned char *ascending; /* the haystack's keys in ascending order */
 } search_case;
 
 static const char *case_name(const search_case *c)
@@ -192,7 +204,7 @@ static void check_case(const search_case *c)
     unsigned char *hay = skt_malloc((c->nh + 1) * ks), *needles = skt_malloc((c->nn + 1) * ks);
     uint64_t *want = skt_malloc((c->nn + 1) * sizeof *want);
     uint64_t *got = skt_malloc((c->nn + GUARD) * sizeof *got);
-    make_haystack(c->t, c->hay, c->descending, hay, c->nh);
+    put_in_order(c->t, c->ascending, c->nh, c->descending, hay);
     make_needles(c->t, c->needles, c->descending, hay, c->nh, needles, c->nn);
     expected(c, hay, needles, want);
     skt_poison(got, (c->nn + GUARD) * sizeof *got);
@@ -225,23 +237,31 @@ static const size_pair small_sizes[] = {
 
 /* Default chunks: one work-item below 32768 needles, chunks above. */
 static const size_pair default_sizes[] = {
-    {4096, 4097}, {1, 33000}, {40000, 32769}, {100003, 5000},
+    {4096, 4097}, {1, 33000}, {20000, 32769}, {65537, 3000},
 };
 
 /* Lower and upper bound, both orders, every needle kind at every size;
- * the haystack kind and the form take turns. */
+ * the haystack kind (each made once a size) and the form take turns. */
 static void sweep(sk_type t, const size_pair *sizes, size_t count, const char *cfg)
 {
     unsigned rot = (unsigned)skt_rand_below(HAY_COUNT);
-    for (size_t s = 0; s < count; s++)
+    for (size_t s = 0; s < count; s++) {
+        unsigned char *hays[HAY_COUNT];
+        for (int h = 0; h < HAY_COUNT; h++) {
+            hays[h] = skt_malloc(sizes[s].nh * sk_type_size(t) + 1);
+            make_haystack(t, (hay_kind)h, hays[h], sizes[s].nh);
+        }
         for (int desc = 0; desc < 2; desc++)
             for (int upper = 0; upper < 2; upper++)
                 for (unsigned k = 0; k < ND_COUNT; k++) {
-                    search_case c = {t, desc, upper, sizes[s].nh, sizes[s].nn,
-                                     (hay_kind)((rot + s + k + (unsigned)desc) % HAY_COUNT),
-                                     (needle_kind)k, (k + (unsigned)upper + s) % 2 == 1, cfg};
+                    hay_kind h = (hay_kind)((rot + s + k + (unsigned)desc) % HAY_COUNT);
+                    search_case c = {t,      desc, upper, sizes[s].nh, sizes[s].nn, h,
+                                     (needle_kind)k, (k + (unsigned)upper + s) % 2 == 1, cfg,
+                                     hays[h]};
                     check_case(&c);
                 }
+        for (int h = 0; h < HAY_COUNT; h++) free(hays[h]);
+    }
 }
 
 ParameterizedTestParameters(search, should_match_the_serial_search)
