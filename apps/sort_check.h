@@ -1,9 +1,10 @@
 /*
  * sort_check.h - the host-side checks of sorted keys that radixsort, merge
  * and search share: the order of a key file (radixsort --check, merge's
- * inputs, merge --check and search's haystack) and an O(n) fingerprint of a multiset of (key, value)
- * pairs (the output holds exactly the input's pairs). Both run at memory
- * speed, on threads where the array is large and the host has cores.
+ * inputs, merge --check and search's haystack) and an O(n) fingerprint of
+ * a multiset of (key, value) pairs (the output holds exactly the input's
+ * pairs). Both run at memory speed, on threads where the array is large
+ * and the host has cores.
  */
 #ifndef SK_SORT_CHECK_H
 #define SK_SORT_CHECK_H

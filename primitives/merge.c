@@ -13,8 +13,6 @@
  */
 #include "sort.h"
 
-#include <stdlib.h>
-
 /* Scratch buffers of this file (sk__scratch_get). */
 SK_SCRATCH_ID(merge_splits, "merge: split points");
 SK_STAGING_ID(merge_b_keys, "merge, host form: second keys");
@@ -141,12 +139,8 @@ static char *merge_config(const merge_plan *p, const merge_req *r)
 
 static sk_status merge_program(sk_context *ctx, merge_plan *p, const merge_req *r)
 {
-    char *config = merge_config(p, r);
-    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "merge configuration");
-    sk_status st = sk__program_get(ctx, "merge", config, p->gpu ? gpu_kernels : cpu_kernels,
-                                   2, &p->prog);
-    free(config);
-    return st;
+    return sk__program_take(ctx, "merge", merge_config(p, r),
+                            p->gpu ? gpu_kernels : cpu_kernels, 2, &p->prog);
 }
 
 /* Builds (or finds) the program; on the GPU shape, where a kernel cannot

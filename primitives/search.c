@@ -13,7 +13,6 @@
  */
 #include "sort.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Scratch buffers of this file (sk__scratch_get). */
@@ -98,12 +97,8 @@ static char *search_config(const search_plan *p, const search_req *r)
 
 static sk_status open_program(sk_context *ctx, search_plan *p, const search_req *r)
 {
-    char *config = search_config(p, r);
-    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "search configuration");
-    sk_status st = sk__program_get(ctx, "search", config, p->gpu ? gpu_kernels : cpu_kernels,
-                                   1, &p->prog);
-    free(config);
-    return st;
+    return sk__program_take(ctx, "search", search_config(p, r),
+                            p->gpu ? gpu_kernels : cpu_kernels, 1, &p->prog);
 }
 
 /* ---- the search ----------------------------------------------------------- */

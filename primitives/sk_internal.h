@@ -405,6 +405,13 @@ sk_status sk__program_get(sk_context *ctx, const char *source, const char *confi
                           const char *const *kernel_names, unsigned kernel_count,
                           const sk__program **out);
 
+/* sk__program_get with a configuration the call takes (malloc'd, freed
+ * here): NULL, where making it ran out of memory, gives SK_E_OUT_OF_MEMORY
+ * ("<source> configuration"). */
+sk_status sk__program_take(sk_context *ctx, const char *source, char *config,
+                           const char *const *kernel_names, unsigned kernel_count,
+                           const sk__program **out);
+
 /* A program's configuration text (malloc'd; NULL when out of memory), with
  * or without the warp-level variants (kernels/warp.cl). */
 typedef char *(*sk__config_fn)(const void *user, bool warps);
