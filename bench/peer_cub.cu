@@ -106,6 +106,21 @@ int alloc(cub_state *s, size_t n, char *why, size_t cap)
     return 0;
 }
 
+// Runs a Thrust call f(), which reports failures by exceptions, as a
+// cudaError_t.
+template <class F> cudaError_t thrust_status(F f)
+{
+    try {
+        f();
+    } catch (const std::bad_alloc &) {
+        return cudaErrorMemoryAllocation;
+    } catch (const std::exception &) {
+        cudaError_t e = cudaGetLastError();
+        return e != cudaSuccess ? e : cudaErrorUnknown;
+    }
+    return cudaGetLastError();
+}
+
 // The call that merges (the driver column of its rows), or nullptr.
 const char *merge_call(bb_prim p)
 {
@@ -133,18 +148,12 @@ cudaError_t merge(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
         *bytes = 0;
         return cudaSuccess;
     }
-    try {
+    return thrust_status([&] {
         if (c->prim == BB_MERGE_PAIRS)
             thrust::merge_by_key(thrust::device, a, a + na, b, b + nb, va, vb, s->out, s->out2);
         else
             thrust::merge(thrust::device, a, a + na, b, b + nb, s->out);
-    } catch (const std::bad_alloc &) {
-        return cudaErrorMemoryAllocation;
-    } catch (const std::exception &) {
-        cudaError_t e = cudaGetLastError();
-        return e != cudaSuccess ? e : cudaErrorUnknown;
-    }
-    return cudaGetLastError();
+    });
 #endif
 }
 
@@ -159,16 +168,10 @@ cudaError_t lower_bound(cub_state *s, const bb_case *c, void *temp, size_t *byte
     }
     const uint32_t *hay = s->keys, *needles = s->keys + c->na;
     unsigned long long *out = reinterpret_cast<unsigned long long *>(s->out);
-    try {
+    return thrust_status([&] {
         thrust::lower_bound(thrust::device, hay, hay + c->na, needles, needles + (c->n - c->na),
                             out);
-    } catch (const std::bad_alloc &) {
-        return cudaErrorMemoryAllocation;
-    } catch (const std::exception &) {
-        cudaError_t e = cudaGetLastError();
-        return e != cudaSuccess ? e : cudaErrorUnknown;
-    }
-    return cudaGetLastError();
+    });
 }
 
 // One call of CUB for c; with temp == nullptr only sets *bytes.

@@ -62,25 +62,25 @@ static void parse_radixsort(int argc, char **argv)
     FUZZ_CHECK(rc != AK_EXIT_OK || !a.has_bits || a.begin_bit < a.end_bit);
 }
 
+/* a: argv parsed by PARSE into T, which takes two operands (both found
+ * when the parse succeeded). */
+#define PARSE_TWO_OPERANDS(T, PARSE)                                             \
+    T a;                                                                         \
+    int rc = PARSE(argc, argv, &a);                                              \
+    int asked_only = a.help || a.version || a.list_devices;                      \
+    check_parsed(rc, asked_only, a.inputs[0]);                                   \
+    FUZZ_CHECK(rc != AK_EXIT_OK || asked_only || a.inputs[1] != NULL)
+
 /* merge takes two operands, and --values two files. */
 static void parse_merge(int argc, char **argv)
 {
-    merge_args a;
-    int rc = merge_parse_args(argc, argv, &a);
-    int asked_only = a.help || a.version || a.list_devices;
-    check_parsed(rc, asked_only, a.inputs[0]);
-    FUZZ_CHECK(rc != AK_EXIT_OK || asked_only || a.inputs[1] != NULL);
+    PARSE_TWO_OPERANDS(merge_args, merge_parse_args);
     FUZZ_CHECK(rc != AK_EXIT_OK || !a.values[0] || a.values[1]);
 }
 
-/* search takes two operands. */
 static void parse_search(int argc, char **argv)
 {
-    search_args a;
-    int rc = search_parse_args(argc, argv, &a);
-    int asked_only = a.help || a.version || a.list_devices;
-    check_parsed(rc, asked_only, a.inputs[0]);
-    FUZZ_CHECK(rc != AK_EXIT_OK || asked_only || a.inputs[1] != NULL);
+    PARSE_TWO_OPERANDS(search_args, search_parse_args);
 }
 
 static void parse_segscan(int argc, char **argv)
