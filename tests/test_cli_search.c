@@ -41,19 +41,9 @@ static unsigned char *random_keys(sk_type t, size_t n, const unsigned char *from
     for (size_t i = 0; i < n; i++) {
         uint64_t v = from && i % 3 == 0 ? skt_ref_key_raw(t, from, skt_rand_below(nfrom))
                                        : skt_random_key(t);
-        memcpy(p + i * ks, &v, ks);
+        skt_ref_put_key(t, p, i, v);
     }
     return p;
-}
-
-static void sort_in_place(sk_type t, unsigned char *keys, size_t n, int descending)
-{
-    size_t ks = sk_type_size(t), *perm = skt_malloc((n + 1) * sizeof *perm);
-    unsigned char *tmp = skt_malloc(n * ks + 1);
-    skt_ref_sort_perm(t, keys, n, descending, 0, 8 * (unsigned)ks, perm);
-    skt_ref_gather(keys, ks, perm, n, tmp);
-    memcpy(keys, tmp, n * ks);
-    skt_free_all(perm, tmp, NULL);
 }
 
 Test(search_cli, every_type_and_order_matches_the_reference_through_npy_files)
@@ -62,7 +52,7 @@ Test(search_cli, every_type_and_order_matches_the_reference_through_npy_files)
         size_t ks = sk_type_size((sk_type)t);
         int desc = t % 2, upper = t / 2 % 2;
         unsigned char *hay = random_keys((sk_type)t, NH, NULL, 0);
-        sort_in_place((sk_type)t, hay, NH, desc);
+        skt_ref_sort_keys((sk_type)t, hay, NH, desc);
         unsigned char *needles = random_keys((sk_type)t, NN, hay, NH);
         uint64_t *want = skt_malloc(NN * sizeof *want);
         skt_ref_search((sk_type)t, hay, NH, needles, NN, desc, upper, want);

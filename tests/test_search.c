@@ -44,23 +44,6 @@ typedef enum needle_kind { ND_RANDOM, ND_FROM_HAY, ND_SORTED, ND_OUTSIDE, ND_COU
 static const char *const NEEDLE_NAMES[ND_COUNT] = {"random", "from the haystack", "sorted",
                                                    "beyond both ends"};
 
-static void put_key(sk_type t, void *keys, size_t i, uint64_t raw)
-{
-    memcpy((unsigned char *)keys + i * sk_type_size(t), &raw, sk_type_size(t));
-}
-
-/* keys[0 .. n) sorted stably in the order asked (the reference sort). */
-static void sort_keys(sk_type t, void *keys, size_t n, int descending)
-{
-    size_t ks = sk_type_size(t);
-    size_t *perm = skt_malloc((n + 1) * sizeof *perm);
-    void *tmp = skt_malloc((n + 1) * ks);
-    skt_ref_sort_perm(t, keys, n, descending, 0, 8 * (unsigned)ks, perm);
-    skt_ref_gather(keys, ks, perm, n, tmp);
-    memcpy(keys, tmp, n * ks);
-    skt_free_all(perm, tmp, NULL);
-}
-
 /* The first and last keys of type t in ascending order: the smallest
  * integer, or -NaN with every payload bit (totalOrder's least); the
  * largest, or +NaN with every payload bit. */
@@ -82,10 +65,10 @@ static void make_haystack(sk_type t, hay_kind k, void *hay, size_t nh)
 {
     uint64_t few[3] = {skt_random_key(t), skt_random_key(t), skt_random_key(t)};
     for (size_t i = 0; i < nh; i++)
-        put_key(t, hay, i, k == HAY_EQUAL        ? few[0]
-                           : k == HAY_FEW_UNIQUE ? few[skt_rand_below(3)]
-                                                 : skt_random_key(t));
-    sort_keys(t, hay, nh, 0);
+        skt_ref_put_key(t, hay, i, k == HAY_EQUAL        ? few[0]
+                                   : k == HAY_FEW_UNIQUE ? few[skt_rand_below(3)]
+                                                         : skt_random_key(t));
+    skt_ref_sort_keys(t, hay, nh, 0);
 }
 
 /* dst = the ascending keys src, or (descending) their reverse, which is
@@ -106,9 +89,9 @@ static void make_needles(sk_type t, needle_kind k, int descending, const void *h
         if ((k == ND_FROM_HAY || (k == ND_SORTED && i % 2)) && nh)
             raw = skt_ref_key_raw(t, hay, skt_rand_below(nh));
         if (k == ND_OUTSIDE) raw = key_extreme(t, skt_rand_below(2));
-        put_key(t, needles, i, raw);
+        skt_ref_put_key(t, needles, i, raw);
     }
-    if (k == ND_SORTED) sort_keys(t, needles, nn, descending);
+    if (k == ND_SORTED) skt_ref_sort_keys(t, needles, nn, descending);
 }
 
 /* ---- one checked search ------------------------------------------------------------ */
@@ -153,29 +136,6 @@ static sk_status run_host(const search_case *c, const void *hay, const void *nee
                     : sk_search_lower_bound_host(skt_ctx, c->t, hay, needles, got, c->nh, c->nn, o);
 }
 
-/* A device copy of n keys followed by GUARD poisoned ones. */
-static cl_mem upload(const void *src, size_t n, size_t size)
-{
-    unsigned char *h = skt_malloc((n + GUARD) * size);
-    skt_poison(h, (n + GUARD) * size);
-    memcpy(h, src, n * size);
-    cl_mem m = skt_buf_new((n + GUARD) * size);
-    skt_buf_upload(m, 0, h, (n + GUARD) * size);
-    free(h);
-    return m;
-}
-
-static void expect_unchanged(cl_mem m, const void *src, size_t n, size_t size, const char *what,
-                             const char *which)
-{
-    unsigned char *h = skt_malloc((n + GUARD) * size);
-    skt_buf_download(m, 0, h, (n + GUARD) * size);
-    cr_assert(memcmp(h, src, n * size) == 0 &&
-                  skt_find_unpoisoned(h + n * size, GUARD * size) == (size_t)-1,
-              "%s: %s changed [seed %llu]", what, which, (unsigned long long)skt_seed());
-    free(h);
-}
-
 /* got[0 .. nn + GUARD): the cl_mem form's indices, poisoned before the
  * call; the inputs checked unchanged after it. */
 static sk_status run_mem(const search_case *c, const void *hay, const void *needles,
@@ -183,14 +143,15 @@ static sk_status run_mem(const search_case *c, const void *hay, const void *need
 {
     size_t ks = sk_type_size(c->t);
     sk_sort_order o = c->descending ? SK_DESCENDING : SK_ASCENDING;
-    cl_mem h = upload(hay, c->nh, ks), n = upload(needles, c->nn, ks);
+    cl_mem h = skt_buf_guarded(hay, c->nh, ks, GUARD);
+    cl_mem n = skt_buf_guarded(needles, c->nn, ks, GUARD);
     cl_mem out = skt_buf_new((c->nn + GUARD) * sizeof *got);
     skt_buf_poison(out, (c->nn + GUARD) * sizeof *got);
     sk_status st = c->upper ? sk_search_upper_bound(skt_ctx, c->t, h, n, out, c->nh, c->nn, o)
                             : sk_search_lower_bound(skt_ctx, c->t, h, n, out, c->nh, c->nn, o);
     skt_buf_download(out, 0, got, (c->nn + GUARD) * sizeof *got);
-    expect_unchanged(h, hay, c->nh, ks, what, "the haystack");
-    expect_unchanged(n, needles, c->nn, ks, what, "the needles");
+    skt_expect_guarded(h, hay, c->nh, ks, GUARD, what, "the haystack");
+    skt_expect_guarded(n, needles, c->nn, ks, GUARD, what, "the needles");
     skt_buf_free(h);
     skt_buf_free(n);
     skt_buf_free(out);
