@@ -16,9 +16,12 @@
  * forms. Indices are poisoned past n_needles and must stay so; inputs
  * must come back unchanged. Small cases are checked against the bound by
  * counting (how many keys go before the needle), larger ones against the
- * serial binary search.
+ * serial binary search. Written-out cases pin duplicates, the ends, IEEE
+ * specials, agreement with the radix sort, each forced shape launching
+ * its own kernel (traced with its scalars) and every status.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,6 +349,54 @@ Test(search, agrees_with_the_radix_sort)
         }
     }
     skt_free_all(keys, sorted, lower, upper, NULL);
+}
+
+/* ---- launches ---------------------------------------------------------------------- */
+
+typedef struct traced {
+    int launches;
+    char kernel[64], scalars[256];
+    size_t global, local;
+} traced;
+
+static void note_launch(const sk_launch_record *r, void *user)
+{
+    traced *t = user;
+    t->launches++;
+    snprintf(t->kernel, sizeof t->kernel, "%s", r->kernel);
+    snprintf(t->scalars, sizeof t->scalars, "%s", r->scalars);
+    t->global = r->global_size;
+    t->local = r->local_size;
+}
+
+/* One launch per call, of the forced shape's kernel (a work-item per
+ * needle, or chunks of work-group size 1), traced with its scalars. */
+Test(search, each_shape_launches_its_kernel_once_and_traces_it)
+{
+    const int32_t hay[5] = {9, 4, 0, 0, -3}, needles[40] = {0}; /* descending */
+    uint64_t idx[40];
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        traced t = {0};
+        skt_force_shape((sk_shape)shape);
+        skt_tiles_set(4, 2, 3, 1);
+        SKT_OK(sk_context_set_trace(skt_ctx, note_launch, &t));
+        SKT_OK(sk_search_upper_bound_host(skt_ctx, SK_INT32, hay, needles, idx, 5, 40,
+                                          SK_DESCENDING));
+        SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
+        bool gpu = shape == SK_SHAPE_GPU;
+        cr_assert_eq(t.launches, 1, "%s shape: %d launches", skt_shape_name((sk_shape)shape),
+                     t.launches);
+        cr_assert_str_eq(t.kernel, gpu ? "sk_search_needles" : "sk_search_chunks");
+        cr_assert(gpu ? t.global >= 40 && t.global % t.local == 0 : t.global == 3 && t.local == 1,
+                  "%s shape: global %zu, local %zu", skt_shape_name((sk_shape)shape), t.global,
+                  t.local);
+        cr_assert(strstr(t.scalars, "nh=5") && strstr(t.scalars, "nn=40") &&
+                      strstr(t.scalars, "upper=1") &&
+                      (gpu || strstr(t.scalars, "chunk=14")),
+                  "%s shape: scalars '%s'", skt_shape_name((sk_shape)shape), t.scalars);
+        for (size_t i = 0; i < 40; i++)
+            cr_assert_eq(idx[i], 4, "indices[%zu] = %llu", i, (unsigned long long)idx[i]);
+    }
 }
 
 /* ---- bad arguments ------------------------------------------------------------------ */
