@@ -59,7 +59,8 @@ bool sk_merge_b_first(SK_KEY_T x, SK_KEY_T y, SK_KEY_T flip)
         SK_PARTITION_POINT(I, lo, min((I)(d), (I)(na)),                        \
                            (I)(d) - 1 - mid_ < (I)(nb) &&                      \
                                sk_merge_b_first(A_AT(mid_),                    \
-                                                B_AT((I)(d) - 1 - mid_), flip)); \
+                                                B_AT((I)(d) - 1 - mid_),       \
+                                                flip));                        \
     } while (0)
 
 #define SK_GLOBAL_A(i) a[i]

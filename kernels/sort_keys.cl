@@ -19,12 +19,12 @@
  * as they are, signed keys with the sign bit flipped, floats in IEEE
  * totalOrder (all bits flipped when the sign is set, else the sign bit), and
  * `flip` (all ones for descending, else 0) XOR-ed on top. One pass sorts by
- * the digit (bits >> shift) & mask. The merge (merge.cl) and the sorted
- * search (search.cl) compare keys by sk_key_before and find where a
- * predicate starts to hold by SK_PARTITION_POINT. Histograms are digit-major: the count of
+ * the digit (bits >> shift) & mask. Histograms are digit-major: the count of
  * digit d in part p (chunk or tile) of P parts is hist[d * P + p], so that
  * after an exclusive scan hist[d * P + p] is where part p's keys of digit d
- * go. Every pass is stable, so the whole sort is.
+ * go. Every pass is stable, so the whole sort is. The merge (merge.cl) and
+ * the sorted search (search.cl) compare keys by sk_key_before and find
+ * where a condition starts to hold by SK_PARTITION_POINT.
  */
 
 #ifndef SK_KEY_T
