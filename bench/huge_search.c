@@ -88,10 +88,7 @@ int main(int argc, char **argv)
         return 2;
     }
     sk_context *ctx = NULL;
-    sk_status st = sk_context_create(&ctx, a.run.device, NULL, 0);
-    if (st != SK_OK) return fail("opening the device", NULL, st);
-    if ((st = sk_context_set_param(ctx, SK_PARAM_PROFILE, 1)) != SK_OK)
-        return fail("profiling", ctx, st);
+    if (huge_open("huge_search", &a, &ctx)) return 1;
     uint32_t *host = malloc(n * 4), nd[NEEDLES];
     uint64_t got[NEEDLES];
     cl_int rc[3] = {CL_SUCCESS, CL_SUCCESS, CL_SUCCESS};
