@@ -820,6 +820,23 @@ sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
     return SK_OK;
 }
 
+bool sk__buffers_overlap(cl_mem m1, size_t b1, cl_mem m2, size_t b2)
+{
+    if (m1 == m2) return true;
+    cl_mem root[2] = {m1, m2}, parent = NULL;
+    size_t off[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        if (clGetMemObjectInfo(root[k], CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent,
+                               NULL) != CL_SUCCESS || !parent)
+            continue;
+        if (clGetMemObjectInfo(root[k], CL_MEM_OFFSET, sizeof off[k], &off[k], NULL) !=
+            CL_SUCCESS)
+            off[k] = 0;
+        root[k] = parent;
+    }
+    return root[0] == root[1] && b1 && b2 && off[0] < off[1] + b2 && off[1] < off[0] + b1;
+}
+
 sk_status sk__check_buffer(sk_context *ctx, cl_mem mem, size_t bytes, const char *name)
 {
     if (!mem) return sk__fail(ctx, SK_E_INVALID_ARG, "%s is NULL", name);

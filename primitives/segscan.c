@@ -80,11 +80,7 @@ sk_status sk__segscan_program(seg_job *j, bool combine, const char *defines,
     sk__str_addf(&s, SK_FP64_PRAGMA);
     add_monoid(&s, j->m, combine);
     sk__str_addf(&s, "%s", defines);
-    char *config = sk__str_take(&s);
-    if (!config) return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented scan configuration");
-    sk_status st = sk__program_get(j->ctx, "segscan", config, kernels, count, prog);
-    free(config);
-    return st;
+    return sk__program_take(j->ctx, "segscan", sk__str_take(&s), kernels, count, prog);
 }
 
 /* The lifted scan's input arguments (segscan_lift_io.cl's SK_IN_PARAMS). */

@@ -268,7 +268,7 @@ sk_status sk__require_fp64(sk_context *ctx, sk_type t);
  * elements, the scan's over a lifted element loaded from several arrays
  * (the segmented scans) in reduce-then-scan or in one pass, compaction,
  * the radix sort of keys and of pairs, the polynomial, the merge, the
- * histogram. */
+ * histogram, the sorted search. */
 typedef enum sk__family {
     SK_FAMILY_SCAN,
     SK_FAMILY_LIFTED,
@@ -279,6 +279,7 @@ typedef enum sk__family {
     SK_FAMILY_POLY,
     SK_FAMILY_MERGE,
     SK_FAMILY_HISTOGRAM,
+    SK_FAMILY_SEARCH,
     SK_FAMILY_COUNT
 } sk__family;
 
@@ -410,6 +411,11 @@ sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes);
 /* Checks that `mem` is a buffer of at least `bytes` bytes. */
 sk_status sk__check_buffer(sk_context *ctx, cl_mem mem, size_t bytes, const char *name);
 
+/* Whether the first b1 bytes of m1 and the first b2 of m2 share memory:
+ * the same buffer, or sub-buffers (or a buffer and its sub-buffer) of one
+ * buffer whose ranges meet. */
+bool sk__buffers_overlap(cl_mem m1, size_t b1, cl_mem m2, size_t b2);
+
 /* ---- device.c ---------------------------------------------------------------- */
 
 sk_status sk__device_describe(cl_platform_id p, cl_device_id d, sk_device_desc *out);
@@ -428,6 +434,13 @@ sk_status sk__device_choose(const char *spec, cl_platform_id *platform,
 sk_status sk__program_get(sk_context *ctx, const char *source, const char *config,
                           const char *const *kernel_names, unsigned kernel_count,
                           const sk__program **out);
+
+/* sk__program_get with a configuration the call takes (malloc'd, freed
+ * here): NULL, where making it ran out of memory, gives SK_E_OUT_OF_MEMORY
+ * ("<source> configuration"). */
+sk_status sk__program_take(sk_context *ctx, const char *source, char *config,
+                           const char *const *kernel_names, unsigned kernel_count,
+                           const sk__program **out);
 
 /* A program's configuration text (malloc'd; NULL when out of memory), with
  * or without the warp-level variants (kernels/warp.cl). */

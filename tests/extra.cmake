@@ -9,6 +9,7 @@
 #                                        (og_segscan.c says which pass checks what)
 #   oclgrind_merge_kernels               every merge kernel, both shapes, every check
 #   oclgrind_histogram_kernels           every histogram kernel, both shapes, every check
+#   oclgrind_search_kernels              every sorted-search kernel, both shapes, every check
 #   install_package_builds_a_consumer    cmake --install, then a separate project
 #                                        builds against it (CMake and pkg-config),
 #                                        and one builds scankit as its subproject
@@ -28,6 +29,7 @@ set(SKT_OG_DRIVERS
   og_driver.c
   og_histogram.c
   og_merge.c
+  og_search.c
   og_segscan.c
   og_sort.c
 )
@@ -77,6 +79,10 @@ set_tests_properties(oclgrind_merge_kernels
 add_test(NAME oclgrind_histogram_kernels
   COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_histogram>)
 set_tests_properties(oclgrind_histogram_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME oclgrind_search_kernels
+  COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_search>)
+set_tests_properties(oclgrind_search_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Rough seconds of each (one process each, Oclgrind an interpreter): started
 # first in a fresh clone (tests/CMakeLists.txt says why), they overlap the
