@@ -173,7 +173,7 @@ static sk_status search_host(sk_context *ctx, const search_req *r, const void *h
     SK_TRY(sk__stage_in(ctx, &search_needles_in, needles, r->nn, ks, &dn));
     SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, ib, &di));
     SK_TRY(search_run(ctx, r, dh, dn, di));
-    SK_TRY(sk__read(ctx, di, true, 0, ib, indices));
+    SK_TRY(sk__download(ctx, di, 0, indices, ib));
 out:
     if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
     return st;

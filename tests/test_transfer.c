@@ -6,7 +6,7 @@
  *
  * Each case runs a host-array form that uploads and downloads several
  * arrays (sort keys and pairs, scan, partition with values, merge of
- * pairs) for sizes below one piece (the plain copy), at one piece, just
+ * pairs, sorted search) for sizes below one piece (the plain copy), at one piece, just
  * past it, at piece and lane multiples and far past them, with pieces that
  * are not a multiple of the element size, and 1 to 16 lanes; results
  * against the CPU references, outputs poisoned first. A last case checks
@@ -159,6 +159,31 @@ static void check_merge(const slots_case *c, size_t n)
     skt_free_all(k, v, dk, dv, origin, NULL);
 }
 
+/* n sorted uint32 keys searched for n needles (lower bound): indices of
+ * 8 bytes come back. */
+static void check_search(const slots_case *c, size_t n)
+{
+    uint32_t *hay = skt_malloc(n * 4 + 4), *needles = skt_malloc(n * 4 + 4);
+    uint64_t *got = skt_malloc(n * 8 + 8);
+    for (size_t i = 0; i < n; i++) {
+        hay[i] = (uint32_t)skt_rand_below(2 * n + 2);
+        needles[i] = (uint32_t)skt_rand_below(2 * n + 3);
+    }
+    cr_assert_eq(sk_sort_keys_host(skt_ctx, SK_UINT32, hay, n, SK_ASCENDING), SK_OK);
+    skt_poison(got, n * 8);
+    sk_status st = sk_search_lower_bound_host(skt_ctx, SK_UINT32, hay, needles, got, n, n,
+                                              SK_ASCENDING);
+    cr_assert_eq(st, SK_OK, "search n=%zu: %s", n, sk_context_error_detail(skt_ctx));
+    for (size_t i = 0; i < n; i++) { /* the lower bound: the first key not below */
+        uint64_t at = got[i];
+        cr_assert(at <= n && (at == n || hay[at] >= needles[i]) &&
+                      (at == 0 || hay[at - 1] < needles[i]),
+                  "search n=%zu needle %zu -> %llu piece=%zu lanes=%u seed=%llu", n, i,
+                  (unsigned long long)at, c->piece, c->lanes, (unsigned long long)skt_seed());
+    }
+    skt_free_all(hay, needles, got, NULL);
+}
+
 static void run_others(const slots_case *c)
 {
     size_t sizes[SIZES_MAX];
@@ -168,6 +193,7 @@ static void run_others(const slots_case *c)
         check_scan(c, sizes[i]);
         check_partition(c, sizes[i]);
         check_merge(c, sizes[i]);
+        check_search(c, sizes[i]);
     }
 }
 
@@ -181,13 +207,13 @@ ParameterizedTest(const slots_case *c, transfer, should_sort_through_pinned_piec
     run_sorts(c);
 }
 
-ParameterizedTestParameters(transfer, should_scan_partition_and_merge_through_pinned_pieces)
+ParameterizedTestParameters(transfer, should_scan_partition_merge_and_search_through_pinned_pieces)
 {
     return cr_make_param_array(slots_case, (void *)CASES, CASE_COUNT);
 }
 
 ParameterizedTest(const slots_case *c, transfer,
-                  should_scan_partition_and_merge_through_pinned_pieces)
+                  should_scan_partition_merge_and_search_through_pinned_pieces)
 {
     run_others(c);
 }
