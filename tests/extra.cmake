@@ -63,7 +63,7 @@ add_test(NAME oclgrind_check_catches_planted_race
   COMMAND sh ${SKT_OG_RUN} --self-test $<TARGET_FILE:og_planted_race>)
 set_tests_properties(oclgrind_scan_kernels oclgrind_sort_kernels
   oclgrind_check_catches_planted_race
-  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME oclgrind_compact_kernels
   COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_compact>)
 set_tests_properties(oclgrind_compact_kernels
