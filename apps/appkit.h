@@ -664,6 +664,14 @@ void ak_output_signals_install(void);
 /*! ak_output_open() : path NULL means stdout. @return 0 or -1. */
 int ak_output_open(ak_output *o, const char *path, const char *tool, ak_err *e);
 
+/*! ak_output_open_named() : as ak_output_open(), but a regular file's
+ *  temporary file has a name from the open on (o->tmp_path, the hidden
+ *  ".NAME.XXXXXX" beside it), so that other processes can open it and
+ *  write it (radixsort-mpi's ranks); armed like any named temporary file,
+ *  so that a signal removes it, and renamed into place by
+ *  ak_output_commit(). @return 0 or -1. */
+int ak_output_open_named(ak_output *o, const char *path, const char *tool, ak_err *e);
+
 /*! ak_output_write() : writes all `bytes`, counting them into `progress`
  *  (the caller's, may be NULL). */
 struct ak_progress;

@@ -1198,14 +1198,15 @@ int ak_output_paths_collide(const char *a, const char *b)
     return same_file(dir_a, dir_b);
 }
 
-/* The temporary file: unnamed where possible, else named and armed. */
-static int open_temp(ak_output *o, mode_t mode, ak_err *e)
+/* The temporary file: unnamed where possible (and not `named`), else
+ * named and armed. */
+static int open_temp(ak_output *o, mode_t mode, int named, ak_err *e)
 {
     o->tmp_path = temp_template(o->path);
     if (!o->tmp_path)
         return ak_fail(e, "out of memory");
     install_cleanup_handlers();
-    int fd = open_unnamed_temp(o->path, mode);
+    int fd = named ? -1 : open_unnamed_temp(o->path, mode);
     o->unnamed = fd >= 0;
     if (fd < 0 && (fd = open_named_temp(o->tmp_path)) < 0) {
         int err = errno;
@@ -1260,7 +1261,7 @@ static int final_destination(const char *path, char **out, ak_err *e)
     return current ? 0 : ak_fail(e, "out of memory");
 }
 
-int ak_output_open(ak_output *o, const char *path, const char *tool, ak_err *e)
+static int output_open(ak_output *o, const char *path, const char *tool, int named, ak_err *e)
 {
     memset(o, 0, sizeof *o);
     o->tool = tool;
@@ -1289,11 +1290,21 @@ int ak_output_open(ak_output *o, const char *path, const char *tool, ak_err *e)
     }
     mode_t mode = exists ? (st.st_mode & 07777) : new_file_mode();
     o->replaces = exists;
-    if (open_temp(o, mode, e) != 0) {
+    if (open_temp(o, mode, named, e) != 0) {
         ak_output_abort(o);
         return -1;
     }
     return 0;
+}
+
+int ak_output_open(ak_output *o, const char *path, const char *tool, ak_err *e)
+{
+    return output_open(o, path, tool, 0, e);
+}
+
+int ak_output_open_named(ak_output *o, const char *path, const char *tool, ak_err *e)
+{
+    return output_open(o, path, tool, 1, e);
 }
 
 /* A temporary file's data goes to the disk while the rest is written

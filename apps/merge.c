@@ -73,17 +73,8 @@ static int check_alike(const char *const paths[2], const ak_array *x, const ak_a
     return 0;
 }
 
-/* An input must be sorted: the merge of unsorted keys is unspecified. */
-static int check_sorted(const char *path, const ak_array *keys, int descending, ak_err *e)
-{
-    char prefix[4200];
-    snprintf(prefix, sizeof prefix, "%s: not sorted in %s order: ", name_of(path),
-             descending ? "descending" : "ascending");
-    return sort_check_order(keys, descending, sort_whole_key(keys->type), prefix, e);
-}
-
 /* A and B: of one scankit type and layout (a raw B is read as A's type),
- * each sorted. */
+ * each sorted (the merge of unsorted keys is unspecified). */
 static int read_keys(ak_run *r, ak_err *e)
 {
     const merge_args *a = r->args;
@@ -93,9 +84,9 @@ static int read_keys(ak_run *r, ak_err *e)
         ak_run_read(r, a->inputs[1], a->type, j->a.type, &j->b, e) != 0 ||
         check_alike(a->inputs, &j->a, &j->b, "A and B", e) != 0)
         return -1;
-    if (check_sorted(a->inputs[0], &j->a, a->descending, e) != 0)
+    if (sort_check_input(a->inputs[0], &j->a, a->descending, e) != 0)
         return -1;
-    return check_sorted(a->inputs[1], &j->b, a->descending, e);
+    return sort_check_input(a->inputs[1], &j->b, a->descending, e);
 }
 
 /* VA and VB: one value per key of A and of B, of one type and layout. */

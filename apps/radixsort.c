@@ -311,13 +311,7 @@ static int sort_failed(ak_run *r, ak_err *e)
     }
     if (r->status != SK_E_SIZE || (!a->memory && !a->host_memory))
         return -1;
-    char detail[sizeof e->msg];
-    snprintf(detail, sizeof detail, "%s", sk_context_error_detail(r->ctx));
-    if (a->memory && a->host_memory)
-        return ak_fail(e, "--memory %zu and --host-memory %zu are too small to sort %s: %s",
-                       a->memory, a->host_memory, ak_run_input_name(r), detail);
-    return ak_fail(e, "--%s %zu is too small to sort %s: %s", a->memory ? "memory" : "host-memory",
-                   a->memory ? a->memory : a->host_memory, ak_run_input_name(r), detail);
+    return radixsort_fail_budget(a, ak_run_input_name(r), sk_context_error_detail(r->ctx), e);
 }
 
 /* The stream sort, its reading and writing counted as such. */

@@ -7,6 +7,7 @@
 #include "radixsort_args.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 int radixsort_parse_bits(void *args, const char *s, ak_err *e)
@@ -48,18 +49,7 @@ static const ak_opt OPTIONS[] = {
                    "when INPUT is '-'. Written to a temporary file and\n"
                    "renamed, so a failure leaves no partial output."),
     RADIXSORT_OPTS_KEYS_VALUES,
-    AK_OPTS_MEMORY(sort_args,
-                   "device memory the sort may use (suffixes K M G T, e.g. 64M,\n"
-                   "4G); data larger than that is sorted in runs that fit,\n"
-                   "then merged on the device in one pass. Default: half\n"
-                   "the device's memory"),
-    {"host-memory", 0, AK_OPT_MEMORY, offsetof(sort_args, host_memory), "SIZE",
-     "host memory for the runs (suffixes K M G T); runs beyond\n"
-     "it go to a temporary file. Default: half the physical\n"
-     "memory", NULL, 0},
-    {"temp-dir", 0, AK_OPT_TEXT, offsetof(sort_args, temp_dir), "DIR",
-     "where that file goes (it has no name there, so nothing\n"
-     "is left behind). Default: the output's directory", NULL, 0},
+    RADIXSORT_OPTS_MEMORY,
     AK_OPTS_IN_PLACE(sort_args),
     AK_OPTS_CHECK(sort_args,
                   "verify the result on the host (sorted in the requested\n"
@@ -93,4 +83,15 @@ int radixsort_check_key_type(const sort_args *a, const char *name, ak_dtype t, a
         return ak_fail(e, "%s: --bits %u:%u exceeds the %u bits of %s", name, a->begin_bit,
                        a->end_bit, bits, ak_dtype_name(t));
     return 0;
+}
+
+int radixsort_fail_budget(const sort_args *a, const char *name, const char *detail, ak_err *e)
+{
+    char d[sizeof e->msg];
+    snprintf(d, sizeof d, "%s", detail ? detail : ""); /* detail may be e->msg */
+    if (a->memory && a->host_memory)
+        return ak_fail(e, "--memory %zu and --host-memory %zu are too small to sort %s: %s",
+                       a->memory, a->host_memory, name, d);
+    return ak_fail(e, "--%s %zu is too small to sort %s: %s", a->memory ? "memory" : "host-memory",
+                   a->memory ? a->memory : a->host_memory, name, d);
 }

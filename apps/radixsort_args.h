@@ -46,6 +46,29 @@ typedef struct sort_args {
                             "where to write the values (default: FILE with '.sorted'\n" \
                             "before its extension)")
 
+/*! RADIXSORT_OPTS_MEMORY : the rows of the sort's memory, which
+ *  radixsort-mpi shares (for each of its ranks): --memory, --host-memory,
+ *  --temp-dir (fields memory, host_memory and temp_dir of a sort_args at
+ *  the start of the arguments). */
+#define RADIXSORT_OPTS_MEMORY                                               \
+    AK_OPTS_MEMORY(sort_args,                                               \
+                   "device memory the sort may use (suffixes K M G T, e.g. 64M,\n" \
+                   "4G); data larger than that is sorted in runs that fit,\n" \
+                   "then merged on the device in one pass. Default: half\n" \
+                   "the device's memory"),                                 \
+    {"host-memory", 0, AK_OPT_MEMORY, offsetof(sort_args, host_memory), "SIZE", \
+     "host memory for the runs (suffixes K M G T); runs beyond\n"         \
+     "it go to a temporary file. Default: half the physical\n"            \
+     "memory", NULL, 0},                                                    \
+    {"temp-dir", 0, AK_OPT_TEXT, offsetof(sort_args, temp_dir), "DIR",      \
+     "where that file goes (it has no name there, so nothing\n"           \
+     "is left behind). Default: the output's directory", NULL, 0}
+
+/*! radixsort_fail_budget() : the message of a sort that failed with
+ *  SK_E_SIZE under --memory or --host-memory: they are too small to sort
+ *  the input `name`, with the library's `detail`. @return -1. */
+int radixsort_fail_budget(const sort_args *a, const char *name, const char *detail, ak_err *e);
+
 /*! radixsort_parse_bits() : --bits B:E into the sort_args at `args`.
  *  @return 0 or -1. */
 int radixsort_parse_bits(void *args, const char *s, ak_err *e);

@@ -12,9 +12,14 @@
  * (collective MPI-IO reads), sorts with the others, and writes its range of
  * the sorted order at its offset (collective writes; rank 0 writes a .npy
  * header first) into a temporary file beside each output, which rank 0
- * renames once every rank succeeded and removes otherwise. The output is
- * radixsort's, byte for byte. With --time, rank 0 gathers every rank's
- * phase times (its own reads, device and writes; the library's
+ * renames once every rank succeeded and removes otherwise, or on a signal
+ * that ends it (SIGINT, SIGTERM, ...: appkit's handlers, as every program
+ * has; mpirun sends SIGTERM to every rank when it gets SIGINT or SIGTERM). The output is
+ * radixsort's, byte for byte. With --memory or --host-memory each rank's
+ * local sort and merge run within those budgets (the library's stream
+ * sort; runs beyond the host budget in an unnamed file in --temp-dir,
+ * default the output's directory). With --time, rank 0 gathers every
+ * rank's phase times (its own reads, device and writes; the library's
  * sk_mpi_sort_stats) and prints a line per rank.
  *
  * After each step the ranks agree on its outcome (an MPI_Allreduce): any
@@ -73,6 +78,7 @@ typedef struct job {
     void *data[2];          /* that share, read */
     sk_context *ctx;
     sk_mpi_sorted sorted;
+    ak_output outs[2];            /* rank 0: the outputs' temporary files */
     int temps_made;
     double start;                 /* ak_now() when the run began */
     double read_ms, device_ms, write_ms;
@@ -282,36 +288,28 @@ static int read_part(job *j, int part, ak_err *e)
     return agree(j, rc, e);
 }
 
-/* Rank 0: an empty temporary file beside each output, with the mode a new
- * file gets. */
+/* Rank 0: an empty temporary file beside each output, named (every rank
+ * opens it by that name) and removed by a fatal signal, as every
+ * program's temporary files are (ak_output_open_named). */
 static int make_temps(job *j, ak_err *e)
 {
-    mode_t mask = umask(0);
-    umask(mask);
     for (int i = 0; i < j->p.parts; i++) {
         out_file *o = &j->p.out[i];
-        char dir[PATH_MAX], base[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", o->path);
-        snprintf(base, sizeof base, "%s", o->path);
-        int len = snprintf(o->temp, sizeof o->temp, "%s/.%s.XXXXXX", dirname(dir),
-                           basename(base));
-        int fd = len > 0 && (size_t)len < sizeof o->temp ? mkstemp(o->temp) : -1;
-        if (fd < 0) {
-            o->temp[0] = '\0';
-            return ak_fail(e, "%s: cannot create a temporary file beside it: %s", o->path,
-                           strerror(errno));
-        }
+        if (ak_output_open_named(&j->outs[i], o->path, RADIXSORT_MPI_TOOL, e) != 0) return -1;
         j->temps_made = i + 1;
-        int bad = fchmod(fd, 0666 & ~mask) != 0;
-        if (close(fd) != 0 || bad)
-            return ak_fail(e, "%s: %s", o->temp, strerror(errno));
+        const char *temp = j->outs[i].tmp_path;
+        if (!temp) /* replaced by a device or pipe since the plan */
+            return ak_fail(e, "%s: not a regular file (radixsort-mpi writes regular files)",
+                           o->path);
+        if (strlen(temp) >= sizeof o->temp) return ak_fail(e, "%s: name too long", temp);
+        snprintf(o->temp, sizeof o->temp, "%s", temp);
     }
     return 0;
 }
 
 static void remove_temps(job *j)
 {
-    for (int i = 0; j->rank == 0 && i < j->temps_made; i++) unlink(j->p.out[i].temp);
+    for (int i = 0; j->rank == 0 && i < j->temps_made; i++) ak_output_abort(&j->outs[i]);
     j->temps_made = 0;
 }
 
@@ -350,15 +348,13 @@ static int write_part(job *j, int part, ak_err *e)
     return agree(j, rc, e);
 }
 
-/* Rank 0 puts every output in place; every rank learns how that went. */
+/* Rank 0 puts every output in place (a signal meanwhile waits until the
+ * one being renamed is there); every rank learns how that went. */
 static int commit(job *j, ak_err *e)
 {
     int rc = 0;
     for (int i = 0; j->rank == 0 && rc == 0 && i < j->p.parts; i++)
-        if (rename(j->p.out[i].temp, j->p.out[i].path) != 0)
-            rc = ak_fail(e, "%s: cannot rename %s to it: %s", j->p.out[i].path,
-                         j->p.out[i].temp, strerror(errno));
-    if (rc == 0) j->temps_made = 0;
+        rc = ak_output_commit(&j->outs[i], e);
     return agree(j, rc, e);
 }
 
@@ -395,15 +391,39 @@ static int open_device(job *j, ak_err *e)
     return -1;
 }
 
+/* Where each rank's runs beyond --host-memory go: --temp-dir, else the
+ * directory of the (first) output, as radixsort puts them. */
+static const char *temp_dir_of(const job *j, char *buf, size_t cap)
+{
+    if (j->a->sort.temp_dir) return j->a->sort.temp_dir;
+    snprintf(buf, cap, "%s", j->p.out[0].path);
+    return dirname(buf);
+}
+
+/* A failed sort's message on this rank: radixsort's for budgets too
+ * small, else the status and the device's detail. */
+static void sort_failed(job *j, sk_status st, ak_err *e)
+{
+    const sort_args *a = &j->a->sort;
+    if (st == SK_E_SIZE && (a->memory || a->host_memory))
+        radixsort_fail_budget(a, ak_display_name(a->input, 0), sk_context_error_detail(j->ctx), e);
+    else
+        ak_fail_sk(e, j->ctx, st, "sort");
+}
+
 static int sort(job *j, ak_err *e)
 {
     const sort_args *a = &j->a->sort;
     sort_call c = sort_call_of(j->p.in[0].type, a->descending);
     sort_key_bits b = a->has_bits ? (sort_key_bits){a->begin_bit, a->end_bit}
                                   : sort_whole_key(j->p.in[0].type);
+    char dir[PATH_MAX];
     sk_mpi_sort_opts o = SK_MPI_SORT_OPTS_INIT;
     o.balanced = j->a->balanced;
     o.stats = &j->stats;
+    o.device_bytes = a->memory;
+    o.host_bytes = a->host_memory;
+    o.temp_dir = temp_dir_of(j, dir, sizeof dir);
     sk_status st =
         j->p.parts == 2
             ? sk_mpi_sort_pairs_bits(j->ctx, j->comm, c.type, ak_dtype_size(j->p.in[1].type),
@@ -415,7 +435,7 @@ static int sort(job *j, ak_err *e)
     /* every rank failed alike: the reason of the first whose device said why */
     const char *detail = sk_context_error_detail(j->ctx);
     int first = first_rank_with(j, detail && detail[0]);
-    ak_fail_sk(e, j->ctx, st, "sort");
+    sort_failed(j, st, e);
     MPI_Bcast(e->msg, (int)sizeof e->msg, MPI_CHAR, first == j->ranks ? 0 : first, j->comm);
     return -1;
 }
@@ -442,12 +462,13 @@ static int run(job *j, ak_err *e)
 /* --time                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* The columns of --time: milliseconds, then bytes. */
-enum { TIME_MS = 9, TIME_COLUMNS = TIME_MS + 2 };
+/* The columns of --time: milliseconds, then bytes and runs. */
+enum { TIME_MS = 9, TIME_COLUMNS = TIME_MS + 5 };
 
 static const char *const TIME_HEADS[TIME_COLUMNS] = {
-    "read_ms", "device_ms", "sort_ms", "split_ms", "exchange_ms", "merge_ms",
-    "wait_ms", "write_ms",  "total_ms", "sent_bytes", "received_bytes"};
+    "read_ms",  "device_ms", "sort_ms",        "split_ms",  "exchange_ms",
+    "merge_ms", "wait_ms",   "write_ms",       "total_ms",  "sent_bytes",
+    "received_bytes", "sort_runs", "merge_runs", "spilled_runs"};
 
 static void time_row(const job *j, double *row)
 {
@@ -461,6 +482,9 @@ static void time_row(const job *j, double *row)
     row[8] = ak_ms_since(j->start);
     row[9] = (double)s->sent_bytes;
     row[10] = (double)s->received_bytes;
+    row[11] = (double)s->sort_runs;
+    row[12] = (double)s->merge_runs;
+    row[13] = (double)s->spilled_runs;
 }
 
 static void print_time_row(int rank, const double *row)
@@ -551,6 +575,7 @@ static int main_run(int rank, int ranks, const sort_mpi_args *a)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    ak_output_signals_install(); /* before the OpenCL runtime's own */
     int rank = 0, ranks = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);

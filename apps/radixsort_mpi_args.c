@@ -26,17 +26,20 @@ static const ak_opt OPTIONS[] = {
     {"balanced", 0, AK_OPT_FLAG, offsetof(sort_mpi_args, balanced), NULL,
      "split exactly: every rank ends with n/P keys (or one\n"
      "more) before writing; the output is the same", NULL, 0},
+    RADIXSORT_OPTS_MEMORY,
     AK_OPTS_DEVICE(sort_args),
     {"time", 0, AK_OPT_FLAG, offsetof(sort_args, time), NULL,
      "print, from rank 0, a line per rank: the milliseconds of\n"
      "its read, device, local sort, split, exchange, merge,\n"
-     "wait, write and total, and the bytes it sent to and\n"
-     "received from the other ranks", NULL, 0},
+     "wait, write and total, the bytes it sent to and received\n"
+     "from the other ranks, and the runs of its local sort and\n"
+     "merge and how many spilled", NULL, 0},
     AK_OPTS_HELP_VERSION(sort_args),
     AK_OPT_HELP_TEXT(
         "\nEach rank reads its share of INPUT and writes its range of the output\n"
         "(MPI-IO). Without --device or SCANKIT_DEVICE the ranks of a node take its\n"
-        "GPUs (else its devices) in turn.\n"
+        "GPUs (else its devices) in turn. --memory, --host-memory and --temp-dir\n"
+        "apply to each rank: its local sort and its merge of the runs it received.\n"
         "Floats sort in IEEE totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.\n"
         "Exit status: 0 success, 1 bad input or failure on any rank (one line from\n"
         "rank 0), 2 usage error.\n"),
@@ -47,6 +50,7 @@ AK_DEFINE_CLI(radixsort_mpi, RADIXSORT_MPI_TOOL,
               "mpirun -np P radixsort-mpi INPUT [-o OUTPUT]\n"
               "                 [--type " AK_SK_TYPE_NAMES "]\n"
               "                 [--descending] [--bits B:E] [--values FILE [--values-type TYPE]\n"
-              "                 [--values-out FILE]] [--balanced] [--device SPEC] [--time]\n"
+              "                 [--values-out FILE]] [--balanced] [--memory SIZE]\n"
+              "                 [--host-memory SIZE] [--temp-dir DIR] [--device SPEC] [--time]\n"
               "                 [--list-devices] [--help] [--version]",
               OPTIONS, sort_mpi_args, NULL, radixsort_check_args, NULL)

@@ -302,6 +302,14 @@ int sort_check_order(const ak_array *keys, int descending, sort_key_bits bits,
     return sort_check_order_next(&c, keys, e);
 }
 
+int sort_check_input(const char *path, const ak_array *keys, int descending, ak_err *e)
+{
+    char prefix[4200];
+    snprintf(prefix, sizeof prefix, "%s: not sorted in %s order: ", ak_display_name(path, 0),
+             descending ? "descending" : "ascending");
+    return sort_check_order(keys, descending, sort_whole_key(keys->type), prefix, e);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Fingerprints                                                              */
 /* ------------------------------------------------------------------------ */

@@ -1,9 +1,10 @@
 /*
- * sort_check.h - the host-side checks of sorted keys that radixsort and
- * merge share: the order of a key file (radixsort --check, merge's inputs
- * and merge --check) and an O(n) fingerprint of a multiset of (key, value)
- * pairs (the output holds exactly the input's pairs). Both run at memory
- * speed, on threads where the array is large and the host has cores.
+ * sort_check.h - the host-side checks of sorted keys that radixsort, merge
+ * and search share: the order of a key file (radixsort --check, merge's
+ * inputs, merge --check and search's haystack) and an O(n) fingerprint of
+ * a multiset of (key, value) pairs (the output holds exactly the input's
+ * pairs). Both run at memory speed, on threads where the array is large
+ * and the host has cores.
  */
 #ifndef SK_SORT_CHECK_H
 #define SK_SORT_CHECK_H
@@ -42,6 +43,12 @@ uint64_t sort_key_at(const ak_array *keys, size_t i, sort_key_bits bits);
  *  @return 0 or -1. */
 int sort_check_order(const ak_array *keys, int descending, sort_key_bits bits,
                      const char *prefix, ak_err *e);
+
+/*! sort_check_input() : the keys read from the input file `path` are
+ *  sorted (whole keys, ascending or descending), else fails with "NAME:
+ *  not sorted in ascending order: keys I and J are out of order", NAME as
+ *  messages name the file. @return 0 or -1. */
+int sort_check_input(const char *path, const ak_array *keys, int descending, ak_err *e);
 
 /*! sort_order_check : the order check of keys that come in chunks (read or
  *  streamed a piece at a time), with the indices of messages counted from

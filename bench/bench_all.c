@@ -40,9 +40,12 @@ typedef struct bench {
     char device[300], driver[300], cpu[300], cc[120], slug[64];
     bb_devbufs d;
     size_t dev_n;              /* elements the device buffers hold            */
-    /* what the device buffers hold now: keys from keys_src, of keys_dist */
+    /* what the device buffers hold now: keys from keys_src, of keys_dist,
+     * in a case of inputs of checksum keys_sum (keys_src's halves are
+     * sorted for a merge, the first only for a search) */
     const uint32_t *keys_src;
     char keys_dist[16];
+    uint64_t keys_sum;
     int keys_up, values_up, segs_up, coeffs_up;
     /* host read-back and serial outputs */
     uint32_t *got, *got2, *ser, *ser2, *ser_tmp;
@@ -146,9 +149,10 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
  * (SFX _host): KEYS in, OUT out, SK and SV sorted in place, KEYS with VALUES
  * and KEYS_B with VALUES_B merged into OUT and OUT2, FLAGS, OFFSETS, IDS and
  * COEFFS the segments (IDS the by-key primitives' keys) and coefficients,
- * C64 rle's lengths; ctx, s, seg and st in scope. */
+ * C64 rle's lengths, KEYS_B searched in KEYS with the uint64 indices into
+ * IDX; ctx, s, seg and st in scope. */
 #define SK_DISPATCH(SFX, KEYS, OUT, SK, SV, KEYS_B, VALUES, VALUES_B, OUT2, FLAGS, OFFSETS,   \
-                    IDS, C64, COEFFS)                                                    \
+                    IDS, C64, COEFFS, IDX)                                               \
     switch (c->prim) {                                                                   \
     case BB_SCAN_INCLUSIVE:                                                              \
         st = sk_scan_inclusive##SFX(ctx, SK_UINT32, SK_OP_ADD, KEYS, OUT, c->n);          \
@@ -195,6 +199,11 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
     case BB_POLY:                                                                        \
         st = sk_poly_eval##SFX(ctx, SK_FLOAT64, COEFFS, c->x, &s->poly, c->n);            \
         break;                                                                           \
+    case BB_LOWER_BOUND:                                                                 \
+    case BB_LOWER_BOUND_SORTED:                                                          \
+        st = sk_search_lower_bound##SFX(ctx, SK_UINT32, KEYS, KEYS_B, IDX, c->na,         \
+                                        c->n - c->na, SK_ASCENDING);                     \
+        break;                                                                           \
     case BB_REDUCE_BY_KEY:                                                               \
         st = sk_reduce_by_key##SFX(ctx, SK_UINT32, SK_UINT32, SK_OP_ADD, IDS, KEYS, OUT2, \
                                    OUT, &s->count, c->n);                                \
@@ -216,7 +225,7 @@ static int sk_run(void *self, const bb_case *c, double *ms, char *why, size_t ca
     sk_segments seg;
     memset(&seg, 0, sizeof seg);
     SK_DISPATCH(, d->keys, d->out, d->work_k, d->work_v, d->keys_b, d->values, d->values_b,
-                d->out2, d->flags, d->offsets, d->seg_ids, b->counts64, d->coeffs)
+                d->out2, d->flags, d->offsets, d->seg_ids, b->counts64, d->coeffs, d->out)
     if (st != SK_OK) return sk_why(s, st, bb_prim_name(c->prim), why, cap);
     double seconds = 0;
     st = sk_context_profile_take(ctx, &seconds, NULL);
@@ -260,6 +269,12 @@ static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_
     case BB_SORT_PAIRS:
         return read_u32(b, b->d.work_k, b->got, n, why, cap) ||
                read_u32(b, b->d.work_v, b->got2, n, why, cap);
+    case BB_LOWER_BOUND:
+    case BB_LOWER_BOUND_SORTED: /* n - na uint64 indices: 2 (n - na) words of out */
+        r->out = b->got2;
+        return read_u32(b, b->d.out, b->got, 2 * (n - c->na), why, cap) ||
+               bb_narrow_indices((const uint64_t *)(void *)b->got, n - c->na, b->got2, why,
+                                 cap);
     default:
         return 0;
     }
@@ -303,7 +318,7 @@ static int host_run(void *self, const bb_case *c, double *ms, char *why, size_t 
     double t0 = bb_now();
     SK_DISPATCH(_host, c->keys, b->got, b->got, b->got2, c->keys + c->na, c->values,
                 c->values + c->na, b->got2, c->flags, c->offsets, c->seg_ids, b->got64,
-                c->coeffs)
+                c->coeffs, (uint64_t *)(void *)b->got)
     *ms = (bb_now() - t0) * 1e3;
     double dummy = 0;
     sk_context_profile_take(ctx, &dummy, NULL); /* drop the launches' record */
@@ -319,7 +334,10 @@ static int host_fetch(void *self, const bb_case *c, bb_result *r, char *why, siz
         for (size_t i = 0; i < s->count && i < c->n; i++)
             s->b->got2[i] = (uint32_t)s->b->got64[i];
     *r = (bb_result){s->b->got, s->b->got2, s->count, s->scalar, s->poly};
-    return 0;
+    if (c->prim != BB_LOWER_BOUND && c->prim != BB_LOWER_BOUND_SORTED) return 0;
+    r->out = s->b->got2; /* the uint64 indices in got, narrowed */
+    return bb_narrow_indices((const uint64_t *)(void *)s->b->got, c->n - c->na, s->b->got2, why,
+                             cap);
 }
 
 /* ---- the serial baselines -------------------------------------------------------------------- */
@@ -379,7 +397,8 @@ static void devbufs_release(bench *b)
     b->keys_up = b->values_up = b->segs_up = b->coeffs_up = 0;
 }
 
-/* Device buffers for n elements; 0 or -1 (why). */
+/* Device buffers for n elements (out one word more: the n - n / 2 uint64
+ * indices of a search); 0 or -1 (why). */
 static int devbufs_alloc(bench *b, size_t n, char *why, size_t cap)
 {
     devbufs_release(b);
@@ -389,7 +408,7 @@ static int devbufs_alloc(bench *b, size_t n, char *why, size_t cap)
         {&b->d.keys_b, u, "keys_b"},   {&b->d.values_b, u, "values_b"},
         {&b->d.flags, m, "flags"},     {&b->d.offsets, u + 4, "offsets"},
         {&b->d.seg_ids, u, "seg_ids"}, {&b->d.coeffs, m * sizeof(double), "coeffs"},
-        {&b->d.out, u, "out"},         {&b->d.out2, u, "out2"},
+        {&b->d.out, u + 4, "out"},     {&b->d.out2, u, "out2"},
         {&b->d.work_k, u, "work_k"},   {&b->d.work_v, u, "work_v"},
         {&b->counts64, m * 8, "counts64"}};
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
@@ -420,11 +439,13 @@ static int upload_case(bench *b, const bb_case *c, char *why, size_t cap)
     size_t n = c->n, nb = n - c->na;
     /* the generated keys, or (merges) the same with each half sorted */
     if (c->keys &&
-        (!b->keys_up || b->keys_src != c->keys || strcmp(b->keys_dist, c->dist.name))) {
+        (!b->keys_up || b->keys_src != c->keys || strcmp(b->keys_dist, c->dist.name) ||
+         b->keys_sum != c->checksum)) {
         if (upload(b, b->d.keys, c->keys, n * 4, why, cap) ||
             upload(b, b->d.keys_b, c->keys + c->na, nb * 4, why, cap))
             return -1;
         b->keys_src = c->keys;
+        b->keys_sum = c->checksum;
         snprintf(b->keys_dist, sizeof b->keys_dist, "%s", c->dist.name);
         b->keys_up = 1;
     }
@@ -461,7 +482,7 @@ static int host_alloc(bench *b, size_t n)
 {
     host_release(b);
     size_t m = n ? n : 1;
-    b->got = malloc(m * 4);
+    b->got = malloc((m + 1) * 4); /* as d.out */
     b->got2 = malloc(m * 4);
     b->ser = malloc(m * 4);
     b->ser2 = malloc(m * 4);

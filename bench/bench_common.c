@@ -19,7 +19,8 @@
 static const char *const prim_names[BB_PRIM_COUNT] = {
     "scan_inclusive", "scan_exclusive", "reduce",     "select_if",   "partition",
     "sort_keys",      "sort_pairs",     "merge_keys", "merge_pairs", "segscan",
-    "segreduce",      "poly_eval",      "reduce_by_key", "rle"};
+    "segreduce",      "poly_eval",      "lower_bound", "lower_bound_sorted",
+    "reduce_by_key",  "rle"};
 
 const char *bb_prim_name(bb_prim p)
 {
@@ -65,6 +66,10 @@ size_t bb_prim_dists(bb_prim p, bb_dist *out)
         out[n++] = make_dist(AK_DIST_REVERSED, 1);
         out[n++] = make_dist(AK_DIST_EQUAL, 1);
         out[n++] = make_dist(AK_DIST_FEW_UNIQUE, 1);
+        break;
+    case BB_LOWER_BOUND:
+    case BB_LOWER_BOUND_SORTED:
+        out[n++] = make_dist(AK_DIST_FEW_UNIQUE, 1); /* needles on runs of equal keys */
         break;
     case BB_SELECT_IF:
     case BB_PARTITION:
@@ -118,8 +123,8 @@ typedef struct bb_cli_args {
     BB_TEXT_ROW("prims", prims, "LIST",                                                   \
                 "comma list of: scan_inclusive scan_exclusive reduce\n"                 \
                 "select_if partition sort_keys sort_pairs merge_keys\n"                 \
-                "merge_pairs segscan segreduce poly_eval reduce_by_key rle\n"          \
-                "(default: all)"),                                                       \
+                "merge_pairs segscan segreduce poly_eval lower_bound\n"                 \
+                "lower_bound_sorted reduce_by_key rle (default: all)"),                 \
     BB_TEXT_ROW("dists", dists, "LIST",                                                   \
                 "only these distributions (uniform, entropy:2, entropy:3,\n"            \
                 "entropy:4, sorted, reversed, equal, few-unique)"),                     \
@@ -625,6 +630,22 @@ static void merge_serial(const uint32_t *a, const uint32_t *va, size_t na, const
     }
 }
 
+/* out[j] for j < nn: the first i with hay[i] >= needles[j] (na if none),
+ * a binary search per needle. */
+static void lower_bound_serial(const uint32_t *hay, size_t na, const uint32_t *needles,
+                               size_t nn, uint32_t *out)
+{
+    for (size_t j = 0; j < nn; j++) {
+        size_t lo = 0, hi = na;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (hay[mid] < needles[j]) lo = mid + 1;
+            else hi = mid;
+        }
+        out[j] = (uint32_t)lo;
+    }
+}
+
 /* reduce_by_key (the sum of `keys` over each run of equal segment ids
  * into out, the ids into out2) or rle (each run's id into out, its length
  * into out2), comparing each key with the one before. @return the runs. */
@@ -731,21 +752,29 @@ void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t 
         *poly = r;
         break;
     }
+    case BB_LOWER_BOUND:
+    case BB_LOWER_BOUND_SORTED:
+        lower_bound_serial(in, c->na, in + c->na, n - c->na, out);
+        break;
     default:
         break;
     }
 }
 
 /* The merges' input: in->keys with each half sorted (the serial radix sort;
- * scratch as its buffer), made once per distribution. */
-static const uint32_t *sorted_halves(bb_inputs *in, size_t na)
+ * scratch as its buffer); with `second` 0, the first half only (a
+ * search's haystack, its needles as generated). Made once per
+ * distribution and kind. */
+static const uint32_t *sorted_halves(bb_inputs *in, size_t na, int second)
 {
     size_t n = in->n;
-    if (!in->have_halves || strcmp(in->halves_dist.name, in->dist.name)) {
+    if (!in->have_halves || strcmp(in->halves_dist.name, in->dist.name) ||
+        in->halves_second != second) {
         memcpy(in->halves, in->keys, n * sizeof *in->halves);
         radix_sort(in->halves, NULL, in->scratch, NULL, na);
-        radix_sort(in->halves + na, NULL, in->scratch, NULL, n - na);
+        if (second) radix_sort(in->halves + na, NULL, in->scratch, NULL, n - na);
         in->halves_dist = in->dist;
+        in->halves_second = second;
         in->have_halves = 1;
     }
     return in->halves;
@@ -763,6 +792,7 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
     c->x = BB_POLY_X;
     c->na = n / 2;
     int merge = p == BB_MERGE_KEYS || p == BB_MERGE_PAIRS;
+    int search = p == BB_LOWER_BOUND || p == BB_LOWER_BOUND_SORTED;
     uint64_t h = BB_CHECKSUM_INIT;
     if (p == BB_POLY) {
         if (!in->have_coeffs) {
@@ -783,7 +813,7 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
             in->have_keys = 1;
             in->dist = *d;
         }
-        c->keys = merge ? sorted_halves(in, c->na) : in->keys;
+        c->keys = merge || search ? sorted_halves(in, c->na, p != BB_LOWER_BOUND) : in->keys;
         h = bb_checksum(c->keys, n * sizeof(uint32_t), h);
     }
     if (p == BB_SORT_PAIRS || p == BB_MERGE_PAIRS) {
@@ -926,6 +956,9 @@ int bb_check(const bb_case *c, const bb_result *r, int flags, char *why, size_t 
             return 1;
         }
         return mismatch(r->out, c->ref_out, c->nseg, "totals", why, cap);
+    case BB_LOWER_BOUND:
+    case BB_LOWER_BOUND_SORTED:
+        return mismatch(r->out, c->ref_out, n - c->na, "indices", why, cap);
     case BB_REDUCE_BY_KEY:
     case BB_RLE:
         if (r->count != c->ref_count) {
@@ -947,6 +980,18 @@ int bb_check(const bb_case *c, const bb_result *r, int flags, char *why, size_t 
         snprintf(why, cap, "unknown primitive");
         return 1;
     }
+}
+
+int bb_narrow_indices(const uint64_t *idx, size_t count, uint32_t *out, char *why, size_t cap)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (idx[i] > UINT32_MAX) {
+            snprintf(why, cap, "indices[%zu] = %" PRIu64 ", past 2^32", i, idx[i]);
+            return -1;
+        }
+        out[i] = (uint32_t)idx[i];
+    }
+    return 0;
 }
 
 /* ---- harness ------------------------------------------------------------------------------------ */

@@ -17,6 +17,8 @@
  * All element data is uint32 (keys, values, segment offsets); polynomial
  * coefficients are float64. A merge's two inputs are the halves of the
  * generated keys, each sorted: keys[0, na) and keys[na, n), na = n / 2.
+ * A search's haystack is the first half, sorted, and its needles the
+ * second half, as generated (lower_bound) or sorted (lower_bound_sorted).
  */
 #ifndef SK_BENCH_COMMON_H
 #define SK_BENCH_COMMON_H
@@ -48,6 +50,8 @@ typedef enum bb_prim {
     BB_SEGSCAN,
     BB_SEGREDUCE,
     BB_POLY,
+    BB_LOWER_BOUND,
+    BB_LOWER_BOUND_SORTED,
     BB_REDUCE_BY_KEY,
     BB_RLE,
     BB_PRIM_COUNT
@@ -265,7 +269,8 @@ typedef struct bb_case {
     const uint32_t *keys;      /* n elements (not poly)                 */
     const uint32_t *values;    /* n: 0, 1, ..., n-1 (sort/merge_pairs)  */
     size_t na;                 /* n / 2: merges take keys[0, na) and    */
-                               /* keys[na, n), values likewise          */
+                               /* keys[na, n), values likewise; a       */
+                               /* search finds keys[na, n) in keys[0, na) */
     const uint8_t *flags;      /* n head flags (segscan, segreduce)     */
     const uint32_t *offsets;   /* nseg + 1 offsets                      */
     const uint32_t *seg_ids;   /* n segment indices                     */
@@ -274,7 +279,8 @@ typedef struct bb_case {
     double x;                  /* poly                                  */
     uint64_t checksum;         /* of every input above                  */
     /* reference result */
-    const uint32_t *ref_out;   /* n (nseg for segreduce, reduce_by_key: */
+    const uint32_t *ref_out;   /* n (nseg for segreduce, n - na indices */
+                               /* for the searches; reduce_by_key:      */
                                /* totals; rle: each run's key)          */
     const uint32_t *ref_out2;  /* n values (sort_pairs, merge_pairs);   */
                                /* reduce_by_key: the keys; rle: lengths */
@@ -298,10 +304,12 @@ typedef struct bb_inputs {
     /* reference outputs */
     uint32_t *ref_out, *ref_out2;
     uint32_t *scratch;     /* n, for the serial sorts                           */
-    /* the merges' input: `keys` with each half sorted, of distribution halves_dist */
+    /* the merges' input: `keys` with each half sorted, of distribution
+     * halves_dist (halves_second 1); the searches': the first half sorted
+     * (halves_second 0, lower_bound) or both (lower_bound_sorted) */
     uint32_t *halves;
     bb_dist halves_dist;
-    int have_halves;
+    int have_halves, halves_second;
 } bb_inputs;
 
 /* Allocates the arrays for n elements (NULL pointers stay NULL on failure).
@@ -348,6 +356,11 @@ typedef struct bb_result {
 /* @return 0 when r equals c's reference (poly: within its bound), 1 with
  * the first difference in why. */
 int bb_check(const bb_case *c, const bb_result *r, int flags, char *why, size_t cap);
+
+/* The searches' uint64 indices idx[0 .. count) as the uint32 that bb_check
+ * compares: out[i] = idx[i]. @return 0, or -1 (with why) for an index past
+ * UINT32_MAX, which no search of at most 2^33 keys can rightly give. */
+int bb_narrow_indices(const uint64_t *idx, size_t count, uint32_t *out, char *why, size_t cap);
 
 /* ---- the harness ---------------------------------------------------------------------- */
 

@@ -1,6 +1,7 @@
 /*
- * huge_common.h - what huge_scan and huge_compact share: their command
- * line and the input they regenerate on the host to check. Header only.
+ * huge_common.h - what huge_scan, huge_compact and huge_search share: their
+ * command line, the device's context and the input they regenerate on the
+ * host to check. Header only.
  */
 #ifndef SK_HUGE_COMMON_H
 #define SK_HUGE_COMMON_H
@@ -72,6 +73,16 @@ static inline int huge_parse(const char *prog, const ak_opt *rows, int argc, cha
     int rc = bb_run_parse(&cli, argc + 1, with, a);
     free(with);
     return rc;
+}
+
+/* *ctx on the device that a names, profiling. @return 0, or 1 after saying
+ * why ("prog: ..."). */
+static inline int huge_open(const char *prog, const huge_args *a, sk_context **ctx)
+{
+    sk_status st = sk_context_create(ctx, a->run.device, NULL, 0);
+    if (st != SK_OK) return bb_sk_fail(prog, NULL, st, "opening the device");
+    st = sk_context_set_param(*ctx, SK_PARAM_PROFILE, 1);
+    return st == SK_OK ? 0 : bb_sk_fail(prog, *ctx, st, "profiling");
 }
 
 /* ---- the input ------------------------------------------------------------ */

@@ -68,10 +68,7 @@ int main(int argc, char **argv)
     if (parsed) return parsed == 1 ? 0 : 2;
     size_t n = (size_t)a.n;
     sk_context *ctx = NULL;
-    sk_status st = sk_context_create(&ctx, a.run.device, NULL, 0);
-    if (st != SK_OK) return fail("opening the device", NULL, st);
-    if ((st = sk_context_set_param(ctx, SK_PARAM_PROFILE, 1)) != SK_OK)
-        return fail("profiling", ctx, st);
+    if (huge_open("huge_compact", &a, &ctx)) return 1;
     uint32_t *host = malloc(n * 4);
     cl_int rc = CL_SUCCESS, rc2 = CL_SUCCESS;
     cl_mem src = clCreateBuffer(sk_context_cl_context(ctx), CL_MEM_READ_WRITE, n * 4, NULL, &rc);

@@ -114,7 +114,7 @@ phase_table() {
     f=$work/time_np$p.txt
     awk -v name="radixsort-mpi -np $p" '
       /^rank / { block++; next }
-      block > 1 && NF == 12 {
+      block > 1 && NF >= 12 {
         r = $1; k = ++count[r]
         for (c = 2; c <= 12; c++) v[r, c, k] = $c
         if (r > top) top = r

@@ -17,8 +17,10 @@
 // (which allocate their temporary storage inside the timed call); the row's
 // driver column says which. DeviceMerge does not promise a stable merge, so
 // its pairs are checked with equal keys' values in any order, and the row's
-// detail says when they came out of input order. Without a CUDA device every
-// row says "unavailable" and the exit status is 0.
+// detail says when they came out of input order. The searches run
+// thrust::lower_bound's vectorised form (uint64 indices; Thrust allocates
+// inside the timed call too). Without a CUDA device every row says
+// "unavailable" and the exit status is 0.
 #include "bench_common.h"
 
 #include <cub/cub.cuh>
@@ -33,6 +35,8 @@
 #include <thrust/merge.h>
 #define BB_DEVICE_MERGE 0
 #endif
+#include <thrust/binary_search.h>
+#include <thrust/execution_policy.h>
 
 #include <cerrno>
 #include <cinttypes>
@@ -92,15 +96,30 @@ int alloc(cub_state *s, size_t n, char *why, size_t cap)
     size_t u = (n ? n : 1) * sizeof(uint32_t);
     CK(cudaMalloc(&s->keys, u), "cudaMalloc");
     CK(cudaMalloc(&s->values, u), "cudaMalloc");
-    CK(cudaMalloc(&s->out, u), "cudaMalloc");
+    CK(cudaMalloc(&s->out, u + sizeof(uint32_t)), "cudaMalloc"); // or n - n / 2 uint64
     CK(cudaMalloc(&s->out2, u), "cudaMalloc");
     CK(cudaMalloc(&s->seg_ids, u), "cudaMalloc");
     CK(cudaMalloc(&s->offsets, u + sizeof(uint32_t)), "cudaMalloc");
     CK(cudaMalloc(&s->count, sizeof(int)), "cudaMalloc");
     s->cap = n;
-    s->got.resize(n ? n : 1);
+    s->got.resize(n + 1);
     s->got2.resize(n ? n : 1);
     return 0;
+}
+
+// Runs a Thrust call f(), which reports failures by exceptions, as a
+// cudaError_t.
+template <class F> cudaError_t thrust_status(F f)
+{
+    try {
+        f();
+    } catch (const std::bad_alloc &) {
+        return cudaErrorMemoryAllocation;
+    } catch (const std::exception &) {
+        cudaError_t e = cudaGetLastError();
+        return e != cudaSuccess ? e : cudaErrorUnknown;
+    }
+    return cudaGetLastError();
 }
 
 // The call that merges (the driver column of its rows), or nullptr.
@@ -130,19 +149,30 @@ cudaError_t merge(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
         *bytes = 0;
         return cudaSuccess;
     }
-    try {
+    return thrust_status([&] {
         if (c->prim == BB_MERGE_PAIRS)
             thrust::merge_by_key(thrust::device, a, a + na, b, b + nb, va, vb, s->out, s->out2);
         else
             thrust::merge(thrust::device, a, a + na, b, b + nb, s->out);
-    } catch (const std::bad_alloc &) {
-        return cudaErrorMemoryAllocation;
-    } catch (const std::exception &) {
-        cudaError_t e = cudaGetLastError();
-        return e != cudaSuccess ? e : cudaErrorUnknown;
-    }
-    return cudaGetLastError();
+    });
 #endif
+}
+
+// thrust::lower_bound, vectorised: keys[na, n) searched in keys[0, na), the
+// uint64 indices into out. Thrust allocates its temporary storage inside
+// the timed call (with temp == nullptr only sets *bytes to 0).
+cudaError_t lower_bound(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
+{
+    if (!temp) {
+        *bytes = 0;
+        return cudaSuccess;
+    }
+    const uint32_t *hay = s->keys, *needles = s->keys + c->na;
+    unsigned long long *out = reinterpret_cast<unsigned long long *>(s->out);
+    return thrust_status([&] {
+        thrust::lower_bound(thrust::device, hay, hay + c->na, needles, needles + (c->n - c->na),
+                            out);
+    });
 }
 
 // One call of CUB for c; with temp == nullptr only sets *bytes.
@@ -174,6 +204,9 @@ cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
         return cub::DeviceSegmentedReduce::Sum(temp, *bytes, s->keys, s->out,
                                                static_cast<int>(c->nseg), s->offsets,
                                                s->offsets + 1);
+    case BB_LOWER_BOUND:
+    case BB_LOWER_BOUND_SORTED:
+        return lower_bound(s, c, temp, bytes);
     case BB_REDUCE_BY_KEY:
         return cub::DeviceReduce::ReduceByKey(temp, *bytes, s->seg_ids, s->out2, s->keys,
                                               s->out, s->count, cuda::std::plus<uint32_t>(), n);
@@ -198,10 +231,11 @@ int check_flags(bb_prim p)
     return 0;
 }
 
-// driver, followed by the call for the merges.
+// driver, followed by the call for the merges and the searches.
 void row_driver(const char *driver, bb_prim p, char *out, size_t cap)
 {
     const char *m = merge_call(p);
+    if (p == BB_LOWER_BOUND || p == BB_LOWER_BOUND_SORTED) m = "thrust::lower_bound";
     std::snprintf(out, cap, "%s%s%s", driver, m && driver[0] ? "; " : "", m ? m : "");
 }
 
@@ -276,6 +310,8 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
         m = s->host_count <= n ? s->host_count : 0;
     }
     if (c->prim == BB_REDUCE) m = 1;
+    bool search = c->prim == BB_LOWER_BOUND || c->prim == BB_LOWER_BOUND_SORTED;
+    if (search) m = 2 * (n - c->na); // uint64 indices, narrowed below
     if (m) CK(cudaMemcpy(s->got.data(), s->out, m * sizeof(uint32_t), cudaMemcpyDeviceToHost),
               "cudaMemcpy");
     if ((c->prim == BB_SORT_PAIRS || c->prim == BB_MERGE_PAIRS) && n)
@@ -289,6 +325,11 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
     r->count = s->host_count;
     r->scalar = s->got[0];
     r->poly = 0;
+    if (search) {
+        r->out = s->got2.data();
+        return bb_narrow_indices(reinterpret_cast<const uint64_t *>(s->got.data()), n - c->na,
+                                 s->got2.data(), why, cap);
+    }
     if (c->prim == BB_MERGE_PAIRS) {
         char unused[200];
         s->ties_reordered = bb_check(c, r, 0, unused, sizeof unused) != 0;

@@ -5,7 +5,7 @@
  *
  * The input is split at NUL bytes into argv. argv[0] names the program
  * whose command line is parsed (scan, compact, radixsort, merge, segscan,
- * polyeval, histogram, datagen); an input naming none is skipped. Each
+ * polyeval, histogram, search, datagen); an input naming none is skipped. Each
  * argument is its own allocation, so reading past the end of one is
  * caught. Only the parsing runs (and, for datagen, the check of the generator spec it
  * parsed): nothing is opened, read, written or computed. Beyond the
@@ -21,6 +21,7 @@
 #include "polyeval_args.h"
 #include "radixsort_args.h"
 #include "scan_args.h"
+#include "search_args.h"
 #include "segscan_args.h"
 #include "fuzz_common.h"
 
@@ -61,15 +62,25 @@ static void parse_radixsort(int argc, char **argv)
     FUZZ_CHECK(rc != AK_EXIT_OK || !a.has_bits || a.begin_bit < a.end_bit);
 }
 
+/* a: argv parsed by PARSE into T, which takes two operands (both found
+ * when the parse succeeded). */
+#define PARSE_TWO_OPERANDS(T, PARSE)                                             \
+    T a;                                                                         \
+    int rc = PARSE(argc, argv, &a);                                              \
+    int asked_only = a.help || a.version || a.list_devices;                      \
+    check_parsed(rc, asked_only, a.inputs[0]);                                   \
+    FUZZ_CHECK(rc != AK_EXIT_OK || asked_only || a.inputs[1] != NULL)
+
 /* merge takes two operands, and --values two files. */
 static void parse_merge(int argc, char **argv)
 {
-    merge_args a;
-    int rc = merge_parse_args(argc, argv, &a);
-    int asked_only = a.help || a.version || a.list_devices;
-    check_parsed(rc, asked_only, a.inputs[0]);
-    FUZZ_CHECK(rc != AK_EXIT_OK || asked_only || a.inputs[1] != NULL);
+    PARSE_TWO_OPERANDS(merge_args, merge_parse_args);
     FUZZ_CHECK(rc != AK_EXIT_OK || !a.values[0] || a.values[1]);
+}
+
+static void parse_search(int argc, char **argv)
+{
+    PARSE_TWO_OPERANDS(search_args, search_parse_args);
 }
 
 static void parse_segscan(int argc, char **argv)
@@ -112,7 +123,7 @@ typedef struct program {
 static const program PROGRAMS[] = {
     {"scan", parse_scan},       {"compact", parse_compact}, {"radixsort", parse_radixsort},
     {"merge", parse_merge},     {"segscan", parse_segscan}, {"polyeval", parse_polyeval},
-    {"histogram", parse_histogram}, {"datagen", parse_datagen},
+    {"histogram", parse_histogram}, {"search", parse_search},   {"datagen", parse_datagen},
 };
 
 /* Splits data at NUL bytes into up to MAX_ARGS separately allocated

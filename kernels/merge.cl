@@ -43,7 +43,7 @@
 /* Whether key y (of b) goes before key x (of a): strictly before. */
 bool sk_merge_b_first(SK_KEY_T x, SK_KEY_T y, SK_KEY_T flip)
 {
-    return sk_key_bits(y, flip) < sk_key_bits(x, flip);
+    return sk_key_before(y, x, flip);
 }
 
 /* SK_MERGE_PATH(I, lo, A_AT, B_AT, na, nb, d): sets lo (of index type I)
@@ -55,15 +55,12 @@ bool sk_merge_b_first(SK_KEY_T x, SK_KEY_T y, SK_KEY_T flip)
  * llvm.usub.sat call, which Oclgrind 21.10 cannot run.) */
 #define SK_MERGE_PATH(I, lo, A_AT, B_AT, na, nb, d)                            \
     do {                                                                       \
-        I hi_ = min((I)(d), (I)(na));                                          \
         lo = (I)0;                                                             \
-        while (lo < hi_) {                                                     \
-            I mid_ = lo + (hi_ - lo) / 2, j_ = (I)(d) - 1 - mid_;              \
-            if (j_ < (I)(nb) && sk_merge_b_first(A_AT(mid_), B_AT(j_), flip))  \
-                hi_ = mid_;                                                    \
-            else                                                               \
-                lo = mid_ + 1;                                                 \
-        }                                                                      \
+        SK_PARTITION_POINT(I, lo, min((I)(d), (I)(na)),                        \
+                           (I)(d) - 1 - mid_ < (I)(nb) &&                      \
+                               sk_merge_b_first(A_AT(mid_),                    \
+                                                B_AT((I)(d) - 1 - mid_),       \
+                                                flip));                        \
     } while (0)
 
 #define SK_GLOBAL_A(i) a[i]

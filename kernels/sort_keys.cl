@@ -22,7 +22,9 @@
  * the digit (bits >> shift) & mask. Histograms are digit-major: the count of
  * digit d in part p (chunk or tile) of P parts is hist[d * P + p], so that
  * after an exclusive scan hist[d * P + p] is where part p's keys of digit d
- * go. Every pass is stable, so the whole sort is.
+ * go. Every pass is stable, so the whole sort is. The merge (merge.cl) and
+ * the sorted search (search.cl) compare keys by sk_key_before and find
+ * where a condition starts to hold by SK_PARTITION_POINT.
  */
 
 #ifndef SK_KEY_T
@@ -49,3 +51,28 @@ uint sk_digit(SK_KEY_T k, SK_KEY_T flip, uint shift, uint mask)
 {
     return (uint)(sk_key_bits(k, flip) >> shift) & mask;
 }
+
+/* Whether key x goes strictly before key y in the order. */
+bool sk_key_before(SK_KEY_T x, SK_KEY_T y, SK_KEY_T flip)
+{
+    return sk_key_bits(x, flip) < sk_key_bits(y, flip);
+}
+
+/* SK_PARTITION_POINT(I, lo, hi, COND): a binary search. lo (a variable of
+ * index type I) holds the start of a range [lo, hi) over which COND, an
+ * expression of the index mid_, is false and then true; sets lo to the
+ * first index at which COND holds, or to hi where it holds nowhere. COND
+ * is evaluated at indices in [lo, hi) only. (mid_ is lo + (hi - lo) / 2,
+ * never a saturating subtraction: Oclgrind 21.10 cannot run
+ * llvm.usub.sat.) */
+#define SK_PARTITION_POINT(I, lo, hi, COND)                                    \
+    do {                                                                       \
+        I hi_ = (hi);                                                          \
+        while (lo < hi_) {                                                     \
+            I mid_ = lo + (hi_ - lo) / 2;                                      \
+            if (COND)                                                          \
+                hi_ = mid_;                                                    \
+            else                                                               \
+                lo = mid_ + 1;                                                 \
+        }                                                                      \
+    } while (0)

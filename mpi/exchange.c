@@ -192,6 +192,7 @@ static sk_status exchange_arrays(mpi_sort *s, plan *p, sk_mpi_sorted *out, int *
 {
     sk_status st = mpi__agree(s->comm, make_plan(s, p));
     if (st == SK_OK) count_moves(s, p);
+    for (int r = 0; st == SK_OK && r < p->ranks; r++) s->runs_in += p->recv[r] != 0;
     if (st == SK_OK) st = mpi__agree(s->comm, receive_buffers(s, p, out));
     if (st == SK_OK) st = exchange_array(s, p, s->key_size, s->keys, out->keys, w);
     if (st == SK_OK && s->value_size)
@@ -199,8 +200,22 @@ static sk_status exchange_arrays(mpi_sort *s, plan *p, sk_mpi_sorted *out, int *
     return mpi__agree(s->comm, st);
 }
 
+/* One rank: nothing to move, the local run is the result (no copy). */
+static sk_status keep_all(mpi_sort *s, sk_mpi_sorted *out)
+{
+    out->n = s->n;
+    out->keys = s->n ? s->keys : NULL;
+    out->values = s->n && s->value_size ? s->values : NULL;
+    if (out->keys) s->keys = NULL;
+    if (out->values) s->values = NULL;
+    s->runs_in = s->n != 0;
+    s->stats.kept_bytes = s->n * (s->key_size + s->value_size);
+    return SK_OK;
+}
+
 sk_status mpi__exchange(mpi_sort *s, sk_mpi_sorted *out)
 {
+    if (s->ranks == 1) return keep_all(s, out);
     size_t n = (size_t)s->ranks;
     uint64_t *counts = mpi__alloc(4 * n * sizeof *counts);
     int *w = mpi__alloc(4 * n * sizeof *w);

@@ -1,7 +1,8 @@
 /*
  * mpi_internal.h - what the files of scankit_mpi share: one sort's state,
  * the order key of the radix sort on the host, the ranks' agreement on a
- * status, and the steps (split.c, exchange.c) the sort is made of.
+ * status, and the steps (local.c, split.c, exchange.c) the sort is made
+ * of.
  */
 #ifndef SK_MPI_INTERNAL_H
 #define SK_MPI_INTERNAL_H
@@ -24,6 +25,9 @@ typedef struct mpi_sort {
     void *keys;        /* this rank's copy of its input, sorted locally */
     void *values;
     uint64_t total;    /* the elements of every rank */
+    int runs_in;       /* the ranks that sent this rank elements (itself
+                          included): the sorted runs it holds after the
+                          exchange */
     uint64_t *split;   /* ranks + 1 positions in the local run: where the
                           elements for each rank begin (split[ranks] = n) */
     sk_mpi_sort_stats stats; /* this call's, copied to opts.stats at the end */
@@ -49,10 +53,19 @@ uint64_t mpi__order_key(const mpi_sort *s, const void *keys, size_t i);
  * Collective; agrees on its status. */
 sk_status mpi__split(mpi_sort *s);
 
+/* Sorts the n elements at keys_in (values_in) into keys (values) on this
+ * rank's device: in one piece, or within s->opts' budgets through the
+ * stream sort (its spilled runs and memory counted in s->stats). The
+ * output may be the input. *runs gets the sorted runs (0 for no
+ * elements). Not collective. */
+sk_status mpi__sort_on_device(mpi_sort *s, const void *keys_in, const void *values_in,
+                              void *keys, void *values, size_t n, uint64_t *runs);
+
 /* Moves every element to its rank: out->n, keys and values allocated and
- * received, the runs of ranks 0, 1, ... one after the other; the bytes
- * moved and the MPI_Alltoallv calls counted in s->stats. Collective;
- * agrees on its status. */
+ * received, the runs of ranks 0, 1, ... one after the other, s->runs_in
+ * set; the bytes moved and the MPI_Alltoallv calls counted in s->stats.
+ * On one rank the local run itself becomes out's (s->keys and s->values
+ * handed over, left NULL). Collective; agrees on its status. */
 sk_status mpi__exchange(mpi_sort *s, sk_mpi_sorted *out);
 
 #endif /* SK_MPI_INTERNAL_H */

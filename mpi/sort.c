@@ -1,7 +1,8 @@
 /*
  * sort.c - the distributed sort's entry points: check what the ranks were
- * given (and that they agree on it), sort each rank's keys on its device,
- * split (split.c), exchange (exchange.c), order the runs received.
+ * given (and that they agree on it), sort each rank's keys on its device
+ * (local.c), split (split.c), exchange (exchange.c), order the runs
+ * received (local.c).
  */
 #include "mpi_internal.h"
 
@@ -61,15 +62,6 @@ static sk_status count_total(mpi_sort *s)
 /* Sorting on this rank's device                                             */
 /* ------------------------------------------------------------------------ */
 
-static sk_status sort_on_device(const mpi_sort *s, void *keys, void *values, size_t n)
-{
-    if (n < 2) return SK_OK;
-    if (s->value_size)
-        return sk_sort_pairs_bits_host(s->ctx, s->type, s->value_size, keys, values, n, s->order,
-                                       s->begin_bit, s->end_bit);
-    return sk_sort_keys_bits_host(s->ctx, s->type, keys, n, s->order, s->begin_bit, s->end_bit);
-}
-
 /* This rank's copy of its input, sorted. */
 static sk_status sort_local(mpi_sort *s, const void *keys, const void *values)
 {
@@ -77,17 +69,21 @@ static sk_status sort_local(mpi_sort *s, const void *keys, const void *values)
     s->values = s->value_size ? mpi__alloc(s->n * s->value_size) : NULL;
     s->split = mpi__alloc(((size_t)s->ranks + 1) * sizeof *s->split);
     if (!s->keys || (s->value_size && !s->values) || !s->split) return SK_E_OUT_OF_MEMORY;
-    if (s->n) memcpy(s->keys, keys, s->n * s->key_size);
-    if (s->n && s->value_size) memcpy(s->values, values, s->n * s->value_size);
-    return sort_on_device(s, s->keys, s->values, s->n);
+    return mpi__sort_on_device(s, keys, values, s->keys, s->values, s->n, &s->stats.sort_runs);
 }
 
 /* The runs received, one per rank in rank order, each sorted: their stable
  * radix sort is their stable merge (equal keys come in rank order, then in
- * each run's order), for every order and bit range. */
-static sk_status order_runs(const mpi_sort *s, sk_mpi_sorted *out)
+ * each run's order), for every order and bit range. One run (one rank, or
+ * every element from one rank) is in order already. */
+static sk_status order_runs(mpi_sort *s, sk_mpi_sorted *out)
 {
-    return sort_on_device(s, out->keys, out->values, out->n);
+    if (s->runs_in <= 1) {
+        s->stats.merge_runs = s->runs_in;
+        return SK_OK;
+    }
+    return mpi__sort_on_device(s, out->keys, out->values, out->keys, out->values, out->n,
+                               &s->stats.merge_runs);
 }
 
 static sk_status place_in_order(const mpi_sort *s, sk_mpi_sorted *out)

@@ -71,8 +71,8 @@ static sk_status compact_host(sk_context *ctx, const compact_spec *s, const host
     SK_TRY(sk__compact_run(ctx, s, &io, n, &got));
     size_t out_n = s->partition ? n : got;
     if (out_n && s->value_size)
-        SK_TRY(sk__read(ctx, io.vdst, false, 0, out_n * s->value_size, h->vdst));
-    if (out_n) SK_TRY(sk__read(ctx, io.dst, true, 0, out_n * sk_type_size(s->type), h->dst));
+        SK_TRY(sk__download(ctx, io.vdst, 0, h->vdst, out_n * s->value_size));
+    if (out_n) SK_TRY(sk__download(ctx, io.dst, 0, h->dst, out_n * sk_type_size(s->type)));
     *count = got;
 out:
     return st;

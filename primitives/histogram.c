@@ -220,12 +220,8 @@ static char *hist_config(const hist_plan *p, const hist_req *r)
 
 static sk_status hist_program(sk_context *ctx, hist_plan *p, const hist_req *r)
 {
-    char *config = hist_config(p, r);
-    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "histogram configuration");
-    sk_status st = sk__program_get(ctx, "histogram", config,
-                                   p->gpu ? gpu_kernels : cpu_kernels, 2, &p->prog);
-    free(config);
-    return st;
+    return sk__program_take(ctx, "histogram", hist_config(p, r),
+                            p->gpu ? gpu_kernels : cpu_kernels, 2, &p->prog);
 }
 
 /* Builds (or finds) the program; on the GPU shape, where its kernels

@@ -13,8 +13,6 @@
  */
 #include "sort.h"
 
-#include <stdlib.h>
-
 /* Scratch buffers of this file (sk__scratch_get). */
 SK_SCRATCH_ID(merge_splits, "merge: split points");
 SK_STAGING_ID(merge_b_keys, "merge, host form: second keys");
@@ -49,26 +47,6 @@ out:
     return st;
 }
 
-/* Whether the first b1 bytes of m1 and the first b2 of m2 share memory:
- * the same buffer, or sub-buffers (or a buffer and its sub-buffer) of one
- * buffer whose ranges meet. */
-static bool overlaps(cl_mem m1, size_t b1, cl_mem m2, size_t b2)
-{
-    if (m1 == m2) return true;
-    cl_mem root[2] = {m1, m2}, parent = NULL;
-    size_t off[2] = {0, 0};
-    for (int k = 0; k < 2; k++) {
-        if (clGetMemObjectInfo(root[k], CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent,
-                               NULL) != CL_SUCCESS || !parent)
-            continue;
-        if (clGetMemObjectInfo(root[k], CL_MEM_OFFSET, sizeof off[k], &off[k], NULL) !=
-            CL_SUCCESS)
-            off[k] = 0;
-        root[k] = parent;
-    }
-    return root[0] == root[1] && b1 && b2 && off[0] < off[1] + b2 && off[1] < off[0] + b1;
-}
-
 /* Every buffer given and large enough; neither output overlapping any
  * other buffer of the call. */
 static sk_status validate_io(sk_context *ctx, const merge_req *r, const merge_io *io)
@@ -84,7 +62,7 @@ static sk_status validate_io(sk_context *ctx, const merge_req *r, const merge_io
         st = sk__check_buffer(ctx, mems[i], bytes[i], names[i]);
     for (size_t o = 2; o < count && st == SK_OK; o += 3) /* dst_keys, dst_values */
         for (size_t i = 0; i < count && st == SK_OK; i++)
-            if (i != o && overlaps(mems[o], bytes[o], mems[i], bytes[i]))
+            if (i != o && sk__buffers_overlap(mems[o], bytes[o], mems[i], bytes[i]))
                 st = sk__fail(ctx, SK_E_INVALID_ARG, "%s overlaps %s (the merge does not run "
                               "in place)", names[o], names[i]);
     return st;
@@ -161,12 +139,8 @@ static char *merge_config(const merge_plan *p, const merge_req *r)
 
 static sk_status merge_program(sk_context *ctx, merge_plan *p, const merge_req *r)
 {
-    char *config = merge_config(p, r);
-    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "merge configuration");
-    sk_status st = sk__program_get(ctx, "merge", config, p->gpu ? gpu_kernels : cpu_kernels,
-                                   2, &p->prog);
-    free(config);
-    return st;
+    return sk__program_take(ctx, "merge", merge_config(p, r),
+                            p->gpu ? gpu_kernels : cpu_kernels, 2, &p->prog);
 }
 
 /* Builds (or finds) the program; on the GPU shape, where a kernel cannot
@@ -286,8 +260,8 @@ static sk_status merge_host_run(sk_context *ctx, const merge_req *r, const merge
         SK_TRY(sk__scratch_get(ctx, &merge_values_out, n * vs, &io.dv));
     }
     SK_TRY(merge_run(ctx, r, &io));
-    if (vs) SK_TRY(sk__read(ctx, io.dv, false, 0, n * vs, h->dv));
-    SK_TRY(sk__read(ctx, io.dk, true, 0, n * ks, h->dk));
+    if (vs) SK_TRY(sk__download(ctx, io.dv, 0, h->dv, n * vs));
+    SK_TRY(sk__download(ctx, io.dk, 0, h->dk, n * ks));
 out:
     if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
     return st;

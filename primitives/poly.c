@@ -235,7 +235,7 @@ sk_status sk_poly_eval_points_host(sk_context *ctx, sk_type type, const void *co
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, coeffs, cbytes, 1, &c));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, points, pbytes, 1, &p));
     SK_TRY(sk_poly_eval_points(ctx, type, c, p, p, ncoef, npoints));
-    if (pbytes) SK_TRY(sk__read(ctx, p, true, 0, pbytes, values));
+    if (pbytes) SK_TRY(sk__download(ctx, p, 0, values, pbytes));
 out:
     return st;
 }
@@ -252,7 +252,7 @@ sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type, const void
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, coeffs, bytes, 1, &c));
     SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, bytes, &out_mem));
     SK_TRY(sk_poly_horner_prefixes(ctx, type, c, x, out_mem, ncoef));
-    if (bytes) SK_TRY(sk__read(ctx, out_mem, true, 0, bytes, prefixes));
+    if (bytes) SK_TRY(sk__download(ctx, out_mem, 0, prefixes, bytes));
 out:
     return st;
 }

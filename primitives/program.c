@@ -338,6 +338,16 @@ sk_status sk__program_get(sk_context *ctx, const char *source_name, const char *
     return st;
 }
 
+sk_status sk__program_take(sk_context *ctx, const char *source, char *config,
+                           const char *const *kernel_names, unsigned kernel_count,
+                           const sk__program **out)
+{
+    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "%s configuration", source);
+    sk_status st = sk__program_get(ctx, source, config, kernel_names, kernel_count, out);
+    free(config);
+    return st;
+}
+
 sk_status sk__program_get_warps(sk_context *ctx, const char *source, size_t gpu_wg_size,
                                 sk__config_fn make, const void *user,
                                 const char *const *kernel_names, unsigned kernel_count,

@@ -299,6 +299,7 @@ sk_status sk_context_trim(sk_context *ctx)
      * next buffer) */
     scratch_release(&ctx->scratch);
     regions_release(ctx);
+    sk__host_slots_release(ctx);
     sk__program_cache_free(ctx);
 out:
     return st;
@@ -308,6 +309,7 @@ void sk_context_free(sk_context *ctx)
 {
     if (!ctx) return;
     if (ctx->queue) clFinish(ctx->queue);
+    sk__host_slots_release(ctx);
     profile_clear(ctx);
     free(ctx->events);
     sk__program_cache_free(ctx);
@@ -796,7 +798,7 @@ sk_status sk__stage_in(sk_context *ctx, const sk__scratch_id *id, const void *sr
     SK_TRY(sk__byte_size(ctx, n, elem, &bytes));
     if (bytes && !src) return sk__fail(ctx, SK_E_INVALID_ARG, "a host array is NULL");
     SK_TRY(sk__scratch_get(ctx, id, bytes, mem));
-    if (bytes) SK_TRY(sk__write(ctx, *mem, true, 0, bytes, src));
+    if (bytes) SK_TRY(sk__upload(ctx, *mem, 0, src, bytes));
 out:
     return st;
 }
@@ -816,6 +818,23 @@ sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes)
         return sk__fail(ctx, SK_E_SIZE, "%zu elements of %zu bytes overflow size_t", n, elem);
     *bytes = n * elem;
     return SK_OK;
+}
+
+bool sk__buffers_overlap(cl_mem m1, size_t b1, cl_mem m2, size_t b2)
+{
+    if (m1 == m2) return true;
+    cl_mem root[2] = {m1, m2}, parent = NULL;
+    size_t off[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        if (clGetMemObjectInfo(root[k], CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent,
+                               NULL) != CL_SUCCESS || !parent)
+            continue;
+        if (clGetMemObjectInfo(root[k], CL_MEM_OFFSET, sizeof off[k], &off[k], NULL) !=
+            CL_SUCCESS)
+            off[k] = 0;
+        root[k] = parent;
+    }
+    return root[0] == root[1] && b1 && b2 && off[0] < off[1] + b2 && off[1] < off[0] + b1;
 }
 
 sk_status sk__check_buffer(sk_context *ctx, cl_mem mem, size_t bytes, const char *name)

@@ -428,7 +428,7 @@ static sk_status scan_host(sk_context *ctx, const scan_op *op, const void *src, 
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, n, op->m.size, &mem));
     if (n == 0) return SK_OK;
     SK_TRY(scan_run(ctx, op, mem, mem, n, exclusive));
-    SK_TRY(sk__read(ctx, mem, true, 0, n * op->m.size, dst));
+    SK_TRY(sk__download(ctx, mem, 0, dst, n * op->m.size));
 out:
     return st;
 }

@@ -80,11 +80,7 @@ sk_status sk__segscan_program(seg_job *j, bool combine, const char *defines,
     sk__str_addf(&s, SK_FP64_PRAGMA);
     add_monoid(&s, j->m, combine);
     sk__str_addf(&s, "%s", defines);
-    char *config = sk__str_take(&s);
-    if (!config) return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented scan configuration");
-    sk_status st = sk__program_get(j->ctx, "segscan", config, kernels, count, prog);
-    free(config);
-    return st;
+    return sk__program_take(j->ctx, "segscan", sk__str_take(&s), kernels, count, prog);
 }
 
 /* The lifted scan's input arguments (segscan_lift_io.cl's SK_IN_PARAMS). */
@@ -457,7 +453,7 @@ static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, bool order_fr
     SK_TRY(upload_segments(ctx, h, n, &seg));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, bytes, 1, &in));
     SK_TRY(sk__segscan_run(ctx, m, order_free, in, in, n, &seg, exclusive));
-    if (bytes) SK_TRY(sk__read(ctx, in, true, 0, bytes, dst));
+    if (bytes) SK_TRY(sk__download(ctx, in, 0, dst, bytes));
 out:
     return st;
 }
@@ -480,7 +476,7 @@ static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, bool order_
     SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, (capacity ? capacity : 1) * m->size,
                            &out_mem));
     SK_TRY(sk__segreduce_run(ctx, m, order_free, in, n, &seg, out_mem, &got));
-    if (got) SK_TRY(sk__read(ctx, out_mem, true, 0, got * m->size, totals));
+    if (got) SK_TRY(sk__download(ctx, out_mem, 0, totals, got * m->size));
     if (segments) *segments = got;
 out:
     return st;

@@ -124,6 +124,23 @@ typedef struct sk__scratch_list {
     size_t count, cap;
 } sk__scratch_list;
 
+/* ---- pinned slots (transfer.c) ------------------------------------------- */
+
+/* A pinned buffer (CL_MEM_ALLOC_HOST_PTR) mapped at ptr, and its last copy
+ * to or from the device (NULL: none in flight). */
+typedef struct sk__host_slot {
+    cl_mem buf;
+    void *ptr;
+    cl_event ev;
+} sk__host_slot;
+
+/* The host-array forms' pinned slots: two per lane, each of `piece` bytes. */
+typedef struct sk__host_slots {
+    sk__host_slot *slot;
+    size_t count, piece;
+    unsigned lanes;
+} sk__host_slots;
+
 /* ---- tuning ---------------------------------------------------------------- */
 
 typedef struct sk__tuning {
@@ -183,6 +200,9 @@ struct sk_context {
     char *kernel_defines;          /* $SCANKIT_KERNEL_DEFINES, before every config */
     unsigned test_hooks;           /* sk__test_set_hooks() (sk_testing.h) */
     size_t test_stream_piece;      /* sk__test_set_stream_piece(), 0: none */
+    size_t test_host_piece;        /* sk__test_set_host_slots(), 0: none */
+    unsigned test_host_lanes;
+    sk__host_slots host_slots;     /* transfer.c; made on first use */
     sk_build_stats build_stats;
 
     sk__scratch_list scratch;      /* one buffer per id that asked */
@@ -248,7 +268,7 @@ sk_status sk__require_fp64(sk_context *ctx, sk_type t);
  * elements, the scan's over a lifted element loaded from several arrays
  * (the segmented scans) in reduce-then-scan or in one pass, compaction,
  * the radix sort of keys and of pairs, the polynomial, the merge, the
- * histogram. */
+ * histogram, the sorted search. */
 typedef enum sk__family {
     SK_FAMILY_SCAN,
     SK_FAMILY_LIFTED,
@@ -259,6 +279,7 @@ typedef enum sk__family {
     SK_FAMILY_POLY,
     SK_FAMILY_MERGE,
     SK_FAMILY_HISTOGRAM,
+    SK_FAMILY_SEARCH,
     SK_FAMILY_COUNT
 } sk__family;
 
@@ -307,6 +328,16 @@ sk_status sk__write(sk_context *ctx, cl_mem mem, bool blocking, size_t off, size
                     const void *src);
 sk_status sk__copy(sk_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size_t dst_off,
                    size_t bytes);
+
+/* The host-array forms' copies of a caller's array to and from the device
+ * (transfer.c): both return once the caller's array may be used again
+ * (sk__download: once it holds the data). Large copies to or from a GPU go
+ * through the context's pinned slots, in pieces, on several threads. */
+sk_status sk__upload(sk_context *ctx, cl_mem mem, size_t off, const void *src, size_t bytes);
+sk_status sk__download(sk_context *ctx, cl_mem mem, size_t off, void *dst, size_t bytes);
+
+/* Waits for the pinned slots' copies and frees the slots. */
+void sk__host_slots_release(sk_context *ctx);
 
 /* Enqueues zeros into the first `bytes` bytes of `mem` (asynchronous).
  * GPUs fill 16-byte words several times faster than bytes (H200: 0.08
@@ -381,6 +412,11 @@ sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes);
  * scratch, the stand-in that scratch requests get passes as any size). */
 sk_status sk__check_buffer(sk_context *ctx, cl_mem mem, size_t bytes, const char *name);
 
+/* Whether the first b1 bytes of m1 and the first b2 of m2 share memory:
+ * the same buffer, or sub-buffers (or a buffer and its sub-buffer) of one
+ * buffer whose ranges meet. */
+bool sk__buffers_overlap(cl_mem m1, size_t b1, cl_mem m2, size_t b2);
+
 /* ---- device.c ---------------------------------------------------------------- */
 
 sk_status sk__device_describe(cl_platform_id p, cl_device_id d, sk_device_desc *out);
@@ -399,6 +435,13 @@ sk_status sk__device_choose(const char *spec, cl_platform_id *platform,
 sk_status sk__program_get(sk_context *ctx, const char *source, const char *config,
                           const char *const *kernel_names, unsigned kernel_count,
                           const sk__program **out);
+
+/* sk__program_get with a configuration the call takes (malloc'd, freed
+ * here): NULL, where making it ran out of memory, gives SK_E_OUT_OF_MEMORY
+ * ("<source> configuration"). */
+sk_status sk__program_take(sk_context *ctx, const char *source, char *config,
+                           const char *const *kernel_names, unsigned kernel_count,
+                           const sk__program **out);
 
 /* A program's configuration text (malloc'd; NULL when out of memory), with
  * or without the warp-level variants (kernels/warp.cl). */

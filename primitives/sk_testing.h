@@ -60,6 +60,17 @@ SK_API unsigned sk__test_hook_from_name(const char *name);
  *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
 SK_API sk_status sk__test_set_stream_piece(sk_context *ctx, size_t bytes);
 
+/*! sk__test_set_host_slots() :
+ *  The host-array forms of ctx copy arrays larger than `piece` bytes to and
+ *  from the device through the context's pinned slots, in pieces of
+ *  `piece` bytes shared by `lanes` threads (1..16), on any device (piece
+ *  0: as ordinary runs do: on GPUs only, pieces of 4 MiB, a lane for 3
+ *  cores of 4), so that small inputs on a CPU device take the paths of many
+ *  pieces and lanes.
+ *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx or lanes outside
+ *  1..16 with a piece. */
+SK_API sk_status sk__test_set_host_slots(sk_context *ctx, size_t piece, unsigned lanes);
+
 /*! sk__test_tuning_complete() :
  *  @return 1 when the tuning table (tuning.c) has a portable default for
  *  every value it sets, so that any device is tuned; else 0. */

@@ -98,12 +98,9 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
 
 static sk_status sort_program(sk_context *ctx, sort_plan *p, const sort_req *r)
 {
-    char *config = sort_config(p, r);
-    if (!config) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "sort configuration");
     unsigned kernels = p->gpu && !p->wide ? 6 : p->nt_lines ? 5 : 3;
-    sk_status st = sk__program_get(ctx, p->gpu ? "sort" : "sort_cpu", config,
-                                   p->gpu ? gpu_kernels : cpu_kernels, kernels, &p->prog);
-    free(config);
+    sk_status st = sk__program_take(ctx, p->gpu ? "sort" : "sort_cpu", sort_config(p, r),
+                                    p->gpu ? gpu_kernels : cpu_kernels, kernels, &p->prog);
     if (st == SK_E_BUILD && p->warp_match) {
         /* A driver that takes no inline PTX: the portable ranking. */
         p->warp_match = false;

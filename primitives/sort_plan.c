@@ -156,16 +156,6 @@ sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
 
 /* ---- host-array forms ---------------------------------------------------------- */
 
-static sk_status stage(sk_context *ctx, const sk__scratch_id *id, const void *src,
-                       size_t bytes, cl_mem *mem)
-{
-    sk_status st = SK_OK;
-    SK_TRY(sk__scratch_get(ctx, id, bytes, mem));
-    SK_TRY(sk__write(ctx, *mem, false, 0, bytes, src));
-out:
-    return st;
-}
-
 static sk_status sort_host(sk_context *ctx, const sort_req *r, void *keys, void *values)
 {
     bool pairs = r->value_size != 0;
@@ -175,11 +165,11 @@ static sk_status sort_host(sk_context *ctx, const sort_req *r, void *keys, void 
     if (r->n < 2) return SK_OK;
     SK_TRY(sk__fits_device(ctx, kb, "the keys' device copy"));
     SK_TRY(sk__fits_device(ctx, vb, "the values' device copy"));
-    SK_TRY(stage(ctx, &sk__scratch_host, keys, kb, &km));
-    if (pairs) SK_TRY(stage(ctx, &sk__scratch_host_values, values, vb, &vm));
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, keys, kb, 1, &km));
+    if (pairs) SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, values, vb, 1, &vm));
     SK_TRY(sk__sort_run(ctx, r, km, vm));
-    if (pairs) SK_TRY(sk__read(ctx, vm, false, 0, vb, values));
-    SK_TRY(sk__read(ctx, km, true, 0, kb, keys));
+    if (pairs) SK_TRY(sk__download(ctx, vm, 0, values, vb));
+    SK_TRY(sk__download(ctx, km, 0, keys, kb));
 out:
     if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
     return st;

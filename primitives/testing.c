@@ -36,6 +36,14 @@ sk_status sk__test_set_stream_piece(sk_context *ctx, size_t bytes)
     return SK_OK;
 }
 
+sk_status sk__test_set_host_slots(sk_context *ctx, size_t piece, unsigned lanes)
+{
+    if (!ctx || (piece && (lanes < 1 || lanes > 16))) return SK_E_INVALID_ARG;
+    ctx->test_host_piece = piece;
+    ctx->test_host_lanes = piece ? lanes : 0;
+    return SK_OK;
+}
+
 const char *sk__test_hook_name(unsigned hook)
 {
     for (size_t i = 0; i < HOOK_COUNT; i++)

@@ -9,6 +9,7 @@
 #                                        (og_segscan.c says which pass checks what)
 #   oclgrind_merge_kernels               every merge kernel, both shapes, every check
 #   oclgrind_histogram_kernels           every histogram kernel, both shapes, every check
+#   oclgrind_search_kernels              every sorted-search kernel, both shapes, every check
 #   oclgrind_bykey_kernels               the by-key kernel, both shapes, with the
 #                                        segmented-scan and compaction kernels under it
 #   install_package_builds_a_consumer    cmake --install, then a separate project
@@ -31,6 +32,7 @@ set(SKT_OG_DRIVERS
   og_driver.c
   og_histogram.c
   og_merge.c
+  og_search.c
   og_segscan.c
   og_sort.c
 )
@@ -64,7 +66,7 @@ add_test(NAME oclgrind_check_catches_planted_race
   COMMAND sh ${SKT_OG_RUN} --self-test $<TARGET_FILE:og_planted_race>)
 set_tests_properties(oclgrind_scan_kernels oclgrind_sort_kernels
   oclgrind_check_catches_planted_race
-  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME oclgrind_compact_kernels
   COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_compact>)
 set_tests_properties(oclgrind_compact_kernels
@@ -80,6 +82,10 @@ set_tests_properties(oclgrind_merge_kernels
 add_test(NAME oclgrind_histogram_kernels
   COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_histogram>)
 set_tests_properties(oclgrind_histogram_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME oclgrind_search_kernels
+  COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_search>)
+set_tests_properties(oclgrind_search_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME oclgrind_bykey_kernels
   COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_bykey>)

@@ -405,6 +405,30 @@ void skt_buf_fill(cl_mem m, const void *pattern, size_t pattern_size, size_t off
     cr_assert_eq(err, CL_SUCCESS, "clEnqueueFillBuffer -> %s", sk_cl_error_name(err));
 }
 
+cl_mem skt_buf_guarded(const void *src, size_t n, size_t size, size_t guard)
+{
+    unsigned char *h = skt_malloc((n + guard) * size + 1);
+    skt_poison(h, (n + guard) * size);
+    if (n) memcpy(h, src, n * size);
+    cl_mem m = skt_buf_new((n + guard) * size);
+    skt_buf_upload(m, 0, h, (n + guard) * size);
+    free(h);
+    return m;
+}
+
+void skt_expect_guarded(cl_mem m, const void *src, size_t n, size_t size, size_t guard,
+                        const char *what, const char *which)
+{
+    unsigned char *h = skt_malloc((n + guard) * size + 1);
+    skt_buf_download(m, 0, h, (n + guard) * size);
+    cr_assert(n == 0 || memcmp(h, src, n * size) == 0, "%s: %s changed [seed %llu]", what,
+              which, (unsigned long long)skt_seed());
+    size_t bad = skt_find_unpoisoned(h + n * size, guard * size);
+    cr_assert_eq(bad, (size_t)-1, "%s: %s written past its end (byte %zu) [seed %llu]", what,
+                 which, bad, (unsigned long long)skt_seed());
+    free(h);
+}
+
 void skt_buf_poison(cl_mem m, size_t bytes)
 {
     unsigned char b = SKT_POISON_BYTE;

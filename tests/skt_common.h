@@ -118,6 +118,13 @@ void skt_buf_download(cl_mem m, size_t offset, void *dst, size_t bytes);
 void skt_buf_poison(cl_mem m, size_t bytes);    /* first `bytes` := 0xA5 */
 void skt_buf_fill(cl_mem m, const void *pattern, size_t pattern_size,
                   size_t offset, size_t bytes); /* clEnqueueFillBuffer */
+/* A new buffer holding the n elements of `size` bytes at src, then `guard`
+ * poisoned elements. */
+cl_mem skt_buf_guarded(const void *src, size_t n, size_t size, size_t guard);
+/* The first n elements of m equal src and the `guard` after them are
+ * still poisoned; else fails the test naming `what` and `which`. */
+void skt_expect_guarded(cl_mem m, const void *src, size_t n, size_t size, size_t guard,
+                        const char *what, const char *which);
 void skt_finish(void);
 
 /* Host allocations that fail the test instead of returning NULL. */

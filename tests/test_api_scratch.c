@@ -39,16 +39,17 @@ typedef enum sop {
     OP_SCAN, OP_SCAN_EXCL_IN_PLACE, OP_REDUCE, OP_SELECT_IF, OP_FLAGGED_PAIRS,
     OP_PARTITION_PAIRS, OP_UNIQUE, OP_SELECT_DEVCOUNT, OP_SORT_KEYS, OP_SORT_PAIRS,
     OP_SORT_KEYS_24_BITS, OP_MERGE_PAIRS, OP_SEGSCAN_FLAGS, OP_SEGSCAN_OFFSETS_EXCL,
-    OP_SEGREDUCE_FLAGS, OP_SEGREDUCE_OFFSETS, OP_HISTOGRAM_EVEN, OP_RLE, OP_REDUCE_BY_KEY,
-    OP_SCAN_BY_KEY_EXCL, OP_POLY_EVAL, OP_POLY_POINTS, OP_POLY_PREFIXES, OP_COUNT
+    OP_SEGREDUCE_FLAGS, OP_SEGREDUCE_OFFSETS, OP_HISTOGRAM_EVEN, OP_SEARCH_UPPER, OP_RLE,
+    OP_REDUCE_BY_KEY, OP_SCAN_BY_KEY_EXCL, OP_POLY_EVAL, OP_POLY_POINTS, OP_POLY_PREFIXES,
+    OP_COUNT
 } sop;
 
 static const char *const OP_NAMES[OP_COUNT] = {
     "scan", "exclusive scan in place", "reduce", "select_if", "select_flagged_pairs",
     "partition_pairs", "unique", "select_if_devcount", "sort_keys", "sort_pairs",
     "sort_keys_bits 0..24", "merge_pairs", "segscan by flags", "exclusive segscan by offsets",
-    "segreduce by flags", "segreduce by offsets", "histogram_even", "run_length_encode",
-    "reduce_by_key", "exclusive scan_by_key", "poly_eval",
+    "segreduce by flags", "segreduce by offsets", "histogram_even", "search_upper_bound",
+    "run_length_encode", "reduce_by_key", "exclusive scan_by_key", "poly_eval",
     "poly_eval_points", "poly_horner_prefixes"};
 
 static int op_is_poly(sop o) { return o >= OP_POLY_EVAL; }
@@ -111,7 +112,7 @@ static void job_init(job *j, sop op, sk_type t, size_t n)
     *j = (job){.op = op, .t = t, .n = n, .es = sk_type_size(t)};
     j->h_in = skt_malloc(buf_bytes(j));
     gen_elems(t, j->h_in, n);
-    if (op == OP_MERGE_PAIRS) /* sorted, every key three times */
+    if (op == OP_MERGE_PAIRS || op == OP_SEARCH_UPPER) /* sorted, every key three times */
         for (size_t i = 0; i < n; i++) {
             uint32_t u = (uint32_t)(i / 3);
             double d = (double)(i / 3);
@@ -182,6 +183,8 @@ static sk_status run(job *j)
     case OP_HISTOGRAM_EVEN: /* bins within out's bytes (8 a bin) */
         return sk_histogram_even(c, t, j->in, 0, t == SK_UINT32 ? 4294967295.0 : 4.0, j->out,
                                  n, n < 7 ? 1 : 7);
+    case OP_SEARCH_UPPER: /* no scratch; n / 2 needles from aux, indices within out */
+        return sk_search_upper_bound(c, t, j->in, j->aux, j->out, n, n / 2, SK_ASCENDING);
     case OP_RLE: return sk_run_length_encode(c, t, j->in, j->out, j->out2, &j->count, n);
     case OP_REDUCE_BY_KEY:
         return sk_reduce_by_key(c, t, t, SK_OP_ADD, j->in, j->in, j->out, j->out2, &j->count, n);

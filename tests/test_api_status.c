@@ -260,7 +260,13 @@ typedef struct form_args {
       sk_merge_pairs(c, t, 4, F.in, F.in, F.in, F.in, F.out, F.vout, n, n, A))               \
     X(merge_keys_host, HOST | TYPED | BITS, sk_merge_keys_host(c, t, hi, hi, ho, n, n, A))   \
     X(merge_pairs_host, HOST | TYPED | BITS,                                                 \
-      sk_merge_pairs_host(c, t, 4, hi, hi, hi, hi, ho, hv, n, n, A))
+      sk_merge_pairs_host(c, t, 4, hi, hi, hi, hi, ho, hv, n, n, A))                         \
+    X(search_lower_bound, TYPED | BITS, sk_search_lower_bound(c, t, F.in, F.in, F.out, n, n, A)) \
+    X(search_upper_bound, TYPED | BITS, sk_search_upper_bound(c, t, F.in, F.in, F.out, n, n, A)) \
+    X(search_lower_bound_host, HOST | TYPED | BITS,                                          \
+      sk_search_lower_bound_host(c, t, hi, hi, ho, n, n, A))                                 \
+    X(search_upper_bound_host, HOST | TYPED | BITS,                                          \
+      sk_search_upper_bound_host(c, t, hi, hi, ho, n, n, A))
 
 enum {
 #define FORM_ENUM_(name, kinds, call) FORM_##name,

@@ -30,10 +30,10 @@ TestSuite(cli_common, .init = cli_setup, .fini = skt_cli_dirs_close, .timeout = 
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *const TOOLS[] = {"scan",    "compact",  "radixsort", "merge",
-                                    "segscan", "polyeval", "histogram", "datagen"};
-static const char *const DEVICE_TOOLS[] = {"scan",    "compact",  "radixsort", "merge",
-                                           "segscan", "polyeval", "histogram"};
+static const char *const TOOLS[] = {"scan",     "compact",   "radixsort", "merge",  "segscan",
+                                    "polyeval", "histogram", "search",    "datagen"};
+static const char *const DEVICE_TOOLS[] = {"scan",     "compact",   "radixsort", "merge",
+                                           "segscan",  "polyeval", "histogram", "search"};
 
 static int has_device_options(const char *tool)
 {
@@ -261,6 +261,8 @@ Test(cli_common, every_program_names_its_operand_when_missing_or_given_twice)
         {"radixsort", {"-r", NULL}, {"a", "b", NULL}, {"missing INPUT", "more than one INPUT"}},
         {"merge", {"a", "-r", NULL}, {"a", "b", "c", NULL},
          {"missing B", "unexpected argument 'c' after A B"}},
+        {"search", {"a", "--upper", NULL}, {"a", "b", "c", NULL},
+         {"missing NEEDLES", "unexpected argument 'c' after HAYSTACK NEEDLES"}},
         {"segscan", {"--flags", "f", NULL}, {"a", "b", "--flags", "f", NULL},
          {"missing INPUT", "more than one INPUT"}},
         {"polyeval", {"--x", "1", NULL}, {"a", "--x", "1", "b", NULL},
@@ -305,6 +307,7 @@ Test(cli_common, no_program_reads_two_inputs_from_stdin)
          "--flags and --values cannot both be stdin"},
         {"radixsort", {"-", "--values", "-", NULL}, "INPUT and --values cannot both be stdin"},
         {"merge", {"-", "-", NULL}, "A and B cannot both be stdin"},
+        {"search", {"-", "-", NULL}, "HAYSTACK and NEEDLES cannot both be stdin"},
         {"merge", {"a", "-", "--values", "-", "v", NULL}, "B and --values VA cannot both be stdin"},
         {"merge", {"a", "b", "--values=-", "-", NULL},
          "--values VA and --values VB cannot both be stdin"},

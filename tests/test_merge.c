@@ -40,24 +40,6 @@ typedef enum shape_of_input {
 static const char *const INPUT_NAMES[IN_COUNT] = {"random",      "all equal",   "a below b",
                                                   "a above b",   "interleaved", "few unique"};
 
-static void put_key(sk_type t, void *keys, size_t i, uint64_t raw)
-{
-    memcpy((unsigned char *)keys + i * sk_type_size(t), &raw, sk_type_size(t));
-}
-
-/* keys[0 .. n) sorted stably in the order asked. */
-static void sort_keys(sk_type t, void *keys, size_t n, int descending)
-{
-    size_t ks = sk_type_size(t);
-    size_t *perm = skt_malloc((n + 1) * sizeof *perm);
-    void *tmp = skt_malloc((n + 1) * ks);
-    skt_ref_sort_perm(t, keys, n, descending, 0, 8 * (unsigned)ks, perm);
-    skt_ref_gather(keys, ks, perm, n, tmp);
-    memcpy(keys, tmp, n * ks);
-    free(perm);
-    free(tmp);
-}
-
 /* a[0 .. na) and b[0 .. nb), each sorted, shaped as `in` says. */
 static void make_inputs(sk_type t, shape_of_input in, int descending, void *a, size_t na,
                         void *b, size_t nb)
@@ -66,13 +48,13 @@ static void make_inputs(sk_type t, shape_of_input in, int descending, void *a, s
     unsigned char *pool = skt_malloc((n + 1) * ks);
     uint64_t few[3] = {skt_random_key(t), skt_random_key(t), skt_random_key(t)};
     for (size_t i = 0; i < n; i++)
-        put_key(t, pool, i, in == IN_EQUAL ? few[0]
-                          : in == IN_FEW_UNIQUE ? few[skt_rand_below(3)]
-                                                : skt_random_key(t));
+        skt_ref_put_key(t, pool, i, in == IN_EQUAL        ? few[0]
+                                    : in == IN_FEW_UNIQUE ? few[skt_rand_below(3)]
+                                                          : skt_random_key(t));
     if (in == IN_A_BELOW_B || in == IN_A_ABOVE_B || in == IN_INTERLEAVED) {
         /* One sorted pool dealt out: the first na to a (or the last na),
          * or alternately while both sides have room. */
-        sort_keys(t, pool, n, descending);
+        skt_ref_sort_keys(t, pool, n, descending);
         size_t ia = 0, ib = 0;
         for (size_t k = 0; k < n; k++) {
             bool to_a = in == IN_A_BELOW_B   ? k < na
@@ -84,8 +66,8 @@ static void make_inputs(sk_type t, shape_of_input in, int descending, void *a, s
     } else {
         memcpy(a, pool, na * ks);
         memcpy(b, pool + na * ks, nb * ks);
-        sort_keys(t, a, na, descending);
-        sort_keys(t, b, nb, descending);
+        skt_ref_sort_keys(t, a, na, descending);
+        skt_ref_sort_keys(t, b, nb, descending);
     }
     free(pool);
 }
@@ -127,27 +109,7 @@ static const char *case_name(const merge_case *c)
 /* Device copies of an input (its n elements, then GUARD poisoned ones). */
 static cl_mem upload(const void *src, size_t n, size_t size)
 {
-    unsigned char *h = skt_malloc((n + GUARD) * size);
-    skt_poison(h, (n + GUARD) * size);
-    memcpy(h, src, n * size);
-    cl_mem m = skt_buf_new((n + GUARD) * size);
-    skt_buf_upload(m, 0, h, (n + GUARD) * size);
-    free(h);
-    return m;
-}
-
-/* The first n elements of m equal src, and GUARD poisoned ones follow. */
-static void expect_buffer(cl_mem m, const void *src, size_t n, size_t size, const char *what,
-                          const char *which)
-{
-    unsigned char *h = skt_malloc((n + GUARD) * size);
-    skt_buf_download(m, 0, h, (n + GUARD) * size);
-    cr_assert(memcmp(h, src, n * size) == 0, "%s: %s changed [seed %llu]", what, which,
-              (unsigned long long)skt_seed());
-    size_t bad = skt_find_unpoisoned(h + n * size, GUARD * size);
-    cr_assert_eq(bad, (size_t)-1, "%s: %s written past its end (byte %zu) [seed %llu]", what,
-                 which, bad, (unsigned long long)skt_seed());
-    free(h);
+    return skt_buf_guarded(src, n, size, GUARD);
 }
 
 /* What the merge must give: keys and values gathered by the reference's
@@ -224,10 +186,10 @@ static void check_case(const merge_case *c, bool host)
                      sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
         skt_buf_download(m[4], 0, got, (n + GUARD) * ks);
         skt_buf_download(m[5], 0, gotv, (n + GUARD) * vs);
-        expect_buffer(m[0], a, c->na, ks, what, "a_keys");
-        expect_buffer(m[1], va, c->na, vs, what, "a_values");
-        expect_buffer(m[2], b, c->nb, ks, what, "b_keys");
-        expect_buffer(m[3], vb, c->nb, vs, what, "b_values");
+        skt_expect_guarded(m[0], a, c->na, ks, GUARD, what, "a_keys");
+        skt_expect_guarded(m[1], va, c->na, vs, GUARD, what, "a_values");
+        skt_expect_guarded(m[2], b, c->nb, ks, GUARD, what, "b_keys");
+        skt_expect_guarded(m[3], vb, c->nb, vs, GUARD, what, "b_values");
         for (int i = 0; i < 6; i++) skt_buf_free(m[i]);
     }
     expect_merged(c, got, want, ks, true, what);

@@ -10,7 +10,8 @@
  * order. Keys, orders and bit ranges are those of the radix sort
  * (sk_sort_keys() and sk_sort_keys_bits() in scankit.h).
  *
- * How: every rank sorts its keys on its own device (sk_sort_*_bits_host),
+ * How: every rank sorts its keys on its own device (sk_sort_*_bits_host,
+ * or within budgets of device and host memory the stream sort),
  * the ranks choose P - 1 splitters together (regular samples of every rank,
  * or, for a balanced output, the exact global positions), each key treated
  * as (key, rank, index) so that equal keys split like any others; one
@@ -69,17 +70,33 @@ SK_API sk_status sk_mpi_context_create(sk_context **ctx, MPI_Comm comm, const ch
  *    received_bytes    bytes it received from the other ranks
  *    kept_bytes        bytes of its own run that stayed on this rank
  *    exchange_calls    MPI_Alltoallv calls of the exchange (one per array
- *                      moved, more where it goes in rounds)
+ *                      moved, more where it goes in rounds; none on one
+ *                      rank, whose sorted run is its range without a copy)
  *    sort_seconds      the local sort: this rank's copy of its input,
  *                      sorted on its device
  *    split_seconds     choosing where each rank's run splits (samples
  *                      gathered and searched, or the exact search)
  *    exchange_seconds  the exchange: counts, receive buffers and every
  *                      MPI_Alltoallv
- *    merge_seconds     ordering the runs received, on the device
+ *    merge_seconds     ordering the runs received, on the device (none
+ *                      where they are one run)
  *    wait_seconds      waiting for the other ranks to finish their local
  *                      sort and their merge (the agreement after each)
  *    total_seconds     the whole call, from entry to return
+ *    sort_runs         the sorted runs of the local sort: 1 in one piece,
+ *                      more where its data exceeded the device budget
+ *                      (sk_mpi_sort_opts.device_bytes), 0 for no elements
+ *    merge_runs        the same for the ordering of the runs received;
+ *                      1 without sorting where they are one run (one
+ *                      rank, or every element from one rank: in order
+ *                      already)
+ *    spilled_runs      the runs of either that went to a temporary file
+ *                      (beyond sk_mpi_sort_opts.host_bytes)
+ *    device_bytes      with a budget, the most device memory either
+ *                      stream sort allocated (sk_stream_stats'); else 0
+ *    host_bytes        with a budget, the most host memory either stream
+ *                      sort allocated, beyond the arrays of this rank's
+ *                      elements; else 0
  *  Seconds are wall-clock (MPI_Wtime). The split and the exchange are
  *  collective: their seconds include waiting for slower ranks; the sort's
  *  and the merge's do not (that is wait_seconds). The checks of the
@@ -91,11 +108,13 @@ typedef struct sk_mpi_sort_stats {
     uint64_t sent_bytes, received_bytes, kept_bytes, exchange_calls;
     double sort_seconds, split_seconds, exchange_seconds, merge_seconds;
     double wait_seconds, total_seconds;
+    uint64_t sort_runs, merge_runs, spilled_runs;
+    uint64_t device_bytes, host_bytes;
 } sk_mpi_sort_stats;
 
 /*! SK_MPI_SORT_STATS_INIT : an initialiser that sets struct_size. */
 #define SK_MPI_SORT_STATS_INIT \
-    {sizeof(sk_mpi_sort_stats), 0u, 0u, 0u, 0u, 0u, 0u, 0, 0, 0, 0, 0, 0}
+    {sizeof(sk_mpi_sort_stats), 0u, 0u, 0u, 0u, 0u, 0u, 0, 0, 0, 0, 0, 0, 0u, 0u, 0u, 0u, 0u}
 
 /*! sk_mpi_sort_opts :
  *  Options of the sorts below; NULL means SK_MPI_SORT_OPTS_INIT.
@@ -114,16 +133,35 @@ typedef struct sk_mpi_sort_stats {
  *                    the staging memory to about 2 P times it;
  *    stats           NULL, or where this rank's sk_mpi_sort_stats go
  *                    (its struct_size set; each rank passes its own or
- *                    NULL, independently of the others). */
+ *                    NULL, independently of the others);
+ *    device_bytes, host_bytes, temp_dir
+ *                    0, 0: the local sort and the merge each sort their
+ *                    elements in one piece on the device
+ *                    (sk_sort_*_bits_host); else both go through the
+ *                    stream sort (sk_sort_*_bits_stream, reading and
+ *                    writing this rank's arrays) with these as its
+ *                    sk_stream_opts: device memory it may allocate (0:
+ *                    half the device's), host memory for its stagings and
+ *                    runs beyond the arrays of this rank's elements (0:
+ *                    half the physical memory), the directory of the
+ *                    unnamed temporary file of runs beyond it (NULL:
+ *                    $TMPDIR, else /tmp). Data over the device budget is
+ *                    sorted as runs that fit and merged; the result is
+ *                    the same, byte for byte. Each rank passes its own
+ *                    (its device and disks may differ from the others').
+ *                    Since 1.1. */
 typedef struct sk_mpi_sort_opts {
     int balanced;
     size_t exchange_bytes;
     sk_mpi_sort_stats *stats;
+    uint64_t device_bytes;
+    uint64_t host_bytes;
+    const char *temp_dir;
 } sk_mpi_sort_opts;
 
 /*! SK_MPI_SORT_OPTS_INIT : the defaults (samples, one exchange, no
- *  stats). */
-#define SK_MPI_SORT_OPTS_INIT {0, 0, NULL}
+ *  stats, the local sorts in one piece). */
+#define SK_MPI_SORT_OPTS_INIT {0, 0, NULL, 0u, 0u, NULL}
 
 /*! sk_mpi_sorted :
  *  One rank's range of the global sorted order, allocated by the sort and
@@ -151,7 +189,10 @@ typedef struct sk_mpi_sorted {
  *  that disagree on the type, value size, order, bits or options),
  *  SK_E_INVALID_ARG too for opts->stats with a struct_size below
  *  sizeof(sk_mpi_sort_stats) (its stats then untouched);
- *  SK_E_SIZE (counts overflowing), SK_E_OUT_OF_MEMORY, SK_E_COMM (an MPI
+ *  SK_E_SIZE (counts overflowing, or a rank's device_bytes and host_bytes
+ *  that hold no run of the stream sort), SK_E_IO (a rank's temporary file
+ *  of runs could not be made, written or read), SK_E_OUT_OF_MEMORY,
+ *  SK_E_COMM (an MPI
  *  call returned an error: only where comm's error handler returns
  *  errors), or what the radix sort returns (SK_E_UNSUPPORTED, SK_E_BUILD,
  *  SK_E_CL...); every rank returns the same.

@@ -4,7 +4,12 @@
  * One work-efficient multi-work-group prefix scan, and the primitives built
  * on it. Every primitive works on cl_mem buffers (data stays on the device,
  * calls are asynchronous on the context's in-order queue) and has a host-array
- * form that copies in, runs and copies out (blocking).
+ * form that copies in, runs and copies out (blocking). On GPUs the host-array
+ * forms copy large arrays (8 MiB and more) through pinned memory of the
+ * context's (CL_MEM_ALLOC_HOST_PTR: up to 24 slots of 4 MiB, made on first
+ * use, kept until sk_context_trim() or sk_context_free()), in pieces shared
+ * by up to 12 threads that the call starts and joins: near the bus's speed
+ * where the driver's own copy from pageable memory runs at a fraction of it.
  *
  * Every function returns an sk_status: SK_OK (0) on success, a negative code
  * otherwise. On failure outputs are left untouched, and the context keeps the
@@ -22,7 +27,8 @@
  *    the inputs (data first, then what describes it: flags, segments, a
  *    point; two inputs one after the other, each with its values); then
  *    the outputs (data first, then counts); then the sizes (n, or ncoef
- *    and npoints, or na and nb); then the options (sort order, bit range).
+ *    and npoints, or na and nb, or n_haystack and n_needles); then the
+ *    options (sort order, bit range).
  *    A buffer both read and written (the sorts) stands where the inputs do.
  *
  *  - Names: sk_<primitive>[_pairs][_bits][_monoid][_host | _devcount].
@@ -249,7 +255,8 @@ SK_API void sk_context_free(sk_context *ctx);
  *  so far and stays; a buffer given by sk_context_set_scratch() stays
  *  set) and the built programs held in memory (the on-disk
  *  program cache keeps them, so the next call that needs one loads it
- *  without compiling). The context stays usable; the next calls allocate
+ *  without compiling), and the host-array forms' pinned memory. The
+ *  context stays usable; the next calls allocate
  *  and load what they need again. Parameters, trace and profile settings
  *  stay.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx) or SK_E_CL. */
@@ -1040,6 +1047,68 @@ SK_API sk_status sk_histogram_even_host(sk_context *ctx, sk_type type, const voi
 SK_API sk_status sk_histogram_edges_host(sk_context *ctx, sk_type type, const void *src,
                                          const void *edges, uint64_t *counts, size_t n,
                                          size_t bins);
+
+/* ------------------------------------------------------------------------ */
+/* Sorted search                                                             */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_search_lower_bound() :
+ *  For each of the n_needles keys of `needles`, where it would go in the
+ *  n_haystack keys of `haystack`, sorted in `order`: indices[i] (uint64)
+ *  is the first position p with haystack[p] not before needles[i], or
+ *  n_haystack where there is none (std::lower_bound, vectorised). The
+ *  order is the radix sort's (sk_sort_keys()): integers by value, floats
+ *  in IEEE totalOrder (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf <
+ *  +NaN, NaNs among themselves by payload, compared as bits: -0.0 and
+ *  +0.0 differ, a NaN equals only its own bits), SK_DESCENDING its exact
+ *  reverse; so searching what sk_sort_keys() gave agrees with it key for
+ *  key, and float64 keys need no fp64. Needles may come in any order; a
+ *  haystack that is not sorted in `order` gives unspecified indices in
+ *  [0, n_haystack] (every read stays within the buffers' stated sizes).
+ *  GPU shape: a binary search per needle; CPU shape: a chunk of needles
+ *  per work-item, each needle searched from the last one's index onward
+ *  where it does not go before it (needles in order walk the haystack
+ *  once). Indices are 64-bit: n_haystack and n_needles may exceed 2^32
+ *  where the device holds the data. n_haystack 0 gives every index 0;
+ *  n_needles 0 does nothing. Every buffer must still be given; haystack
+ *  may be needles, indices may overlap neither (the same buffer, or
+ *  sub-buffers of one buffer whose ranges meet). No scratch.
+ *  Asynchronous on the context's queue.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type or order, a buffer
+ *  smaller than its keys or n_needles uint64, indices overlapping an
+ *  input), SK_E_SIZE (keys or indices whose bytes overflow size_t),
+ *  SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY. indices is untouched on
+ *  SK_E_INVALID_ARG and SK_E_SIZE.
+ *  Since 1.1. */
+SK_API sk_status sk_search_lower_bound(sk_context *ctx, sk_type key_type, cl_mem haystack,
+                                       cl_mem needles, cl_mem indices, size_t n_haystack,
+                                       size_t n_needles, sk_sort_order order);
+
+/*! sk_search_upper_bound() :
+ *  As sk_search_lower_bound(), with indices[i] the first position p with
+ *  needles[i] before haystack[p] (std::upper_bound): past every key equal
+ *  to the needle, where lower_bound stops before them.
+ *  @return as sk_search_lower_bound().
+ *  Since 1.1. */
+SK_API sk_status sk_search_upper_bound(sk_context *ctx, sk_type key_type, cl_mem haystack,
+                                       cl_mem needles, cl_mem indices, size_t n_haystack,
+                                       size_t n_needles, sk_sort_order order);
+
+/*! sk_search_lower_bound_host(), sk_search_upper_bound_host() :
+ *  Host-array forms: copy in, search, copy out (blocking). indices
+ *  (n_needles uint64) is written only on success; an array may be NULL
+ *  when its count is 0; SK_E_SIZE when a device copy would exceed the
+ *  device's largest buffer (before any copy).
+ *  @return as the cl_mem forms.
+ *  Since 1.1. */
+SK_API sk_status sk_search_lower_bound_host(sk_context *ctx, sk_type key_type,
+                                            const void *haystack, const void *needles,
+                                            uint64_t *indices, size_t n_haystack,
+                                            size_t n_needles, sk_sort_order order);
+SK_API sk_status sk_search_upper_bound_host(sk_context *ctx, sk_type key_type,
+                                            const void *haystack, const void *needles,
+                                            uint64_t *indices, size_t n_haystack,
+                                            size_t n_needles, sk_sort_order order);
 
 /* ------------------------------------------------------------------------ */
 /* Sorting data that streams in and out                                      */

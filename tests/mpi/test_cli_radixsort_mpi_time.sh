@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test_cli_radixsort_mpi_time.sh - radixsort-mpi --time on 2 ranks: its
 # output is radixsort's, and rank 0 prints a header and one line per rank
-# with the milliseconds of every phase and the bytes the rank sent and
-# received (what one rank sent the other received).
+# with the milliseconds of every phase, the bytes the rank sent and
+# received (what one rank sent the other received) and its runs.
 #
 # usage: test_cli_radixsort_mpi_time.sh APPS_DIR MPIEXEC NUMPROC_FLAG [MPIEXEC_FLAG...]
 set -uo pipefail
@@ -18,7 +18,7 @@ fail() {
 }
 
 header="rank read_ms device_ms sort_ms split_ms exchange_ms merge_ms wait_ms write_ms total_ms"
-header+=" sent_bytes received_bytes"
+header+=" sent_bytes received_bytes sort_runs merge_runs spilled_runs"
 
 "$apps/datagen" -n 30011 -s 21 -o keys.bin >/dev/null || fail "datagen"
 "$apps/radixsort" keys.bin -o ref.bin || fail "radixsort"
@@ -27,10 +27,12 @@ header+=" sent_bytes received_bytes"
 cmp -s out.bin ref.bin || fail "--time: the output differs from radixsort's"
 [ "$(head -n 1 err.txt)" = "$header" ] || fail "--time: header: $(head -n 1 err.txt)"
 [ "$(wc -l <err.txt)" -eq 3 ] || fail "--time: want a header and 2 lines: $(cat err.txt)"
-# every line: its rank, 9 times in ms, 2 byte counts; the bytes add up
+# every line: its rank, 9 times in ms, 2 byte counts, the runs of its
+# sort and merge (one each: no --memory) and none spilled; the bytes add up
 awk 'NR > 1 {
-         if (NF != 12 || $1 != NR - 2) bad = 1
-         for (i = 2; i <= 12; i++) if ($i !~ /^[0-9]+(\.[0-9]+)?$/) bad = 1
+         if (NF != 15 || $1 != NR - 2) bad = 1
+         for (i = 2; i <= 15; i++) if ($i !~ /^[0-9]+(\.[0-9]+)?$/) bad = 1
+         if ($13 != 1 || $14 != 1 || $15 != 0) bad = 1
          if ($10 + 0 < $3 + $5 + $6 + $7 + $8 + $9) bad = 1   # total covers the phases
          sent += $11; received += $12
      }

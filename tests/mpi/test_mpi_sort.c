@@ -19,6 +19,15 @@
  * in rounds, and every rank returning the same failure when one rank's
  * arguments are bad (stats with a bad struct_size among them) or the ranks
  * disagree. Every sort also reports its stats, which must add up.
+ *
+ * With budgets of device and host memory (sk_mpi_sort_opts.device_bytes,
+ * host_bytes) of a few KiB, the local sort and the merge go through the
+ * stream sort in several runs, some of them spilled: every key type, keys
+ * and pairs, both orders, a bit range, all-equal keys, all the data on one
+ * rank, against the same reference; each rank's stats must show runs
+ * wherever its data exceeded its device budget and memory within both
+ * budgets, and some run must have spilled. A budget too small for one
+ * element on one rank fails on every rank with SK_E_SIZE.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -57,6 +66,7 @@ typedef struct world {
     int rank, ranks;
     uint64_t seed;
     int cases, failures;
+    uint64_t spilled;    /* runs this rank spilled in the budget cases */
 } world;
 
 /* ------------------------------------------------------------------------ */
@@ -161,13 +171,16 @@ static void layout_starts(sk_rng *g, const tcase *c, int ranks, size_t *start)
 
 static void describe(const tcase *c, int index, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "case %d: %s %s %s%s bits %u:%u, %s keys, %s, n=%zu%s%s", index,
-             sk_type_name(c->type), c->order == SK_DESCENDING ? "descending" : "ascending",
-             c->value_size ? "pairs" : "keys",
-             c->value_size == 8 ? " (8-byte values)" : c->value_size == 4 ? " (4-byte values)" : "",
-             c->begin, c->end, DIST_NAMES[c->dist], LAYOUT_NAMES[c->layout], c->n,
-             c->opts.balanced ? ", balanced" : "",
-             c->opts.exchange_bytes ? ", exchange in rounds" : "");
+    int len = snprintf(
+        buf, cap, "case %d: %s %s %s%s bits %u:%u, %s keys, %s, n=%zu%s%s", index,
+        sk_type_name(c->type), c->order == SK_DESCENDING ? "descending" : "ascending",
+        c->value_size ? "pairs" : "keys",
+        c->value_size == 8 ? " (8-byte values)" : c->value_size == 4 ? " (4-byte values)" : "",
+        c->begin, c->end, DIST_NAMES[c->dist], LAYOUT_NAMES[c->layout], c->n,
+        c->opts.balanced ? ", balanced" : "", c->opts.exchange_bytes ? ", exchange in rounds" : "");
+    if (len > 0 && (size_t)len < cap && (c->opts.device_bytes || c->opts.host_bytes))
+        snprintf(buf + len, cap - (size_t)len, ", device budget %" PRIu64 ", host budget %" PRIu64,
+                 c->opts.device_bytes, c->opts.host_bytes);
 }
 
 static int fail(world *w, const tcase *c, int index, const char *fmt, ...)
@@ -250,8 +263,63 @@ static int check_stats(world *w, const tcase *c, int index, const sk_mpi_sort_st
     if (t->sort_seconds < 0 || t->split_seconds < 0 || t->exchange_seconds < 0 ||
         t->merge_seconds < 0 || t->wait_seconds < 0 || t->total_seconds < phases)
         return fail(w, c, index, "rank %d: stats seconds that do not add up", w->rank);
-    if (c->n > 1 && t->exchange_calls < 1)
+    if (w->ranks > 1 && c->n > 1 && t->exchange_calls < 1)
         return fail(w, c, index, "rank %d: no MPI_Alltoallv counted", w->rank);
+    if (w->ranks == 1 && (t->exchange_calls || t->kept_bytes != n * record))
+        return fail(w, c, index, "one rank: %" PRIu64 " MPI_Alltoallv calls, %" PRIu64
+                    " bytes kept (want none and all %zu elements)", t->exchange_calls,
+                    t->kept_bytes, n);
+    return 0;
+}
+
+/* The input ranks this rank's range of the global order comes from (the
+ * runs it receives), found from the reference order of all the keys and
+ * the slices' starts. */
+static int ranks_sending(const world *w, const tcase *c, const void *keys, const size_t *start,
+                         const sk_mpi_sorted *out)
+{
+    size_t *perm = xmalloc(c->n * sizeof *perm);
+    int *from = xmalloc((size_t)w->ranks * sizeof *from), count = 0;
+    skt_ref_sort_perm(c->type, keys, c->n, c->order == SK_DESCENDING, c->begin, c->end, perm);
+    for (int r = 0; r < w->ranks; r++) from[r] = 0;
+    for (uint64_t i = out->offset; i < out->offset + out->n; i++) {
+        int r = 0;
+        while (perm[i] >= start[r + 1]) r++;
+        count += !from[r];
+        from[r] = 1;
+    }
+    free(perm);
+    free(from);
+    return count;
+}
+
+/* With budgets: runs wherever this rank's data exceeded its device budget
+ * (a run's elements and the sort's scratch must fit it), memory within
+ * both budgets; without: one run a sort, no memory counted. The runs
+ * received are ordered without a sort where they are one run (from one
+ * rank): then the merge counts that one run. */
+static int check_budget_stats(world *w, const tcase *c, int index, const sk_mpi_sort_stats *t,
+                              size_t n, const sk_mpi_sorted *out, const void *keys,
+                              const size_t *start)
+{
+    uint64_t record = sk_type_size(c->type) + c->value_size, dev = c->opts.device_bytes;
+    uint64_t host = c->opts.host_bytes;
+    int budget = dev || host;
+    uint64_t ins[2] = {n, out->n}, runs[2] = {t->sort_runs, t->merge_runs};
+    int one_run_in = budget && ranks_sending(w, c, keys, start, out) <= 1;
+    for (int i = 0; i < 2; i++) {
+        int over = dev && ins[i] * record > dev && !(i == 1 && one_run_in);
+        if ((ins[i] == 0) != (runs[i] == 0) || (over && runs[i] < 2) ||
+            ((!budget || (i == 1 && one_run_in)) && runs[i] > 1))
+            return fail(w, c, index, "rank %d: the %s of %" PRIu64 " elements took %" PRIu64
+                        " runs", w->rank, i ? "merge" : "local sort", ins[i], runs[i]);
+    }
+    if ((dev && t->device_bytes > dev) || (host && t->host_bytes > host) ||
+        (!budget && (t->device_bytes || t->host_bytes || t->spilled_runs)))
+        return fail(w, c, index, "rank %d: stats device memory %" PRIu64 ", host memory %" PRIu64
+                    ", %" PRIu64 " runs spilled", w->rank, t->device_bytes, t->host_bytes,
+                    t->spilled_runs);
+    w->spilled += t->spilled_runs;
     return 0;
 }
 
@@ -326,6 +394,7 @@ static void run_case(world *w, const tcase *c, int index)
     w->cases++;
     if (same_status_everywhere(w, c, index, st, SK_OK) == 0 && st == SK_OK) {
         check_stats(w, c, index, &stats, n, &out);
+        check_budget_stats(w, c, index, &stats, n, &out, keys, start);
         uint64_t *meta = xmalloc(3 * (size_t)w->ranks * sizeof *meta);
         void *got_keys = xmalloc(c->n * ks), *got_values = xmalloc(c->n * (vs ? vs : 1));
         gather_ranges(w, c, &out, meta, got_keys, got_values);
@@ -401,6 +470,38 @@ static void run_cases(world *w)
     }
 }
 
+/* Device and host budgets of a few KiB: the local sorts and the merges in
+ * runs, the runs beyond the host budget spilled to $TMPDIR. */
+static void run_budget_cases(world *w)
+{
+    sk_rng g;
+    sk_rng_seed(&g, w->seed ^ 0xB0D6E7ull);
+    int index = 1000;
+    uint64_t spilled_before = w->spilled;
+    for (int t = 0; t < NTYPES; t++) {
+        size_t vs = t % 3 == 0 ? 0 : t % 3 == 1 ? 4 : 8;
+        tcase c = case_of(TYPES[t], vs, (sk_sort_order)(t % 2), D_RANDOM, L_RANDOM,
+                          6000 + (size_t)sk_rng_below(&g, 3000), t % 2);
+        c.opts.device_bytes = 16 << 10;
+        c.opts.host_bytes = t % 2 ? 40 << 10 : 0; /* 0: the device budget alone */
+        if (t == 2) {
+            c.begin = (unsigned)sk_rng_below(&g, 64);
+            c.end = c.begin + 1 + (unsigned)sk_rng_below(&g, 64 - c.begin);
+        }
+        run_case(w, &c, index++);
+    }
+    /* all-equal keys on one rank; the host budget alone */
+    tcase c = case_of(SK_UINT32, 4, SK_ASCENDING, D_EQUAL, L_LAST, 8000, 0);
+    c.opts.device_bytes = 16 << 10, c.opts.host_bytes = 40 << 10;
+    run_case(w, &c, index++);
+    c = case_of(SK_FLOAT32, 0, SK_DESCENDING, D_FEW, L_FIRST, 8000, 1);
+    c.opts.host_bytes = 24 << 10;
+    run_case(w, &c, index++);
+    uint64_t mine = w->spilled - spilled_before, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (all == 0) fail(w, &c, -5, "no run of any budget case spilled to the temporary file");
+}
+
 /* One rank's bad arguments, and ranks that disagree, fail on every rank. */
 static void run_failures(world *w)
 {
@@ -413,13 +514,20 @@ static void run_failures(world *w)
     w->cases++;
     same_status_everywhere(w, &c, -1, st, SK_E_INVALID_ARG);
     if (out.keys || out.n) fail(w, &c, -1, "a failed sort left an output on rank %d", w->rank);
-    sk_mpi_sort_stats small = {sizeof small - 1, 7u, 0u, 0u, 0u, 0u, 0u, 0, 0, 0, 0, 0, 0};
+    sk_mpi_sort_stats small = SK_MPI_SORT_STATS_INIT;
+    small.struct_size = sizeof small - 1, small.elements_in = 7u;
     sk_mpi_sort_opts o = SK_MPI_SORT_OPTS_INIT;
     o.stats = last ? &small : NULL;
     st = sk_mpi_sort_keys(w->ctx, MPI_COMM_WORLD, SK_UINT32, keys, &out, 4, SK_ASCENDING, &o);
     w->cases++;
     same_status_everywhere(w, &c, -4, st, SK_E_INVALID_ARG);
     if (small.elements_in != 7u) fail(w, &c, -4, "stats with a bad struct_size were written");
+    o = (sk_mpi_sort_opts)SK_MPI_SORT_OPTS_INIT;
+    o.device_bytes = last ? 1 : 0; /* holds no run: SK_E_SIZE there */
+    st = sk_mpi_sort_keys(w->ctx, MPI_COMM_WORLD, SK_UINT32, keys, &out, 4, SK_ASCENDING, &o);
+    w->cases++;
+    same_status_everywhere(w, &c, -6, st, SK_E_SIZE);
+    if (out.keys || out.n) fail(w, &c, -6, "a failed sort left an output on rank %d", w->rank);
     if (w->ranks < 2) return;
     st = sk_mpi_sort_keys(w->ctx, MPI_COMM_WORLD, SK_UINT32, keys, &out, 4,
                           last ? SK_DESCENDING : SK_ASCENDING, NULL);
@@ -456,6 +564,7 @@ int main(int argc, char **argv)
         return 1;
     }
     run_cases(&w);
+    run_budget_cases(&w);
     run_failures(&w);
     sk_context_free(w.ctx);
     int failures = 0;

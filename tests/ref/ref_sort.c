@@ -107,3 +107,22 @@ void skt_ref_gather(const void *src, size_t size, const size_t *perm, size_t n, 
     unsigned char *d = dst;
     for (size_t i = 0; i < n; i++) memcpy(d + i * size, s + perm[i] * size, size);
 }
+
+void skt_ref_sort_keys(sk_type t, void *keys, size_t n, int descending)
+{
+    size_t ks = key_bits(t) / 8;
+    size_t *perm = malloc((n ? n : 1) * sizeof *perm);
+    unsigned char *tmp = malloc((n ? n : 1) * ks);
+    if (!perm || !tmp) abort();
+    skt_ref_sort_perm(t, keys, n, descending, 0, key_bits(t), perm);
+    skt_ref_gather(keys, ks, perm, n, tmp);
+    memcpy(keys, tmp, n * ks);
+    free(perm);
+    free(tmp);
+}
+
+void skt_ref_put_key(sk_type t, void *keys, size_t i, uint64_t raw)
+{
+    size_t ks = key_bits(t) / 8;
+    memcpy((unsigned char *)keys + i * ks, &raw, ks);
+}

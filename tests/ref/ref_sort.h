@@ -39,6 +39,13 @@ void skt_ref_sort_perm(sk_type t, const void *keys, size_t n, int descending,
 /* Gathers n elements of `size` bytes: dst[i] = src[perm[i]]. */
 void skt_ref_gather(const void *src, size_t size, const size_t *perm, size_t n, void *dst);
 
+/* Sorts keys[0 .. n) in place, stably, by the whole key (the order of
+ * skt_ref_sort_perm). */
+void skt_ref_sort_keys(sk_type t, void *keys, size_t n, int descending);
+
+/* Stores the low bytes of raw as element i of `keys` (type t). */
+void skt_ref_put_key(sk_type t, void *keys, size_t i, uint64_t raw);
+
 #ifdef __cplusplus
 }
 #endif

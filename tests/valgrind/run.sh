@@ -5,7 +5,7 @@
 #   run.sh APP_DIR WORK_DIR
 #
 # APP_DIR holds the built programs (datagen, scan, compact, radixsort,
-# merge, segscan, polyeval, histogram). WORK_DIR is emptied first; the inputs, outputs and one
+# merge, segscan, polyeval, histogram, search). WORK_DIR is emptied first; the inputs, outputs and one
 # memcheck log per run (NAME.vg.log) stay there.
 #
 # Kernels: under valgrind PoCL sees valgrind's virtual CPU (no AVX-512), so
@@ -111,6 +111,7 @@ vg radixsort-runs radixsort k.npy --values v.bin --values-type uint64 --memory 1
     --host-memory 24K --temp-dir . --check -o k.runs.npy
 cmp k.sorted.npy k.runs.npy || fail "radixsort --memory 16K differs from the sort in one piece"
 vg merge merge a.npy b.npy --values v.bin vb.bin --values-type uint64 --check -o m.npy
+vg search search a.npy b.npy --upper -o ab.upper.npy
 vg polyeval polyeval x.bin --points x.bin -o y.bin
 vg histogram histogram x.bin --type float32 --bins 64 --range 0:1 -o x.hist.bin
 # --memory: in chunks (apps/chunks.c); scan and segscan in one piece are
