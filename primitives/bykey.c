@@ -280,10 +280,9 @@ static sk_status bykey_host_run(sk_context *ctx, bykey_call *c, const bykey_host
     }
     SK_TRY(stage_host(ctx, c, h, bytes));
     SK_TRY(bykey_run(ctx, c, is_scan(c) ? NULL : &got));
-    if (got && c->out_size) SK_TRY(sk__read(ctx, c->vout, !c->kout, 0, got * c->out_size,
-                                            h->vout));
+    if (got && c->out_size) SK_TRY(sk__download(ctx, c->vout, 0, h->vout, got * c->out_size));
     if (got && c->kout)
-        SK_TRY(sk__read(ctx, c->kout, true, 0, got * sk_type_size(c->key_type), h->kout));
+        SK_TRY(sk__download(ctx, c->kout, 0, h->kout, got * sk_type_size(c->key_type)));
     if (runs) *runs = got;
 out:
     return st;
