@@ -8,9 +8,11 @@
  *   compact keys.bin --if 'x < 10u' --values vals.bin --values-type uint64
  *   compact keys.bin --unique --values vals.bin --values-out firsts.bin
  *   compact big.bin --if 'x > 7u' --memory 64M   in chunks within 64 MiB
+ *   compact data.bin --rle --counts-out n.bin   each run's element, its length
  *
- * Prints "selected K of N" on stderr. Exit status: 0 success, 1 bad input
- * or failure (one line on stderr), 2 usage error.
+ * Prints "selected K of N" on stderr ("K runs in N elements" for --rle).
+ * Exit status: 0 success, 1 bad input or failure (one line on stderr),
+ * 2 usage error.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,8 +25,10 @@
 
 typedef struct compact_job {
     ak_array data, flags, values;
+    ak_array counts;                        /* --rle: the runs' lengths */
     size_t count;                           /* selected (so far) */
     cl_mem src, flags_mem, vsrc, dst, vdst; /* NULL when unused */
+    cl_mem cdst;                            /* --rle: the lengths */
     chunks chunks;                          /* the device's part */
     size_t dev_len, dev_count;              /* the call's elements, selected */
     unsigned char last[8];                  /* --unique: the element before */
@@ -38,6 +42,10 @@ static void plan(ak_run *r)
     const compact_args *a = r->args;
     compact_job *j = r->job;
     ak_run_add_output(r, COMPACT_TOOL, &j->data, a->format);
+    if (a->mode == MODE_RLE) {
+        ak_output_choice counts = {a->input, a->counts_out, "counts", 0, 0, NULL, 0};
+        ak_run_add_output_as(r, &counts, &j->counts, a->format);
+    }
     if (!a->values)
         return;
     ak_output_choice values = {a->values, a->values_out, COMPACT_TOOL, 0, 0, NULL, 0};
@@ -57,6 +65,12 @@ static int read_inputs(ak_run *r, ak_err *e)
         return -1;
     if (a->mode == MODE_FLAGS && ak_run_read_flags(r, a->flags, j->data.n, &j->flags, e) != 0)
         return -1;
+    if (a->mode == MODE_RLE) {
+        j->counts = (ak_array){AK_UINT64, j->data.format, j->data.n,
+                               malloc(j->data.n * sizeof(uint64_t) + 1)};
+        if (!j->counts.data) return ak_fail(e, "out of memory for the run lengths");
+        return ak_run_keep(r, &j->counts, e);
+    }
     if (!a->values)
         return 0;
     return ak_run_read_values(r, a->values, a->values_type, j->data.n, "elements", &j->values, e);
@@ -91,6 +105,7 @@ static int compact_buffers(chunks *c, size_t elems, ak_err *e)
     if (a->mode == MODE_FLAGS &&
         chunks_buffer(c, cap * ak_dtype_size(j->flags.type), &j->flags_mem, e) != 0)
         return -1;
+    if (a->mode == MODE_RLE) return chunks_buffer(c, cap * sizeof(uint64_t), &j->cdst, e);
     if (!vs)
         return 0;
     if (chunks_buffer(c, cap * vs, &j->vsrc, e) != 0)
@@ -119,6 +134,8 @@ static sk_status run_primitive(ak_run *r, void *user)
                                   &j->dev_count, n);
     case MODE_UNIQUE:
         return sk_unique_pairs(r->ctx, t, vs, j->src, j->vsrc, j->dst, j->vdst, &j->dev_count, n);
+    case MODE_RLE:
+        return sk_run_length_encode(r->ctx, t, j->src, j->dst, j->cdst, &j->dev_count, n);
     case MODE_NONE: break;
     }
     return SK_E_INVALID_ARG;
@@ -206,6 +223,27 @@ static int download_partition(chunks *c, size_t count, ak_err *e)
     return 0;
 }
 
+/* --rle: a chunk's runs after those before; where its first run goes on
+ * with the last run before (the same bits), their lengths join. */
+static int download_runs(ak_run *r, ak_err *e)
+{
+    compact_job *j = r->job;
+    size_t es = ak_dtype_size(j->data.type), at = j->count, runs = j->dev_count;
+    unsigned char *v = (unsigned char *)j->data.data + at * es;
+    uint64_t *k = (uint64_t *)j->counts.data + at;
+    if (download_part(r, 0, &j->data, &j->values, at, runs, e) != 0 ||
+        ak_run_download(r, j->cdst, 0, k, runs * sizeof *k, e) != 0)
+        return -1;
+    if (at && runs && memcmp(v - es, v, es) == 0) {
+        k[-1] += k[0];
+        memmove(v, v + es, (runs - 1) * es);
+        memmove(k, k + 1, (runs - 1) * sizeof *k);
+        runs--;
+    }
+    j->count += runs;
+    return 0;
+}
+
 /* Results go back over the input arrays, behind the chunk (only their
  * first part is used). */
 static int compact_chunk(chunks *c, size_t first, size_t count, ak_err *e)
@@ -213,10 +251,12 @@ static int compact_chunk(chunks *c, size_t first, size_t count, ak_err *e)
     ak_run *r = c->run;
     compact_job *j = r->job;
     size_t lead = lead_of(c, first);
+    cmode mode = ((const compact_args *)r->args)->mode;
     j->dev_len = lead + count;
     if (upload_chunk(c, first, count, lead, e) != 0 || ak_run_call(r, run_primitive, j, e) != 0)
         return -1;
-    int rc = ((const compact_args *)r->args)->mode == MODE_PARTITION
+    if (mode == MODE_RLE) return download_runs(r, e);
+    int rc = mode == MODE_PARTITION
                  ? download_partition(c, count, e)
                  : download_part(r, lead, &j->data, &j->values, j->count, j->dev_count - lead, e);
     j->count += j->dev_count - lead;
@@ -270,7 +310,10 @@ static int compute(ak_run *r, ak_err *e)
 static void report(const ak_run *r)
 {
     const compact_job *j = r->job;
-    fprintf(stderr, "selected %zu of %zu\n", j->count, j->data.n);
+    if (((const compact_args *)r->args)->mode == MODE_RLE)
+        fprintf(stderr, "%zu runs in %zu elements\n", j->count, j->data.n);
+    else
+        fprintf(stderr, "selected %zu of %zu\n", j->count, j->data.n);
 }
 
 static void notes(const ak_run *r, ak_time_notes *n)

@@ -17,6 +17,8 @@ static void pick_mode(compact_args *a)
     } else if (a->partition_expr) {
         a->mode = MODE_PARTITION;
         a->expr = a->partition_expr;
+    } else if (a->rle) {
+        a->mode = MODE_RLE;
     } else {
         a->mode = a->flags ? MODE_FLAGS : MODE_UNIQUE;
     }
@@ -46,6 +48,11 @@ static int check_args(void *args, ak_err *e)
     pick_mode(a);
     if (a->expr && !*a->expr)
         return ak_fail(e, "the expression is empty");
+    if (a->counts_out && a->mode != MODE_RLE) return ak_fail(e, "--counts-out needs --rle");
+    if (a->mode == MODE_RLE && a->values)
+        return ak_fail(e, "--values does not go with --rle (its counts are the second output)");
+    if (a->mode == MODE_RLE && ak_path_is_stdio(a->input) && !a->counts_out)
+        return ak_fail(e, "--rle from stdin needs --counts-out");
     return check_values_args(a, e);
 }
 
@@ -69,6 +76,11 @@ static const ak_opt OPTIONS[] = {
     {"unique", 0, AK_OPT_FLAG, offsetof(compact_args, unique), NULL,
      "drop each element equal to its predecessor (floats\n"
      "compare with ==: -0.0 equals 0.0, NaN equals nothing)", NULL, MODES},
+    {"rle", 0, AK_OPT_FLAG, offsetof(compact_args, rle), NULL,
+     "run-length encoding: the first element of each run of\n"
+     "equal elements (floats equal by bit pattern: -0.0 and\n"
+     "0.0 differ, a NaN equals a NaN of the same bits) to the\n"
+     "output, the run's length (uint64) to --counts-out", NULL, MODES},
     AK_OPT_HELP_TEXT("\n"),
     AK_OPTS_INPUT(compact_args),
     AK_OPTS_OUTPUT(compact_args,
@@ -86,6 +98,10 @@ static const ak_opt OPTIONS[] = {
     {"values-out", 0, AK_OPT_TEXT, offsetof(compact_args, values_out), "FILE",
      "where the values go (default: FILE with '.compact'\n"
      "before its extension)", NULL, 0},
+    {"counts-out", 0, AK_OPT_TEXT, offsetof(compact_args, counts_out), "FILE",
+     "--rle: where the run lengths go, uint64 in INPUT's\n"
+     "format (default: INPUT with '.counts' before its\n"
+     "extension)", NULL, 0},
     AK_OPTS_IN_PLACE(compact_args),
     AK_OPTS_MEMORY(compact_args,
                    "device memory compact may use (suffixes K M G T, e.g.\n"
@@ -100,14 +116,15 @@ static const ak_opt OPTIONS[] = {
     AK_OPTS_SYNC(compact_args),
     AK_OPTS_HELP_VERSION(compact_args),
     AK_OPT_HELP_TEXT(
-        "\nPrints 'selected K of N' on stderr.\n"
+        "\nPrints 'selected K of N' on stderr (--rle: 'K runs in N elements').\n"
         "Exit status: 0 success, 1 bad input or failure, 2 usage error.\n"),
     AK_OPT_TABLE_END,
 };
 
 AK_DEFINE_CLI(compact, COMPACT_TOOL,
               "compact INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
-              "               (--if EXPR | --flags FILE | --partition EXPR | --unique)\n"
+              "               (--if EXPR | --flags FILE | --partition EXPR | --unique |\n"
+              "                --rle [--counts-out FILE])\n"
               "               [--values FILE --values-type T [--values-out FILE]]\n"
               "               [--in-place] [--format raw|npy] [--memory SIZE] [--device SPEC]\n"
               "               [--list-devices] [--time] [--progress] [--help] [--version]",

@@ -10,14 +10,23 @@
 
 #define COMPACT_TOOL "compact"
 
-typedef enum cmode { MODE_NONE, MODE_IF, MODE_FLAGS, MODE_PARTITION, MODE_UNIQUE } cmode;
+typedef enum cmode {
+    MODE_NONE,
+    MODE_IF,
+    MODE_FLAGS,
+    MODE_PARTITION,
+    MODE_UNIQUE,
+    MODE_RLE
+} cmode;
 
 typedef struct compact_args {
     const char *input, *output, *device;
     const char *if_expr, *partition_expr; /* --if, --partition */
     const char *flags;                    /* --flags FILE */
     int unique;                           /* --unique */
-    cmode mode;       /* the one of the four given, once checked */
+    int rle;                              /* --rle */
+    const char *counts_out;               /* --counts-out FILE */
+    cmode mode;       /* the one of the five given, once checked */
     const char *expr; /* the expression of --if or --partition   */
     const char *values, *values_out;
     ak_dtype type, values_type;

@@ -8,6 +8,12 @@
  *   segscan data.bin --flags heads.bin --reduce   one total per segment
  *   segscan big.bin --flags h.u8 --memory 64M     in chunks within 64 MiB, the
  *                                                 open segment carried
+ *   segscan v.bin --keys k.bin --reduce           one total per run of equal
+ *                                                 keys, the keys to k.segreduce.bin
+ *
+ * By --keys, the library's by-key primitives run on the whole; in chunks,
+ * heads are made on the host from the keys (as from flags and offsets),
+ * and so are --reduce's keys, one per head.
  *
  * Exit status: 0 success, 1 bad input or failure (one line on stderr),
  * 2 usage error.
@@ -22,9 +28,11 @@
 #include <string.h>
 
 typedef struct seg_job {
-    ak_array data, seg;  /* seg: the flags or the offsets */
+    ak_array data, seg;  /* seg: the flags, the offsets or the keys */
+    ak_array keys_out;   /* --keys --reduce: each segment's key */
     size_t out_count;    /* elements written: n, or the number of segments */
-    cl_mem src, segmem, dst;
+    size_t keys_count;   /* keys written */
+    cl_mem src, segmem, dst, kout;
     chunks chunks;       /* the device's part */
     size_t dev_len, dev_count; /* the call's elements, its totals */
     ak_array heads;      /* in chunks: a chunk's head flags (uint8) */
@@ -37,8 +45,17 @@ typedef struct seg_job {
 static void plan(ak_run *r)
 {
     seg_job *j = r->job;
-    const char *tag = ((const seg_args *)r->args)->reduce ? "segreduce" : SEGSCAN_TOOL;
+    const seg_args *a = r->args;
+    const char *tag = a->reduce ? "segreduce" : SEGSCAN_TOOL;
     ak_run_add_output(r, tag, &j->data, AK_FORMAT_AUTO);
+    if (!a->keys || !a->reduce) return;
+    ak_output_choice keys = {a->keys, a->keys_out, "segreduce", 0, 0, NULL, 0};
+    ak_run_add_output_as(r, &keys, &j->keys_out, AK_FORMAT_AUTO);
+}
+
+static int by_keys(const ak_run *r)
+{
+    return ((const seg_args *)r->args)->keys != NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -87,6 +104,25 @@ static int read_offsets(ak_run *r, ak_err *e)
     return check_offsets(r, e);
 }
 
+/* One key per element, of any element type; --reduce's keys out in their
+ * type and layout. */
+static int read_keys(ak_run *r, ak_err *e)
+{
+    const seg_args *a = r->args;
+    seg_job *j = r->job;
+    const char *name = ak_display_name(a->keys, 0);
+    if (ak_run_read(r, a->keys, a->keys_type, AK_UINT32, &j->seg, e) != 0 ||
+        ak_check_sk_type(name, j->seg.type, "used as keys", e) != 0)
+        return -1;
+    if (j->seg.n != j->data.n)
+        return ak_fail(e, "%s: %zu keys for %zu elements", name, j->seg.n, j->data.n);
+    if (!a->reduce) return 0;
+    size_t ks = ak_dtype_size(j->seg.type);
+    j->keys_out = (ak_array){j->seg.type, j->seg.format, j->seg.n, malloc(j->seg.n * ks + 1)};
+    if (!j->keys_out.data) return ak_fail(e, "out of memory for the keys out");
+    return ak_run_keep(r, &j->keys_out, e);
+}
+
 static int read_inputs(ak_run *r, ak_err *e)
 {
     const seg_args *a = r->args;
@@ -96,7 +132,7 @@ static int read_inputs(ak_run *r, ak_err *e)
         return -1;
     if (a->flags)
         return ak_run_read_flags(r, a->flags, j->data.n, &j->seg, e);
-    return read_offsets(r, e);
+    return a->keys ? read_keys(r, e) : read_offsets(r, e);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -141,6 +177,9 @@ static int seg_buffers(chunks *c, size_t elems, ak_err *e)
         return -1;
     if (!((const seg_args *)r->args)->reduce)
         return 0;
+    if (by_keys(r) && !c->several &&
+        chunks_buffer(c, seg_bytes ? seg_bytes : 1, &j->kout, e) != 0)
+        return -1;
     return chunks_buffer(c, dst * es, &j->dst, e);
 }
 
@@ -159,6 +198,21 @@ static sk_segments segments_of(const ak_run *r)
     return seg;
 }
 
+/* By keys in one piece: the library's by-key primitives. */
+static sk_status run_by_keys(ak_run *r, seg_job *j, sk_type t)
+{
+    const seg_args *a = r->args;
+    size_t n = j->dev_len;
+    sk_type kt;
+    ak_dtype_to_sk(j->seg.type, &kt);
+    if (a->reduce)
+        return sk_reduce_by_key(r->ctx, kt, t, a->op, j->segmem, j->src, j->kout, j->dst,
+                                &j->dev_count, n);
+    if (a->exclusive)
+        return sk_scan_by_key_exclusive(r->ctx, kt, t, a->op, j->segmem, j->src, j->src, n);
+    return sk_scan_by_key_inclusive(r->ctx, kt, t, a->op, j->segmem, j->src, j->src, n);
+}
+
 static sk_status run_primitive(ak_run *r, void *user)
 {
     const seg_args *a = r->args;
@@ -168,6 +222,7 @@ static sk_status run_primitive(ak_run *r, void *user)
     sk_segments seg = segments_of(r);
     ak_dtype_to_sk(j->data.type, &t);
     j->dev_count = n;
+    if (by_keys(r) && !j->chunks.several) return run_by_keys(r, j, t);
     if (a->reduce) return sk_segreduce(r->ctx, t, a->op, j->src, &seg, j->dst, &j->dev_count, n);
     if (a->exclusive) return sk_segscan_exclusive(r->ctx, t, a->op, j->src, &seg, j->src, n);
     return sk_segscan_inclusive(r->ctx, t, a->op, j->src, &seg, j->src, n);
@@ -200,17 +255,44 @@ static int whole(ak_run *r, ak_err *e)
         if (!grown) return ak_fail(e, "out of memory for %zu totals", j->out_count);
         j->data.data = grown;
     }
+    if (reduce && by_keys(r)) {
+        j->keys_count = j->out_count;
+        if (ak_run_download(r, j->kout, 0, j->keys_out.data,
+                            j->keys_count * ak_dtype_size(j->seg.type), e) != 0)
+            return -1;
+    }
     return ak_run_download(r, reduce ? j->dst : j->src, 0, j->data.data, bytes, e);
 }
 
-/* The heads of elements [first, first + count) from the flags or the
- * offsets, after the lead's (a head) and before the trail's (none). */
+/* By keys in chunks: h[i] = 1 where element first + i starts a run (its
+ * key's bits differ from the key before, or it is element 0); with
+ * --reduce each such key goes to the keys out. */
+static void mark_key_heads(ak_run *r, size_t first, size_t count, unsigned char *h)
+{
+    seg_job *j = r->job;
+    size_t ks = ak_dtype_size(j->seg.type);
+    const unsigned char *k = j->seg.data;
+    int reduce = ((const seg_args *)r->args)->reduce;
+    for (size_t i = 0, g = first; i < count; i++, g++) {
+        h[i] = g == 0 || memcmp(k + g * ks, k + (g - 1) * ks, ks) != 0;
+        if (h[i] && reduce)
+            memcpy((unsigned char *)j->keys_out.data + j->keys_count++ * ks, k + g * ks, ks);
+    }
+}
+
+/* The heads of elements [first, first + count) from the flags, the
+ * offsets or the keys, after the lead's (a head) and before the trail's
+ * (none). */
 static void mark_heads(chunks *c, size_t first, size_t count, size_t lead)
 {
     seg_job *j = c->run->job;
     unsigned char *h = j->heads.data;
     memset(h, 0, lead + count + trail_of(c));
     h[0] = 1;
+    if (by_keys(c->run)) {
+        mark_key_heads(c->run, first, count, h + lead);
+        return;
+    }
     if (((const seg_args *)c->run->args)->flags) {
         size_t fs = ak_dtype_size(j->seg.type);
         const unsigned char *f = (const unsigned char *)j->seg.data + first * fs;
@@ -335,6 +417,7 @@ static int compute(ak_run *r, ak_err *e)
         spread_totals(r, e) != 0)
         return -1;
     ak_run_set_count(r, 0, j->out_count);
+    if (a->keys && a->reduce) ak_run_set_count(r, 1, j->keys_count);
     return 0;
 }
 
@@ -345,9 +428,10 @@ static int compute(ak_run *r, ak_err *e)
 static void notes(const ak_run *r, ak_time_notes *n)
 {
     const seg_job *j = r->job;
-    int flags = ((const seg_args *)r->args)->flags != NULL;
+    const seg_args *a = r->args;
     snprintf(n->read, sizeof n->read, "%zu elements of %s, %zu %s", j->data.n,
-             ak_dtype_name(j->data.type), j->seg.n, flags ? "flags" : "offsets");
+             ak_dtype_name(j->data.type), j->seg.n,
+             a->flags ? "flags" : a->keys ? "keys" : "offsets");
     snprintf(n->write, sizeof n->write, "%zu elements", j->out_count);
     ak_run_note_rate(r, n, j->data.n, "elements");
     chunks_note(&j->chunks, n->compute, sizeof n->compute);

@@ -11,11 +11,16 @@ static int check_args(void *args, ak_err *e)
     const seg_args *a = args;
     if (a->offsets_type != AK_DTYPE_NONE && !a->offsets)
         return ak_fail(e, "--offsets-type needs --offsets");
+    if (a->keys_type != AK_DTYPE_NONE && !a->keys) return ak_fail(e, "--keys-type needs --keys");
+    if (a->keys_out && !(a->keys && a->reduce))
+        return ak_fail(e, "--keys-out needs --keys and --reduce");
+    if (a->keys && a->reduce && ak_path_is_stdio(a->keys) && !a->keys_out)
+        return ak_fail(e, "--keys from stdin with --reduce needs --keys-out");
     if (a->exclusive && a->reduce) return ak_fail(e, "--exclusive and --reduce exclude each other");
     return ak_check_op_type(NULL, a->type, a->op, e);
 }
 
-/* The segments: exactly one of --flags and --offsets (one_of group 1). */
+/* The segments: exactly one of --flags, --offsets and --keys (one_of group 1). */
 #define SEGMENTS 1
 
 static const ak_opt OPTIONS[] = {
@@ -34,6 +39,17 @@ static const ak_opt OPTIONS[] = {
      "of uint32 or uint64", NULL, SEGMENTS},
     {"offsets-type", 0, AK_OPT_INDEX_TYPE, offsetof(seg_args, offsets_type), "T",
      "uint32 (default) or uint64, for a raw offsets file", NULL, 0},
+    {"keys", 0, AK_OPT_INPUT, offsetof(seg_args, keys), "FILE",
+     "one key per element: a segment is a run of equal\n"
+     "consecutive keys (floats equal by bit pattern: -0.0 and\n"
+     "0.0 differ, a NaN equals a NaN of the same bits). Raw\n"
+     "(type from --keys-type) or .npy of any element type", NULL, SEGMENTS},
+    {"keys-type", 0, AK_OPT_TYPE, offsetof(seg_args, keys_type), "T",
+     "element type of a raw keys file (default uint32)", NULL, 0},
+    {"keys-out", 0, AK_OPT_TEXT, offsetof(seg_args, keys_out), "FILE",
+     "with --keys --reduce: where each segment's key goes, in\n"
+     "the keys' format (default: KEYS with '.segreduce'\n"
+     "before its extension)", NULL, 0},
     AK_OPT_HELP_TEXT("\n"),
     AK_OPTS_INPUT(seg_args),
     AK_OPTS_OUTPUT(seg_args,
@@ -69,7 +85,8 @@ static const ak_opt OPTIONS[] = {
 };
 
 AK_DEFINE_CLI(segscan, SEGSCAN_TOOL,
-              "segscan INPUT (--flags FILE | --offsets FILE [--offsets-type uint32|uint64])\n"
+              "segscan INPUT (--flags FILE | --offsets FILE [--offsets-type uint32|uint64] |\n"
+              "               --keys FILE [--keys-type T] [--keys-out FILE])\n"
               "               [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "               [--op add|mul|min|max|and|or|xor] [--exclusive] [--reduce]\n"
               "               [--memory SIZE] [--device SPEC] [--list-devices] [--time]\n"

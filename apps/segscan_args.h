@@ -12,8 +12,9 @@
 
 typedef struct seg_args {
     const char *input, *output, *device;
-    const char *flags, *offsets;
-    ak_dtype type, offsets_type; /* AK_DTYPE_NONE unless given */
+    const char *flags, *offsets, *keys;
+    const char *keys_out;        /* --keys-out (with --keys --reduce) */
+    ak_dtype type, offsets_type, keys_type; /* AK_DTYPE_NONE unless given */
     sk_op op;
     size_t memory; /* --memory: device bytes, 0 = what the device allows */
     int exclusive, reduce, time, progress, sync, list_devices, help, version;

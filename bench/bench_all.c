@@ -49,6 +49,8 @@ typedef struct bench {
     int keys_up, values_up, segs_up, coeffs_up;
     /* host read-back and serial outputs */
     uint32_t *got, *got2, *ser, *ser2, *ser_tmp;
+    uint64_t *got64;           /* rle's lengths (host-array form)             */
+    cl_mem counts64;           /* rle's lengths (cl_mem form): n uint64       */
     size_t host_n;
     bb_boost *boost;
     char boost_why[200];
@@ -107,6 +109,17 @@ static int read_u32(bench *b, cl_mem from, uint32_t *to, size_t n, char *why, si
     return rc == CL_SUCCESS ? 0 : cl_why(rc, "clEnqueueReadBuffer", why, cap);
 }
 
+/* rle's uint64 lengths, narrowed into got2 for the check. */
+static int read_lengths(bench *b, size_t runs, char *why, size_t cap)
+{
+    cl_int rc = runs ? clEnqueueReadBuffer(b->queue, b->counts64, CL_TRUE, 0, runs * 8,
+                                           b->got64, 0, NULL, NULL)
+                     : CL_SUCCESS;
+    if (rc != CL_SUCCESS) return cl_why(rc, "clEnqueueReadBuffer", why, cap);
+    for (size_t i = 0; i < runs; i++) b->got2[i] = (uint32_t)b->got64[i];
+    return 0;
+}
+
 static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t cap)
 {
     sk_state *s = self;
@@ -134,11 +147,12 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
 
 /* c->prim through scankit's device forms (SFX empty) or host-array forms
  * (SFX _host): KEYS in, OUT out, SK and SV sorted in place, KEYS with VALUES
- * and KEYS_B with VALUES_B merged into OUT and OUT2, FLAGS, OFFSETS and
- * COEFFS the segments and coefficients, KEYS_B searched in KEYS with the
- * uint64 indices into IDX; ctx, s, seg and st in scope. */
+ * and KEYS_B with VALUES_B merged into OUT and OUT2, FLAGS, OFFSETS, IDS and
+ * COEFFS the segments (IDS the by-key primitives' keys) and coefficients,
+ * C64 rle's lengths, KEYS_B searched in KEYS with the uint64 indices into
+ * IDX; ctx, s, seg and st in scope. */
 #define SK_DISPATCH(SFX, KEYS, OUT, SK, SV, KEYS_B, VALUES, VALUES_B, OUT2, FLAGS, OFFSETS,   \
-                    COEFFS, IDX)                                                         \
+                    IDS, C64, COEFFS, IDX)                                               \
     switch (c->prim) {                                                                   \
     case BB_SCAN_INCLUSIVE:                                                              \
         st = sk_scan_inclusive##SFX(ctx, SK_UINT32, SK_OP_ADD, KEYS, OUT, c->n);          \
@@ -190,6 +204,13 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
         st = sk_search_lower_bound##SFX(ctx, SK_UINT32, KEYS, KEYS_B, IDX, c->na,         \
                                         c->n - c->na, SK_ASCENDING);                     \
         break;                                                                           \
+    case BB_REDUCE_BY_KEY:                                                               \
+        st = sk_reduce_by_key##SFX(ctx, SK_UINT32, SK_UINT32, SK_OP_ADD, IDS, KEYS, OUT2, \
+                                   OUT, &s->count, c->n);                                \
+        break;                                                                           \
+    case BB_RLE:                                                                         \
+        st = sk_run_length_encode##SFX(ctx, SK_UINT32, IDS, OUT, C64, &s->count, c->n);   \
+        break;                                                                           \
     default:                                                                             \
         break;                                                                           \
     }
@@ -204,7 +225,7 @@ static int sk_run(void *self, const bb_case *c, double *ms, char *why, size_t ca
     sk_segments seg;
     memset(&seg, 0, sizeof seg);
     SK_DISPATCH(, d->keys, d->out, d->work_k, d->work_v, d->keys_b, d->values, d->values_b,
-                d->out2, d->flags, d->offsets, d->coeffs, d->out)
+                d->out2, d->flags, d->offsets, d->seg_ids, b->counts64, d->coeffs, d->out)
     if (st != SK_OK) return sk_why(s, st, bb_prim_name(c->prim), why, cap);
     double seconds = 0;
     st = sk_context_profile_take(ctx, &seconds, NULL);
@@ -237,6 +258,12 @@ static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_
         return read_u32(b, b->d.out, b->got, s->count <= n ? s->count : 0, why, cap);
     case BB_SEGREDUCE:
         return read_u32(b, b->d.out, b->got, s->count <= n ? s->count : 0, why, cap);
+    case BB_REDUCE_BY_KEY:
+        return read_u32(b, b->d.out, b->got, s->count <= n ? s->count : 0, why, cap) ||
+               read_u32(b, b->d.out2, b->got2, s->count <= n ? s->count : 0, why, cap);
+    case BB_RLE:
+        return read_u32(b, b->d.out, b->got, s->count <= n ? s->count : 0, why, cap) ||
+               read_lengths(b, s->count <= n ? s->count : 0, why, cap);
     case BB_SORT_KEYS:
         return read_u32(b, b->d.work_k, b->got, n, why, cap);
     case BB_SORT_PAIRS:
@@ -290,8 +317,8 @@ static int host_run(void *self, const bb_case *c, double *ms, char *why, size_t 
     memset(&seg, 0, sizeof seg);
     double t0 = bb_now();
     SK_DISPATCH(_host, c->keys, b->got, b->got, b->got2, c->keys + c->na, c->values,
-                c->values + c->na, b->got2, c->flags, c->offsets, c->coeffs,
-                (uint64_t *)(void *)b->got)
+                c->values + c->na, b->got2, c->flags, c->offsets, c->seg_ids, b->got64,
+                c->coeffs, (uint64_t *)(void *)b->got)
     *ms = (bb_now() - t0) * 1e3;
     double dummy = 0;
     sk_context_profile_take(ctx, &dummy, NULL); /* drop the launches' record */
@@ -302,6 +329,10 @@ static int host_run(void *self, const bb_case *c, double *ms, char *why, size_t 
 static int host_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
 {
     sk_state *s = self;
+    (void)why, (void)cap;
+    if (c->prim == BB_RLE)
+        for (size_t i = 0; i < s->count && i < c->n; i++)
+            s->b->got2[i] = (uint32_t)s->b->got64[i];
     *r = (bb_result){s->b->got, s->b->got2, s->count, s->scalar, s->poly};
     if (c->prim != BB_LOWER_BOUND && c->prim != BB_LOWER_BOUND_SORTED) return 0;
     r->out = s->b->got2; /* the uint64 indices in got, narrowed */
@@ -357,7 +388,7 @@ static void devbufs_release(bench *b)
 {
     cl_mem *m[] = {&b->d.keys, &b->d.values, &b->d.keys_b, &b->d.values_b, &b->d.flags,
                    &b->d.offsets, &b->d.seg_ids, &b->d.coeffs, &b->d.out, &b->d.out2,
-                   &b->d.work_k, &b->d.work_v};
+                   &b->d.work_k, &b->d.work_v, &b->counts64};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         if (*m[i] && clReleaseMemObject(*m[i]) != CL_SUCCESS) b->errors++;
         *m[i] = NULL;
@@ -378,7 +409,8 @@ static int devbufs_alloc(bench *b, size_t n, char *why, size_t cap)
         {&b->d.flags, m, "flags"},     {&b->d.offsets, u + 4, "offsets"},
         {&b->d.seg_ids, u, "seg_ids"}, {&b->d.coeffs, m * sizeof(double), "coeffs"},
         {&b->d.out, u + 4, "out"},     {&b->d.out2, u, "out2"},
-        {&b->d.work_k, u, "work_k"},   {&b->d.work_v, u, "work_v"}};
+        {&b->d.work_k, u, "work_k"},   {&b->d.work_v, u, "work_v"},
+        {&b->counts64, m * 8, "counts64"}};
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
         cl_int rc = CL_SUCCESS;
         *list[i].mem = clCreateBuffer(b->clctx, CL_MEM_READ_WRITE, list[i].bytes, NULL, &rc);
@@ -439,9 +471,10 @@ static int upload_case(bench *b, const bb_case *c, char *why, size_t cap)
 
 static void host_release(bench *b)
 {
-    void *arrays[] = {b->got, b->got2, b->ser, b->ser2, b->ser_tmp};
+    void *arrays[] = {b->got, b->got2, b->ser, b->ser2, b->ser_tmp, b->got64};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     b->got = b->got2 = b->ser = b->ser2 = b->ser_tmp = NULL;
+    b->got64 = NULL;
     b->host_n = 0;
 }
 
@@ -454,7 +487,8 @@ static int host_alloc(bench *b, size_t n)
     b->ser = malloc(m * 4);
     b->ser2 = malloc(m * 4);
     b->ser_tmp = malloc(2 * m * 4);
-    if (!b->got || !b->got2 || !b->ser || !b->ser2 || !b->ser_tmp) {
+    b->got64 = malloc(m * 8);
+    if (!b->got || !b->got2 || !b->ser || !b->ser2 || !b->ser_tmp || !b->got64) {
         host_release(b);
         return -1;
     }

@@ -19,7 +19,8 @@
 static const char *const prim_names[BB_PRIM_COUNT] = {
     "scan_inclusive", "scan_exclusive", "reduce",     "select_if",   "partition",
     "sort_keys",      "sort_pairs",     "merge_keys", "merge_pairs", "segscan",
-    "segreduce",      "poly_eval",      "lower_bound", "lower_bound_sorted"};
+    "segreduce",      "poly_eval",      "lower_bound", "lower_bound_sorted",
+    "reduce_by_key",  "rle"};
 
 const char *bb_prim_name(bb_prim p)
 {
@@ -123,7 +124,7 @@ typedef struct bb_cli_args {
                 "comma list of: scan_inclusive scan_exclusive reduce\n"                 \
                 "select_if partition sort_keys sort_pairs merge_keys\n"                 \
                 "merge_pairs segscan segreduce poly_eval lower_bound\n"                 \
-                "lower_bound_sorted (default: all)"),                                   \
+                "lower_bound_sorted reduce_by_key rle (default: all)"),                 \
     BB_TEXT_ROW("dists", dists, "LIST",                                                   \
                 "only these distributions (uniform, entropy:2, entropy:3,\n"            \
                 "entropy:4, sorted, reversed, equal, few-unique)"),                     \
@@ -645,6 +646,25 @@ static void lower_bound_serial(const uint32_t *hay, size_t na, const uint32_t *n
     }
 }
 
+/* reduce_by_key (the sum of `keys` over each run of equal segment ids
+ * into out, the ids into out2) or rle (each run's id into out, its length
+ * into out2), comparing each key with the one before. @return the runs. */
+static size_t serial_by_key(const bb_case *c, uint32_t *out, uint32_t *out2)
+{
+    const uint32_t *ids = c->seg_ids, *in = c->keys;
+    int rle = c->prim == BB_RLE;
+    size_t runs = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (i == 0 || ids[i] != ids[i - 1]) {
+            out[runs] = rle ? ids[i] : 0;
+            out2[runs++] = rle ? 0 : ids[i];
+        }
+        if (rle) out2[runs - 1]++;
+        else out[runs - 1] += in[i];
+    }
+    return runs;
+}
+
 void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t *out2,
                    uint32_t *tmp, size_t *count, uint32_t *scalar, double *poly)
 {
@@ -722,6 +742,10 @@ void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t 
         }
         *count = c->nseg;
         break;
+    case BB_REDUCE_BY_KEY:
+    case BB_RLE:
+        *count = serial_by_key(c, out, out2);
+        break;
     case BB_POLY: {
         double r = 0.0, x = c->x;
         for (size_t i = n; i-- > 0;) r = r * x + c->coeffs[i];
@@ -796,7 +820,7 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
         c->values = in->values;
         h = bb_checksum(in->values, n * sizeof(uint32_t), h);
     }
-    if (p == BB_SEGSCAN || p == BB_SEGREDUCE) {
+    if (p == BB_SEGSCAN || p == BB_SEGREDUCE || p == BB_REDUCE_BY_KEY || p == BB_RLE) {
         if (!in->have_segments) {
             bb_gen_segments(n, in->seed, in->flags, in->offsets, &in->nseg, in->seg_ids);
             in->have_segments = 1;
@@ -935,6 +959,14 @@ int bb_check(const bb_case *c, const bb_result *r, int flags, char *why, size_t 
     case BB_LOWER_BOUND:
     case BB_LOWER_BOUND_SORTED:
         return mismatch(r->out, c->ref_out, n - c->na, "indices", why, cap);
+    case BB_REDUCE_BY_KEY:
+    case BB_RLE:
+        if (r->count != c->ref_count) {
+            snprintf(why, cap, "%zu runs, want %zu", r->count, c->ref_count);
+            return 1;
+        }
+        return mismatch(r->out, c->ref_out, r->count, "out", why, cap) ||
+               mismatch(r->out2, c->ref_out2, r->count, "out2", why, cap);
     case BB_POLY: {
         double err = fabs(r->poly - c->ref_poly);
         if (!(err <= c->poly_bound)) {

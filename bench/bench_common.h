@@ -52,6 +52,8 @@ typedef enum bb_prim {
     BB_POLY,
     BB_LOWER_BOUND,
     BB_LOWER_BOUND_SORTED,
+    BB_REDUCE_BY_KEY,
+    BB_RLE,
     BB_PRIM_COUNT
 } bb_prim;
 
@@ -59,7 +61,9 @@ typedef enum bb_prim {
 #define BB_PREDICATE "(x & 1u) != 0"
 /* The point at which poly_eval evaluates (coefficients are uniform in [-1, 1)). */
 #define BB_POLY_X 0.999
-/* Segment lengths of segscan and segreduce: uniform in [1, BB_SEG_MAX_LEN]. */
+/* Segment lengths of segscan and segreduce: uniform in [1, BB_SEG_MAX_LEN].
+ * reduce_by_key and rle take the segment indices as their keys (runs of
+ * those lengths); reduce_by_key sums `keys` by them. */
 #define BB_SEG_MAX_LEN 2048u
 
 const char *bb_prim_name(bb_prim p);
@@ -276,9 +280,11 @@ typedef struct bb_case {
     uint64_t checksum;         /* of every input above                  */
     /* reference result */
     const uint32_t *ref_out;   /* n (nseg for segreduce, n - na indices */
-                               /* for the searches)                     */
-    const uint32_t *ref_out2;  /* n values (sort_pairs, merge_pairs)    */
-    size_t ref_count;          /* select_if, partition                  */
+                               /* for the searches; reduce_by_key:      */
+                               /* totals; rle: each run's key)          */
+    const uint32_t *ref_out2;  /* n values (sort_pairs, merge_pairs);   */
+                               /* reduce_by_key: the keys; rle: lengths */
+    size_t ref_count;          /* select_if, partition, the by-key runs */
     uint32_t ref_scalar;       /* reduce                                */
     double ref_poly, poly_bound;
 } bb_case;

@@ -125,7 +125,8 @@ void algorithm(bb_boost *b, const bb_case *c)
         bc::merge(k, k + c->na, kb, kb + (n - c->na), o, b->queue);
         break;
     }
-    case BB_SEGREDUCE: {
+    case BB_SEGREDUCE:
+    case BB_REDUCE_BY_KEY: {
         it ids = bc::make_buffer_iterator<cl_uint>(b->seg_ids, 0);
         it o2 = bc::make_buffer_iterator<cl_uint>(b->out2, 0);
         b->count = static_cast<size_t>(
@@ -179,7 +180,9 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
     cl_command_queue q = b->queue.get();
     size_t n = c->n, m = n;
     cl_mem from = b->d->out;
-    if (c->prim == BB_SELECT_IF || c->prim == BB_SEGREDUCE) m = b->count <= n ? b->count : 0;
+    bool by_key = c->prim == BB_REDUCE_BY_KEY;
+    if (c->prim == BB_SELECT_IF || c->prim == BB_SEGREDUCE || by_key)
+        m = b->count <= n ? b->count : 0;
     if (c->prim == BB_SORT_KEYS || c->prim == BB_SORT_PAIRS || c->prim == BB_PARTITION)
         from = b->d->work_k;
     b->got.resize(n ? n : 1);
@@ -188,6 +191,9 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
     if (m && c->prim != BB_REDUCE)
         rc = clEnqueueReadBuffer(q, from, CL_TRUE, 0, m * sizeof(cl_uint), b->got.data(), 0,
                                  nullptr, nullptr);
+    if (rc == CL_SUCCESS && m && by_key)
+        rc = clEnqueueReadBuffer(q, b->d->out2, CL_TRUE, 0, m * sizeof(cl_uint), b->got2.data(),
+                                 0, nullptr, nullptr);
     if (rc == CL_SUCCESS && n && c->prim == BB_SORT_PAIRS)
         rc = clEnqueueReadBuffer(q, b->d->work_v, CL_TRUE, 0, n * sizeof(cl_uint),
                                  b->got2.data(), 0, nullptr, nullptr);
@@ -234,7 +240,7 @@ int bb_boost_supports(bb_prim p)
     /* merge, but no merge of pairs (no merge_by_key); lower_bound of one
      * value only (no vectorised search) */
     return p != BB_SEGSCAN && p != BB_MERGE_PAIRS && p != BB_POLY && p != BB_LOWER_BOUND &&
-           p != BB_LOWER_BOUND_SORTED && (unsigned)p < BB_PRIM_COUNT;
+           p != BB_LOWER_BOUND_SORTED && p != BB_RLE && (unsigned)p < BB_PRIM_COUNT;
 }
 
 int bb_boost_impl(bb_boost *b, const bb_devbufs *d, const bb_case *c, bb_impl *im, char *why,

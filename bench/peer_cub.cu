@@ -25,6 +25,7 @@
 
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
+#include <cuda/std/functional>
 
 #if __has_include(<cub/device/device_merge.cuh>)
 #include <cub/device/device_merge.cuh>
@@ -206,6 +207,12 @@ cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
     case BB_LOWER_BOUND:
     case BB_LOWER_BOUND_SORTED:
         return lower_bound(s, c, temp, bytes);
+    case BB_REDUCE_BY_KEY:
+        return cub::DeviceReduce::ReduceByKey(temp, *bytes, s->seg_ids, s->out2, s->keys,
+                                              s->out, s->count, cuda::std::plus<uint32_t>(), n);
+    case BB_RLE:
+        return cub::DeviceRunLengthEncode::Encode(temp, *bytes, s->seg_ids, s->out, s->out2,
+                                                  s->count, n);
     default:
         return cudaErrorInvalidValue;
     }
@@ -296,6 +303,12 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
         m = c->nseg;
         s->host_count = c->nseg;
     }
+    bool by_key = c->prim == BB_REDUCE_BY_KEY || c->prim == BB_RLE;
+    if (by_key) {
+        CK(cudaMemcpy(&count, s->count, sizeof count, cudaMemcpyDeviceToHost), "cudaMemcpy");
+        s->host_count = count >= 0 && static_cast<size_t>(count) <= n ? count : (size_t)-1;
+        m = s->host_count <= n ? s->host_count : 0;
+    }
     if (c->prim == BB_REDUCE) m = 1;
     bool search = c->prim == BB_LOWER_BOUND || c->prim == BB_LOWER_BOUND_SORTED;
     if (search) m = 2 * (n - c->na); // uint64 indices, narrowed below
@@ -303,6 +316,9 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
               "cudaMemcpy");
     if ((c->prim == BB_SORT_PAIRS || c->prim == BB_MERGE_PAIRS) && n)
         CK(cudaMemcpy(s->got2.data(), s->out2, n * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+           "cudaMemcpy");
+    if (by_key && m)
+        CK(cudaMemcpy(s->got2.data(), s->out2, m * sizeof(uint32_t), cudaMemcpyDeviceToHost),
            "cudaMemcpy");
     r->out = s->got.data();
     r->out2 = s->got2.data();

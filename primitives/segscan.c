@@ -278,9 +278,8 @@ out:
 
 /* ---- the operations ---------------------------------------------------------------------- */
 
-static sk_status segscan_run(sk_context *ctx, const sk_monoid *m, bool order_free,
-                             cl_mem src, cl_mem dst, size_t n, const sk_segments *seg,
-                             bool exclusive)
+sk_status sk__segscan_run(sk_context *ctx, const sk_monoid *m, bool order_free, cl_mem src,
+                          cl_mem dst, size_t n, const sk_segments *seg, bool exclusive)
 {
     seg_job j;
     const sk__program *prog = NULL;
@@ -342,9 +341,8 @@ out:
     return st;
 }
 
-static sk_status segreduce_run(sk_context *ctx, const sk_monoid *m, bool order_free,
-                               cl_mem src, size_t n, const sk_segments *seg, cl_mem totals,
-                               size_t *segments)
+sk_status sk__segreduce_run(sk_context *ctx, const sk_monoid *m, bool order_free, cl_mem src,
+                            size_t n, const sk_segments *seg, cl_mem totals, size_t *segments)
 {
     seg_job j;
     sk_status st = SK_OK;
@@ -388,39 +386,39 @@ typedef struct seg_builtin {
 sk_status sk_segscan_inclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
                                const sk_segments *seg, cl_mem dst, size_t n)
 {
-    SK_SEG_BUILTIN(ctx, type, op, segscan_run(ctx, m, order_free, src, dst, n, seg, false));
+    SK_SEG_BUILTIN(ctx, type, op, sk__segscan_run(ctx, m, order_free, src, dst, n, seg, false));
 }
 
 sk_status sk_segscan_exclusive(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
                                const sk_segments *seg, cl_mem dst, size_t n)
 {
-    SK_SEG_BUILTIN(ctx, type, op, segscan_run(ctx, m, order_free, src, dst, n, seg, true));
+    SK_SEG_BUILTIN(ctx, type, op, sk__segscan_run(ctx, m, order_free, src, dst, n, seg, true));
 }
 
 sk_status sk_segscan_inclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
                                       const sk_segments *seg, cl_mem dst, size_t n)
 {
-    SK_SEG_MONOID(ctx, segscan_run(ctx, m, order_free, src, dst, n, seg, false));
+    SK_SEG_MONOID(ctx, sk__segscan_run(ctx, m, order_free, src, dst, n, seg, false));
 }
 
 sk_status sk_segscan_exclusive_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
                                       const sk_segments *seg, cl_mem dst, size_t n)
 {
-    SK_SEG_MONOID(ctx, segscan_run(ctx, m, order_free, src, dst, n, seg, true));
+    SK_SEG_MONOID(ctx, sk__segscan_run(ctx, m, order_free, src, dst, n, seg, true));
 }
 
 sk_status sk_segreduce(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
                        const sk_segments *seg, cl_mem totals, size_t *segments, size_t n)
 {
     SK_SEG_BUILTIN(ctx, type, op,
-                   segreduce_run(ctx, m, order_free, src, n, seg, totals, segments));
+                   sk__segreduce_run(ctx, m, order_free, src, n, seg, totals, segments));
 }
 
 sk_status sk_segreduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
                               const sk_segments *seg, cl_mem totals, size_t *segments,
                               size_t n)
 {
-    SK_SEG_MONOID(ctx, segreduce_run(ctx, m, order_free, src, n, seg, totals, segments));
+    SK_SEG_MONOID(ctx, sk__segreduce_run(ctx, m, order_free, src, n, seg, totals, segments));
 }
 
 /* ---- host-array forms ---------------------------------------------------------------------- */
@@ -454,7 +452,7 @@ static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, bool order_fr
     if (n && !dst) return sk__fail(ctx, SK_E_INVALID_ARG, "dst is NULL");
     SK_TRY(upload_segments(ctx, h, n, &seg));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, bytes, 1, &in));
-    SK_TRY(segscan_run(ctx, m, order_free, in, in, n, &seg, exclusive));
+    SK_TRY(sk__segscan_run(ctx, m, order_free, in, in, n, &seg, exclusive));
     if (bytes) SK_TRY(sk__download(ctx, in, 0, dst, bytes));
 out:
     return st;
@@ -477,7 +475,7 @@ static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, bool order_
     size_t capacity = seg.offsets ? seg.count : n;
     SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, (capacity ? capacity : 1) * m->size,
                            &out_mem));
-    SK_TRY(segreduce_run(ctx, m, order_free, in, n, &seg, out_mem, &got));
+    SK_TRY(sk__segreduce_run(ctx, m, order_free, in, n, &seg, out_mem, &got));
     if (got) SK_TRY(sk__download(ctx, out_mem, 0, totals, got * m->size));
     if (segments) *segments = got;
 out:

@@ -39,6 +39,15 @@ sk_status sk__segscan_program(seg_job *j, bool combine, const char *defines,
                               const char *const *kernels, unsigned count,
                               const sk__program **prog);
 
+/* The segmented scan of n elements of src into dst (src may be dst), and
+ * the segment totals: the entry points' work after SK_ENTER, for the
+ * primitives built on them (bykey.c). order_free: the results never
+ * depend on the combining order (sk__monoid_of). */
+sk_status sk__segscan_run(sk_context *ctx, const sk_monoid *m, bool order_free, cl_mem src,
+                          cl_mem dst, size_t n, const sk_segments *seg, bool exclusive);
+sk_status sk__segreduce_run(sk_context *ctx, const sk_monoid *m, bool order_free, cl_mem src,
+                            size_t n, const sk_segments *seg, cl_mem totals, size_t *segments);
+
 /* The segmented scans' small scratch: counts, the offsets check, the CPU
  * shape's chunk partials (segscan.c). */
 extern const sk__scratch_id sk__seg_small;

@@ -408,7 +408,8 @@ sk_status sk__fit_wg(sk_context *ctx, const sk__program *prog, const char *what,
 /* *bytes = n * elem, or SK_E_INVALID_ARG when that overflows size_t. */
 sk_status sk__byte_size(sk_context *ctx, size_t n, size_t elem, size_t *bytes);
 
-/* Checks that `mem` is a buffer of at least `bytes` bytes. */
+/* Checks that `mem` is a buffer of at least `bytes` bytes (while measuring
+ * scratch, the stand-in that scratch requests get passes as any size). */
 sk_status sk__check_buffer(sk_context *ctx, cl_mem mem, size_t bytes, const char *name);
 
 /* Whether the first b1 bytes of m1 and the first b2 of m2 share memory:

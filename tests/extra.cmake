@@ -10,6 +10,8 @@
 #   oclgrind_merge_kernels               every merge kernel, both shapes, every check
 #   oclgrind_histogram_kernels           every histogram kernel, both shapes, every check
 #   oclgrind_search_kernels              every sorted-search kernel, both shapes, every check
+#   oclgrind_bykey_kernels               the by-key kernel, both shapes, with the
+#                                        segmented-scan and compaction kernels under it
 #   install_package_builds_a_consumer    cmake --install, then a separate project
 #                                        builds against it (CMake and pkg-config),
 #                                        and one builds scankit as its subproject
@@ -25,6 +27,7 @@
 # (og_harness.c), which checks against the CPU references (ref/*.c); the
 # harness and the drivers set test hooks (primitives/sk_testing.h).
 set(SKT_OG_DRIVERS
+  og_bykey.c
   og_compact.c
   og_driver.c
   og_histogram.c
@@ -83,6 +86,10 @@ set_tests_properties(oclgrind_histogram_kernels
 add_test(NAME oclgrind_search_kernels
   COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_search>)
 set_tests_properties(oclgrind_search_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME oclgrind_bykey_kernels
+  COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_bykey>)
+set_tests_properties(oclgrind_bykey_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Rough seconds of each (one process each, Oclgrind an interpreter): started
 # first in a fresh clone (tests/CMakeLists.txt says why), they overlap the

@@ -39,8 +39,9 @@ typedef enum sop {
     OP_SCAN, OP_SCAN_EXCL_IN_PLACE, OP_REDUCE, OP_SELECT_IF, OP_FLAGGED_PAIRS,
     OP_PARTITION_PAIRS, OP_UNIQUE, OP_SELECT_DEVCOUNT, OP_SORT_KEYS, OP_SORT_PAIRS,
     OP_SORT_KEYS_24_BITS, OP_MERGE_PAIRS, OP_SEGSCAN_FLAGS, OP_SEGSCAN_OFFSETS_EXCL,
-    OP_SEGREDUCE_FLAGS, OP_SEGREDUCE_OFFSETS, OP_HISTOGRAM_EVEN, OP_SEARCH_UPPER, OP_POLY_EVAL,
-    OP_POLY_POINTS, OP_POLY_PREFIXES, OP_COUNT
+    OP_SEGREDUCE_FLAGS, OP_SEGREDUCE_OFFSETS, OP_HISTOGRAM_EVEN, OP_SEARCH_UPPER, OP_RLE,
+    OP_REDUCE_BY_KEY, OP_SCAN_BY_KEY_EXCL, OP_POLY_EVAL, OP_POLY_POINTS, OP_POLY_PREFIXES,
+    OP_COUNT
 } sop;
 
 static const char *const OP_NAMES[OP_COUNT] = {
@@ -48,7 +49,8 @@ static const char *const OP_NAMES[OP_COUNT] = {
     "partition_pairs", "unique", "select_if_devcount", "sort_keys", "sort_pairs",
     "sort_keys_bits 0..24", "merge_pairs", "segscan by flags", "exclusive segscan by offsets",
     "segreduce by flags", "segreduce by offsets", "histogram_even", "search_upper_bound",
-    "poly_eval", "poly_eval_points", "poly_horner_prefixes"};
+    "run_length_encode", "reduce_by_key", "exclusive scan_by_key", "poly_eval",
+    "poly_eval_points", "poly_horner_prefixes"};
 
 static int op_is_poly(sop o) { return o >= OP_POLY_EVAL; }
 
@@ -183,6 +185,11 @@ static sk_status run(job *j)
                                  n, n < 7 ? 1 : 7);
     case OP_SEARCH_UPPER: /* no scratch; n / 2 needles from aux, indices within out */
         return sk_search_upper_bound(c, t, j->in, j->aux, j->out, n, n / 2, SK_ASCENDING);
+    case OP_RLE: return sk_run_length_encode(c, t, j->in, j->out, j->out2, &j->count, n);
+    case OP_REDUCE_BY_KEY:
+        return sk_reduce_by_key(c, t, t, SK_OP_ADD, j->in, j->in, j->out, j->out2, &j->count, n);
+    case OP_SCAN_BY_KEY_EXCL:
+        return sk_scan_by_key_exclusive(c, t, t, SK_OP_MAX, j->in, j->in, j->out, n);
     case OP_POLY_EVAL: {
         double r = 0;
         sk_status st = sk_poly_eval(c, t, j->in, 0.5, &r, n);
@@ -232,7 +239,8 @@ static size_t measure(job *j, const char *what)
               at, bytes, after[at < bytes ? at : 0], before[at < bytes ? at : 0]);
     int reports = j->op == OP_REDUCE || j->op == OP_POLY_EVAL;
     int counts = j->op >= OP_SELECT_IF && j->op <= OP_UNIQUE;
-    counts = counts || j->op == OP_SEGREDUCE_FLAGS || j->op == OP_SEGREDUCE_OFFSETS;
+    counts = counts || j->op == OP_SEGREDUCE_FLAGS || j->op == OP_SEGREDUCE_OFFSETS ||
+             j->op == OP_RLE || j->op == OP_REDUCE_BY_KEY;
     /* by offsets, the number of segments is the caller's, not the device's */
     size_t count = j->op == OP_SEGREDUCE_OFFSETS ? j->segs : 0;
     if (j->n && counts)

@@ -225,6 +225,36 @@ typedef struct form_args {
     X(histogram_edges, TYPED, sk_histogram_edges(c, t, F.in, F.in, F.out, n, 4))             \
     X(histogram_even_host, HOST | TYPED, sk_histogram_even_host(c, t, hi, 0.0, 1.0, ho, n, 4)) \
     X(histogram_edges_host, HOST | TYPED, sk_histogram_edges_host(c, t, hi, hi, ho, n, 4))   \
+    X(run_length_encode, TYPED, sk_run_length_encode(c, t, F.in, F.out, F.vout, &F.count, n)) \
+    X(reduce_by_key, TYPED,                                                                  \
+      sk_reduce_by_key(c, t, t, SK_OP_ADD, F.in, F.in, F.out, F.vout, &F.count, n))          \
+    X(reduce_by_key_monoid, MONOID,                                                          \
+      sk_reduce_by_key_monoid(c, SK_UINT32, m, F.in, F.in, F.out, F.vout, &F.count, n))      \
+    X(scan_by_key_inclusive, TYPED,                                                          \
+      sk_scan_by_key_inclusive(c, t, t, SK_OP_ADD, F.in, F.in, F.out, n))                    \
+    X(scan_by_key_exclusive, TYPED,                                                          \
+      sk_scan_by_key_exclusive(c, t, t, SK_OP_ADD, F.in, F.in, F.out, n))                    \
+    X(scan_by_key_inclusive_monoid, MONOID,                                                  \
+      sk_scan_by_key_inclusive_monoid(c, SK_UINT32, m, F.in, F.in, F.out, n))                \
+    X(scan_by_key_exclusive_monoid, MONOID,                                                  \
+      sk_scan_by_key_exclusive_monoid(c, SK_UINT32, m, F.in, F.in, F.out, n))                \
+    X(unique_by_key, TYPED, sk_unique_by_key(c, t, 4, F.in, F.in, F.out, F.vout, &F.count, n)) \
+    X(run_length_encode_host, HOST | TYPED,                                                  \
+      sk_run_length_encode_host(c, t, hi, ho, hv, &F.count, n))                              \
+    X(reduce_by_key_host, HOST | TYPED,                                                      \
+      sk_reduce_by_key_host(c, t, t, SK_OP_ADD, hi, hi, ho, hv, &F.count, n))                \
+    X(reduce_by_key_monoid_host, HOST | MONOID,                                              \
+      sk_reduce_by_key_monoid_host(c, SK_UINT32, m, hi, hi, ho, hv, &F.count, n))            \
+    X(scan_by_key_inclusive_host, HOST | TYPED,                                              \
+      sk_scan_by_key_inclusive_host(c, t, t, SK_OP_ADD, hi, hi, ho, n))                      \
+    X(scan_by_key_exclusive_host, HOST | TYPED,                                              \
+      sk_scan_by_key_exclusive_host(c, t, t, SK_OP_ADD, hi, hi, ho, n))                      \
+    X(scan_by_key_inclusive_monoid_host, HOST | MONOID,                                      \
+      sk_scan_by_key_inclusive_monoid_host(c, SK_UINT32, m, hi, hi, ho, n))                  \
+    X(scan_by_key_exclusive_monoid_host, HOST | MONOID,                                      \
+      sk_scan_by_key_exclusive_monoid_host(c, SK_UINT32, m, hi, hi, ho, n))                  \
+    X(unique_by_key_host, HOST | TYPED,                                                      \
+      sk_unique_by_key_host(c, t, 4, hi, hi, ho, hv, &F.count, n))                           \
     X(merge_keys, TYPED | BITS, sk_merge_keys(c, t, F.in, F.in, F.out, n, n, A))              \
     X(merge_pairs, TYPED | BITS,                                                             \
       sk_merge_pairs(c, t, 4, F.in, F.in, F.in, F.in, F.out, F.vout, n, n, A))               \

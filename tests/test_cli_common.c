@@ -334,14 +334,15 @@ Test(cli_common, in_place_needs_an_input_file_in_every_program_that_offers_it)
 Test(cli_common, exactly_one_option_of_a_group_is_asked_for_in_the_same_words)
 {
     static const usage_case cases[] = {
-        {"compact", {"d", NULL}, "give exactly one of --if, --flags, --partition, --unique"},
+        {"compact", {"d", NULL},
+         "give exactly one of --if, --flags, --partition, --unique, --rle"},
         {"compact", {"d", "--unique", "--partition", "1", NULL},
-         "give exactly one of --if, --flags, --partition, --unique"},
+         "give exactly one of --if, --flags, --partition, --unique, --rle"},
         {"compact", {"d", "--if", "x > 1u", "--if", "x > 2u", NULL},
-         "give exactly one of --if, --flags, --partition, --unique"},
-        {"segscan", {"d", NULL}, "give exactly one of --flags and --offsets"},
+         "give exactly one of --if, --flags, --partition, --unique, --rle"},
+        {"segscan", {"d", NULL}, "give exactly one of --flags, --offsets, --keys"},
         {"segscan", {"d", "--flags", "f", "--offsets", "o", NULL},
-         "give exactly one of --flags and --offsets"},
+         "give exactly one of --flags, --offsets, --keys"},
         {"polyeval", {"c", NULL}, "give exactly one of --x and --points"},
         {"polyeval", {"c", "--points", "p", "-x", "1", NULL},
          "give exactly one of --x and --points"},

@@ -1356,6 +1356,148 @@ SK_API sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m,
                                           void *totals, size_t *segments, size_t n);
 
 /* ------------------------------------------------------------------------ */
+/* Run-length encoding and by-key reductions                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Every function below splits its n keys (of any sk_type) into runs of
+ * equal consecutive keys: a run starts at element 0 and wherever a key
+ * differs from the key before it. Keys are equal when their bits are:
+ * integers by value; floats by bit pattern, so -0.0 and +0.0 are
+ * different keys, and NaNs are equal to each other exactly when their bits
+ * are (a run of one NaN repeated is one run; NaNs of other signs or
+ * payloads are different keys). That is the radix sort's grouping: after
+ * sk_sort_keys every distinct key is one run, and a run-length encoding
+ * decodes to its input bit for bit. (sk_unique compares with the type's
+ * `==` instead.)
+ *  - The head flags of the runs (uint8, n bytes of scratch) come from one
+ *    comparison kernel (kernels/bykey.cl); the rest is the segmented scan
+ *    (sk_segscan_*, sk_segreduce), and the compaction (sk_select_flagged)
+ *    for the keys and values kept, so values follow their rules: any
+ *    built-in (type, op) or custom monoid, "Float semantics" per run.
+ *  - *runs gets the number of runs, 0 for n = 0 (runs NULL is
+ *    SK_E_INVALID_ARG); outputs are written only in [0, runs) (a scan,
+ *    which has no runs argument, writes n values).
+ *  - The cl_mem forms need outputs distinct from the inputs and from each
+ *    other (but a scan's values_out may be values_in); they block to read
+ *    the number of runs, a scan does not block. The _host forms copy in
+ *    and out (blocking) and write outputs only on success; pointers may be
+ *    NULL when n is 0.
+ *  - Bad arguments (NULL, invalid types, value_size not 4 or 8, buffers
+ *    smaller than n elements, an output that is also an input) give
+ *    SK_E_INVALID_ARG and leave every output untouched; byte sizes over
+ *    SIZE_MAX or the device's largest buffer give SK_E_SIZE; float64 keys
+ *    or values without fp64 give SK_E_UNSUPPORTED.
+ * Since 1.1. */
+
+/*! sk_run_length_encode() :
+ *  values_out[r] is the key of run r and counts_out[r] (uint64) its
+ *  length; *runs the number of runs. values_out holds n elements of
+ *  `type`, counts_out n uint64 (the most runs there can be). It is
+ *  sk_reduce_by_key() of ones with SK_OP_ADD on uint64: 8 n bytes of
+ *  scratch hold the ones.
+ *  @return SK_OK, SK_E_INVALID_ARG, SK_E_SIZE, SK_E_UNSUPPORTED,
+ *  SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY.
+ *  Since 1.1. */
+SK_API sk_status sk_run_length_encode(sk_context *ctx, sk_type type, cl_mem src,
+                                      cl_mem values_out, cl_mem counts_out, size_t *runs,
+                                      size_t n);
+
+/*! sk_reduce_by_key() :
+ *  keys_out[r] is the key of run r and values_out[r] combines, in order,
+ *  the values (of `type`, with `op`) of the elements of run r; *runs the
+ *  number of runs. keys_out and values_out hold n elements each. Floats:
+ *  "Float semantics" above, per run.
+ *  @return as sk_run_length_encode(); SK_E_UNSUPPORTED also for a bitwise
+ *  op on float values. */
+SK_API sk_status sk_reduce_by_key(sk_context *ctx, sk_type key_type, sk_type type, sk_op op,
+                                  cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                                  cl_mem values_out, size_t *runs, size_t n);
+
+/*! sk_reduce_by_key_monoid() : sk_reduce_by_key() over a caller-defined
+ *  monoid (see sk_monoid); values are m->size bytes each.
+ *  @return as sk_reduce_by_key(). */
+SK_API sk_status sk_reduce_by_key_monoid(sk_context *ctx, sk_type key_type, const sk_monoid *m,
+                                         cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                                         cl_mem values_out, size_t *runs, size_t n);
+
+/*! sk_scan_by_key_inclusive() :
+ *  The inclusive scan of the values (of `type`, with `op`) restarting at
+ *  every run of equal keys: values_out[i] combines values_in[h] ..
+ *  values_in[i], h the first element of i's run. values_out may be
+ *  values_in (in place), not keys. Asynchronous but for the head flags'
+ *  program build.
+ *  @return as sk_reduce_by_key(). */
+SK_API sk_status sk_scan_by_key_inclusive(sk_context *ctx, sk_type key_type, sk_type type,
+                                          sk_op op, cl_mem keys, cl_mem values_in,
+                                          cl_mem values_out, size_t n);
+
+/*! sk_scan_by_key_exclusive() :
+ *  As sk_scan_by_key_inclusive(), exclusive: the first element of each run
+ *  gets the identity, values_out[i] combines values_in[h] .. values_in[i-1].
+ *  @return as sk_reduce_by_key(). */
+SK_API sk_status sk_scan_by_key_exclusive(sk_context *ctx, sk_type key_type, sk_type type,
+                                          sk_op op, cl_mem keys, cl_mem values_in,
+                                          cl_mem values_out, size_t n);
+
+/*! sk_scan_by_key_inclusive_monoid(), sk_scan_by_key_exclusive_monoid() :
+ *  The same over a caller-defined monoid (see sk_monoid).
+ *  @return as sk_reduce_by_key(). */
+SK_API sk_status sk_scan_by_key_inclusive_monoid(sk_context *ctx, sk_type key_type,
+                                                 const sk_monoid *m, cl_mem keys,
+                                                 cl_mem values_in, cl_mem values_out,
+                                                 size_t n);
+SK_API sk_status sk_scan_by_key_exclusive_monoid(sk_context *ctx, sk_type key_type,
+                                                 const sk_monoid *m, cl_mem keys,
+                                                 cl_mem values_in, cl_mem values_out,
+                                                 size_t n);
+
+/*! sk_unique_by_key() :
+ *  keys_out[r] is the first key of run r and values_out[r] its value
+ *  (value_size 4 or 8 bytes; values are never compared); *runs the number
+ *  of runs. values_in and values_out may both be NULL (keys alone; then
+ *  value_size is ignored).
+ *  @return as sk_run_length_encode(). */
+SK_API sk_status sk_unique_by_key(sk_context *ctx, sk_type key_type, size_t value_size,
+                                  cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                                  cl_mem values_out, size_t *runs, size_t n);
+
+/*! Host-array forms of the eight above (blocking): inputs of n elements,
+ *  outputs written for *runs elements (n values for the scans).
+ *  @return as the cl_mem forms.
+ *  Since 1.1. */
+SK_API sk_status sk_run_length_encode_host(sk_context *ctx, sk_type type, const void *src,
+                                           void *values_out, uint64_t *counts_out,
+                                           size_t *runs, size_t n);
+SK_API sk_status sk_reduce_by_key_host(sk_context *ctx, sk_type key_type, sk_type type,
+                                       sk_op op, const void *keys_in, const void *values_in,
+                                       void *keys_out, void *values_out, size_t *runs,
+                                       size_t n);
+SK_API sk_status sk_reduce_by_key_monoid_host(sk_context *ctx, sk_type key_type,
+                                              const sk_monoid *m, const void *keys_in,
+                                              const void *values_in, void *keys_out,
+                                              void *values_out, size_t *runs, size_t n);
+SK_API sk_status sk_scan_by_key_inclusive_host(sk_context *ctx, sk_type key_type,
+                                               sk_type type, sk_op op, const void *keys,
+                                               const void *values_in, void *values_out,
+                                               size_t n);
+SK_API sk_status sk_scan_by_key_exclusive_host(sk_context *ctx, sk_type key_type,
+                                               sk_type type, sk_op op, const void *keys,
+                                               const void *values_in, void *values_out,
+                                               size_t n);
+SK_API sk_status sk_scan_by_key_inclusive_monoid_host(sk_context *ctx, sk_type key_type,
+                                                      const sk_monoid *m, const void *keys,
+                                                      const void *values_in,
+                                                      void *values_out, size_t n);
+SK_API sk_status sk_scan_by_key_exclusive_monoid_host(sk_context *ctx, sk_type key_type,
+                                                      const sk_monoid *m, const void *keys,
+                                                      const void *values_in,
+                                                      void *values_out, size_t n);
+SK_API sk_status sk_unique_by_key_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                       const void *keys_in, const void *values_in,
+                                       void *keys_out, void *values_out, size_t *runs,
+                                       size_t n);
+
+/* ------------------------------------------------------------------------ */
 /* Polynomial evaluation                                                     */
 /* ------------------------------------------------------------------------ */
 

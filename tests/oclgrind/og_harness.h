@@ -1,5 +1,5 @@
 /*
- * og_harness.h - what the Oclgrind drivers (og_driver.c, og_compact.c,
+ * og_harness.h - what the Oclgrind drivers (og_bykey.c, og_driver.c, og_compact.c,
  * og_histogram.c, og_merge.c, og_search.c, og_segscan.c, og_sort.c) share: the options, the seeded
  * generator, one context per forced configuration, device buffers, the
  * result checks and the check that only Oclgrind ran.

@@ -22,7 +22,7 @@
 #                                because Oclgrind logged a data race (run it
 #                                on planted_race)
 #
-# The drivers (og_driver, og_compact, og_histogram, og_merge, og_search,
+# The drivers (og_bykey, og_driver, og_compact, og_histogram, og_merge, og_search,
 # og_segscan, og_sort) share one harness, og_harness.c, and its options.
 #
 # Oclgrind 21.10 exits with the program's own status even when it reports a

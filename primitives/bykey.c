@@ -1,0 +1,502 @@
+/*
+ * bykey.c - run-length encoding and the by-key reductions, on the
+ * segmented scan and the compaction (no scan of their own):
+ *
+ *   1. one map (kernels/bykey.cl) turns the keys into uint8 head flags,
+ *      1 where a key's bits differ from its predecessor's;
+ *   2. sk_scan_by_key_*: the segmented scan of the values by those flags;
+ *      sk_reduce_by_key: the segment totals by those flags, and the keys
+ *      selected by them (sk_select_flagged's compaction);
+ *      sk_unique_by_key: the keys and values selected by them;
+ *      sk_run_length_encode: sk_reduce_by_key of uint64 ones with add.
+ *
+ * Keys compare as bit patterns (the kernel reads them as their
+ * same-width unsigned type), so float keys group as the radix sort
+ * orders them: -0.0 apart from +0.0, each NaN bit pattern a key of its
+ * own. The host-array forms copy in, run the same code, copy out.
+ */
+#include "compact.h"
+#include "segscan.h"
+
+#include <stdio.h>
+
+/* Scratch buffers of this file (sk__scratch_get). */
+SK_SCRATCH_ID(bykey_flags, "by key: head flags of the runs");
+SK_SCRATCH_ID(bykey_ones, "run-length encoding: the ones it counts");
+SK_STAGING_ID(bykey_keys_out, "by key, host form: keys out");
+
+static const char *const cl_bits[SK_TYPE_COUNT] = {
+#define BYKEY_CL_BITS_(suffix, value, name, bytes, cl, bits, ...) [SK_##suffix] = bits,
+    SK_TYPE_MAP(BYKEY_CL_BITS_)
+#undef BYKEY_CL_BITS_
+};
+
+/* ---- one call ------------------------------------------------------------------------- */
+
+typedef enum bykey_mode { BK_RLE, BK_REDUCE, BK_UNIQUE, BK_SCAN, BK_SCAN_EXCLUSIVE } bykey_mode;
+
+/* What one call works on. m is the values' monoid (NULL for unique);
+ * value_size the bytes of a value in (0: none), out_size of a value out. */
+typedef struct bykey_call {
+    bykey_mode mode;
+    sk_type key_type;
+    const sk_monoid *m;
+    bool order_free;
+    size_t value_size, out_size;
+    cl_mem keys, vin, kout, vout;
+    size_t n;
+} bykey_call;
+
+static bool is_scan(const bykey_call *c)
+{
+    return c->mode == BK_SCAN || c->mode == BK_SCAN_EXCLUSIVE;
+}
+
+/* ---- validation ------------------------------------------------------------------------ */
+
+/* The key type, the value sizes and every byte size (before any buffer:
+ * SK_E_SIZE wins over a small buffer). */
+static sk_status check_sizes(sk_context *ctx, const bykey_call *c, size_t bytes[3])
+{
+    sk_status st = SK_OK;
+    if ((unsigned)c->key_type >= SK_TYPE_COUNT)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid key type %d", (int)c->key_type);
+    SK_TRY(sk__require_fp64(ctx, c->key_type));
+    if (c->m) SK_TRY(sk__validate_monoid(ctx, c->m));
+    SK_TRY(sk__byte_size(ctx, c->n, sk_type_size(c->key_type), &bytes[0]));
+    SK_TRY(sk__byte_size(ctx, c->n, c->value_size, &bytes[1]));
+    SK_TRY(sk__byte_size(ctx, c->n, c->out_size, &bytes[2]));
+out:
+    return st;
+}
+
+/* Outputs distinct from the inputs and from each other; a scan's values
+ * out may be its values in. */
+static sk_status check_distinct(sk_context *ctx, const bykey_call *c)
+{
+    const cl_mem ins[] = {c->keys, c->vin};
+    for (size_t i = 0; i < 2; i++) {
+        bool in_place = i == 1 && is_scan(c);
+        if (ins[i] && (ins[i] == c->kout || (!in_place && ins[i] == c->vout)))
+            return sk__fail(ctx, SK_E_INVALID_ARG, "an output buffer is also an input");
+    }
+    if (c->kout && c->kout == c->vout)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "keys and values outputs are the same buffer");
+    return SK_OK;
+}
+
+static sk_status validate_call(sk_context *ctx, const bykey_call *c)
+{
+    size_t bytes[3] = {0, 0, 0};
+    sk_status st = SK_OK;
+    SK_TRY(check_sizes(ctx, c, bytes));
+    SK_TRY(sk__check_buffer(ctx, c->keys, bytes[0], "keys"));
+    if (c->value_size && c->mode != BK_RLE)
+        SK_TRY(sk__check_buffer(ctx, c->vin, bytes[1], "values_in"));
+    if (!is_scan(c)) SK_TRY(sk__check_buffer(ctx, c->kout, bytes[0], "keys_out"));
+    if (c->out_size) SK_TRY(sk__check_buffer(ctx, c->vout, bytes[2], "values_out"));
+    SK_TRY(check_distinct(ctx, c));
+out:
+    return st;
+}
+
+/* ---- the head flags ------------------------------------------------------------------- */
+
+enum { K_HEADS, K_HEADS_CHUNKS };
+static const char *const heads_kernels[] = {"sk_bykey_heads", "sk_bykey_heads_chunks"};
+
+static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+/* The CPU shape's chunk: all n below the serial threshold, else n split
+ * into the tuning's chunks, as the compaction splits it. */
+static size_t heads_chunk(const sk__tuning *t, size_t n)
+{
+    if (n < t->cpu_serial_below || t->cpu_chunks < 2) return n;
+    return div_up(n, t->cpu_chunks);
+}
+
+/* Enqueues the head flags of the n keys of c into *flags (scratch, at
+ * least one byte even for n = 0). */
+static sk_status make_heads(sk_context *ctx, const bykey_call *c, cl_mem *flags)
+{
+    sk__tuning t = sk__tuning_for(ctx, SK_FAMILY_COMPACT, sk_type_size(c->key_type));
+    bool cpu = t.shape == SK_SHAPE_CPU;
+    const sk__program *prog = NULL;
+    char config[32];
+    sk__args a;
+    sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(ctx, &bykey_flags, c->n ? c->n : 1, flags));
+    if (c->n == 0) return SK_OK;
+    snprintf(config, sizeof config, "#define SK_KB %s\n", cl_bits[c->key_type]);
+    SK_TRY(sk__program_get(ctx, "bykey", config, heads_kernels, 2, &prog));
+    sk__args_init(&a, ctx, prog, cpu ? K_HEADS_CHUNKS : K_HEADS);
+    sk__arg_mem(&a, c->keys);
+    sk__arg_mem(&a, *flags);
+    sk__arg_ulong(&a, "n", c->n);
+    if (!cpu) return sk__args_launch_each(&a, c->n);
+    size_t chunk = heads_chunk(&t, c->n);
+    sk__arg_ulong(&a, "chunk", chunk);
+    st = sk__args_launch(&a, div_up(c->n, chunk), 1);
+out:
+    return st;
+}
+
+/* ---- the operations --------------------------------------------------------------------- */
+
+/* The keys (and, for unique, the values) at the heads into kout (vout). */
+static sk_status select_heads(sk_context *ctx, const bykey_call *c, cl_mem flags,
+                              size_t *kept)
+{
+    compact_spec s = spec_flagged(c->key_type, 1);
+    bool values = c->mode == BK_UNIQUE && c->value_size;
+    compact_io io = {c->keys, flags, values ? c->vin : NULL, c->kout,
+                     values ? c->vout : NULL, NULL};
+    s.value_size = values ? c->value_size : 0;
+    return sk__compact_run(ctx, &s, &io, c->n, kept);
+}
+
+/* Totals by the head flags into vout, keys into kout (validated). */
+static sk_status reduce_body(sk_context *ctx, const bykey_call *c, size_t *runs)
+{
+    cl_mem flags = NULL;
+    size_t totals = 0, kept = 0;
+    sk_status st = SK_OK;
+    SK_TRY(make_heads(ctx, c, &flags));
+    sk_segments seg = {flags, 1, NULL, SK_UINT32, 0};
+    SK_TRY(sk__segreduce_run(ctx, c->m, c->order_free, c->vin, c->n, &seg, c->vout, &totals));
+    SK_TRY(select_heads(ctx, c, flags, &kept));
+    if (kept != totals && !sk__measuring(ctx))
+        return sk__fail(ctx, SK_E_CL, "%zu keys kept for %zu totals", kept, totals);
+    *runs = kept;
+out:
+    return st;
+}
+
+/* Run-length encoding: the reduction of uint64 ones by key (value_size
+ * 8: the ones' device memory is checked with the call's other sizes). */
+static sk_status rle_body(sk_context *ctx, bykey_call *c, size_t *runs)
+{
+    const cl_ulong one = 1;
+    sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(ctx, &bykey_ones, c->n ? c->n * sizeof one : 1, &c->vin));
+    if (c->n && !sk__measuring(ctx))
+        SK_CL_TRY(ctx, clEnqueueFillBuffer(ctx->queue, c->vin, &one, sizeof one, 0,
+                                           c->n * sizeof one, 0, NULL, NULL));
+    st = reduce_body(ctx, c, runs);
+out:
+    return st;
+}
+
+/* Validates c and runs it; *runs gets the number of runs (not for scans). */
+static sk_status bykey_run(sk_context *ctx, bykey_call *c, size_t *runs)
+{
+    cl_mem flags = NULL;
+    size_t kept = 0;
+    sk_status st = SK_OK;
+    if (!is_scan(c) && !runs) return sk__fail(ctx, SK_E_INVALID_ARG, "runs is NULL");
+    SK_TRY(validate_call(ctx, c));
+    switch (c->mode) {
+    case BK_RLE: return rle_body(ctx, c, runs);
+    case BK_REDUCE: return reduce_body(ctx, c, runs);
+    case BK_UNIQUE:
+        SK_TRY(make_heads(ctx, c, &flags));
+        SK_TRY(select_heads(ctx, c, flags, &kept));
+        *runs = kept;
+        break;
+    default:
+        SK_TRY(make_heads(ctx, c, &flags));
+        sk_segments seg = {flags, 1, NULL, SK_UINT32, 0};
+        st = sk__segscan_run(ctx, c->m, c->order_free, c->vin, c->vout, c->n, &seg,
+                             c->mode == BK_SCAN_EXCLUSIVE);
+    }
+out:
+    return st;
+}
+
+/* ---- host-array forms ------------------------------------------------------------------ */
+
+/* The caller's arrays of one host-form call (vin and vout NULL when unused). */
+typedef struct bykey_host {
+    const void *keys, *vin;
+    void *kout, *vout;
+} bykey_host;
+
+static sk_status check_host(sk_context *ctx, const bykey_call *c, const bykey_host *h)
+{
+    if (c->n == 0) return SK_OK;
+    if (!h->keys || (c->value_size && c->mode != BK_RLE && !h->vin))
+        return sk__fail(ctx, SK_E_INVALID_ARG, "an input array is NULL");
+    if ((!is_scan(c) && !h->kout) || (c->out_size && !h->vout))
+        return sk__fail(ctx, SK_E_INVALID_ARG, "an output array is NULL");
+    return SK_OK;
+}
+
+/* Every size and device copy checked before the first copy is made. */
+static sk_status check_host_sizes(sk_context *ctx, const bykey_call *c, const bykey_host *h,
+                                  size_t bytes[3])
+{
+    sk_status st = SK_OK;
+    SK_TRY(check_sizes(ctx, c, bytes));
+    for (size_t i = 0; i < 3; i++)
+        SK_TRY(sk__fits_device(ctx, bytes[i], "a host array's device copy"));
+    SK_TRY(check_host(ctx, c, h));
+out:
+    return st;
+}
+
+/* Device copies of the inputs, scratch for the outputs (a scan runs in
+ * place on its values' copy); n > 0. */
+static sk_status stage_host(sk_context *ctx, bykey_call *c, const bykey_host *h,
+                            const size_t bytes[3])
+{
+    size_t ks = sk_type_size(c->key_type);
+    sk_status st = SK_OK;
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, h->keys, c->n, ks, &c->keys));
+    if (c->mode != BK_RLE && c->value_size)
+        SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, h->vin, c->n, c->value_size,
+                            &c->vin));
+    if (is_scan(c)) {
+        c->vout = c->vin;
+        return SK_OK;
+    }
+    SK_TRY(sk__scratch_get(ctx, &bykey_keys_out, bytes[0], &c->kout));
+    if (c->out_size) SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, bytes[2], &c->vout));
+out:
+    return st;
+}
+
+/* Copies in, runs, copies out: n values for a scan, else *runs keys and
+ * values. Outputs are written only on success. */
+static sk_status bykey_host_run(sk_context *ctx, bykey_call *c, const bykey_host *h,
+                                size_t *runs)
+{
+    size_t got = c->n, bytes[3] = {0, 0, 0};
+    sk_status st = SK_OK;
+    if (!is_scan(c) && !runs) return sk__fail(ctx, SK_E_INVALID_ARG, "runs is NULL");
+    SK_TRY(check_host_sizes(ctx, c, h, bytes));
+    if (c->n == 0) {
+        if (runs) *runs = 0;
+        return SK_OK;
+    }
+    SK_TRY(stage_host(ctx, c, h, bytes));
+    SK_TRY(bykey_run(ctx, c, is_scan(c) ? NULL : &got));
+    if (got && c->out_size) SK_TRY(sk__download(ctx, c->vout, 0, h->vout, got * c->out_size));
+    if (got && c->kout)
+        SK_TRY(sk__download(ctx, c->kout, 0, h->kout, got * sk_type_size(c->key_type)));
+    if (runs) *runs = got;
+out:
+    return st;
+}
+
+/* ---- entry points ------------------------------------------------------------------------ */
+
+/* A call with a built-in (type, op) for its values: `body` sees `c`, a
+ * bykey_call whose monoid is set, and returns the call's status. */
+#define BYKEY_BUILTIN(ctx, type, op, c, body)                                  \
+    do {                                                                       \
+        SK_ENTER(ctx);                                                         \
+        sk__monoid_text text_;                                                 \
+        sk_monoid m_;                                                          \
+        bool of_ = false;                                                      \
+        sk_status st_ = sk__monoid_of((ctx), (type), (op), &text_, &m_, &of_); \
+        if (st_ != SK_OK) return st_;                                          \
+        (c).m = &m_;                                                           \
+        (c).order_free = of_;                                                  \
+        (c).value_size = (c).out_size = m_.size;                               \
+        return body;                                                           \
+    } while (0)
+
+/* A call over a caller's monoid (validated with the call). */
+static size_t monoid_size(const sk_monoid *m) { return m ? m->size : 0; }
+
+sk_status sk_run_length_encode(sk_context *ctx, sk_type type, cl_mem src, cl_mem values_out,
+                               cl_mem counts_out, size_t *runs, size_t n)
+{
+    bykey_call c = {BK_RLE, type, NULL, true, 0, sizeof(cl_ulong), src, NULL, values_out,
+                    counts_out, n};
+    BYKEY_BUILTIN(ctx, SK_UINT64, SK_OP_ADD, c, bykey_run(ctx, &c, runs));
+}
+
+sk_status sk_reduce_by_key(sk_context *ctx, sk_type key_type, sk_type type, sk_op op,
+                           cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                           cl_mem values_out, size_t *runs, size_t n)
+{
+    bykey_call c = {BK_REDUCE, key_type, NULL, false, 0, 0, keys_in, values_in, keys_out,
+                    values_out, n};
+    BYKEY_BUILTIN(ctx, type, op, c, bykey_run(ctx, &c, runs));
+}
+
+sk_status sk_reduce_by_key_monoid(sk_context *ctx, sk_type key_type, const sk_monoid *m,
+                                  cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                                  cl_mem values_out, size_t *runs, size_t n)
+{
+    SK_ENTER(ctx);
+    bykey_call c = {BK_REDUCE, key_type, m, false, monoid_size(m), monoid_size(m), keys_in,
+                    values_in, keys_out, values_out, n};
+    if (!m) return sk__fail(ctx, SK_E_INVALID_ARG, "monoid is NULL");
+    return bykey_run(ctx, &c, runs);
+}
+
+/* The four scan entry points: builtin or monoid, inclusive or exclusive. */
+static sk_status scan_monoid(sk_context *ctx, sk_type key_type, const sk_monoid *m,
+                             cl_mem keys, cl_mem values_in, cl_mem values_out, size_t n,
+                             bykey_mode mode)
+{
+    SK_ENTER(ctx);
+    bykey_call c = {mode, key_type, m, false, monoid_size(m), monoid_size(m), keys, values_in,
+                    NULL, values_out, n};
+    if (!m) return sk__fail(ctx, SK_E_INVALID_ARG, "monoid is NULL");
+    return bykey_run(ctx, &c, NULL);
+}
+
+static sk_status scan_builtin(sk_context *ctx, sk_type key_type, sk_type type, sk_op op,
+                              cl_mem keys, cl_mem values_in, cl_mem values_out, size_t n,
+                              bykey_mode mode)
+{
+    bykey_call c = {mode, key_type, NULL, false, 0, 0, keys, values_in, NULL, values_out, n};
+    BYKEY_BUILTIN(ctx, type, op, c, bykey_run(ctx, &c, NULL));
+}
+
+sk_status sk_scan_by_key_inclusive(sk_context *ctx, sk_type key_type, sk_type type, sk_op op,
+                                   cl_mem keys, cl_mem values_in, cl_mem values_out, size_t n)
+{
+    return scan_builtin(ctx, key_type, type, op, keys, values_in, values_out, n, BK_SCAN);
+}
+
+sk_status sk_scan_by_key_exclusive(sk_context *ctx, sk_type key_type, sk_type type, sk_op op,
+                                   cl_mem keys, cl_mem values_in, cl_mem values_out, size_t n)
+{
+    return scan_builtin(ctx, key_type, type, op, keys, values_in, values_out, n,
+                        BK_SCAN_EXCLUSIVE);
+}
+
+sk_status sk_scan_by_key_inclusive_monoid(sk_context *ctx, sk_type key_type,
+                                          const sk_monoid *m, cl_mem keys, cl_mem values_in,
+                                          cl_mem values_out, size_t n)
+{
+    return scan_monoid(ctx, key_type, m, keys, values_in, values_out, n, BK_SCAN);
+}
+
+sk_status sk_scan_by_key_exclusive_monoid(sk_context *ctx, sk_type key_type,
+                                          const sk_monoid *m, cl_mem keys, cl_mem values_in,
+                                          cl_mem values_out, size_t n)
+{
+    return scan_monoid(ctx, key_type, m, keys, values_in, values_out, n, BK_SCAN_EXCLUSIVE);
+}
+
+/* unique's values: both or neither, of 4 or 8 bytes. */
+static sk_status unique_values(sk_context *ctx, bool vin, bool vout, size_t value_size,
+                               size_t *size)
+{
+    if (vin != vout)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "values_in and values_out: give both or neither");
+    if (vin && value_size != 4 && value_size != 8)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "value_size is %zu, not 4 or 8", value_size);
+    *size = vin ? value_size : 0;
+    return SK_OK;
+}
+
+sk_status sk_unique_by_key(sk_context *ctx, sk_type key_type, size_t value_size,
+                           cl_mem keys_in, cl_mem values_in, cl_mem keys_out,
+                           cl_mem values_out, size_t *runs, size_t n)
+{
+    SK_ENTER(ctx);
+    bykey_call c = {BK_UNIQUE, key_type, NULL, false, 0, 0, keys_in, values_in, keys_out,
+                    values_out, n};
+    sk_status st = unique_values(ctx, values_in, values_out, value_size, &c.value_size);
+    c.out_size = c.value_size;
+    return st == SK_OK ? bykey_run(ctx, &c, runs) : st;
+}
+
+/* ---- host-array entry points --------------------------------------------------------------- */
+
+sk_status sk_run_length_encode_host(sk_context *ctx, sk_type type, const void *src,
+                                    void *values_out, uint64_t *counts_out, size_t *runs,
+                                    size_t n)
+{
+    bykey_call c = {BK_RLE, type, NULL, true, 0, sizeof(cl_ulong), NULL, NULL, NULL, NULL, n};
+    bykey_host h = {src, NULL, values_out, counts_out};
+    BYKEY_BUILTIN(ctx, SK_UINT64, SK_OP_ADD, c, bykey_host_run(ctx, &c, &h, runs));
+}
+
+sk_status sk_reduce_by_key_host(sk_context *ctx, sk_type key_type, sk_type type, sk_op op,
+                                const void *keys_in, const void *values_in, void *keys_out,
+                                void *values_out, size_t *runs, size_t n)
+{
+    bykey_call c = {BK_REDUCE, key_type, NULL, false, 0, 0, NULL, NULL, NULL, NULL, n};
+    bykey_host h = {keys_in, values_in, keys_out, values_out};
+    BYKEY_BUILTIN(ctx, type, op, c, bykey_host_run(ctx, &c, &h, runs));
+}
+
+/* The host forms over a caller's monoid: reduce (runs given) or a scan. */
+static sk_status host_monoid(sk_context *ctx, bykey_mode mode, sk_type key_type,
+                             const sk_monoid *m, const bykey_host *h, size_t *runs, size_t n)
+{
+    SK_ENTER(ctx);
+    bykey_call c = {mode, key_type, m, false, monoid_size(m), monoid_size(m), NULL, NULL,
+                    NULL, NULL, n};
+    if (!m) return sk__fail(ctx, SK_E_INVALID_ARG, "monoid is NULL");
+    return bykey_host_run(ctx, &c, h, runs);
+}
+
+sk_status sk_reduce_by_key_monoid_host(sk_context *ctx, sk_type key_type, const sk_monoid *m,
+                                       const void *keys_in, const void *values_in,
+                                       void *keys_out, void *values_out, size_t *runs,
+                                       size_t n)
+{
+    bykey_host h = {keys_in, values_in, keys_out, values_out};
+    return host_monoid(ctx, BK_REDUCE, key_type, m, &h, runs, n);
+}
+
+static sk_status scan_builtin_host(sk_context *ctx, sk_type key_type, sk_type type, sk_op op,
+                                   const bykey_host *h, size_t n, bykey_mode mode)
+{
+    bykey_call c = {mode, key_type, NULL, false, 0, 0, NULL, NULL, NULL, NULL, n};
+    BYKEY_BUILTIN(ctx, type, op, c, bykey_host_run(ctx, &c, h, NULL));
+}
+
+sk_status sk_scan_by_key_inclusive_host(sk_context *ctx, sk_type key_type, sk_type type,
+                                        sk_op op, const void *keys, const void *values_in,
+                                        void *values_out, size_t n)
+{
+    bykey_host h = {keys, values_in, NULL, values_out};
+    return scan_builtin_host(ctx, key_type, type, op, &h, n, BK_SCAN);
+}
+
+sk_status sk_scan_by_key_exclusive_host(sk_context *ctx, sk_type key_type, sk_type type,
+                                        sk_op op, const void *keys, const void *values_in,
+                                        void *values_out, size_t n)
+{
+    bykey_host h = {keys, values_in, NULL, values_out};
+    return scan_builtin_host(ctx, key_type, type, op, &h, n, BK_SCAN_EXCLUSIVE);
+}
+
+sk_status sk_scan_by_key_inclusive_monoid_host(sk_context *ctx, sk_type key_type,
+                                               const sk_monoid *m, const void *keys,
+                                               const void *values_in, void *values_out,
+                                               size_t n)
+{
+    bykey_host h = {keys, values_in, NULL, values_out};
+    return host_monoid(ctx, BK_SCAN, key_type, m, &h, NULL, n);
+}
+
+sk_status sk_scan_by_key_exclusive_monoid_host(sk_context *ctx, sk_type key_type,
+                                               const sk_monoid *m, const void *keys,
+                                               const void *values_in, void *values_out,
+                                               size_t n)
+{
+    bykey_host h = {keys, values_in, NULL, values_out};
+    return host_monoid(ctx, BK_SCAN_EXCLUSIVE, key_type, m, &h, NULL, n);
+}
+
+sk_status sk_unique_by_key_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                const void *keys_in, const void *values_in, void *keys_out,
+                                void *values_out, size_t *runs, size_t n)
+{
+    SK_ENTER(ctx);
+    bykey_call c = {BK_UNIQUE, key_type, NULL, false, 0, 0, NULL, NULL, NULL, NULL, n};
+    bykey_host h = {keys_in, values_in, keys_out, values_out};
+    sk_status st = unique_values(ctx, values_in, values_out, value_size, &c.value_size);
+    c.out_size = c.value_size;
+    return st == SK_OK ? bykey_host_run(ctx, &c, &h, runs) : st;
+}
