@@ -6,7 +6,7 @@
  *
  * Each case runs a host-array form that uploads and downloads several
  * arrays (sort keys and pairs, scan, partition with values, merge of
- * pairs, sorted search) for sizes below one piece (the plain copy), at one piece, just
+ * pairs, sorted search, run-length encoding) for sizes below one piece (the plain copy), at one piece, just
  * past it, at piece and lane multiples and far past them, with pieces that
  * are not a multiple of the element size, and 1 to 16 lanes; results
  * against the CPU references, outputs poisoned first. A last case checks
@@ -184,6 +184,35 @@ static void check_search(const slots_case *c, size_t n)
     skt_free_all(hay, needles, got, NULL);
 }
 
+/* Runs of 1..8 equal uint32, encoded: values and uint64 counts. */
+static void check_rle(const slots_case *c, size_t n)
+{
+    uint32_t *src = skt_malloc(n * 4 + 4), *vals = skt_malloc(n * 4 + 4);
+    uint64_t *counts = skt_malloc(n * 8 + 8);
+    for (size_t i = 0; i < n;) {
+        size_t len = 1 + (size_t)skt_rand_below(8);
+        uint32_t v = (uint32_t)skt_rand();
+        for (size_t j = 0; j < len && i < n; j++) src[i++] = v;
+    }
+    skt_poison(vals, n * 4);
+    skt_poison(counts, n * 8);
+    size_t runs = n + 1;
+    sk_status st = sk_run_length_encode_host(skt_ctx, SK_UINT32, src, vals, counts, &runs, n);
+    cr_assert_eq(st, SK_OK, "rle n=%zu: %s", n, sk_context_error_detail(skt_ctx));
+    size_t at = 0, k = 0;
+    for (; at < n; k++) { /* the serial encoding, run by run */
+        size_t len = 1;
+        while (at + len < n && src[at + len] == src[at]) len++;
+        cr_assert(k < runs && vals[k] == src[at] && counts[k] == len,
+                  "rle n=%zu run %zu piece=%zu lanes=%u seed=%llu", n, k, c->piece, c->lanes,
+                  (unsigned long long)skt_seed());
+        at += len;
+    }
+    cr_assert_eq(runs, k, "rle n=%zu: %zu runs, want %zu seed=%llu", n, runs, k,
+                 (unsigned long long)skt_seed());
+    skt_free_all(src, vals, counts, NULL);
+}
+
 static void run_others(const slots_case *c)
 {
     size_t sizes[SIZES_MAX];
@@ -194,6 +223,7 @@ static void run_others(const slots_case *c)
         check_partition(c, sizes[i]);
         check_merge(c, sizes[i]);
         check_search(c, sizes[i]);
+        check_rle(c, sizes[i]);
     }
 }
 
@@ -207,13 +237,13 @@ ParameterizedTest(const slots_case *c, transfer, should_sort_through_pinned_piec
     run_sorts(c);
 }
 
-ParameterizedTestParameters(transfer, should_scan_partition_merge_and_search_through_pinned_pieces)
+ParameterizedTestParameters(transfer, should_scan_partition_merge_search_and_encode_through_pinned_pieces)
 {
     return cr_make_param_array(slots_case, (void *)CASES, CASE_COUNT);
 }
 
 ParameterizedTest(const slots_case *c, transfer,
-                  should_scan_partition_merge_and_search_through_pinned_pieces)
+                  should_scan_partition_merge_search_and_encode_through_pinned_pieces)
 {
     run_others(c);
 }
