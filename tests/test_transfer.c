@@ -4,14 +4,14 @@
  * only: here forced on any device with tiny pieces (sk__test_set_host_slots)
  * so that arrays of a few thousand elements cross many pieces and lanes.
  *
- * Each case runs a host-array form that uploads and downloads several
- * arrays (sort keys and pairs, scan, partition with values, merge of
- * pairs, sorted search, run-length encoding) for sizes below one piece (the plain copy), at one piece, just
- * past it, at piece and lane multiples and far past them, with pieces that
- * are not a multiple of the element size, and 1 to 16 lanes; results
- * against the CPU references, outputs poisoned first. A last case checks
- * that the slots are made again when the piece changes and freed by
- * sk_context_trim.
+ * Each case runs host-array forms that upload and download several arrays
+ * (sort keys and pairs, scan, partition with values, merge of pairs,
+ * sorted search, run-length encoding) for sizes below one piece (the plain
+ * copy), at one piece, just past it, at piece and lane multiples and far
+ * past them, with pieces that are not a multiple of the element size, and
+ * 1 to 16 lanes; results against serial references, outputs poisoned
+ * first. A last case checks that the slots are made again when the piece
+ * changes and freed by sk_context_trim.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -237,13 +237,13 @@ ParameterizedTest(const slots_case *c, transfer, should_sort_through_pinned_piec
     run_sorts(c);
 }
 
-ParameterizedTestParameters(transfer, should_scan_partition_merge_search_and_encode_through_pinned_pieces)
+ParameterizedTestParameters(transfer, should_run_the_other_host_forms_through_pinned_pieces)
 {
     return cr_make_param_array(slots_case, (void *)CASES, CASE_COUNT);
 }
 
 ParameterizedTest(const slots_case *c, transfer,
-                  should_scan_partition_merge_search_and_encode_through_pinned_pieces)
+                  should_run_the_other_host_forms_through_pinned_pieces)
 {
     run_others(c);
 }
