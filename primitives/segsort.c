@@ -387,3 +387,20 @@ sk_status sk_segsort_pairs_host(sk_context *ctx, sk_type key_type, size_t value_
     sort_req s = {key_type, value_size, n, order, 0, sk__sort_all_bits(key_type)};
     return segsort_host(ctx, &s, keys, values, seg);
 }
+
+sk_status sk_segsort_keys_bits_host(sk_context *ctx, sk_type key_type, void *keys,
+                                    const sk_segments_host *seg, size_t n, sk_sort_order order,
+                                    unsigned begin_bit, unsigned end_bit)
+{
+    sort_req s = {key_type, 0, n, order, begin_bit, end_bit};
+    return segsort_host(ctx, &s, keys, NULL, seg);
+}
+
+sk_status sk_segsort_pairs_bits_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                     void *keys, void *values, const sk_segments_host *seg,
+                                     size_t n, sk_sort_order order, unsigned begin_bit,
+                                     unsigned end_bit)
+{
+    sort_req s = {key_type, value_size, n, order, begin_bit, end_bit};
+    return segsort_host(ctx, &s, keys, values, seg);
+}

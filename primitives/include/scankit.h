@@ -1400,7 +1400,8 @@ SK_API sk_status sk_segsort_pairs_bits(sk_context *ctx, sk_type key_type, size_t
                                        size_t n, sk_sort_order order, unsigned begin_bit,
                                        unsigned end_bit);
 
-/*! sk_segsort_keys_host(), sk_segsort_pairs_host() :
+/*! sk_segsort_keys_host(), sk_segsort_pairs_host(),
+ *  sk_segsort_keys_bits_host(), sk_segsort_pairs_bits_host() :
  *  Host-array forms (blocking): keys, values and offsets copied in, sorted,
  *  keys and values copied back; an array may be NULL when n is 0.
  *  @return as the cl_mem forms. */
@@ -1410,6 +1411,15 @@ SK_API sk_status sk_segsort_keys_host(sk_context *ctx, sk_type key_type, void *k
 SK_API sk_status sk_segsort_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
                                        void *keys, void *values, const sk_segments_host *seg,
                                        size_t n, sk_sort_order order);
+SK_API sk_status sk_segsort_keys_bits_host(sk_context *ctx, sk_type key_type, void *keys,
+                                           const sk_segments_host *seg, size_t n,
+                                           sk_sort_order order, unsigned begin_bit,
+                                           unsigned end_bit);
+SK_API sk_status sk_segsort_pairs_bits_host(sk_context *ctx, sk_type key_type,
+                                            size_t value_size, void *keys, void *values,
+                                            const sk_segments_host *seg, size_t n,
+                                            sk_sort_order order, unsigned begin_bit,
+                                            unsigned end_bit);
 
 /* ------------------------------------------------------------------------ */
 /* Polynomial evaluation                                                     */
