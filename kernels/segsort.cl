@@ -146,23 +146,30 @@ void sk_segsort_tiles(__global SK_KEY_T *keys SK_SEG_VALS, __global const ulong 
 
 #ifdef SK_VAL_T
 #define SK_SEG_VAL_PAIR , __global const SK_VAL_T *vsrc, __global SK_VAL_T *vdst
-#define SK_SEG_MOVE(o, from) (kdst[o] = ksrc[from], vdst[o] = vsrc[from])
+#define SK_SEG_MOVE_VAL(o, from) (vdst[o] = vsrc[from])
 #else
 #define SK_SEG_VAL_PAIR
-#define SK_SEG_MOVE(o, from) (kdst[o] = ksrc[from])
+#define SK_SEG_MOVE_VAL(o, from) ((void)0)
 #endif
 
 /* Merges the sorted runs ksrc[a .. m) and ksrc[m .. b) into kdst[a .. b),
- * the left run first among equal keys. */
+ * the left run first among equal keys. Every load is within the runs
+ * (a < m <= b), and each store takes a key just loaded. */
 void sk_seg_merge(__global const SK_KEY_T *ksrc, __global SK_KEY_T *kdst SK_SEG_VAL_PAIR,
                   ulong a, ulong m, ulong b, SK_KEY_T flip, SK_KEY_T range)
 {
     ulong i = a, j = m;
     for (ulong o = a; o < b; o++) {
-        bool right = j < b && (i >= m || sk_seg_bits(ksrc[j], flip, range) <
-                                             sk_seg_bits(ksrc[i], flip, range));
-        ulong from = right ? j++ : i++;
-        SK_SEG_MOVE(o, from);
+        SK_KEY_T x = ksrc[min(i, m - 1)], y = ksrc[min(j, b - 1)];
+        if (j < b && (i >= m || sk_seg_bits(y, flip, range) < sk_seg_bits(x, flip, range))) {
+            kdst[o] = y;
+            SK_SEG_MOVE_VAL(o, j);
+            j++;
+        } else {
+            kdst[o] = x;
+            SK_SEG_MOVE_VAL(o, i);
+            i++;
+        }
     }
 }
 

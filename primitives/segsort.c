@@ -145,13 +145,16 @@ static sk_status open_bins(segsort_job *j)
 {
     sk_context *ctx = j->ctx;
     size_t n = j->r->sort.n, count = j->r->seg->count;
+    const cl_uint zero[2] = {0, 0};
     sk_status st = SK_OK;
     j->mid_cap = j->p.gpu ? n / (SEG_INSERT + 1) : 0;
     j->large_cap = n / (j->p.tile + 1);
     if (j->mid_cap > count) j->mid_cap = count;
     if (j->large_cap > count) j->large_cap = count;
-    SK_TRY(sk__scratch_get(ctx, &segsort_counts, 2 * sizeof(cl_uint), &j->counts));
-    SK_TRY(sk__fill_zero(ctx, j->counts, 2 * sizeof(cl_uint)));
+    SK_TRY(sk__scratch_get(ctx, &segsort_counts, sizeof zero, &j->counts));
+    /* written, not filled: Oclgrind takes a filled counter for
+     * uninitialised at the atomic increment */
+    SK_TRY(sk__write(ctx, j->counts, true, 0, sizeof zero, zero));
     SK_TRY(sk__scratch_get(ctx, &segsort_mid, (j->mid_cap + 1) * 2 * sizeof(cl_ulong), &j->mid));
     SK_TRY(sk__scratch_get(ctx, &segsort_large, (j->large_cap + 1) * 2 * sizeof(cl_ulong),
                            &j->large));
