@@ -206,6 +206,11 @@ cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
     case BB_LOWER_BOUND:
     case BB_LOWER_BOUND_SORTED:
         return lower_bound(s, c, temp, bytes);
+    case BB_SEGSORT_SMALL:
+    case BB_SEGSORT_LARGE:
+        return cub::DeviceSegmentedSort::StableSortKeys(temp, *bytes, s->keys, s->out, n,
+                                                        static_cast<int>(c->nseg), s->offsets,
+                                                        s->offsets + 1);
     default:
         return cudaErrorInvalidValue;
     }
@@ -238,8 +243,9 @@ int upload(cub_state *s, const bb_case *c, char *why, size_t cap)
     if (u) CK(cudaMemcpy(s->keys, c->keys, u, cudaMemcpyHostToDevice), "cudaMemcpy");
     if (u && c->values)
         CK(cudaMemcpy(s->values, c->values, u, cudaMemcpyHostToDevice), "cudaMemcpy");
-    if (c->seg_ids) {
-        if (u) CK(cudaMemcpy(s->seg_ids, c->seg_ids, u, cudaMemcpyHostToDevice), "cudaMemcpy");
+    if (c->seg_ids || bb_is_segsort(c->prim)) {
+        if (u && c->seg_ids)
+            CK(cudaMemcpy(s->seg_ids, c->seg_ids, u, cudaMemcpyHostToDevice), "cudaMemcpy");
         CK(cudaMemcpy(s->offsets, c->offsets, (c->nseg + 1) * sizeof(uint32_t),
                       cudaMemcpyHostToDevice),
            "cudaMemcpy");
