@@ -158,6 +158,46 @@ int ak_run_read_values(ak_run *r, const char *path, ak_dtype type, size_t count,
     return ak_check_count(name, out->n, "values", count, of, e);
 }
 
+uint64_t ak_offset_at(const ak_array *a, size_t k)
+{
+    if (a->type == AK_UINT32) return ((const uint32_t *)a->data)[k];
+    return ((const uint64_t *)a->data)[k];
+}
+
+/* The library checks offsets too; this check names the first bad one. */
+static int check_offsets(const char *name, const ak_array *o, size_t n, ak_err *e)
+{
+    size_t count = o->n;
+    if (count == 0 && n > 0) return ak_fail(e, "%s: no offsets for %zu elements", name, n);
+    if (count && ak_offset_at(o, 0) != 0)
+        return ak_fail(e, "%s: offsets[0] is %llu, not 0", name,
+                       (unsigned long long)ak_offset_at(o, 0));
+    for (size_t k = 1; k < count; k++) {
+        uint64_t prev = ak_offset_at(o, k - 1), cur = ak_offset_at(o, k);
+        if (cur < prev)
+            return ak_fail(e, "%s: offsets are not sorted: offsets[%zu] = %llu is below "
+                           "offsets[%zu] = %llu", name, k, (unsigned long long)cur, k - 1,
+                           (unsigned long long)prev);
+    }
+    if (count && ak_offset_at(o, count - 1) > n)
+        return ak_fail(e, "%s: offsets[%zu] = %llu is above the %zu elements", name, count - 1,
+                       (unsigned long long)ak_offset_at(o, count - 1), n);
+    return 0;
+}
+
+int ak_run_read_offsets(ak_run *r, const char *path, ak_dtype raw_type, size_t n,
+                        ak_array *out, ak_err *e)
+{
+    const char *name = ak_display_name(path, 0);
+    ak_dtype raw = raw_type != AK_DTYPE_NONE ? raw_type : AK_UINT32;
+    if (ak_run_read(r, path, AK_DTYPE_NONE, raw, out, e) != 0)
+        return -1;
+    if (out->type != AK_UINT32 && out->type != AK_UINT64)
+        return ak_fail(e, "%s: offsets must be uint32 or uint64, not %s", name,
+                       ak_dtype_name(out->type));
+    return check_offsets(name, out, n, e);
+}
+
 static int open_context(ak_run *r, ak_err *e)
 {
     const char *device = ak_cli_text(r->program->cli, r->args, "device");

@@ -136,6 +136,17 @@ int ak_run_read(ak_run *run, const char *path, ak_dtype type, ak_dtype raw_type,
  *  uint32 (or int32), not T", "<name>: N flags for M elements"). */
 int ak_run_read_flags(ak_run *run, const char *path, size_t count, ak_array *out, ak_err *e);
 
+/*! ak_run_read_offsets() : reads the segment offsets file `path` (raw:
+ *  raw_type, uint32 when AK_DTYPE_NONE; .npy: uint32 or uint64) and checks
+ *  them as segments of n elements: offsets[0] == 0, non-decreasing, none
+ *  above n, at least one when n > 0. @return 0, or -1 naming the first bad
+ *  offset. */
+int ak_run_read_offsets(ak_run *run, const char *path, ak_dtype raw_type, size_t n,
+                        ak_array *out, ak_err *e);
+
+/*! ak_offset_at() : offsets[k] of uint32 or uint64 offsets. */
+uint64_t ak_offset_at(const ak_array *offsets, size_t k);
+
 /*! ak_run_read_values() : reads the values file `path` (type: --values-type
  *  or AK_DTYPE_NONE; raw: uint32 by default), one value of 4 or 8 bytes
  *  per each of the `count` <of> ("elements", "keys"), as ak_run_read()

@@ -8,13 +8,16 @@
  *   radixsort k.npy --descending --check     type from the .npy header
  *   radixsort k.bin --type float32 --values v.bin   v.sorted.bin too
  *   radixsort big.bin --memory 2G --host-memory 8G --temp-dir /scratch
+ *   radixsort k.bin --segments starts.bin    sorted within each segment
  *
  * The files are read ahead on threads of their own from the start (while
  * the device opens) and go to the device piece by piece as they come; the
  * sorted pieces are written as they come back. With --check (and for a raw
  * input from a pipe written to a .npy output, whose header needs the count
  * first) the data is read into memory instead, sorted there through the
- * same stream sort, checked, then written.
+ * same stream sort, checked, then written. With --segments (segment start
+ * offsets) the keys and values are read into memory and sorted in one
+ * piece by the segmented sort (sk_segsort_*_bits_host).
  *
  * Exit status: 0 success, 1 bad input or failure (one line on stderr),
  * 2 usage error.
@@ -48,6 +51,7 @@ typedef struct side {
 
 typedef struct sort_job {
     ak_array keys, values;  /* in memory (--check); else their type and layout */
+    ak_array offsets;       /* --segments: the segment start offsets */
     int streamed;
     side sides[2];
     int io_failed;          /* a reader or writer function failed: io_err says why */
@@ -149,6 +153,9 @@ static int read_inputs(ak_run *r, ak_err *e)
 {
     const sort_args *a = r->args;
     sort_job *j = r->job;
+    if (a->segments)
+        return read_into_memory(r, e) != 0 ? -1
+               : ak_run_read_offsets(r, a->segments, a->offsets_type, j->keys.n, &j->offsets, e);
     if (a->check)
         return read_into_memory(r, e);
     j->streamed = 1;
@@ -285,6 +292,26 @@ static sk_status call_sort(ak_run *r, void *user)
                                     &j->stats);
 }
 
+/* --segments: the segmented sort of the arrays in memory. */
+static sk_status call_segsort(ak_run *r, void *user)
+{
+    const sort_args *a = r->args;
+    sort_job *j = r->job;
+    (void)user;
+    sort_call c = sort_call_of(j->keys.type, a->descending);
+    sort_key_bits b = key_bits(r);
+    sk_type ot = j->offsets.type == AK_UINT64 ? SK_UINT64 : SK_UINT32;
+    sk_segments_host seg = {NULL, 0, j->offsets.data, ot, j->offsets.n};
+    j->stats = (sk_stream_stats)SK_STREAM_STATS_INIT;
+    j->stats.count = j->keys.n;
+    if (has_values(r))
+        return sk_segsort_pairs_bits_host(r->ctx, c.type, ak_dtype_size(j->values.type),
+                                          j->keys.data, j->values.data, &seg, j->keys.n,
+                                          c.order, b.begin, b.end);
+    return sk_segsort_keys_bits_host(r->ctx, c.type, j->keys.data, &seg, j->keys.n, c.order,
+                                     b.begin, b.end);
+}
+
 /* The headers of .npy outputs, before the streamed data. */
 static int write_headers(ak_run *r, ak_err *e)
 {
@@ -321,6 +348,8 @@ static int sort_data(ak_run *r, ak_err *e)
     sort_job *j = r->job;
     char dir[4096];
     sk_stream_opts o = SK_STREAM_OPTS_INIT;
+    if (a->segments)
+        return ak_run_call(r, call_segsort, NULL, e);
     o.device_bytes = a->memory;
     o.host_bytes = a->host_memory;
     o.temp_dir = temp_dir_of(r, dir, sizeof dir);
@@ -345,6 +374,27 @@ static int sort_data(ak_run *r, ak_err *e)
 /* --check                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* The order of the keys, or with --segments of each segment's keys. */
+static int check_order(const ak_run *r, ak_err *e)
+{
+    const sort_args *a = r->args;
+    const sort_job *j = r->job;
+    const char *prefix = "check: FAILED: ";
+    if (!a->segments) return sort_check_order(&j->keys, a->descending, key_bits(r), prefix, e);
+    size_t ks = ak_dtype_size(j->keys.type), n = j->keys.n;
+    for (size_t s = 0; s < j->offsets.n; s++) {
+        size_t lo = (size_t)ak_offset_at(&j->offsets, s);
+        size_t hi = s + 1 < j->offsets.n ? (size_t)ak_offset_at(&j->offsets, s + 1) : n;
+        ak_array seg = {j->keys.type, j->keys.format, hi - lo, (char *)j->keys.data + lo * ks};
+        if (sort_check_order(&seg, a->descending, key_bits(r), prefix, e) != 0) {
+            char why[sizeof e->msg];
+            snprintf(why, sizeof why, "%s", e->msg); /* keys counted from the segment's start */
+            return ak_fail(e, "%s in segment %zu (from key %zu)", why, s, lo);
+        }
+    }
+    return 0;
+}
+
 /* Sorts; with --check, verifies the order and that the output holds the
  * input's (key, value) pairs bit for bit (fingerprinted before the sort). */
 static int sort_and_check(ak_run *r, ak_err *e)
@@ -360,7 +410,7 @@ static int sort_and_check(ak_run *r, ak_err *e)
     if (!a->check)
         return 0;
     t0 = ak_now() - fingerprint / 1e3; /* the input's fingerprint counts as checking */
-    int rc = sort_check_order(&j->keys, a->descending, key_bits(r), "check: FAILED: ", e);
+    int rc = check_order(r, e);
     if (rc == 0) {
         sort_print_add(&got, &j->keys, &j->values);
         if (!sort_print_equal(want, got))
@@ -391,6 +441,11 @@ static void notes(const ak_run *r, ak_time_notes *n)
              has_values(r) ? ak_dtype_name(j->values.type) : "");
     ak_run_note_rate(r, n, (size_t)s->count, "keys");
     size_t used = strlen(n->compute);
+    if (j->offsets.n || ((const sort_args *)r->args)->segments) {
+        snprintf(n->compute + used, sizeof n->compute - used, "%s%zu segments",
+                 used ? "; " : "", j->offsets.n);
+        return;
+    }
     snprintf(n->compute + used, sizeof n->compute - used,
              "%sdevice memory %llu bytes; %llu run%s of %llu, %llu spilled, %llu merge block%s",
              used ? "; " : "", (unsigned long long)s->device_bytes,

@@ -37,6 +37,21 @@ int radixsort_check_args(void *args, ak_err *e)
     return 0;
 }
 
+/* radixsort's own checks besides those radixsort-mpi shares: --segments
+ * (which radixsort-mpi does not take). */
+static int check_radixsort(void *args, ak_err *e)
+{
+    const sort_args *a = args;
+    if (radixsort_check_args(args, e) != 0)
+        return -1;
+    if (a->offsets_type != AK_DTYPE_NONE && !a->segments)
+        return ak_fail(e, "--offsets-type needs --segments");
+    if (a->segments && (a->memory || a->host_memory || a->temp_dir))
+        return ak_fail(e, "--segments sorts in one piece in device memory: --memory, "
+                       "--host-memory and --temp-dir do not apply to it");
+    return 0;
+}
+
 static const ak_opt OPTIONS[] = {
     AK_OPT_HELP_TEXT("Sorts a file of keys on an OpenCL device (stable LSD radix sort).\n\n"),
     AK_OPTS_OPERAND(sort_args, "INPUT",
@@ -49,6 +64,14 @@ static const ak_opt OPTIONS[] = {
                    "when INPUT is '-'. Written to a temporary file and\n"
                    "renamed, so a failure leaves no partial output."),
     RADIXSORT_OPTS_KEYS_VALUES,
+    {"segments", 0, AK_OPT_INPUT, offsetof(sort_args, segments), "OFFSETS",
+     "sort within segments only: a file of segment start\n"
+     "offsets (offsets[0] = 0, non-decreasing, none above the\n"
+     "number of keys; equal offsets are empty segments), raw\n"
+     "(type from --offsets-type) or .npy. The keys (and values)\n"
+     "are sorted in one piece in device memory", NULL, 0},
+    {"offsets-type", 0, AK_OPT_INDEX_TYPE, offsetof(sort_args, offsets_type), "T",
+     "uint32 (default) or uint64, for a raw --segments file", NULL, 0},
     RADIXSORT_OPTS_MEMORY,
     AK_OPTS_IN_PLACE(sort_args),
     AK_OPTS_CHECK(sort_args,
@@ -68,11 +91,12 @@ static const ak_opt OPTIONS[] = {
 AK_DEFINE_CLI(radixsort, RADIXSORT_TOOL,
               "radixsort INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
               "                 [--descending] [--bits B:E] [--values FILE [--values-type TYPE]\n"
-              "                 [--values-out FILE]] [--memory SIZE] [--host-memory SIZE]\n"
+              "                 [--values-out FILE]] [--segments OFFSETS\n"
+              "                 [--offsets-type uint32|uint64]] [--memory SIZE] [--host-memory SIZE]\n"
               "                 [--temp-dir DIR] [--in-place] [--check]\n"
               "                 [--device SPEC] [--list-devices] [--time] [--progress] [--help]\n"
               "                 [--version]",
-              OPTIONS, sort_args, NULL, radixsort_check_args, NULL)
+              OPTIONS, sort_args, NULL, check_radixsort, NULL)
 
 int radixsort_check_key_type(const sort_args *a, const char *name, ak_dtype t, ak_err *e)
 {

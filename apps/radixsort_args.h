@@ -20,6 +20,8 @@ typedef struct sort_args {
     size_t memory;                /* --memory: device bytes; 0: not given */
     size_t host_memory;           /* --host-memory: host bytes; 0: not given */
     const char *temp_dir;         /* --temp-dir, or NULL */
+    const char *segments;         /* --segments: offsets file, or NULL */
+    ak_dtype offsets_type;        /* --offsets-type, AK_DTYPE_NONE unless given */
 } sort_args;
 
 /*! RADIXSORT_OPT_BITS : the row of --bits B:E (fields has_bits, begin_bit

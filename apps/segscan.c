@@ -62,48 +62,6 @@ static int by_keys(const ak_run *r)
 /* Reading and checking                                                      */
 /* ------------------------------------------------------------------------ */
 
-static uint64_t offset_at(const ak_array *a, size_t k)
-{
-    if (a->type == AK_UINT32) return ((const uint32_t *)a->data)[k];
-    return ((const uint64_t *)a->data)[k];
-}
-
-/* The library checks offsets too; this check names the first bad one. */
-static int check_offsets(const ak_run *r, ak_err *e)
-{
-    const char *name = ak_display_name(((const seg_args *)r->args)->offsets, 0);
-    const seg_job *j = r->job;
-    size_t n = j->data.n, count = j->seg.n;
-    if (count == 0 && n > 0) return ak_fail(e, "%s: no offsets for %zu elements", name, n);
-    if (count && offset_at(&j->seg, 0) != 0)
-        return ak_fail(e, "%s: offsets[0] is %llu, not 0", name,
-                       (unsigned long long)offset_at(&j->seg, 0));
-    for (size_t k = 1; k < count; k++) {
-        uint64_t prev = offset_at(&j->seg, k - 1), cur = offset_at(&j->seg, k);
-        if (cur < prev)
-            return ak_fail(e, "%s: offsets are not sorted: offsets[%zu] = %llu is below "
-                           "offsets[%zu] = %llu", name, k, (unsigned long long)cur, k - 1,
-                           (unsigned long long)prev);
-    }
-    if (count && offset_at(&j->seg, count - 1) > n)
-        return ak_fail(e, "%s: offsets[%zu] = %llu is above the %zu elements", name, count - 1,
-                       (unsigned long long)offset_at(&j->seg, count - 1), n);
-    return 0;
-}
-
-static int read_offsets(ak_run *r, ak_err *e)
-{
-    const seg_args *a = r->args;
-    seg_job *j = r->job;
-    ak_dtype raw = a->offsets_type != AK_DTYPE_NONE ? a->offsets_type : AK_UINT32;
-    if (ak_run_read(r, a->offsets, AK_DTYPE_NONE, raw, &j->seg, e) != 0)
-        return -1;
-    if (j->seg.type != AK_UINT32 && j->seg.type != AK_UINT64)
-        return ak_fail(e, "%s: offsets must be uint32 or uint64, not %s",
-                       ak_display_name(a->offsets, 0), ak_dtype_name(j->seg.type));
-    return check_offsets(r, e);
-}
-
 /* One key per element, of any element type; --reduce's keys out in their
  * type and layout. */
 static int read_keys(ak_run *r, ak_err *e)
@@ -132,7 +90,8 @@ static int read_inputs(ak_run *r, ak_err *e)
         return -1;
     if (a->flags)
         return ak_run_read_flags(r, a->flags, j->data.n, &j->seg, e);
-    return a->keys ? read_keys(r, e) : read_offsets(r, e);
+    if (a->keys) return read_keys(r, e);
+    return ak_run_read_offsets(r, a->offsets, a->offsets_type, j->data.n, &j->seg, e);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -300,9 +259,9 @@ static void mark_heads(chunks *c, size_t first, size_t count, size_t lead)
             h[lead + i] |= fs == 1 ? f[i] != 0 : ((const uint32_t *)(const void *)f)[i] != 0;
         return;
     }
-    for (; j->next_offset < j->seg.n && offset_at(&j->seg, j->next_offset) < first + count;
+    for (; j->next_offset < j->seg.n && ak_offset_at(&j->seg, j->next_offset) < first + count;
          j->next_offset++)
-        h[lead + offset_at(&j->seg, j->next_offset) - first] = 1;
+        h[lead + ak_offset_at(&j->seg, j->next_offset) - first] = 1;
 }
 
 /* j->identity: the identity of op (sk_reduce() of nothing; `any` is a
@@ -397,8 +356,8 @@ static int spread_totals(ak_run *r, ak_err *e)
     }
     unsigned char *t = j->data.data;
     for (size_t k = count, i = j->out_count; k-- > 0;) {
-        uint64_t end = k + 1 < count ? offset_at(&j->seg, k + 1) : n;
-        memmove(t + k * es, offset_at(&j->seg, k) < end ? t + --i * es : j->identity, es);
+        uint64_t end = k + 1 < count ? ak_offset_at(&j->seg, k + 1) : n;
+        memmove(t + k * es, ak_offset_at(&j->seg, k) < end ? t + --i * es : j->identity, es);
     }
     j->out_count = count;
     return 0;

@@ -47,6 +47,7 @@ typedef struct bench {
     char keys_dist[16];
     uint64_t keys_sum;
     int keys_up, values_up, segs_up, coeffs_up;
+    int sort_segs_up;          /* the segmented sort's offsets are in d.offsets, of this prim */
     /* host read-back and serial outputs */
     uint32_t *got, *got2, *ser, *ser2, *ser_tmp;
     uint64_t *got64;           /* rle's lengths (host-array form)             */
@@ -128,7 +129,7 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
     /* nothing of a reset may count as the next run's time */
     cl_int rc = clFinish(b->queue);
     if (rc != CL_SUCCESS) return cl_why(rc, "clFinish", why, cap);
-    if (c->prim == BB_SORT_KEYS || c->prim == BB_SORT_PAIRS) {
+    if (bb_sorts_in_place(c->prim)) {
         if (copy_u32(b, b->d.keys, b->d.work_k, c->n, why, cap)) return -1;
         if (c->prim == BB_SORT_PAIRS && copy_u32(b, b->d.values, b->d.work_v, c->n, why, cap))
             return -1;
@@ -211,6 +212,13 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
     case BB_RLE:                                                                         \
         st = sk_run_length_encode##SFX(ctx, SK_UINT32, IDS, OUT, C64, &s->count, c->n);   \
         break;                                                                           \
+    case BB_SEGSORT_SMALL:                                                               \
+    case BB_SEGSORT_LARGE:                                                               \
+        seg.offsets = OFFSETS;                                                           \
+        seg.offset_type = SK_UINT32;                                                     \
+        seg.count = c->nseg;                                                             \
+        st = sk_segsort_keys##SFX(ctx, SK_UINT32, SK, &seg, c->n, SK_ASCENDING);          \
+        break;                                                                           \
     default:                                                                             \
         break;                                                                           \
     }
@@ -265,6 +273,8 @@ static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_
         return read_u32(b, b->d.out, b->got, s->count <= n ? s->count : 0, why, cap) ||
                read_lengths(b, s->count <= n ? s->count : 0, why, cap);
     case BB_SORT_KEYS:
+    case BB_SEGSORT_SMALL:
+    case BB_SEGSORT_LARGE:
         return read_u32(b, b->d.work_k, b->got, n, why, cap);
     case BB_SORT_PAIRS:
         return read_u32(b, b->d.work_k, b->got, n, why, cap) ||
@@ -297,7 +307,7 @@ static int host_reset(void *self, const bb_case *c, int poison, char *why, size_
     bench *b = s->b;
     (void)why;
     (void)cap;
-    if (c->prim == BB_SORT_KEYS || c->prim == BB_SORT_PAIRS) {
+    if (bb_sorts_in_place(c->prim)) {
         memcpy(b->got, c->keys, c->n * sizeof(uint32_t));
         if (c->prim == BB_SORT_PAIRS) memcpy(b->got2, c->values, c->n * sizeof(uint32_t));
     } else if (poison) {
@@ -394,7 +404,7 @@ static void devbufs_release(bench *b)
         *m[i] = NULL;
     }
     b->dev_n = 0;
-    b->keys_up = b->values_up = b->segs_up = b->coeffs_up = 0;
+    b->keys_up = b->values_up = b->segs_up = b->coeffs_up = b->sort_segs_up = 0;
 }
 
 /* Device buffers for n elements (out one word more: the n - n / 2 uint64
@@ -461,6 +471,12 @@ static int upload_case(bench *b, const bb_case *c, char *why, size_t cap)
             upload(b, b->d.seg_ids, c->seg_ids, n * 4, why, cap))
             return -1;
         b->segs_up = 1;
+        b->sort_segs_up = 0;
+    }
+    if (bb_is_segsort(c->prim) && b->sort_segs_up != (int)c->prim) {
+        if (upload(b, b->d.offsets, c->offsets, (c->nseg + 1) * 4, why, cap)) return -1;
+        b->sort_segs_up = (int)c->prim;
+        b->segs_up = 0;
     }
     if (c->coeffs && !b->coeffs_up) {
         if (upload(b, b->d.coeffs, c->coeffs, n * sizeof(double), why, cap)) return -1;
@@ -563,7 +579,7 @@ static void run_case(bench *b, const bb_case *c)
     /* serial baselines */
     serial_state sr = {b, BB_SERIAL_LOOP, 0, 0, 0};
     bb_impl ser = {&sr, serial_reset, serial_run, serial_fetch, 0};
-    int sorting = c->prim == BB_SORT_KEYS || c->prim == BB_SORT_PAIRS;
+    int sorting = bb_sorts_in_place(c->prim);
     if (c->n > (size_t)1 << b->opt.serial_max_log2) {
         memset(&m, 0, sizeof m);
         m.status = BB_SKIPPED;

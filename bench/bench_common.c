@@ -20,7 +20,7 @@ static const char *const prim_names[BB_PRIM_COUNT] = {
     "scan_inclusive", "scan_exclusive", "reduce",     "select_if",   "partition",
     "sort_keys",      "sort_pairs",     "merge_keys", "merge_pairs", "segscan",
     "segreduce",      "poly_eval",      "lower_bound", "lower_bound_sorted",
-    "reduce_by_key",  "rle"};
+    "reduce_by_key",  "rle",            "segsort_small", "segsort_large"};
 
 const char *bb_prim_name(bb_prim p)
 {
@@ -124,7 +124,8 @@ typedef struct bb_cli_args {
                 "comma list of: scan_inclusive scan_exclusive reduce\n"                 \
                 "select_if partition sort_keys sort_pairs merge_keys\n"                 \
                 "merge_pairs segscan segreduce poly_eval lower_bound\n"                 \
-                "lower_bound_sorted reduce_by_key rle (default: all)"),                 \
+                "lower_bound_sorted reduce_by_key rle segsort_small\n"                   \
+                "segsort_large (default: all)"),                                        \
     BB_TEXT_ROW("dists", dists, "LIST",                                                   \
                 "only these distributions (uniform, entropy:2, entropy:3,\n"            \
                 "entropy:4, sorted, reversed, equal, few-unique)"),                     \
@@ -495,6 +496,25 @@ void bb_gen_segments(size_t n, uint64_t seed, uint8_t *flags, uint32_t *offsets,
     *nseg = s;
 }
 
+/* The segmented sort's segments for p (see BB_SEGSORT_SMALL_MAX); *nseg
+ * of them, offsets[nseg] = n. */
+static void gen_sort_segments(bb_prim p, size_t n, uint64_t seed, uint32_t *offsets,
+                              size_t *nseg)
+{
+    sk_rng r;
+    sk_rng_seed(&r, seed ^ 0x5e650127e5e65e6ull);
+    size_t s = 0, i = 0;
+    while (i < n) {
+        size_t len = p == BB_SEGSORT_SMALL
+                         ? 1 + (size_t)sk_rng_below(&r, BB_SEGSORT_SMALL_MAX)
+                         : BB_SEGSORT_LARGE_MIN + (size_t)sk_rng_below(&r, BB_SEGSORT_LARGE_MIN + 1);
+        offsets[s++] = (uint32_t)i;
+        i += len < n - i ? len : n - i;
+    }
+    offsets[s] = (uint32_t)n;
+    *nseg = s;
+}
+
 uint64_t bb_checksum(const void *data, size_t bytes, uint64_t h)
 {
     const unsigned char *p = data;
@@ -514,6 +534,7 @@ int bb_inputs_alloc(bb_inputs *in, size_t n, uint64_t seed)
     in->keys = malloc(m * sizeof(uint32_t));
     in->values = malloc(m * sizeof(uint32_t));
     in->offsets = malloc((m + 1) * sizeof(uint32_t));
+    in->sort_offsets = malloc((m + 1) * sizeof(uint32_t));
     in->seg_ids = malloc(m * sizeof(uint32_t));
     in->flags = malloc(m);
     in->coeffs = malloc(m * sizeof(double));
@@ -521,7 +542,8 @@ int bb_inputs_alloc(bb_inputs *in, size_t n, uint64_t seed)
     in->ref_out2 = malloc(m * sizeof(uint32_t));
     in->scratch = malloc(2 * m * sizeof(uint32_t));
     in->halves = malloc(m * sizeof(uint32_t));
-    if (!in->keys || !in->values || !in->offsets || !in->seg_ids || !in->flags ||
+    if (!in->keys || !in->values || !in->offsets || !in->sort_offsets || !in->seg_ids ||
+        !in->flags ||
         !in->coeffs || !in->ref_out || !in->ref_out2 || !in->scratch || !in->halves) {
         bb_inputs_free(in);
         return -1;
@@ -535,6 +557,7 @@ void bb_inputs_free(bb_inputs *in)
     free(in->keys);
     free(in->values);
     free(in->offsets);
+    free(in->sort_offsets);
     free(in->seg_ids);
     free(in->flags);
     free(in->coeffs);
@@ -756,6 +779,16 @@ void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t 
     case BB_LOWER_BOUND_SORTED:
         lower_bound_serial(in, c->na, in + c->na, n - c->na, out);
         break;
+    case BB_SEGSORT_SMALL:
+    case BB_SEGSORT_LARGE:
+        memcpy(out, in, n * sizeof *out);
+        for (size_t s = 0; s < c->nseg; s++) {
+            uint32_t *k = out + c->offsets[s];
+            size_t len = c->offsets[s + 1] - c->offsets[s];
+            if (variant == BB_SERIAL_QSORT) qsort(k, len, sizeof *k, cmp_u32);
+            else radix_sort(k, NULL, tmp, NULL, len);
+        }
+        break;
     default:
         break;
     }
@@ -830,6 +863,15 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
         c->seg_ids = in->seg_ids;
         c->nseg = in->nseg;
         h = bb_checksum(in->offsets, (in->nseg + 1) * sizeof(uint32_t), h);
+    }
+    if (p == BB_SEGSORT_SMALL || p == BB_SEGSORT_LARGE) {
+        if (in->sort_seg_prim != (int)p) {
+            gen_sort_segments(p, n, in->seed, in->sort_offsets, &in->sort_nseg);
+            in->sort_seg_prim = (int)p;
+        }
+        c->offsets = in->sort_offsets;
+        c->nseg = in->sort_nseg;
+        h = bb_checksum(in->sort_offsets, (in->sort_nseg + 1) * sizeof(uint32_t), h);
     }
     c->checksum = h;
 
@@ -944,6 +986,8 @@ int bb_check(const bb_case *c, const bb_result *r, int flags, char *why, size_t 
                         why, cap);
     case BB_SORT_KEYS:
     case BB_MERGE_KEYS:
+    case BB_SEGSORT_SMALL:
+    case BB_SEGSORT_LARGE:
         return mismatch(r->out, c->ref_out, n, "keys", why, cap);
     case BB_SORT_PAIRS:
     case BB_MERGE_PAIRS:

@@ -54,6 +54,8 @@ typedef enum bb_prim {
     BB_LOWER_BOUND_SORTED,
     BB_REDUCE_BY_KEY,
     BB_RLE,
+    BB_SEGSORT_SMALL,
+    BB_SEGSORT_LARGE,
     BB_PRIM_COUNT
 } bb_prim;
 
@@ -65,8 +67,24 @@ typedef enum bb_prim {
  * reduce_by_key and rle take the segment indices as their keys (runs of
  * those lengths); reduce_by_key sums `keys` by them. */
 #define BB_SEG_MAX_LEN 2048u
+/* Segment lengths of the segmented sorts (keys only): segsort_small uniform
+ * in [1, BB_SEGSORT_SMALL_MAX], segsort_large in [BB_SEGSORT_LARGE_MIN,
+ * 2 BB_SEGSORT_LARGE_MIN] (the last segment of each ends at n). */
+#define BB_SEGSORT_SMALL_MAX 64u
+#define BB_SEGSORT_LARGE_MIN (1u << 16)
 
 const char *bb_prim_name(bb_prim p);
+/* The segmented sorts. */
+static inline int bb_is_segsort(bb_prim p)
+{
+    return p == BB_SEGSORT_SMALL || p == BB_SEGSORT_LARGE;
+}
+/* The sorts of keys in place (radix and segmented): each run starts from a
+ * fresh copy of the input. */
+static inline int bb_sorts_in_place(bb_prim p)
+{
+    return p == BB_SORT_KEYS || p == BB_SORT_PAIRS || bb_is_segsort(p);
+}
 int bb_prim_parse(const char *name, bb_prim *out); /* 0 or -1 */
 
 /* ---- distributions --------------------------------------------------------------- */
@@ -272,7 +290,7 @@ typedef struct bb_case {
                                /* keys[na, n), values likewise; a       */
                                /* search finds keys[na, n) in keys[0, na) */
     const uint8_t *flags;      /* n head flags (segscan, segreduce)     */
-    const uint32_t *offsets;   /* nseg + 1 offsets                      */
+    const uint32_t *offsets;   /* nseg + 1 offsets (segsort: its own)   */
     const uint32_t *seg_ids;   /* n segment indices                     */
     size_t nseg;
     const double *coeffs;      /* n (poly)                              */
@@ -299,6 +317,9 @@ typedef struct bb_inputs {
     uint8_t *flags;
     size_t nseg;
     int have_segments;
+    uint32_t *sort_offsets;    /* nseg + 1 offsets of the segmented sort */
+    size_t sort_nseg;
+    int sort_seg_prim;         /* which sort they are for (0: none yet) */
     double *coeffs;
     int have_coeffs;
     /* reference outputs */

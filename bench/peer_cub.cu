@@ -213,6 +213,11 @@ cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
     case BB_RLE:
         return cub::DeviceRunLengthEncode::Encode(temp, *bytes, s->seg_ids, s->out, s->out2,
                                                   s->count, n);
+    case BB_SEGSORT_SMALL:
+    case BB_SEGSORT_LARGE:
+        return cub::DeviceSegmentedSort::StableSortKeys(temp, *bytes, s->keys, s->out, n,
+                                                        static_cast<int>(c->nseg), s->offsets,
+                                                        s->offsets + 1);
     default:
         return cudaErrorInvalidValue;
     }
@@ -245,8 +250,9 @@ int upload(cub_state *s, const bb_case *c, char *why, size_t cap)
     if (u) CK(cudaMemcpy(s->keys, c->keys, u, cudaMemcpyHostToDevice), "cudaMemcpy");
     if (u && c->values)
         CK(cudaMemcpy(s->values, c->values, u, cudaMemcpyHostToDevice), "cudaMemcpy");
-    if (c->seg_ids) {
-        if (u) CK(cudaMemcpy(s->seg_ids, c->seg_ids, u, cudaMemcpyHostToDevice), "cudaMemcpy");
+    if (c->seg_ids || bb_is_segsort(c->prim)) {
+        if (u && c->seg_ids)
+            CK(cudaMemcpy(s->seg_ids, c->seg_ids, u, cudaMemcpyHostToDevice), "cudaMemcpy");
         CK(cudaMemcpy(s->offsets, c->offsets, (c->nseg + 1) * sizeof(uint32_t),
                       cudaMemcpyHostToDevice),
            "cudaMemcpy");

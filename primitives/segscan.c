@@ -194,6 +194,22 @@ out:
     return st;
 }
 
+sk_status sk__segments_check_offsets(sk_context *ctx, const sk_segments *seg, size_t n)
+{
+    sk__monoid_text text;
+    sk_monoid m;
+    seg_job j = {0};
+    const sk__program *prog = NULL;
+    sk_status st = SK_OK;
+    /* The offsets' kernels take no operator: any monoid's program serves. */
+    SK_TRY(sk__monoid_of(ctx, SK_UINT32, SK_OP_ADD, &text, &m, NULL));
+    j = (seg_job){ctx, &m, NULL, NULL, n, NULL, 0, NULL, seg, true};
+    SK_TRY(seg_program(&j, &prog));
+    st = check_offsets(&j, prog);
+out:
+    return st;
+}
+
 /* Derives uint8 head flags from the offsets, which must check out first. */
 static sk_status offsets_to_flags(seg_job *j, const sk__program *prog)
 {
@@ -243,7 +259,7 @@ static sk_status check_segments_form(sk_context *ctx, seg_form f, size_t n, size
     return sk__byte_size(ctx, f.count, sk_type_size(f.offset_type), bytes);
 }
 
-static sk_status validate_segments(sk_context *ctx, const sk_segments *seg, size_t n)
+sk_status sk__segments_validate(sk_context *ctx, const sk_segments *seg, size_t n)
 {
     size_t bytes = 0;
     if (!seg) return sk__fail(ctx, SK_E_INVALID_ARG, "segments are NULL");
@@ -268,7 +284,7 @@ static sk_status job_open(sk_context *ctx, const sk_monoid *m, bool order_free, 
     /* every size before any buffer: SK_E_SIZE wins over a small buffer */
     SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
     SK_TRY(sk__byte_size(ctx, dst_elems, m->size, &dst_bytes));
-    SK_TRY(validate_segments(ctx, seg, n));
+    SK_TRY(sk__segments_validate(ctx, seg, n));
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
     SK_TRY(sk__check_buffer(ctx, dst, dst_bytes ? dst_bytes : 1, "dst"));
     *j = (seg_job){ctx, m, src, dst, n, seg->flags, seg->flag_size, NULL, seg, order_free};
@@ -424,8 +440,8 @@ sk_status sk_segreduce_monoid(sk_context *ctx, const sk_monoid *m, cl_mem src,
 /* ---- host-array forms ---------------------------------------------------------------------- */
 
 /* The device-side segments for host segments: flags or offsets uploaded. */
-static sk_status upload_segments(sk_context *ctx, const sk_segments_host *h, size_t n,
-                                 sk_segments *d)
+sk_status sk__segments_upload(sk_context *ctx, const sk_segments_host *h, size_t n,
+                              const sk__scratch_id *id, sk_segments *d)
 {
     size_t bytes = 0;
     if (!h) return sk__fail(ctx, SK_E_INVALID_ARG, "segments are NULL");
@@ -434,8 +450,8 @@ static sk_status upload_segments(sk_context *ctx, const sk_segments_host *h, siz
     sk_status st = check_segments_form(ctx, f, n, &bytes);
     if (st != SK_OK) return st;
     if (h->flags)
-        return sk__stage_in(ctx, &sk__scratch_host_values, h->flags, bytes, 1, &d->flags);
-    return sk__stage_in(ctx, &sk__scratch_host_values, h->offsets, bytes, 1, &d->offsets);
+        return sk__stage_in(ctx, id, h->flags, bytes, 1, &d->flags);
+    return sk__stage_in(ctx, id, h->offsets, bytes, 1, &d->offsets);
 }
 
 static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, bool order_free,
@@ -450,7 +466,7 @@ static sk_status segscan_host(sk_context *ctx, const sk_monoid *m, bool order_fr
     SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
     SK_TRY(sk__fits_device(ctx, bytes, "src's device copy"));
     if (n && !dst) return sk__fail(ctx, SK_E_INVALID_ARG, "dst is NULL");
-    SK_TRY(upload_segments(ctx, h, n, &seg));
+    SK_TRY(sk__segments_upload(ctx, h, n, &sk__scratch_host_values, &seg));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, bytes, 1, &in));
     SK_TRY(sk__segscan_run(ctx, m, order_free, in, in, n, &seg, exclusive));
     if (bytes) SK_TRY(sk__download(ctx, in, 0, dst, bytes));
@@ -470,7 +486,7 @@ static sk_status segreduce_host(sk_context *ctx, const sk_monoid *m, bool order_
     SK_TRY(sk__byte_size(ctx, n, m->size, &bytes));
     SK_TRY(sk__fits_device(ctx, bytes, "src's device copy"));
     if (!totals) return sk__fail(ctx, SK_E_INVALID_ARG, "totals is NULL");
-    SK_TRY(upload_segments(ctx, h, n, &seg));
+    SK_TRY(sk__segments_upload(ctx, h, n, &sk__scratch_host_values, &seg));
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, bytes, 1, &in));
     size_t capacity = seg.offsets ? seg.count : n;
     SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, (capacity ? capacity : 1) * m->size,

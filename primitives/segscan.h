@@ -52,6 +52,21 @@ sk_status sk__segreduce_run(sk_context *ctx, const sk_monoid *m, bool order_free
  * shape's chunk partials (segscan.c). */
 extern const sk__scratch_id sk__seg_small;
 
+/* What the segmented sort (segsort.c) shares with the scans: */
+
+/* Checks segments of n elements: exactly one of flags and offsets, of a
+ * supported size or type, in buffers large enough. */
+sk_status sk__segments_validate(sk_context *ctx, const sk_segments *seg, size_t n);
+
+/* Checks offsets on the device (blocking): offsets[0] == 0,
+ * non-decreasing, none above n; SK_E_INVALID_ARG otherwise. */
+sk_status sk__segments_check_offsets(sk_context *ctx, const sk_segments *seg, size_t n);
+
+/* The device-side segments of host segments: their form checked, flags or
+ * offsets copied into the staging buffer of `id`. */
+sk_status sk__segments_upload(sk_context *ctx, const sk_segments_host *h, size_t n,
+                              const sk__scratch_id *id, sk_segments *d);
+
 /* ---- segscan_cpu.c -------------------------------------------------------------------- */
 
 /* The segmented scan of the job into j->dst (n > 0). Asynchronous. */

@@ -280,6 +280,7 @@ typedef enum sk__family {
     SK_FAMILY_MERGE,
     SK_FAMILY_HISTOGRAM,
     SK_FAMILY_SEARCH,
+    SK_FAMILY_SEGSORT,
     SK_FAMILY_COUNT
 } sk__family;
 

@@ -79,6 +79,21 @@ static inline size_t onesweep_stage_words(size_t wg, size_t items, size_t key_si
 sk_status sk__sort_check_keys(sk_context *ctx, sk_type key_type, sk_sort_order order,
                               size_t value_size, bool pairs);
 
+/* SK_E_INVALID_ARG, SK_E_SIZE or SK_E_UNSUPPORTED (with detail) for a
+ * request the sort does not take: key type, order, value size, bit range,
+ * a size that overflows, float64 without fp64. The segmented sort
+ * (segsort.c) checks its requests by it too. */
+sk_status sk__sort_validate(sk_context *ctx, const sort_req *r, bool pairs);
+
+/* The keys (and, for pairs, values) buffers given, large enough for r->n
+ * and distinct. */
+sk_status sk__sort_check_buffers(sk_context *ctx, const sort_req *r, cl_mem keys,
+                                 cl_mem values, bool pairs);
+
+/* The bits of a key type (1 for an invalid type, which validation refuses):
+ * the end of the whole bit range. */
+unsigned sk__sort_all_bits(sk_type t);
+
 /* The plan of a validated request on the context's device. */
 sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r);
 

@@ -43,7 +43,7 @@ sk_status sk__sort_check_keys(sk_context *ctx, sk_type key_type, sk_sort_order o
     return SK_OK;
 }
 
-static sk_status validate_req(sk_context *ctx, const sort_req *r, bool pairs)
+sk_status sk__sort_validate(sk_context *ctx, const sort_req *r, bool pairs)
 {
     sk_status st = sk__sort_check_keys(ctx, r->key_type, r->order, r->value_size, pairs);
     if (st != SK_OK) return st;
@@ -58,8 +58,8 @@ static sk_status validate_req(sk_context *ctx, const sort_req *r, bool pairs)
     return sk__require_fp64(ctx, r->key_type);
 }
 
-static sk_status validate_buffers(sk_context *ctx, const sort_req *r, cl_mem keys,
-                                  cl_mem values, bool pairs)
+sk_status sk__sort_check_buffers(sk_context *ctx, const sort_req *r, cl_mem keys,
+                                 cl_mem values, bool pairs)
 {
     sk_status st = sk__check_buffer(ctx, keys, r->n * sk_type_size(r->key_type), "keys");
     if (st != SK_OK || !pairs) return st;
@@ -181,8 +181,8 @@ static sk_status sort_mem(sk_context *ctx, const sort_req *r, cl_mem keys, cl_me
                           bool pairs)
 {
     SK_ENTER(ctx);
-    sk_status st = validate_req(ctx, r, pairs);
-    if (st == SK_OK) st = validate_buffers(ctx, r, keys, values, pairs);
+    sk_status st = sk__sort_validate(ctx, r, pairs);
+    if (st == SK_OK) st = sk__sort_check_buffers(ctx, r, keys, values, pairs);
     if (st == SK_OK) st = sk__sort_run(ctx, r, keys, pairs ? values : NULL);
     return st;
 }
@@ -191,7 +191,7 @@ static sk_status sort_host_checked(sk_context *ctx, const sort_req *r, void *key
                                    void *values, bool pairs)
 {
     SK_ENTER(ctx);
-    sk_status st = validate_req(ctx, r, pairs);
+    sk_status st = sk__sort_validate(ctx, r, pairs);
     if (st != SK_OK) return st;
     if (r->n && !keys) return sk__fail(ctx, SK_E_INVALID_ARG, "keys is NULL");
     if (pairs && r->n && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
@@ -200,7 +200,7 @@ static sk_status sort_host_checked(sk_context *ctx, const sort_req *r, void *key
     return sort_host(ctx, r, keys, pairs ? values : NULL);
 }
 
-static unsigned all_bits(sk_type t)
+unsigned sk__sort_all_bits(sk_type t)
 {
     return (unsigned)t < SK_TYPE_COUNT ? key_types[t].bits : 1;
 }
@@ -208,7 +208,7 @@ static unsigned all_bits(sk_type t)
 sk_status sk_sort_keys(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
                        sk_sort_order order)
 {
-    sort_req r = {key_type, 0, n, order, 0, all_bits(key_type)};
+    sort_req r = {key_type, 0, n, order, 0, sk__sort_all_bits(key_type)};
     return sort_mem(ctx, &r, keys, NULL, false);
 }
 
@@ -222,7 +222,7 @@ sk_status sk_sort_keys_bits(sk_context *ctx, sk_type key_type, cl_mem keys, size
 sk_status sk_sort_pairs(sk_context *ctx, sk_type key_type, size_t value_size, cl_mem keys,
                         cl_mem values, size_t n, sk_sort_order order)
 {
-    sort_req r = {key_type, value_size, n, order, 0, all_bits(key_type)};
+    sort_req r = {key_type, value_size, n, order, 0, sk__sort_all_bits(key_type)};
     return sort_mem(ctx, &r, keys, values, true);
 }
 
@@ -237,14 +237,14 @@ sk_status sk_sort_pairs_bits(sk_context *ctx, sk_type key_type, size_t value_siz
 sk_status sk_sort_keys_host(sk_context *ctx, sk_type key_type, void *keys, size_t n,
                             sk_sort_order order)
 {
-    sort_req r = {key_type, 0, n, order, 0, all_bits(key_type)};
+    sort_req r = {key_type, 0, n, order, 0, sk__sort_all_bits(key_type)};
     return sort_host_checked(ctx, &r, keys, NULL, false);
 }
 
 sk_status sk_sort_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
                              void *keys, void *values, size_t n, sk_sort_order order)
 {
-    sort_req r = {key_type, value_size, n, order, 0, all_bits(key_type)};
+    sort_req r = {key_type, value_size, n, order, 0, sk__sort_all_bits(key_type)};
     return sort_host_checked(ctx, &r, keys, values, true);
 }
 

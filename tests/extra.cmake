@@ -34,6 +34,7 @@ set(SKT_OG_DRIVERS
   og_merge.c
   og_search.c
   og_segscan.c
+  og_segsort.c
   og_sort.c
 )
 sk_check_file_list(SKT_OG_DRIVERS ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind "og_*.c"
@@ -90,6 +91,10 @@ set_tests_properties(oclgrind_search_kernels
 add_test(NAME oclgrind_bykey_kernels
   COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_bykey>)
 set_tests_properties(oclgrind_bykey_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME oclgrind_segsort_kernels
+  COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_segsort>)
+set_tests_properties(oclgrind_segsort_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Rough seconds of each (one process each, Oclgrind an interpreter): started
 # first in a fresh clone (tests/CMakeLists.txt says why), they overlap the

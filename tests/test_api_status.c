@@ -266,7 +266,19 @@ typedef struct form_args {
     X(search_lower_bound_host, HOST | TYPED | BITS,                                          \
       sk_search_lower_bound_host(c, t, hi, hi, ho, n, n, A))                                 \
     X(search_upper_bound_host, HOST | TYPED | BITS,                                          \
-      sk_search_upper_bound_host(c, t, hi, hi, ho, n, n, A))
+      sk_search_upper_bound_host(c, t, hi, hi, ho, n, n, A))                                 \
+    X(segsort_keys, SEGMENTED | TYPED, sk_segsort_keys(c, t, F.out, sg, n, A))               \
+    X(segsort_pairs, SEGMENTED | TYPED, sk_segsort_pairs(c, t, 4, F.out, F.vout, sg, n, A))  \
+    X(segsort_keys_bits, SEGMENTED | TYPED, sk_segsort_keys_bits(c, t, F.out, sg, n, A, 0, 8)) \
+    X(segsort_pairs_bits, SEGMENTED | TYPED,                                                 \
+      sk_segsort_pairs_bits(c, t, 4, F.out, F.vout, sg, n, A, 0, 8))                         \
+    X(segsort_keys_host, SEGMENTED | HOST | TYPED, sk_segsort_keys_host(c, t, ho, hs, n, A)) \
+    X(segsort_pairs_host, SEGMENTED | HOST | TYPED,                                          \
+      sk_segsort_pairs_host(c, t, 4, ho, hv, hs, n, A))                                      \
+    X(segsort_keys_bits_host, SEGMENTED | HOST | TYPED,                                      \
+      sk_segsort_keys_bits_host(c, t, ho, hs, n, A, 0, 8))                                   \
+    X(segsort_pairs_bits_host, SEGMENTED | HOST | TYPED,                                     \
+      sk_segsort_pairs_bits_host(c, t, 4, ho, hv, hs, n, A, 0, 8))
 
 enum {
 #define FORM_ENUM_(name, kinds, call) FORM_##name,

@@ -4,8 +4,9 @@
  * Each test runs in a fresh temporary directory ("work" is the current
  * directory; captured stdout/stderr live beside it, so the listing of "work"
  * shows exactly what the program left behind). Results are checked against
- * the serial reference of tests/ref/ref_sort.c, through the values (the
- * input indices) where stability matters.
+ * the serial reference of tests/ref/ref_sort.c (ref_segsort.c with
+ * --segments), through the values (the input indices) where stability
+ * matters.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -24,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ref/ref_segsort.h"
 #include "ref/ref_sort.h"
 #include "scankit.h"
 #include "sk_rng.h"
@@ -369,4 +371,116 @@ Test(radixsort_cli, should_sort_files_read_ahead_then_read_straight_into_the_sor
     free(vals);
     free(ko);
     free(vo);
+}
+
+/* ---- --segments ------------------------------------------------------------------ */
+
+/* Offsets (as uint64) of random segments over n keys: empty ones, short
+ * ones and one of 3000 keys; *count of them. */
+static uint64_t *random_offsets(size_t n, size_t *count)
+{
+    uint64_t *o = malloc((n + 2) * sizeof *o);
+    size_t c = 0, at = 0;
+    while (at < n) {
+        size_t len = c == 3 ? 3000 : rnd() % 40;
+        o[c++] = at;
+        at += len < n - at ? len : n - at;
+    }
+    *count = c;
+    return o;
+}
+
+/* Offsets of `size` bytes each. */
+static unsigned char *offsets_as(const uint64_t *o, size_t count, size_t size)
+{
+    unsigned char *b = malloc(count * size + 1);
+    for (size_t i = 0; i < count; i++) memcpy(b + i * size, &o[i], size);
+    return b;
+}
+
+/* Expects `keys`/`vals` to be each segment's stable sort of `in`. */
+static void expect_segments_sorted(sk_type t, const unsigned char *in, size_t n,
+                                   const uint64_t *offs, size_t count, int desc,
+                                   const unsigned char *keys, const unsigned char *vals,
+                                   size_t vs)
+{
+    size_t ks = sk_type_size(t);
+    size_t *perm = malloc((n + 1) * sizeof *perm);
+    skt_ref_segsort_perm(t, in, n, offs, count, desc, 0, 8 * (unsigned)ks, perm);
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(memcmp(keys + i * ks, in + perm[i] * ks, ks), 0, "key %zu differs", i);
+        uint64_t v = 0;
+        if (vals) memcpy(&v, vals + i * vs, vs);
+        cr_assert(!vals || v == perm[i], "value %zu is %llu, want %zu", i,
+                  (unsigned long long)v, perm[i]);
+    }
+    free(perm);
+}
+
+Test(radixsort_cli, should_sort_within_raw_uint64_segments_with_values_stably)
+{
+    const size_t n = 12000;
+    size_t count = 0;
+    uint64_t *offs = random_offsets(n, &count);
+    unsigned char *in = random_keys(n, 4, 1), *vals = indices(n, 4);
+    unsigned char *o8 = offsets_as(offs, count, 8);
+    skt_cli_write_file("k.bin", in, n * 4);
+    skt_cli_write_file("v.bin", vals, n * 4);
+    skt_cli_write_file("o.bin", o8, count * 8);
+    run_result r = RS("k.bin", "--type", "int32", "--values", "v.bin", "--segments", "o.bin",
+                      "--offsets-type", "uint64", "--descending", "--check", "-o", "out.bin");
+    skt_cli_expect_success(&r, "segments, pairs");
+    cr_assert(strstr(r.err, "check: ok"), "stderr: %s", r.err);
+    size_t kl, vl;
+    unsigned char *ko = skt_cli_slurp("out.bin", &kl), *vo = skt_cli_slurp("v.sorted.bin", &vl);
+    cr_assert_eq(kl, n * 4);
+    cr_assert_eq(vl, n * 4);
+    expect_segments_sorted(SK_INT32, in, n, offs, count, 1, ko, vo, 4);
+    skt_cli_free(&r);
+    free(offs), free(in), free(vals), free(o8), free(ko), free(vo);
+}
+
+Test(radixsort_cli, should_sort_within_npy_uint32_segments)
+{
+    const size_t n = 5000;
+    size_t count = 0;
+    uint64_t *offs = random_offsets(n, &count);
+    unsigned char *in = random_keys(n, 8, 0), *o4 = offsets_as(offs, count, 4);
+    skt_cli_write_npy("k.npy", "<f8", in, n, 8);
+    skt_cli_write_npy("o.npy", "<u4", o4, count, 4);
+    run_result r = RS("k.npy", "--segments", "o.npy");
+    skt_cli_expect_success(&r, "segments from .npy");
+    size_t kl;
+    unsigned char *ko = npy_data("k.sorted.npy", &kl);
+    cr_assert_eq(kl, n * 8);
+    expect_segments_sorted(SK_FLOAT64, in, n, offs, count, 0, ko, NULL, 0);
+    skt_cli_free(&r);
+    free(offs), free(in), free(o4), free(ko);
+}
+
+Test(radixsort_cli, should_refuse_bad_segments_and_their_misuse)
+{
+    const uint32_t keys[4] = {4, 3, 2, 1}, unsorted[3] = {0, 3, 1}, above[2] = {0, 5};
+    const uint8_t bytes[2] = {0, 1};
+    skt_cli_write_file("k.bin", keys, sizeof keys);
+    skt_cli_write_file("u.bin", unsorted, sizeof unsorted);
+    skt_cli_write_file("a.bin", above, sizeof above);
+    skt_cli_write_npy("b.npy", "|u1", bytes, 2, 1);
+    run_result r = RS("k.bin", "--segments", "u.bin");
+    expect_one_line_failure(&r, "offsets are not sorted");
+    skt_cli_free(&r);
+    r = RS("k.bin", "--segments", "a.bin");
+    expect_one_line_failure(&r, "is above the 4 elements");
+    skt_cli_free(&r);
+    r = RS("k.bin", "--segments", "b.npy");
+    expect_one_line_failure(&r, "offsets must be uint32 or uint64");
+    skt_cli_free(&r);
+    r = RS("k.bin", "--segments", "u.bin", "--memory", "1M");
+    skt_cli_expect_usage_error(&r);
+    cr_assert(strstr(r.err, "in one piece"), "stderr: %s", r.err);
+    skt_cli_free(&r);
+    r = RS("k.bin", "--offsets-type", "uint64");
+    skt_cli_expect_usage_error(&r);
+    skt_cli_free(&r);
+    cr_assert_str_eq(listing(), "a.bin b.npy k.bin u.bin");
 }

@@ -1498,6 +1498,72 @@ SK_API sk_status sk_unique_by_key_host(sk_context *ctx, sk_type key_type, size_t
                                        size_t n);
 
 /* ------------------------------------------------------------------------ */
+/* Segmented sort                                                            */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_segsort_keys() :
+ *  Sorts the n keys of `keys` within each segment of `seg`, which must
+ *  give offsets (flags: SK_E_INVALID_ARG), uint32 or uint64, as
+ *  sk_segments describes them: segment s is keys[offsets[s] ..
+ *  offsets[s + 1]), the last one ending at n; empty segments are allowed.
+ *  The order is the radix sort's (sk_sort_keys()): every key type,
+ *  floats in IEEE totalOrder, descending the exact reverse; stable.
+ *  Segments are binned by length: short ones sorted by one work-item
+ *  each, ones up to a tile by a work-group each (GPU shape) or a work-item
+ *  (CPU shape), longer ones by the device-wide radix sort each. Blocks:
+ *  the offsets are checked on the device first and the bins' counts are
+ *  read back.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad key type or order, flags
+ *  instead of offsets, bad offset_type, buffers smaller than stated,
+ *  offsets not a valid segmentation), SK_E_SIZE, SK_E_UNSUPPORTED,
+ *  SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY.
+ *  Since 1.1. */
+SK_API sk_status sk_segsort_keys(sk_context *ctx, sk_type key_type, cl_mem keys,
+                                 const sk_segments *seg, size_t n, sk_sort_order order);
+
+/*! sk_segsort_pairs() :
+ *  As sk_segsort_keys(), moving the n values of `values` (value_size 4 or
+ *  8 bytes) with their keys; equal keys keep their values' order.
+ *  @return as sk_segsort_keys(); SK_E_INVALID_ARG for another value_size
+ *  or values == keys. */
+SK_API sk_status sk_segsort_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                                  cl_mem keys, cl_mem values, const sk_segments *seg,
+                                  size_t n, sk_sort_order order);
+
+/*! sk_segsort_keys_bits(), sk_segsort_pairs_bits() :
+ *  As the two above, ordering keys by the bits [begin_bit, end_bit) of
+ *  their order (as sk_sort_keys_bits()); a range outside the key is
+ *  SK_E_INVALID_ARG. */
+SK_API sk_status sk_segsort_keys_bits(sk_context *ctx, sk_type key_type, cl_mem keys,
+                                      const sk_segments *seg, size_t n, sk_sort_order order,
+                                      unsigned begin_bit, unsigned end_bit);
+SK_API sk_status sk_segsort_pairs_bits(sk_context *ctx, sk_type key_type, size_t value_size,
+                                       cl_mem keys, cl_mem values, const sk_segments *seg,
+                                       size_t n, sk_sort_order order, unsigned begin_bit,
+                                       unsigned end_bit);
+
+/*! sk_segsort_keys_host(), sk_segsort_pairs_host(),
+ *  sk_segsort_keys_bits_host(), sk_segsort_pairs_bits_host() :
+ *  Host-array forms (blocking): keys, values and offsets copied in, sorted,
+ *  keys and values copied back; an array may be NULL when n is 0.
+ *  @return as the cl_mem forms. */
+SK_API sk_status sk_segsort_keys_host(sk_context *ctx, sk_type key_type, void *keys,
+                                      const sk_segments_host *seg, size_t n,
+                                      sk_sort_order order);
+SK_API sk_status sk_segsort_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                       void *keys, void *values, const sk_segments_host *seg,
+                                       size_t n, sk_sort_order order);
+SK_API sk_status sk_segsort_keys_bits_host(sk_context *ctx, sk_type key_type, void *keys,
+                                           const sk_segments_host *seg, size_t n,
+                                           sk_sort_order order, unsigned begin_bit,
+                                           unsigned end_bit);
+SK_API sk_status sk_segsort_pairs_bits_host(sk_context *ctx, sk_type key_type,
+                                            size_t value_size, void *keys, void *values,
+                                            const sk_segments_host *seg, size_t n,
+                                            sk_sort_order order, unsigned begin_bit,
+                                            unsigned end_bit);
+
+/* ------------------------------------------------------------------------ */
 /* Polynomial evaluation                                                     */
 /* ------------------------------------------------------------------------ */
 

@@ -1,0 +1,233 @@
+/*
+ * segsort.cl - the segmented sort's kernels: keys (and values) sorted
+ * within segments given by offsets, stably, in the radix sort's order.
+ * sort_keys.cl (the configuration of the key, the key order) comes before
+ * it.
+ *
+ * The host places a configuration before this text:
+ *   SK_KEY_T, SK_KEY_BITS, SK_KEY_KIND   the key (sort_keys.cl)
+ *   SK_OFF_T       uint or ulong: the offsets
+ *   SK_VAL_T       uint or ulong when values travel with the keys
+ *   SK_SEG_INSERT  segments of at most this many keys: insertion sort
+ *   SK_SEG_TILE    segments of at most this many keys: sorted here; longer
+ *                  ones are listed for the device-wide radix sort
+ *   SK_SHAPE_GPU   a work-item per segment classifies it (SK_WG work-items
+ *                  per work-group of the tile kernel, SK_ITEMS keys each)
+ *   or SK_SHAPE_CPU one work-item per chunk of segments
+ *
+ * Segment s of `count` is keys[offsets[s] .. offsets[s + 1]), the last
+ * ending at n. Keys are ordered by (sk_key_bits(k, flip) & range): `flip`
+ * all ones for descending, `range` the bits [begin_bit, end_bit); equal
+ * keys keep their order. A segment longer than SK_SEG_TILE is appended to
+ * `large` as its (start, end), counted by counters[1]; on the GPU shape a
+ * segment between the two bounds is appended to `mid` by its start and
+ * end, counted by counters[0].
+ */
+
+#ifndef SK_KEY_T
+#error "segsort.cl: SK_KEY_T must be defined by the host configuration"
+#endif
+
+#ifdef SK_VAL_T
+#define SK_SEG_VALS , __global SK_VAL_T *vals
+#define SK_SEG_TMP_VALS , __global SK_VAL_T *tmp_v
+#define SK_SEG_PASS_VALS , vals
+#else
+#define SK_SEG_VALS
+#define SK_SEG_TMP_VALS
+#define SK_SEG_PASS_VALS
+#endif
+
+/* The bits a key is ordered by within the bit range. */
+SK_KEY_T sk_seg_bits(SK_KEY_T k, SK_KEY_T flip, SK_KEY_T range)
+{
+    return sk_key_bits(k, flip) & range;
+}
+
+/* The end of segment s. */
+ulong sk_seg_end(__global const SK_OFF_T *offsets, ulong s, ulong count, ulong n)
+{
+    return s + 1 < count ? (ulong)offsets[s + 1] : n;
+}
+
+/* Stable insertion sort of keys[lo .. hi) (and values) in place. */
+void sk_seg_insertion(__global SK_KEY_T *keys SK_SEG_VALS, ulong lo, ulong hi, SK_KEY_T flip,
+                      SK_KEY_T range)
+{
+    for (ulong i = lo + 1; i < hi; i++) {
+        SK_KEY_T x = keys[i], xb = sk_seg_bits(x, flip, range);
+#ifdef SK_VAL_T
+        SK_VAL_T v = vals[i];
+#endif
+        ulong j = i;
+        while (j > lo && xb < sk_seg_bits(keys[j - 1], flip, range)) {
+            keys[j] = keys[j - 1];
+#ifdef SK_VAL_T
+            vals[j] = vals[j - 1];
+#endif
+            j--;
+        }
+        keys[j] = x;
+#ifdef SK_VAL_T
+        vals[j] = v;
+#endif
+    }
+}
+
+/* Appends [lo, hi) to a list counted by *counter. */
+void sk_seg_append(__global ulong *list, volatile __global uint *counter, ulong lo, ulong hi)
+{
+    uint at = atomic_inc(counter);
+    list[2 * (ulong)at] = lo;
+    list[2 * (ulong)at + 1] = hi;
+}
+
+/* ======================================================================= */
+#if defined(SK_SHAPE_GPU)
+
+/* Work-item s: segment s sorted by insertion when short, else listed (mid
+ * or large). */
+__kernel void sk_segsort_classify(__global SK_KEY_T *keys SK_SEG_VALS,
+                                  __global const SK_OFF_T *offsets, __global ulong *mid,
+                                  __global ulong *large, volatile __global uint *counters,
+                                  ulong count, ulong n, SK_KEY_T flip, SK_KEY_T range)
+{
+    ulong s = get_global_id(0);
+    if (s >= count) return;
+    ulong lo = offsets[s], hi = sk_seg_end(offsets, s, count, n);
+    ulong len = hi - lo;
+    if (len <= SK_SEG_INSERT)
+        sk_seg_insertion(keys SK_SEG_PASS_VALS, lo, hi, flip, range);
+    else if (len <= SK_SEG_TILE)
+        sk_seg_append(mid, counters, lo, hi);
+    else
+        sk_seg_append(large, counters + 1, lo, hi);
+}
+
+/* Work-group g: the segment mid[g], at most a tile, in local memory. Each
+ * key's place is the number of keys before it: smaller, or equal and
+ * earlier (stable). Every read of the segment precedes the barrier, every
+ * write follows it, so the sort is in place. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_segsort_tiles(__global SK_KEY_T *keys SK_SEG_VALS, __global const ulong *mid,
+                      SK_KEY_T flip, SK_KEY_T range)
+{
+    __local SK_KEY_T bits[SK_SEG_TILE];
+    ulong g = get_group_id(0), lo = mid[2 * g];
+    uint len = (uint)(mid[2 * g + 1] - lo), lid = get_local_id(0);
+    SK_KEY_T k[SK_ITEMS];
+#ifdef SK_VAL_T
+    SK_VAL_T v[SK_ITEMS];
+#endif
+    for (uint t = 0; t < SK_ITEMS; t++) {
+        uint i = t * SK_WG + lid;
+        if (i >= len) break;
+        k[t] = keys[lo + i];
+#ifdef SK_VAL_T
+        v[t] = vals[lo + i];
+#endif
+        bits[i] = sk_seg_bits(k[t], flip, range);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    for (uint t = 0; t < SK_ITEMS; t++) {
+        uint i = t * SK_WG + lid, r = 0;
+        if (i >= len) break;
+        SK_KEY_T b = bits[i];
+        for (uint j = 0; j < len; j++) r += bits[j] < b || (bits[j] == b && j < i);
+        keys[lo + r] = k[t];
+#ifdef SK_VAL_T
+        vals[lo + r] = v[t];
+#endif
+    }
+}
+
+/* ======================================================================= */
+#elif defined(SK_SHAPE_CPU)
+
+#ifdef SK_VAL_T
+#define SK_SEG_VAL_PAIR , __global const SK_VAL_T *vsrc, __global SK_VAL_T *vdst
+#define SK_SEG_MOVE_VAL(o, from) (vdst[o] = vsrc[from])
+#else
+#define SK_SEG_VAL_PAIR
+#define SK_SEG_MOVE_VAL(o, from) ((void)0)
+#endif
+
+/* Merges the sorted runs ksrc[a .. m) and ksrc[m .. b) into kdst[a .. b),
+ * the left run first among equal keys. Every load is within the runs
+ * (a < m <= b), and each store takes a key just loaded. */
+void sk_seg_merge(__global const SK_KEY_T *ksrc, __global SK_KEY_T *kdst SK_SEG_VAL_PAIR,
+                  ulong a, ulong m, ulong b, SK_KEY_T flip, SK_KEY_T range)
+{
+    ulong i = a, j = m;
+    for (ulong o = a; o < b; o++) {
+        SK_KEY_T x = ksrc[min(i, m - 1)], y = ksrc[min(j, b - 1)];
+        if (j < b && (i >= m || sk_seg_bits(y, flip, range) < sk_seg_bits(x, flip, range))) {
+            kdst[o] = y;
+            SK_SEG_MOVE_VAL(o, j);
+            j++;
+        } else {
+            kdst[o] = x;
+            SK_SEG_MOVE_VAL(o, i);
+            i++;
+        }
+    }
+}
+
+#ifdef SK_VAL_T
+#define SK_SEG_MERGE_VALS(from_tmp) , (from_tmp) ? tmp_v : vals, (from_tmp) ? vals : tmp_v
+#else
+#define SK_SEG_MERGE_VALS(from_tmp)
+#endif
+
+/* Stable merge sort of keys[lo .. hi) through tmp_k[lo .. hi): insertion
+ * sorted runs of SK_SEG_INSERT keys, then merges of runs twice as long,
+ * back and forth. */
+void sk_seg_merge_sort(__global SK_KEY_T *keys SK_SEG_VALS, __global SK_KEY_T *tmp_k
+                       SK_SEG_TMP_VALS, ulong lo, ulong hi, SK_KEY_T flip, SK_KEY_T range)
+{
+    for (ulong a = lo; a < hi; a += SK_SEG_INSERT)
+        sk_seg_insertion(keys SK_SEG_PASS_VALS, a, min(a + SK_SEG_INSERT, hi), flip, range);
+    bool in_tmp = false;
+    for (ulong w = SK_SEG_INSERT; w < hi - lo; w *= 2) {
+        __global SK_KEY_T *src = in_tmp ? tmp_k : keys, *dst = in_tmp ? keys : tmp_k;
+        for (ulong a = lo; a < hi; a += 2 * w)
+            sk_seg_merge(src, dst SK_SEG_MERGE_VALS(in_tmp), a, min(a + w, hi),
+                         min(a + 2 * w, hi), flip, range);
+        in_tmp = !in_tmp;
+    }
+    for (ulong i = lo; in_tmp && i < hi; i++) {
+        keys[i] = tmp_k[i];
+#ifdef SK_VAL_T
+        vals[i] = tmp_v[i];
+#endif
+    }
+}
+
+/* Work-item c: segments [c * chunk, min((c + 1) * chunk, count)), each by
+ * insertion when short, by merge sort up to a tile, else listed. */
+__kernel void sk_segsort_chunks(__global SK_KEY_T *keys SK_SEG_VALS, __global SK_KEY_T *tmp_k
+                                SK_SEG_TMP_VALS, __global const SK_OFF_T *offsets,
+                                __global ulong *large, volatile __global uint *counters,
+                                ulong count, ulong n, ulong chunk, SK_KEY_T flip,
+                                SK_KEY_T range)
+{
+    ulong c = get_global_id(0);
+    ulong end = min(c * chunk + chunk, count);
+    for (ulong s = c * chunk; s < end; s++) {
+        ulong lo = offsets[s], hi = sk_seg_end(offsets, s, count, n);
+        if (hi - lo <= SK_SEG_INSERT)
+            sk_seg_insertion(keys SK_SEG_PASS_VALS, lo, hi, flip, range);
+        else if (hi - lo <= SK_SEG_TILE)
+            sk_seg_merge_sort(keys SK_SEG_PASS_VALS, tmp_k
+#ifdef SK_VAL_T
+                              , tmp_v
+#endif
+                              , lo, hi, flip, range);
+        else
+            sk_seg_append(large, counters + 1, lo, hi);
+    }
+}
+
+#else
+#error "segsort.cl: define SK_SHAPE_GPU or SK_SHAPE_CPU"
+#endif

@@ -1,0 +1,409 @@
+/*
+ * segsort.c - the segmented sort: keys, or (key, value) pairs, sorted
+ * stably within segments given by offsets (sk_segments, as the segmented
+ * scan takes them), in the radix sort's order (sort.h's key table,
+ * kernels/sort_keys.cl's transform): every key type, ascending or
+ * descending, an optional bit range.
+ *
+ * Segments are binned by length (kernels/segsort.cl). One pass over the
+ * segments sorts the short ones where they are (insertion sort, up to
+ * SEG_INSERT keys) and lists the others by bin:
+ *   GPU shape: a work-item per segment; segments up to a tile (wg x items
+ *              keys) are then sorted by a work-group each in local memory;
+ *   CPU shape: a work-item per chunk of segments sorts segments up to
+ *              CPU_SEG_TILE keys by a merge sort through scratch;
+ * and segments longer than that are each sorted by the device-wide radix
+ * sort (sort.c), on the caller's buffers for a segment at offset 0, else
+ * on a scratch copy of the segment. Reading the bins' counts blocks.
+ */
+#include "segscan.h"
+#include "sort.h"
+
+#include <stdlib.h>
+
+/* Scratch buffers of this file (sk__scratch_get). */
+SK_SCRATCH_ID(segsort_keys, "segmented sort: keys (merges, large segments)");
+SK_SCRATCH_ID(segsort_values, "segmented sort: values (merges, large segments)");
+SK_SCRATCH_ID(segsort_counts, "segmented sort: bin counts");
+SK_SCRATCH_ID(segsort_mid, "segmented sort: segments up to a tile");
+SK_SCRATCH_ID(segsort_large, "segmented sort: segments past a tile");
+SK_STAGING_ID(segsort_offsets_in, "segmented sort, host form: offsets");
+
+/* Segments of at most this many keys: insertion sort by one work-item. */
+#define SEG_INSERT 16
+/* CPU shape: segments up to this many keys are merge sorted by one
+ * work-item; longer ones take the device-wide sort, whose launches and
+ * blocking reads cost more than such a merge sort. */
+#define CPU_SEG_TILE 65536
+/* GPU shape: keys of a work-group's tile (a work-item places each of its
+ * keys by counting the tile's keys before it). */
+#define GPU_SEG_ITEMS 4
+
+/* ---- requests ------------------------------------------------------------ */
+
+typedef struct segsort_req {
+    sort_req sort;                /* key type, values, n, order, bit range */
+    const sk_segments *seg;
+} segsort_req;
+
+static sk_status validate_req(sk_context *ctx, const segsort_req *r, bool pairs)
+{
+    sk_status st = sk__sort_validate(ctx, &r->sort, pairs);
+    if (st != SK_OK) return st;
+    if (r->seg && r->seg->flags)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "the segmented sort takes offsets, not flags");
+    return SK_OK;
+}
+
+/* ---- planning ------------------------------------------------------------- */
+
+typedef struct segsort_plan {
+    sk__tuning t;
+    bool gpu;
+    size_t tile;                  /* longest segment sorted without the radix sort */
+    size_t parts, chunk;          /* CPU shape: chunks of segments */
+    const sk__program *prog;
+} segsort_plan;
+
+static segsort_plan plan_for(const sk_context *ctx, const segsort_req *r)
+{
+    segsort_plan p = {0};
+    size_t count = r->seg->count;
+    p.t = sk__tuning_for(ctx, SK_FAMILY_SEGSORT, sk_type_size(r->sort.key_type));
+    p.gpu = p.t.shape == SK_SHAPE_GPU;
+    size_t ks = sk_type_size(r->sort.key_type);
+    while (p.gpu && p.t.wg_size > 1 && p.t.wg_size * GPU_SEG_ITEMS * ks > ctx->local_mem_bytes)
+        p.t.wg_size /= 2;
+    p.tile = p.gpu ? p.t.wg_size * GPU_SEG_ITEMS : CPU_SEG_TILE;
+    size_t chunks = r->sort.n < p.t.cpu_serial_below ? 1 : p.t.cpu_chunks;
+    p.chunk = div_up(count, chunks < count ? chunks : count);
+    p.parts = div_up(count, p.chunk);
+    return p;
+}
+
+/* ---- programs ------------------------------------------------------------- */
+
+enum { K_BIN, K_TILES };
+static const char *const gpu_kernels[] = {"sk_segsort_classify", "sk_segsort_tiles"};
+static const char *const cpu_kernels[] = {"sk_segsort_chunks"};
+
+static char *segsort_config(const segsort_plan *p, const segsort_req *r)
+{
+    const sort_req *s = &r->sort;
+    sk__str c = {0};
+    sk__str_addf(&c, "#define SK_KEY_T %s\n#define SK_KEY_BITS %u\n#define SK_KEY_KIND %d\n",
+                 key_types[s->key_type].cl, key_types[s->key_type].bits,
+                 key_types[s->key_type].kind);
+    sk__str_addf(&c, "#define SK_OFF_T %s\n", r->seg->offset_type == SK_UINT32 ? "uint" : "ulong");
+    if (s->value_size) sk__str_addf(&c, "#define SK_VAL_T %s\n", s->value_size == 8 ? "ulong" : "uint");
+    sk__str_addf(&c, "#define SK_SEG_INSERT %d\n#define SK_SEG_TILE %zu\n", SEG_INSERT, p->tile);
+    if (p->gpu)
+        sk__str_addf(&c, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %d\n",
+                     p->t.wg_size, GPU_SEG_ITEMS);
+    else
+        sk__str_addf(&c, "#define SK_SHAPE_CPU 1\n");
+    sk__str_addf(&c, "%s\n", sk__source_text("sort_keys"));
+    return sk__str_take(&c);
+}
+
+/* Builds (or finds) the program; on the GPU shape lowers the work-group
+ * size until its kernels can run it. */
+static sk_status open_program(sk_context *ctx, segsort_plan *p, const segsort_req *r)
+{
+    bool lowered = p->gpu;
+    sk_status st = SK_OK;
+    do {
+        p->tile = p->gpu ? p->t.wg_size * GPU_SEG_ITEMS : CPU_SEG_TILE;
+        st = sk__program_take(ctx, "segsort", segsort_config(p, r),
+                              p->gpu ? gpu_kernels : cpu_kernels, p->gpu ? 2 : 1, &p->prog);
+        if (st == SK_OK && lowered) st = sk__fit_wg(ctx, p->prog, "segsort", &p->t.wg_size,
+                                                    &lowered);
+    } while (st == SK_OK && lowered);
+    return st;
+}
+
+/* ---- the sort ---------------------------------------------------------------- */
+
+typedef struct segsort_job {
+    sk_context *ctx;
+    const segsort_req *r;
+    segsort_plan p;
+    uint64_t flip, range;         /* descending; the bit range's mask */
+    cl_mem keys, values;
+    cl_mem counts, mid, large;    /* bin counts, bins (start, end) */
+    size_t mid_cap, large_cap;    /* the bins' capacities, in segments */
+} segsort_job;
+
+static uint64_t range_mask(unsigned begin, unsigned end)
+{
+    uint64_t hi = end >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << end) - 1);
+    return hi & ~(((uint64_t)1 << begin) - 1);
+}
+
+/* The bins and their counts (zeroed). */
+static sk_status open_bins(segsort_job *j)
+{
+    sk_context *ctx = j->ctx;
+    size_t n = j->r->sort.n, count = j->r->seg->count;
+    const cl_uint zero[2] = {0, 0};
+    sk_status st = SK_OK;
+    j->mid_cap = j->p.gpu ? n / (SEG_INSERT + 1) : 0;
+    j->large_cap = n / (j->p.tile + 1);
+    if (j->mid_cap > count) j->mid_cap = count;
+    if (j->large_cap > count) j->large_cap = count;
+    SK_TRY(sk__scratch_get(ctx, &segsort_counts, sizeof zero, &j->counts));
+    /* written, not filled: Oclgrind takes a filled counter for
+     * uninitialised at the atomic increment */
+    SK_TRY(sk__write(ctx, j->counts, true, 0, sizeof zero, zero));
+    SK_TRY(sk__scratch_get(ctx, &segsort_mid, (j->mid_cap + 1) * 2 * sizeof(cl_ulong), &j->mid));
+    SK_TRY(sk__scratch_get(ctx, &segsort_large, (j->large_cap + 1) * 2 * sizeof(cl_ulong),
+                           &j->large));
+out:
+    return st;
+}
+
+/* The scratch copies of keys and values: n of each (CPU shape: merges),
+ * or `len` for one large segment. */
+static sk_status open_copies(segsort_job *j, size_t len, cl_mem *tk, cl_mem *tv)
+{
+    const sort_req *s = &j->r->sort;
+    sk_status st = sk__scratch_get(j->ctx, &segsort_keys, len * sk_type_size(s->key_type), tk);
+    if (st == SK_OK && s->value_size)
+        st = sk__scratch_get(j->ctx, &segsort_values, len * s->value_size, tv);
+    return st;
+}
+
+/* The pass over the segments: short ones sorted, the others binned. */
+static sk_status run_bin_pass(segsort_job *j)
+{
+    const segsort_req *r = j->r;
+    size_t ks = sk_type_size(r->sort.key_type);
+    cl_mem tk = NULL, tv = NULL;
+    sk_status st = SK_OK;
+    if (!j->p.gpu) SK_TRY(open_copies(j, r->sort.n, &tk, &tv));
+    sk__args a;
+    sk__args_init(&a, j->ctx, j->p.prog, K_BIN);
+    sk__arg_mem(&a, j->keys);
+    if (r->sort.value_size) sk__arg_mem(&a, j->values);
+    if (!j->p.gpu) {
+        sk__arg_mem(&a, tk);
+        if (r->sort.value_size) sk__arg_mem(&a, tv);
+    }
+    sk__arg_mem(&a, r->seg->offsets);
+    if (j->p.gpu) sk__arg_mem(&a, j->mid);
+    sk__arg_mem(&a, j->large);
+    sk__arg_mem(&a, j->counts);
+    sk__arg_ulong(&a, "count", r->seg->count);
+    sk__arg_ulong(&a, "n", r->sort.n);
+    if (!j->p.gpu) sk__arg_ulong(&a, "chunk", j->p.chunk);
+    sk__arg_word(&a, "flip", ks, j->flip);
+    sk__arg_word(&a, "range", ks, j->range);
+    st = j->p.gpu ? sk__args_launch_each(&a, r->seg->count) : sk__args_launch(&a, j->p.parts, 1);
+out:
+    return st;
+}
+
+/* GPU shape: a work-group per listed segment up to a tile. */
+static sk_status run_tiles(segsort_job *j, size_t mids)
+{
+    size_t ks = sk_type_size(j->r->sort.key_type), wg = j->p.t.wg_size;
+    sk__args a;
+    sk__args_init(&a, j->ctx, j->p.prog, K_TILES);
+    sk__arg_mem(&a, j->keys);
+    if (j->r->sort.value_size) sk__arg_mem(&a, j->values);
+    sk__arg_mem(&a, j->mid);
+    sk__arg_word(&a, "flip", ks, j->flip);
+    sk__arg_word(&a, "range", ks, j->range);
+    return sk__args_launch(&a, mids * wg, wg);
+}
+
+/* One segment [lo, hi) past a tile by the device-wide radix sort: on the
+ * caller's buffers at offset 0, else on a scratch copy. */
+static sk_status sort_large(segsort_job *j, uint64_t lo, uint64_t hi)
+{
+    sk_context *ctx = j->ctx;
+    sort_req s = j->r->sort;
+    size_t ks = sk_type_size(s.key_type), vs = s.value_size;
+    cl_mem tk = NULL, tv = NULL;
+    sk_status st = SK_OK;
+    s.n = (size_t)(hi - lo);
+    if (lo == 0) return sk__sort_run(ctx, &s, j->keys, j->values);
+    SK_TRY(open_copies(j, s.n, &tk, &tv));
+    SK_TRY(sk__copy(ctx, j->keys, lo * ks, tk, 0, s.n * ks));
+    if (vs) SK_TRY(sk__copy(ctx, j->values, lo * vs, tv, 0, s.n * vs));
+    SK_TRY(sk__sort_run(ctx, &s, tk, tv));
+    SK_TRY(sk__copy(ctx, tk, 0, j->keys, lo * ks, s.n * ks));
+    if (vs) SK_TRY(sk__copy(ctx, tv, 0, j->values, lo * vs, s.n * vs));
+out:
+    return st;
+}
+
+/* Every listed large segment, read back (blocking). */
+static sk_status run_large(segsort_job *j, size_t larges)
+{
+    sk_status st = SK_OK;
+    cl_ulong *list = malloc(2 * larges * sizeof *list);
+    if (!list) return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented sort: large segments");
+    SK_TRY(sk__read(j->ctx, j->large, true, 0, 2 * larges * sizeof *list, list));
+    for (size_t i = 0; i < larges; i++) SK_TRY(sort_large(j, list[2 * i], list[2 * i + 1]));
+out:
+    free(list);
+    return st;
+}
+
+/* Sorts validated buffers with checked offsets (n >= 2). */
+static sk_status segsort_run(sk_context *ctx, const segsort_req *r, cl_mem keys, cl_mem values)
+{
+    const sort_req *s = &r->sort;
+    size_t ks = sk_type_size(s->key_type);
+    cl_uint counts[2] = {0, 0};
+    sk_status st = SK_OK;
+    segsort_job j = {ctx, r, plan_for(ctx, r), 0, 0, keys, values, NULL, NULL, NULL, 0, 0};
+    j.flip = s->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
+    j.range = range_mask(s->begin_bit, s->end_bit);
+    if (ks == 4) j.flip &= 0xffffffffu;
+    SK_TRY(open_program(ctx, &j.p, r));
+    SK_TRY(open_bins(&j));
+    SK_TRY(run_bin_pass(&j));
+    SK_TRY(sk__read(ctx, j.counts, true, 0, sizeof counts, counts));
+    if (counts[0] > j.mid_cap || counts[1] > j.large_cap)
+        SK_TRY(sk__fail(ctx, SK_E_CL, "segmented sort: bins overflow (%u, %u)", counts[0],
+                        counts[1]));
+    if (counts[0]) SK_TRY(run_tiles(&j, counts[0]));
+    if (counts[1]) SK_TRY(run_large(&j, counts[1]));
+out:
+    return st;
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+/* Validates the request and its segments (offsets checked on the device),
+ * then sorts. */
+static sk_status segsort_checked(sk_context *ctx, const segsort_req *r, cl_mem keys,
+                                 cl_mem values)
+{
+    sk_status st = SK_OK;
+    SK_TRY(sk__segments_validate(ctx, r->seg, r->sort.n));
+    if (r->seg->count) SK_TRY(sk__segments_check_offsets(ctx, r->seg, r->sort.n));
+    if (r->sort.n >= 2) st = segsort_run(ctx, r, keys, values);
+out:
+    return st;
+}
+
+static sk_status segsort_mem(sk_context *ctx, const segsort_req *r, cl_mem keys, cl_mem values)
+{
+    SK_ENTER(ctx);
+    bool pairs = r->sort.value_size != 0;
+    sk_status st = validate_req(ctx, r, pairs);
+    if (st == SK_OK) st = sk__sort_check_buffers(ctx, &r->sort, keys, values, pairs);
+    if (st == SK_OK) st = segsort_checked(ctx, r, keys, values);
+    return st;
+}
+
+/* ---- host-array forms ---------------------------------------------------------- */
+
+static sk_status check_host(sk_context *ctx, const sort_req *s, const void *keys,
+                            const void *values, const sk_segments_host *h)
+{
+    bool pairs = s->value_size != 0;
+    sk_status st = SK_OK;
+    if (!h) return sk__fail(ctx, SK_E_INVALID_ARG, "segments are NULL");
+    if (h->flags) return sk__fail(ctx, SK_E_INVALID_ARG, "the segmented sort takes offsets, not flags");
+    if (s->n && !keys) return sk__fail(ctx, SK_E_INVALID_ARG, "keys is NULL");
+    if (pairs && s->n && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
+    if (pairs && s->n && keys == values)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "keys and values are the same array");
+    SK_TRY(sk__fits_device(ctx, s->n * sk_type_size(s->key_type), "the keys' device copy"));
+    SK_TRY(sk__fits_device(ctx, s->n * s->value_size, "the values' device copy"));
+out:
+    return st;
+}
+
+static sk_status segsort_host(sk_context *ctx, const sort_req *s, void *keys, void *values,
+                              const sk_segments_host *h)
+{
+    SK_ENTER(ctx);
+    bool pairs = s->value_size != 0;
+    size_t kb = s->n * sk_type_size(s->key_type), vb = s->n * s->value_size;
+    sk_segments seg = {0};
+    segsort_req r = {*s, &seg};
+    cl_mem km = NULL, vm = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(validate_req(ctx, &r, pairs));
+    SK_TRY(check_host(ctx, s, keys, values, h));
+    SK_TRY(sk__segments_upload(ctx, h, s->n, &segsort_offsets_in, &seg));
+    if (s->n < 2) return segsort_checked(ctx, &r, NULL, NULL); /* the offsets still checked */
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, keys, kb, 1, &km));
+    if (pairs) SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, values, vb, 1, &vm));
+    SK_TRY(segsort_checked(ctx, &r, km, vm));
+    if (pairs) SK_TRY(sk__download(ctx, vm, 0, values, vb));
+    SK_TRY(sk__download(ctx, km, 0, keys, kb));
+out:
+    if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
+    return st;
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+sk_status sk_segsort_keys(sk_context *ctx, sk_type key_type, cl_mem keys,
+                          const sk_segments *seg, size_t n, sk_sort_order order)
+{
+    segsort_req r = {{key_type, 0, n, order, 0, sk__sort_all_bits(key_type)}, seg};
+    return segsort_mem(ctx, &r, keys, NULL);
+}
+
+sk_status sk_segsort_pairs(sk_context *ctx, sk_type key_type, size_t value_size, cl_mem keys,
+                           cl_mem values, const sk_segments *seg, size_t n,
+                           sk_sort_order order)
+{
+    segsort_req r = {{key_type, value_size, n, order, 0, sk__sort_all_bits(key_type)}, seg};
+    return segsort_mem(ctx, &r, keys, values);
+}
+
+sk_status sk_segsort_keys_bits(sk_context *ctx, sk_type key_type, cl_mem keys,
+                               const sk_segments *seg, size_t n, sk_sort_order order,
+                               unsigned begin_bit, unsigned end_bit)
+{
+    segsort_req r = {{key_type, 0, n, order, begin_bit, end_bit}, seg};
+    return segsort_mem(ctx, &r, keys, NULL);
+}
+
+sk_status sk_segsort_pairs_bits(sk_context *ctx, sk_type key_type, size_t value_size,
+                                cl_mem keys, cl_mem values, const sk_segments *seg, size_t n,
+                                sk_sort_order order, unsigned begin_bit, unsigned end_bit)
+{
+    segsort_req r = {{key_type, value_size, n, order, begin_bit, end_bit}, seg};
+    return segsort_mem(ctx, &r, keys, values);
+}
+
+sk_status sk_segsort_keys_host(sk_context *ctx, sk_type key_type, void *keys,
+                               const sk_segments_host *seg, size_t n, sk_sort_order order)
+{
+    sort_req s = {key_type, 0, n, order, 0, sk__sort_all_bits(key_type)};
+    return segsort_host(ctx, &s, keys, NULL, seg);
+}
+
+sk_status sk_segsort_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                void *keys, void *values, const sk_segments_host *seg,
+                                size_t n, sk_sort_order order)
+{
+    sort_req s = {key_type, value_size, n, order, 0, sk__sort_all_bits(key_type)};
+    return segsort_host(ctx, &s, keys, values, seg);
+}
+
+sk_status sk_segsort_keys_bits_host(sk_context *ctx, sk_type key_type, void *keys,
+                                    const sk_segments_host *seg, size_t n, sk_sort_order order,
+                                    unsigned begin_bit, unsigned end_bit)
+{
+    sort_req s = {key_type, 0, n, order, begin_bit, end_bit};
+    return segsort_host(ctx, &s, keys, NULL, seg);
+}
+
+sk_status sk_segsort_pairs_bits_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                     void *keys, void *values, const sk_segments_host *seg,
+                                     size_t n, sk_sort_order order, unsigned begin_bit,
+                                     unsigned end_bit)
+{
+    sort_req s = {key_type, value_size, n, order, begin_bit, end_bit};
+    return segsort_host(ctx, &s, keys, values, seg);
+}

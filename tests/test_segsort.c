@@ -1,0 +1,357 @@
+/*
+ * test_segsort.c - sk_segsort_keys/_pairs (and _bits, _host), against the
+ * serial reference in tests/ref/ref_segsort.c: each segment sorted on its
+ * own by the radix sort's reference (values in IEEE totalOrder, stable).
+ *
+ * Every case runs in both shapes. Segmentations: one segment, all of one
+ * key, many tiny segments with empty ones among them, and mixes of tiny,
+ * tile-sized and longer segments (past the GPU shape's tile of work-group
+ * x 4 keys, and in one case past the CPU shape's tile of 65536 keys, so
+ * each bin's method runs). Keys are random over every key type (floats
+ * mixing in NaNs of both signs, +-0 and +-inf) or few unique; pairs carry
+ * their input index, so a stable order is checked exactly. Offsets are
+ * uint32 and uint64 in turn, the cl_mem and host forms in turn; guard
+ * elements past n are poisoned and must stay so.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref/ref_segsort.h"
+#include "ref/ref_sort.h"
+#include "skt_common.h"
+
+TestSuite(segsort, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
+TestSuite(segsort_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 120);
+
+#define GUARD 8
+
+/* ---- inputs -------------------------------------------------------------------- */
+
+/* SEG_MIX: segments of up to 1116 keys (past a GPU tile of 256 x 4 only
+ * for work-groups of 256 and up); SEG_MIX_LARGE: and a tenth of 1025 to
+ * 4024 keys, past the GPU shape's tile (each such case builds the radix
+ * sort's programs too, so only some take it). */
+typedef enum seg_kind { SEG_ONE, SEG_SINGLES, SEG_TINY, SEG_MIX, SEG_MIX_LARGE } seg_kind;
+
+/* Appends a segment of `len` keys at *n; grows offsets. */
+static void add_segment(uint64_t *offsets, size_t *count, size_t *n, size_t len)
+{
+    offsets[(*count)++] = *n;
+    *n += len;
+}
+
+/* Offsets of kind k for about `target` keys (at most target + max segment);
+ * *n their total. offsets must hold target + 2 entries. */
+static size_t make_offsets(seg_kind k, size_t target, uint64_t *offsets, size_t *n)
+{
+    size_t count = 0;
+    *n = 0;
+    if (k == SEG_ONE) {
+        add_segment(offsets, &count, n, target);
+        return count;
+    }
+    while (*n < target) {
+        size_t r = skt_rand_below(100), len = 1;
+        if (k == SEG_TINY) len = skt_rand_below(20); /* empties among them */
+        if (k == SEG_MIX || k == SEG_MIX_LARGE)
+            len = r < 60 ? skt_rand_below(17) : 17 + skt_rand_below(1000);
+        if (k == SEG_MIX_LARGE && r >= 90) len = 1025 + skt_rand_below(3000);
+        if (*n + len > target) len = target - *n;
+        add_segment(offsets, &count, n, len);
+    }
+    if (k == SEG_TINY) add_segment(offsets, &count, n, 0); /* an empty last segment */
+    return count;
+}
+
+static void make_keys(sk_type t, void *keys, size_t n, bool few)
+{
+    uint64_t pool[3] = {skt_random_key(t), skt_random_key(t), skt_random_key(t)};
+    for (size_t i = 0; i < n; i++)
+        skt_ref_put_key(t, keys, i, few ? pool[skt_rand_below(3)] : skt_random_key(t));
+}
+
+/* ---- one case ------------------------------------------------------------------- */
+
+typedef struct seg_case {
+    sk_type type;
+    size_t n, count;
+    const uint64_t *offsets;
+    sk_type offset_type;
+    size_t value_size;            /* 0: keys only; values are indices */
+    int descending;
+    unsigned begin, end;          /* end 0: every bit */
+    bool host;
+    bool few;                     /* few unique keys */
+} seg_case;
+
+/* The offsets as offset_type. */
+static void *offsets_as(const seg_case *c)
+{
+    size_t os = sk_type_size(c->offset_type);
+    unsigned char *o = skt_malloc(c->count * os + 1);
+    for (size_t s = 0; s < c->count; s++) skt_ref_put_key(c->offset_type, o, s, c->offsets[s]);
+    return o;
+}
+
+static sk_status call_mem(const seg_case *c, cl_mem k, cl_mem v, const sk_segments *seg)
+{
+    sk_sort_order o = c->descending ? SK_DESCENDING : SK_ASCENDING;
+    if (c->end && c->value_size)
+        return sk_segsort_pairs_bits(skt_ctx, c->type, c->value_size, k, v, seg, c->n, o,
+                                     c->begin, c->end);
+    if (c->end) return sk_segsort_keys_bits(skt_ctx, c->type, k, seg, c->n, o, c->begin, c->end);
+    if (c->value_size) return sk_segsort_pairs(skt_ctx, c->type, c->value_size, k, v, seg, c->n, o);
+    return sk_segsort_keys(skt_ctx, c->type, k, seg, c->n, o);
+}
+
+/* Sorts keys (and values) in place by the cl_mem form; guards checked. */
+static void run_mem(const seg_case *c, void *keys, void *vals, const void *want_k,
+                    const void *want_v, const char *what)
+{
+    size_t ks = sk_type_size(c->type), vs = c->value_size;
+    void *offs = offsets_as(c);
+    cl_mem k = skt_buf_guarded(keys, c->n, ks, GUARD);
+    cl_mem v = vs ? skt_buf_guarded(vals, c->n, vs, GUARD) : NULL;
+    cl_mem o = skt_buf_new(c->count * sk_type_size(c->offset_type));
+    if (c->count) skt_buf_upload(o, 0, offs, c->count * sk_type_size(c->offset_type));
+    sk_segments seg = {NULL, 0, o, c->offset_type, c->count};
+    SKT_OK(call_mem(c, k, v, &seg));
+    skt_expect_guarded(k, want_k, c->n, ks, GUARD, what, "keys");
+    if (vs) skt_expect_guarded(v, want_v, c->n, vs, GUARD, what, "values");
+    skt_buf_free(k);
+    skt_buf_free(v);
+    skt_buf_free(o);
+    free(offs);
+}
+
+/* The same through the host form, arrays with poisoned guards. */
+static void run_host(const seg_case *c, void *keys, void *vals, const void *want_k,
+                     const void *want_v, const char *what)
+{
+    size_t ks = sk_type_size(c->type), vs = c->value_size;
+    void *offs = offsets_as(c);
+    unsigned char *k = skt_malloc((c->n + GUARD) * ks), *v = skt_malloc((c->n + GUARD) * 8);
+    memcpy(k, keys, c->n * ks);
+    skt_poison(k + c->n * ks, GUARD * ks);
+    if (vs) memcpy(v, vals, c->n * vs);
+    skt_poison(v + c->n * vs, GUARD * vs);
+    sk_segments_host seg = {NULL, 0, offs, c->offset_type, c->count};
+    sk_sort_order o = c->descending ? SK_DESCENDING : SK_ASCENDING;
+    if (vs) SKT_OK(sk_segsort_pairs_host(skt_ctx, c->type, vs, k, v, &seg, c->n, o));
+    else SKT_OK(sk_segsort_keys_host(skt_ctx, c->type, k, &seg, c->n, o));
+    skt_expect_bytes(k, want_k, c->n, ks, skt_fmt("%s, keys", what));
+    cr_assert_eq(skt_find_unpoisoned(k + c->n * ks, GUARD * ks), (size_t)-1,
+                 "%s: keys written past n [seed %llu]", what, (unsigned long long)skt_seed());
+    if (vs) skt_expect_bytes(v, want_v, c->n, vs, skt_fmt("%s, values", what));
+    cr_assert_eq(skt_find_unpoisoned(v + c->n * vs, GUARD * vs), (size_t)-1,
+                 "%s: values written past n [seed %llu]", what, (unsigned long long)skt_seed());
+    free(k);
+    free(v);
+    free(offs);
+}
+
+/* Draws keys (values: their indices), sorts them and checks the result
+ * against the reference. */
+static void check_case(const seg_case *c, const char *what)
+{
+    size_t ks = sk_type_size(c->type), vs = c->value_size, n = c->n;
+    unsigned char *keys = skt_malloc(n * ks + 1), *vals = skt_malloc(n * 8 + 1);
+    unsigned char *want_k = skt_malloc(n * ks + 1), *want_v = skt_malloc(n * 8 + 1);
+    size_t *perm = skt_malloc((n + 1) * sizeof *perm);
+    make_keys(c->type, keys, n, c->few);
+    for (size_t i = 0; i < n; i++) skt_ref_put_key(vs == 8 ? SK_UINT64 : SK_UINT32, vals, i, i);
+    unsigned end = c->end ? c->end : (unsigned)(8 * ks);
+    skt_ref_segsort_perm(c->type, keys, n, c->offsets, c->count, c->descending, c->begin, end,
+                         perm);
+    skt_ref_gather(keys, ks, perm, n, want_k);
+    if (vs) skt_ref_gather(vals, vs, perm, n, want_v);
+    const char *full = skt_fmt("%s: %s, n %zu, %zu segments, offsets %s, %s%s", what,
+                               sk_type_name(c->type), n, c->count, sk_type_name(c->offset_type),
+                               c->descending ? "descending" : "ascending",
+                               vs ? (vs == 8 ? ", 8-byte values" : ", 4-byte values") : "");
+    if (c->host) run_host(c, keys, vals, want_k, want_v, full);
+    else run_mem(c, keys, vals, want_k, want_v, full);
+    skt_free_all(keys, vals, want_k, want_v, perm, NULL);
+}
+
+/* check_case in both shapes. */
+static void check_shapes(const seg_case *c, const char *what)
+{
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        skt_force_shape((sk_shape)shape);
+        check_case(c, skt_fmt("%s, %s shape", what, skt_shape_name((sk_shape)shape)));
+    }
+}
+
+/* A case of kind k over about `target` keys. */
+static void check_kind(seg_case c, seg_kind k, size_t target, const char *what)
+{
+    uint64_t *offs = skt_malloc((target + 2) * sizeof *offs);
+    c.count = make_offsets(k, target, offs, &c.n);
+    c.offsets = offs;
+    check_shapes(&c, what);
+    free(offs);
+}
+
+static bool type_runs(sk_type t) { return t != SK_FLOAT64 || skt_has_fp64(); }
+
+/* ---- every key type and segmentation ---------------------------------------------- */
+
+Test(segsort, keys_of_every_type_match_the_reference_in_every_segmentation)
+{
+    for (int t = 0; t < SK_TYPE_COUNT; t++) {
+        if (!type_runs((sk_type)t)) continue;
+        sk_type ot = t % 2 ? SK_UINT64 : SK_UINT32;
+        seg_case c = {(sk_type)t, 0, 0, NULL, ot, 0, t % 3 == 1, 0, 0, t % 2 == 0, false};
+        bool large = t == SK_FLOAT32; /* the radix sort's programs: one type here */
+        check_kind(c, large ? SEG_MIX_LARGE : SEG_MIX, 6000, "mix of segment lengths");
+        c.descending = !c.descending;
+        c.host = !c.host;
+        check_kind(c, SEG_TINY, 700, "tiny segments, empty ones among them");
+    }
+}
+
+Test(segsort, pairs_keep_equal_keys_in_input_order)
+{
+    /* 4-byte values with uint32 offsets, 8-byte values with uint64 ones
+     * (each a program of its own per shape: kept few for cold builds) */
+    const sk_type types[] = {SK_UINT32, SK_FLOAT64};
+    for (size_t i = 0; i < 2; i++) {
+        if (!type_runs(types[i])) continue;
+        for (int d = 0; d < 2; d++) {
+            seg_case c = {types[i], 0, 0, NULL, i % 2 ? SK_UINT64 : SK_UINT32, i % 2 ? 8 : 4,
+                          d, 0, 0, d == 1, true};
+            check_kind(c, i == 0 ? SEG_MIX_LARGE : SEG_MIX, 5000, "pairs, few unique keys");
+            c.few = false;
+            check_kind(c, SEG_TINY, 500, "pairs, tiny segments");
+        }
+    }
+}
+
+/* n = 0 (no segment, one empty segment), 1, all segments of one key, one
+ * segment covering everything (the radix sort on the caller's buffers),
+ * empty segments first, between and last. */
+Test(segsort, edge_segmentations_match_the_reference)
+{
+    uint64_t zero[3] = {0, 0, 0}, *offs = skt_malloc(4002 * sizeof *offs);
+    seg_case c = {SK_UINT32, 0, 0, zero, SK_UINT32, 4, 0, 0, 0, false, false};
+    check_shapes(&c, "n 0, no segment");
+    c.count = 1;
+    check_shapes(&c, "n 0, one empty segment");
+    c.host = true;
+    check_shapes(&c, "n 0, host form");
+    c.n = 1;
+    c.count = 3;
+    check_shapes(&c, "n 1 after two empty segments");
+    c.host = false;
+    c.count = make_offsets(SEG_SINGLES, 300, offs, &c.n);
+    c.offsets = offs;
+    check_shapes(&c, "all segments of one key");
+    c.count = make_offsets(SEG_ONE, 4000, offs, &c.n);
+    check_shapes(&c, "one segment");
+    c.descending = 1;
+    c.count = make_offsets(SEG_ONE, 20, offs, &c.n);
+    check_shapes(&c, "one segment of 20");
+    uint64_t gaps[] = {0, 0, 5, 5, 5, 40, 1500, 1500};
+    c = (seg_case){SK_FLOAT64, 1500, 8, gaps, SK_UINT64, 8, 0, 0, 0, true, false};
+    if (type_runs(c.type)) check_shapes(&c, "empty segments first, between and last");
+    free(offs);
+}
+
+/* Segments past the CPU shape's tile (65536 keys) take the device-wide
+ * sort there, at offset 0 and elsewhere. */
+Test(segsort, segments_past_the_cpu_tile_match_the_reference)
+{
+    uint64_t offs[] = {0, 70000, 70009, 70009, 70100, 140200};
+    seg_case c = {SK_UINT32, 140300, 6, offs, SK_UINT32, 4, 0, 0, 0, false, false};
+    check_shapes(&c, "segments of 70000 keys");
+}
+
+Test(segsort, bit_ranges_order_by_their_bits_only)
+{
+    seg_case c = {SK_UINT32, 0, 0, NULL, SK_UINT32, 4, 0, 4, 12, false, false};
+    check_kind(c, SEG_MIX_LARGE, 4000, "uint32 bits [4, 12)");
+    c = (seg_case){SK_FLOAT64, 0, 0, NULL, SK_UINT64, 0, 1, 40, 64, false, false};
+    if (type_runs(c.type)) check_kind(c, SEG_MIX, 4000, "float64 bits [40, 64), descending");
+}
+
+/* ---- launches ----------------------------------------------------------------------- */
+
+typedef struct traced {
+    int launches;
+    char kernels[512];
+} traced;
+
+static void note_launch(const sk_launch_record *r, void *user)
+{
+    traced *t = user;
+    t->launches++;
+    size_t len = strlen(t->kernels);
+    snprintf(t->kernels + len, sizeof t->kernels - len, "%s ", r->kernel);
+}
+
+/* Tiny segments only: the offsets' check and the bin pass, traced. */
+Test(segsort, tiny_segments_take_one_bin_pass_traced)
+{
+    uint32_t keys[6] = {3, 1, 2, 9, 8, 7}, offs[3] = {0, 3, 3};
+    const uint32_t want[6] = {1, 2, 3, 7, 8, 9};
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        traced t = {0};
+        uint32_t k[6];
+        memcpy(k, keys, sizeof k);
+        skt_force_shape((sk_shape)shape);
+        sk_segments_host seg = {NULL, 0, offs, SK_UINT32, 3};
+        SKT_OK(sk_context_set_trace(skt_ctx, note_launch, &t));
+        SKT_OK(sk_segsort_keys_host(skt_ctx, SK_UINT32, k, &seg, 6, SK_ASCENDING));
+        SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
+        const char *bin = shape == SK_SHAPE_GPU ? "sk_segsort_classify" : "sk_segsort_chunks";
+        cr_assert(strstr(t.kernels, "sk_seg_check_offsets") && strstr(t.kernels, bin) &&
+                      !strstr(t.kernels, "sk_segsort_tiles") && !strstr(t.kernels, "sk_sort"),
+                  "%s shape: launches '%s'", skt_shape_name((sk_shape)shape), t.kernels);
+        skt_expect_elems(SK_UINT32, k, want, 6, "traced sort");
+    }
+}
+
+/* ---- bad arguments ------------------------------------------------------------------ */
+
+Test(segsort_errors, bad_arguments_are_refused_and_keys_left_untouched)
+{
+    uint32_t good[2] = {0, 2}, bad_offs[2] = {1, 2};
+    cl_mem k = skt_buf_new(64), v = skt_buf_new(64), o = skt_buf_new(8), ob = skt_buf_new(8);
+    cl_mem fl = skt_buf_new(16);
+    skt_buf_upload(o, 0, good, 8);
+    skt_buf_upload(ob, 0, bad_offs, 8);
+    skt_buf_poison(k, 64);
+    skt_finish();
+    const sk_status bad = SK_E_INVALID_ARG;
+    const sk_sort_order A = SK_ASCENDING;
+    sk_segments seg = {NULL, 0, o, SK_UINT32, 2}, wrong = {NULL, 0, ob, SK_UINT32, 2};
+    sk_segments flags = {fl, 1, NULL, SK_UINT32, 0}, type = {NULL, 0, o, SK_INT32, 2};
+    SKT_EXPECT_STATUS(sk_segsort_keys(NULL, SK_UINT32, k, &seg, 4, A), bad);
+    SKT_EXPECT_STATUS(sk_segsort_keys(skt_ctx, SK_UINT32, k, NULL, 4, A), bad);
+    SKT_EXPECT_STATUS(sk_segsort_keys(skt_ctx, (sk_type)99, k, &seg, 4, A), bad);
+    SKT_EXPECT_STATUS(sk_segsort_keys(skt_ctx, SK_UINT32, k, &seg, 4, (sk_sort_order)2), bad);
+    SKT_EXPECT_STATUS(sk_segsort_keys(skt_ctx, SK_UINT32, k, &flags, 4, A), bad);
+    SKT_EXPECT_STATUS(sk_segsort_keys(skt_ctx, SK_UINT32, k, &type, 4, A), bad);
+    SKT_EXPECT_STATUS(sk_segsort_keys(skt_ctx, SK_UINT32, k, &wrong, 4, A), bad);
+    SKT_EXPECT_STATUS(sk_segsort_keys(skt_ctx, SK_UINT32, k, &seg, 17, A), bad);
+    SKT_EXPECT_STATUS(sk_segsort_pairs(skt_ctx, SK_UINT32, 3, k, v, &seg, 4, A), bad);
+    SKT_EXPECT_STATUS(sk_segsort_pairs(skt_ctx, SK_UINT32, 4, k, k, &seg, 4, A), bad);
+    SKT_EXPECT_STATUS(sk_segsort_keys_bits(skt_ctx, SK_UINT32, k, &seg, 4, A, 8, 8), bad);
+    SKT_EXPECT_STATUS(sk_segsort_keys_bits(skt_ctx, SK_UINT32, k, &seg, 4, A, 0, 33), bad);
+    SKT_EXPECT_STATUS(sk_segsort_keys_host(skt_ctx, SK_UINT32, NULL, NULL, 4, A), bad);
+    sk_segments_host hs = {NULL, 0, bad_offs, SK_UINT32, 2};
+    uint32_t hk[4] = {4, 3, 2, 1};
+    SKT_EXPECT_STATUS(sk_segsort_keys_host(skt_ctx, SK_UINT32, hk, &hs, 4, A), bad);
+    cr_assert(hk[0] == 4 && hk[3] == 1, "host keys changed on a refused call");
+    unsigned char back[64];
+    skt_buf_download(k, 0, back, 64);
+    cr_assert_eq(skt_find_unpoisoned(back, 64), (size_t)-1, "keys changed on a refused call");
+    skt_buf_free(k);
+    skt_buf_free(v);
+    skt_buf_free(o);
+    skt_buf_free(ob);
+    skt_buf_free(fl);
+}
