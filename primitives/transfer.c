@@ -173,6 +173,7 @@ static void lane_down(lane *l)
 {
     size_t next = l->first, k = 0;
     for (unsigned j = 0; j < SLOTS_PER_LANE && next * l->piece < l->bytes; j++) {
+        if ((l->rc = slot_wait(&l->slot[j])) != CL_SUCCESS) break; /* an upload's */
         if ((l->rc = read_piece(l, next, &l->slot[j])) != CL_SUCCESS) break;
         next += l->stride;
     }
