@@ -4,8 +4,10 @@
  * sort.c       programs, launches, the passes
  * sort_plan.c  entry points, host-array forms, validation, the plan
  *
- * and what the merge (merge.c) takes from it: the keys' bits by type and
- * the checks of a key type, order and value size.
+ * and what the merge (merge.c), the sorted search (search.c) and the
+ * radix selection (topk.c) take from it: the keys' bits by type and the
+ * checks of a key type, order and value size; the digit counts of the
+ * selection (histogram.c).
  */
 #ifndef SK_SORT_H
 #define SK_SORT_H
@@ -93,5 +95,22 @@ void sk__sort_split_parts(sort_plan *p, size_t n);
 
 /* Sorts validated buffers. */
 sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values);
+
+/* ---- histogram.c: the radix selection's digits (topk.c) ----------------------- */
+
+/* The bins of one digit: the keys whose order bits (kernels/sort_keys.cl:
+ * sk_key_bits with flip) equal sel[0] where sel[1] (two uint64 words of a
+ * device buffer) has ones, binned by (bits >> shift) & (bins - 1); bins a
+ * power of two. */
+typedef struct sk__digit_bins {
+    cl_mem sel;
+    uint64_t flip;
+    unsigned shift, bins;
+} sk__digit_bins;
+
+/* Counts the digits of n > 0 validated keys into counts (bins uint64),
+ * as sk_histogram_even() counts its bins (asynchronous). */
+sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
+                               const sk__digit_bins *d, cl_mem counts);
 
 #endif /* SK_SORT_H */
