@@ -10,6 +10,7 @@
 #   oclgrind_merge_kernels               every merge kernel, both shapes, every check
 #   oclgrind_histogram_kernels           every histogram kernel, both shapes, every check
 #   oclgrind_search_kernels              every sorted-search kernel, both shapes, every check
+#   oclgrind_topk_kernels                every top-k kernel, both shapes, every check
 #   install_package_builds_a_consumer    cmake --install, then a separate project
 #                                        builds against it (CMake and pkg-config),
 #                                        and one builds scankit as its subproject
@@ -32,6 +33,7 @@ set(SKT_OG_DRIVERS
   og_search.c
   og_segscan.c
   og_sort.c
+  og_topk.c
 )
 sk_check_file_list(SKT_OG_DRIVERS ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind "og_*.c"
                    ${SKT_OG_DRIVERS} og_harness.c)
@@ -83,6 +85,10 @@ set_tests_properties(oclgrind_histogram_kernels
 add_test(NAME oclgrind_search_kernels
   COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_search>)
 set_tests_properties(oclgrind_search_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME oclgrind_topk_kernels
+  COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_topk>)
+set_tests_properties(oclgrind_topk_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Rough seconds of each (one process each, Oclgrind an interpreter): started
 # first in a fresh clone (tests/CMakeLists.txt says why), they overlap the
