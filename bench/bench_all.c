@@ -190,6 +190,10 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
         st = sk_search_lower_bound##SFX(ctx, SK_UINT32, KEYS, KEYS_B, IDX, c->na,         \
                                         c->n - c->na, SK_ASCENDING);                     \
         break;                                                                           \
+    case BB_TOPK:                                                                        \
+        st = sk_topk_keys##SFX(ctx, SK_UINT32, KEYS, OUT, c->n, bb_topk_k(c->n),          \
+                               SK_ASCENDING, SK_TOPK_SORTED);                            \
+        break;                                                                           \
     default:                                                                             \
         break;                                                                           \
     }
@@ -239,6 +243,8 @@ static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_
         return read_u32(b, b->d.out, b->got, s->count <= n ? s->count : 0, why, cap);
     case BB_SORT_KEYS:
         return read_u32(b, b->d.work_k, b->got, n, why, cap);
+    case BB_TOPK:
+        return read_u32(b, b->d.out, b->got, bb_topk_k(n), why, cap);
     case BB_SORT_PAIRS:
         return read_u32(b, b->d.work_k, b->got, n, why, cap) ||
                read_u32(b, b->d.work_v, b->got2, n, why, cap);

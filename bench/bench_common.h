@@ -52,6 +52,7 @@ typedef enum bb_prim {
     BB_POLY,
     BB_LOWER_BOUND,
     BB_LOWER_BOUND_SORTED,
+    BB_TOPK,
     BB_PRIM_COUNT
 } bb_prim;
 
@@ -59,6 +60,9 @@ typedef enum bb_prim {
 #define BB_PREDICATE "(x & 1u) != 0"
 /* The point at which poly_eval evaluates (coefficients are uniform in [-1, 1)). */
 #define BB_POLY_X 0.999
+/* topk: the BB_TOPK_K smallest keys (all of them below that many), sorted. */
+#define BB_TOPK_K ((size_t)1000)
+static inline size_t bb_topk_k(size_t n) { return n < BB_TOPK_K ? n : BB_TOPK_K; }
 /* Segment lengths of segscan and segreduce: uniform in [1, BB_SEG_MAX_LEN]. */
 #define BB_SEG_MAX_LEN 2048u
 
