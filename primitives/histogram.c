@@ -207,13 +207,12 @@ static char *hist_config(const hist_plan *p, const hist_req *r)
 {
     sk__str c = {0};
     sk__str_addf(&c, SK_FP64_PRAGMA);
-    if (r->digits)
+    if (r->digits) {
         sk__str_addf(&c, "#define SK_T %s\n#define SK_UT %s\n#define SK_IS_FLOAT 0\n"
-                     "#define SK_DIGIT 1\n#define SK_KEY_T %s\n#define SK_KEY_BITS %u\n"
-                     "#define SK_KEY_KIND %d\n%s\n", cl_bits[r->type], cl_bits[r->type],
-                     cl_bits[r->type], key_types[r->type].bits, key_types[r->type].kind,
-                     sk__source_text("sort_keys"));
-    else
+                     "#define SK_DIGIT 1\n", cl_bits[r->type], cl_bits[r->type]);
+        sk__config_key(&c, r->type);
+        sk__str_addf(&c, "%s\n", sk__source_text("sort_keys"));
+    } else
         sk__str_addf(&c, "#define SK_T %s\n#define SK_UT %s\n#define SK_IS_FLOAT %d\n"
                      "#define %s 1\n", cl_types[r->type], cl_bits[r->type],
                      sk__type_is_float(r->type) ? 1 : 0, r->edges ? "SK_EDGES" : "SK_EVEN");

@@ -122,18 +122,10 @@ static const char *const cpu_kernels[] = {"sk_merge_partition", "sk_merge_chunks
 static char *merge_config(const merge_plan *p, const merge_req *r)
 {
     sk__str s = {0};
-    sk__str_addf(&s, "#define SK_KEY_T %s\n#define SK_KEY_BITS %u\n#define SK_KEY_KIND %d\n",
-                 key_types[r->key_type].cl, key_types[r->key_type].bits,
-                 key_types[r->key_type].kind);
+    sk__config_key(&s, r->key_type);
     if (r->value_size)
         sk__str_addf(&s, "#define SK_VAL_T %s\n", r->value_size == 8 ? "ulong" : "uint");
-    if (p->gpu)
-        sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
-                     p->t.wg_size, p->t.items);
-    else
-        sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
-    sk__config_blocks(&s, p->gpu, false, false);
-    sk__str_addf(&s, "%s\n", sk__source_text("sort_keys"));
+    sk__config_tiles_keys(&s, &p->t, p->gpu);
     return sk__str_take(&s);
 }
 

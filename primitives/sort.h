@@ -81,6 +81,16 @@ static inline size_t onesweep_stage_words(size_t wg, size_t items, size_t key_si
 sk_status sk__sort_check_keys(sk_context *ctx, sk_type key_type, sk_sort_order order,
                               size_t value_size, bool pairs);
 
+/* The key's lines of a program's configuration (kernels/sort_keys.cl:
+ * SK_KEY_T, SK_KEY_BITS, SK_KEY_KIND), which the sort, the merge, the
+ * search, the selection and its digit counts share. */
+void sk__config_key(sk__str *s, sk_type key_type);
+
+/* The shape's lines of a program of tiles (SK_SHAPE_GPU with SK_WG and
+ * SK_ITEMS from t, or SK_SHAPE_CPU), the block layer, then sort_keys.cl:
+ * the end of the merge's and the selection's configurations. */
+void sk__config_tiles_keys(sk__str *s, const sk__tuning *t, bool gpu);
+
 /* The plan of a validated request on the context's device. */
 sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r);
 

@@ -144,18 +144,10 @@ static const char *const kernels[] = {"sk_topk_init",  "sk_topk_pick",  "sk_topk
 static char *topk_config(const topk_plan *p, const topk_req *r)
 {
     sk__str s = {0};
-    sk__str_addf(&s, "#define SK_KEY_T %s\n#define SK_KEY_BITS %u\n#define SK_KEY_KIND %d\n",
-                 key_types[r->key_type].cl, key_types[r->key_type].bits,
-                 key_types[r->key_type].kind);
+    sk__config_key(&s, r->key_type);
     sk__str_addf(&s, "#define SK_VALS %d\n#define SK_VAL_T %s\n", (int)r->vals,
                  r->value_size == 4 ? "uint" : "ulong");
-    if (p->gpu)
-        sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
-                     p->t.wg_size, p->t.items);
-    else
-        sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
-    sk__config_blocks(&s, p->gpu, false, false);
-    sk__str_addf(&s, "%s\n", sk__source_text("sort_keys"));
+    sk__config_tiles_keys(&s, &p->t, p->gpu);
     return sk__str_take(&s);
 }
 

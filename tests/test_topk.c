@@ -211,8 +211,9 @@ static const size_t small_sizes[] = {0, 1, 2, 3, 9, 25, 100};
  * shape's one work-item (32768 keys). */
 static const size_t default_sizes[] = {4097, 33001};
 
-/* Every key kind at k = 0, 1, n / 3, n - 1, n (large sizes: 1, n / 3,
- * n); order, output, form and cl_mem or host take turns. */
+/* Every key kind at k = 1, n / 3, n, 0, n - 1 (large sizes: one of the
+ * first three by turns); order, output, form and cl_mem or host take
+ * turns. */
 static void sweep(sk_type t, const size_t *sizes, size_t count, bool large, const char *cfg)
 {
     unsigned turn = (unsigned)skt_rand_below(16);
@@ -221,8 +222,9 @@ static void sweep(sk_type t, const size_t *sizes, size_t count, bool large, cons
         unsigned char *keys = skt_malloc((n + 1) * sk_type_size(t));
         for (int kind = 0; kind < K_COUNT; kind++) {
             make_keys(t, (key_kind)kind, keys, n);
-            for (size_t j = 0; j < (large ? 3u : 5u); j++, turn++) {
-                size_t k = ks_[j] > n ? n : ks_[j];
+            for (size_t j = 0; j < (large ? 1u : 5u); j++, turn++) {
+                size_t k = ks_[large ? (kind + s) % 3 : j];
+                if (k > n) k = n; /* k = 1 of n = 0 */
                 topk_case c = {t,        n,      k,    (int)(turn % 2), (int)(turn / 2 % 2),
                                (key_kind)kind, (form)(turn / 4 % F_COUNT), (turn / 3) % 2 == 1,
                                cfg};

@@ -3,16 +3,16 @@
  *
  * Meant to run under `oclgrind --data-races --uninitialized --check-api`
  * (tests/oclgrind/run.sh, plain form: every check on both shapes). Each
- * configuration forces a kernel shape (GPU tiles of 4 x 2 keys, or 3 CPU
- * chunks from one key on, or the defaults), so a few dozen keys already
- * span several parts. For each size it selects k = 1, n / 2 and n keys of
- * every key type, both orders, keys only, with indices or with values
- * (the selection's kernels, the histogram's digit kernels, the
- * collection's), and the key of rank k - 1 (sk_select_nth); keys from a small pool (ties at the k-th
- * key; float specials in it) or at random. Every result is checked
- * against tests/ref/ref_topk.c; outputs must stay poisoned past k. Exit
- * status: 0 when all results are right, 1 on a wrong result or a failing
- * call, 2 on bad usage.
+ * configuration forces a kernel shape (GPU tiles of 4 x 2 keys, 3 CPU
+ * chunks from one key on, or the default CPU chunks), so a few dozen keys
+ * already span several parts. For each size it selects k = 1, n / 2 and n
+ * keys of every key type, both orders, keys only, with indices or with
+ * values (the selection's kernels, the histogram's digit kernels, the
+ * collection's), and the key of rank k - 1 (sk_select_nth); keys from a
+ * small pool (ties at the k-th key; float specials in it) or at random.
+ * Every result is checked against tests/ref/ref_topk.c; outputs must stay
+ * poisoned past k. Exit status: 0 when all results are right, 1 on a wrong
+ * result or a failing call, 2 on bad usage.
  *
  *   og_topk [--expect-oclgrind] [--seed S] [--cpu-builtin skip|only]
  *
@@ -34,7 +34,6 @@
 
 static const og_config configs[] = {
     {"gpu wg=4 items=2", SK_SHAPE_GPU, .wg = 4, .items = 2, .sizes = {MAX_N, 9, 1}},
-    {"gpu default", SK_SHAPE_GPU, .sizes = {MAX_N}},
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
      .sizes = {MAX_N, 10, 2}},
     {"cpu default", SK_SHAPE_CPU, .sizes = {MAX_N}},
