@@ -304,8 +304,10 @@ static sk_status check_host(sk_context *ctx, const topk_req *r, const topk_host_
     if (r->vals != VALS_NONE && r->k && !h->out_values)
         return sk__fail(ctx, SK_E_INVALID_ARG, "out_values is NULL");
     SK_TRY(sk__fits_device(ctx, r->n * ks, "the keys' device copy"));
-    SK_TRY(sk__fits_device(ctx, r->n * r->value_size, "the values' device copy"));
+    if (r->vals == VALS_GIVEN)
+        SK_TRY(sk__fits_device(ctx, r->n * r->value_size, "the values' device copy"));
     SK_TRY(sk__fits_device(ctx, nk * ks, "the selected keys' device copy"));
+    SK_TRY(sk__fits_device(ctx, r->k * r->value_size, "the selected values' device copy"));
 out:
     return st;
 }
