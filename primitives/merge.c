@@ -91,9 +91,7 @@ static size_t gpu_local_bytes(const merge_plan *p, size_t value_size)
  * serial threshold; never more chunks than outputs). */
 static void split_parts(merge_plan *p, size_t n)
 {
-    size_t chunks = n < p->t.cpu_serial_below ? 1 : p->t.cpu_chunks;
-    p->chunk = p->gpu ? p->t.wg_size * p->t.items : div_up(n, chunks < n ? chunks : n);
-    p->parts = div_up(n, p->chunk);
+    split_tiles(&p->t, p->gpu, n, &p->chunk, &p->parts);
 }
 
 static merge_plan plan_for(const sk_context *ctx, const merge_req *r)

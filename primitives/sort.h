@@ -61,6 +61,17 @@ typedef struct sort_plan {
 
 static inline size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
 
+/* n > 0 items in tiles of wg x items (GPU), or in cpu_chunks chunks (one
+ * below the serial threshold; never more chunks than items): *chunk items
+ * a part, *parts parts. The merge's outputs and the selection's keys. */
+static inline void split_tiles(const sk__tuning *t, bool gpu, size_t n, size_t *chunk,
+                               size_t *parts)
+{
+    size_t chunks = n < t->cpu_serial_below ? 1 : t->cpu_chunks;
+    *chunk = gpu ? t->wg_size * t->items : div_up(n, chunks < n ? chunks : n);
+    *parts = div_up(n, *chunk);
+}
+
 /* Tile positions in the one-sweep kernel's local memory (kernels/sort.cl:
  * block.cl's SK_PAD, a padding word per 32). */
 static inline size_t padded_tile(size_t tile) { return tile + tile / 32; }

@@ -116,9 +116,7 @@ typedef struct topk_plan {
 
 static void plan_parts(topk_plan *p, size_t n)
 {
-    size_t chunks = n < p->t.cpu_serial_below ? 1 : p->t.cpu_chunks;
-    p->chunk = p->gpu ? p->t.wg_size * p->t.items : div_up(n, chunks < n ? chunks : n);
-    p->parts = div_up(n, p->chunk);
+    split_tiles(&p->t, p->gpu, n, &p->chunk, &p->parts);
 }
 
 static topk_plan plan_for(const sk_context *ctx, const topk_req *r)
