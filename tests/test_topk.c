@@ -11,8 +11,8 @@
  * and +-0, +-inf mixed in; all equal; sorted; reversed; few unique, so
  * ties at the k-th key) meets k = 0, 1, a third of n, n - 1 and n; the
  * order (smallest or largest), the output (input order or sorted), the
- * form (keys, indices, 4- or 8-byte values) and cl_mem or host take
- * turns. Outputs are poisoned past k and must stay so; inputs must come
+ * form (keys, indices; for uint32 and float64 keys also 4- or 8-byte
+ * values) and cl_mem or host take turns. Outputs are poisoned past k and must stay so; inputs must come
  * back unchanged; sk_select_nth_host gives the k-th key of each host case.
  * Written-out cases pin which equal keys are taken, IEEE specials, the
  * launches of each shape and every status.
@@ -205,6 +205,13 @@ static void check_case(const topk_case *c, const void *keys)
 
 /* ---- the matrix ------------------------------------------------------------------ */
 
+/* The form of turn `turn`: keys or indices for every key type; values of
+ * 4 and 8 bytes too for uint32 and float64 (fewer programs to build). */
+static form form_of(sk_type t, unsigned turn)
+{
+    return t == SK_UINT32 || t == SK_FLOAT64 ? (form)(turn % F_COUNT) : (form)(turn % 2);
+}
+
 /* Small tiles (4 x 2 keys) and 3 CPU chunks. */
 static const size_t small_sizes[] = {0, 1, 2, 3, 9, 25, 100};
 /* Past the default tile (256 x 16 keys on the GPU shape) and the CPU
@@ -226,7 +233,7 @@ static void sweep(sk_type t, const size_t *sizes, size_t count, bool large, cons
                 size_t k = ks_[large ? (kind + s) % 3 : j];
                 if (k > n) k = n; /* k = 1 of n = 0 */
                 topk_case c = {t,        n,      k,    (int)(turn % 2), (int)(turn / 2 % 2),
-                               (key_kind)kind, (form)(turn / 4 % F_COUNT), (turn / 3) % 2 == 1,
+                               (key_kind)kind, form_of(t, turn / 4), (turn / 3) % 2 == 1,
                                cfg};
                 check_case(&c, keys);
             }
