@@ -219,6 +219,10 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
         seg.count = c->nseg;                                                             \
         st = sk_segsort_keys##SFX(ctx, SK_UINT32, SK, &seg, c->n, SK_ASCENDING);          \
         break;                                                                           \
+    case BB_TOPK:                                                                        \
+        st = sk_topk_keys##SFX(ctx, SK_UINT32, KEYS, OUT, c->n, bb_topk_k(c->n),          \
+                               SK_ASCENDING, SK_TOPK_SORTED);                            \
+        break;                                                                           \
     default:                                                                             \
         break;                                                                           \
     }
@@ -276,6 +280,8 @@ static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_
     case BB_SEGSORT_SMALL:
     case BB_SEGSORT_LARGE:
         return read_u32(b, b->d.work_k, b->got, n, why, cap);
+    case BB_TOPK:
+        return read_u32(b, b->d.out, b->got, bb_topk_k(n), why, cap);
     case BB_SORT_PAIRS:
         return read_u32(b, b->d.work_k, b->got, n, why, cap) ||
                read_u32(b, b->d.work_v, b->got2, n, why, cap);

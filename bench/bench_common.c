@@ -20,7 +20,7 @@ static const char *const prim_names[BB_PRIM_COUNT] = {
     "scan_inclusive", "scan_exclusive", "reduce",     "select_if",   "partition",
     "sort_keys",      "sort_pairs",     "merge_keys", "merge_pairs", "segscan",
     "segreduce",      "poly_eval",      "lower_bound", "lower_bound_sorted",
-    "reduce_by_key",  "rle",            "segsort_small", "segsort_large"};
+    "reduce_by_key",  "rle",            "segsort_small", "segsort_large", "topk"};
 
 const char *bb_prim_name(bb_prim p)
 {
@@ -70,6 +70,12 @@ size_t bb_prim_dists(bb_prim p, bb_dist *out)
     case BB_LOWER_BOUND:
     case BB_LOWER_BOUND_SORTED:
         out[n++] = make_dist(AK_DIST_FEW_UNIQUE, 1); /* needles on runs of equal keys */
+        break;
+    case BB_TOPK:
+        /* ties at the k-th key; a k-th key found in the first digit */
+        out[n++] = make_dist(AK_DIST_FEW_UNIQUE, 1);
+        out[n++] = make_dist(AK_DIST_EQUAL, 1);
+        out[n++] = make_dist(AK_DIST_SORTED, 1);
         break;
     case BB_SELECT_IF:
     case BB_PARTITION:
@@ -125,7 +131,7 @@ typedef struct bb_cli_args {
                 "select_if partition sort_keys sort_pairs merge_keys\n"                 \
                 "merge_pairs segscan segreduce poly_eval lower_bound\n"                 \
                 "lower_bound_sorted reduce_by_key rle segsort_small\n"                   \
-                "segsort_large (default: all)"),                                        \
+                "segsort_large topk (default: all)"),                                   \
     BB_TEXT_ROW("dists", dists, "LIST",                                                   \
                 "only these distributions (uniform, entropy:2, entropy:3,\n"            \
                 "entropy:4, sorted, reversed, equal, few-unique)"),                     \
@@ -789,6 +795,10 @@ void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t 
             else radix_sort(k, NULL, tmp, NULL, len);
         }
         break;
+    case BB_TOPK: /* the serial sort's first bb_topk_k(n) keys */
+        memcpy(out, in, n * sizeof *out);
+        radix_sort(out, NULL, tmp, NULL, n);
+        break;
     default:
         break;
     }
@@ -1011,6 +1021,8 @@ int bb_check(const bb_case *c, const bb_result *r, int flags, char *why, size_t 
         }
         return mismatch(r->out, c->ref_out, r->count, "out", why, cap) ||
                mismatch(r->out2, c->ref_out2, r->count, "out2", why, cap);
+    case BB_TOPK:
+        return mismatch(r->out, c->ref_out, bb_topk_k(n), "keys", why, cap);
     case BB_POLY: {
         double err = fabs(r->poly - c->ref_poly);
         if (!(err <= c->poly_bound)) {

@@ -56,6 +56,7 @@ typedef enum bb_prim {
     BB_RLE,
     BB_SEGSORT_SMALL,
     BB_SEGSORT_LARGE,
+    BB_TOPK,
     BB_PRIM_COUNT
 } bb_prim;
 
@@ -63,6 +64,9 @@ typedef enum bb_prim {
 #define BB_PREDICATE "(x & 1u) != 0"
 /* The point at which poly_eval evaluates (coefficients are uniform in [-1, 1)). */
 #define BB_POLY_X 0.999
+/* topk: the BB_TOPK_K smallest keys (all of them below that many), sorted. */
+#define BB_TOPK_K ((size_t)1000)
+static inline size_t bb_topk_k(size_t n) { return n < BB_TOPK_K ? n : BB_TOPK_K; }
 /* Segment lengths of segscan and segreduce: uniform in [1, BB_SEG_MAX_LEN].
  * reduce_by_key and rle take the segment indices as their keys (runs of
  * those lengths); reduce_by_key sums `keys` by them. */

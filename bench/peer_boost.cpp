@@ -240,7 +240,7 @@ int bb_boost_supports(bb_prim p)
     /* merge, but no merge of pairs (no merge_by_key); lower_bound of one
      * value only (no vectorised search) */
     return p != BB_SEGSCAN && p != BB_MERGE_PAIRS && p != BB_POLY && p != BB_LOWER_BOUND &&
-           p != BB_LOWER_BOUND_SORTED && p != BB_RLE && !bb_is_segsort(p) &&
+           p != BB_LOWER_BOUND_SORTED && p != BB_RLE && !bb_is_segsort(p) && p != BB_TOPK &&
            (unsigned)p < BB_PRIM_COUNT;
 }
 

@@ -191,6 +191,7 @@ cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
     case BB_PARTITION:
         return cub::DevicePartition::If(temp, *bytes, s->keys, s->out, s->count, n, IsOdd());
     case BB_SORT_KEYS:
+    case BB_TOPK: // CCCL 3.0 (CUDA 13.0) has no cub::DeviceTopK: a full sort
         return cub::DeviceRadixSort::SortKeys(temp, *bytes, s->keys, s->out, n);
     case BB_SORT_PAIRS:
         return cub::DeviceRadixSort::SortPairs(temp, *bytes, s->keys, s->out, s->values,
@@ -241,6 +242,7 @@ void row_driver(const char *driver, bb_prim p, char *out, size_t cap)
 {
     const char *m = merge_call(p);
     if (p == BB_LOWER_BOUND || p == BB_LOWER_BOUND_SORTED) m = "thrust::lower_bound";
+    if (p == BB_TOPK) m = "cub::DeviceRadixSort::SortKeys, a full sort";
     std::snprintf(out, cap, "%s%s%s", driver, m && driver[0] ? "; " : "", m ? m : "");
 }
 

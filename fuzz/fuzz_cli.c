@@ -5,7 +5,7 @@
  *
  * The input is split at NUL bytes into argv. argv[0] names the program
  * whose command line is parsed (scan, compact, radixsort, merge, segscan,
- * polyeval, histogram, search, datagen); an input naming none is skipped. Each
+ * polyeval, histogram, search, topk, datagen); an input naming none is skipped. Each
  * argument is its own allocation, so reading past the end of one is
  * caught. Only the parsing runs (and, for datagen, the check of the generator spec it
  * parsed): nothing is opened, read, written or computed. Beyond the
@@ -22,6 +22,7 @@
 #include "radixsort_args.h"
 #include "scan_args.h"
 #include "search_args.h"
+#include "topk_args.h"
 #include "segscan_args.h"
 #include "fuzz_common.h"
 
@@ -102,6 +103,13 @@ static void parse_histogram(int argc, char **argv)
                (a.bins > 0 && a.lo < a.hi));
 }
 
+static void parse_topk(int argc, char **argv)
+{
+    PARSE_CHECKED(topk_args, topk_parse_args);
+    FUZZ_CHECK(rc != AK_EXIT_OK || a.help || a.version || a.list_devices ||
+               a.k != TOPK_K_UNSET);
+}
+
 /* datagen has no operand; a spec it accepts must pass ak_gen_init. */
 static void parse_datagen(int argc, char **argv)
 {
@@ -124,6 +132,7 @@ static const program PROGRAMS[] = {
     {"scan", parse_scan},       {"compact", parse_compact}, {"radixsort", parse_radixsort},
     {"merge", parse_merge},     {"segscan", parse_segscan}, {"polyeval", parse_polyeval},
     {"histogram", parse_histogram}, {"search", parse_search},   {"datagen", parse_datagen},
+    {"topk", parse_topk},
 };
 
 /* Splits data at NUL bytes into up to MAX_ARGS separately allocated

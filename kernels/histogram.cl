@@ -12,6 +12,8 @@
  *   one of
  *   SK_EVEN         bins of equal width over [lo, hi)
  *   SK_EDGES        bins between sorted edges (bins + 1 of them)
+ *   SK_DIGIT        the radix selection's digits (primitives/topk.c): SK_T
+ *                   is the key's bits, sort_keys.cl comes before this text
  *   SK_SHAPE_GPU    work-groups of SK_WG, each counting a range of
  *                   elements into counters of its own, in local memory
  *                   (SK_LOCAL_BINS: atomic_inc on local counters, copied
@@ -30,7 +32,10 @@
  *     rounded once in SK_T (correctly rounded in OpenCL C), so the host
  *     computes the same bins;
  *   SK_EDGES: edges[0] <= x < edges[bins] (NaN never), bin i with
- *     edges[i] <= x < edges[i + 1], by binary search.
+ *     edges[i] <= x < edges[i + 1], by binary search;
+ *   SK_DIGIT: keys whose order bits (sk_key_bits with flip) equal sel[0]
+ *     where sel[1] has ones, bin (bits >> shift) & (bins - 1), bins a power
+ *     of two; other keys none.
  *
  * Rows hold uint counts: the host keeps each row's share of the elements
  * below 2^32.
@@ -94,8 +99,19 @@ ulong sk_bin(SK_T x, SK_BIN_PARAMS, ulong bins)
     return a;
 }
 
+#elif defined(SK_DIGIT)
+#define SK_BIN_PARAMS __global const ulong *sel, SK_T flip, uint shift
+#define SK_BIN_ARGS sel, flip, shift
+
+ulong sk_bin(SK_T x, SK_BIN_PARAMS, ulong bins)
+{
+    SK_T b = sk_key_bits(x, flip);
+    if ((b & (SK_T)sel[1]) != (SK_T)sel[0]) return bins;
+    return (ulong)(b >> shift) & (bins - 1);
+}
+
 #else
-#error "histogram.cl: define SK_EVEN or SK_EDGES"
+#error "histogram.cl: define SK_EVEN, SK_EDGES or SK_DIGIT"
 #endif
 
 /* counts[b] = the sum of rows[0 .. rows) at bin b, one work-item per bin

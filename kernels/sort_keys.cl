@@ -19,7 +19,7 @@
  * as they are, signed keys with the sign bit flipped, floats in IEEE
  * totalOrder (all bits flipped when the sign is set, else the sign bit), and
  * `flip` (all ones for descending, else 0) XOR-ed on top. One pass sorts by
- * the digit (bits >> shift) & mask. Histograms are digit-major: the count of
+ * the digit (bits >> shift) & mask; sk_key_unbits inverts sk_key_bits. Histograms are digit-major: the count of
  * digit d in part p (chunk or tile) of P parts is hist[d * P + p], so that
  * after an exclusive scan hist[d * P + p] is where part p's keys of digit d
  * go. Every pass is stable, so the whole sort is. The merge (merge.cl) and
@@ -45,6 +45,19 @@ SK_KEY_T sk_key_bits(SK_KEY_T k, SK_KEY_T flip)
     k ^= m;
 #endif
     return k ^ flip;
+}
+
+/* The key whose order bits (sk_key_bits with the same flip) are b. */
+SK_KEY_T sk_key_unbits(SK_KEY_T b, SK_KEY_T flip)
+{
+    b ^= flip;
+#if SK_KEY_KIND == 1
+    b ^= SK_SIGN;
+#elif SK_KEY_KIND == 2
+    /* Top bit set: a key whose sign was clear; else one whose every bit flipped. */
+    b = (b >> (SK_KEY_BITS - 1)) ? b ^ SK_SIGN : ~b;
+#endif
+    return b;
 }
 
 uint sk_digit(SK_KEY_T k, SK_KEY_T flip, uint shift, uint mask)

@@ -11,11 +11,14 @@
  * row order, into the caller's uint64 counts. No 64-bit atomics: every
  * device takes it, and the result never depends on timing.
  *
+ * The radix selection (topk.c) counts its digits here too
+ * (sk__histogram_digits): bins of the keys' digits, in the sort's key order.
+ *
  * The rows take at most HIST_ROWS_BYTES of scratch where that allows a
  * row per part; fewer parts take more elements each, and no row counts
  * 2^32 elements or more.
  */
-#include "sk_internal.h"
+#include "sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,7 +39,8 @@ SK_STAGING_ID(hist_edges_in, "histogram, host form: edges");
 
 typedef struct hist_req {
     sk_type type;
-    bool edges;                  /* edges form; else even bins */
+    bool edges;                  /* edges form; else even bins or digits */
+    const sk__digit_bins *digits; /* the radix selection's digits */
     size_t n, bins;
     /* even bins, as the kernel takes them: lo and hi as the element's bits
      * (integers) or value (floats), the floats' scale, the integers' range */
@@ -167,8 +171,6 @@ typedef struct hist_plan {
     const sk__program *prog;
 } hist_plan;
 
-static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
-
 static void plan_parts(hist_plan *p, const hist_req *r)
 {
     size_t unit = p->gpu ? p->t.wg_size * p->t.items : 1;
@@ -205,9 +207,15 @@ static char *hist_config(const hist_plan *p, const hist_req *r)
 {
     sk__str c = {0};
     sk__str_addf(&c, SK_FP64_PRAGMA);
-    sk__str_addf(&c, "#define SK_T %s\n#define SK_UT %s\n#define SK_IS_FLOAT %d\n#define %s 1\n",
-                 cl_types[r->type], cl_bits[r->type], sk__type_is_float(r->type) ? 1 : 0,
-                 r->edges ? "SK_EDGES" : "SK_EVEN");
+    if (r->digits) {
+        sk__str_addf(&c, "#define SK_T %s\n#define SK_UT %s\n#define SK_IS_FLOAT 0\n"
+                     "#define SK_DIGIT 1\n", cl_bits[r->type], cl_bits[r->type]);
+        sk__config_key(&c, r->type);
+        sk__str_addf(&c, "%s\n", sk__source_text("sort_keys"));
+    } else
+        sk__str_addf(&c, "#define SK_T %s\n#define SK_UT %s\n#define SK_IS_FLOAT %d\n"
+                     "#define %s 1\n", cl_types[r->type], cl_bits[r->type],
+                     sk__type_is_float(r->type) ? 1 : 0, r->edges ? "SK_EDGES" : "SK_EVEN");
     if (p->gpu)
         sk__str_addf(&c, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      p->t.wg_size, p->t.items);
@@ -243,6 +251,12 @@ static void args_bins(sk__args *a, const hist_req *r, cl_mem edges)
     size_t es = sk_type_size(r->type);
     if (r->edges) {
         sk__arg_mem(a, edges);
+        return;
+    }
+    if (r->digits) {
+        sk__arg_mem(a, r->digits->sel);
+        sk__arg_word(a, "flip", es, r->digits->flip);
+        sk__arg_uint(a, "shift", r->digits->shift);
         return;
     }
     if (sk__type_is_float(r->type)) {
@@ -362,6 +376,15 @@ static sk_status hist_host(sk_context *ctx, hist_req *r, const void *src, const 
 out:
     if (st != SK_OK && ctx) clFinish(ctx->queue); /* no transfer may outlive the call */
     return st;
+}
+
+/* ---- the radix selection's digits ------------------------------------------------- */
+
+sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
+                               const sk__digit_bins *d, cl_mem counts)
+{
+    hist_req r = {.type = key_type, .digits = d, .n = n, .bins = d->bins};
+    return hist_run(ctx, &r, keys, NULL, counts);
 }
 
 /* ---- entry points ------------------------------------------------------------------ */

@@ -91,9 +91,7 @@ static size_t gpu_local_bytes(const merge_plan *p, size_t value_size)
  * serial threshold; never more chunks than outputs). */
 static void split_parts(merge_plan *p, size_t n)
 {
-    size_t chunks = n < p->t.cpu_serial_below ? 1 : p->t.cpu_chunks;
-    p->chunk = p->gpu ? p->t.wg_size * p->t.items : div_up(n, chunks < n ? chunks : n);
-    p->parts = div_up(n, p->chunk);
+    split_tiles(&p->t, p->gpu, n, &p->chunk, &p->parts);
 }
 
 static merge_plan plan_for(const sk_context *ctx, const merge_req *r)
@@ -122,18 +120,10 @@ static const char *const cpu_kernels[] = {"sk_merge_partition", "sk_merge_chunks
 static char *merge_config(const merge_plan *p, const merge_req *r)
 {
     sk__str s = {0};
-    sk__str_addf(&s, "#define SK_KEY_T %s\n#define SK_KEY_BITS %u\n#define SK_KEY_KIND %d\n",
-                 key_types[r->key_type].cl, key_types[r->key_type].bits,
-                 key_types[r->key_type].kind);
+    sk__config_key(&s, r->key_type);
     if (r->value_size)
         sk__str_addf(&s, "#define SK_VAL_T %s\n", r->value_size == 8 ? "ulong" : "uint");
-    if (p->gpu)
-        sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
-                     p->t.wg_size, p->t.items);
-    else
-        sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
-    sk__config_blocks(&s, p->gpu, false, false);
-    sk__str_addf(&s, "%s\n", sk__source_text("sort_keys"));
+    sk__config_tiles_keys(&s, &p->t, p->gpu);
     return sk__str_take(&s);
 }
 

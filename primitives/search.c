@@ -87,9 +87,7 @@ static const char *const cpu_kernels[] = {"sk_search_chunks"};
 static char *search_config(const search_plan *p, const search_req *r)
 {
     sk__str s = {0};
-    sk__str_addf(&s, "#define SK_KEY_T %s\n#define SK_KEY_BITS %u\n#define SK_KEY_KIND %d\n",
-                 key_types[r->key_type].cl, key_types[r->key_type].bits,
-                 key_types[r->key_type].kind);
+    sk__config_key(&s, r->key_type);
     sk__str_addf(&s, "#define SK_SHAPE_%s 1\n", p->gpu ? "GPU" : "CPU");
     sk__str_addf(&s, "%s\n", sk__source_text("sort_keys"));
     return sk__str_take(&s);

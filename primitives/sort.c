@@ -59,9 +59,7 @@ enum { K_CPU_FOLD = 3, K_CPU_SCATTER_LINES = 4 };
 static char *sort_config(const sort_plan *p, const sort_req *r)
 {
     sk__str s = {0};
-    sk__str_addf(&s, "#define SK_KEY_T %s\n#define SK_KEY_BITS %u\n#define SK_KEY_KIND %d\n",
-                 key_types[r->key_type].cl, key_types[r->key_type].bits,
-                 key_types[r->key_type].kind);
+    sk__config_key(&s, r->key_type);
     sk__str_addf(&s, "#define SK_COUNT_T %s\n#define SK_RADIX_BITS %u\n",
                  p->wide ? "ulong" : "uint", p->radix_bits);
     if (r->value_size)

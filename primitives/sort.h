@@ -4,8 +4,10 @@
  * sort.c       programs, launches, the passes
  * sort_plan.c  entry points, host-array forms, validation, the plan
  *
- * and what the merge (merge.c) takes from it: the keys' bits by type and
- * the checks of a key type, order and value size.
+ * and what the merge (merge.c), the sorted search (search.c) and the
+ * radix selection (topk.c) take from it: the keys' bits by type and the
+ * checks of a key type, order and value size; the digit counts of the
+ * selection (histogram.c).
  */
 #ifndef SK_SORT_H
 #define SK_SORT_H
@@ -59,6 +61,17 @@ typedef struct sort_plan {
 
 static inline size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
 
+/* n > 0 items in tiles of wg x items (GPU), or in cpu_chunks chunks (one
+ * below the serial threshold; never more chunks than items): *chunk items
+ * a part, *parts parts. The merge's outputs and the selection's keys. */
+static inline void split_tiles(const sk__tuning *t, bool gpu, size_t n, size_t *chunk,
+                               size_t *parts)
+{
+    size_t chunks = n < t->cpu_serial_below ? 1 : t->cpu_chunks;
+    *chunk = gpu ? t->wg_size * t->items : div_up(n, chunks < n ? chunks : n);
+    *parts = div_up(n, *chunk);
+}
+
 /* Tile positions in the one-sweep kernel's local memory (kernels/sort.cl:
  * block.cl's SK_PAD, a padding word per 32). */
 static inline size_t padded_tile(size_t tile) { return tile + tile / 32; }
@@ -93,6 +106,15 @@ sk_status sk__sort_check_buffers(sk_context *ctx, const sort_req *r, cl_mem keys
 /* The bits of a key type (1 for an invalid type, which validation refuses):
  * the end of the whole bit range. */
 unsigned sk__sort_all_bits(sk_type t);
+/* The key's lines of a program's configuration (kernels/sort_keys.cl:
+ * SK_KEY_T, SK_KEY_BITS, SK_KEY_KIND), which the sort, the merge, the
+ * search, the selection and its digit counts share. */
+void sk__config_key(sk__str *s, sk_type key_type);
+
+/* The shape's lines of a program of tiles (SK_SHAPE_GPU with SK_WG and
+ * SK_ITEMS from t, or SK_SHAPE_CPU), the block layer, then sort_keys.cl:
+ * the end of the merge's and the selection's configurations. */
+void sk__config_tiles_keys(sk__str *s, const sk__tuning *t, bool gpu);
 
 /* The plan of a validated request on the context's device. */
 sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r);
@@ -108,5 +130,22 @@ void sk__sort_split_parts(sort_plan *p, size_t n);
 
 /* Sorts validated buffers. */
 sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values);
+
+/* ---- histogram.c: the radix selection's digits (topk.c) ----------------------- */
+
+/* The bins of one digit: the keys whose order bits (kernels/sort_keys.cl:
+ * sk_key_bits with flip) equal sel[0] where sel[1] (two uint64 words of a
+ * device buffer) has ones, binned by (bits >> shift) & (bins - 1); bins a
+ * power of two. */
+typedef struct sk__digit_bins {
+    cl_mem sel;
+    uint64_t flip;
+    unsigned shift, bins;
+} sk__digit_bins;
+
+/* Counts the digits of n > 0 validated keys into counts (bins uint64),
+ * as sk_histogram_even() counts its bins (asynchronous). */
+sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
+                               const sk__digit_bins *d, cl_mem counts);
 
 #endif /* SK_SORT_H */

@@ -130,6 +130,23 @@ static void plan_lines(sort_plan *p, const sort_req *r)
     p->fused = p->lines && p->parts * p->parts <= CPU_FUSED_MAX_COUNTS >> p->radix_bits;
 }
 
+void sk__config_key(sk__str *s, sk_type key_type)
+{
+    sk__str_addf(s, "#define SK_KEY_T %s\n#define SK_KEY_BITS %u\n#define SK_KEY_KIND %d\n",
+                 key_types[key_type].cl, key_types[key_type].bits, key_types[key_type].kind);
+}
+
+void sk__config_tiles_keys(sk__str *s, const sk__tuning *t, bool gpu)
+{
+    if (gpu)
+        sk__str_addf(s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
+                     t->wg_size, t->items);
+    else
+        sk__str_addf(s, "#define SK_SHAPE_CPU 1\n");
+    sk__config_blocks(s, gpu, false, false);
+    sk__str_addf(s, "%s\n", sk__source_text("sort_keys"));
+}
+
 sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
 {
     sort_plan p = {0};

@@ -12,6 +12,7 @@
 #   oclgrind_search_kernels              every sorted-search kernel, both shapes, every check
 #   oclgrind_bykey_kernels               the by-key kernel, both shapes, with the
 #                                        segmented-scan and compaction kernels under it
+#   oclgrind_topk_kernels                every top-k kernel, both shapes, every check
 #   install_package_builds_a_consumer    cmake --install, then a separate project
 #                                        builds against it (CMake and pkg-config),
 #                                        and one builds scankit as its subproject
@@ -36,6 +37,7 @@ set(SKT_OG_DRIVERS
   og_segscan.c
   og_segsort.c
   og_sort.c
+  og_topk.c
 )
 sk_check_file_list(SKT_OG_DRIVERS ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind "og_*.c"
                    ${SKT_OG_DRIVERS} og_harness.c)
@@ -95,6 +97,10 @@ set_tests_properties(oclgrind_bykey_kernels
 add_test(NAME oclgrind_segsort_kernels
   COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_segsort>)
 set_tests_properties(oclgrind_segsort_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME oclgrind_topk_kernels
+  COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_topk>)
+set_tests_properties(oclgrind_topk_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Rough seconds of each (one process each, Oclgrind an interpreter): started
 # first in a fresh clone (tests/CMakeLists.txt says why), they overlap the

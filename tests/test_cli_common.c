@@ -31,9 +31,9 @@ TestSuite(cli_common, .init = cli_setup, .fini = skt_cli_dirs_close, .timeout = 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const TOOLS[] = {"scan",     "compact",   "radixsort", "merge",  "segscan",
-                                    "polyeval", "histogram", "search",    "datagen"};
-static const char *const DEVICE_TOOLS[] = {"scan",     "compact",   "radixsort", "merge",
-                                           "segscan",  "polyeval", "histogram", "search"};
+                                    "polyeval", "histogram", "search",    "topk",   "datagen"};
+static const char *const DEVICE_TOOLS[] = {"scan",     "compact",   "radixsort", "merge", "segscan",
+                                           "polyeval", "histogram", "search",    "topk"};
 
 static int has_device_options(const char *tool)
 {

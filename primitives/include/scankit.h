@@ -1111,6 +1111,96 @@ SK_API sk_status sk_search_upper_bound_host(sk_context *ctx, sk_type key_type,
                                             size_t n_needles, sk_sort_order order);
 
 /* ------------------------------------------------------------------------ */
+/* Top-k and selection                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* The k first keys of n in the radix sort's order (sk_sort_keys()):
+ * SK_ASCENDING gives the k smallest, SK_DESCENDING the k largest; floats
+ * in IEEE totalOrder, compared as bits (-NaN before -inf, -0.0 before
+ * +0.0, +NaN after +inf; so the k largest float keys start with any +NaN),
+ * float64 keys need no fp64. Where keys equal to the k-th key do not all
+ * fit, those of lowest input index are taken: the result is the first k
+ * keys of the stable sort of the input. By radix selection, not a sort:
+ * per 8-bit digit from the top, the digits of the keys still matching the
+ * k-th key's digits found so far are counted (the histogram's kernels)
+ * and the digit holding the k-th key taken, then one pass writes the keys
+ * before it and the first keys equal to it, in input order; about
+ * key bits / 8 + 2 reads of the keys, whatever k is. n and k may exceed
+ * 2^32 where the device holds the data. k must not exceed n (k > n is
+ * SK_E_INVALID_ARG, not clamped: the outputs are sized by k); k == 0 does
+ * nothing. Every buffer must still be given; outputs may overlap no input
+ * and not each other. Scratch: a few words, 256 counts and the
+ * histogram's rows, and two counts per part of the keys. Asynchronous on
+ * the context's queue. */
+
+/*! sk_topk_output : the selected keys in input order (cheapest), or sorted
+ *  in the selection's order (the k selected sorted by the radix sort,
+ *  stable: equal keys in input order). Since 1.1. */
+typedef enum sk_topk_output { SK_TOPK_INPUT_ORDER = 0, SK_TOPK_SORTED = 1 } sk_topk_output;
+
+/*! sk_topk_keys() :
+ *  out_keys (k keys) = the k first keys of `keys` (n of key_type) in
+ *  `order`, as described above, in input order or sorted (`output`).
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type, order or output, k >
+ *  n, a buffer smaller than its keys, an output overlapping another
+ *  buffer), SK_E_SIZE, SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY; outputs
+ *  are untouched on SK_E_INVALID_ARG and SK_E_SIZE.
+ *  Since 1.1. */
+SK_API sk_status sk_topk_keys(sk_context *ctx, sk_type key_type, cl_mem keys, cl_mem out_keys,
+                              size_t n, size_t k, sk_sort_order order,
+                              sk_topk_output output);
+
+/*! sk_topk_pairs() :
+ *  As sk_topk_keys(), with the value (value_size 4 or 8 bytes) of each
+ *  selected key from `values` (n of them) at the same place of out_values.
+ *  @return as sk_topk_keys(); SK_E_INVALID_ARG also for another value_size.
+ *  Since 1.1. */
+SK_API sk_status sk_topk_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                               cl_mem keys, cl_mem values, cl_mem out_keys, cl_mem out_values,
+                               size_t n, size_t k, sk_sort_order order,
+                               sk_topk_output output);
+
+/*! sk_topk_indices() :
+ *  As sk_topk_keys(), with the input index (uint64) of each selected key
+ *  at the same place of out_indices (k of them).
+ *  @return as sk_topk_keys().
+ *  Since 1.1. */
+SK_API sk_status sk_topk_indices(sk_context *ctx, sk_type key_type, cl_mem keys,
+                                 cl_mem out_keys, cl_mem out_indices, size_t n, size_t k,
+                                 sk_sort_order order, sk_topk_output output);
+
+/*! sk_select_nth() :
+ *  out_key (one key) = the key of 0-based rank k of `keys` (n of key_type)
+ *  in `order`: the key at position k of what sk_sort_keys() gives
+ *  (std::nth_element's key), by the same radix selection, without the
+ *  collection pass. k must be below n (so n 0 is always refused).
+ *  @return as sk_topk_keys(); SK_E_INVALID_ARG for k >= n.
+ *  Since 1.1. */
+SK_API sk_status sk_select_nth(sk_context *ctx, sk_type key_type, cl_mem keys, cl_mem out_key,
+                               size_t n, size_t k, sk_sort_order order);
+
+/*! sk_topk_keys_host(), sk_topk_pairs_host(), sk_topk_indices_host(),
+ *  sk_select_nth_host() :
+ *  Host-array forms: copy in, select, copy out (blocking). The outputs are
+ *  written only on success; an array may be NULL when its count (n for
+ *  inputs, k for outputs) is 0; SK_E_SIZE when a device copy would exceed
+ *  the device's largest buffer (before any copy).
+ *  @return as the cl_mem forms.
+ *  Since 1.1. */
+SK_API sk_status sk_topk_keys_host(sk_context *ctx, sk_type key_type, const void *keys,
+                                   void *out_keys, size_t n, size_t k, sk_sort_order order,
+                                   sk_topk_output output);
+SK_API sk_status sk_topk_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                    const void *keys, const void *values, void *out_keys,
+                                    void *out_values, size_t n, size_t k,
+                                    sk_sort_order order, sk_topk_output output);
+SK_API sk_status sk_topk_indices_host(sk_context *ctx, sk_type key_type, const void *keys,
+                                      void *out_keys, uint64_t *out_indices, size_t n,
+                                      size_t k, sk_sort_order order, sk_topk_output output);
+SK_API sk_status sk_select_nth_host(sk_context *ctx, sk_type key_type, const void *keys,
+                                    void *out_key, size_t n, size_t k, sk_sort_order order);
+
+/* ------------------------------------------------------------------------ */
 /* Sorting data that streams in and out                                      */
 /* ------------------------------------------------------------------------ */
 
