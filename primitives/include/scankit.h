@@ -984,6 +984,85 @@ SK_API sk_status sk_merge_pairs_host(sk_context *ctx, sk_type key_type, size_t v
                                      sk_sort_order order);
 
 /* ------------------------------------------------------------------------ */
+/* Sort by a comparator, sort by fields                                       */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_comparator :
+ *  A caller's element type and its order, written in OpenCL C (as
+ *  sk_monoid gives a type and an operator).
+ *    type      an OpenCL C type name ("uint", "float2", or a typedef from
+ *              `preamble`, e.g. a struct, or a struct of a char array for
+ *              fixed-width strings);
+ *    size      sizeof(type) on the device, which must equal the host layout
+ *              (a mismatch is reported as SK_E_BUILD);
+ *    less      an expression of `a` and `b` (both of that type), true where
+ *              a goes strictly before b: a strict weak order (irreflexive,
+ *              transitive, equivalence of neither-before transitive), e.g.
+ *              "a > b" (descending) or "a.major < b.major || (a.major ==
+ *              b.major && a.minor < b.minor)"; it may call functions defined
+ *              in `preamble`;
+ *    preamble  OpenCL C text placed before the kernels (typedefs, helper
+ *              functions, #pragma OPENCL EXTENSION lines), or NULL.
+ *  `less` may span several lines and hold comments: it is compiled as the
+ *  body of a function of its own. A malformed expression gives SK_E_BUILD
+ *  with the compiler's log in sk_context_build_log(). Built once per
+ *  context and cached (one program per type, less, preamble, value size
+ *  and shape). Since 1.1. */
+typedef struct sk_comparator {
+    const char *type;
+    size_t size;
+    const char *less;
+    const char *preamble;
+} sk_comparator;
+
+/*! sk_sort_by_less() :
+ *  Sorts the first n elements of `keys` (of cmp's type) in place by
+ *  cmp->less: a stable merge sort (equal elements, neither less than the
+ *  other, keep their input order). Elements are moved as bytes, never
+ *  converted. GPU shape: a work-group sorts a tile in local memory (each
+ *  work-item its few keys by a sorting network, then runs merged in local
+ *  memory); CPU shape: a work-item sorts a chunk serially (insertion-sorted
+ *  runs, then merges); then passes merge neighbouring runs device-wide,
+ *  each part of the output finding its share by merge path (as
+ *  sk_merge_keys()). About log2(n / tile) passes over the data; the radix
+ *  sort (sk_sort_keys()) is faster where the order is a key type's. Scratch
+ *  from the context: n elements and a few words per part. n of 0 or 1
+ *  does nothing. Asynchronous on the context's queue.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx, cmp or buffer, cmp without
+ *  type or less, size 0, a text over SK_USER_CODE_MAX_BYTES, a buffer
+ *  smaller than n elements), SK_E_SIZE (n elements overflowing size_t),
+ *  SK_E_BUILD (a malformed type, less or preamble, a size that is not the
+ *  type's), SK_E_CL or SK_E_OUT_OF_MEMORY. keys is untouched on
+ *  SK_E_INVALID_ARG, SK_E_SIZE and SK_E_BUILD.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_by_less(sk_context *ctx, const sk_comparator *cmp, cl_mem keys,
+                                 size_t n);
+
+/*! sk_sort_pairs_by_less() :
+ *  As sk_sort_by_less(), moving the n values of `values` (value_size
+ *  bytes each, any size above 0; moved as bytes) with their keys. keys and
+ *  values must not overlap. Scratch: n values more.
+ *  @return as sk_sort_by_less(); SK_E_INVALID_ARG also for value_size 0, a
+ *  values buffer smaller than n values or overlapping keys.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_pairs_by_less(sk_context *ctx, const sk_comparator *cmp,
+                                       size_t value_size, cl_mem keys, cl_mem values,
+                                       size_t n);
+
+/*! sk_sort_by_less_host(), sk_sort_pairs_by_less_host() :
+ *  Host-array forms: copy in, sort, copy back (blocking). The arrays are
+ *  written only on success; they may be NULL when n is 0; keys and values
+ *  must be different arrays. SK_E_SIZE when a device copy would exceed the
+ *  device's largest buffer (before any copy).
+ *  @return as the cl_mem forms.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_by_less_host(sk_context *ctx, const sk_comparator *cmp, void *keys,
+                                      size_t n);
+SK_API sk_status sk_sort_pairs_by_less_host(sk_context *ctx, const sk_comparator *cmp,
+                                            size_t value_size, void *keys, void *values,
+                                            size_t n);
+
+/* ------------------------------------------------------------------------ */
 /* Histogram                                                                 */
 /* ------------------------------------------------------------------------ */
 
