@@ -1062,6 +1062,81 @@ SK_API sk_status sk_sort_pairs_by_less_host(sk_context *ctx, const sk_comparator
                                             size_t value_size, void *keys, void *values,
                                             size_t n);
 
+/*! sk_sort_field :
+ *  One field of a struct to sort by (CUB's decomposer):
+ *    key       an OpenCL C expression of `x` (the struct) giving the field,
+ *              e.g. "x.major" or "x.name[0]"; converted to key_type;
+ *    key_type  the field's key type, ordered as the radix sort orders it
+ *              (sk_sort_keys(): floats in IEEE totalOrder);
+ *    order     SK_ASCENDING or SK_DESCENDING for this field.
+ *  Since 1.1. */
+typedef struct sk_sort_field {
+    const char *key;
+    sk_type key_type;
+    sk_sort_order order;
+} sk_sort_field;
+
+/*! sk_field_order :
+ *  A struct type and the fields it sorts by, most significant first:
+ *  elements compare by fields[0], equal ones by fields[1], and so on.
+ *    type, size, preamble   as in sk_comparator (size: sizeof(type) on the
+ *                           device and the host);
+ *    fields, field_count    at least one field.
+ *  Since 1.1. */
+typedef struct sk_field_order {
+    const char *type;
+    size_t size;
+    const char *preamble;
+    const sk_sort_field *fields;
+    size_t field_count;
+} sk_field_order;
+
+/*! sk_sort_by_fields() :
+ *  Sorts the first n structs of `elems` in place by the fields of `by`,
+ *  stably (structs equal in every field keep their input order), on the
+ *  radix sort: each field, least significant first, is extracted into a
+ *  key array in the current order (a small kernel built from the key
+ *  expressions), and (field key, index) pairs are radix sorted (stable,
+ *  so the more significant fields' sorts keep the order of the less
+ *  significant ones among their ties); the structs are then gathered by
+ *  the final index permutation. One radix sort of pairs per field, so its
+ *  time grows with the fields and their key widths. Scratch: n structs,
+ *  n 8-byte keys, n indices (4 bytes, 8 from 2^32 elements) and the radix
+ *  sort's. n of 0 or 1 does nothing. Asynchronous on the context's queue,
+ *  except for the radix sort's small blocking reads.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx, by or buffer, no type or no
+ *  fields, size 0, a field without key or with a bad type or order, a text
+ *  over SK_USER_CODE_MAX_BYTES, a buffer smaller than n structs),
+ *  SK_E_SIZE, SK_E_UNSUPPORTED (a float64 field without fp64), SK_E_BUILD
+ *  (a malformed type, key expression or preamble, a size that is not the
+ *  type's), SK_E_CL or SK_E_OUT_OF_MEMORY. elems is untouched on
+ *  SK_E_INVALID_ARG, SK_E_SIZE, SK_E_UNSUPPORTED and SK_E_BUILD.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_by_fields(sk_context *ctx, const sk_field_order *by, cl_mem elems,
+                                   size_t n);
+
+/*! sk_sort_pairs_by_fields() :
+ *  As sk_sort_by_fields(), moving the n values of `values` (value_size
+ *  bytes each, any size above 0) with their structs. elems and values must
+ *  not overlap. Scratch: n values more.
+ *  @return as sk_sort_by_fields(); SK_E_INVALID_ARG also for value_size 0,
+ *  a values buffer smaller than n values or overlapping elems.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_pairs_by_fields(sk_context *ctx, const sk_field_order *by,
+                                         size_t value_size, cl_mem elems, cl_mem values,
+                                         size_t n);
+
+/*! sk_sort_by_fields_host(), sk_sort_pairs_by_fields_host() :
+ *  Host-array forms: copy in, sort, copy back (blocking), as
+ *  sk_sort_by_less_host().
+ *  @return as the cl_mem forms.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_by_fields_host(sk_context *ctx, const sk_field_order *by,
+                                        void *elems, size_t n);
+SK_API sk_status sk_sort_pairs_by_fields_host(sk_context *ctx, const sk_field_order *by,
+                                              size_t value_size, void *elems, void *values,
+                                              size_t n);
+
 /* ------------------------------------------------------------------------ */
 /* Histogram                                                                 */
 /* ------------------------------------------------------------------------ */
