@@ -141,16 +141,26 @@ ulong sk_merge_from_a(__global const ulong *splits, ulong p, ulong o, ulong coun
  * values alike): the serial merge of the CPU shape's parts and of the
  * comparator sort's chunks. */
 void sk_merge_serial(__global const SK_KEY_T *a, ulong i, ulong ie, __global const SK_KEY_T *b,
-                     ulong j, ulong je, __global SK_KEY_T *dst,
+                     ulong j, ulong je, __global SK_KEY_T *restrict dst,
                      ulong o SK_SERIAL_VAL_PARAMS, SK_ORDER_T flip)
 {
+    /* if-else, not ?:, and dst restrict: a struct element copied from
+     * global memory to global memory that may overlap becomes a memmove,
+     * which Oclgrind 21.10's --uninitialized plugin cannot run */
     while (i < ie && j < je) {
         SK_KEY_T x = a[i], y = b[j];
         bool take_b = sk_merge_b_first(x, y, flip);
-        dst[o] = take_b ? y : x;
+        if (take_b) {
+            dst[o] = y;
 #if defined(SK_HAS_VAL)
-        dv[o] = take_b ? bv[j] : av[i];
+            dv[o] = bv[j];
 #endif
+        } else {
+            dst[o] = x;
+#if defined(SK_HAS_VAL)
+            dv[o] = av[i];
+#endif
+        }
         o++;
         j += take_b;
         i += !take_b;
