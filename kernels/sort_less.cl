@@ -125,7 +125,9 @@ void sk_sort_less_tiles(__global const SK_KEY_T *src, __global SK_KEY_T *dst SK_
 /* ======================================================================= */
 #elif defined(SK_SHAPE_CPU)
 
-/* Runs of this many keys are sorted by insertion before the merges. */
+/* Runs of this many keys are sorted by insertion before the merges: 16
+ * and 32 within the noise, 64 slower (bench/NOTES-cpu.md: Comparator sort
+ * against the radix sort, runs). */
 #define SK_LESS_RUN 16
 
 #if defined(SK_HAS_VAL)
