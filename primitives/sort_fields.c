@@ -116,8 +116,8 @@ static char *fields_config(const fields_req *r, bool wide_index)
     sk__str_addf(&s, SK_FP64_PRAGMA);
     if (by->preamble) sk__str_addf(&s, "%s\n", by->preamble);
     sk__str_addf(&s, "#define SK_ELEM_T %s\n", by->type);
-    sk__str_addf(&s, "typedef char sk_elem_size_must_match_host[(sizeof(SK_ELEM_T) == %zu) ? 1 : -1];\n",
-                 by->size);
+    sk__str_addf(&s, "typedef char sk_elem_size_must_match_host"
+                     "[(sizeof(SK_ELEM_T) == %zu) ? 1 : -1];\n", by->size);
     for (size_t i = 0; i < by->field_count; i++) {
         char sig[96];
         snprintf(sig, sizeof sig, "%s sk_field_%zu(SK_ELEM_T x)",

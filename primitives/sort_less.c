@@ -124,8 +124,8 @@ static char *less_config(const less_plan *p, const less_req *r)
     sk__str_addf(&s, SK_FP64_PRAGMA);
     if (c->preamble) sk__str_addf(&s, "%s\n", c->preamble);
     sk__str_addf(&s, "#define SK_KEY_T %s\n", c->type);
-    sk__str_addf(&s, "typedef char sk_key_size_must_match_host[(sizeof(SK_KEY_T) == %zu) ? 1 : -1];\n",
-                 c->size);
+    sk__str_addf(&s, "typedef char sk_key_size_must_match_host"
+                     "[(sizeof(SK_KEY_T) == %zu) ? 1 : -1];\n", c->size);
     sk__config_function(&s, "bool sk_less(SK_KEY_T a, SK_KEY_T b)", c->less);
     sk__str_addf(&s, "#define SK_KEY_LESS 1\n");
     if (r->value_size) sk__config_value_type(&s, r->value_size);
@@ -193,6 +193,9 @@ static sk_status less_run(sk_context *ctx, const less_req *r, cl_mem keys, cl_me
     less_bufs b = {keys, values, NULL, NULL};
     cl_mem splits = NULL;
     sk_status st = SK_OK;
+    if (p.gpu && gpu_local_bytes(&p, r) > ctx->local_mem_bytes)
+        return sk__fail(ctx, SK_E_UNSUPPORTED, "a %zu-byte element does not fit the device's "
+                        "local memory (GPU shape)", r->cmp->size);
     SK_TRY(open_program(ctx, &p, r));
     SK_TRY(sk__scratch_get(ctx, &less_keys, kb, &b.k2));
     if (vb) SK_TRY(sk__scratch_get(ctx, &less_values, vb, &b.v2));

@@ -87,7 +87,9 @@ static const sk_comparator CMP_NAME = {
 
 /* ---- inputs ------------------------------------------------------------------- */
 
-typedef enum input_kind { IN_RANDOM, IN_EQUAL, IN_SORTED, IN_REVERSED, IN_FEW_UNIQUE, IN_COUNT } input_kind;
+typedef enum input_kind {
+    IN_RANDOM, IN_EQUAL, IN_SORTED, IN_REVERSED, IN_FEW_UNIQUE, IN_COUNT
+} input_kind;
 
 static const char *const INPUT_NAMES[IN_COUNT] = {"random", "all equal", "sorted", "reversed",
                                                   "few unique"};
@@ -402,7 +404,8 @@ Test(sortby_errors, bad_arguments_should_be_refused_and_leave_buffers_untouched)
     SKT_OK(sk_sort_by_less_host(skt_ctx, &CMP_UINT_DESC, NULL, 0));
 
     sk_sort_field f_ok = {"x", SK_UINT32, SK_ASCENDING}, f_type = {"x", (sk_type)99, SK_ASCENDING};
-    sk_sort_field f_order = {"x", SK_UINT32, (sk_sort_order)2}, f_key = {"", SK_UINT32, SK_ASCENDING};
+    sk_sort_field f_order = {"x", SK_UINT32, (sk_sort_order)2};
+    sk_sort_field f_key = {"", SK_UINT32, SK_ASCENDING};
     const sk_field_order by_ok = {"uint", 4, NULL, &f_ok, 1};
     const sk_field_order rows[] = {{NULL, 4, NULL, &f_ok, 1},  {"uint", 0, NULL, &f_ok, 1},
                                    {"uint", 4, NULL, NULL, 1}, {"uint", 4, NULL, &f_ok, 0},
@@ -421,6 +424,27 @@ Test(sortby_errors, bad_arguments_should_be_refused_and_leave_buffers_untouched)
     expect_untouched(v, "values");
     skt_buf_free(k);
     skt_buf_free(v);
+}
+
+/* GPU shape: an element of the device's whole local memory, two of which
+ * a tile needs at least, is refused before anything runs. */
+Test(sortby_errors, an_element_past_local_memory_should_be_unsupported_on_the_gpu_shape)
+{
+    cl_ulong local = 0;
+    cr_assert_eq(clGetDeviceInfo(sk_context_cl_device(skt_ctx), CL_DEVICE_LOCAL_MEM_SIZE,
+                                 sizeof local, &local, NULL), CL_SUCCESS);
+    if (local > ((cl_ulong)1 << 26))
+        cr_skip_test("local memory of %llu bytes", (unsigned long long)local);
+    size_t es = (size_t)local;
+    sk_comparator big = {"skt_big", es, "a.b[0] < b.b[0]",
+                         skt_fmt("typedef struct skt_big { uchar b[%zu]; } skt_big;\n", es)};
+    cl_mem k = skt_buf_new(2 * es);
+    skt_buf_poison(k, 64);
+    skt_finish();
+    skt_force_shape(SK_SHAPE_GPU);
+    SKT_EXPECT_STATUS(sk_sort_by_less(skt_ctx, &big, k, 2), SK_E_UNSUPPORTED);
+    expect_untouched(k, "keys");
+    skt_buf_free(k);
 }
 
 /* A malformed less or key expression, or a size that is not the type's:

@@ -1031,9 +1031,11 @@ typedef struct sk_comparator {
  *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx, cmp or buffer, cmp without
  *  type or less, size 0, a text over SK_USER_CODE_MAX_BYTES, a buffer
  *  smaller than n elements), SK_E_SIZE (n elements overflowing size_t),
+ *  SK_E_UNSUPPORTED (GPU shape: two elements, with their 4-byte positions
+ *  for pairs, too large for the device's local memory),
  *  SK_E_BUILD (a malformed type, less or preamble, a size that is not the
  *  type's), SK_E_CL or SK_E_OUT_OF_MEMORY. keys is untouched on
- *  SK_E_INVALID_ARG, SK_E_SIZE and SK_E_BUILD.
+ *  SK_E_INVALID_ARG, SK_E_SIZE, SK_E_UNSUPPORTED and SK_E_BUILD.
  *  Since 1.1. */
 SK_API sk_status sk_sort_by_less(sk_context *ctx, const sk_comparator *cmp, cl_mem keys,
                                  size_t n);
