@@ -146,6 +146,9 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
     return 0;
 }
 
+/* sort_less's comparator: uint32 keys by BB_LESS. */
+static const sk_comparator less_u32 = {"uint", sizeof(uint32_t), BB_LESS, NULL};
+
 /* c->prim through scankit's device forms (SFX empty) or host-array forms
  * (SFX _host): KEYS in, OUT out, SK and SV sorted in place, KEYS with VALUES
  * and KEYS_B with VALUES_B merged into OUT and OUT2, FLAGS, OFFSETS, IDS and
@@ -223,6 +226,9 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
         st = sk_topk_keys##SFX(ctx, SK_UINT32, KEYS, OUT, c->n, bb_topk_k(c->n),          \
                                SK_ASCENDING, SK_TOPK_SORTED);                            \
         break;                                                                           \
+    case BB_SORT_LESS:                                                                   \
+        st = sk_sort_by_less##SFX(ctx, &less_u32, SK, c->n);                             \
+        break;                                                                           \
     default:                                                                             \
         break;                                                                           \
     }
@@ -277,6 +283,7 @@ static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_
         return read_u32(b, b->d.out, b->got, s->count <= n ? s->count : 0, why, cap) ||
                read_lengths(b, s->count <= n ? s->count : 0, why, cap);
     case BB_SORT_KEYS:
+    case BB_SORT_LESS:
     case BB_SEGSORT_SMALL:
     case BB_SEGSORT_LARGE:
         return read_u32(b, b->d.work_k, b->got, n, why, cap);

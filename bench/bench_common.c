@@ -20,7 +20,8 @@ static const char *const prim_names[BB_PRIM_COUNT] = {
     "scan_inclusive", "scan_exclusive", "reduce",     "select_if",   "partition",
     "sort_keys",      "sort_pairs",     "merge_keys", "merge_pairs", "segscan",
     "segreduce",      "poly_eval",      "lower_bound", "lower_bound_sorted",
-    "reduce_by_key",  "rle",            "segsort_small", "segsort_large", "topk"};
+    "reduce_by_key",  "rle",            "segsort_small", "segsort_large", "topk",
+    "sort_less"};
 
 const char *bb_prim_name(bb_prim p)
 {
@@ -52,6 +53,7 @@ size_t bb_prim_dists(bb_prim p, bb_dist *out)
     switch (p) {
     case BB_SORT_KEYS:
     case BB_SORT_PAIRS:
+    case BB_SORT_LESS:
         for (unsigned k = 2; k <= 4; k++) out[n++] = make_dist(AK_DIST_ENTROPY, k);
         out[n++] = make_dist(AK_DIST_SORTED, 1);
         out[n++] = make_dist(AK_DIST_REVERSED, 1);
@@ -131,7 +133,7 @@ typedef struct bb_cli_args {
                 "select_if partition sort_keys sort_pairs merge_keys\n"                 \
                 "merge_pairs segscan segreduce poly_eval lower_bound\n"                 \
                 "lower_bound_sorted reduce_by_key rle segsort_small\n"                   \
-                "segsort_large topk (default: all)"),                                   \
+                "segsort_large topk sort_less (default: all)"),                                   \
     BB_TEXT_ROW("dists", dists, "LIST",                                                   \
                 "only these distributions (uniform, entropy:2, entropy:3,\n"            \
                 "entropy:4, sorted, reversed, equal, few-unique)"),                     \
@@ -733,6 +735,7 @@ void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t 
         break;
     }
     case BB_SORT_KEYS:
+    case BB_SORT_LESS:
         memcpy(out, in, n * sizeof *out);
         if (variant == BB_SERIAL_QSORT) qsort(out, n, sizeof *out, cmp_u32);
         else radix_sort(out, NULL, tmp, NULL, n);
@@ -895,7 +898,7 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
     c->ref_out2 = in->ref_out2;
     c->ref_count = count;
     c->ref_scalar = scalar;
-    if (p == BB_SORT_KEYS || p == BB_SORT_PAIRS || merge) {
+    if (p == BB_SORT_KEYS || p == BB_SORT_PAIRS || p == BB_SORT_LESS || merge) {
         for (size_t i = 1; i < n; i++)
             if (c->ref_out[i - 1] > c->ref_out[i]) {
                 snprintf(why, cap, "the serial reference %s is not sorted at [%zu]",
@@ -995,6 +998,7 @@ int bb_check(const bb_case *c, const bb_result *r, int flags, char *why, size_t 
         return mismatch(r->out + r->count, c->ref_out + r->count, n - r->count, "rejected out",
                         why, cap);
     case BB_SORT_KEYS:
+    case BB_SORT_LESS:
     case BB_MERGE_KEYS:
     case BB_SEGSORT_SMALL:
     case BB_SEGSORT_LARGE:

@@ -57,9 +57,14 @@ typedef enum bb_prim {
     BB_SEGSORT_SMALL,
     BB_SEGSORT_LARGE,
     BB_TOPK,
+    BB_SORT_LESS,
     BB_PRIM_COUNT
 } bb_prim;
 
+/* sort_less: the comparator sort (sk_sort_by_less) of uint32 keys by this
+ * less, as OpenCL C of `a` and `b`: the order the radix sort (sort_keys)
+ * gives, for a comparison of the two on the same data. */
+#define BB_LESS "a < b"
 /* The predicate of select_if and partition, as OpenCL C of `x`. */
 #define BB_PREDICATE "(x & 1u) != 0"
 /* The point at which poly_eval evaluates (coefficients are uniform in [-1, 1)). */
@@ -83,11 +88,11 @@ static inline int bb_is_segsort(bb_prim p)
 {
     return p == BB_SEGSORT_SMALL || p == BB_SEGSORT_LARGE;
 }
-/* The sorts of keys in place (radix and segmented): each run starts from a
- * fresh copy of the input. */
+/* The sorts of keys in place (radix, comparator and segmented): each run
+ * starts from a fresh copy of the input. */
 static inline int bb_sorts_in_place(bb_prim p)
 {
-    return p == BB_SORT_KEYS || p == BB_SORT_PAIRS || bb_is_segsort(p);
+    return p == BB_SORT_KEYS || p == BB_SORT_PAIRS || p == BB_SORT_LESS || bb_is_segsort(p);
 }
 int bb_prim_parse(const char *name, bb_prim *out); /* 0 or -1 */
 

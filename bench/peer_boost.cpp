@@ -34,6 +34,10 @@ namespace bc = boost::compute;
 namespace {
 
 BOOST_COMPUTE_FUNCTION(bool, bb_is_odd, (cl_uint x), { return (x & 1) != 0; });
+// sort_less: a comparator of its own (not bc::less), so that bc::sort takes
+// its comparison sort (a merge sort on GPUs, on CPUs) instead of the radix
+// sort; the same order as BB_LESS
+BOOST_COMPUTE_FUNCTION(bool, bb_less, (cl_uint a, cl_uint b), { return a < b; });
 
 const cl_uint poison = 0xA5A5A5A5u;
 
@@ -70,14 +74,13 @@ int reset(void *self, const bb_case *c, int do_poison, char *why, size_t cap)
     cl_command_queue q = b->queue.get();
     size_t bytes = c->n * sizeof(cl_uint);
     cl_int rc = CL_SUCCESS;
-    if (bytes && (c->prim == BB_SORT_KEYS || c->prim == BB_SORT_PAIRS ||
-                  c->prim == BB_PARTITION))
+    if (bytes && (bb_sorts_in_place(c->prim) || c->prim == BB_PARTITION))
         rc = clEnqueueCopyBuffer(q, b->d->keys, b->d->work_k, 0, 0, bytes, 0, nullptr, nullptr);
     if (rc == CL_SUCCESS && bytes && c->prim == BB_SORT_PAIRS)
         rc = clEnqueueCopyBuffer(q, b->d->values, b->d->work_v, 0, 0, bytes, 0, nullptr,
                                  nullptr);
-    if (rc == CL_SUCCESS && bytes && do_poison && c->prim != BB_SORT_KEYS &&
-        c->prim != BB_SORT_PAIRS && c->prim != BB_PARTITION) {
+    if (rc == CL_SUCCESS && bytes && do_poison && !bb_sorts_in_place(c->prim) &&
+        c->prim != BB_PARTITION) {
         rc = clEnqueueFillBuffer(q, b->d->out, &poison, sizeof poison, 0, bytes, 0, nullptr,
                                  nullptr);
         if (rc == CL_SUCCESS)
@@ -116,6 +119,9 @@ void algorithm(bb_boost *b, const bb_case *c)
         break;
     case BB_SORT_KEYS:
         bc::sort(wk, wk + n, b->queue);
+        break;
+    case BB_SORT_LESS:
+        bc::sort(wk, wk + n, bb_less, b->queue);
         break;
     case BB_SORT_PAIRS:
         bc::sort_by_key(wk, wk + n, bc::make_buffer_iterator<cl_uint>(b->work_v, 0), b->queue);
@@ -183,8 +189,7 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
     bool by_key = c->prim == BB_REDUCE_BY_KEY;
     if (c->prim == BB_SELECT_IF || c->prim == BB_SEGREDUCE || by_key)
         m = b->count <= n ? b->count : 0;
-    if (c->prim == BB_SORT_KEYS || c->prim == BB_SORT_PAIRS || c->prim == BB_PARTITION)
-        from = b->d->work_k;
+    if (bb_sorts_in_place(c->prim) || c->prim == BB_PARTITION) from = b->d->work_k;
     b->got.resize(n ? n : 1);
     b->got2.resize(n ? n : 1);
     cl_int rc = CL_SUCCESS;

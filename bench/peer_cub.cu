@@ -19,7 +19,9 @@
 // its pairs are checked with equal keys' values in any order, and the row's
 // detail says when they came out of input order. The searches run
 // thrust::lower_bound's vectorised form (uint64 indices; Thrust allocates
-// inside the timed call too). Without a CUDA device every row says
+// inside the timed call too). sort_less runs cub::DeviceMergeSort's
+// SortKeysCopy with a less functor (BB_LESS), CUB's comparison sort.
+// Without a CUDA device every row says
 // "unavailable" and the exit status is 0.
 #include "bench_common.h"
 
@@ -51,6 +53,14 @@ namespace {
 
 struct IsOdd {
     __host__ __device__ bool operator()(const uint32_t &x) const { return (x & 1u) != 0; }
+};
+
+// sort_less's order (BB_LESS)
+struct Less {
+    __host__ __device__ bool operator()(const uint32_t &a, const uint32_t &b) const
+    {
+        return a < b;
+    }
 };
 
 struct cub_state {
@@ -193,6 +203,8 @@ cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
     case BB_SORT_KEYS:
     case BB_TOPK: // CCCL 3.0 (CUDA 13.0) has no cub::DeviceTopK: a full sort
         return cub::DeviceRadixSort::SortKeys(temp, *bytes, s->keys, s->out, n);
+    case BB_SORT_LESS:
+        return cub::DeviceMergeSort::SortKeysCopy(temp, *bytes, s->keys, s->out, n, Less());
     case BB_SORT_PAIRS:
         return cub::DeviceRadixSort::SortPairs(temp, *bytes, s->keys, s->out, s->values,
                                                s->out2, n);
@@ -243,6 +255,7 @@ void row_driver(const char *driver, bb_prim p, char *out, size_t cap)
     const char *m = merge_call(p);
     if (p == BB_LOWER_BOUND || p == BB_LOWER_BOUND_SORTED) m = "thrust::lower_bound";
     if (p == BB_TOPK) m = "cub::DeviceRadixSort::SortKeys, a full sort";
+    if (p == BB_SORT_LESS) m = "cub::DeviceMergeSort::SortKeysCopy";
     std::snprintf(out, cap, "%s%s%s", driver, m && driver[0] ? "; " : "", m ? m : "");
 }
 

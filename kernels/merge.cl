@@ -1,18 +1,24 @@
 /*
  * merge.cl - stable merge of two sorted sequences a[0 .. na) and
- * b[0 .. nb) into dst[0 .. na + nb), by merge path, in two shapes.
- * sort_keys.cl (the configuration of the key, the key order) comes before
- * it; the merge reads the keys as the radix sort does.
+ * b[0 .. nb) into dst[0 .. na + nb), or of every pair of neighbouring
+ * sorted runs of one array (a merge sort's pass), by merge path, in two
+ * shapes. sort_keys.cl (the configuration of the key, the key order) comes
+ * before it; the merge orders keys by its sk_key_before: the radix sort's
+ * order, or the caller's less (the comparator sort, sort_less.cl, which
+ * places this file in its configuration and builds on its merges).
  *
  * The host places a configuration before this text:
- *   SK_KEY_T, SK_KEY_BITS, SK_KEY_KIND   the key (sort_keys.cl)
- *   SK_VAL_T       uint or ulong when values travel with the keys (pairs)
+ *   SK_KEY_T, SK_KEY_BITS, SK_KEY_KIND   the key (sort_keys.cl), or
+ *   SK_KEY_T, SK_KEY_LESS and sk_less()  a caller's type and order
+ *   SK_VAL_T       the values' type when values travel with the keys
+ *                  (pairs): uint, ulong, or a struct of the value's bytes
  *   SK_SHAPE_GPU   tiles of SK_WG x SK_ITEMS outputs per work-group (after
  *                  block.cl and tile.cl)
  *   or SK_SHAPE_CPU one work-item per chunk of outputs, work-group size 1
  *
- * Order: keys by their transformed bits (sk_key_bits with `flip`: all ones
- * for descending), as the radix sort orders them. Stable: an element of b
+ * Order: sk_key_before(x, y, flip) (sort_keys.cl: the radix sort's order,
+ * `flip` all ones for descending; or the caller's less, `flip` unused).
+ * Stable: an element of b
  * goes before an element of a only when its key is strictly before a's, so
  * among equal keys every element of a comes first, and each input keeps its
  * order.
@@ -25,6 +31,13 @@
  * outputs, whatever the keys (all equal, disjoint ranges, interleaved).
  * Inputs that are not sorted still give in-bounds reads and writes: each
  * part takes at most its count from each side (the splits are clamped).
+ *
+ * Every kernel takes `width`: 0 for the one merge of a and b; else a and b
+ * are the same array of na elements (nb unused), in sorted runs of width
+ * elements, and each pair of neighbouring runs, [s, s + width) and
+ * [s + width, s + 2 * width) for s a multiple of 2 * width (cut at na),
+ * merges into the same positions of dst. The step of the parts then
+ * divides 2 * width, so no part spans two merges (sk_merge_span_of).
  */
 
 #ifndef SK_KEY_T
@@ -35,13 +48,18 @@
 #define SK_HAS_VAL 1
 #define SK_VAL_IN_PARAMS , __global const SK_VAL_T *av, __global const SK_VAL_T *bv
 #define SK_VAL_OUT_PARAMS , __global SK_VAL_T *dv
+#define SK_SERIAL_VAL_PARAMS                                                   \
+    , __global const SK_VAL_T *av, __global const SK_VAL_T *bv, __global SK_VAL_T *dv
+#define SK_SERIAL_VALS(av, bv, dv) , av, bv, dv
 #else
 #define SK_VAL_IN_PARAMS
 #define SK_VAL_OUT_PARAMS
+#define SK_SERIAL_VAL_PARAMS
+#define SK_SERIAL_VALS(av, bv, dv)
 #endif
 
 /* Whether key y (of b) goes before key x (of a): strictly before. */
-bool sk_merge_b_first(SK_KEY_T x, SK_KEY_T y, SK_KEY_T flip)
+bool sk_merge_b_first(SK_KEY_T x, SK_KEY_T y, SK_ORDER_T flip)
 {
     return sk_key_before(y, x, flip);
 }
@@ -63,54 +81,86 @@ bool sk_merge_b_first(SK_KEY_T x, SK_KEY_T y, SK_KEY_T flip)
                                                 flip));                        \
     } while (0)
 
-#define SK_GLOBAL_A(i) a[i]
-#define SK_GLOBAL_B(j) b[j]
+/* One merge of a kernel's: outputs [out0, out0 + na + nb) from
+ * a[a0 .. a0 + na) and b[b0 .. b0 + nb). */
+typedef struct sk_merge_span {
+    ulong out0, a0, na, b0, nb;
+} sk_merge_span;
 
-/* splits[p] for p <= parts: how many of the first min(p * step, na + nb)
- * outputs come from a. */
+/* The merge that output o (at most the outputs' count) belongs to, for
+ * the kernels' (na, nb, width): the whole merge for width 0, else the pair
+ * of runs of width holding o. */
+sk_merge_span sk_merge_span_of(ulong o, ulong na, ulong nb, ulong width)
+{
+    sk_merge_span s = {0, 0, na, 0, nb};
+    if (width == 0) return s;
+    s.out0 = o - o % (2 * width);
+    s.a0 = s.out0;
+    s.na = min(width, na - s.out0);
+    s.b0 = s.out0 + s.na;
+    s.nb = min(width, na - s.b0);
+    return s;
+}
+
+/* The outputs of the kernels' (na, nb, width). */
+ulong sk_merge_total(ulong na, ulong nb, ulong width)
+{
+    return width ? na : na + nb;
+}
+
+#define SK_SPAN_A(i) a[s.a0 + (i)]
+#define SK_SPAN_B(j) b[s.b0 + (j)]
+
+/* splits[p] for p <= parts: how many of the outputs of part p's merge
+ * before min(p * step, outputs) come from that merge's a. */
 __kernel void sk_merge_partition(__global const SK_KEY_T *a, __global const SK_KEY_T *b,
-                                 __global ulong *splits, ulong na, ulong nb, ulong step,
-                                 ulong parts, SK_KEY_T flip)
+                                 __global ulong *splits, ulong na, ulong nb, ulong width,
+                                 ulong step, ulong parts, SK_ORDER_T flip)
 {
     ulong p = get_global_id(0);
     if (p > parts) return;
-    ulong d = min(p * step, na + nb), i;
-    SK_MERGE_PATH(ulong, i, SK_GLOBAL_A, SK_GLOBAL_B, na, nb, d);
+    ulong o = min(p * step, sk_merge_total(na, nb, width)), i;
+    sk_merge_span s = sk_merge_span_of(o, na, nb, width);
+    SK_MERGE_PATH(ulong, i, SK_SPAN_A, SK_SPAN_B, s.na, s.nb, o - s.out0);
     splits[p] = i;
 }
 
-/* A part's share of each input: part p's outputs [d0, d0 + count) are
- * a[i0 .. i0 + *from_a) and b[d0 - i0 .. d0 - i0 + count - *from_a),
- * from_a clamped to [0, count]. */
-ulong sk_merge_from_a(__global const ulong *splits, ulong p, ulong count)
+/* Part p's share of its merge s's a: the part's outputs [o, o + count)
+ * are a[s.a0 + splits[p] ..][0 .. from_a) and the next count - from_a of
+ * b from b[s.b0 + (o - s.out0 - splits[p])], from_a clamped to [0, count]
+ * (a part that ends its merge ends at a's end). */
+ulong sk_merge_from_a(__global const ulong *splits, ulong p, ulong o, ulong count,
+                      sk_merge_span s)
 {
-    ulong i0 = splits[p], i1 = splits[p + 1];
+    ulong i0 = splits[p];
+    ulong i1 = o + count == s.out0 + s.na + s.nb ? s.na : splits[p + 1];
     return i1 > i0 ? min(i1 - i0, count) : 0;
 }
 
-/* ======================================================================= */
-#if defined(SK_SHAPE_CPU)
-
-/* Work-item c merges outputs [c * chunk, min((c + 1) * chunk, na + nb)),
- * in order. */
-__kernel void sk_merge_chunks(__global const SK_KEY_T *a,
-                              __global const SK_KEY_T *b SK_VAL_IN_PARAMS,
-                              __global const ulong *splits,
-                              __global SK_KEY_T *dst SK_VAL_OUT_PARAMS, ulong na, ulong nb,
-                              ulong chunk, SK_KEY_T flip)
+/* Merges a[i .. ie) and b[j .. je) into dst from o on, in order (and the
+ * values alike): the serial merge of the CPU shape's parts and of the
+ * comparator sort's chunks. */
+void sk_merge_serial(__global const SK_KEY_T *a, ulong i, ulong ie, __global const SK_KEY_T *b,
+                     ulong j, ulong je, __global SK_KEY_T *restrict dst,
+                     ulong o SK_SERIAL_VAL_PARAMS, SK_ORDER_T flip)
 {
-    ulong c = get_global_id(0);
-    ulong o = c * chunk, end = min(o + chunk, na + nb);
-    ulong from_a = sk_merge_from_a(splits, c, end - o);
-    ulong i = splits[c], j = o - i;
-    ulong ie = i + from_a, je = j + (end - o - from_a);
+    /* if-else, not ?:, and dst restrict: a struct element copied from
+     * global memory to global memory that may overlap becomes a memmove,
+     * which Oclgrind 21.10's --uninitialized plugin cannot run */
     while (i < ie && j < je) {
         SK_KEY_T x = a[i], y = b[j];
         bool take_b = sk_merge_b_first(x, y, flip);
-        dst[o] = take_b ? y : x;
+        if (take_b) {
+            dst[o] = y;
 #if defined(SK_HAS_VAL)
-        dv[o] = take_b ? bv[j] : av[i];
+            dv[o] = bv[j];
 #endif
+        } else {
+            dst[o] = x;
+#if defined(SK_HAS_VAL)
+            dv[o] = av[i];
+#endif
+        }
         o++;
         j += take_b;
         i += !take_b;
@@ -130,13 +180,54 @@ __kernel void sk_merge_chunks(__global const SK_KEY_T *a,
 }
 
 /* ======================================================================= */
+#if defined(SK_SHAPE_CPU)
+
+/* Work-item c merges outputs [c * chunk, min((c + 1) * chunk, outputs)),
+ * in order. */
+__kernel void sk_merge_chunks(__global const SK_KEY_T *a,
+                              __global const SK_KEY_T *b SK_VAL_IN_PARAMS,
+                              __global const ulong *splits,
+                              __global SK_KEY_T *dst SK_VAL_OUT_PARAMS, ulong na, ulong nb,
+                              ulong width, ulong chunk, SK_ORDER_T flip)
+{
+    ulong c = get_global_id(0);
+    ulong o = c * chunk, end = min(o + chunk, sk_merge_total(na, nb, width));
+    sk_merge_span s = sk_merge_span_of(o, na, nb, width);
+    ulong from_a = sk_merge_from_a(splits, c, o, end - o, s);
+    ulong i = s.a0 + splits[c], j = s.b0 + (o - s.out0 - splits[c]);
+    sk_merge_serial(a, i, i + from_a, b, j, j + (end - o - from_a), dst,
+                    o SK_SERIAL_VALS(av, bv, dv), flip);
+}
+
+/* ======================================================================= */
 #elif defined(SK_SHAPE_GPU)
 
-/* Tile elements j: a's share at [0, ta), b's at [ta, ta + tb). */
-#define SK_TILE_A(i) lk[SK_TILE_POS(i)]
-#define SK_TILE_B(j) lk[SK_TILE_POS(ta + (j))]
+/* Local runs lk[a0 .. a0 + ta) and lk[a0 + ta .. a0 + ta + tb) (tile
+ * positions). */
+#define SK_LOCAL_A(i) lk[SK_TILE_POS(a0 + (i))]
+#define SK_LOCAL_B(j) lk[SK_TILE_POS(a0 + ta + (j))]
 
-/* Work-group g merges outputs [g * SK_TILE, min((g + 1) * SK_TILE, na + nb)):
+/* The work-group layer of the merge: this work-item's outputs
+ * [d, min(d + SK_ITEMS, ta + tb)) of the merge of two neighbouring runs in
+ * local memory, found by merge path there: key[k] the output d + k,
+ * from[k] the tile position it comes from. Reads lk only (no barrier). */
+void sk_merge_local(__local const SK_KEY_T *lk, uint a0, uint ta, uint tb, uint d,
+                    SK_KEY_T *key, uint *from, SK_ORDER_T flip)
+{
+    uint i;
+    SK_MERGE_PATH(uint, i, SK_LOCAL_A, SK_LOCAL_B, ta, tb, d);
+    uint j = d - i;
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        if (d + k >= ta + tb) break;
+        bool take_b = i >= ta || (j < tb && sk_merge_b_first(SK_LOCAL_A(i), SK_LOCAL_B(j), flip));
+        key[k] = take_b ? SK_LOCAL_B(j) : SK_LOCAL_A(i);
+        from[k] = take_b ? a0 + ta + j : a0 + i;
+        j += take_b;
+        i += !take_b;
+    }
+}
+
+/* Work-group g merges outputs [g * SK_TILE, min((g + 1) * SK_TILE, outputs)):
  * its share of both inputs into local memory (coalesced), then every
  * work-item finds its own split of the tile by merge path in local memory
  * and merges SK_ITEMS outputs in registers, which go back to local memory
@@ -145,7 +236,7 @@ __kernel void sk_merge_chunks(__global const SK_KEY_T *a,
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_merge_tiles(__global const SK_KEY_T *a, __global const SK_KEY_T *b SK_VAL_IN_PARAMS,
                     __global const ulong *splits, __global SK_KEY_T *dst SK_VAL_OUT_PARAMS,
-                    ulong na, ulong nb, SK_KEY_T flip)
+                    ulong na, ulong nb, ulong width, SK_ORDER_T flip)
 {
     __local SK_KEY_T lk[SK_TILE_LDS];
 #if defined(SK_HAS_VAL)
@@ -154,32 +245,20 @@ void sk_merge_tiles(__global const SK_KEY_T *a, __global const SK_KEY_T *b SK_VA
     uint lid = get_local_id(0);
     ulong g = get_group_id(0);
     ulong base = g * SK_TILE;
-    uint count = (uint)min((ulong)SK_TILE, na + nb - base);
-    uint ta = (uint)sk_merge_from_a(splits, g, count), tb = count - ta;
-    ulong a0 = splits[g], b0 = base - a0;
+    uint count = (uint)min((ulong)SK_TILE, sk_merge_total(na, nb, width) - base);
+    sk_merge_span s = sk_merge_span_of(base, na, nb, width);
+    uint ta = (uint)sk_merge_from_a(splits, g, base, count, s), tb = count - ta;
+    ulong a0 = s.a0 + splits[g], b0 = s.b0 + (base - s.out0 - splits[g]);
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint t = k * SK_WG + lid;
         if (t < count) lk[SK_TILE_POS(t)] = t < ta ? a[a0 + t] : b[b0 + (t - ta)];
     }
     SK_BARRIER();
 
-    uint d = min(lid * (uint)SK_ITEMS, count), i;
-    SK_MERGE_PATH(uint, i, SK_TILE_A, SK_TILE_B, ta, tb, d);
-    uint j = d - i;
+    uint d = min(lid * (uint)SK_ITEMS, count);
     SK_KEY_T key[SK_ITEMS];
-#if defined(SK_HAS_VAL)
     uint from[SK_ITEMS];
-#endif
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        if (d + k >= count) break;
-        bool take_b = i >= ta || (j < tb && sk_merge_b_first(SK_TILE_A(i), SK_TILE_B(j), flip));
-        key[k] = take_b ? SK_TILE_B(j) : SK_TILE_A(i);
-#if defined(SK_HAS_VAL)
-        from[k] = take_b ? ta + j : i;
-#endif
-        j += take_b;
-        i += !take_b;
-    }
+    sk_merge_local(lk, 0, ta, tb, d, key, from, flip);
     SK_BARRIER();
     for (uint k = 0; k < SK_ITEMS; k++) {
         if (d + k >= count) break;

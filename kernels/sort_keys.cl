@@ -25,12 +25,33 @@
  * go. Every pass is stable, so the whole sort is. The merge (merge.cl) and
  * the sorted search (search.cl) compare keys by sk_key_before and find
  * where a condition starts to hold by SK_PARTITION_POINT.
+ *
+ * With SK_KEY_LESS the order is a caller's instead (the comparator sort,
+ * sort_less.cl): SK_KEY_T is any type, the configuration defines
+ * bool sk_less(SK_KEY_T a, SK_KEY_T b) (a strict weak order), and
+ * sk_key_before is sk_less; SK_ORDER_T, the type of the `flip` the order
+ * takes, is then an unused uint (else SK_KEY_T). Nothing else of this file
+ * is defined then: there are no bits to sort by.
  */
 
 #ifndef SK_KEY_T
 #error "sort_keys.cl: SK_KEY_T must be defined by the host configuration"
 #endif
 
+#if defined(SK_KEY_LESS)
+
+#define SK_ORDER_T uint
+
+/* Whether key x goes strictly before key y in the caller's order. */
+bool sk_key_before(SK_KEY_T x, SK_KEY_T y, SK_ORDER_T flip)
+{
+    (void)flip;
+    return sk_less(x, y);
+}
+
+#else
+
+#define SK_ORDER_T SK_KEY_T
 #define SK_RADIX (1u << SK_RADIX_BITS)
 #define SK_SIGN ((SK_KEY_T)1 << (SK_KEY_BITS - 1))
 
@@ -70,6 +91,8 @@ bool sk_key_before(SK_KEY_T x, SK_KEY_T y, SK_KEY_T flip)
 {
     return sk_key_bits(x, flip) < sk_key_bits(y, flip);
 }
+
+#endif /* SK_KEY_LESS */
 
 /* SK_PARTITION_POINT(I, lo, hi, COND): a binary search. lo (a variable of
  * index type I) holds the start of a range [lo, hi) over which COND, an

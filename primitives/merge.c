@@ -7,7 +7,8 @@
  * boundary between parts (chunks on the CPU shape, tiles on the GPU shape),
  * by a binary search along that output diagonal, how many of the outputs
  * before it come from the first input; then every part merges exactly its
- * share of the outputs. Keys are ordered as the radix sort orders them
+ * share of the outputs (sk__merge_pass_run, which the comparator sort's
+ * passes take too). Keys are ordered as the radix sort orders them
  * (sort.h's key table, kernels/sort_keys.cl's transform): integers by
  * value, floats in IEEE totalOrder, descending as the exact reverse.
  */
@@ -121,8 +122,7 @@ static char *merge_config(const merge_plan *p, const merge_req *r)
 {
     sk__str s = {0};
     sk__config_key(&s, r->key_type);
-    if (r->value_size)
-        sk__str_addf(&s, "#define SK_VAL_T %s\n", r->value_size == 8 ? "ulong" : "uint");
+    if (r->value_size) sk__config_value_type(&s, r->value_size);
     sk__config_tiles_keys(&s, &p->t, p->gpu);
     return sk__str_take(&s);
 }
@@ -147,6 +147,41 @@ static sk_status open_program(sk_context *ctx, merge_plan *p, const merge_req *r
 
 /* ---- the merge ---------------------------------------------------------------- */
 
+sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m)
+{
+    size_t local = m->gpu ? m->wg : 1;
+    sk__args a;
+    sk__args_init(&a, ctx, m->prog, m->k_partition);
+    sk__arg_mem(&a, m->a);
+    sk__arg_mem(&a, m->b);
+    sk__arg_mem(&a, m->splits);
+    sk__arg_ulong(&a, "na", m->na);
+    sk__arg_ulong(&a, "nb", m->nb);
+    sk__arg_ulong(&a, "width", m->width);
+    sk__arg_ulong(&a, "step", m->step);
+    sk__arg_ulong(&a, "parts", m->parts);
+    sk__arg_word(&a, "flip", m->order_size, m->flip);
+    sk_status st = sk__args_launch(&a, div_up(m->parts + 1, local) * local, local);
+    if (st != SK_OK) return st;
+
+    sk__args_init(&a, ctx, m->prog, m->k_merge);
+    sk__arg_mem(&a, m->a);
+    sk__arg_mem(&a, m->b);
+    if (m->av) {
+        sk__arg_mem(&a, m->av);
+        sk__arg_mem(&a, m->bv);
+    }
+    sk__arg_mem(&a, m->splits);
+    sk__arg_mem(&a, m->dst);
+    if (m->av) sk__arg_mem(&a, m->dv);
+    sk__arg_ulong(&a, "na", m->na);
+    sk__arg_ulong(&a, "nb", m->nb);
+    sk__arg_ulong(&a, "width", m->width);
+    if (!m->gpu) sk__arg_ulong(&a, "chunk", m->step);
+    sk__arg_word(&a, "flip", m->order_size, m->flip);
+    return sk__args_launch(&a, m->parts * local, local);
+}
+
 /* Merges validated buffers. */
 static sk_status merge_run(sk_context *ctx, const merge_req *r, const merge_io *io)
 {
@@ -155,40 +190,15 @@ static sk_status merge_run(sk_context *ctx, const merge_req *r, const merge_io *
     merge_plan p = plan_for(ctx, r);
     uint64_t flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
     if (p.key_size == 4) flip &= 0xffffffffu;
-    size_t local = 1;
     cl_mem splits = NULL;
     sk_status st = SK_OK;
     SK_TRY(open_program(ctx, &p, r));
-    if (p.gpu) local = p.t.wg_size;
     SK_TRY(sk__scratch_get(ctx, &merge_splits, (p.parts + 1) * sizeof(cl_ulong), &splits));
-
-    sk__args a;
-    sk__args_init(&a, ctx, p.prog, K_PARTITION);
-    sk__arg_mem(&a, io->ak);
-    sk__arg_mem(&a, io->bk);
-    sk__arg_mem(&a, splits);
-    sk__arg_ulong(&a, "na", r->na);
-    sk__arg_ulong(&a, "nb", r->nb);
-    sk__arg_ulong(&a, "step", p.chunk);
-    sk__arg_ulong(&a, "parts", p.parts);
-    sk__arg_word(&a, "flip", p.key_size, flip);
-    SK_TRY(sk__args_launch(&a, div_up(p.parts + 1, local) * local, local));
-
-    sk__args_init(&a, ctx, p.prog, K_MERGE);
-    sk__arg_mem(&a, io->ak);
-    sk__arg_mem(&a, io->bk);
-    if (r->value_size) {
-        sk__arg_mem(&a, io->av);
-        sk__arg_mem(&a, io->bv);
-    }
-    sk__arg_mem(&a, splits);
-    sk__arg_mem(&a, io->dk);
-    if (r->value_size) sk__arg_mem(&a, io->dv);
-    sk__arg_ulong(&a, "na", r->na);
-    sk__arg_ulong(&a, "nb", r->nb);
-    if (!p.gpu) sk__arg_ulong(&a, "chunk", p.chunk);
-    sk__arg_word(&a, "flip", p.key_size, flip);
-    st = sk__args_launch(&a, p.parts * local, local);
+    sk__merge_pass m = {p.prog, K_PARTITION, K_MERGE, p.gpu, p.t.wg_size, p.parts, p.chunk,
+                        r->na, r->nb, 0, p.key_size, flip,
+                        io->ak, io->bk, r->value_size ? io->av : NULL, io->bv, io->dk, io->dv,
+                        splits};
+    st = sk__merge_pass_run(ctx, &m);
 out:
     return st;
 }

@@ -268,7 +268,8 @@ sk_status sk__require_fp64(sk_context *ctx, sk_type t);
  * elements, the scan's over a lifted element loaded from several arrays
  * (the segmented scans) in reduce-then-scan or in one pass, compaction,
  * the radix sort of keys and of pairs, the polynomial, the merge, the
- * histogram, the sorted search, the radix selection's collection. */
+ * histogram, the sorted search, the radix selection's collection, the
+ * comparator sort (a merge sort). */
 typedef enum sk__family {
     SK_FAMILY_SCAN,
     SK_FAMILY_LIFTED,
@@ -282,6 +283,7 @@ typedef enum sk__family {
     SK_FAMILY_SEARCH,
     SK_FAMILY_SEGSORT,
     SK_FAMILY_TOPK,
+    SK_FAMILY_MERGE_SORT,
     SK_FAMILY_COUNT
 } sk__family;
 

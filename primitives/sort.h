@@ -111,6 +111,11 @@ unsigned sk__sort_all_bits(sk_type t);
  * search, the selection and its digit counts share. */
 void sk__config_key(sk__str *s, sk_type key_type);
 
+/* The values' type of a configuration, SK_VAL_T, for values of
+ * value_size bytes (> 0): uint, ulong, or a struct of that many bytes
+ * (sk_value_bytes). Moved as bits, never converted. */
+void sk__config_value_type(sk__str *s, size_t value_size);
+
 /* The shape's lines of a program of tiles (SK_SHAPE_GPU with SK_WG and
  * SK_ITEMS from t, or SK_SHAPE_CPU), the block layer, then sort_keys.cl:
  * the end of the merge's and the selection's configurations. */
@@ -147,5 +152,29 @@ typedef struct sk__digit_bins {
  * as sk_histogram_even() counts its bins (asynchronous). */
 sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
                                const sk__digit_bins *d, cl_mem counts);
+
+/* ---- merge.c: the merge's launches (kernels/merge.cl) ---------------------- */
+
+/* One merge launch pair: the splits of every part, then the parts merged.
+ * prog holds sk_merge_partition (kernel k_partition) and sk_merge_tiles
+ * (GPU shape, work-groups of wg) or sk_merge_chunks (CPU shape) (k_merge);
+ * `parts` parts of `step` outputs; width 0: a (na keys) and b (nb) merged
+ * into dst; width > 0: every pair of neighbouring sorted runs of width of a
+ * (na keys, a == b, step dividing 2 * width) merged into dst. `flip`: the
+ * kernels' order argument of order_size bytes. av NULL: keys only, else bv
+ * and dv with it. splits holds parts + 1 uint64. Asynchronous. */
+typedef struct sk__merge_pass {
+    const sk__program *prog;
+    unsigned k_partition, k_merge;
+    bool gpu;
+    size_t wg;
+    size_t parts, step;
+    uint64_t na, nb, width;
+    size_t order_size;
+    uint64_t flip;
+    cl_mem a, b, av, bv, dst, dv, splits;
+} sk__merge_pass;
+
+sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m);
 
 #endif /* SK_SORT_H */

@@ -136,6 +136,15 @@ void sk__config_key(sk__str *s, sk_type key_type)
                  key_types[key_type].cl, key_types[key_type].bits, key_types[key_type].kind);
 }
 
+void sk__config_value_type(sk__str *s, size_t value_size)
+{
+    if (value_size == 4 || value_size == 8)
+        sk__str_addf(s, "#define SK_VAL_T %s\n", value_size == 8 ? "ulong" : "uint");
+    else
+        sk__str_addf(s, "typedef struct sk_value_bytes {\n    uchar b[%zu];\n} sk_value_bytes;\n"
+                        "#define SK_VAL_T sk_value_bytes\n", value_size);
+}
+
 void sk__config_tiles_keys(sk__str *s, const sk__tuning *t, bool gpu)
 {
     if (gpu)

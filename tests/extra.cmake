@@ -13,6 +13,8 @@
 #   oclgrind_bykey_kernels               the by-key kernel, both shapes, with the
 #                                        segmented-scan and compaction kernels under it
 #   oclgrind_topk_kernels                every top-k kernel, both shapes, every check
+#   oclgrind_sortby_kernels              every comparator-sort and sort-by-fields
+#                                        kernel, every check (og_sortby.c says where)
 #   install_package_builds_a_consumer    cmake --install, then a separate project
 #                                        builds against it (CMake and pkg-config),
 #                                        and one builds scankit as its subproject
@@ -37,6 +39,7 @@ set(SKT_OG_DRIVERS
   og_segscan.c
   og_segsort.c
   og_sort.c
+  og_sortby.c
   og_topk.c
 )
 sk_check_file_list(SKT_OG_DRIVERS ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind "og_*.c"
@@ -101,6 +104,10 @@ set_tests_properties(oclgrind_segsort_kernels
 add_test(NAME oclgrind_topk_kernels
   COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_topk>)
 set_tests_properties(oclgrind_topk_kernels
+  PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME oclgrind_sortby_kernels
+  COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_sortby>)
+set_tests_properties(oclgrind_sortby_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 # Rough seconds of each (one process each, Oclgrind an interpreter): started
 # first in a fresh clone (tests/CMakeLists.txt says why), they overlap the

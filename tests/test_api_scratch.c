@@ -40,7 +40,8 @@ typedef enum sop {
     OP_PARTITION_PAIRS, OP_UNIQUE, OP_SELECT_DEVCOUNT, OP_SORT_KEYS, OP_SORT_PAIRS,
     OP_SORT_KEYS_24_BITS, OP_MERGE_PAIRS, OP_SEGSCAN_FLAGS, OP_SEGSCAN_OFFSETS_EXCL,
     OP_SEGREDUCE_FLAGS, OP_SEGREDUCE_OFFSETS, OP_HISTOGRAM_EVEN, OP_SEARCH_UPPER, OP_RLE,
-    OP_REDUCE_BY_KEY, OP_SCAN_BY_KEY_EXCL, OP_POLY_EVAL, OP_POLY_POINTS, OP_POLY_PREFIXES,
+    OP_REDUCE_BY_KEY, OP_SCAN_BY_KEY_EXCL, OP_SORT_LESS_PAIRS, OP_SORT_FIELDS_PAIRS,
+    OP_POLY_EVAL, OP_POLY_POINTS, OP_POLY_PREFIXES,
     OP_COUNT
 } sop;
 
@@ -49,7 +50,8 @@ static const char *const OP_NAMES[OP_COUNT] = {
     "partition_pairs", "unique", "select_if_devcount", "sort_keys", "sort_pairs",
     "sort_keys_bits 0..24", "merge_pairs", "segscan by flags", "exclusive segscan by offsets",
     "segreduce by flags", "segreduce by offsets", "histogram_even", "search_upper_bound",
-    "run_length_encode", "reduce_by_key", "exclusive scan_by_key", "poly_eval",
+    "run_length_encode", "reduce_by_key", "exclusive scan_by_key", "sort_pairs_by_less",
+    "sort_pairs_by_fields", "poly_eval",
     "poly_eval_points", "poly_horner_prefixes"};
 
 static int op_is_poly(sop o) { return o >= OP_POLY_EVAL; }
@@ -147,6 +149,15 @@ static void job_prepare(job *j)
     skt_finish();
 }
 
+/* The comparator and field order of the sorts by less and by fields:
+ * uint32 ascending, float64 descending. */
+static const sk_comparator LESS_U32 = {"uint", 4, "a < b", NULL};
+static const sk_comparator MORE_F64 = {"double", 8, "a > b", NULL};
+static const sk_sort_field FIELD_U32 = {"x", SK_UINT32, SK_ASCENDING};
+static const sk_sort_field FIELD_F64 = {"x", SK_FLOAT64, SK_DESCENDING};
+static const sk_field_order BY_U32 = {"uint", 4, NULL, &FIELD_U32, 1};
+static const sk_field_order BY_F64 = {"double", 8, NULL, &FIELD_F64, 1};
+
 static sk_status run(job *j)
 {
     sk_context *c = skt_ctx;
@@ -190,6 +201,12 @@ static sk_status run(job *j)
         return sk_reduce_by_key(c, t, t, SK_OP_ADD, j->in, j->in, j->out, j->out2, &j->count, n);
     case OP_SCAN_BY_KEY_EXCL:
         return sk_scan_by_key_exclusive(c, t, t, SK_OP_MAX, j->in, j->in, j->out, n);
+    case OP_SORT_LESS_PAIRS:
+        return sk_sort_pairs_by_less(c, t == SK_UINT32 ? &LESS_U32 : &MORE_F64, VS, j->in,
+                                     j->aux, n);
+    case OP_SORT_FIELDS_PAIRS:
+        return sk_sort_pairs_by_fields(c, t == SK_UINT32 ? &BY_U32 : &BY_F64, VS, j->in, j->aux,
+                                       n);
     case OP_POLY_EVAL: {
         double r = 0;
         sk_status st = sk_poly_eval(c, t, j->in, 0.5, &r, n);

@@ -4,8 +4,8 @@
  * NULL context and an invalid element type (SK_E_INVALID_ARG), n whose
  * byte size overflows size_t and a host array over the device's largest
  * buffer (SK_E_SIZE), float64 on a device without fp64 (SK_E_UNSUPPORTED;
- * skipped where the device has fp64), a predicate or monoid that does not
- * compile (SK_E_BUILD), no OpenCL platform at all (SK_E_NO_DEVICE), and the
+ * skipped where the device has fp64), a predicate, monoid, comparator or
+ * field key that does not compile (SK_E_BUILD), no OpenCL platform at all (SK_E_NO_DEVICE), and the
  * bad arguments of the sorts' bit-range forms, the segmented scans, the
  * polynomials and the compaction's host and device-count forms that the
  * suites of each primitive leave out. Every refused call leaves every
@@ -117,6 +117,7 @@ static void expect_outputs_untouched(const char *call)
 #define PREDICATE 8u
 #define SEGMENTED 16u
 #define BITS 32u /* keys compared as bits: float64 needs no fp64 */
+#define USER 64u /* a caller's type: an sk_comparator or an sk_field_order */
 
 /* The arguments that vary; the buffers are F's. */
 typedef struct form_args {
@@ -124,6 +125,8 @@ typedef struct form_args {
     sk_type t;
     const sk_monoid *m;
     const char *p;
+    const sk_comparator *cmp;
+    const sk_field_order *by;
     size_t n;
     const void *hi, *hf; /* host input and flags */
     void *ho, *hv;       /* host output and values out */
@@ -267,6 +270,15 @@ typedef struct form_args {
       sk_search_lower_bound_host(c, t, hi, hi, ho, n, n, A))                                 \
     X(search_upper_bound_host, HOST | TYPED | BITS,                                          \
       sk_search_upper_bound_host(c, t, hi, hi, ho, n, n, A))                                 \
+    X(sort_by_less, USER, sk_sort_by_less(c, cmp, F.out, n))                                  \
+    X(sort_pairs_by_less, USER, sk_sort_pairs_by_less(c, cmp, 4, F.out, F.vout, n))           \
+    X(sort_by_less_host, HOST | USER, sk_sort_by_less_host(c, cmp, ho, n))                    \
+    X(sort_pairs_by_less_host, HOST | USER, sk_sort_pairs_by_less_host(c, cmp, 4, ho, hv, n)) \
+    X(sort_by_fields, USER, sk_sort_by_fields(c, by, F.out, n))                               \
+    X(sort_pairs_by_fields, USER, sk_sort_pairs_by_fields(c, by, 4, F.out, F.vout, n))        \
+    X(sort_by_fields_host, HOST | USER, sk_sort_by_fields_host(c, by, ho, n))                 \
+    X(sort_pairs_by_fields_host, HOST | USER,                                                 \
+      sk_sort_pairs_by_fields_host(c, by, 4, ho, hv, n))                                      \
     X(segsort_keys, SEGMENTED | TYPED, sk_segsort_keys(c, t, F.out, sg, n, A))               \
     X(segsort_pairs, SEGMENTED | TYPED, sk_segsort_pairs(c, t, 4, F.out, F.vout, sg, n, A))  \
     X(segsort_keys_bits, SEGMENTED | TYPED, sk_segsort_keys_bits(c, t, F.out, sg, n, A, 0, 8)) \
@@ -305,6 +317,8 @@ static sk_status call_form(int form, const form_args *a)
     sk_type t = a->t;
     const sk_monoid *m = a->m;
     const char *p = a->p;
+    const sk_comparator *cmp = a->cmp;
+    const sk_field_order *by = a->by;
     size_t n = a->n;
     const void *hi = a->hi, *hf = a->hf;
     void *ho = a->ho, *hv = a->hv;
@@ -319,12 +333,19 @@ static sk_status call_form(int form, const form_args *a)
     return SK_E_INVALID_ARG;
 }
 
+/* The comparator and field order of the USER forms: floats by value. */
+static const sk_comparator FLOAT_LESS = {"float", 4, "a < b", NULL};
+static const sk_sort_field FLOAT_FIELD = {"x", SK_FLOAT32, SK_ASCENDING};
+static const sk_field_order BY_FLOAT = {"float", 4, NULL, &FLOAT_FIELD, 1};
+
 /* The arguments of a call every form accepts: float32 (or mat2 for the
- * monoid forms), N elements, segments by one offset (0). */
+ * monoid forms, floats by value for the USER forms), N elements, segments
+ * by one offset (0). */
 static form_args good_args(void)
 {
-    return (form_args){skt_ctx, SK_FLOAT32, skt_monoid_mat2(), PRED, N, F.hin, F.hflags, F.hout,
-                       F.hvout, (sk_segments){NULL, 0, F.offs, SK_UINT32, 1},
+    return (form_args){skt_ctx, SK_FLOAT32, skt_monoid_mat2(), PRED, &FLOAT_LESS, &BY_FLOAT, N,
+                       F.hin, F.hflags, F.hout, F.hvout,
+                       (sk_segments){NULL, 0, F.offs, SK_UINT32, 1},
                        (sk_segments_host){NULL, 0, F.hoffs, SK_UINT32, 1}};
 }
 
@@ -466,6 +487,12 @@ Test(api_status, every_predicate_and_monoid_form_should_give_build_for_code_that
     expect_forms(PREDICATE, HOST, &a, SK_E_BUILD, "a predicate that does not compile");
     expect_forms(MONOID, HOST, &a, SK_E_BUILD, "a monoid that does not compile");
     expect_forms(SEGMENTED | MONOID | HOST, 0, &a, SK_E_BUILD, "a monoid that does not compile");
+    const sk_comparator bad_less = {"float", 4, "a <> b", NULL};
+    const sk_sort_field bad_field = {"x.nosuchfield", SK_FLOAT32, SK_ASCENDING};
+    const sk_field_order bad_by = {"float", 4, NULL, &bad_field, 1};
+    a.cmp = &bad_less;
+    a.by = &bad_by;
+    expect_forms(USER, HOST, &a, SK_E_BUILD, "a comparator or field key that does not compile");
     a.m = &wrong_size; /* the scans: test_scan_monoid.c */
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
         skt_force_shape((sk_shape)shape);

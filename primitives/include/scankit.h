@@ -984,6 +984,162 @@ SK_API sk_status sk_merge_pairs_host(sk_context *ctx, sk_type key_type, size_t v
                                      sk_sort_order order);
 
 /* ------------------------------------------------------------------------ */
+/* Sort by a comparator, sort by fields                                       */
+/* ------------------------------------------------------------------------ */
+
+/*! sk_comparator :
+ *  A caller's element type and its order, written in OpenCL C (as
+ *  sk_monoid gives a type and an operator).
+ *    type      an OpenCL C type name ("uint", "float2", or a typedef from
+ *              `preamble`, e.g. a struct, or a struct of a char array for
+ *              fixed-width strings);
+ *    size      sizeof(type) on the device, which must equal the host layout
+ *              (a mismatch is reported as SK_E_BUILD);
+ *    less      an expression of `a` and `b` (both of that type), true where
+ *              a goes strictly before b: a strict weak order (irreflexive,
+ *              transitive, equivalence of neither-before transitive), e.g.
+ *              "a > b" (descending) or "a.major < b.major || (a.major ==
+ *              b.major && a.minor < b.minor)"; it may call functions defined
+ *              in `preamble`;
+ *    preamble  OpenCL C text placed before the kernels (typedefs, helper
+ *              functions, #pragma OPENCL EXTENSION lines), or NULL.
+ *  `less` may span several lines and hold comments: it is compiled as the
+ *  body of a function of its own. A malformed expression gives SK_E_BUILD
+ *  with the compiler's log in sk_context_build_log(). Built once per
+ *  context and cached (one program per type, less, preamble, value size
+ *  and shape). Since 1.1. */
+typedef struct sk_comparator {
+    const char *type;
+    size_t size;
+    const char *less;
+    const char *preamble;
+} sk_comparator;
+
+/*! sk_sort_by_less() :
+ *  Sorts the first n elements of `keys` (of cmp's type) in place by
+ *  cmp->less: a stable merge sort (equal elements, neither less than the
+ *  other, keep their input order). Elements are moved as bytes, never
+ *  converted. GPU shape: a work-group sorts a tile in local memory (each
+ *  work-item its few keys by a sorting network, then runs merged in local
+ *  memory); CPU shape: a work-item sorts a chunk serially (insertion-sorted
+ *  runs, then merges); then passes merge neighbouring runs device-wide,
+ *  each part of the output finding its share by merge path (as
+ *  sk_merge_keys()). About log2(n / tile) passes over the data; the radix
+ *  sort (sk_sort_keys()) is faster where the order is a key type's. Scratch
+ *  from the context: n elements and a few words per part. n of 0 or 1
+ *  does nothing. Asynchronous on the context's queue.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx, cmp or buffer, cmp without
+ *  type or less, size 0, a text over SK_USER_CODE_MAX_BYTES, a buffer
+ *  smaller than n elements), SK_E_SIZE (n elements overflowing size_t),
+ *  SK_E_UNSUPPORTED (GPU shape: two elements, with their 4-byte positions
+ *  for pairs, too large for the device's local memory),
+ *  SK_E_BUILD (a malformed type, less or preamble, a size that is not the
+ *  type's), SK_E_CL or SK_E_OUT_OF_MEMORY. keys is untouched on
+ *  SK_E_INVALID_ARG, SK_E_SIZE, SK_E_UNSUPPORTED and SK_E_BUILD.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_by_less(sk_context *ctx, const sk_comparator *cmp, cl_mem keys,
+                                 size_t n);
+
+/*! sk_sort_pairs_by_less() :
+ *  As sk_sort_by_less(), moving the n values of `values` (value_size
+ *  bytes each, any size above 0; moved as bytes) with their keys. keys and
+ *  values must not overlap. Scratch: n values more.
+ *  @return as sk_sort_by_less(); SK_E_INVALID_ARG also for value_size 0, a
+ *  values buffer smaller than n values or overlapping keys.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_pairs_by_less(sk_context *ctx, const sk_comparator *cmp,
+                                       size_t value_size, cl_mem keys, cl_mem values,
+                                       size_t n);
+
+/*! sk_sort_by_less_host(), sk_sort_pairs_by_less_host() :
+ *  Host-array forms: copy in, sort, copy back (blocking). The arrays are
+ *  written only on success; they may be NULL when n is 0; keys and values
+ *  must be different arrays. SK_E_SIZE when a device copy would exceed the
+ *  device's largest buffer (before any copy).
+ *  @return as the cl_mem forms.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_by_less_host(sk_context *ctx, const sk_comparator *cmp, void *keys,
+                                      size_t n);
+SK_API sk_status sk_sort_pairs_by_less_host(sk_context *ctx, const sk_comparator *cmp,
+                                            size_t value_size, void *keys, void *values,
+                                            size_t n);
+
+/*! sk_sort_field :
+ *  One field of a struct to sort by (CUB's decomposer):
+ *    key       an OpenCL C expression of `x` (the struct) giving the field,
+ *              e.g. "x.major" or "x.name[0]"; converted to key_type;
+ *    key_type  the field's key type, ordered as the radix sort orders it
+ *              (sk_sort_keys(): floats in IEEE totalOrder);
+ *    order     SK_ASCENDING or SK_DESCENDING for this field.
+ *  Since 1.1. */
+typedef struct sk_sort_field {
+    const char *key;
+    sk_type key_type;
+    sk_sort_order order;
+} sk_sort_field;
+
+/*! sk_field_order :
+ *  A struct type and the fields it sorts by, most significant first:
+ *  elements compare by fields[0], equal ones by fields[1], and so on.
+ *    type, size, preamble   as in sk_comparator (size: sizeof(type) on the
+ *                           device and the host);
+ *    fields, field_count    at least one field.
+ *  Since 1.1. */
+typedef struct sk_field_order {
+    const char *type;
+    size_t size;
+    const char *preamble;
+    const sk_sort_field *fields;
+    size_t field_count;
+} sk_field_order;
+
+/*! sk_sort_by_fields() :
+ *  Sorts the first n structs of `elems` in place by the fields of `by`,
+ *  stably (structs equal in every field keep their input order), on the
+ *  radix sort: each field, least significant first, is extracted into a
+ *  key array in the current order (a small kernel built from the key
+ *  expressions), and (field key, index) pairs are radix sorted (stable,
+ *  so the more significant fields' sorts keep the order of the less
+ *  significant ones among their ties); the structs are then gathered by
+ *  the final index permutation. One radix sort of pairs per field, so its
+ *  time grows with the fields and their key widths. Scratch: n structs,
+ *  n 8-byte keys, n indices (4 bytes, 8 from 2^32 elements) and the radix
+ *  sort's. n of 0 or 1 does nothing. Asynchronous on the context's queue,
+ *  except for the radix sort's small blocking reads.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL ctx, by or buffer, no type or no
+ *  fields, size 0, a field without key or with a bad type or order, a text
+ *  over SK_USER_CODE_MAX_BYTES, a buffer smaller than n structs),
+ *  SK_E_SIZE, SK_E_UNSUPPORTED (a float64 field without fp64), SK_E_BUILD
+ *  (a malformed type, key expression or preamble, a size that is not the
+ *  type's), SK_E_CL or SK_E_OUT_OF_MEMORY. elems is untouched on
+ *  SK_E_INVALID_ARG, SK_E_SIZE, SK_E_UNSUPPORTED and SK_E_BUILD.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_by_fields(sk_context *ctx, const sk_field_order *by, cl_mem elems,
+                                   size_t n);
+
+/*! sk_sort_pairs_by_fields() :
+ *  As sk_sort_by_fields(), moving the n values of `values` (value_size
+ *  bytes each, any size above 0) with their structs. elems and values must
+ *  not overlap. Scratch: n values more.
+ *  @return as sk_sort_by_fields(); SK_E_INVALID_ARG also for value_size 0,
+ *  a values buffer smaller than n values or overlapping elems.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_pairs_by_fields(sk_context *ctx, const sk_field_order *by,
+                                         size_t value_size, cl_mem elems, cl_mem values,
+                                         size_t n);
+
+/*! sk_sort_by_fields_host(), sk_sort_pairs_by_fields_host() :
+ *  Host-array forms: copy in, sort, copy back (blocking), as
+ *  sk_sort_by_less_host().
+ *  @return as the cl_mem forms.
+ *  Since 1.1. */
+SK_API sk_status sk_sort_by_fields_host(sk_context *ctx, const sk_field_order *by,
+                                        void *elems, size_t n);
+SK_API sk_status sk_sort_pairs_by_fields_host(sk_context *ctx, const sk_field_order *by,
+                                              size_t value_size, void *elems, void *values,
+                                              size_t n);
+
+/* ------------------------------------------------------------------------ */
 /* Histogram                                                                 */
 /* ------------------------------------------------------------------------ */
 

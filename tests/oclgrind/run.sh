@@ -23,7 +23,7 @@
 #                                on planted_race)
 #
 # The drivers (og_bykey, og_driver, og_compact, og_histogram, og_merge, og_search,
-# og_segscan, og_segsort, og_sort, og_topk) share one harness, og_harness.c,
+# og_segscan, og_segsort, og_sort, og_sortby, og_topk) share one harness, og_harness.c,
 # and its options.
 #
 # Oclgrind 21.10 exits with the program's own status even when it reports a
