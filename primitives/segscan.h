@@ -48,6 +48,15 @@ sk_status sk__segscan_run(sk_context *ctx, const sk_monoid *m, bool order_free, 
 sk_status sk__segreduce_run(sk_context *ctx, const sk_monoid *m, bool order_free, cl_mem src,
                             size_t n, const sk_segments *seg, cl_mem totals, size_t *segments);
 
+/* Segment totals of n lifted elements that io loads and stores itself
+ * (segscan_lift.cl's sk_seg_t with SK_SEG_TOTALS over m, m validated):
+ * reduce-then-scan, in a fixed order whatever the monoid (the levels above
+ * the first share the segment totals' program), or with `codec` (else
+ * NULL; kernels/segscan_totals_codec.cl) the look-back pass where the
+ * scan's plan takes it. Asynchronous. */
+sk_status sk__segreduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
+                               size_t n, const sk__lb_codec *codec);
+
 /* The segmented scans' small scratch: counts, the offsets check, the CPU
  * shape's chunk partials (segscan.c). */
 extern const sk__scratch_id sk__seg_small;
