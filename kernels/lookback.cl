@@ -18,9 +18,13 @@
  *                    decoded parts: counter p of a tile carries part p,
  *                    ulong sk_lb_encode_part(SK_LB_T, uint p) and SK_LB_T
  *                    sk_lb_decode_part(ulong, uint p) between them, and
- *                    SK_LB_T sk_lb_join_parts(__local const SK_LB_T *) puts
- *                    a value together from its decoded parts (segment
- *                    totals: the head count, and the value with its flag)
+ *                    void sk_lb_join_parts(__local SK_LB_T *parts) puts
+ *                    a value together from its decoded parts in parts[0]
+ *                    (segment totals: the head count, and the value with
+ *                    its flag). In place, not returned: Oclgrind 21.10
+ *                    cannot create the kernel when a returned struct of
+ *                    16 bytes or more is inlined there (the LLVM intrinsic
+ *                    llvm.experimental.noalias.scope.decl).
  *   SK_LB_POLL_VOLATILE  (32-bit words) waiting reads are volatile loads
  *                    rather than atomics: one aligned 32-bit access, which
  *                    sees each atomic write whole on NVIDIA GPUs, though
@@ -434,7 +438,9 @@ SK_LB_T sk_lb_exclusive_prefix(__global sk_lb_word *state, uint epoch, uint tile
  * publishes part p of the tile's total, walks back over part p's counters
  * (sk_lb_counter_prefix) and publishes part p of the tile's inclusive
  * prefix; every work-item gets the exclusive prefix joined from its parts
- * (parts: SK_LB_COUNTERS values of local scratch). */
+ * (parts: SK_LB_COUNTERS values of local scratch). Each part's walk goes
+ * back only as far as its own counters need: the walks may end at
+ * different tiles. */
 SK_LB_T sk_lb_parts_exclusive_prefix(__global sk_lb_word *state, uint epoch, uint tile,
                                      SK_LB_T total, __local SK_LB_T *parts)
 {
@@ -448,7 +454,9 @@ SK_LB_T sk_lb_parts_exclusive_prefix(__global sk_lb_word *state, uint epoch, uin
         parts[lid] = before;
     }
     SK_BARRIER();
-    SK_LB_T prefix = sk_lb_join_parts(parts);
+    if (lid == 0) sk_lb_join_parts(parts);
+    SK_BARRIER();
+    SK_LB_T prefix = parts[0];
     SK_BARRIER();
     return prefix;
 }

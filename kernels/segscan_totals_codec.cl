@@ -57,9 +57,9 @@ sk_seg_t sk_lb_decode_part(ulong code, uint p)
     return r;
 }
 
-sk_seg_t sk_lb_join_parts(__local const sk_seg_t *parts)
+/* One work-item: the value in parts[0], its parts in parts[0 .. 1]. */
+void sk_lb_join_parts(__local sk_seg_t *parts)
 {
-    sk_seg_t r = parts[1];
-    r.c = parts[0].c;
-    return r;
+    parts[0].v = parts[1].v;
+    parts[0].f = parts[1].f;
 }
