@@ -228,10 +228,30 @@ static sk_status fused_scan(sk_context *ctx, const bykey_call *c, const sk__scan
     return st;
 }
 
+/* Whether the call takes the CPU shape (as the segmented scan decides). */
+static bool cpu_shape(sk_context *ctx, const bykey_call *c)
+{
+    return sk__tuning_for(ctx, SK_FAMILY_SCAN, c->m->size).shape == SK_SHAPE_CPU;
+}
+
+/* CPU shape: the segmented scan's chunk totals with the keys for flags
+ * (segscan_cpu.c, kernels/segscan.cl's SK_BY_KEY); n > 0. Blocking. */
+static sk_status chunk_totals(sk_context *ctx, const bykey_call *c, size_t *runs)
+{
+    cl_ulong count = 0;
+    bool rle = c->mode == BK_RLE;
+    seg_job j = {ctx, c->m, rle ? c->keys : c->vin, c->vout, c->n, c->keys,
+                 sk_type_size(c->key_type), NULL, NULL, c->order_free, true, rle, c->kout};
+    sk_status st = sk__segscan_cpu_totals(&j, &count);
+    if (st == SK_OK) *runs = (size_t)count;
+    return st;
+}
+
 /* Run-length encoding (counts: uint64 ones added, never read) or reduce
- * by key of the validated call c in one lifted scan over the keys (and
- * values): keys into kout and totals into vout at each run's end, the
- * number of runs read back (blocking). */
+ * by key of the validated call c in one pass over the keys (and values):
+ * keys into kout and totals into vout at each run's end, the number of
+ * runs read back (blocking). GPU shape: one lifted scan; CPU shape: the
+ * segmented scan's chunks. */
 static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
 {
     cl_ulong count = 0;
@@ -240,6 +260,7 @@ static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     sk_status st = SK_OK;
     *runs = 0;
     if (c->n == 0) return SK_OK;
+    if (cpu_shape(ctx, c)) return chunk_totals(ctx, c, runs);
     SK_TRY(sk__scratch_get(ctx, &bykey_count, sizeof count, &j.count));
     io = fused_io_text(c);
     if (!io) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");

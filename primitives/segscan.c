@@ -225,7 +225,7 @@ sk_status sk__segments_check_offsets(sk_context *ctx, const sk_segments *seg, si
     sk_status st = SK_OK;
     /* The offsets' kernels take no operator: any monoid's program serves. */
     SK_TRY(sk__monoid_of(ctx, SK_UINT32, SK_OP_ADD, &text, &m, NULL));
-    j = (seg_job){ctx, &m, NULL, NULL, n, NULL, 0, NULL, seg, true};
+    j = (seg_job){ctx, &m, NULL, NULL, n, NULL, 0, NULL, seg, true, false, false, NULL};
     SK_TRY(seg_program(&j, &prog));
     st = check_offsets(&j, prog);
 out:
@@ -309,7 +309,8 @@ static sk_status job_open(sk_context *ctx, const sk_monoid *m, bool order_free, 
     SK_TRY(sk__segments_validate(ctx, seg, n));
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
     SK_TRY(sk__check_buffer(ctx, dst, dst_bytes ? dst_bytes : 1, "dst"));
-    *j = (seg_job){ctx, m, src, dst, n, seg->flags, seg->flag_size, NULL, seg, order_free};
+    *j = (seg_job){ctx, m, src, dst, n, seg->flags, seg->flag_size, NULL, seg, order_free,
+                   false, false, NULL};
 out:
     return st;
 }
