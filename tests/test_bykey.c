@@ -344,6 +344,64 @@ ParameterizedTest(const skt_param *p, bykey,
                    p->size_class == SC_SMALL);
 }
 
+/* ---- runs placed against the tiles ------------------------------------------------------- */
+
+/* Run layouts against tiles of 8 elements (small tiles: GPU shape 4 x 2,
+ * single pass past a few tiles; CPU shape 3 chunks): runs of exactly a
+ * tile, a tile less one and a tile plus one (every offset of a run's end
+ * within a tile), every run of length 1, one run over everything, and one
+ * run over many tiles between runs of length 1. */
+typedef enum edge_layout { E_TILE, E_TILE_LESS, E_TILE_MORE, E_ONES, E_ONE_RUN, E_MIDDLE,
+                           E_COUNT } edge_layout;
+static const char *const EDGE_NAMES[E_COUNT] = {
+    "runs of a tile", "runs of a tile less one", "runs of a tile plus one", "runs of one",
+    "one run", "one long run between runs of one"};
+
+static uint32_t edge_key(edge_layout e, size_t i, size_t n)
+{
+    switch (e) {
+    case E_TILE: return (uint32_t)(i / 8);
+    case E_TILE_LESS: return (uint32_t)(i / 7);
+    case E_TILE_MORE: return (uint32_t)(i / 9);
+    case E_ONES: return (uint32_t)i;
+    case E_ONE_RUN: return 7;
+    default: return i < 5 || i + 5 >= n ? (uint32_t)i : (uint32_t)n;
+    }
+}
+
+ParameterizedTestParameters(bykey, runs_against_tile_edges_encode_and_reduce_as_the_reference)
+{
+    skt_params ps = {0};
+    const sk_type types[] = {SK_UINT32};
+    skt_params_add(&ps, types, 1, 1, 0, 0);
+    return skt_params_done(&ps);
+}
+
+ParameterizedTest(const skt_param *p, bykey,
+                  runs_against_tile_edges_encode_and_reduce_as_the_reference)
+{
+    static const size_t sizes[] = {0, 1, 7, 8, 9, 63, 64, 65, 71, 72, 73, 1000, 1001};
+    const value_kind u32_add = {SK_UINT32, SK_OP_ADD};
+    skt_force_shape(p->shape);
+    skt_tiles_small();
+    for (size_t s = 0; s < COUNT_OF(sizes); s++) {
+        for (int e = 0; e < E_COUNT; e++) {
+            size_t n = sizes[s];
+            uint32_t *keys = skt_malloc(n * 4 + 4), *values = skt_malloc(n * 4 + 4);
+            unsigned char *heads = skt_malloc(n + 1);
+            for (size_t i = 0; i < n; i++) keys[i] = edge_key((edge_layout)e, i, n);
+            skt_fill(SK_UINT32, SK_OP_ADD, values, n);
+            size_t runs = skt_ref_key_heads(4, keys, n, heads);
+            const char *name = skt_fmt("%s, n=%zu (%zu runs)", EDGE_NAMES[e], n, runs);
+            bk_input in = {SK_UINT32, u32_add, n, keys, heads, runs, (s + e) % 2 == 1, false,
+                           name};
+            check_rle(&in);
+            check_reduce(&in, values);
+            skt_free_all(keys, values, heads, NULL);
+        }
+    }
+}
+
 /* ---- float keys: equal by bit pattern ---------------------------------------------------- */
 
 /* -0.0 and +0.0 are two keys; NaNs of one bit pattern are one key, NaNs
