@@ -1,17 +1,21 @@
 /*
  * bykey.c - run-length encoding and the by-key reductions, on the scan,
- * the segmented scan and the compaction (no scan of their own):
+ * the segmented scan and the compaction (no scan of their own). Heads are
+ * found where a key's bits differ from the one before it, in the pass
+ * that needs them where it can:
  *
- *   sk_run_length_encode, sk_reduce_by_key: one lifted scan of the segment
- *      totals' monoid (segscan_lift.cl) whose loads find the run heads by
- *      comparing each key with the one before it and whose stores write
- *      each run's key and total at its end (kernels/bykey_lift_io.cl): the
- *      keys (and values) are read by the scan alone, nothing of n elements
- *      is written; counts are ones that are never read;
- *   sk_scan_by_key_*, sk_unique_by_key: one map (kernels/bykey.cl) turns
- *      the keys into uint8 head flags, then the segmented scan of the
- *      values by those flags, or the keys and values selected by them
- *      (sk_select_flagged's compaction).
+ *   sk_run_length_encode, sk_reduce_by_key: GPU shape, one lifted scan of
+ *      the segment totals' monoid (segscan_lift.cl) whose loads compare
+ *      each key with the one before it and whose stores write each run's
+ *      key and total at its end (kernels/bykey_lift_io.cl); CPU shape, the
+ *      segmented scan's chunk totals with the keys for flags (segscan.cl's
+ *      SK_BY_KEY). Keys (and values) are read by that pass alone, nothing
+ *      of n elements is written; counts are ones that are never read;
+ *   sk_scan_by_key_*: CPU shape, the same chunks' scan; GPU shape, and
+ *      sk_unique_by_key: one map (kernels/bykey.cl) turns the keys into
+ *      uint8 head flags, then the segmented scan of the values by those
+ *      flags, or the keys and values selected by them (sk_select_flagged's
+ *      compaction).
  *
  * Keys compare as bit patterns (the kernel reads them as their
  * same-width unsigned type), so float keys group as the radix sort
@@ -234,17 +238,32 @@ static bool cpu_shape(sk_context *ctx, const bykey_call *c)
     return sk__tuning_for(ctx, SK_FAMILY_SCAN, c->m->size).shape == SK_SHAPE_CPU;
 }
 
-/* CPU shape: the segmented scan's chunk totals with the keys for flags
- * (segscan_cpu.c, kernels/segscan.cl's SK_BY_KEY); n > 0. Blocking. */
+/* The CPU shape's segmented scan job of c with its keys for flags
+ * (segscan_cpu.c, kernels/segscan.cl's SK_BY_KEY): one program per
+ * (monoid, key width) for the scans and the totals alike. */
+static seg_job chunk_job(sk_context *ctx, const bykey_call *c)
+{
+    bool rle = c->mode == BK_RLE;
+    return (seg_job){ctx, c->m, rle ? c->keys : c->vin, c->vout, c->n, c->keys,
+                     sk_type_size(c->key_type), NULL, NULL, c->order_free, true, rle,
+                     c->kout};
+}
+
+/* CPU shape: the chunk totals by key; n > 0. Blocking. */
 static sk_status chunk_totals(sk_context *ctx, const bykey_call *c, size_t *runs)
 {
     cl_ulong count = 0;
-    bool rle = c->mode == BK_RLE;
-    seg_job j = {ctx, c->m, rle ? c->keys : c->vin, c->vout, c->n, c->keys,
-                 sk_type_size(c->key_type), NULL, NULL, c->order_free, true, rle, c->kout};
+    seg_job j = chunk_job(ctx, c);
     sk_status st = sk__segscan_cpu_totals(&j, &count);
     if (st == SK_OK) *runs = (size_t)count;
     return st;
+}
+
+/* CPU shape: the scan by key on the chunks, no head flags; n > 0. */
+static sk_status chunk_scan(sk_context *ctx, const bykey_call *c)
+{
+    seg_job j = chunk_job(ctx, c);
+    return sk__segscan_cpu_scan(&j, c->mode == BK_SCAN_EXCLUSIVE);
 }
 
 /* Run-length encoding (counts: uint64 ones added, never read) or reduce
@@ -291,6 +310,7 @@ static sk_status bykey_run(sk_context *ctx, bykey_call *c, size_t *runs)
         *runs = kept;
         break;
     default:
+        if (c->n && cpu_shape(ctx, c)) return chunk_scan(ctx, c);
         SK_TRY(make_heads(ctx, c, &flags));
         sk_segments seg = {flags, 1, NULL, SK_UINT32, 0};
         st = sk__segscan_run(ctx, c->m, c->order_free, c->vin, c->vout, c->n, &seg,

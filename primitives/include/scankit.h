@@ -1462,10 +1462,12 @@ SK_API sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  *  - Run-length encoding and reduce by key are one scan of the segment
  *    totals (sk_segreduce's lifted monoid) whose loads compare each key
  *    with the one before it and whose stores write each run's key and
- *    total at its end: keys and values are read by that scan alone. The
- *    scans and unique by key take head flags (uint8, n bytes of scratch)
- *    from one comparison kernel (kernels/bykey.cl), then the segmented
- *    scan (sk_segscan_*) or the compaction (sk_select_flagged). Values
+ *    total at its end: keys and values are read by that scan alone (on
+ *    the CPU shape, and for the scans by key there, the segmented scan's
+ *    chunks compare the keys themselves). Unique by key, and the scans on
+ *    the GPU shape, take head flags (uint8, n bytes of scratch) from one
+ *    comparison kernel (kernels/bykey.cl), then the segmented scan
+ *    (sk_segscan_*) or the compaction (sk_select_flagged). Values
  *    follow the segmented scan's rules: any built-in (type, op) or custom
  *    monoid, "Float semantics" per run. Reductions whose result does not
  *    depend on the combining order (integers, float min/max, counts) take
