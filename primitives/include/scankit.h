@@ -1474,7 +1474,8 @@ SK_API sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  *    the scan's single pass with decoupled look-back on the GPU shape when
  *    values have at most 4 bytes (counts: n below 2^32); float add and mul
  *    and custom monoids combine in a fixed order, bit-identical run to
- *    run.
+ *    run, unless SK_PARAM_SCAN_PATH asks for the look-back pass (as for
+ *    the scans).
  *  - *runs gets the number of runs, 0 for n = 0 (runs NULL is
  *    SK_E_INVALID_ARG); outputs are written only in [0, runs) (a scan,
  *    which has no runs argument, writes n values).
