@@ -15,11 +15,13 @@
  * type's values are of another type and operator, so every value type
  * meets the by-key path; elsewhere they are uint32 added, and with small
  * tiles unique by key takes the keys alone (each configuration of a
- * primitive below is a program of its own, compiled once: these are the
- * ones the compaction's and segmented scans' suites build too). Keys are
- * compared bit for bit; the outputs past the runs stay poisoned. The
- * scans by key also run VERIFY.md's interval-of-summations test,
- * restarted at every run.
+ * primitive below is a program of its own, compiled once: unique by key's
+ * are the compaction suite's own; the encoding's and the reduction's are
+ * one per key width and value kind, which on the CPU shape the scans by
+ * key share). Keys are compared bit for bit; the outputs past the runs
+ * stay poisoned. The scans by key also run VERIFY.md's
+ * interval-of-summations test, restarted at every run; runs laid against
+ * the tile edges check the encoding and the reduction in both shapes.
  */
 #include <math.h>
 #include <stdbool.h>
