@@ -12,6 +12,19 @@
  *                    33 bits: ulong sk_lb_encode(SK_LB_T) and SK_LB_T
  *                    sk_lb_decode(ulong) between it and those bits (a
  *                    segmented scan's value and head flag)
+ *   SK_LB_PARTS      (64-bit words, with SK_LB_COUNTERS parts) an SK_LB_T
+ *                    of more than 33 bits whose part p (of at most 33 bits)
+ *                    is a monoid of its own, combined by sk_lb_op on
+ *                    decoded parts: counter p of a tile carries part p,
+ *                    ulong sk_lb_encode_part(SK_LB_T, uint p) and SK_LB_T
+ *                    sk_lb_decode_part(ulong, uint p) between them, and
+ *                    void sk_lb_join_parts(__local SK_LB_T *parts) puts
+ *                    a value together from its decoded parts in parts[0]
+ *                    (segment totals: the head count, and the value with
+ *                    its flag). In place, not returned: Oclgrind 21.10
+ *                    cannot create the kernel when a returned struct of
+ *                    16 bytes or more is inlined there (the LLVM intrinsic
+ *                    llvm.experimental.noalias.scope.decl).
  *   SK_LB_POLL_VOLATILE  (32-bit words) waiting reads are volatile loads
  *                    rather than atomics: one aligned 32-bit access, which
  *                    sees each atomic write whole on NVIDIA GPUs, though
@@ -73,7 +86,7 @@
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 typedef ulong sk_lb_word;
 #define SK_LB_VALUE_BITS 33
-#if !defined(SK_LB_CODEC)
+#if !defined(SK_LB_CODEC) && !defined(SK_LB_PARTS)
 typedef char sk_lookback_needs_4_byte_values[(sizeof(SK_LB_T) <= 4) ? 1 : -1];
 
 typedef union sk_lb_bits {
@@ -98,13 +111,35 @@ SK_LB_T sk_lb_decode(ulong code)
 #endif
 #define SK_LB_VALUE_MASK ((1ul << SK_LB_VALUE_BITS) - 1)
 
-sk_lb_word sk_lb_pack(uint epoch, uint status, SK_LB_T v)
+/* Counter c's code of v, and the value of counter c's code. */
+#if defined(SK_LB_PARTS)
+#define SK_LB_ENCODE(v, c) sk_lb_encode_part((v), (c))
+#define SK_LB_DECODE(code, c) sk_lb_decode_part((code), (c))
+#else
+#define SK_LB_ENCODE(v, c) sk_lb_encode(v)
+#define SK_LB_DECODE(code, c) sk_lb_decode(code)
+#endif
+
+/* The word of counter c holding v. */
+sk_lb_word sk_lb_pack_counter(uint epoch, uint status, SK_LB_T v, uint c)
 {
+    (void)c;
     return ((ulong)epoch << (SK_LB_VALUE_BITS + 2)) | ((ulong)status << SK_LB_VALUE_BITS) |
-           (sk_lb_encode(v) & SK_LB_VALUE_MASK);
+           (SK_LB_ENCODE(v, c) & SK_LB_VALUE_MASK);
 }
 
-SK_LB_T sk_lb_value(sk_lb_word word) { return sk_lb_decode(word & SK_LB_VALUE_MASK); }
+SK_LB_T sk_lb_value_counter(sk_lb_word word, uint c)
+{
+    (void)c;
+    return SK_LB_DECODE(word & SK_LB_VALUE_MASK, c);
+}
+
+sk_lb_word sk_lb_pack(uint epoch, uint status, SK_LB_T v)
+{
+    return sk_lb_pack_counter(epoch, status, v, 0);
+}
+
+SK_LB_T sk_lb_value(sk_lb_word word) { return sk_lb_value_counter(word, 0); }
 
 uint sk_lb_status(uint epoch, sk_lb_word word)
 {
@@ -137,6 +172,18 @@ sk_lb_word sk_lb_pack(uint epoch, uint status, uint v)
 }
 
 uint sk_lb_value(sk_lb_word word) { return word & SK_LB_VALUE_MASK; }
+
+sk_lb_word sk_lb_pack_counter(uint epoch, uint status, uint v, uint c)
+{
+    (void)c;
+    return sk_lb_pack(epoch, status, v);
+}
+
+uint sk_lb_value_counter(sk_lb_word word, uint c)
+{
+    (void)c;
+    return sk_lb_value(word);
+}
 
 uint sk_lb_status(uint epoch, sk_lb_word word)
 {
@@ -174,7 +221,7 @@ __global sk_lb_word *sk_lb_word_of(__global sk_lb_word *state, uint t, uint c)
 void sk_lb_publish(__global sk_lb_word *state, uint epoch, uint tile, uint c, uint status,
                    SK_LB_T v)
 {
-    sk_lb_swap(sk_lb_word_of(state, tile, c), sk_lb_pack(epoch, status, v));
+    sk_lb_swap(sk_lb_word_of(state, tile, c), sk_lb_pack_counter(epoch, status, v, c));
 }
 
 /* Publishes v as counter c of tile's AGGREGATE unless its word has
@@ -183,7 +230,8 @@ void sk_lb_publish(__global sk_lb_word *state, uint epoch, uint tile, uint c, ui
 void sk_lb_offer(__global sk_lb_word *state, uint epoch, uint tile, uint c, sk_lb_word seen,
                  SK_LB_T v)
 {
-    sk_lb_cas(sk_lb_word_of(state, tile, c), seen, sk_lb_pack(epoch, SK_LB_AGGREGATE, v));
+    sk_lb_cas(sk_lb_word_of(state, tile, c), seen,
+              sk_lb_pack_counter(epoch, SK_LB_AGGREGATE, v, c));
 }
 
 /* The next tile number; the taker of the last of `tiles` resets the
@@ -232,19 +280,19 @@ SK_LB_T sk_lb_counter_prefix(__global sk_lb_word *state, uint epoch, uint tile, 
     if (next < 0) return acc;
     sk_lb_word w0 = sk_lb_read(column + next * SK_LB_COUNTERS);
     uint s0 = sk_lb_status(epoch, w0);
-    if (s0 == SK_LB_PREFIX) return sk_lb_value(w0);
+    if (s0 == SK_LB_PREFIX) return sk_lb_value_counter(w0, c);
     if (s0 != SK_LB_EMPTY) {
-        acc = sk_lb_value(w0);
+        acc = sk_lb_value_counter(w0, c);
         next--;
     }
     while (next >= 0) {
         sk_lb_word w[SK_LB_DEPTH];
         for (uint i = 0; i < SK_LB_DEPTH; i++)
             w[i] = next >= (long)i ? sk_lb_read(column + (next - (long)i) * SK_LB_COUNTERS)
-                                   : sk_lb_pack(epoch, SK_LB_PREFIX, SK_LB_IDENTITY);
+                                   : sk_lb_pack_counter(epoch, SK_LB_PREFIX, SK_LB_IDENTITY, c);
         for (uint i = 0; i < SK_LB_DEPTH && sk_lb_status(epoch, w[i]) != SK_LB_EMPTY;
              i++, next--) {
-            acc = sk_lb_op(sk_lb_value(w[i]), acc);
+            acc = sk_lb_op(sk_lb_value_counter(w[i], c), acc);
             if (sk_lb_status(epoch, w[i]) == SK_LB_PREFIX) return acc;
         }
     }
@@ -384,4 +432,33 @@ SK_LB_T sk_lb_exclusive_prefix(__global sk_lb_word *state, uint epoch, uint tile
 }
 
 #endif /* SK_LB_COUNTERS == 1 */
+
+#if defined(SK_LB_PARTS)
+/* sk_lb_exclusive_prefix for a value in SK_LB_COUNTERS parts: work-item p
+ * publishes part p of the tile's total, walks back over part p's counters
+ * (sk_lb_counter_prefix) and publishes part p of the tile's inclusive
+ * prefix; every work-item gets the exclusive prefix joined from its parts
+ * (parts: SK_LB_COUNTERS values of local scratch). Each part's walk goes
+ * back only as far as its own counters need: the walks may end at
+ * different tiles. */
+SK_LB_T sk_lb_parts_exclusive_prefix(__global sk_lb_word *state, uint epoch, uint tile,
+                                     SK_LB_T total, __local SK_LB_T *parts)
+{
+    uint lid = get_local_id(0);
+    if (lid < SK_LB_COUNTERS) {
+        sk_lb_publish(state, epoch, tile, lid, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE,
+                      total);
+        SK_LB_T before = sk_lb_counter_prefix(state, epoch, tile, lid);
+        if (tile != 0)
+            sk_lb_publish(state, epoch, tile, lid, SK_LB_PREFIX, sk_lb_op(before, total));
+        parts[lid] = before;
+    }
+    SK_BARRIER();
+    if (lid == 0) sk_lb_join_parts(parts);
+    SK_BARRIER();
+    SK_LB_T prefix = parts[0];
+    SK_BARRIER();
+    return prefix;
+}
+#endif
 #endif /* SK_SHAPE_GPU */

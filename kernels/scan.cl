@@ -205,7 +205,8 @@ void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
 
 #if defined(SK_LOOKBACK)
 /* One pass: tiles numbered in the order work-groups start, each tile's
- * prefix found from its predecessors' published totals (lookback.cl);
+ * prefix found from its predecessors' published totals (lookback.cl; a
+ * total too wide for one word in SK_LB_COUNTERS parts with SK_LB_PARTS);
  * `epoch` is this launch's, `tiles` the number of tiles. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, uint epoch,
@@ -213,8 +214,12 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, u
 {
     __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
+#if defined(SK_LB_PARTS)
+    __local SK_T parts[SK_LB_COUNTERS];
+#else
     __local sk_lb_word win[SK_LB_WINDOW];
     __local SK_T carry;
+#endif
     __local uint slot;
     uint tile = sk_lb_take_tile(state, tiles, &slot);
     ulong base = (ulong)tile * SK_TILE;
@@ -222,7 +227,11 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, u
     sk_tile_load(SK_IN_ARGS, base, n, lds, x);
     SK_T total;
     SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);
+#if defined(SK_LB_PARTS)
+    SK_T before = sk_lb_parts_exclusive_prefix(state, epoch, tile, total, parts);
+#else
     SK_T before = sk_lb_exclusive_prefix(state, epoch, tile, total, win, &carry, &slot);
+#endif
     sk_tile_store(SK_IN_ARGS, SK_OUT_ARGS, base, n, exclusive, sk_op(before, prefix), x, lds);
 }
 #endif

@@ -8,7 +8,12 @@
  * check offsets, and gather one total per segment.
  *
  * With SK_FLAG_T (uchar or uint): the CPU shape's segmented scan, one work-item per chunk of
- * `chunk` elements:
+ * `chunk` elements (with SK_BY_KEY the "flags" are keys, SK_FLAG_T their
+ * same-width unsigned type, uint or ulong: a segment starts where a key's
+ * bits differ from the one before it, and the totals kernel also stores
+ * each segment's key at its index in keys_out; with SK_BY_KEY_COUNT too,
+ * every element's value is 1 and src is never read: run-length encoding
+ * and reduce by key, primitives/bykey.c):
  *   sk_seg_chunk_tails   per chunk, its tail segment's combination (from
  *                        the chunk's last head, or its start, to its end),
  *                        whether it has a head, or how many heads it has;
@@ -73,9 +78,25 @@ __kernel void sk_seg_gather_totals(__global const SK_VAL_T *inclusive,
 SK_VAL_T sk_op(SK_VAL_T a, SK_VAL_T b) { return SK_VAL_COMBINE; }
 
 /* Element i starts a segment (element 0 always does). The loops over a
- * chunk take element 0 apart and test only the flag. */
-#define SK_HEAD(i) ((uint)(((i) == 0) | (flags[i] != 0)))
+ * chunk take element 0 apart and test only the flag (by key, element 0's
+ * flag is 0 and is never tested against a key before it). Element i's
+ * value is SK_SRC(i). */
+#if defined(SK_BY_KEY)
+#define SK_FLAG(i) ((i) != 0 && flags[i] != flags[(i) - 1])
+#define SK_HEAD(i) ((uint)((i) == 0 || flags[i] != flags[(i) - 1]))
+#define SK_KEYS_OUT_PARAM , __global SK_FLAG_T *keys_out
+#define SK_STORE_KEY(s, i) (keys_out[s] = flags[i])
+#else
 #define SK_FLAG(i) (flags[i] != 0)
+#define SK_HEAD(i) ((uint)(((i) == 0) | (flags[i] != 0)))
+#define SK_KEYS_OUT_PARAM
+#define SK_STORE_KEY(s, i) ((void)0)
+#endif
+#if defined(SK_BY_KEY_COUNT)
+#define SK_SRC(i) ((SK_VAL_T)1)
+#else
+#define SK_SRC(i) src[i]
+#endif
 
 /* Heads in [i, end), in blocks whose count fits a uint (the compiler
  * vectorizes the inner loop; explicit vector loads would keep Oclgrind's
@@ -104,11 +125,11 @@ __kernel void sk_seg_chunk_tails(__global const SK_VAL_T *src, __global const SK
     ulong begin = c * chunk;
     ulong end = min(begin + chunk, n);
     ulong i = end - 1;
-    SK_VAL_T acc = src[i];
+    SK_VAL_T acc = SK_SRC(i);
     uint found = SK_HEAD(i);
     while (!found && i > begin) {
         i--;
-        acc = sk_op(src[i], acc);
+        acc = sk_op(SK_SRC(i), acc);
         found = SK_HEAD(i);
     }
     pv[c] = acc;
@@ -184,7 +205,7 @@ __kernel void sk_seg_chunk_scan(__global const SK_VAL_T *src, __global const SK_
 __kernel void sk_seg_chunk_totals(__global const SK_VAL_T *src, __global const SK_FLAG_T *flags,
                                   __global SK_VAL_T *totals, __global const SK_VAL_T *pv,
                                   __global ulong *pc, ulong pc_off, ulong n, ulong chunk,
-                                  uint has_seeds)
+                                  uint has_seeds SK_KEYS_OUT_PARAM)
 {
     ulong c = get_global_id(0);
     ulong i = c * chunk;
@@ -202,18 +223,20 @@ __kernel void sk_seg_chunk_totals(__global const SK_VAL_T *src, __global const S
         seg = pc[pc_off + c];
     }
     if (i == 0 && stop > 0) {
-        acc = src[0];
+        acc = SK_SRC(0);
         seg = 1;
         totals[0] = acc;
+        SK_STORE_KEY(0, 0);
         i = 1;
     }
     for (; i < stop; i++) {
-        SK_VAL_T x = src[i];
+        SK_VAL_T x = SK_SRC(i);
         int h = SK_FLAG(i);
         SK_VAL_T joined = sk_op(acc, x);
         acc = h ? x : joined;
         seg += h;
         totals[seg - 1] = acc;
+        SK_STORE_KEY(seg - 1, i);
     }
     if (end == n) pc[pc_off + c + 1] = seg;
 }

@@ -1,14 +1,21 @@
 /*
- * bykey.c - run-length encoding and the by-key reductions, on the
- * segmented scan and the compaction (no scan of their own):
+ * bykey.c - run-length encoding and the by-key reductions, on the scan,
+ * the segmented scan and the compaction (no scan of their own). Heads are
+ * found where a key's bits differ from the one before it, in the pass
+ * that needs them where it can:
  *
- *   1. one map (kernels/bykey.cl) turns the keys into uint8 head flags,
- *      1 where a key's bits differ from its predecessor's;
- *   2. sk_scan_by_key_*: the segmented scan of the values by those flags;
- *      sk_reduce_by_key: the segment totals by those flags, and the keys
- *      selected by them (sk_select_flagged's compaction);
- *      sk_unique_by_key: the keys and values selected by them;
- *      sk_run_length_encode: sk_reduce_by_key of uint64 ones with add.
+ *   sk_run_length_encode, sk_reduce_by_key: GPU shape, one lifted scan of
+ *      the segment totals' monoid (segscan_lift.cl) whose loads compare
+ *      each key with the one before it and whose stores write each run's
+ *      key and total at its end (kernels/bykey_lift_io.cl); CPU shape, the
+ *      segmented scan's chunk totals with the keys for flags (segscan.cl's
+ *      SK_BY_KEY). Keys (and values) are read by that pass alone, nothing
+ *      of n elements is written; counts are ones that are never read;
+ *   sk_scan_by_key_*: CPU shape, the same chunks' scan; GPU shape, and
+ *      sk_unique_by_key: one map (kernels/bykey.cl) turns the keys into
+ *      uint8 head flags, then the segmented scan of the values by those
+ *      flags, or the keys and values selected by them (sk_select_flagged's
+ *      compaction).
  *
  * Keys compare as bit patterns (the kernel reads them as their
  * same-width unsigned type), so float keys group as the radix sort
@@ -19,10 +26,11 @@
 #include "segscan.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Scratch buffers of this file (sk__scratch_get). */
 SK_SCRATCH_ID(bykey_flags, "by key: head flags of the runs");
-SK_SCRATCH_ID(bykey_ones, "run-length encoding: the ones it counts");
+SK_SCRATCH_ID(bykey_count, "run-length encoding, reduce by key: the number of runs");
 SK_STAGING_ID(bykey_keys_out, "by key, host form: keys out");
 
 static const char *const cl_bits[SK_TYPE_COUNT] = {
@@ -155,34 +163,132 @@ static sk_status select_heads(sk_context *ctx, const bykey_call *c, cl_mem flags
     return sk__compact_run(ctx, &s, &io, c->n, kept);
 }
 
-/* Totals by the head flags into vout, keys into kout (validated). */
-static sk_status reduce_body(sk_context *ctx, const bykey_call *c, size_t *runs)
+/* ---- run totals in one scan ---------------------------------------------------------- */
+
+/* The fused scan's loads and stores: kernels/bykey_lift_io.cl after the
+ * key bits and, for run-length encoding, SK_BYKEY_COUNT. */
+static char *fused_io_text(const bykey_call *c)
 {
-    cl_mem flags = NULL;
-    size_t totals = 0, kept = 0;
+    sk__str s = {0};
+    sk__str_addf(&s, "#define SK_KB %s\n%s%s", cl_bits[c->key_type],
+                 c->mode == BK_RLE ? "#define SK_BYKEY_COUNT 1\n" : "",
+                 sk__source_text("bykey_lift_io"));
+    return sk__str_take(&s);
+}
+
+/* The look-back codec of the fused scan's elements: two words per tile,
+ * the head count and the open run's value (kernels/segscan_totals_codec.cl;
+ * run-length encoding's uint64 counts as 32-bit ones). */
+static char *fused_codec_text(const bykey_call *c)
+{
+    sk__str s = {0};
+    sk__str_addf(&s, "%s%s", c->mode == BK_RLE ? "#define SK_SEG_CODE_COUNTS 1\n" : "",
+                 sk__source_text("segscan_totals_codec"));
+    return sk__str_take(&s);
+}
+
+/* Whether the codec carries every prefix of the call: head counts below
+ * 2^33, values of at most 4 bytes or counts below 2^32. */
+static bool fused_codec_fits(const bykey_call *c)
+{
+    return (uint64_t)c->n < ((uint64_t)1 << 32) && (c->mode == BK_RLE || c->m->size <= 4);
+}
+
+/* One fused call: the call and its count of runs on the device. */
+typedef struct fused_job {
+    const bykey_call *c;
+    cl_mem count;
+} fused_job;
+
+/* The fused scan's inputs (SK_IN_PARAMS): the keys, and the values
+ * unless it counts. */
+static void fused_in(sk__args *a, const void *user)
+{
+    const bykey_call *c = ((const fused_job *)user)->c;
+    sk__arg_mem(a, c->keys);
+    if (c->mode != BK_RLE) sk__arg_mem(a, c->vin);
+}
+
+/* Its outputs (SK_OUT_PARAMS). */
+static void fused_out(sk__args *a, const void *user)
+{
+    const fused_job *j = user;
+    sk__arg_mem(a, j->c->kout);
+    sk__arg_mem(a, j->c->vout);
+    sk__arg_mem(a, j->count);
+    sk__arg_ulong(a, "sk_n", j->c->n);
+}
+
+/* The fused scan of the call through io (its loads and stores), with
+ * the look-back codec where it carries every prefix. */
+static sk_status fused_scan(sk_context *ctx, const bykey_call *c, const sk__scan_io *io)
+{
+    char *text = fused_codec_text(c);
+    sk__lb_codec codec = {text, c->order_free, 2};
     sk_status st = SK_OK;
-    SK_TRY(make_heads(ctx, c, &flags));
-    sk_segments seg = {flags, 1, NULL, SK_UINT32, 0};
-    SK_TRY(sk__segreduce_run(ctx, c->m, c->order_free, c->vin, c->n, &seg, c->vout, &totals));
-    SK_TRY(select_heads(ctx, c, flags, &kept));
-    if (kept != totals && !sk__measuring(ctx))
-        return sk__fail(ctx, SK_E_CL, "%zu keys kept for %zu totals", kept, totals);
-    *runs = kept;
-out:
+    if (!text) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");
+    st = sk__segreduce_lifted(ctx, c->m, io, c->n, fused_codec_fits(c) ? &codec : NULL);
+    free(text);
     return st;
 }
 
-/* Run-length encoding: the reduction of uint64 ones by key (value_size
- * 8: the ones' device memory is checked with the call's other sizes). */
-static sk_status rle_body(sk_context *ctx, bykey_call *c, size_t *runs)
+/* Whether the call takes the CPU shape (as the segmented scan decides). */
+static bool cpu_shape(sk_context *ctx, const bykey_call *c)
 {
-    const cl_ulong one = 1;
+    return sk__tuning_for(ctx, SK_FAMILY_SCAN, c->m->size).shape == SK_SHAPE_CPU;
+}
+
+/* The CPU shape's segmented scan job of c with its keys for flags
+ * (segscan_cpu.c, kernels/segscan.cl's SK_BY_KEY): one program per
+ * (monoid, key width) for the scans and the totals alike. */
+static seg_job chunk_job(sk_context *ctx, const bykey_call *c)
+{
+    bool rle = c->mode == BK_RLE;
+    return (seg_job){ctx, c->m, rle ? c->keys : c->vin, c->vout, c->n, c->keys,
+                     sk_type_size(c->key_type), NULL, NULL, c->order_free, true, rle,
+                     c->kout};
+}
+
+/* CPU shape: the chunk totals by key; n > 0. Blocking. */
+static sk_status chunk_totals(sk_context *ctx, const bykey_call *c, size_t *runs)
+{
+    cl_ulong count = 0;
+    seg_job j = chunk_job(ctx, c);
+    sk_status st = sk__segscan_cpu_totals(&j, &count);
+    if (st == SK_OK) *runs = (size_t)count;
+    return st;
+}
+
+/* CPU shape: the scan by key on the chunks, no head flags; n > 0. */
+static sk_status chunk_scan(sk_context *ctx, const bykey_call *c)
+{
+    seg_job j = chunk_job(ctx, c);
+    return sk__segscan_cpu_scan(&j, c->mode == BK_SCAN_EXCLUSIVE);
+}
+
+/* Run-length encoding (counts: uint64 ones added, never read) or reduce
+ * by key of the validated call c in one pass over the keys (and values):
+ * keys into kout and totals into vout at each run's end, the number of
+ * runs read back (blocking). GPU shape: one lifted scan; CPU shape: the
+ * segmented scan's chunks. */
+static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
+{
+    cl_ulong count = 0;
+    fused_job j = {c, NULL};
+    char *io = NULL;
     sk_status st = SK_OK;
-    SK_TRY(sk__scratch_get(ctx, &bykey_ones, c->n ? c->n * sizeof one : 1, &c->vin));
-    if (c->n && !sk__measuring(ctx))
-        SK_CL_TRY(ctx, clEnqueueFillBuffer(ctx->queue, c->vin, &one, sizeof one, 0,
-                                           c->n * sizeof one, 0, NULL, NULL));
-    st = reduce_body(ctx, c, runs);
+    *runs = 0;
+    if (c->n == 0) return SK_OK;
+    if (cpu_shape(ctx, c)) return chunk_totals(ctx, c, runs);
+    SK_TRY(sk__scratch_get(ctx, &bykey_count, sizeof count, &j.count));
+    io = fused_io_text(c);
+    if (!io) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");
+    sk__scan_io sio = {io, fused_in, fused_out, &j};
+    st = fused_scan(ctx, c, &sio);
+    free(io);
+    SK_TRY(st);
+    SK_TRY(sk__read(ctx, j.count, true, 0, sizeof count, &count));
+    *runs = (size_t)count;
 out:
     return st;
 }
@@ -196,14 +302,15 @@ static sk_status bykey_run(sk_context *ctx, bykey_call *c, size_t *runs)
     if (!is_scan(c) && !runs) return sk__fail(ctx, SK_E_INVALID_ARG, "runs is NULL");
     SK_TRY(validate_call(ctx, c));
     switch (c->mode) {
-    case BK_RLE: return rle_body(ctx, c, runs);
-    case BK_REDUCE: return reduce_body(ctx, c, runs);
+    case BK_RLE:
+    case BK_REDUCE: return fused_body(ctx, c, runs);
     case BK_UNIQUE:
         SK_TRY(make_heads(ctx, c, &flags));
         SK_TRY(select_heads(ctx, c, flags, &kept));
         *runs = kept;
         break;
     default:
+        if (c->n && cpu_shape(ctx, c)) return chunk_scan(ctx, c);
         SK_TRY(make_heads(ctx, c, &flags));
         sk_segments seg = {flags, 1, NULL, SK_UINT32, 0};
         st = sk__segscan_run(ctx, c->m, c->order_free, c->vin, c->vout, c->n, &seg,

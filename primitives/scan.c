@@ -53,6 +53,7 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     out->commutes = !sk__type_is_float(t);
     out->builtin_type = true;
     out->lb_codec = NULL;
+    out->lb_counters = 0;
     return SK_OK;
 }
 
@@ -149,6 +150,7 @@ typedef struct scan_job {
     const sk__tuning *t;
     size_t elem_size;         /* bytes per element */
     bool lookback;            /* level 0 scans in one pass */
+    size_t lb_counters;       /* look-back words per tile */
     span scratch;             /* free scratch from here on */
 } scan_job;
 
@@ -249,7 +251,7 @@ static sk_status launch_lookback(scan_job *job, span src, span dst, size_t n, le
     bool stream = !gpu && stream_bytes && n >= stream_bytes / job->elem_size;
     cl_mem state = NULL;
     cl_uint epoch = 0;
-    sk_status st = sk__lookback_state(job->ctx, s.parts, &state, &epoch);
+    sk_status st = sk__lookback_state(job->ctx, s.parts * job->lb_counters, &state, &epoch);
     if (st != SK_OK) return st;
     sk__args a;
     sk__args_init(&a, job->ctx, job->top, gpu ? K_GPU_SCAN_LOOKBACK : K_CPU_SCAN_LOOKBACK);
@@ -327,7 +329,8 @@ static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io 
 {
     bool lookback = false;
     *t = sk__scan_tuning(ctx, op, kind, &lookback);
-    *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, {NULL, 0}};
+    size_t counters = op->lb_counters ? op->lb_counters : 1;
+    *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, counters, {NULL, 0}};
     sk_status st = job_programs(job, op, t);
     if (st != SK_OK) return st;
     size_t elems = sk__scan_scratch_elems(t, n) + extra;
@@ -406,14 +409,14 @@ sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io
 {
     if (n == 0) return SK_OK;
     const scan_op op = {*m, NULL, NULL, NULL, NULL, true, codec && codec->order_free, false,
-                        false, codec ? codec->text : NULL};
+                        false, codec ? codec->text : NULL, codec ? codec->counters : 0};
     return scan_go(ctx, &op, io, (span){NULL, 0}, (span){NULL, 0}, n, exclusive);
 }
 
 sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                             size_t n, void *result)
 {
-    const scan_op op = {*m, NULL, NULL, NULL, NULL, false, false, false, false, NULL};
+    const scan_op op = {*m, NULL, NULL, NULL, NULL, false, false, false, false, NULL, 0};
     return reduce_go(ctx, &op, io, (span){NULL, 0}, n, result);
 }
 
@@ -454,7 +457,7 @@ out:
         sk_status st_ = sk__validate_monoid((ctx), (monoid));                  \
         if (st_ != SK_OK) return st_;                                          \
         const scan_op op_ = {*(monoid), NULL, NULL, NULL, NULL, false, false, false, false, \
-                             NULL};                                            \
+                             NULL, 0};                                         \
         const scan_op *op = &op_;                                              \
         return call;                                                           \
     } while (0)

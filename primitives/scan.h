@@ -24,6 +24,7 @@ typedef struct scan_op {
     bool commutes;            /* the vector forms may also swap operands */
     bool builtin_type;        /* m.type is one of the built-in element types */
     const char *lb_codec;     /* a larger m.type's look-back code (kernels/lookback.cl) */
+    unsigned lb_counters;     /* look-back words per tile (0: one) */
 } scan_op;
 
 /* What a job is for: a scan (not a reduce) may take the single pass, and

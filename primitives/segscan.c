@@ -52,10 +52,10 @@ static void add_monoid(sk__str *s, const sk_monoid *m, bool combine)
 /* The lifted scan's preamble (kernels/segscan_lift.cl after the caller's
  * monoid): the same for every flag type and for inclusive and exclusive
  * scans, so the scan's levels above the first share one program. */
-static char *lifted_preamble(const seg_job *j, enum seg_mode mode)
+static char *lifted_preamble(const sk_monoid *m, enum seg_mode mode)
 {
     sk__str s = {0};
-    add_monoid(&s, j->m, true);
+    add_monoid(&s, m, true);
     sk__str_addf(&s, "%s%s", mode == SEG_TOTALS ? "#define SK_SEG_TOTALS 1\n" : "",
                  sk__source_text("segscan_lift"));
     return sk__str_take(&s);
@@ -106,28 +106,50 @@ static void set_out_totals(sk__args *a, const void *user)
     sk__arg_ulong(a, "sk_n", j->n);
 }
 
+/* The lifted monoid sk_seg_t over m, with `pre` (lifted_preamble) for its
+ * preamble. */
+static sk_monoid lifted_monoid(const sk_monoid *m, const char *pre)
+{
+    /* sizeof(sk_seg_t) <= 2 * size + 16 whatever the value's alignment. */
+    return (sk_monoid){"sk_seg_t", 2 * m->size + 16, "SK_SEG_IDENTITY", "sk_seg_combine(a, b)",
+                       pre};
+}
+
 /* The lifted scan of the job's elements in `mode`; a value of at most 4
  * bytes and its head flag fit a look-back word (kernels/lookback.cl), the
  * totals' head count does not. */
 static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
 {
     bool totals = mode == SEG_TOTALS;
-    char *pre = lifted_preamble(j, mode), *io = lifted_io(j, mode);
+    char *pre = lifted_preamble(j->m, mode), *io = lifted_io(j, mode);
     sk_status st = SK_OK;
     if (!pre || !io) {
         st = sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented scan configuration");
     } else {
-        /* sizeof(sk_seg_t) <= 2 * size + 16 whatever the value's alignment. */
-        sk_monoid lifted = {"sk_seg_t", 2 * j->m->size + 16, "SK_SEG_IDENTITY",
-                            "sk_seg_combine(a, b)", pre};
+        sk_monoid lifted = lifted_monoid(j->m, pre);
         sk__scan_io sio = {io, set_in, totals ? set_out_totals : set_out_scan, j};
-        sk__lb_codec codec = {sk__source_text("segscan_lift_codec"), j->order_free};
+        sk__lb_codec codec = {sk__source_text("segscan_lift_codec"), j->order_free, 1};
         bool coded = !totals && j->m->size <= 4;
         st = sk__scan_lifted(j->ctx, &lifted, &sio, j->n, mode == SEG_EXCLUSIVE,
                              coded ? &codec : NULL);
     }
     free(pre);
     free(io);
+    return st;
+}
+
+sk_status sk__segreduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
+                               size_t n, const sk__lb_codec *codec)
+{
+    char *pre = lifted_preamble(m, SEG_TOTALS);
+    sk_status st = SK_OK;
+    if (!pre) {
+        st = sk__fail(ctx, SK_E_OUT_OF_MEMORY, "segment totals configuration");
+    } else {
+        sk_monoid lifted = lifted_monoid(m, pre);
+        st = sk__scan_lifted(ctx, &lifted, io, n, false, codec);
+    }
+    free(pre);
     return st;
 }
 
@@ -203,7 +225,7 @@ sk_status sk__segments_check_offsets(sk_context *ctx, const sk_segments *seg, si
     sk_status st = SK_OK;
     /* The offsets' kernels take no operator: any monoid's program serves. */
     SK_TRY(sk__monoid_of(ctx, SK_UINT32, SK_OP_ADD, &text, &m, NULL));
-    j = (seg_job){ctx, &m, NULL, NULL, n, NULL, 0, NULL, seg, true};
+    j = (seg_job){ctx, &m, NULL, NULL, n, NULL, 0, NULL, seg, true, false, false, NULL};
     SK_TRY(seg_program(&j, &prog));
     st = check_offsets(&j, prog);
 out:
@@ -287,7 +309,8 @@ static sk_status job_open(sk_context *ctx, const sk_monoid *m, bool order_free, 
     SK_TRY(sk__segments_validate(ctx, seg, n));
     SK_TRY(sk__check_buffer(ctx, src, bytes, "src"));
     SK_TRY(sk__check_buffer(ctx, dst, dst_bytes ? dst_bytes : 1, "dst"));
-    *j = (seg_job){ctx, m, src, dst, n, seg->flags, seg->flag_size, NULL, seg, order_free};
+    *j = (seg_job){ctx, m, src, dst, n, seg->flags, seg->flag_size, NULL, seg, order_free,
+                   false, false, NULL};
 out:
     return st;
 }

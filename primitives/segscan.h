@@ -22,12 +22,18 @@ typedef struct seg_job {
     cl_mem count;             /* totals by flags: the number of segments */
     const sk_segments *seg;
     bool order_free;          /* results never depend on the combining order */
+    /* By key (bykey.c, CPU shape totals): flags are keys of flag_size
+     * bytes, a segment starting where a key's bits differ from the one
+     * before; each segment's key goes to keys_out; with count_ones every
+     * value is 1 and src is not read. */
+    bool by_key, count_ones;
+    cl_mem keys_out;
 } seg_job;
 
-/* The OpenCL C type of the job's flags. */
+/* The OpenCL C type of the job's flags (by key: the keys' bits). */
 static inline const char *seg_flag_type(const seg_job *j)
 {
-    return j->flag_size == 1 ? "uchar" : "uint";
+    return j->flag_size == 1 ? "uchar" : j->flag_size == 4 ? "uint" : "ulong";
 }
 
 /* ---- segscan.c ------------------------------------------------------------------------ */
@@ -47,6 +53,15 @@ sk_status sk__segscan_run(sk_context *ctx, const sk_monoid *m, bool order_free, 
                           cl_mem dst, size_t n, const sk_segments *seg, bool exclusive);
 sk_status sk__segreduce_run(sk_context *ctx, const sk_monoid *m, bool order_free, cl_mem src,
                             size_t n, const sk_segments *seg, cl_mem totals, size_t *segments);
+
+/* Segment totals of n lifted elements that io loads and stores itself
+ * (segscan_lift.cl's sk_seg_t with SK_SEG_TOTALS over m, m validated):
+ * reduce-then-scan, in a fixed order whatever the monoid (the levels above
+ * the first share the segment totals' program), or with `codec` (else
+ * NULL; kernels/segscan_totals_codec.cl) the look-back pass where the
+ * scan's plan takes it. Asynchronous. */
+sk_status sk__segreduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
+                               size_t n, const sk__lb_codec *codec);
 
 /* The segmented scans' small scratch: counts, the offsets check, the CPU
  * shape's chunk partials (segscan.c). */
@@ -72,8 +87,8 @@ sk_status sk__segments_upload(sk_context *ctx, const sk_segments_host *h, size_t
 /* The segmented scan of the job into j->dst (n > 0). Asynchronous. */
 sk_status sk__segscan_cpu_scan(seg_job *j, bool exclusive);
 
-/* Segment totals by flags into j->dst; *count the number of segments
- * (n > 0). Blocking. */
+/* Segment totals by flags (or by key) into j->dst; *count the number of
+ * segments (n > 0). Blocking. */
 sk_status sk__segscan_cpu_totals(seg_job *j, cl_ulong *count);
 
 #endif /* SK_SEGSCAN_H */

@@ -9,7 +9,8 @@
  * stores each segment's running total at its segment index (totals).
  * Below cpu_serial_below a single chunk needs only that pass. Within a
  * segment the association order differs from the GPU shape's but is fixed,
- * so results are deterministic.
+ * so results are deterministic. Run-length encoding and reduce by key take
+ * the totals with keys for flags (seg_job's by_key): no head flags array.
  */
 #include "segscan.h"
 
@@ -31,8 +32,10 @@ static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
 
 static sk_status fast_program(seg_job *j, const sk__program **prog)
 {
-    char defines[64];
-    snprintf(defines, sizeof defines, "#define SK_FLAG_T %s\n", seg_flag_type(j));
+    char defines[128];
+    snprintf(defines, sizeof defines, "#define SK_FLAG_T %s\n%s%s", seg_flag_type(j),
+             j->by_key ? "#define SK_BY_KEY 1\n" : "",
+             j->count_ones ? "#define SK_BY_KEY_COUNT 1\n" : "");
     return sk__segscan_program(j, true, defines, fast_kernels, 4, prog);
 }
 
@@ -132,6 +135,7 @@ sk_status sk__segscan_cpu_totals(seg_job *j, cl_ulong *count)
     sk__arg_ulong(&a, "n", j->n);
     sk__arg_ulong(&a, "chunk", p.chunk);
     sk__arg_uint(&a, "has_seeds", p.chunks > 1);
+    if (j->by_key) sk__arg_mem(&a, j->keys_out);
     SK_TRY(sk__args_launch(&a, p.chunks, 1));
     SK_TRY(sk__read(ctx, p.part, true, (p.cnt_off + p.chunks) * sizeof *count, sizeof *count,
                     count));

@@ -542,11 +542,14 @@ typedef struct sk__scan_io {
 
 /* How a lifted element of more than 4 bytes fits a look-back word in 33
  * bits (kernels/lookback.cl, SK_LB_CODEC): `text` defines sk_lb_encode()
- * and sk_lb_decode(); `order_free`: the scan's results do not depend on the
- * combining order, so the look-back pass is taken by default. */
+ * and sk_lb_decode(), or, with `counters` > 1, the SK_LB_PARTS functions
+ * that spread it over that many words (counters 0 reads as 1);
+ * `order_free`: the scan's results do not depend on the combining order,
+ * so the look-back pass is taken by default. */
 typedef struct sk__lb_codec {
     const char *text;
     bool order_free;
+    unsigned counters;
 } sk__lb_codec;
 
 /* Inclusive or exclusive scan of n lifted elements through io. The caller

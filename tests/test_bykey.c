@@ -15,11 +15,13 @@
  * type's values are of another type and operator, so every value type
  * meets the by-key path; elsewhere they are uint32 added, and with small
  * tiles unique by key takes the keys alone (each configuration of a
- * primitive below is a program of its own, compiled once: these are the
- * ones the compaction's and segmented scans' suites build too). Keys are
- * compared bit for bit; the outputs past the runs stay poisoned. The
- * scans by key also run VERIFY.md's interval-of-summations test,
- * restarted at every run.
+ * primitive below is a program of its own, compiled once: unique by key's
+ * are the compaction suite's own; the encoding's and the reduction's are
+ * one per key width and value kind, which on the CPU shape the scans by
+ * key share). Keys are compared bit for bit; the outputs past the runs
+ * stay poisoned. The scans by key also run VERIFY.md's
+ * interval-of-summations test, restarted at every run; runs laid against
+ * the tile edges check the encoding and the reduction in both shapes.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -342,6 +344,64 @@ ParameterizedTest(const skt_param *p, bykey,
     for (size_t i = 0; i < COUNT_OF(small); i++)
         check_size((sk_type)p->type, vk, sizes[i], (key_dist)((i + p->type) % D_COUNT), i,
                    p->size_class == SC_SMALL);
+}
+
+/* ---- runs placed against the tiles ------------------------------------------------------- */
+
+/* Run layouts against tiles of 8 elements (small tiles: GPU shape 4 x 2,
+ * single pass past a few tiles; CPU shape 3 chunks): runs of exactly a
+ * tile, a tile less one and a tile plus one (every offset of a run's end
+ * within a tile), every run of length 1, one run over everything, and one
+ * run over many tiles between runs of length 1. */
+typedef enum edge_layout { E_TILE, E_TILE_LESS, E_TILE_MORE, E_ONES, E_ONE_RUN, E_MIDDLE,
+                           E_COUNT } edge_layout;
+static const char *const EDGE_NAMES[E_COUNT] = {
+    "runs of a tile", "runs of a tile less one", "runs of a tile plus one", "runs of one",
+    "one run", "one long run between runs of one"};
+
+static uint32_t edge_key(edge_layout e, size_t i, size_t n)
+{
+    switch (e) {
+    case E_TILE: return (uint32_t)(i / 8);
+    case E_TILE_LESS: return (uint32_t)(i / 7);
+    case E_TILE_MORE: return (uint32_t)(i / 9);
+    case E_ONES: return (uint32_t)i;
+    case E_ONE_RUN: return 7;
+    default: return i < 5 || i + 5 >= n ? (uint32_t)i : (uint32_t)n;
+    }
+}
+
+ParameterizedTestParameters(bykey, runs_against_tile_edges_encode_and_reduce_as_the_reference)
+{
+    skt_params ps = {0};
+    const sk_type types[] = {SK_UINT32};
+    skt_params_add(&ps, types, 1, 1, 0, 0);
+    return skt_params_done(&ps);
+}
+
+ParameterizedTest(const skt_param *p, bykey,
+                  runs_against_tile_edges_encode_and_reduce_as_the_reference)
+{
+    static const size_t sizes[] = {0, 1, 7, 8, 9, 63, 64, 65, 71, 72, 73, 1000, 1001};
+    const value_kind u32_add = {SK_UINT32, SK_OP_ADD};
+    skt_force_shape(p->shape);
+    skt_tiles_small();
+    for (size_t s = 0; s < COUNT_OF(sizes); s++) {
+        for (int e = 0; e < E_COUNT; e++) {
+            size_t n = sizes[s];
+            uint32_t *keys = skt_malloc(n * 4 + 4), *values = skt_malloc(n * 4 + 4);
+            unsigned char *heads = skt_malloc(n + 1);
+            for (size_t i = 0; i < n; i++) keys[i] = edge_key((edge_layout)e, i, n);
+            skt_fill(SK_UINT32, SK_OP_ADD, values, n);
+            size_t runs = skt_ref_key_heads(4, keys, n, heads);
+            const char *name = skt_fmt("%s, n=%zu (%zu runs)", EDGE_NAMES[e], n, runs);
+            bk_input in = {SK_UINT32, u32_add, n, keys, heads, runs, (s + e) % 2 == 1, false,
+                           name};
+            check_rle(&in);
+            check_reduce(&in, values);
+            skt_free_all(keys, values, heads, NULL);
+        }
+    }
 }
 
 /* ---- float keys: equal by bit pattern ---------------------------------------------------- */

@@ -1615,11 +1615,23 @@ SK_API sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  * sk_sort_keys every distinct key is one run, and a run-length encoding
  * decodes to its input bit for bit. (sk_unique compares with the type's
  * `==` instead.)
- *  - The head flags of the runs (uint8, n bytes of scratch) come from one
- *    comparison kernel (kernels/bykey.cl); the rest is the segmented scan
- *    (sk_segscan_*, sk_segreduce), and the compaction (sk_select_flagged)
- *    for the keys and values kept, so values follow their rules: any
- *    built-in (type, op) or custom monoid, "Float semantics" per run.
+ *  - Run-length encoding and reduce by key are one scan of the segment
+ *    totals (sk_segreduce's lifted monoid) whose loads compare each key
+ *    with the one before it and whose stores write each run's key and
+ *    total at its end: keys and values are read by that scan alone (on
+ *    the CPU shape, and for the scans by key there, the segmented scan's
+ *    chunks compare the keys themselves). Unique by key, and the scans on
+ *    the GPU shape, take head flags (uint8, n bytes of scratch) from one
+ *    comparison kernel (kernels/bykey.cl), then the segmented scan
+ *    (sk_segscan_*) or the compaction (sk_select_flagged). Values
+ *    follow the segmented scan's rules: any built-in (type, op) or custom
+ *    monoid, "Float semantics" per run. Reductions whose result does not
+ *    depend on the combining order (integers, float min/max, counts) take
+ *    the scan's single pass with decoupled look-back on the GPU shape when
+ *    values have at most 4 bytes (counts: n below 2^32); float add and mul
+ *    and custom monoids combine in a fixed order, bit-identical run to
+ *    run, unless SK_PARAM_SCAN_PATH asks for the look-back pass (as for
+ *    the scans).
  *  - *runs gets the number of runs, 0 for n = 0 (runs NULL is
  *    SK_E_INVALID_ARG); outputs are written only in [0, runs) (a scan,
  *    which has no runs argument, writes n values).
@@ -1639,8 +1651,8 @@ SK_API sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  *  values_out[r] is the key of run r and counts_out[r] (uint64) its
  *  length; *runs the number of runs. values_out holds n elements of
  *  `type`, counts_out n uint64 (the most runs there can be). It is
- *  sk_reduce_by_key() of ones with SK_OP_ADD on uint64: 8 n bytes of
- *  scratch hold the ones.
+ *  sk_reduce_by_key() of uint64 ones with SK_OP_ADD, the ones made in the
+ *  kernel (no scratch of n elements).
  *  @return SK_OK, SK_E_INVALID_ARG, SK_E_SIZE, SK_E_UNSUPPORTED,
  *  SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY.
  *  Since 1.1. */

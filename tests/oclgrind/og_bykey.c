@@ -1,7 +1,11 @@
 /*
- * og_bykey.c - runs the by-key primitives' kernel (kernels/bykey.cl, both
- * shapes) and the segmented-scan and compaction kernels under them at
- * small sizes, for Oclgrind.
+ * og_bykey.c - runs the by-key primitives' kernels at small sizes, for
+ * Oclgrind: run-length encoding and reduce by key in one pass (GPU shape:
+ * kernels/bykey_lift_io.cl in scan.cl, its single pass with two look-back
+ * counters per tile, segscan_totals_codec.cl, at wg=8 x 4 over four tiles;
+ * CPU shape: segscan.cl's chunk totals by key), and the head flags kernel
+ * (kernels/bykey.cl) with the segmented-scan and compaction kernels under
+ * the scans and unique by key.
  *
  * Meant to run under `oclgrind --data-races --uninitialized --check-api`
  * through tests/oclgrind/run.sh --scan-kernels (the same two passes as
@@ -18,10 +22,10 @@
  *   og_bykey [--expect-oclgrind] [--seed S] [--cpu-builtin skip|only]
  *
  * --cpu-builtin skips, or runs only, what Oclgrind 21.10's --uninitialized
- * plugin cannot check: the CPU shape's operations other than the scans
- * (their compaction offsets come from the uint32 add scan's 8-wide code,
- * see og_compact.c) and the GPU shape's encoding (struct padding, see
- * runs_here). The GPU shape's segment totals run at wg=8 x 4 only. The
+ * plugin cannot check: the CPU shape's unique by key (its compaction
+ * offsets come from the uint32 add scan's 8-wide code, see og_compact.c)
+ * and the GPU shape's encoding (struct padding, see runs_here). The GPU shape's fused scan runs at wg=8 x 4
+ * only. The
  * largest size runs first in each
  * configuration, so no grow-only scratch buffer is re-created inside one.
  */
@@ -33,14 +37,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_N 60
+#define MAX_N 100
 #define GUARD 4
 
 static const og_config configs[] = {
-    {"gpu wg=4 items=2", SK_SHAPE_GPU, .wg = 4, .items = 2, .sizes = {MAX_N, 17, 1}},
-    {"gpu wg=8 items=4", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {45}},
+    {"gpu wg=4 items=2", SK_SHAPE_GPU, .wg = 4, .items = 2, .sizes = {60, 17, 1}},
+    {"gpu wg=8 items=4", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N, 45}},
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
-     .sizes = {MAX_N, 2, 1}},
+     .sizes = {60, 2, 1}},
     {"cpu default chunks", SK_SHAPE_CPU, .sizes = {40}},
 };
 
@@ -146,18 +150,18 @@ static int run_case(og_state *g, og_op op, size_t n, const char *cfg)
 }
 
 /* Whether op runs in this pass. The second pass (--cpu-builtin only, no
- * --uninitialized) takes the CPU shape's compaction (every op but the
- * scans), which counts through the uint32 add scan's 8-wide code that
- * plugin crashes on, and the GPU shape's encoding: its segment totals of
- * uint64 ones carry 4 bytes of struct padding (a ulong value, a uint flag,
- * a ulong count) that the work-group scan moves through local memory, and
- * the plugin reports those never-read bytes. Oclgrind 21.10 loads the GPU
+ * --uninitialized) takes the CPU shape's unique by key (it counts through
+ * the uint32 add scan's 8-wide code that plugin crashes on), and the GPU
+ * shape's encoding: its segment totals of uint64 ones
+ * carry 4 bytes of struct padding (a ulong value, a uint flag, a ulong
+ * count) that the work-group scan moves through local memory, and the
+ * plugin reports those never-read bytes. Oclgrind 21.10 loads the GPU
  * shape's segment-totals kernels at wg=8 x 4 only (og_segscan.c says
  * why), so the encoding and the reduction run on the GPU shape there. */
 static bool runs_here(const og_harness *h, const og_config *c, og_op op)
 {
     bool gpu = c->shape == SK_SHAPE_GPU, totals = op == RLE || op == REDUCE;
-    bool second = gpu ? op == RLE : op != SCAN && op != SCAN_EXCL;
+    bool second = gpu ? op == RLE : op == UNIQUE;
     if (h->select != OG_ALL && (h->select == OG_ONLY_CPU_BUILTIN) != second) return false;
     return !(totals && gpu && !(c->wg == 8 && c->items == 4));
 }

@@ -1,0 +1,58 @@
+/*
+ * bykey_lift_io.cl - run-length encoding and reduce by key in one lifted
+ * scan (primitives/bykey.c): scan.cl's level-0 SK_IN_* / SK_LOAD and
+ * SK_OUT_* / SK_STORE over the segment totals' monoid (segscan_lift.cl
+ * with SK_SEG_TOTALS: an element is (v, f, c), its value, whether it
+ * starts a run and the runs started up to it). The host places SK_KB (the
+ * keys' same-width unsigned type, uint or ulong) and, for run-length
+ * encoding, SK_BYKEY_COUNT before this text.
+ *
+ * Element i is (values[i], head), or (1, head) with SK_BYKEY_COUNT (no
+ * values read); head is 1 where i == 0 or key i's bits differ from key
+ * i - 1's, so a tile or chunk finds its first head against the key before
+ * it, and its open run is completed by the carry into its successor. The
+ * last element of each run stores the run's key and total at index c - 1
+ * (c, the runs started up to it, is the count of heads before the run plus
+ * one), the last element of all the number of runs at *count. Keys steer
+ * the flags, branches and indices; values are only combined and stored.
+ * This replaces the head flags map, the segment totals and the compaction
+ * of the keys (three passes over n) by one scan.
+ */
+
+#ifndef SK_KB
+#error "bykey_lift_io.cl: SK_KB must be set by the host"
+#endif
+#ifndef SK_SEG_TOTALS
+#error "bykey_lift_io.cl: the segment totals' lifted monoid (SK_SEG_TOTALS) comes first"
+#endif
+
+#define SK_BYKEY_HEAD(i) ((uint)((i) == 0 || sk_keys[i] != sk_keys[(i) - 1]))
+
+#if defined(SK_BYKEY_COUNT)
+#define SK_IN_PARAMS __global const SK_KB *sk_keys
+#define SK_IN_ARGS sk_keys
+#define SK_LOAD(i) sk_seg((sk_val_t)1, SK_BYKEY_HEAD(i))
+#else
+#define SK_IN_PARAMS __global const SK_KB *sk_keys, __global const sk_val_t *sk_vals
+#define SK_IN_ARGS sk_keys, sk_vals
+#define SK_LOAD(i) sk_seg(sk_vals[i], SK_BYKEY_HEAD(i))
+#endif
+
+/* Element i's result r: at a run's last element its key and total. */
+void sk_bykey_store(ulong i, sk_seg_t r, __global const SK_KB *keys, __global SK_KB *keys_out,
+                    __global sk_val_t *totals, __global ulong *count, ulong n)
+{
+    uint last = i + 1 == n;
+    if (last || keys[i + 1] != keys[i]) {
+        keys_out[r.c - 1] = keys[i];
+        totals[r.c - 1] = r.v;
+    }
+    if (last) *count = r.c;
+}
+
+#define SK_OUT_PARAMS                                                                      \
+    __global SK_KB *sk_keys_out, __global sk_val_t *sk_totals, __global ulong *sk_count, \
+        ulong sk_n
+#define SK_OUT_ARGS sk_keys_out, sk_totals, sk_count, sk_n
+#define SK_STORE(i, r) \
+    sk_bykey_store((i), (r), sk_keys, sk_keys_out, sk_totals, sk_count, sk_n)
