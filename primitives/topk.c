@@ -5,16 +5,30 @@
  * than a sort.
  *
  * Selection (kernels/topk.cl): per 8-bit digit from the top, the digits of
- * the keys still matching the order bits found so far are counted (the
- * histogram's kernels, histogram.c: sk__histogram_digits) and one
- * work-item picks the digit holding the wanted rank; after the last digit
- * the k-th key (the pivot) is known, all on the device without a read
- * back. Collection: part counts of the keys before the pivot and equal to
- * it, their scan by one work-item, then every part writes its keys before
- * the pivot and the first equal ones (lowest input index) up to k, in
- * input order. The sorted forms then sort the k selected by the radix sort
- * (sort.c), which is stable, so equal keys stay in input order. Keys are
- * ordered as the sort orders them (sort.h, kernels/sort_keys.cl).
+ * the source's keys still matching the order bits found so far are
+ * counted (the histogram's privatised counters, histogram.c:
+ * sk__histogram_digits, which also counts the keys below those bits) and
+ * one work-item picks the digit holding the wanted rank; after the last
+ * digit the k-th key (the pivot) is known, all on the device.
+ *
+ * Narrowing: the source is first the input. After a digit, where the
+ * source is large (TOPK_NARROW_TILES), the count of its keys at most the
+ * bits found so far is read back; where that is at most an eighth of the
+ * source (TOPK_NARROW_SHRINK), those keys (the candidates: every key of
+ * the k smallest is one) are written with their input indices, in input
+ * order, into scratch, and they become the source of the later digits.
+ * The histogram's rows (one per part) give every part's offsets, so
+ * narrowing reads the source once. Uniform keys thus read the input twice
+ * (the first digit, one narrowing) and about n / 256 candidates after;
+ * keys that no digit splits (all equal, a few unique) never narrow and
+ * take the passes of a plain radix selection.
+ *
+ * Collection: from the last digit's rows, every part of the source writes
+ * its keys before the pivot and the first equal ones (lowest input index)
+ * up to k, in input order. The sorted forms then sort the k selected by
+ * the radix sort (sort.c), which is stable, so equal keys stay in input
+ * order. Keys are ordered as the sort orders them (sort.h,
+ * kernels/sort_keys.cl).
  */
 #include "sort.h"
 
@@ -38,6 +52,12 @@ SK_STAGING_ID(topk_values_out, "topk, host form: selected values");
  * its read back (a wait for the queue) costs more than the passes it
  * saves. */
 #define TOPK_NARROW_TILES 8u
+
+/* A narrowing keeps at most 1 / TOPK_NARROW_SHRINK of its source, in
+ * scratch of that size whatever the keys (scratch that grew with the data
+ * would be reallocated from call to call); where more keys are left, the
+ * next digit tries again. */
+#define TOPK_NARROW_SHRINK 8u
 
 /* ---- requests ------------------------------------------------------------ */
 
@@ -255,16 +275,16 @@ static sk_status launch_parts(sk__args *a, const topk_plan *p, const topk_req *r
     return sk__args_launch(a, rows->parts * local, local);
 }
 
-/* While measuring scratch (nothing is read back): the most that
- * narrowings of the input take, in the order they take it: half the
- * keys into the first slot, a quarter into the second. */
+/* While measuring scratch (nothing is read back): what narrowings of the
+ * input take, in the order they take it (the first slot's room, the part
+ * counts, the second slot's room). */
 static sk_status measure_narrowing(sk_context *ctx, const topk_req *r,
                                    const sk__digit_rows *rows)
 {
-    size_t ks = sk_type_size(r->key_type), m = r->n / 2;
+    size_t ks = sk_type_size(r->key_type), m = r->n / TOPK_NARROW_SHRINK;
     cl_mem mem = NULL;
     sk_status st = SK_OK;
-    for (unsigned slot = 0; slot < 2; slot++, m /= 2) {
+    for (unsigned slot = 0; slot < 2; slot++, m /= TOPK_NARROW_SHRINK) {
         SK_TRY(sk__scratch_get(ctx, cand_keys[slot], m * ks, &mem));
         SK_TRY(sk__scratch_get(ctx, cand_idx[slot], m * sizeof(cl_ulong), &mem));
         if (slot == 0)
@@ -275,7 +295,8 @@ out:
 }
 
 /* Where the next digits pay for it, replaces the source by its keys at
- * most sel's prefix (read back: how many), when that is at most half. */
+ * most sel's prefix (read back: how many), when that shrinks it at least
+ * TOPK_NARROW_SHRINK times. */
 static sk_status narrow(sk_context *ctx, const topk_plan *p, const topk_req *r, topk_src *src,
                         cl_mem sel, const sk__digit_rows *rows)
 {
@@ -287,10 +308,10 @@ static sk_status narrow(sk_context *ctx, const topk_plan *p, const topk_req *r, 
     if (src->n < p->narrow_min || src->n < 2) return SK_OK;
     if (sk__measuring(ctx)) return measure_narrowing(ctx, r, rows);
     SK_TRY(sk__read(ctx, sel, true, 3 * sizeof(cl_ulong), sizeof counted, counted));
-    size_t m = (size_t)(counted[0] + counted[1]);
-    if (m > src->n / 2) return SK_OK;
-    SK_TRY(sk__scratch_get(ctx, cand_keys[slot], m * sk_type_size(r->key_type), &keys));
-    SK_TRY(sk__scratch_get(ctx, cand_idx[slot], m * sizeof(cl_ulong), &idx));
+    size_t m = (size_t)(counted[0] + counted[1]), room = src->n / TOPK_NARROW_SHRINK;
+    if (m > room) return SK_OK;
+    SK_TRY(sk__scratch_get(ctx, cand_keys[slot], room * sk_type_size(r->key_type), &keys));
+    SK_TRY(sk__scratch_get(ctx, cand_idx[slot], room * sizeof(cl_ulong), &idx));
     SK_TRY(part_offsets(ctx, p, rows, sel, &parts));
     sk__args_init(&a, ctx, p->prog, K_NARROW);
     args_source(&a, src);
