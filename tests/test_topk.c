@@ -12,10 +12,13 @@
  * ties at the k-th key) meets k = 0, 1, a third of n, n - 1 and n; the
  * order (smallest or largest), the output (input order or sorted), the
  * form (keys, indices; for uint32 and float64 keys also 4- or 8-byte
- * values) and cl_mem or host take turns. Outputs are poisoned past k and must stay so; inputs must come
- * back unchanged; sk_select_nth_host gives the k-th key of each host case.
- * Written-out cases pin which equal keys are taken, IEEE specials, the
- * launches of each shape and every status.
+ * values) and cl_mem or host take turns. Outputs are poisoned past k and
+ * must stay so; inputs must come back unchanged; sk_select_nth_host gives
+ * the k-th key of each host case. The narrowing case runs keys shaped for
+ * each of its outcomes (narrowed at the first digit, later, never) in both
+ * shapes at k on tile edges, and checks from the launches that it
+ * narrowed where it should. Written-out cases pin which equal keys are
+ * taken, IEEE specials, the launches of each shape and every status.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -274,8 +277,8 @@ ParameterizedTest(const skt_param *p, topk, should_match_the_stable_sort_referen
  * each end bin of the first digit) with their payloads spread. */
 typedef enum narrow_kind { N_SPREAD, N_LOW16, N_LAST_DIGIT, N_EQUAL, N_HALF, N_NANS,
                            N_COUNT } narrow_kind;
-static const char *const NARROW_NAMES[N_COUNT] = {"spread", "low 16 bits", "apart in the last digit",
-                                                  "all equal", "half in one bin", "NaNs"};
+static const char *const NARROW_NAMES[N_COUNT] = {
+    "spread", "low 16 bits", "apart in the last digit", "all equal", "half in one bin", "NaNs"};
 
 static uint32_t narrow_key(narrow_kind kind, size_t i)
 {
@@ -323,8 +326,9 @@ Test(topk, narrowing_keeps_every_semantic_at_every_outcome)
             SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
             /* what shrinks narrows; what never shrinks before the last digit never does */
             bool shrinks = kind != N_EQUAL && kind != N_LAST_DIGIT;
-            cr_assert(shrinks ? narrowings > 0 : narrowings == 0, "%s shape, %s keys: %d narrowings",
-                      skt_shape_name((sk_shape)shape), NARROW_NAMES[kind], narrowings);
+            cr_assert(shrinks ? narrowings > 0 : narrowings == 0,
+                      "%s shape, %s keys: %d narrowings", skt_shape_name((sk_shape)shape),
+                      NARROW_NAMES[kind], narrowings);
         }
     }
     free(keys);
