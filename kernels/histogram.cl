@@ -33,9 +33,10 @@
  *     computes the same bins;
  *   SK_EDGES: edges[0] <= x < edges[bins] (NaN never), bin i with
  *     edges[i] <= x < edges[i + 1], by binary search;
- *   SK_DIGIT: keys whose order bits (sk_key_bits with flip) equal sel[0]
- *     where sel[1] has ones, bin (bits >> shift) & (bins - 1), bins a power
- *     of two; other keys none.
+ *   SK_DIGIT: keys whose order bits (sk_key_bits with flip), where sel[1]
+ *     has ones, are below sel[0] bin 0; equal to it, bin
+ *     1 + ((bits >> shift) & (bins - 2)), bins - 1 a power of two; above
+ *     it, none.
  *
  * Rows hold uint counts: the host keeps each row's share of the elements
  * below 2^32.
@@ -105,9 +106,9 @@ ulong sk_bin(SK_T x, SK_BIN_PARAMS, ulong bins)
 
 ulong sk_bin(SK_T x, SK_BIN_PARAMS, ulong bins)
 {
-    SK_T b = sk_key_bits(x, flip);
-    if ((b & (SK_T)sel[1]) != (SK_T)sel[0]) return bins;
-    return (ulong)(b >> shift) & (bins - 1);
+    SK_T b = sk_key_bits(x, flip), m = b & (SK_T)sel[1], p = (SK_T)sel[0];
+    if (m != p) return m < p ? 0 : bins;
+    return 1 + ((ulong)(b >> shift) & (bins - 2));
 }
 
 #else

@@ -7,24 +7,36 @@
  *                  before this text)
  *   SK_VALS        0 keys only, 1 values of SK_VAL_T travel with the keys,
  *                  2 the keys' input indices (ulong) are written
- *   SK_SHAPE_GPU   work-groups of SK_WG, a part (tile) of SK_WG x SK_ITEMS
- *                  keys each, a run of SK_ITEMS consecutive keys per
- *                  work-item (block.cl after SK_WG)
- *   or SK_SHAPE_CPU one work-item per part (chunk), work-group size 1
+ *   SK_SHAPE_GPU   work-groups of SK_WG, each walking a part in tiles of
+ *                  SK_WG x SK_ITEMS keys, a run of SK_ITEMS consecutive
+ *                  keys per work-item (block.cl after SK_WG)
+ *   or SK_SHAPE_CPU one work-item per part, work-group size 1
  *
- * The selection state sel (three ulong words) holds the order bits found
- * so far (sel[0], sk_key_bits with `flip`), which of them are known
- * (sel[1]) and the rank, among the keys matching them, of the k-th key
- * (sel[2], 0-based). The digit counts come from histogram.cl (SK_DIGIT);
- * sk_topk_pick narrows sel by one digit. Once every bit is known, sel[0]
- * is the k-th key's order bits (the pivot) and sel[2] + 1 how many keys
- * equal to it the k smallest take: the first ones in input order.
+ * The selection state sel (six ulong words):
+ *   sel[0]  the order bits found so far (sk_key_bits with `flip`): the
+ *           prefix
+ *   sel[1]  which bits of sel[0] are known: the mask
+ *   sel[2]  the rank (0-based) of the wanted key among the keys whose
+ *           masked bits are at most the prefix; it never changes, since
+ *           narrowing keeps every key below the prefix
+ *   sel[3]  how many keys' masked bits are below the prefix
+ *   sel[4]  how many keys' masked bits equal the prefix
+ *   sel[5]  the digit last picked
+ * The digit counts come from histogram.cl (SK_DIGIT): bin 0 counts the
+ * keys below the prefix, bin 1 + v those equal to it with digit v; every
+ * part of the histogram left its own row of such counts. sk_topk_pick
+ * narrows sel by one digit. Once every bit is known, sel[0] is the k-th
+ * key's order bits (the pivot), and the k smallest take every key below
+ * it and the first sel[2] - sel[3] + 1 keys equal to it, in input order.
  *
- * The collection writes, in input order, every key before the pivot and
- * the first sel[2] + 1 keys equal to it: part counts (before, equal),
- * their exclusive scan by one work-item, then each part writes its keys.
- * parts[p] counts the keys before the pivot in part p, parts[P + p] those
- * equal to it (after the scan: in the parts before p).
+ * The keys taken from a source (the input, or candidates an earlier
+ * narrowing wrote with their input indices, still in input order) are
+ * written part by part, in the histogram's parts: part counts from the
+ * rows (sk_topk_parts: parts[p] the keys of part p below the prefix,
+ * parts[P + p] those equal to it), their exclusive scans (sk_topk_spine),
+ * then every part writes its keys from its offsets (sk_topk_narrow: every
+ * key at most the prefix, with its input index, into candidates;
+ * sk_topk_scatter: the k selected into the outputs).
  */
 
 #ifndef SK_KEY_T
@@ -36,42 +48,50 @@
 #define SK_VALS_OUT , __global SK_VAL_T *out_vals
 #define SK_VALS_IN_ARG , vals
 #define SK_VALS_OUT_ARG , out_vals
-#define SK_PUT_VAL(p, i) (out_vals[p] = vals[i])
+#define SK_VALS_NONE_IN , (__global const SK_VAL_T *)0
+#define SK_VALS_NONE_OUT , (__global SK_VAL_T *)0
+#define SK_PUT_VAL(p, j) (out_vals[p] = vals[j])
 #elif SK_VALS == 2
 #define SK_VALS_IN
 #define SK_VALS_OUT , __global ulong *out_vals
 #define SK_VALS_IN_ARG
 #define SK_VALS_OUT_ARG , out_vals
-#define SK_PUT_VAL(p, i) (out_vals[p] = (i))
+#define SK_VALS_NONE_IN
+#define SK_VALS_NONE_OUT , (__global ulong *)0
+#define SK_PUT_VAL(p, j) (out_vals[p] = (j))
 #else
 #define SK_VALS_IN
 #define SK_VALS_OUT
 #define SK_VALS_IN_ARG
 #define SK_VALS_OUT_ARG
-#define SK_PUT_VAL(p, i) ((void)0)
+#define SK_VALS_NONE_IN
+#define SK_VALS_NONE_OUT
+#define SK_PUT_VAL(p, j) ((void)0)
 #endif
 
 /* The state of a selection of the key of 0-based rank `rank`. */
 __kernel void sk_topk_init(__global ulong *sel, ulong rank)
 {
     if (get_global_id(0) != 0) return;
-    sel[0] = 0;
-    sel[1] = 0;
+    for (int w = 0; w < 6; w++) sel[w] = 0;
     sel[2] = rank;
 }
 
-/* Narrows sel by the digit at `shift` whose counts (bins of them) hold the
- * key of rank sel[2]: the ranks below that digit's are dropped. */
+/* Narrows sel by the digit at `shift` (digits values: a power of two)
+ * whose counts (1 + digits bins, bin 0 the keys below the prefix) hold the
+ * key of rank sel[2]. */
 __kernel void sk_topk_pick(__global const ulong *counts, __global ulong *sel, uint shift,
-                           uint bins)
+                           uint digits)
 {
     if (get_global_id(0) != 0) return;
-    ulong r = sel[2], below = 0;
+    ulong r = sel[2], below = counts[0];
     uint d = 0;
-    while (d + 1 < bins && r >= below + counts[d]) below += counts[d++];
+    while (d + 1 < digits && r >= below + counts[1 + d]) below += counts[1 + d++];
     sel[0] |= (ulong)d << shift;
-    sel[1] |= (ulong)(bins - 1) << shift;
-    sel[2] = r - below;
+    sel[1] |= (ulong)(digits - 1) << shift;
+    sel[3] = below;
+    sel[4] = counts[1 + d];
+    sel[5] = d;
 }
 
 /* out[0] = the pivot: the key whose order bits are sel[0]. */
@@ -79,6 +99,136 @@ __kernel void sk_topk_key(__global const ulong *sel, __global SK_KEY_T *out, SK_
 {
     if (get_global_id(0) != 0) return;
     out[0] = sk_key_unbits((SK_KEY_T)sel[0], flip);
+}
+
+/* Counts the keys of keys[lo .. hi) whose masked bits are below the
+ * prefix (*nb) and equal to it (*ne). */
+void sk_topk_tally(__global const SK_KEY_T *keys, ulong lo, ulong hi, SK_KEY_T mask,
+                   SK_KEY_T piv, SK_KEY_T flip, uint *nb, uint *ne)
+{
+    uint b = 0, e = 0;
+    for (ulong i = lo; i < hi; i++) {
+        SK_KEY_T k = sk_key_bits(keys[i], flip) & mask;
+        b += k < piv;
+        e += k == piv;
+    }
+    *nb = b;
+    *ne = e;
+}
+
+/* Writes the taken keys of keys[lo .. hi): every key whose masked bits are
+ * below the prefix and the first `take` equal to it, nb keys below and ne
+ * equal coming before them in input order. A key's input index is
+ * idx[i] where `indexed`, else i; out_idx (narrowing) receives it, or the
+ * outputs of SK_VALS take it. */
+void sk_topk_put(__global const SK_KEY_T *keys, __global const ulong *idx, uint indexed
+                 SK_VALS_IN, __global SK_KEY_T *out_keys, __global ulong *out_idx
+                 SK_VALS_OUT, ulong lo, ulong hi, SK_KEY_T mask, SK_KEY_T piv, SK_KEY_T flip,
+                 ulong take, ulong nb, ulong ne)
+{
+    for (ulong i = lo; i < hi; i++) {
+        SK_KEY_T x = keys[i], k = sk_key_bits(x, flip) & mask;
+        ulong p;
+        if (k < piv) p = nb++ + min(ne, take);
+        else if (k == piv && ne < take) p = nb + ne++;
+        else {
+            ne += k == piv;
+            continue;
+        }
+        ulong j = indexed ? idx[i] : i;
+        out_keys[p] = x;
+        if (out_idx) out_idx[p] = j;
+        else SK_PUT_VAL(p, j);
+    }
+}
+
+/* How many equal keys the k smallest take: all of them while narrowing. */
+ulong sk_topk_take(__global const ulong *sel, uint narrow)
+{
+    return narrow ? ULONG_MAX : sel[2] - sel[3] + 1;
+}
+
+/* ======================================================================= */
+#if defined(SK_SHAPE_GPU)
+
+#define SK_TILE ((ulong)SK_WG * SK_ITEMS)
+
+SK_DEFINE_WG_SCAN(sk_topk_wg_scan, ulong, sk_add, 0ul)
+
+/* Part g's counts from its histogram row: one work-group per part. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_topk_parts(__global const uint *rows, __global const ulong *sel,
+                   __global ulong *parts, ulong np, ulong bins)
+{
+    __local uint s[SK_WG_SCAN_SLOTS];
+    ulong g = get_group_id(0), d = sel[5];
+    __global const uint *row = rows + g * bins;
+    uint b = 0, total;
+    for (ulong j = get_local_id(0); j <= d; j += SK_WG) b += row[j];
+    sk_wg_exclusive_sum(b, s, &total);
+    if (get_local_id(0) == 0) {
+        parts[g] = total;
+        parts[np + g] = row[1 + d];
+    }
+}
+
+/* The exclusive scans of parts[0 .. np) and parts[np .. 2 np), in place,
+ * by one work-group. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_topk_spine(__global ulong *parts, ulong np)
+{
+    __local ulong s[SK_WG_SCAN_SLOTS];
+    ulong cb = 0, ce = 0;
+    for (ulong p0 = 0; p0 < np; p0 += SK_WG) {
+        ulong p = p0 + get_local_id(0), tb, te;
+        ulong vb = p < np ? parts[p] : 0, ve = p < np ? parts[np + p] : 0;
+        ulong xb = sk_topk_wg_scan(vb, s, &tb), xe = sk_topk_wg_scan(ve, s, &te);
+        if (p < np) {
+            parts[p] = cb + xb;
+            parts[np + p] = ce + xe;
+        }
+        cb += tb;
+        ce += te;
+    }
+}
+
+/* Part g's taken keys, tile by tile: each work-item's run from its place. */
+void sk_topk_put_part(__global const SK_KEY_T *keys, __global const ulong *idx, uint indexed
+                      SK_VALS_IN, __global const ulong *sel, __global const ulong *parts,
+                      __global SK_KEY_T *out_keys, __global ulong *out_idx SK_VALS_OUT,
+                      ulong n, ulong np, ulong chunk, SK_KEY_T flip, uint narrow,
+                      __local uint *s)
+{
+    ulong g = get_group_id(0), end = min(g * chunk + chunk, n);
+    ulong nb = parts[g], ne = parts[np + g], take = sk_topk_take(sel, narrow);
+    SK_KEY_T mask = (SK_KEY_T)sel[1], piv = (SK_KEY_T)sel[0];
+    for (ulong base = g * chunk; base < end; base += SK_TILE) {
+        ulong lo = min(base + get_local_id(0) * SK_ITEMS, end), hi = min(lo + SK_ITEMS, end);
+        uint b, e, tb, te;
+        sk_topk_tally(keys, lo, hi, mask, piv, flip, &b, &e);
+        ulong xb = sk_wg_exclusive_sum(b, s, &tb), xe = sk_wg_exclusive_sum(e, s, &te);
+        sk_topk_put(keys, idx, indexed SK_VALS_IN_ARG, out_keys, out_idx SK_VALS_OUT_ARG,
+                    lo, hi, mask, piv, flip, take, nb + xb, ne + xe);
+        nb += tb;
+        ne += te;
+    }
+}
+
+#define SK_TOPK_PART_ATTR __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+#define SK_TOPK_PART_SLOTS SK_WG_SCAN_SLOTS
+
+/* ======================================================================= */
+#elif defined(SK_SHAPE_CPU)
+
+/* Part c's counts from its histogram row. */
+__kernel void sk_topk_parts(__global const uint *rows, __global const ulong *sel,
+                            __global ulong *parts, ulong np, ulong bins)
+{
+    ulong c = get_global_id(0), d = sel[5], b = 0;
+    __global const uint *row = rows + c * bins;
+    for (ulong j = 0; j <= d; j++) b += row[j];
+    parts[c] = b;
+    parts[np + c] = row[1 + d];
 }
 
 /* The exclusive scans of parts[0 .. np) and parts[np .. 2 np), in place. */
@@ -95,112 +245,48 @@ __kernel void sk_topk_spine(__global ulong *parts, ulong np)
     }
 }
 
-/* Counts the keys of keys[lo .. hi) before the pivot (*nb) and equal to it
- * (*ne). */
-void sk_topk_tally(__global const SK_KEY_T *keys, ulong lo, ulong hi, SK_KEY_T piv,
-                   SK_KEY_T flip, ulong *nb, ulong *ne)
-{
-    ulong b = 0, e = 0;
-    for (ulong i = lo; i < hi; i++) {
-        SK_KEY_T k = sk_key_bits(keys[i], flip);
-        b += k < piv;
-        e += k == piv;
-    }
-    *nb = b;
-    *ne = e;
-}
-
-/* Writes the selected keys of keys[lo .. hi), nb keys before the pivot and
- * ne equal to it coming before them in input order, `take` equal ones
- * selected in all. */
-void sk_topk_put(__global const SK_KEY_T *keys SK_VALS_IN, __global SK_KEY_T *out_keys
-                 SK_VALS_OUT, ulong lo, ulong hi, SK_KEY_T piv, SK_KEY_T flip, ulong take,
-                 ulong nb, ulong ne)
-{
-    for (ulong i = lo; i < hi; i++) {
-        SK_KEY_T x = keys[i], k = sk_key_bits(x, flip);
-        if (k < piv) {
-            ulong p = nb + min(ne, take);
-            out_keys[p] = x;
-            SK_PUT_VAL(p, i);
-            nb++;
-        } else if (k == piv) {
-            if (ne < take) {
-                out_keys[nb + ne] = x;
-                SK_PUT_VAL(nb + ne, i);
-            }
-            ne++;
-        }
-    }
-}
-
-/* ======================================================================= */
-#if defined(SK_SHAPE_GPU)
-
-#define SK_TILE ((ulong)SK_WG * SK_ITEMS)
-
-/* Part g's tally: each work-item's run, summed over the work-group. */
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_topk_count(__global const SK_KEY_T *keys, __global const ulong *sel,
-                   __global ulong *parts, ulong n, ulong np, SK_KEY_T flip)
-{
-    __local uint s[SK_WG_SCAN_SLOTS];
-    ulong g = get_group_id(0), lo = min(g * SK_TILE + get_local_id(0) * SK_ITEMS, n);
-    ulong nb, ne;
-    uint tb, te;
-    sk_topk_tally(keys, lo, min(lo + SK_ITEMS, n), (SK_KEY_T)sel[0], flip, &nb, &ne);
-    sk_wg_exclusive_sum((uint)nb, s, &tb);
-    sk_wg_exclusive_sum((uint)ne, s, &te);
-    if (get_local_id(0) == 0) {
-        parts[g] = tb;
-        parts[np + g] = te;
-    }
-}
-
-/* Part g's keys: each work-item's run from its place in the part. */
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_topk_scatter(__global const SK_KEY_T *keys SK_VALS_IN, __global const ulong *sel,
-                     __global const ulong *parts, __global SK_KEY_T *out_keys SK_VALS_OUT,
-                     ulong n, ulong np, SK_KEY_T flip)
-{
-    __local uint s[SK_WG_SCAN_SLOTS];
-    ulong g = get_group_id(0), lo = min(g * SK_TILE + get_local_id(0) * SK_ITEMS, n);
-    ulong hi = min(lo + SK_ITEMS, n), nb, ne;
-    SK_KEY_T piv = (SK_KEY_T)sel[0];
-    uint tb, te;
-    sk_topk_tally(keys, lo, hi, piv, flip, &nb, &ne);
-    ulong xb = sk_wg_exclusive_sum((uint)nb, s, &tb);
-    ulong xe = sk_wg_exclusive_sum((uint)ne, s, &te);
-    sk_topk_put(keys SK_VALS_IN_ARG, out_keys SK_VALS_OUT_ARG,
-                lo, hi, piv, flip, sel[2] + 1, parts[g] + xb, parts[np + g] + xe);
-}
-
-/* ======================================================================= */
-#elif defined(SK_SHAPE_CPU)
-
-/* Part c's tally: keys [c * chunk, min((c + 1) * chunk, n)). */
-__kernel void sk_topk_count(__global const SK_KEY_T *keys, __global const ulong *sel,
-                            __global ulong *parts, ulong n, ulong np, SK_KEY_T flip,
-                            ulong chunk)
-{
-    ulong c = get_global_id(0), lo = min(c * chunk, n), nb, ne;
-    sk_topk_tally(keys, lo, min(lo + chunk, n), (SK_KEY_T)sel[0], flip, &nb, &ne);
-    parts[c] = nb;
-    parts[np + c] = ne;
-}
-
-/* Part c's keys, from the place the scanned counts give it. */
-__kernel void sk_topk_scatter(__global const SK_KEY_T *keys SK_VALS_IN,
-                              __global const ulong *sel, __global const ulong *parts,
-                              __global SK_KEY_T *out_keys SK_VALS_OUT, ulong n, ulong np,
-                              SK_KEY_T flip, ulong chunk)
+/* Part c's taken keys: keys [c * chunk, min((c + 1) * chunk, n)). */
+void sk_topk_put_part(__global const SK_KEY_T *keys, __global const ulong *idx, uint indexed
+                      SK_VALS_IN, __global const ulong *sel, __global const ulong *parts,
+                      __global SK_KEY_T *out_keys, __global ulong *out_idx SK_VALS_OUT,
+                      ulong n, ulong np, ulong chunk, SK_KEY_T flip, uint narrow,
+                      __local uint *s)
 {
     ulong c = get_global_id(0), lo = min(c * chunk, n);
-    sk_topk_put(keys SK_VALS_IN_ARG, out_keys SK_VALS_OUT_ARG,
-                lo, min(lo + chunk, n), (SK_KEY_T)sel[0], flip, sel[2] + 1, parts[c],
-                parts[np + c]);
+    (void)s;
+    sk_topk_put(keys, idx, indexed SK_VALS_IN_ARG, out_keys, out_idx SK_VALS_OUT_ARG, lo,
+                min(lo + chunk, n), (SK_KEY_T)sel[1], (SK_KEY_T)sel[0], flip,
+                sk_topk_take(sel, narrow), parts[c], parts[np + c]);
 }
+
+#define SK_TOPK_PART_ATTR
+#define SK_TOPK_PART_SLOTS 1
 
 #else
 #error "topk.cl: define SK_SHAPE_GPU or SK_SHAPE_CPU"
 #endif
+
+/* Narrowing: every key of the source whose masked bits are at most the
+ * prefix, with its input index, into the candidates, in input order. */
+__kernel SK_TOPK_PART_ATTR
+void sk_topk_narrow(__global const SK_KEY_T *keys, __global const ulong *idx, uint indexed,
+                    __global const ulong *sel, __global const ulong *parts,
+                    __global SK_KEY_T *out_keys, __global ulong *out_idx, ulong n, ulong np,
+                    ulong chunk, SK_KEY_T flip)
+{
+    __local uint s[SK_TOPK_PART_SLOTS];
+    sk_topk_put_part(keys, idx, indexed SK_VALS_NONE_IN, sel, parts, out_keys,
+                     out_idx SK_VALS_NONE_OUT, n, np, chunk, flip, 1, s);
+}
+
+/* The k selected of the source, in input order, into the outputs. */
+__kernel SK_TOPK_PART_ATTR
+void sk_topk_scatter(__global const SK_KEY_T *keys, __global const ulong *idx, uint indexed
+                     SK_VALS_IN, __global const ulong *sel, __global const ulong *parts,
+                     __global SK_KEY_T *out_keys SK_VALS_OUT, ulong n, ulong np, ulong chunk,
+                     SK_KEY_T flip)
+{
+    __local uint s[SK_TOPK_PART_SLOTS];
+    sk_topk_put_part(keys, idx, indexed SK_VALS_IN_ARG, sel, parts, out_keys,
+                     (__global ulong *)0 SK_VALS_OUT_ARG, n, np, chunk, flip, 0, s);
+}

@@ -12,7 +12,8 @@
  * device takes it, and the result never depends on timing.
  *
  * The radix selection (topk.c) counts its digits here too
- * (sk__histogram_digits): bins of the keys' digits, in the sort's key order.
+ * (sk__histogram_digits): bins of the keys' digits, in the sort's key order,
+ * and it reads the partial rows too, as its parts' counts.
  *
  * The rows take at most HIST_ROWS_BYTES of scratch where that allows a
  * row per part; fewer parts take more elements each, and no row counts
@@ -273,7 +274,7 @@ static void args_bins(sk__args *a, const hist_req *r, cl_mem edges)
 
 /* Counts validated buffers (n > 0) into counts. */
 static sk_status hist_run(sk_context *ctx, const hist_req *r, cl_mem src, cl_mem edges,
-                          cl_mem counts)
+                          cl_mem counts, sk__digit_rows *out_rows)
 {
     hist_plan p = plan_for(ctx, r);
     cl_mem rows = NULL;
@@ -299,6 +300,7 @@ static sk_status hist_run(sk_context *ctx, const hist_req *r, cl_mem src, cl_mem
     sk__arg_ulong(&a, "bins", r->bins);
     sk__arg_ulong(&a, "rows", p.parts);
     st = sk__args_launch_each(&a, r->bins);
+    if (out_rows) *out_rows = (sk__digit_rows){rows, p.parts, p.chunk};
 out:
     return st;
 }
@@ -338,7 +340,7 @@ static sk_status hist_mem(sk_context *ctx, hist_req *r, cl_mem src, cl_mem edges
     SK_TRY(validate_io(ctx, r, src, edges, counts));
     if (r->edges) SK_TRY(check_edges_mem(ctx, r, edges));
     if (r->n == 0) return sk__fill_zero(ctx, counts, r->bins * sizeof(cl_ulong));
-    st = hist_run(ctx, r, src, edges, counts);
+    st = hist_run(ctx, r, src, edges, counts, NULL);
 out:
     return st;
 }
@@ -371,7 +373,7 @@ static sk_status hist_host(sk_context *ctx, hist_req *r, const void *src, const 
     SK_TRY(sk__stage_in(ctx, &sk__scratch_host, src, r->n, es, &dsrc));
     if (r->edges) SK_TRY(sk__stage_in(ctx, &hist_edges_in, edges, r->bins + 1, es, &dedges));
     SK_TRY(sk__scratch_get(ctx, &sk__scratch_host_out, r->bins * sizeof(cl_ulong), &dcounts));
-    SK_TRY(hist_run(ctx, r, dsrc, dedges, dcounts));
+    SK_TRY(hist_run(ctx, r, dsrc, dedges, dcounts, NULL));
     SK_TRY(sk__read(ctx, dcounts, true, 0, r->bins * sizeof(cl_ulong), counts));
 out:
     if (st != SK_OK && ctx) clFinish(ctx->queue); /* no transfer may outlive the call */
@@ -381,10 +383,10 @@ out:
 /* ---- the radix selection's digits ------------------------------------------------- */
 
 sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
-                               const sk__digit_bins *d, cl_mem counts)
+                               const sk__digit_bins *d, cl_mem counts, sk__digit_rows *rows)
 {
     hist_req r = {.type = key_type, .digits = d, .n = n, .bins = d->bins};
-    return hist_run(ctx, &r, keys, NULL, counts);
+    return hist_run(ctx, &r, keys, NULL, counts, rows);
 }
 
 /* ---- entry points ------------------------------------------------------------------ */

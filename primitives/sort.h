@@ -139,19 +139,29 @@ sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem v
 /* ---- histogram.c: the radix selection's digits (topk.c) ----------------------- */
 
 /* The bins of one digit: the keys whose order bits (kernels/sort_keys.cl:
- * sk_key_bits with flip) equal sel[0] where sel[1] (two uint64 words of a
- * device buffer) has ones, binned by (bits >> shift) & (bins - 1); bins a
- * power of two. */
+ * sk_key_bits with flip), where sel[1] (two uint64 words of a device
+ * buffer) has ones, are below sel[0] fall in bin 0; those equal to it in
+ * bin 1 + ((bits >> shift) & (bins - 2)), bins - 1 a power of two; those
+ * above it in none. */
 typedef struct sk__digit_bins {
     cl_mem sel;
     uint64_t flip;
     unsigned shift, bins;
 } sk__digit_bins;
 
+/* The counts of every part of a digit histogram: parts rows of bins uint32
+ * in rows, row p counting keys [p * chunk, min((p + 1) * chunk, n)). They
+ * live in the histogram's scratch until its next call. */
+typedef struct sk__digit_rows {
+    cl_mem rows;
+    size_t parts, chunk;
+} sk__digit_rows;
+
 /* Counts the digits of n > 0 validated keys into counts (bins uint64),
- * as sk_histogram_even() counts its bins (asynchronous). */
+ * as sk_histogram_even() counts its bins (asynchronous), and says where
+ * the parts' rows are. */
 sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
-                               const sk__digit_bins *d, cl_mem counts);
+                               const sk__digit_bins *d, cl_mem counts, sk__digit_rows *rows);
 
 /* ---- merge.c: the merge's launches (kernels/merge.cl) ---------------------- */
 

@@ -5,16 +5,30 @@
  * than a sort.
  *
  * Selection (kernels/topk.cl): per 8-bit digit from the top, the digits of
- * the keys still matching the order bits found so far are counted (the
- * histogram's kernels, histogram.c: sk__histogram_digits) and one
- * work-item picks the digit holding the wanted rank; after the last digit
- * the k-th key (the pivot) is known, all on the device without a read
- * back. Collection: part counts of the keys before the pivot and equal to
- * it, their scan by one work-item, then every part writes its keys before
- * the pivot and the first equal ones (lowest input index) up to k, in
- * input order. The sorted forms then sort the k selected by the radix sort
- * (sort.c), which is stable, so equal keys stay in input order. Keys are
- * ordered as the sort orders them (sort.h, kernels/sort_keys.cl).
+ * the source's keys still matching the order bits found so far are
+ * counted (the histogram's privatised counters, histogram.c:
+ * sk__histogram_digits, which also counts the keys below those bits) and
+ * one work-item picks the digit holding the wanted rank; after the last
+ * digit the k-th key (the pivot) is known, all on the device.
+ *
+ * Narrowing: the source is first the input. After a digit, where the
+ * source is large (TOPK_NARROW_TILES), the count of its keys at most the
+ * bits found so far is read back; where that is at most an eighth of the
+ * source (TOPK_NARROW_SHRINK), those keys (the candidates: every key of
+ * the k smallest is one) are written with their input indices, in input
+ * order, into scratch, and they become the source of the later digits.
+ * The histogram's rows (one per part) give every part's offsets, so
+ * narrowing reads the source once. Uniform keys thus read the input twice
+ * (the first digit, one narrowing) and about n / 256 candidates after;
+ * keys that no digit splits (all equal, a few unique) never narrow and
+ * take the passes of a plain radix selection.
+ *
+ * Collection: from the last digit's rows, every part of the source writes
+ * its keys before the pivot and the first equal ones (lowest input index)
+ * up to k, in input order. The sorted forms then sort the k selected by
+ * the radix sort (sort.c), which is stable, so equal keys stay in input
+ * order. Keys are ordered as the sort orders them (sort.h,
+ * kernels/sort_keys.cl).
  */
 #include "sort.h"
 
@@ -24,10 +38,26 @@
 SK_SCRATCH_ID(topk_sel, "topk: selection state");
 SK_SCRATCH_ID(topk_counts, "topk: digit counts");
 SK_SCRATCH_ID(topk_parts, "topk: part counts");
+SK_SCRATCH_ID(topk_cand_keys_a, "topk: candidate keys");
+SK_SCRATCH_ID(topk_cand_idx_a, "topk: candidates' input indices");
+SK_SCRATCH_ID(topk_cand_keys_b, "topk: candidate keys, second set");
+SK_SCRATCH_ID(topk_cand_idx_b, "topk: candidates' input indices, second set");
 SK_STAGING_ID(topk_values_out, "topk, host form: selected values");
 
 /* Digit width of the selection: 256 bins, four passes for 32-bit keys. */
 #define TOPK_DIGIT_BITS 8u
+
+/* Narrowing is tried on sources of at least this many GPU tiles, or twice
+ * the CPU shape's one-work-item size (32768 keys each by default): below,
+ * its read back (a wait for the queue) costs more than the passes it
+ * saves. */
+#define TOPK_NARROW_TILES 8u
+
+/* A narrowing keeps at most 1 / TOPK_NARROW_SHRINK of its source, in
+ * scratch of that size whatever the keys (scratch that grew with the data
+ * would be reallocated from call to call); where more keys are left, the
+ * next digit tries again. */
+#define TOPK_NARROW_SHRINK 8u
 
 /* ---- requests ------------------------------------------------------------ */
 
@@ -105,19 +135,15 @@ out:
 
 /* ---- planning ------------------------------------------------------------- */
 
-/* GPU: a part per work-group (wg x items keys); CPU: a part per work-item. */
+/* GPU: a work-group per part of the histogram's, walking it in tiles of
+ * wg x items keys; CPU: a work-item per part. */
 typedef struct topk_plan {
     sk__tuning t;
     bool gpu;
-    size_t parts, chunk;
     uint64_t flip;
+    size_t narrow_min;            /* narrowing from sources this large */
     const sk__program *prog;
 } topk_plan;
-
-static void plan_parts(topk_plan *p, size_t n)
-{
-    split_tiles(&p->t, p->gpu, n, &p->chunk, &p->parts);
-}
 
 static topk_plan plan_for(const sk_context *ctx, const topk_req *r)
 {
@@ -128,16 +154,18 @@ static topk_plan plan_for(const sk_context *ctx, const topk_req *r)
     if (p.gpu && p.t.items == 0) p.t.items = 16;
     p.flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
     if (ks == 4) p.flip &= 0xffffffffu;
-    plan_parts(&p, r->n);
+    p.narrow_min = p.gpu ? TOPK_NARROW_TILES * p.t.wg_size * p.t.items
+                         : 2 * p.t.cpu_serial_below;
     return p;
 }
 
 /* ---- programs ------------------------------------------------------------- */
 
-enum { K_INIT, K_PICK, K_KEY, K_SPINE, K_COUNT, K_SCATTER };
+enum { K_INIT, K_PICK, K_KEY, K_PARTS, K_SPINE, K_NARROW, K_SCATTER, K_COUNT_ };
 
-static const char *const kernels[] = {"sk_topk_init",  "sk_topk_pick",  "sk_topk_key",
-                                      "sk_topk_spine", "sk_topk_count", "sk_topk_scatter"};
+static const char *const kernels[] = {"sk_topk_init",  "sk_topk_pick",   "sk_topk_key",
+                                      "sk_topk_parts", "sk_topk_spine",  "sk_topk_narrow",
+                                      "sk_topk_scatter"};
 
 static char *topk_config(const topk_plan *p, const topk_req *r)
 {
@@ -154,41 +182,165 @@ static char *topk_config(const topk_plan *p, const topk_req *r)
 static sk_status open_program(sk_context *ctx, topk_plan *p, const topk_req *r)
 {
     bool lowered = false;
-    sk_status st = sk__program_take(ctx, "topk", topk_config(p, r), kernels, 6, &p->prog);
+    sk_status st = sk__program_take(ctx, "topk", topk_config(p, r), kernels, K_COUNT_, &p->prog);
     if (st == SK_OK && p->gpu) st = sk__fit_wg(ctx, p->prog, "topk", &p->t.wg_size, &lowered);
     if (st != SK_OK || !lowered) return st;
-    plan_parts(p, r->n);
-    return sk__program_take(ctx, "topk", topk_config(p, r), kernels, 6, &p->prog);
+    return sk__program_take(ctx, "topk", topk_config(p, r), kernels, K_COUNT_, &p->prog);
 }
+
+/* ---- sources ---------------------------------------------------------------- */
+
+/* The keys a pass reads: the input (idx NULL) or candidates a narrowing
+ * wrote (keys with their input indices, in input order) into scratch
+ * buffers of one of two slots. */
+typedef struct topk_src {
+    cl_mem keys, idx;
+    size_t n;
+    unsigned slot;
+} topk_src;
+
+static const sk__scratch_id *const cand_keys[2] = {&topk_cand_keys_a, &topk_cand_keys_b};
+static const sk__scratch_id *const cand_idx[2] = {&topk_cand_idx_a, &topk_cand_idx_b};
 
 /* ---- selection -------------------------------------------------------------- */
 
 /* One launch of a single-work-item kernel: init, pick or key. */
 static sk_status launch_one(sk__args *a) { return sk__args_launch_each(a, 1); }
 
-/* Narrows sel, digit by digit from the top, to the key of rank `rank`. */
-static sk_status select_rank(sk_context *ctx, const topk_plan *p, const topk_req *r,
-                             cl_mem keys, cl_mem sel, size_t rank)
+/* Counts the digit at `shift` of the source's keys matching sel (the
+ * histogram's kernels, histogram.c) and narrows sel by the digit holding
+ * the wanted rank. */
+static sk_status pick_digit(sk_context *ctx, const topk_plan *p, const topk_req *r,
+                            const topk_src *src, cl_mem sel, unsigned shift,
+                            sk__digit_rows *rows)
 {
-    unsigned bins = 1u << TOPK_DIGIT_BITS, bits = key_types[r->key_type].bits;
+    unsigned digits = 1u << TOPK_DIGIT_BITS;
     cl_mem counts = NULL;
     sk__args a;
     sk_status st = SK_OK;
-    SK_TRY(sk__scratch_get(ctx, &topk_counts, bins * sizeof(cl_ulong), &counts));
+    SK_TRY(sk__scratch_get(ctx, &topk_counts, (digits + 1) * sizeof(cl_ulong), &counts));
+    sk__digit_bins d = {sel, p->flip, shift, digits + 1};
+    SK_TRY(sk__histogram_digits(ctx, r->key_type, src->keys, src->n, &d, counts, rows));
+    sk__args_init(&a, ctx, p->prog, K_PICK);
+    sk__arg_mem(&a, counts);
+    sk__arg_mem(&a, sel);
+    sk__arg_uint(&a, "shift", shift);
+    sk__arg_uint(&a, "digits", digits);
+    st = launch_one(&a);
+out:
+    return st;
+}
+
+/* ---- writing parts ----------------------------------------------------------- */
+
+/* parts: every part's counts of keys below and equal to sel's prefix, from
+ * the rows, then their exclusive scans. */
+static sk_status part_offsets(sk_context *ctx, const topk_plan *p, const sk__digit_rows *rows,
+                              cl_mem sel, cl_mem *parts)
+{
+    size_t local = p->gpu ? p->t.wg_size : 1;
+    sk__args a;
+    sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(ctx, &topk_parts, 2 * rows->parts * sizeof(cl_ulong), parts));
+    sk__args_init(&a, ctx, p->prog, K_PARTS);
+    sk__arg_mem(&a, rows->rows);
+    sk__arg_mem(&a, sel);
+    sk__arg_mem(&a, *parts);
+    sk__arg_ulong(&a, "np", rows->parts);
+    sk__arg_ulong(&a, "bins", (1u << TOPK_DIGIT_BITS) + 1);
+    SK_TRY(sk__args_launch(&a, rows->parts * local, local));
+    sk__args_init(&a, ctx, p->prog, K_SPINE);
+    sk__arg_mem(&a, *parts);
+    sk__arg_ulong(&a, "np", rows->parts);
+    st = sk__args_launch(&a, local, local);
+out:
+    return st;
+}
+
+static void args_source(sk__args *a, const topk_src *src)
+{
+    sk__arg_mem(a, src->keys);
+    sk__arg_mem(a, src->idx ? src->idx : src->keys); /* not read unless indexed */
+    sk__arg_uint(a, "indexed", src->idx != NULL);
+}
+
+static sk_status launch_parts(sk__args *a, const topk_plan *p, const topk_req *r,
+                              const topk_src *src, const sk__digit_rows *rows)
+{
+    size_t local = p->gpu ? p->t.wg_size : 1;
+    sk__arg_ulong(a, "n", src->n);
+    sk__arg_ulong(a, "np", rows->parts);
+    sk__arg_ulong(a, "chunk", rows->chunk);
+    sk__arg_word(a, "flip", sk_type_size(r->key_type), p->flip);
+    return sk__args_launch(a, rows->parts * local, local);
+}
+
+/* While measuring scratch (nothing is read back): what narrowings of the
+ * input take, in the order they take it (the first slot's room, the part
+ * counts, the second slot's room). */
+static sk_status measure_narrowing(sk_context *ctx, const topk_req *r,
+                                   const sk__digit_rows *rows)
+{
+    size_t ks = sk_type_size(r->key_type), m = r->n / TOPK_NARROW_SHRINK;
+    cl_mem mem = NULL;
+    sk_status st = SK_OK;
+    for (unsigned slot = 0; slot < 2; slot++, m /= TOPK_NARROW_SHRINK) {
+        SK_TRY(sk__scratch_get(ctx, cand_keys[slot], m * ks, &mem));
+        SK_TRY(sk__scratch_get(ctx, cand_idx[slot], m * sizeof(cl_ulong), &mem));
+        if (slot == 0)
+            SK_TRY(sk__scratch_get(ctx, &topk_parts, 2 * rows->parts * sizeof(cl_ulong), &mem));
+    }
+out:
+    return st;
+}
+
+/* Where the next digits pay for it, replaces the source by its keys at
+ * most sel's prefix (read back: how many), when that shrinks it at least
+ * TOPK_NARROW_SHRINK times. */
+static sk_status narrow(sk_context *ctx, const topk_plan *p, const topk_req *r, topk_src *src,
+                        cl_mem sel, const sk__digit_rows *rows)
+{
+    cl_ulong counted[2] = {0, 0};
+    cl_mem parts = NULL, keys = NULL, idx = NULL;
+    unsigned slot = src->idx ? 1 - src->slot : 0;
+    sk__args a;
+    sk_status st = SK_OK;
+    if (src->n < p->narrow_min || src->n < 2) return SK_OK;
+    if (sk__measuring(ctx)) return measure_narrowing(ctx, r, rows);
+    SK_TRY(sk__read(ctx, sel, true, 3 * sizeof(cl_ulong), sizeof counted, counted));
+    size_t m = (size_t)(counted[0] + counted[1]), room = src->n / TOPK_NARROW_SHRINK;
+    if (m > room) return SK_OK;
+    SK_TRY(sk__scratch_get(ctx, cand_keys[slot], room * sk_type_size(r->key_type), &keys));
+    SK_TRY(sk__scratch_get(ctx, cand_idx[slot], room * sizeof(cl_ulong), &idx));
+    SK_TRY(part_offsets(ctx, p, rows, sel, &parts));
+    sk__args_init(&a, ctx, p->prog, K_NARROW);
+    args_source(&a, src);
+    sk__arg_mem(&a, sel);
+    sk__arg_mem(&a, parts);
+    sk__arg_mem(&a, keys);
+    sk__arg_mem(&a, idx);
+    SK_TRY(launch_parts(&a, p, r, src, rows));
+    *src = (topk_src){keys, idx, m, slot};
+out:
+    return st;
+}
+
+/* Narrows sel, digit by digit from the top, to the key of rank `rank`,
+ * narrowing the source where that pays; rows: the last digit's. */
+static sk_status select_rank(sk_context *ctx, const topk_plan *p, const topk_req *r,
+                             topk_src *src, cl_mem sel, size_t rank, sk__digit_rows *rows)
+{
+    unsigned bits = key_types[r->key_type].bits;
+    sk__args a;
+    sk_status st = SK_OK;
     sk__args_init(&a, ctx, p->prog, K_INIT);
     sk__arg_mem(&a, sel);
     sk__arg_ulong(&a, "rank", rank);
     SK_TRY(launch_one(&a));
     for (unsigned shift = bits; shift > 0;) {
         shift -= TOPK_DIGIT_BITS;
-        sk__digit_bins d = {sel, p->flip, shift, bins};
-        SK_TRY(sk__histogram_digits(ctx, r->key_type, keys, r->n, &d, counts));
-        sk__args_init(&a, ctx, p->prog, K_PICK);
-        sk__arg_mem(&a, counts);
-        sk__arg_mem(&a, sel);
-        sk__arg_uint(&a, "shift", shift);
-        sk__arg_uint(&a, "bins", bins);
-        SK_TRY(launch_one(&a));
+        SK_TRY(pick_digit(ctx, p, r, src, sel, shift, rows));
+        if (shift > 0) SK_TRY(narrow(ctx, p, r, src, sel, rows));
     }
 out:
     return st;
@@ -196,48 +348,24 @@ out:
 
 /* ---- collection ------------------------------------------------------------- */
 
-static void args_tail(sk__args *a, const topk_plan *p, const topk_req *r)
-{
-    sk__arg_ulong(a, "n", r->n);
-    sk__arg_ulong(a, "np", p->parts);
-    sk__arg_word(a, "flip", sk_type_size(r->key_type), p->flip);
-    if (!p->gpu) sk__arg_ulong(a, "chunk", p->chunk);
-}
-
-static sk_status launch_parts(sk__args *a, const topk_plan *p)
-{
-    size_t local = p->gpu ? p->t.wg_size : 1;
-    return sk__args_launch(a, p->parts * local, local);
-}
-
-/* Writes the keys before the pivot and the first equal ones up to k, in
- * input order, to the outputs. */
+/* Writes the source's keys before the pivot and the first equal ones up to
+ * k, in input order, to the outputs. */
 static sk_status collect(sk_context *ctx, const topk_plan *p, const topk_req *r,
-                         const topk_io *io, cl_mem sel)
+                         const topk_io *io, const topk_src *src, cl_mem sel,
+                         const sk__digit_rows *rows)
 {
     cl_mem parts = NULL;
     sk__args a;
     sk_status st = SK_OK;
-    SK_TRY(sk__scratch_get(ctx, &topk_parts, 2 * p->parts * sizeof(cl_ulong), &parts));
-    sk__args_init(&a, ctx, p->prog, K_COUNT);
-    sk__arg_mem(&a, io->keys);
-    sk__arg_mem(&a, sel);
-    sk__arg_mem(&a, parts);
-    args_tail(&a, p, r);
-    SK_TRY(launch_parts(&a, p));
-    sk__args_init(&a, ctx, p->prog, K_SPINE);
-    sk__arg_mem(&a, parts);
-    sk__arg_ulong(&a, "np", p->parts);
-    SK_TRY(launch_one(&a));
+    SK_TRY(part_offsets(ctx, p, rows, sel, &parts));
     sk__args_init(&a, ctx, p->prog, K_SCATTER);
-    sk__arg_mem(&a, io->keys);
+    args_source(&a, src);
     if (r->vals == VALS_GIVEN) sk__arg_mem(&a, io->values);
     sk__arg_mem(&a, sel);
     sk__arg_mem(&a, parts);
     sk__arg_mem(&a, io->out_keys);
     if (r->vals != VALS_NONE) sk__arg_mem(&a, io->out_values);
-    args_tail(&a, p, r);
-    st = launch_parts(&a, p);
+    st = launch_parts(&a, p, r, src, rows);
 out:
     return st;
 }
@@ -256,12 +384,14 @@ static sk_status sort_selected(sk_context *ctx, const topk_req *r, const topk_io
 static sk_status topk_run(sk_context *ctx, const topk_req *r, const topk_io *io)
 {
     topk_plan p = plan_for(ctx, r);
+    topk_src src = {io->keys, NULL, r->n, 0};
+    sk__digit_rows rows = {0};
     cl_mem sel = NULL;
     sk__args a;
     sk_status st = SK_OK;
     SK_TRY(open_program(ctx, &p, r));
-    SK_TRY(sk__scratch_get(ctx, &topk_sel, 3 * sizeof(cl_ulong), &sel));
-    SK_TRY(select_rank(ctx, &p, r, io->keys, sel, r->nth ? r->k : r->k - 1));
+    SK_TRY(sk__scratch_get(ctx, &topk_sel, 6 * sizeof(cl_ulong), &sel));
+    SK_TRY(select_rank(ctx, &p, r, &src, sel, r->nth ? r->k : r->k - 1, &rows));
     if (r->nth) {
         sk__args_init(&a, ctx, p.prog, K_KEY);
         sk__arg_mem(&a, sel);
@@ -269,7 +399,7 @@ static sk_status topk_run(sk_context *ctx, const topk_req *r, const topk_io *io)
         sk__arg_word(&a, "flip", sk_type_size(r->key_type), p.flip);
         return launch_one(&a);
     }
-    SK_TRY(collect(ctx, &p, r, io, sel));
+    SK_TRY(collect(ctx, &p, r, io, &src, sel, &rows));
     if (r->output == SK_TOPK_SORTED) st = sort_selected(ctx, r, io);
 out:
     return st;

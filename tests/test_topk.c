@@ -12,10 +12,13 @@
  * ties at the k-th key) meets k = 0, 1, a third of n, n - 1 and n; the
  * order (smallest or largest), the output (input order or sorted), the
  * form (keys, indices; for uint32 and float64 keys also 4- or 8-byte
- * values) and cl_mem or host take turns. Outputs are poisoned past k and must stay so; inputs must come
- * back unchanged; sk_select_nth_host gives the k-th key of each host case.
- * Written-out cases pin which equal keys are taken, IEEE specials, the
- * launches of each shape and every status.
+ * values) and cl_mem or host take turns. Outputs are poisoned past k and
+ * must stay so; inputs must come back unchanged; sk_select_nth_host gives
+ * the k-th key of each host case. The narrowing case runs keys shaped for
+ * each of its outcomes (narrowed at the first digit, later, never) in both
+ * shapes at k on tile edges, and checks from the launches that it
+ * narrowed where it should. Written-out cases pin which equal keys are
+ * taken, IEEE specials, the launches of each shape and every status.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -264,6 +267,73 @@ ParameterizedTest(const skt_param *p, topk, should_match_the_stable_sort_referen
           skt_fmt("%s, default tiles", skt_params_name(p)));
 }
 
+/* ---- narrowing ------------------------------------------------------------------ */
+
+/* Keys for the narrowing cases: spread over every digit; spread only in
+ * the low 16 bits (the first digits narrow nothing); two values apart in
+ * the last digit only (nothing narrows until the end); all equal (the
+ * pivot's bin holds every key); half the keys in one first-digit bin;
+ * float32 bits, half of them NaNs of both signs (a quarter of the keys in
+ * each end bin of the first digit) with their payloads spread. */
+typedef enum narrow_kind { N_SPREAD, N_LOW16, N_LAST_DIGIT, N_EQUAL, N_HALF, N_NANS,
+                           N_COUNT } narrow_kind;
+static const char *const NARROW_NAMES[N_COUNT] = {
+    "spread", "low 16 bits", "apart in the last digit", "all equal", "half in one bin", "NaNs"};
+
+static uint32_t narrow_key(narrow_kind kind, size_t i)
+{
+    uint32_t r = (uint32_t)skt_rand();
+    switch (kind) {
+    case N_SPREAD: return r;
+    case N_LOW16: return r & 0xffffu;
+    case N_LAST_DIGIT: return 0x12345600u | (r & 1u);
+    case N_EQUAL: return 0x80000000u;
+    case N_HALF: return i % 2 ? 0x42000000u | (r & 0xffffffu) : r;
+    default: return i % 2 ? r : (r & 0x80000000u) | 0x7f800000u | ((r & 0x7fffffu) | 1u);
+    }
+}
+
+static void count_narrowings(const sk_launch_record *r, void *user)
+{
+    if (strcmp(r->kernel, "sk_topk_narrow") == 0) ++*(int *)user;
+}
+
+/* Sources large enough to narrow in both shapes (small tiles: from 64 keys
+ * on the GPU shape, 2 on the CPU shape), at every narrowing outcome: k at
+ * the ends, at tile edges (tiles of 8 keys) and in the middle; forms,
+ * orders and outputs by turns, all of them among the programs the uint32
+ * and float32 sweeps build. */
+Test(topk, narrowing_keeps_every_semantic_at_every_outcome)
+{
+    const size_t n = 3001, ks_[] = {0, 1, 7, 8, 9, n / 2, n - 1, n};
+    uint32_t *keys = skt_malloc(n * sizeof *keys);
+    unsigned turn = 0;
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        skt_force_shape((sk_shape)shape);
+        skt_tiles_small();
+        for (int kind = 0; kind < N_COUNT; kind++) {
+            sk_type t = kind == N_NANS ? SK_FLOAT32 : SK_UINT32;
+            int narrowings = 0;
+            for (size_t i = 0; i < n; i++) keys[i] = narrow_key((narrow_kind)kind, i);
+            SKT_OK(sk_context_set_trace(skt_ctx, count_narrowings, &narrowings));
+            for (size_t j = 0; j < COUNT_OF(ks_); j++, turn++) {
+                const char *cfg = skt_fmt("%s shape, small tiles, %s",
+                                          skt_shape_name((sk_shape)shape), NARROW_NAMES[kind]);
+                topk_case c = {t, n, ks_[j], (int)(turn % 2), (int)(turn / 2 % 2), K_RANDOM,
+                               form_of(t, turn / 4), (turn / 3) % 2 == 1, cfg};
+                check_case(&c, keys);
+            }
+            SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
+            /* what shrinks narrows; what never shrinks before the last digit never does */
+            bool shrinks = kind != N_EQUAL && kind != N_LAST_DIGIT;
+            cr_assert(shrinks ? narrowings > 0 : narrowings == 0,
+                      "%s shape, %s keys: %d narrowings", skt_shape_name((sk_shape)shape),
+                      NARROW_NAMES[kind], narrowings);
+        }
+    }
+    free(keys);
+}
+
 /* ---- cases written out --------------------------------------------------------------- */
 
 /* keys and indices of the host indices form, both shapes, small tiles. */
@@ -380,7 +450,7 @@ Test(topk, each_shape_collects_with_its_launch_and_traces_it)
         SKT_OK(sk_topk_keys_host(skt_ctx, SK_UINT32, keys, out, 50, 10, SK_ASCENDING,
                                  SK_TOPK_INPUT_ORDER));
         SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
-        /* init, 4 x (digit rows, their sum, pick), count, spine, scatter */
+        /* init, 4 x (digit rows, their sum, pick), part counts, spine, scatter */
         cr_assert_eq(t.count, 16, "%s shape: %d launches", skt_shape_name((sk_shape)shape),
                      t.count);
         cr_assert_eq(t.scatter, 1);

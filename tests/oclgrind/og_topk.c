@@ -5,10 +5,11 @@
  * (tests/oclgrind/run.sh, plain form: every check on both shapes). Each
  * configuration forces a kernel shape (GPU tiles of 4 x 2 keys, 3 CPU
  * chunks from one key on, or the default CPU chunks), so a few dozen keys
- * already span several parts. For each size it selects k = 1, n / 2 and n
+ * already span several parts, and the largest size (80 keys: eight GPU
+ * tiles) narrows to candidates in both shapes where k is small. For each size it selects k = 1, n / 2 and n
  * keys of every key type, both orders, keys only, with indices or with
  * values (the selection's kernels, the histogram's digit kernels, the
- * collection's), and the key of rank k - 1 (sk_select_nth); keys from a
+ * narrowing's and the collection's), and the key of rank k - 1 (sk_select_nth); keys from a
  * small pool (ties at the k-th key; float specials in it) or at random.
  * Every result is checked against tests/ref/ref_topk.c; outputs must stay
  * poisoned past k. Exit status: 0 when all results are right, 1 on a wrong
@@ -29,7 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_N 60
+#define MAX_N 80
 #define GUARD 4
 
 static const og_config configs[] = {
