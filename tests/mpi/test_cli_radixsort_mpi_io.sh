@@ -9,9 +9,12 @@
 #   with --sync, a read interrupted (EINTR at rank 0's first pread64 of the
 #     keys) is taken up again, the outputs are radixsort's, and rank 1
 #     fsyncs each output's temporary file;
-#   a full disk (ENOSPC at rank 1's first pwrite64) and a failed read (EIO
-#     at rank 1's first pread64 of the keys): one line from rank 0 with the
-#     reason, exit 1, no output and no temporary file left.
+#   a full disk (ENOSPC at rank 1's first pwrite64), a failed read (EIO
+#     at rank 1's first pread64 of the keys), a write that makes no
+#     progress (rank 1's first pwrite64 returns 0) and a read that finds
+#     the end of the keys first (rank 0's first pread64 of them returns 0):
+#     one line from rank 0 with the reason, exit 1, no output and no
+#     temporary file left.
 #
 # strace's log shows each injected call on the file meant (the keys, an
 # output's temporary file), so that no case passes by injecting into
@@ -161,6 +164,26 @@ run "${args[@]}"
 injected trace1.txt pread64 keys.bin || fail "EIO: not injected where meant"
 nothing_left "EIO at rank 1's first read" "keys.bin: read failed: Input/output error"
 ok "EIO at rank 1's first read: $(cat err.txt)"
+
+# A write that makes no progress (0 bytes written: where a full disk
+# stops a write part way, the next one writes nothing) at rank 1's first
+# write; a read of the keys that finds their end first (0 bytes read: the
+# file shrank) at rank 0's.
+begin
+traced trace1.txt pwrite64:retval=0:when=1
+r1=("${prefix[@]}")
+run "${args[@]}"
+injected trace1.txt pwrite64 "/out/\.k\.bin\." || fail "no progress: not injected where meant"
+nothing_left "a write of 0 bytes on rank 1" "out/k.bin: write failed: No space left on device"
+ok "a write of 0 bytes on rank 1: $(cat err.txt)"
+begin
+traced trace0.txt -P "$keys" pread64:retval=0:when=1
+r0=("${prefix[@]}")
+r1=()
+run "${args[@]}"
+injected trace0.txt pread64 keys.bin || fail "end of file: not injected where meant"
+nothing_left "a read of 0 bytes on rank 0" "keys.bin: ends [0-9]+ bytes early"
+ok "a read of 0 bytes on rank 0: $(cat err.txt)"
 
 if [ "$failures" -ne 0 ]; then
     echo "test_cli_radixsort_mpi_io: $failures failure(s)" >&2
