@@ -678,6 +678,23 @@ struct ak_progress;
 int ak_output_write(ak_output *o, const void *data, size_t bytes,
                     struct ak_progress *progress, ak_err *e);
 
+/*! ak_write_at() : writes the `bytes` at `data` to the file open as fd
+ *  at offset `at` (pwrite, in pieces; again after a short write or EINTR),
+ *  for a program whose processes write parts of one file (radixsort-mpi's
+ *  ranks). With `writeback`, each piece is sent on to the disk at once
+ *  (sync_file_range, Linux), as an ak_output's is with sync or where it
+ *  replaces a file. A failure is "NAME: write failed: REASON", as
+ *  ak_output_write() words it (a write that makes no progress: no space).
+ *  @return 0 or -1. */
+int ak_write_at(int fd, const void *data, size_t bytes, uint64_t at, int writeback,
+                const char *name, ak_err *e);
+
+/*! ak_read_at() : reads `bytes` at offset `at` of the file open as fd into
+ *  `data` (pread, in pieces; again after a short read or EINTR). A failure
+ *  is "NAME: read failed: REASON"; a file that ends first, "NAME: ends K
+ *  bytes early (it changed while being read?)". @return 0 or -1. */
+int ak_read_at(int fd, void *data, size_t bytes, uint64_t at, const char *name, ak_err *e);
+
 /*! ak_output_write_header() : the .npy header for `n` elements of `type`
  *  when format is AK_FORMAT_NPY; nothing for raw. @return 0 or -1. */
 int ak_output_write_header(ak_output *o, ak_format format, ak_dtype type,

@@ -1315,17 +1315,58 @@ int ak_output_open_named(ak_output *o, const char *path, const char *tool, ak_er
  * machine, 1 GiB replaced: the whole program 2.21 s with the writeback left
  * to that point, 1.77 s with it started as the data is written and an
  * fsync after). A new output is left in the page cache, as cp leaves it. */
-static void start_writeback(ak_output *o)
+static void start_writeback_of(int fd, uint64_t at, uint64_t bytes)
 {
 #ifdef SYNC_FILE_RANGE_WRITE
+    sync_file_range(fd, (off_t)at, (off_t)bytes, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd, (void)at, (void)bytes;
+#endif
+}
+
+static void start_writeback(ak_output *o)
+{
     if (!(o->sync || o->replaces) || !o->tmp_path || o->bytes_written - o->writeback_from < WRITEBACK_BYTES) return;
     if (fflush(o->fp) != 0) return; /* the error shows at the commit */
-    sync_file_range(fileno(o->fp), (off_t)o->writeback_from,
-                    (off_t)(o->bytes_written - o->writeback_from), SYNC_FILE_RANGE_WRITE);
+    start_writeback_of(fileno(o->fp), o->writeback_from, o->bytes_written - o->writeback_from);
     o->writeback_from = o->bytes_written;
-#else
-    (void)o;
-#endif
+}
+
+int ak_write_at(int fd, const void *data, size_t bytes, uint64_t at, int writeback,
+                const char *name, ak_err *e)
+{
+    const char *c = data;
+    size_t done = 0;
+    while (done < bytes) {
+        size_t want = bytes - done < IO_CHUNK ? bytes - done : IO_CHUNK;
+        errno = 0;
+        ssize_t n = pwrite(fd, c + done, want, (off_t)(at + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) /* 0: no progress, as a full disk gives it */
+            return ak_fail(e, "%s: write failed: %s", name,
+                           strerror(n == 0 ? ENOSPC : errno ? errno : EIO));
+        if (writeback) start_writeback_of(fd, at + done, (uint64_t)n);
+        done += (size_t)n;
+    }
+    return 0;
+}
+
+int ak_read_at(int fd, void *data, size_t bytes, uint64_t at, const char *name, ak_err *e)
+{
+    char *c = data;
+    size_t done = 0;
+    while (done < bytes) {
+        size_t want = bytes - done < IO_CHUNK ? bytes - done : IO_CHUNK;
+        errno = 0;
+        ssize_t n = pread(fd, c + done, want, (off_t)(at + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return fail_read(e, name);
+        if (n == 0)
+            return ak_fail(e, "%s: ends %llu bytes early (it changed while being read?)", name,
+                           (unsigned long long)(bytes - done));
+        done += (size_t)n;
+    }
+    return 0;
 }
 
 int ak_output_write(ak_output *o, const void *data, size_t bytes, ak_progress *p,

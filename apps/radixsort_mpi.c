@@ -9,10 +9,14 @@
  *
  * Rank 0 opens the inputs as radixsort does (the same checks and messages)
  * and decides the outputs; every rank then reads its share of the inputs
- * (collective MPI-IO reads), sorts with the others, and writes its range of
- * the sorted order at its offset (collective writes; rank 0 writes a .npy
- * header first) into a temporary file beside each output, which rank 0
- * renames once every rank succeeded and removes otherwise, or on a signal
+ * (pread at its offset: each rank's share is one contiguous range, so
+ * independent reads, no collective buffering), sorts with the others, and
+ * writes its range of the sorted order at its offset (pwrite; rank 0
+ * writes a .npy header first) into a temporary file beside each output,
+ * which rank 0 puts in place once every rank succeeded (with --sync, once
+ * every rank's range is on the disk: each rank fsyncs what it wrote, as
+ * radixsort --sync does; without, as radixsort leaves it, in the page
+ * cache) and removes otherwise, or on a signal
  * that ends it (SIGINT, SIGTERM, ...: appkit's handlers, as every program
  * has; mpirun sends SIGTERM to every rank when it gets SIGINT or SIGTERM). The output is
  * radixsort's, byte for byte. With --memory or --host-memory each rank's
@@ -36,6 +40,7 @@
 #include "sort_check.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -43,9 +48,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* The most bytes of one MPI-IO call: below INT_MAX, a multiple of 8. */
-#define IO_CHUNK_BYTES ((size_t)1 << 30)
 
 /* An input file as rank 0 found it. */
 typedef struct in_file {
@@ -60,6 +62,9 @@ typedef struct out_file {
     char path[PATH_MAX];
     char temp[PATH_MAX];
     ak_format format;
+    int writeback;      /* each rank sends its range on to the disk as it
+                           writes it: with --sync, or where the output
+                           replaces a file (as radixsort's ak_output) */
 } out_file;
 
 /* What rank 0 decides and every rank then knows (broadcast as bytes). */
@@ -106,14 +111,6 @@ static int agree(const job *j, int rc, ak_err *e)
     if (first == j->ranks) return 0;
     MPI_Bcast(e->msg, (int)sizeof e->msg, MPI_CHAR, first, j->comm);
     return -1;
-}
-
-static int fail_mpi(ak_err *e, const char *what, const char *name, int code)
-{
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    if (MPI_Error_string(code, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "?");
-    return ak_fail(e, "%s: %s failed: %s", name, what, text);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -218,73 +215,37 @@ static int make_plan(job *j, ak_err *e)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Collective reads and writes                                               */
+/* Each rank's reads and writes                                              */
 /* ------------------------------------------------------------------------ */
 
-/* Rounds of at most IO_CHUNK_BYTES: as many on every rank (the largest
- * share's), some moving nothing. */
-static uint64_t io_rounds(const job *j, size_t size)
-{
-    uint64_t n = j->p.in[0].n, P = (uint64_t)j->ranks;
-    uint64_t largest = (n / P + (n % P != 0)) * size;
-    return largest / IO_CHUNK_BYTES + 1;
-}
+/* Each rank reads its own contiguous range of each input and writes its
+ * own of each output: plain pread/pwrite at offsets (ak_read_at,
+ * ak_write_at), which leave the errno of a failure (a full disk says so)
+ * and copy nothing more. Collective MPI-IO (two-phase, through
+ * aggregators) only adds copies for ranges that are contiguous and
+ * disjoint, and rank 0 names and renames the files with POSIX calls
+ * anyway, so every rank needs a POSIX path to them already. */
 
-typedef int (*io_fn)(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Datatype t,
-                     MPI_Status *st);
-
-static int read_at_all(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Datatype t,
-                       MPI_Status *st)
+static int open_fail(ak_err *e, const char *name)
 {
-    return MPI_File_read_at_all(fh, at, buf, count, t, st);
-}
-
-static int write_at_all(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Datatype t,
-                        MPI_Status *st)
-{
-    return MPI_File_write_at_all(fh, at, buf, count, t, st);
-}
-
-/* `bytes` at `at` of the file, in the rounds every rank takes. */
-static int move_all(const job *j, MPI_File fh, io_fn fn, uint64_t at, char *buf, uint64_t bytes,
-                    size_t size, const char *name, ak_err *e)
-{
-    int rc = 0;
-    uint64_t rounds = io_rounds(j, size), done = 0;
-    for (uint64_t k = 0; k < rounds; k++) {
-        uint64_t step = rc == 0 && bytes - done < IO_CHUNK_BYTES ? bytes - done
-                        : rc == 0                                ? IO_CHUNK_BYTES
-                                                                 : 0;
-        MPI_Status st;
-        int code = fn(fh, (MPI_Offset)(at + done), buf + done, (int)step, MPI_BYTE, &st);
-        int moved = 0;
-        if (rc == 0 && code != MPI_SUCCESS)
-            rc = fail_mpi(e, fn == read_at_all ? "read" : "write", name, code);
-        else if (rc == 0 && (MPI_Get_count(&st, MPI_BYTE, &moved) != MPI_SUCCESS ||
-                             (uint64_t)moved != step))
-            rc = ak_fail(e, "%s: %s ended early (the file changed or the disk is full?)", name,
-                         fn == read_at_all ? "reading" : "writing");
-        done += step;
-    }
-    return rc;
+    return ak_fail(e, "%s: cannot open: %s", name, strerror(errno));
 }
 
 static int read_part(job *j, int part, ak_err *e)
 {
     const in_file *f = &j->p.in[part];
     const char *path = part ? j->a->sort.values : j->a->sort.input;
+    const char *name = ak_display_name(path, 0);
     size_t size = ak_dtype_size(f->type);
     j->data[part] = malloc(j->count ? j->count * size : 1);
-    int rc = j->data[part] ? 0 : ak_fail(e, "out of memory for %llu keys",
-                                         (unsigned long long)j->count);
-    if (agree(j, rc, e) != 0) return -1;
-    MPI_File fh;
-    int code = MPI_File_open(j->comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
-    if (code != MPI_SUCCESS) rc = fail_mpi(e, "open", ak_display_name(path, 0), code);
-    if (agree(j, rc, e) != 0) return -1;
-    rc = move_all(j, fh, read_at_all, f->data_at + j->from * size, j->data[part],
-                  j->count * size, size, ak_display_name(path, 0), e);
-    MPI_File_close(&fh);
+    if (!j->data[part])
+        return agree(j, ak_fail(e, "out of memory for %llu keys", (unsigned long long)j->count),
+                     e);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int rc = fd >= 0 ? 0 : open_fail(e, name);
+    if (rc == 0)
+        rc = ak_read_at(fd, j->data[part], j->count * size, f->data_at + j->from * size, name, e);
+    if (fd >= 0) close(fd);
     return agree(j, rc, e);
 }
 
@@ -303,6 +264,8 @@ static int make_temps(job *j, ak_err *e)
                            o->path);
         if (strlen(temp) >= sizeof o->temp) return ak_fail(e, "%s: name too long", temp);
         snprintf(o->temp, sizeof o->temp, "%s", temp);
+        j->outs[i].sync = j->a->sort.sync;
+        o->writeback = j->outs[i].sync || j->outs[i].replaces;
     }
     return 0;
 }
@@ -314,7 +277,7 @@ static void remove_temps(job *j)
 }
 
 /* Rank 0's .npy header (nothing for raw); its length on every rank. */
-static int write_header(job *j, MPI_File fh, int part, uint64_t *len, ak_err *e)
+static int write_header(job *j, int fd, int part, uint64_t *len, ak_err *e)
 {
     char header[256];
     ak_dtype t = j->p.in[part].type;
@@ -323,28 +286,27 @@ static int write_header(job *j, MPI_File fh, int part, uint64_t *len, ak_err *e)
                    : 0;
     *len = n;
     if (j->rank != 0 || n == 0) return 0;
-    MPI_Status st;
-    int code = MPI_File_write_at(fh, 0, header, (int)n, MPI_BYTE, &st);
-    return code == MPI_SUCCESS ? 0 : fail_mpi(e, "write", j->p.out[part].path, code);
+    return ak_write_at(fd, header, n, 0, 0, j->p.out[part].path, e);
 }
 
+/* This rank's range of output `part` at its offset of the temporary file
+ * (with --sync, on the disk before the ranks agree). */
 static int write_part(job *j, int part, ak_err *e)
 {
-    out_file *o = &j->p.out[part];
+    const out_file *o = &j->p.out[part];
     size_t size = ak_dtype_size(j->p.in[part].type);
-    void *data = part ? j->sorted.values : j->sorted.keys;
-    MPI_File fh;
-    int code = MPI_File_open(j->comm, o->temp, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
-    int rc = code == MPI_SUCCESS ? 0 : fail_mpi(e, "open", o->temp, code);
-    if (agree(j, rc, e) != 0) return -1;
+    const void *data = part ? j->sorted.values : j->sorted.keys;
+    int fd = open(o->temp, O_WRONLY | O_CLOEXEC);
+    int rc = fd >= 0 ? 0 : open_fail(e, o->temp);
     uint64_t header = 0;
-    rc = write_header(j, fh, part, &header, e);
-    rc |= move_all(j, fh, write_at_all, header + j->sorted.offset * size, data,
-                   j->sorted.n * size, size, o->path, e);
-    code = MPI_File_sync(fh);
-    if (rc == 0 && code != MPI_SUCCESS) rc = fail_mpi(e, "sync", o->path, code);
-    code = MPI_File_close(&fh);
-    if (rc == 0 && code != MPI_SUCCESS) rc = fail_mpi(e, "close", o->path, code);
+    if (rc == 0) rc = write_header(j, fd, part, &header, e);
+    if (rc == 0)
+        rc = ak_write_at(fd, data, j->sorted.n * size, header + j->sorted.offset * size,
+                         o->writeback, o->path, e);
+    if (rc == 0 && j->a->sort.sync && fsync(fd) != 0)
+        rc = ak_fail(e, "%s: write failed: %s", o->path, strerror(errno));
+    if (fd >= 0 && close(fd) != 0 && rc == 0)
+        rc = ak_fail(e, "%s: write failed: %s", o->path, strerror(errno));
     return agree(j, rc, e);
 }
 

@@ -27,6 +27,7 @@ static const ak_opt OPTIONS[] = {
      "split exactly: every rank ends with n/P keys (or one\n"
      "more) before writing; the output is the same", NULL, 0},
     RADIXSORT_OPTS_MEMORY,
+    AK_OPTS_SYNC(sort_args),
     AK_OPTS_DEVICE(sort_args),
     {"time", 0, AK_OPT_FLAG, offsetof(sort_args, time), NULL,
      "print, from rank 0, a line per rank: the milliseconds of\n"
@@ -37,9 +38,11 @@ static const ak_opt OPTIONS[] = {
     AK_OPTS_HELP_VERSION(sort_args),
     AK_OPT_HELP_TEXT(
         "\nEach rank reads its share of INPUT and writes its range of the output\n"
-        "(MPI-IO). Without --device or SCANKIT_DEVICE the ranks of a node take its\n"
-        "GPUs (else its devices) in turn. --memory, --host-memory and --temp-dir\n"
-        "apply to each rank: its local sort and its merge of the runs it received.\n"
+        "(pread/pwrite at its offset; with --sync each rank's range is on the\n"
+        "disk before the output is put in place). Without --device or\n"
+        "SCANKIT_DEVICE the ranks of a node take its GPUs (else its devices) in\n"
+        "turn. --memory, --host-memory and --temp-dir apply to each rank: its local\n"
+        "sort and its merge of the runs it received.\n"
         "Floats sort in IEEE totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.\n"
         "Exit status: 0 success, 1 bad input or failure on any rank (one line from\n"
         "rank 0), 2 usage error.\n"),
@@ -51,6 +54,6 @@ AK_DEFINE_CLI(radixsort_mpi, RADIXSORT_MPI_TOOL,
               "                 [--type " AK_SK_TYPE_NAMES "]\n"
               "                 [--descending] [--bits B:E] [--values FILE [--values-type TYPE]\n"
               "                 [--values-out FILE]] [--balanced] [--memory SIZE]\n"
-              "                 [--host-memory SIZE] [--temp-dir DIR] [--device SPEC] [--time]\n"
-              "                 [--list-devices] [--help] [--version]",
+              "                 [--host-memory SIZE] [--temp-dir DIR] [--sync] [--device SPEC]\n"
+              "                 [--time] [--list-devices] [--help] [--version]",
               OPTIONS, sort_mpi_args, NULL, radixsort_check_args, NULL)
