@@ -552,10 +552,11 @@ static void run_vqsort(bench *b, const bb_case *c, double sk_ms)
     if (!bb_vqsort_supports(c->prim)) return;
     for (int i = 0; i < 2; i++) {
         bb_measure m;
-        char why[200] = "", driver[200];
+        char why[200] = "", device[340];
         memset(&m, 0, sizeof m);
-        snprintf(driver, sizeof driver, "%s; %u thread(s)", bb_vqsort_version(),
-                 bb_vqsort_threads(b->vqsort[i]));
+        /* the host CPU's name without bb_host_cpu's "(serial, 1 thread)" */
+        snprintf(device, sizeof device, "%.*s (%u thread(s))", (int)strcspn(b->cpu, "("),
+                 b->cpu, bb_vqsort_threads(b->vqsort[i]));
         bb_impl vi;
         if (!b->vqsort[i]) {
             m.status = BB_UNAVAILABLE;
@@ -570,7 +571,7 @@ static void run_vqsort(bench *b, const bb_case *c, double sk_ms)
         } else {
             bb_measure_run(&b->opt, &vi, c, &m);
         }
-        record(b, c, names[i], b->cpu, driver, &m, sk_ms);
+        record(b, c, names[i], device, bb_vqsort_version(), &m, sk_ms);
     }
 }
 
