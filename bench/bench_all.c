@@ -554,9 +554,11 @@ static void run_vqsort(bench *b, const bb_case *c, double sk_ms)
         bb_measure m;
         char why[200] = "", device[340];
         memset(&m, 0, sizeof m);
-        /* the host CPU's name without bb_host_cpu's "(serial, 1 thread)" */
-        snprintf(device, sizeof device, "%.*s (%u thread(s))", (int)strcspn(b->cpu, "("),
-                 b->cpu, bb_vqsort_threads(b->vqsort[i]));
+        /* the host CPU's name without bb_host_cpu's " (serial, 1 thread)" */
+        size_t len = strcspn(b->cpu, "(");
+        while (len && b->cpu[len - 1] == ' ') len--;
+        snprintf(device, sizeof device, "%.*s (%u thread(s))", (int)len, b->cpu,
+                 bb_vqsort_threads(b->vqsort[i]));
         bb_impl vi;
         if (!b->vqsort[i]) {
             m.status = BB_UNAVAILABLE;
