@@ -45,9 +45,11 @@ void run_threads(unsigned count, const std::function<void(unsigned)> &f)
     for (std::thread &th : pool) th.join();
 }
 
+// The start of part i of n elements split in `parts`: floor(n * i / parts),
+// without forming n * i.
 size_t share(size_t n, unsigned parts, unsigned i)
 {
-    return (size_t)((unsigned __int128)n * i / parts);
+    return n / parts * i + n % parts * i / parts;
 }
 
 // The number of a's elements among the first k of the stable merge of a
