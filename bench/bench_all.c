@@ -20,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench_common.h"
 #include "peer_boost.h"
+#include "peer_vqsort.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -55,6 +56,8 @@ typedef struct bench {
     size_t host_n;
     bb_boost *boost;
     char boost_why[200];
+    bb_vqsort *vqsort[2];      /* Highway's vqsort: one thread, every core    */
+    char vqsort_why[200];
     int sk_unavailable[BB_PRIM_COUNT];
     char sk_unavailable_why[BB_PRIM_COUNT][256];
     FILE *csv;
@@ -548,6 +551,39 @@ static void record(bench *b, const bb_case *c, const char *impl, const char *dev
     if (m->status == BB_ERROR) b->errors++;
 }
 
+/* Highway's vqsort on the host: one thread ("vqsort"), every core
+ * ("vqsort_mt"). */
+static void run_vqsort(bench *b, const bb_case *c, double sk_ms)
+{
+    static const char *const names[2] = {"vqsort", "vqsort_mt"};
+    if (!bb_vqsort_supports(c->prim)) return;
+    for (int i = 0; i < 2; i++) {
+        bb_measure m;
+        char why[200] = "", device[340];
+        memset(&m, 0, sizeof m);
+        /* the host CPU's name without bb_host_cpu's " (serial, 1 thread)" */
+        size_t len = strcspn(b->cpu, "(");
+        while (len && b->cpu[len - 1] == ' ') len--;
+        snprintf(device, sizeof device, "%.*s (%u thread(s))", (int)len, b->cpu,
+                 bb_vqsort_threads(b->vqsort[i]));
+        bb_impl vi;
+        if (!b->vqsort[i]) {
+            m.status = BB_UNAVAILABLE;
+            snprintf(m.detail, sizeof m.detail, "%s", b->vqsort_why);
+        } else if (c->n > (size_t)1 << b->opt.serial_max_log2) {
+            m.status = BB_SKIPPED;
+            snprintf(m.detail, sizeof m.detail, "host peers run up to 2^%d "
+                     "(--serial-max-log2)", b->opt.serial_max_log2);
+        } else if (bb_vqsort_impl(b->vqsort[i], c, &vi, why, sizeof why)) {
+            m.status = BB_ERROR;
+            snprintf(m.detail, sizeof m.detail, "%s", why);
+        } else {
+            bb_measure_run(&b->opt, &vi, c, &m);
+        }
+        record(b, c, names[i], device, bb_vqsort_version(), &m, sk_ms);
+    }
+}
+
 static void run_case(bench *b, const bb_case *c)
 {
     bb_measure m;
@@ -613,6 +649,8 @@ static void run_case(bench *b, const bb_case *c)
         bb_measure_run(&b->opt, &ser, c, &m);
         record(b, c, "serial_qsort", b->cpu, b->cc, &m, sk_ms);
     }
+
+    run_vqsort(b, c, sk_ms);
 
     /* Boost.Compute */
     if (!bb_boost_supports(c->prim)) return;
@@ -740,6 +778,10 @@ int main(int argc, char **argv)
     if (b.opt.no_boost) snprintf(b.boost_why, sizeof b.boost_why, "left out (--no-boost)");
     else b.boost = bb_boost_open(b.clctx, b.queue, b.boost_why, sizeof b.boost_why);
     if (!b.boost) fprintf(stderr, "bench_all: Boost.Compute: %s\n", b.boost_why);
+    for (int i = 0; i < 2; i++)
+        if (!(b.vqsort[i] = bb_vqsort_open(i ? 0 : 1, b.vqsort_why, sizeof b.vqsort_why)))
+            break;
+    if (!b.vqsort[1]) fprintf(stderr, "bench_all: vqsort: %s\n", b.vqsort_why);
 
     if (!b.opt.csv || !strcmp(b.opt.csv, "-")) b.csv = stdout;
     else if (!(b.csv = fopen(b.opt.csv, "w"))) {
@@ -820,6 +862,8 @@ int main(int argc, char **argv)
     devbufs_release(&b);
     host_release(&b);
     bb_boost_close(b.boost);
+    bb_vqsort_close(b.vqsort[0]);
+    bb_vqsort_close(b.vqsort[1]);
     sk_context_free(b.ctx);
     if (b.csv != stdout && fclose(b.csv) != 0) b.errors++;
     fprintf(stderr, "bench_all: %.1f s; %d wrong result(s), %d error(s)\n", bb_now() - t_start,

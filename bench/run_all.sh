@@ -78,6 +78,9 @@ report() {
         m = $6; sub(/^.*; /, "", m); l = l (l ? ", " : "") $1 " by " m }
       END { if (l) print "- CUB merges: " l }' "$merged"
     awk -F, '$4 ~ /^serial/ { print "- serial C: " $5 ", " $6; exit }' "$merged"
+    awk -F, '$4 ~ /^vqsort/ && $10 == "ok" { v[$4] = $5 ", " $6 }
+      END { if ("vqsort" in v) print "- vqsort (host wall time): " v["vqsort"]
+            if ("vqsort_mt" in v) print "- vqsort_mt (host wall time): " v["vqsort_mt"] }' "$merged"
     [ -f "$dir/run.txt" ] && sed 's/^/- /' "$dir/run.txt"
     echo
     echo "Times in ms: scankit and Boost.Compute = device time from OpenCL profiling"

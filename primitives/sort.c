@@ -24,9 +24,9 @@
  * counts, where its keys of each digit value go (kernels/sort.cl). The
  * three-step passes stay for larger sorts and for SK_SCAN_PATH_REDUCE_THEN_SCAN.
  * The buffers alternate between the caller's and scratch, and an odd
- * number of passes ends with a copy back; keys-only sorts with an odd
- * number of passes (three or more) go through two scratch buffers instead
- * and need no copy (see pass_plan).
+ * number of passes ends with a copy back; keys-only sorts (and pairs on the
+ * CPU shape) with an odd number of passes (three or more) go through two
+ * scratch buffers instead and need no copy (see pass_plan).
  *
  * The entry points, the host-array forms, validation and the plan are in
  * sort_plan.c (sort.h).
@@ -41,6 +41,8 @@ SK_SCRATCH_ID(sort_aux, "sort: key bounds, line buffers");
 SK_SCRATCH_ID(sort_state, "sort: look-back state");
 SK_SCRATCH_ID(sort_keys, "sort: keys ping-pong");
 SK_SCRATCH_ID(sort_values, "sort: values ping-pong");
+SK_SCRATCH_ID(sort_keys2, "sort: second keys scratch (pairs, odd pass count)");
+SK_SCRATCH_ID(sort_values2, "sort: second values scratch (odd pass count)");
 SK_SCRATCH_ID(sort_hist, "sort: digit histograms");
 
 /* ---- programs ------------------------------------------------------------- */
@@ -456,23 +458,33 @@ static unsigned list_passes(const sort_job *j, uint64_t diff, pass_digit *out)
     return count;
 }
 
-/* Where each pass writes. Keys only, with an odd number of passes (three or
- * more): through two scratch buffers, the last pass into the caller's, so
- * that no copy is needed (keys, A, B, A, ..., keys). Otherwise the caller's
- * buffers and one scratch alternate, and an odd number of passes ends with
- * a copy back. */
+/* Where each pass writes. Keys only (any shape) or pairs (CPU shape), with
+ * an odd number of passes (three or more): through two scratch buffers, the
+ * last pass into the caller's, so that no copy is needed (keys, A, B, A,
+ * ..., keys; values likewise). Otherwise the caller's buffers and one
+ * scratch alternate, and an odd number of passes ends with a copy back. */
 typedef struct pass_plan {
     cl_mem keys, values;          /* the caller's */
     cl_mem tmp_k, tmp_v;          /* scratch */
-    cl_mem tmp_k2;                /* second key scratch, or NULL */
+    cl_mem tmp_k2, tmp_v2;        /* second scratch, or NULL (tmp_v2: pairs only) */
 } pass_plan;
+
+/* Pass i of count through the caller's buffer `own` and the scratch a, b. */
+static void three_way(cl_mem own, cl_mem a, cl_mem b, unsigned i, unsigned count, cl_mem *src,
+                      cl_mem *dst)
+{
+    *src = i == 0 ? own : i % 2 ? a : b;
+    *dst = i + 1 == count ? own : i % 2 ? b : a;
+}
 
 static pass_bufs pass_buffers(const pass_plan *pp, unsigned i, unsigned count)
 {
     if (pp->tmp_k2) {
-        cl_mem src = i == 0 ? pp->keys : i % 2 ? pp->tmp_k : pp->tmp_k2;
-        cl_mem dst = i + 1 == count ? pp->keys : i % 2 ? pp->tmp_k2 : pp->tmp_k;
-        return (pass_bufs){src, dst, NULL, NULL};
+        pass_bufs b = {NULL, NULL, NULL, NULL};
+        three_way(pp->keys, pp->tmp_k, pp->tmp_k2, i, count, &b.src_k, &b.dst_k);
+        if (pp->tmp_v2)
+            three_way(pp->values, pp->tmp_v, pp->tmp_v2, i, count, &b.src_v, &b.dst_v);
+        return b;
     }
     if (i % 2 == 0) return (pass_bufs){pp->keys, pp->tmp_k, pp->values, pp->tmp_v};
     return (pass_bufs){pp->tmp_k, pp->keys, pp->tmp_v, pp->values};
@@ -508,12 +520,19 @@ static sk_status open_scratch(sort_job *j, unsigned count, pass_plan *pp)
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, &sort_keys, r->n * j->p.key_size, &pp->tmp_k));
     /* The caller's scratch (measured with every pass, whose count may be
-     * even) has no second key buffer: an odd count ends with a copy. */
+     * even) has no second buffers: an odd count ends with a copy. Pairs
+     * take them on the CPU shape only (twice the scratch; on a GPU the
+     * memory is the scarcer). */
     bool own = !ctx->caller_scratch && !sk__measuring(ctx);
+    bool second = own && count % 2 == 1 && count >= 3 && (!r->value_size || !j->p.gpu);
     if (r->value_size)
         SK_TRY(sk__scratch_get(ctx, &sort_values, r->n * r->value_size, &pp->tmp_v));
-    else if (own && count % 2 == 1 && count >= 3)
+    if (second && !r->value_size)
         SK_TRY(sk__scratch_get(ctx, &sort_values, r->n * j->p.key_size, &pp->tmp_k2));
+    if (second && r->value_size) {
+        SK_TRY(sk__scratch_get(ctx, &sort_keys2, r->n * j->p.key_size, &pp->tmp_k2));
+        SK_TRY(sk__scratch_get(ctx, &sort_values2, r->n * r->value_size, &pp->tmp_v2));
+    }
 out:
     return st;
 }
@@ -525,7 +544,7 @@ sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem v
     sort_job j = {ctx, r, sk__sort_plan_for(ctx, r), 0, NULL, {0, 0}, NULL, 0, NULL};
     j.flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
     if (j.p.key_size == 4) j.flip &= 0xffffffffu;
-    pass_plan pp = {keys, values, NULL, NULL, NULL};
+    pass_plan pp = {keys, values, NULL, NULL, NULL, NULL};
     pass_digit passes[MAX_PASSES];
     uint64_t and_all = 0, or_all = 0;
     sk_status st = SK_OK;

@@ -4,7 +4,8 @@
 # device on the CPU), Criterion, Oclgrind, valgrind and strace (tests), Boost
 # headers (the Boost.Compute peer the quick benchmark test checks), Open MPI
 # (scankit_mpi, radixsort-mpi and their tests); --bench
-# adds the benchmark tools, --fuzz clang and libFuzzer (scripts/fuzz.sh).
+# adds the benchmark tools and Highway (libhwy-dev: vqsort, bench_all's CPU
+# sort peer), --fuzz clang and libFuzzer (scripts/fuzz.sh).
 # Runs apt-get as root, or through sudo. Does nothing when everything is there.
 set -euo pipefail
 
@@ -17,7 +18,7 @@ packages=(
 )
 for arg in "$@"; do
   case "$arg" in
-    --bench) packages+=(hyperfine gnuplot-nox) ;;
+    --bench) packages+=(hyperfine gnuplot-nox libhwy-dev) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;; # libFuzzer, for scripts/fuzz.sh
   esac
 done

@@ -481,6 +481,32 @@ Test(sort, large_inputs_should_match_reference_in_cpu_shape, .timeout = 600)
     check_case(&c);
 }
 
+/* Pairs whose keys vary in an odd number of digits (three or more): the
+ * CPU shape passes them through two scratch buffers each for keys and
+ * values, ending in the caller's, with no copy back. 24 varying bits of
+ * uint32 keys are three 8-bit digits, 40 of uint64 keys five; the large
+ * case goes through the line scatter (from 4 MiB of keys and values). */
+static void odd_passes_case(sk_type t, size_t vs, unsigned varying, int desc, size_t n)
+{
+    size_t ks = key_size(t);
+    unsigned char *keys = skt_malloc((n + 1) * ks);
+    uint64_t mask = ((uint64_t)1 << varying) - 1;
+    for (size_t i = 0; i < n; i++)
+        put_key(t, keys, i, (skt_rand() & mask) | (0x5a5a5a5a5a5a5a5aull & ~mask));
+    sort_case c = {t, vs, desc, 0, 0, n, D_UNIFORM, "cpu shape, odd pass count"};
+    check_keys(&c, keys);
+    free(keys);
+}
+
+Test(sort, pairs_with_an_odd_number_of_passes_should_match_reference_in_cpu_shape,
+     .timeout = 600)
+{
+    skt_force_shape(SK_SHAPE_CPU);
+    odd_passes_case(SK_UINT32, 4, 24, 0, 4999);
+    odd_passes_case(SK_UINT32, 4, 24, 1, ((size_t)1 << 19) + 1 + skt_rand_below(1000));
+    odd_passes_case(SK_UINT64, 8, 40, 1, 3001);
+}
+
 Test(sort, large_inputs_should_match_reference_in_gpu_shape, .timeout = 600)
 {
     skt_force_shape(SK_SHAPE_GPU);

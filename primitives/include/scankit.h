@@ -865,8 +865,10 @@ typedef enum sk_sort_order { SK_ASCENDING = 0, SK_DESCENDING = 1 } sk_sort_order
  *  Key types: all six sk_type values. Integers sort by value; floats in IEEE
  *  totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN (NaNs
  *  ordered among themselves by payload). Digits whose value is the same in
- *  every key are skipped. Scratch of n keys comes from the context. n of 0
- *  or 1 does nothing. Asynchronous on the context's queue, except for one
+ *  every key are skipped. Scratch of n keys comes from the context (2n
+ *  keys when three or more, an odd number, of digits vary: the last pass
+ *  then ends in `keys` with no copy back; with the caller's scratch, n
+ *  keys and a copy). n of 0 or 1 does nothing. Asynchronous on the context's queue, except for one
  *  small blocking read before the passes (which digits to skip).
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type or order, a buffer
  *  smaller than n keys), SK_E_SIZE (n keys overflowing size_t, scratch
@@ -880,7 +882,9 @@ SK_API sk_status sk_sort_keys(sk_context *ctx, sk_type key_type, cl_mem keys, si
 /*! sk_sort_pairs() :
  *  Sorts keys as sk_sort_keys() and moves the n values of `values` (4 or 8
  *  bytes each, `value_size`; any bits) with them. keys and values must be
- *  different buffers.
+ *  different buffers. Scratch of n keys and n values (on the CPU shape
+ *  twice that for an odd number, three or more, of varying digits, as for
+ *  keys; the GPU shape copies back instead).
  *  @return as sk_sort_keys(); SK_E_INVALID_ARG for a value_size other than
  *  4 or 8. */
 SK_API sk_status sk_sort_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
