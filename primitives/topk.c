@@ -126,8 +126,7 @@ static topk_plan plan_for(const sk_context *ctx, const topk_req *r)
     p.t = sk__tuning_for(ctx, SK_FAMILY_TOPK, ks);
     p.gpu = p.t.shape == SK_SHAPE_GPU;
     if (p.gpu && p.t.items == 0) p.t.items = 16;
-    p.flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
-    if (ks == 4) p.flip &= 0xffffffffu;
+    p.flip = sort_flip(r->order, ks);
     plan_parts(&p, r->n);
     return p;
 }
