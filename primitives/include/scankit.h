@@ -454,9 +454,11 @@ SK_API sk_status sk_context_profile_take(sk_context *ctx, double *device_seconds
 /* ------------------------------------------------------------------------ */
 
 /* X(suffix, value, name, bytes, cl, cl_bits, c_type, is_float, is_signed, alias):
- * one row per element type, the only list of their facts: the sk_type enum,
- * sk_type_size(), sk_type_name(), sk_type_parse() and the kernels' type
- * text are made from it, and so can a caller's own per-type tables.
+ * one row per element type of the operators; with SK_KEY_TYPE_MAP's rows
+ * (the sort keys of 8 and 16 bits, below) the only list of the types'
+ * facts: the sk_type enum, sk_type_size(), sk_type_name(), sk_type_parse()
+ * and the kernels' type text are made from them, and so can a caller's own
+ * per-type tables.
  *   suffix     enum name after SK_ (SK_INT32)
  *   value      enum value; stable once released
  *   name       canonical name, as sk_type_name() writes it
