@@ -106,17 +106,18 @@ typedef struct dtype_info {
     const char *aliases[2];   /* NULL-padded */
 } dtype_info;
 
-/* A little-endian .npy descr: '<', the kind ('f', 'i' or 'u'), the size. */
-#define NPY_DESCR_(bytes, is_float, is_signed) \
-    {'<', (is_float) ? 'f' : (is_signed) ? 'i' : 'u', (char)('0' + (bytes)), '\0'}
+/* A little-endian .npy descr: '<' ('|', no byte order, for one byte), the
+ * kind ('f', 'i' or 'u'), the size. */
+#define NPY_DESCR_(bytes, is_float, is_signed)                                   \
+    {(bytes) == 1 ? '|' : '<', (is_float) ? 'f' : (is_signed) ? 'i' : 'u',        \
+     (char)('0' + (bytes)), '\0'}
 
 static const dtype_info dtype_table[AK_DTYPE_COUNT] = {
 #define DTYPE_ROW_(suffix, value, name, bytes, cl, cl_bits, c_type, is_float, is_signed, alias) \
     [AK_##suffix] = {name, NPY_DESCR_(bytes, is_float, is_signed), bytes, is_float, is_signed, \
                      {alias, cl}},
-    SK_TYPE_MAP(DTYPE_ROW_)
+    SK_ALL_TYPES_MAP(DTYPE_ROW_)
 #undef DTYPE_ROW_
-    [AK_UINT8] = {"uint8", "|u1", 1, 0, 0, {"u8", NULL}},
 };
 
 static const dtype_info *dtype_lookup(ak_dtype t)
@@ -185,6 +186,14 @@ int ak_dtype_to_sk(ak_dtype t, sk_type *out)
     return 0;
 }
 
+int ak_dtype_to_sk_key(ak_dtype t, sk_type *out)
+{
+    if ((int)t < 0 || (int)t >= SK_KEY_TYPE_COUNT)
+        return -1;
+    *out = (sk_type)t;
+    return 0;
+}
+
 int ak_op_is_bitwise(sk_op op)
 {
     return op == SK_OP_AND || op == SK_OP_OR || op == SK_OP_XOR;
@@ -204,6 +213,15 @@ int ak_check_sk_type(const char *name, ak_dtype t, const char *verb, ak_err *e)
     if (ak_dtype_to_sk(t, &st) != 0)
         return ak_fail(e, "%s: element type %s cannot be %s (use %s)", name, ak_dtype_name(t),
                        verb, AK_SK_TYPE_NAMES);
+    return 0;
+}
+
+int ak_check_sk_key_type(const char *name, ak_dtype t, const char *verb, ak_err *e)
+{
+    sk_type st;
+    if (ak_dtype_to_sk_key(t, &st) != 0)
+        return ak_fail(e, "%s: element type %s cannot be %s (use %s)", name, ak_dtype_name(t),
+                       verb, AK_SK_KEY_TYPE_NAMES);
     return 0;
 }
 
@@ -417,6 +435,7 @@ static const type_kind TYPE_KINDS[] = {
     {AK_OPT_FLOAT_TYPE, TYPE_BIT(AK_FLOAT32) | TYPE_BIT(AK_FLOAT64), " (use float32 or float64)"},
     {AK_OPT_INDEX_TYPE, TYPE_BIT(AK_UINT32) | TYPE_BIT(AK_UINT64), " (use uint32 or uint64)"},
     {AK_OPT_ANY_TYPE, SCANKIT_TYPE_BITS | TYPE_BIT(AK_UINT8), ""},
+    {AK_OPT_KEY_TYPE, (1u << SK_KEY_TYPE_COUNT) - 1, " (use " AK_SK_KEY_TYPE_NAMES ")"},
 };
 
 static const type_kind *type_kind_of(ak_opt_kind kind)

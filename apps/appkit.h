@@ -95,18 +95,18 @@ int ak_exit_status(const char *tool, int rc, const ak_err *e);
 /* Element types                                                             */
 /* ------------------------------------------------------------------------ */
 
-/*! ak_dtype : element types of files. The rows of SK_TYPE_MAP, with the
- *  values of the matching sk_type (AK_INT32 == SK_INT32), then AK_UINT8
- *  for flag arrays. */
+/*! ak_dtype : element types of files: every sk_type (SK_ALL_TYPES_MAP's
+ *  rows), with the value of the matching sk_type (AK_INT32 == SK_INT32).
+ *  The six of SK_TYPE_MAP are what every program computes with; the 8- and
+ *  16-bit ones are sort keys (and AK_UINT8 flag arrays). */
 typedef enum ak_dtype {
     AK_DTYPE_NONE = -1,
 #define AK_DTYPE_ENUM_(suffix, ...) AK_##suffix = SK_##suffix,
-    SK_TYPE_MAP(AK_DTYPE_ENUM_)
+    SK_ALL_TYPES_MAP(AK_DTYPE_ENUM_)
 #undef AK_DTYPE_ENUM_
-    AK_UINT8 = SK_TYPE_COUNT
 } ak_dtype;
 
-#define AK_DTYPE_COUNT (SK_TYPE_COUNT + 1)
+#define AK_DTYPE_COUNT SK_KEY_TYPE_COUNT
 
 size_t ak_dtype_size(ak_dtype t);           /* 0 for an invalid type       */
 const char *ak_dtype_name(ak_dtype t);      /* "uint32", ...; "?" if invalid */
@@ -115,13 +115,20 @@ int ak_dtype_is_float(ak_dtype t);
 int ak_dtype_is_signed(ak_dtype t);         /* signed integer types        */
 
 /*! ak_dtype_parse() : "int32", "uint32", "int64", "uint64", "float32",
- *  "float64", "uint8" and the aliases "i32" "int" "u32" "uint" "i64" "long"
- *  "u64" "ulong" "f32" "float" "f64" "double" "u8". @return 0 or -1. */
+ *  "float64", "uint8", "int8", "uint16", "int16", "float16" and the
+ *  aliases "i32" "int" "u32" "uint" "i64" "long" "u64" "ulong" "f32"
+ *  "float" "f64" "double" "u8" "uchar" "i8" "char" "u16" "ushort" "i16"
+ *  "short" "f16" "half". @return 0 or -1. */
 int ak_dtype_parse(const char *name, ak_dtype *out);
 
 /*! ak_dtype_to_sk() : @return 0 and sets *out for the six scankit types,
  *  -1 for AK_UINT8 or an invalid type. */
 int ak_dtype_to_sk(ak_dtype t, sk_type *out);
+
+/*! ak_dtype_to_sk_key() : @return 0 and sets *out for every sort key type
+ *  (every sk_type, the 8- and 16-bit ones included), -1 for an invalid
+ *  type. */
+int ak_dtype_to_sk_key(ak_dtype t, sk_type *out);
 
 /*! ak_op_is_bitwise() : 1 for SK_OP_AND, SK_OP_OR and SK_OP_XOR. */
 int ak_op_is_bitwise(sk_op op);
@@ -135,6 +142,11 @@ int ak_check_op_type(const char *name, ak_dtype t, sk_op op, ak_err *e);
  *  six scankit types, else fails with "name: element type T cannot be
  *  <verb> (use ...)". @return 0 or -1. */
 int ak_check_sk_type(const char *name, ak_dtype t, const char *verb, ak_err *e);
+
+/*! ak_check_sk_key_type() : the elements of the file `name` are sort keys
+ *  (of any sk_type), else fails with "name: element type T cannot be
+ *  <verb> (use ...)". @return 0 or -1. */
+int ak_check_sk_key_type(const char *name, ak_dtype t, const char *verb, ak_err *e);
 
 /*! ak_check_scan_type() : the elements of the file `name` can be scanned
  *  with op: ak_check_sk_type(name, t, "scanned") and ak_check_op_type().
@@ -155,6 +167,9 @@ int ak_check_value_type(const char *name, ak_dtype t, ak_err *e);
 /*! The list of type names for usage text. */
 #define AK_SK_TYPE_NAMES "uint32|int32|uint64|int64|float32|float64"
 
+/*! The list of sort key type names for usage text. */
+#define AK_SK_KEY_TYPE_NAMES AK_SK_TYPE_NAMES "|uint8|int8|uint16|int16|float16"
+
 /* ------------------------------------------------------------------------ */
 /* Command-line options                                                      */
 /* ------------------------------------------------------------------------ */
@@ -174,7 +189,8 @@ typedef enum ak_opt_kind {
     AK_OPT_TYPE,       /* one of the six scankit types: ak_dtype                */
     AK_OPT_FLOAT_TYPE, /* float32 or float64: ak_dtype                          */
     AK_OPT_INDEX_TYPE, /* uint32 or uint64: ak_dtype                            */
-    AK_OPT_ANY_TYPE,   /* any element type, uint8 included: ak_dtype            */
+    AK_OPT_ANY_TYPE,   /* the six scankit types and uint8: ak_dtype            */
+    AK_OPT_KEY_TYPE,   /* a sort key: every sk_type, 8 and 16 bits too: ak_dtype */
     AK_OPT_OP,         /* add, mul, min, max, and, or, xor: sk_op (default add) */
     AK_OPT_FORMAT,     /* raw or npy: ak_format (default AK_FORMAT_AUTO)        */
     AK_OPT_MEMORY,     /* bytes, suffixes K M G T, above 0: size_t (0 unless
@@ -263,7 +279,7 @@ typedef struct ak_opt {
 
 /*! --type of keys (field `type`). */
 #define AK_OPTS_KEY_TYPE(T)                                                 \
-    {"type", 't', AK_OPT_TYPE, offsetof(T, type), "TYPE",                   \
+    {"type", 't', AK_OPT_KEY_TYPE, offsetof(T, type), "TYPE",               \
      "key type of a raw file (default uint32); must agree with\n"          \
      "the dtype of a .npy file", NULL, 0}
 

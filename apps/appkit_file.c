@@ -374,9 +374,13 @@ static int check_header(const npy_header *h, const char *name, ak_dtype *type,
         return ak_fail(e, "%s: unsupported .npy dtype (structured)", name);
     if (is_big_endian_descr(h->descr))
         return ak_fail(e, "%s: big-endian .npy dtype '%s' is not supported", name, h->descr);
-    if (dtype_from_descr(h->descr, type) != 0)
-        return ak_fail(e, "%s: unsupported .npy dtype '%s' (use <i4 <u4 <i8 <u8 <f4 <f8 |u1)",
-                       name, h->descr);
+    if (dtype_from_descr(h->descr, type) != 0) {
+        char known[4 * AK_DTYPE_COUNT + 1] = "";
+        for (int t = 0; t < AK_DTYPE_COUNT; t++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", t ? " " : "",
+                     ak_dtype_npy_descr((ak_dtype)t));
+        return ak_fail(e, "%s: unsupported .npy dtype '%s' (use %s)", name, h->descr, known);
+    }
     if (h->fortran_order)
         return ak_fail(e, "%s: .npy with fortran_order True is not supported", name);
     if (h->ndim != 1) {

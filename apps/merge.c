@@ -80,7 +80,7 @@ static int read_keys(ak_run *r, ak_err *e)
     const merge_args *a = r->args;
     merge_job *j = r->job;
     if (ak_run_read(r, a->inputs[0], a->type, AK_UINT32, &j->a, e) != 0 ||
-        ak_check_sk_type(name_of(a->inputs[0]), j->a.type, "merged", e) != 0 ||
+        ak_check_sk_key_type(name_of(a->inputs[0]), j->a.type, "merged", e) != 0 ||
         ak_run_read(r, a->inputs[1], a->type, j->a.type, &j->b, e) != 0 ||
         check_alike(a->inputs, &j->a, &j->b, "A and B", e) != 0)
         return -1;

@@ -55,7 +55,7 @@ static const ak_opt OPTIONS[] = {
 };
 
 AK_DEFINE_CLI(merge, MERGE_TOOL,
-              "merge A B [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
+              "merge A B [-o OUTPUT] [--type " AK_SK_KEY_TYPE_NAMES "]\n"
               "             [--descending] [--values VA VB [--values-type TYPE]\n"
               "             [--values-out FILE]] [--memory SIZE] [--check] [--device SPEC]\n"
               "             [--list-devices]"

@@ -89,7 +89,7 @@ static const ak_opt OPTIONS[] = {
 };
 
 AK_DEFINE_CLI(radixsort, RADIXSORT_TOOL,
-              "radixsort INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
+              "radixsort INPUT [-o OUTPUT] [--type " AK_SK_KEY_TYPE_NAMES "]\n"
               "                 [--descending] [--bits B:E] [--values FILE [--values-type TYPE]\n"
               "                 [--values-out FILE]] [--segments OFFSETS\n"
               "                 [--offsets-type uint32|uint64]] [--memory SIZE] [--host-memory SIZE]\n"
@@ -100,7 +100,7 @@ AK_DEFINE_CLI(radixsort, RADIXSORT_TOOL,
 
 int radixsort_check_key_type(const sort_args *a, const char *name, ak_dtype t, ak_err *e)
 {
-    if (ak_check_sk_type(name, t, "sorted", e) != 0)
+    if (ak_check_sk_key_type(name, t, "sorted", e) != 0)
         return -1;
     unsigned bits = 8 * (unsigned)ak_dtype_size(t);
     if (a->has_bits && a->end_bit > bits)

@@ -145,6 +145,8 @@ static int probe_inputs(const sort_args *a, plan *p, ak_err *e)
 {
     p->parts = 1 + (a->values != NULL);
     if (probe(a->input, a->type, &p->in[0], e) != 0 ||
+        ak_check_sk_type(ak_display_name(a->input, 0), p->in[0].type, "sorted across ranks",
+                         e) != 0 ||
         radixsort_check_key_type(a, ak_display_name(a->input, 0), p->in[0].type, e) != 0)
         return -1;
     if (!a->values) return 0;

@@ -47,7 +47,7 @@ static int read_inputs(ak_run *r, ak_err *e)
     search_job *j = r->job;
     const char *hay = ak_display_name(a->inputs[0], 0), *nd = ak_display_name(a->inputs[1], 0);
     if (ak_run_read(r, a->inputs[0], a->type, AK_UINT32, &j->hay, e) != 0 ||
-        ak_check_sk_type(hay, j->hay.type, "searched", e) != 0 ||
+        ak_check_sk_key_type(hay, j->hay.type, "searched", e) != 0 ||
         ak_run_read(r, a->inputs[1], a->type, j->hay.type, &j->needles, e) != 0)
         return -1;
     if (j->needles.type != j->hay.type)

@@ -40,7 +40,7 @@ static const ak_opt OPTIONS[] = {
 };
 
 AK_DEFINE_CLI(search, SEARCH_TOOL,
-              "search HAYSTACK NEEDLES [-o OUTPUT] [--upper] [--type " AK_SK_TYPE_NAMES "]\n"
+              "search HAYSTACK NEEDLES [-o OUTPUT] [--upper] [--type " AK_SK_KEY_TYPE_NAMES "]\n"
               "              [--descending] [--format raw|npy] [--device SPEC] [--list-devices]\n"
               "              [--time] [--progress] [--help] [--version]",
               OPTIONS, search_args, NULL, NULL, NULL)

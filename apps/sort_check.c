@@ -133,7 +133,7 @@ sort_key_bits sort_whole_key(ak_dtype t)
 sort_call sort_call_of(ak_dtype keys, int descending)
 {
     sort_call c = {SK_UINT32, descending ? SK_DESCENDING : SK_ASCENDING};
-    ak_dtype_to_sk(keys, &c.type);
+    ak_dtype_to_sk_key(keys, &c.type);
     return c;
 }
 

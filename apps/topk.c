@@ -55,7 +55,7 @@ static int read_inputs(ak_run *r, ak_err *e)
     const topk_args *a = r->args;
     topk_job *j = r->job;
     if (ak_run_read(r, a->input, a->type, AK_UINT32, &j->keys, e) != 0 ||
-        ak_check_sk_type(ak_run_input_name(r), j->keys.type, "selected", e) != 0)
+        ak_check_sk_key_type(ak_run_input_name(r), j->keys.type, "selected", e) != 0)
         return -1;
     if (a->k > j->keys.n)
         return ak_fail(e, "%s: -k %llu exceeds its %zu keys", ak_run_input_name(r),

@@ -63,7 +63,7 @@ static const ak_opt OPTIONS[] = {
 };
 
 AK_DEFINE_CLI(topk, TOPK_TOOL,
-              "topk INPUT -k K [-o OUTPUT] [--largest] [--sorted] [--type " AK_SK_TYPE_NAMES "]\n"
+              "topk INPUT -k K [-o OUTPUT] [--largest] [--sorted] [--type " AK_SK_KEY_TYPE_NAMES "]\n"
               "            [--values FILE [--values-type TYPE] [--values-out FILE]]\n"
               "            [--indices-out FILE] [--format raw|npy] [--device SPEC]\n"
               "            [--list-devices] [--time] [--progress] [--help] [--version]",

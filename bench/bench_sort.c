@@ -1,8 +1,10 @@
 /*
  * bench_sort - scankit's radix sort (sk_sort_keys, sk_sort_pairs on uint32
- * keys, uint32 values) against, in the same run and on the same data: a
- * serial C LSD radix sort (8-bit digits, all four histograms in one read,
- * constant digits skipped) and qsort.
+ * keys, uint32 values; for uniform keys also uint16 and uint8 keys) against,
+ * in the same run and on the same data: a serial C LSD radix sort (8-bit
+ * digits, all four histograms in one read, constant digits skipped: the
+ * narrow keys' high digits too, though it reads them as uint32 words) and
+ * qsort (of the keys as uint32 words).
  *
  *   bench_sort [--min-log2 K] [--max-log2 K] [--repeats R] [--device SPEC]
  *              [--shape cpu|gpu] [--seed S] [--qsort-max-log2 K]
@@ -100,14 +102,15 @@ static int parse_options(int argc, char **argv, options *o)
 
 /* ---- data ----------------------------------------------------------------------- */
 
-/* Keys: AND of `words` random words (1 = uniform), high halves. */
-static void fill_keys(uint32_t *k, size_t n, int words, uint64_t seed)
+/* Keys of `bytes` bytes: AND of `words` random words (1 = uniform), their
+ * top bits. */
+static void fill_keys(uint32_t *k, size_t n, int words, size_t bytes, uint64_t seed)
 {
     uint64_t s = seed;
     for (size_t i = 0; i < n; i++) {
         uint64_t w = ~(uint64_t)0;
         for (int j = 0; j < words; j++) w &= sk_splitmix64_next(&s);
-        k[i] = (uint32_t)(w >> 32);
+        k[i] = (uint32_t)(w >> (64 - 8 * bytes));
     }
 }
 
@@ -171,7 +174,31 @@ typedef struct bench {
     uint32_t *in, *idx, *ref_k, *ref_v, *work_k, *work_v, *tmp_k, *tmp_v;
     kv *pairs;
     size_t cap;
+    size_t ks;                /* key bytes on the device: 4, 2 or 1 */
+    unsigned char *packed;    /* the keys as the device holds them */
 } bench;
+
+/* The device's key type of ks bytes. */
+static sk_type key_type_of(size_t ks)
+{
+    return ks == 1 ? SK_UINT8 : ks == 2 ? SK_UINT16 : SK_UINT32;
+}
+
+/* b->packed = the n keys of b->in at b->ks bytes each (little-endian). */
+static void pack_keys(bench *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) memcpy(b->packed + i * b->ks, &b->in[i], b->ks);
+}
+
+/* b->work_k = the n keys of b->packed, widened. */
+static void unpack_keys(bench *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = 0;
+        memcpy(&k, b->packed + i * b->ks, b->ks);
+        b->work_k[i] = k;
+    }
+}
 
 static int fail_sk(bench *b, sk_status st, const char *what)
 {
@@ -216,7 +243,9 @@ static double qsort_ms(bench *b, size_t n, bool pairs)
 
 static int upload(bench *b, size_t n, bool pairs)
 {
-    cl_int rc = clEnqueueWriteBuffer(b->q, b->dk, CL_FALSE, 0, n * 4, b->in, 0, NULL, NULL);
+    pack_keys(b, n);
+    cl_int rc =
+        clEnqueueWriteBuffer(b->q, b->dk, CL_FALSE, 0, n * b->ks, b->packed, 0, NULL, NULL);
     if (rc == CL_SUCCESS && pairs)
         rc = clEnqueueWriteBuffer(b->q, b->dv, CL_FALSE, 0, n * 4, b->idx, 0, NULL, NULL);
     if (rc == CL_SUCCESS) rc = clFinish(b->q);
@@ -251,8 +280,9 @@ static int sk_run(bench *b, size_t n, bool pairs, double *dev, double *kern, dou
     double secs = 0;
     if (upload(b, n, pairs) != 0 || marker(b, &m0) != 0) return -1;
     double t0 = (bb_now() * 1e3);
-    sk_status st = pairs ? sk_sort_pairs(b->ctx, SK_UINT32, 4, b->dk, b->dv, n, SK_ASCENDING)
-                         : sk_sort_keys(b->ctx, SK_UINT32, b->dk, n, SK_ASCENDING);
+    sk_type t = key_type_of(b->ks);
+    sk_status st = pairs ? sk_sort_pairs(b->ctx, t, 4, b->dk, b->dv, n, SK_ASCENDING)
+                         : sk_sort_keys(b->ctx, t, b->dk, n, SK_ASCENDING);
     int rc = st == SK_OK ? marker(b, &m1) : -1;
     if (st == SK_OK) st = sk_context_finish(b->ctx);
     *wall = (bb_now() * 1e3) - t0;
@@ -268,7 +298,9 @@ static int sk_run(bench *b, size_t n, bool pairs, double *dev, double *kern, dou
 /* Compares the device result with the serial radix sort's. */
 static int sk_check(bench *b, size_t n, bool pairs)
 {
-    cl_int rc = clEnqueueReadBuffer(b->q, b->dk, CL_TRUE, 0, n * 4, b->work_k, 0, NULL, NULL);
+    cl_int rc =
+        clEnqueueReadBuffer(b->q, b->dk, CL_TRUE, 0, n * b->ks, b->packed, 0, NULL, NULL);
+    if (rc == CL_SUCCESS) unpack_keys(b, n);
     if (rc == CL_SUCCESS && pairs)
         rc = clEnqueueReadBuffer(b->q, b->dv, CL_TRUE, 0, n * 4, b->work_v, 0, NULL, NULL);
     if (rc != CL_SUCCESS) return fail_cl(rc, "download");
@@ -290,7 +322,7 @@ typedef struct row {
 /* qs < 0: qsort not run at this size. */
 static void print_row(const row *r)
 {
-    printf("| %-9s | %-5s | %9zu | %8.2f | %8.2f | %8.2f | %7.1f | %8.2f |", r->dist, r->what,
+    printf("| %-9s | %-9s | %9zu | %8.2f | %8.2f | %8.2f | %7.1f | %8.2f |", r->dist, r->what,
            r->n, r->dev, r->kern, r->wall, (double)r->n / r->dev * 1e-3, r->lsd);
     if (r->qs < 0) printf(" %9s |", "-");
     else printf(" %9.2f |", r->qs);
@@ -329,7 +361,7 @@ static int measure(bench *b, size_t n, bool pairs, row *r)
 /* Input, reference result (serial radix sort, checked sorted). */
 static int prepare(bench *b, size_t n, int words)
 {
-    fill_keys(b->in, n, words, b->o.seed + n);
+    fill_keys(b->in, n, words, b->ks, b->o.seed + n);
     for (size_t i = 0; i < n; i++) b->idx[i] = (uint32_t)i;
     memcpy(b->ref_k, b->in, n * 4);
     memcpy(b->ref_v, b->idx, n * 4);
@@ -360,6 +392,7 @@ static int open_all(bench *b)
                            &b->tmp_k, &b->tmp_v};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (!(*arrays[i] = malloc(n * 4))) return fail_sk(b, SK_E_OUT_OF_MEMORY, "malloc");
+    if (!(b->packed = malloc(n * 4))) return fail_sk(b, SK_E_OUT_OF_MEMORY, "malloc");
     if (!(b->pairs = malloc(n * sizeof *b->pairs)))
         return fail_sk(b, SK_E_OUT_OF_MEMORY, "malloc");
     b->cap = n;
@@ -374,6 +407,7 @@ static void close_all(bench *b)
     free(b->in); free(b->idx); free(b->ref_k); free(b->ref_v);
     free(b->work_k); free(b->work_v); free(b->tmp_k); free(b->tmp_v);
     free(b->pairs);
+    free(b->packed);
 }
 
 static void print_header(bench *b)
@@ -385,13 +419,13 @@ static void print_header(bench *b)
     printf("device: %s (%s), %s shape, %u compute units; median of %d after a warm-up\n",
            d.device_name, d.platform_name, shape == SK_SHAPE_GPU ? "gpu" : "cpu",
            d.compute_units, b->o.repeats);
-    printf("uint32 keys (pairs: + uint32 values). scankit in ms: device = marker to marker "
+    printf("uint32 keys, or u16 / u8 (pairs: + uint32 values). scankit in ms: device = marker to marker "
            "on the queue\n(all commands of the call), kernels = span of its launches, wall = "
            "call + finish.\nBaselines: wall ms on one host core. Ratios = baseline / device."
            "\n\n");
-    printf("| dist      | what  |         n |   device |  kernels |     wall | Mkeys/s |"
+    printf("| dist      | what      |         n |   device |  kernels |     wall | Mkeys/s |"
            "  LSD ms |  qsort ms | vs LSD | vs qsort |\n");
-    printf("|-----------|-------|-----------|----------|----------|----------|---------|"
+    printf("|-----------|-----------|-----------|----------|----------|----------|---------|"
            "----------|-----------|--------|----------|\n");
 }
 
@@ -405,18 +439,26 @@ int main(int argc, char **argv)
         return 1;
     }
     print_header(&b);
-    static const struct { const char *name; int words; } dists[] = {{"uniform", 1},
-                                                                     {"entropy:2", 2}};
+    /* uint32 keys of both distributions, then uniform uint16 and uint8 keys. */
+    static const struct {
+        const char *name, *keys, *pairs;
+        int words;
+        size_t ks;
+    } rows[] = {{"uniform", "keys", "pairs", 1, 4},
+                {"entropy:2", "keys", "pairs", 2, 4},
+                {"uniform", "u16 keys", "u16 pairs", 1, 2},
+                {"uniform", "u8 keys", "u8 pairs", 1, 1}};
     int wrong = 0;
-    for (size_t d = 0; d < 2; d++)
+    for (size_t d = 0; d < sizeof rows / sizeof rows[0]; d++)
         for (int k = b.o.min_log2; k <= b.o.max_log2; k++) {
             size_t n = (size_t)1 << k;
-            if (prepare(&b, n, dists[d].words) != 0) {
+            b.ks = rows[d].ks;
+            if (prepare(&b, n, rows[d].words) != 0) {
                 wrong = 1;
                 continue;
             }
             for (int p = 0; p < 2; p++) {
-                row r = {dists[d].name, p ? "pairs" : "keys", n, 0, 0, 0, 0, 0};
+                row r = {rows[d].name, p ? rows[d].pairs : rows[d].keys, n, 0, 0, 0, 0, 0};
                 if (measure(&b, n, p == 1, &r) != 0) wrong = 1;
                 else print_row(&r);
             }

@@ -113,7 +113,13 @@ void sk_os_rank(uint *x, uint mask, __local uint *lp, __local uint *cnt, __local
 
 /* Full tiles load their keys as 16-byte vectors (a work-item's keys are
  * consecutive and start at a multiple of the vector). */
-#if SK_KEY_BITS == 32
+#if SK_KEY_BITS == 8
+#define SK_OS_VEC_T uchar16
+#define SK_OS_VEC_N 16
+#elif SK_KEY_BITS == 16
+#define SK_OS_VEC_T ushort8
+#define SK_OS_VEC_N 8
+#elif SK_KEY_BITS == 32
 #define SK_OS_VEC_T uint4
 #define SK_OS_VEC_N 4
 #else

@@ -96,7 +96,18 @@ __kernel void sk_sort_scatter_chunks(__global const SK_KEY_T *keys, __global SK_
 #define SK_CAT(a, b) SK_CAT_(a, b)
 
 /* The SK_LINE elements at `line` to `dst` (a multiple of SK_LINE places
- * from an aligned base) by non-temporal stores of 64 bytes. */
+ * from an aligned base) by non-temporal stores of 64 bytes (16 and 32 for
+ * 8- and 16-bit keys). */
+void sk_put_line_uchar(__global const uchar *line, __global uchar *dst)
+{
+    __builtin_nontemporal_store(vload16(0, line), (__global uchar16 *)dst);
+}
+
+void sk_put_line_ushort(__global const ushort *line, __global ushort *dst)
+{
+    __builtin_nontemporal_store(vload16(0, line), (__global ushort16 *)dst);
+}
+
 void sk_put_line_uint(__global const uint *line, __global uint *dst)
 {
     __builtin_nontemporal_store(vload16(0, line), (__global uint16 *)dst);

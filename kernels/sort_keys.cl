@@ -5,8 +5,9 @@
  * agree on every key type and order.
  *
  * The host places a configuration before this text:
- *   SK_KEY_T       uint or ulong: the key's bits (keys are never converted)
- *   SK_KEY_BITS    32 or 64
+ *   SK_KEY_T       uchar, ushort, uint or ulong: the key's bits (keys are
+ *                  never converted; float16 keys are ushort bit patterns)
+ *   SK_KEY_BITS    8, 16, 32 or 64
  *   SK_KEY_KIND    0 unsigned, 1 signed integer, 2 IEEE float
  *   SK_COUNT_T     uint, or ulong when n may reach 2^32
  *   SK_RADIX_BITS  digit width (GPU shape: at most 8); SK_RADIX = 1 << SK_RADIX_BITS
@@ -55,7 +56,9 @@ bool sk_key_before(SK_KEY_T x, SK_KEY_T y, SK_ORDER_T flip)
 #define SK_RADIX (1u << SK_RADIX_BITS)
 #define SK_SIGN ((SK_KEY_T)1 << (SK_KEY_BITS - 1))
 
-/* The bits a key is ordered by (see the top of the file). */
+/* The bits a key is ordered by (see the top of the file). For 8- and
+ * 16-bit keys the arithmetic is on int (promotion); the result is cut back
+ * to SK_KEY_T's bits on return. */
 SK_KEY_T sk_key_bits(SK_KEY_T k, SK_KEY_T flip)
 {
 #if SK_KEY_KIND == 1

@@ -20,6 +20,8 @@ static sk_status check_local(const mpi_sort *s, const void *keys, const void *va
         return SK_E_INVALID_ARG;
     if (s->key_size == 0 || (s->order != SK_ASCENDING && s->order != SK_DESCENDING))
         return SK_E_INVALID_ARG;
+    if ((unsigned)s->type >= SK_TYPE_COUNT) /* the 8- and 16-bit keys */
+        return SK_E_UNSUPPORTED;
     if (s->value_size != 0 && s->value_size != 4 && s->value_size != 8)
         return SK_E_INVALID_ARG;
     if (s->begin_bit >= s->end_bit || s->end_bit > 8 * s->key_size)

@@ -67,8 +67,7 @@ static bool is_scan(const bykey_call *c)
 static sk_status check_sizes(sk_context *ctx, const bykey_call *c, size_t bytes[3])
 {
     sk_status st = SK_OK;
-    if ((unsigned)c->key_type >= SK_TYPE_COUNT)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid key type %d", (int)c->key_type);
+    SK_TRY(sk__require_op_type(ctx, c->key_type));
     SK_TRY(sk__require_fp64(ctx, c->key_type));
     if (c->m) SK_TRY(sk__validate_monoid(ctx, c->m));
     SK_TRY(sk__byte_size(ctx, c->n, sk_type_size(c->key_type), &bytes[0]));

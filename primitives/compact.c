@@ -34,8 +34,8 @@ static const char *const cl_types[SK_TYPE_COUNT] = {
 
 sk_status sk__compact_validate_spec(sk_context *ctx, const compact_spec *s)
 {
-    if ((unsigned)s->type >= SK_TYPE_COUNT)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid element type %d", (int)s->type);
+    sk_status st0 = sk__require_op_type(ctx, s->type);
+    if (st0 != SK_OK) return st0;
     if (s->keep == KEEP_IF && (!s->predicate || !*s->predicate))
         return sk__fail(ctx, SK_E_INVALID_ARG, "predicate is NULL or empty");
     if (s->keep == KEEP_IF && sk__check_user_code(ctx, "predicate", s->predicate) != SK_OK)

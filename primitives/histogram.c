@@ -55,9 +55,10 @@ static const char *const cl_types[SK_TYPE_COUNT] = {
 #undef HIST_CL_TYPE_
 };
 
-static const char *const cl_bits[SK_TYPE_COUNT] = {
+/* Every key type's: the radix selection's digits take the sort keys. */
+static const char *const cl_bits[SK_KEY_TYPE_COUNT] = {
 #define HIST_CL_BITS_(suffix, value, name, bytes, cl, bits, ...) [SK_##suffix] = bits,
-    SK_TYPE_MAP(HIST_CL_BITS_)
+    SK_ALL_TYPES_MAP(HIST_CL_BITS_)
 #undef HIST_CL_BITS_
 };
 
@@ -118,8 +119,8 @@ static sk_status validate_req(sk_context *ctx, hist_req *r)
 {
     size_t bytes = 0;
     sk_status st = SK_OK;
-    if ((unsigned)r->type >= SK_TYPE_COUNT)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid element type %d", (int)r->type);
+    sk_status st0 = sk__require_op_type(ctx, r->type);
+    if (st0 != SK_OK) return st0;
     if (r->bins == 0) return sk__fail(ctx, SK_E_INVALID_ARG, "bins is 0");
     SK_TRY(sk__byte_size(ctx, r->n, sk_type_size(r->type), &bytes));
     SK_TRY(sk__byte_size(ctx, r->bins, sizeof(cl_ulong), &bytes));
@@ -154,6 +155,7 @@ static sk_status check_edges(sk_context *ctx, sk_type t, const void *edges, size
     }
             SK_TYPE_MAP(HIST_CHECK_)
 #undef HIST_CHECK_
+        default: break; /* sort key types only: refused before */
         }
         if (nan) return sk__fail(ctx, SK_E_INVALID_ARG, "edges[%zu] is NaN", i);
         if (down)

@@ -59,8 +59,18 @@ void sk__arg_uint(sk__args *a, const char *name, unsigned v)
 
 void sk__arg_word(sk__args *a, const char *name, size_t size, uint64_t v)
 {
-    if (size == sizeof(cl_uint)) sk__arg_uint(a, name, (unsigned)v);
-    else sk__arg_ulong(a, name, v);
+    if (size == sizeof(cl_uchar)) {
+        cl_uchar u = (cl_uchar)v;
+        arg_set(a, sizeof u, &u);
+        arg_trace(a, name, u);
+    } else if (size == sizeof(cl_ushort)) {
+        cl_ushort u = (cl_ushort)v;
+        arg_set(a, sizeof u, &u);
+        arg_trace(a, name, u);
+    } else if (size == sizeof(cl_uint))
+        sk__arg_uint(a, name, (unsigned)v);
+    else
+        sk__arg_ulong(a, name, v);
 }
 
 void sk__arg_real(sk__args *a, const char *name, size_t size, double v)

@@ -188,8 +188,7 @@ static sk_status merge_run(sk_context *ctx, const merge_req *r, const merge_io *
     size_t n = r->na + r->nb;
     if (n == 0) return SK_OK;
     merge_plan p = plan_for(ctx, r);
-    uint64_t flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
-    if (p.key_size == 4) flip &= 0xffffffffu;
+    uint64_t flip = sort_flip(r->order, p.key_size);
     cl_mem splits = NULL;
     sk_status st = SK_OK;
     SK_TRY(open_program(ctx, &p, r));

@@ -35,7 +35,7 @@ static const struct {
 
 #define SCAN_TYPE_CHECK_(suffix, value, name, bytes, cl, cl_bits, c_type, ...) \
     _Static_assert(sizeof(c_type) == (bytes), "SK_TYPE_MAP: bytes of " name);
-SK_TYPE_MAP(SCAN_TYPE_CHECK_)
+SK_ALL_TYPES_MAP(SCAN_TYPE_CHECK_)
 #undef SCAN_TYPE_CHECK_
 
 /* Float min and max: IEEE 754-2019 minimum and maximum (-0.0 < +0.0; a NaN
@@ -54,22 +54,36 @@ static const char float_minmax_text[] =
     "as_%s%s(((a != a) | (a %c b)) ? as_%s%s(a) : (a == b) ? (as_%s%s(a) %c as_%s%s(b)) : "
     "as_%s%s(b))";
 
-static const char *const type_names[SK_TYPE_COUNT] = {
-#define SCAN_TYPE_NAME_(suffix, value, name, ...) [SK_##suffix] = name,
-    SK_TYPE_MAP(SCAN_TYPE_NAME_)
-#undef SCAN_TYPE_NAME_
+/* Every sk_type's name, size and OpenCL C names (SK_ALL_TYPES_MAP). */
+static const struct {
+    const char *name, *cl, *alias;
+    size_t size;
+} all_types[SK_KEY_TYPE_COUNT] = {
+#define ALL_TYPE_(suffix, value, name, bytes, cl, cl_bits, c_type, is_float, is_signed, alias) \
+    [SK_##suffix] = {name, cl, alias, bytes},
+    SK_ALL_TYPES_MAP(ALL_TYPE_)
+#undef ALL_TYPE_
 };
 static const char *const op_names[SK_OP_COUNT] = {"add", "mul", "min", "max",
                                                   "and", "or", "xor"};
 
 size_t sk_type_size(sk_type t)
 {
-    return (unsigned)t < SK_TYPE_COUNT ? types[t].size : 0;
+    return (unsigned)t < SK_KEY_TYPE_COUNT ? all_types[t].size : 0;
 }
 
 const char *sk_type_name(sk_type t)
 {
-    return (unsigned)t < SK_TYPE_COUNT ? type_names[t] : NULL;
+    return (unsigned)t < SK_KEY_TYPE_COUNT ? all_types[t].name : NULL;
+}
+
+sk_status sk__require_op_type(sk_context *ctx, sk_type t)
+{
+    if ((unsigned)t >= SK_KEY_TYPE_COUNT)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid element type %d", (int)t);
+    if ((unsigned)t >= SK_TYPE_COUNT)
+        return sk__fail(ctx, SK_E_UNSUPPORTED, "%s is a sort key type only", all_types[t].name);
+    return SK_OK;
 }
 
 const char *sk_op_name(sk_op op) { return (unsigned)op < SK_OP_COUNT ? op_names[op] : NULL; }
@@ -77,9 +91,9 @@ const char *sk_op_name(sk_op op) { return (unsigned)op < SK_OP_COUNT ? op_names[
 sk_status sk_type_parse(const char *name, sk_type *out)
 {
     if (!name || !out) return SK_E_INVALID_ARG;
-    for (int t = 0; t < SK_TYPE_COUNT; t++) {
-        if (strcmp(name, type_names[t]) == 0 || strcmp(name, types[t].cl) == 0 ||
-            strcmp(name, types[t].alias) == 0) {
+    for (int t = 0; t < SK_KEY_TYPE_COUNT; t++) {
+        if (strcmp(name, all_types[t].name) == 0 || strcmp(name, all_types[t].cl) == 0 ||
+            strcmp(name, all_types[t].alias) == 0) {
             *out = (sk_type)t;
             return SK_OK;
         }
@@ -133,15 +147,15 @@ static void op_text(sk_type t, sk_op op, const char *w, char *out, size_t len)
 sk_status sk__monoid_of(sk_context *ctx, sk_type t, sk_op op, sk__monoid_text *buf,
                         sk_monoid *out, bool *order_free)
 {
-    if ((unsigned)t >= SK_TYPE_COUNT)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "invalid element type %d", (int)t);
+    sk_status st = sk__require_op_type(ctx, t);
+    if (st != SK_OK) return st;
     if ((unsigned)op >= SK_OP_COUNT)
         return sk__fail(ctx, SK_E_INVALID_ARG, "invalid operator %d", (int)op);
     const char *ty = types[t].cl;
     if (types[t].is_float && op >= SK_OP_AND)
         return sk__fail(ctx, SK_E_UNSUPPORTED, "operator %s is not defined on %s",
-                        op_names[op], type_names[t]);
-    sk_status st = sk__require_fp64(ctx, t);
+                        op_names[op], all_types[t].name);
+    st = sk__require_fp64(ctx, t);
     if (st != SK_OK) return st;
     const char *ident = "0";
     switch (op) {

@@ -43,9 +43,14 @@ static sk_status job_open(sk_context *ctx, sk_type type, cl_mem coeffs, size_t n
                           poly_job *j)
 {
     SK_ENTER(ctx);
-    if (type != SK_FLOAT32 && type != SK_FLOAT64)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "polynomials need float32 or float64");
-    sk_status st = sk__require_fp64(ctx, type);
+    sk_status st = SK_OK;
+    if (type != SK_FLOAT32 && type != SK_FLOAT64) {
+        /* a sort key type: unsupported; any other: not a polynomial's */
+        st = sk__require_op_type(ctx, type);
+        return st != SK_OK ? st
+                           : sk__fail(ctx, SK_E_INVALID_ARG, "polynomials need float32 or float64");
+    }
+    st = sk__require_fp64(ctx, type);
     if (st != SK_OK) return st;
     *j = (poly_job){ctx, type, type == SK_FLOAT32 ? "float" : "double", sk_type_size(type),
                     coeffs, ncoef, NULL, 0.0};

@@ -107,8 +107,7 @@ static sk_status search_run(sk_context *ctx, const search_req *r, cl_mem hay, cl
 {
     search_plan p = plan_for(ctx, r);
     size_t ks = sk_type_size(r->key_type);
-    uint64_t flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
-    if (ks == 4) flip &= 0xffffffffu;
+    uint64_t flip = sort_flip(r->order, ks);
     sk_status st = open_program(ctx, &p, r);
     if (st != SK_OK) return st;
 

@@ -259,9 +259,8 @@ static sk_status segsort_run(sk_context *ctx, const segsort_req *r, cl_mem keys,
     cl_uint counts[2] = {0, 0};
     sk_status st = SK_OK;
     segsort_job j = {ctx, r, plan_for(ctx, r), 0, 0, keys, values, NULL, NULL, NULL, 0, 0};
-    j.flip = s->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
+    j.flip = sort_flip(s->order, ks);
     j.range = range_mask(s->begin_bit, s->end_bit);
-    if (ks == 4) j.flip &= 0xffffffffu;
     SK_TRY(open_program(ctx, &j.p, r));
     SK_TRY(open_bins(&j));
     SK_TRY(run_bin_pass(&j));

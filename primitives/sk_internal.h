@@ -264,6 +264,11 @@ void sk__log(const sk_context *ctx, const char *fmt, ...)
  * fp64; SK_OK for every other type. */
 sk_status sk__require_fp64(sk_context *ctx, sk_type t);
 
+/* (monoid.c) SK_E_INVALID_ARG (with detail) for a value that is no
+ * sk_type, SK_E_UNSUPPORTED for a sort key type only (SK_KEY_TYPE_MAP's
+ * rows): the check of every primitive that computes with its elements. */
+sk_status sk__require_op_type(sk_context *ctx, sk_type t);
+
 /* Which kernels a tuning is for: the scan's (scan.cl) over plain
  * elements, the scan's over a lifted element loaded from several arrays
  * (the segmented scans) in reduce-then-scan or in one pass, compaction,
@@ -373,7 +378,7 @@ void sk__args_init(sk__args *a, sk_context *ctx, const sk__program *prog, unsign
 void sk__arg_mem(sk__args *a, cl_mem m);
 void sk__arg_ulong(sk__args *a, const char *name, uint64_t v);
 void sk__arg_uint(sk__args *a, const char *name, unsigned v);
-/* A scalar of `size` (4 or 8) bytes: a key-typed or count-typed argument. */
+/* A scalar of `size` (1, 2, 4 or 8) bytes: a key-typed or count-typed argument. */
 void sk__arg_word(sk__args *a, const char *name, size_t size, uint64_t v);
 /* A __local buffer of `bytes` bytes. */
 void sk__arg_local(sk__args *a, size_t bytes);

@@ -542,8 +542,7 @@ sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem v
 {
     if (r->n < 2) return SK_OK;
     sort_job j = {ctx, r, sk__sort_plan_for(ctx, r), 0, NULL, {0, 0}, NULL, 0, NULL};
-    j.flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
-    if (j.p.key_size == 4) j.flip &= 0xffffffffu;
+    j.flip = sort_flip(r->order, j.p.key_size);
     pass_plan pp = {keys, values, NULL, NULL, NULL, NULL};
     pass_digit passes[MAX_PASSES];
     uint64_t and_all = 0, or_all = 0;

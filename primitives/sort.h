@@ -32,10 +32,10 @@ static const struct {
     const char *cl;               /* the key's bits as an OpenCL C type */
     unsigned bits;
     int kind;                     /* 0 unsigned, 1 signed, 2 float */
-} key_types[SK_TYPE_COUNT] = {
+} key_types[SK_KEY_TYPE_COUNT] = {
 #define SORT_KEY_TYPE_(suffix, value, name, bytes, cl, cl_bits, c_type, is_float, is_signed, ...) \
     [SK_##suffix] = {cl_bits, 8 * (bytes), (is_float) ? 2 : (is_signed) ? 1 : 0},
-    SK_TYPE_MAP(SORT_KEY_TYPE_)
+    SK_ALL_TYPES_MAP(SORT_KEY_TYPE_)
 #undef SORT_KEY_TYPE_
 };
 
@@ -60,6 +60,14 @@ typedef struct sort_plan {
 } sort_plan;
 
 static inline size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
+
+/* The `flip` of a key of key_size bytes (kernels/sort_keys.cl): all of its
+ * bits for descending order, else 0. */
+static inline uint64_t sort_flip(sk_sort_order order, size_t key_size)
+{
+    uint64_t all = key_size >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * key_size)) - 1;
+    return order == SK_DESCENDING ? all : 0;
+}
 
 /* n > 0 items in tiles of wg x items (GPU), or in cpu_chunks chunks (one
  * below the serial threshold; never more chunks than items): *chunk items

@@ -20,6 +20,10 @@
  * passes). The passes that stride over all keys (the AND/OR pass, the
  * count of every digit) take p->t.stride_groups work-groups. */
 #define GPU_ONESWEEP_MAX_KEYS (((size_t)1 << 30) - 1)
+/* The digit width of 8- and 16-bit keys: one pass, or two, of 256-entry
+ * histograms (a wider tuned digit would take as many passes with larger
+ * histograms). */
+#define NARROW_KEY_RADIX_BITS 8u
 /* Whether the one-sweep kernel ranks by warp vote instructions (inline
  * PTX): NVIDIA GPUs of compute capability 7.0 and up, work-groups of whole
  * warps (32 work-items). Elsewhere, and where that program does not build,
@@ -34,7 +38,7 @@ static bool ranks_by_warp_match(const sk_context *ctx, size_t wg_size)
 sk_status sk__sort_check_keys(sk_context *ctx, sk_type key_type, sk_sort_order order,
                               size_t value_size, bool pairs)
 {
-    if ((unsigned)key_type >= SK_TYPE_COUNT)
+    if ((unsigned)key_type >= SK_KEY_TYPE_COUNT)
         return sk__fail(ctx, SK_E_INVALID_ARG, "invalid key type %d", (int)key_type);
     if (order != SK_ASCENDING && order != SK_DESCENDING)
         return sk__fail(ctx, SK_E_INVALID_ARG, "invalid sort order %d", (int)order);
@@ -163,6 +167,9 @@ sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
     p.t = sk__tuning_for(ctx, r->value_size ? SK_FAMILY_SORT_PAIRS : SK_FAMILY_SORT, p.key_size);
     p.gpu = p.t.shape == SK_SHAPE_GPU;
     p.radix_bits = p.t.radix_bits;
+    /* 8- and 16-bit keys: one or two passes of 8-bit digits. */
+    if (p.key_size <= 2 && p.radix_bits > NARROW_KEY_RADIX_BITS)
+        p.radix_bits = NARROW_KEY_RADIX_BITS;
     /* The bounds pass keeps two keys per work-item in local memory. */
     while (p.gpu && p.t.wg_size > 1 && 2 * p.t.wg_size * p.key_size > ctx->local_mem_bytes)
         p.t.wg_size /= 2;
@@ -228,7 +235,7 @@ static sk_status sort_host_checked(sk_context *ctx, const sort_req *r, void *key
 
 unsigned sk__sort_all_bits(sk_type t)
 {
-    return (unsigned)t < SK_TYPE_COUNT ? key_types[t].bits : 1;
+    return (unsigned)t < SK_KEY_TYPE_COUNT ? key_types[t].bits : 1;
 }
 
 sk_status sk_sort_keys(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,

@@ -1037,7 +1037,7 @@ static sk_status stream_sort(ss *s, const sk_stream_opts *opts, sk_stream_stats 
     s->st = zero;
     s->fd = -1;
     s->start = now();
-    s->es[0] = sk_type_size(s->req.key_type < SK_TYPE_COUNT ? s->req.key_type : SK_UINT32);
+    s->es[0] = sk_type_size(s->req.key_type < SK_KEY_TYPE_COUNT ? s->req.key_type : SK_UINT32);
     s->es[1] = s->req.value_size;
     sk_status st = check_request(s, opts, stats);
     int done = 0;
@@ -1058,7 +1058,7 @@ static sk_status stream_sort(ss *s, const sk_stream_opts *opts, sk_stream_stats 
 
 static unsigned key_bits_of(sk_type t)
 {
-    return (unsigned)t < SK_TYPE_COUNT ? key_types[t].bits : 1;
+    return (unsigned)t < SK_KEY_TYPE_COUNT ? key_types[t].bits : 1;
 }
 
 sk_status sk_sort_keys_stream(sk_context *ctx, sk_type key_type, sk_reader keys_in,

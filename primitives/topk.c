@@ -152,8 +152,7 @@ static topk_plan plan_for(const sk_context *ctx, const topk_req *r)
     p.t = sk__tuning_for(ctx, SK_FAMILY_TOPK, ks);
     p.gpu = p.t.shape == SK_SHAPE_GPU;
     if (p.gpu && p.t.items == 0) p.t.items = 16;
-    p.flip = r->order == SK_DESCENDING ? ~(uint64_t)0 : 0;
-    if (ks == 4) p.flip &= 0xffffffffu;
+    p.flip = sort_flip(r->order, ks);
     p.narrow_min = p.gpu ? TOPK_NARROW_TILES * p.t.wg_size * p.t.items
                          : 2 * p.t.cpu_serial_below;
     return p;

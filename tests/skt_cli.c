@@ -34,12 +34,13 @@ extern char **environ;
 char skt_cli_root[4096];
 char skt_cli_work[4200];
 
-const skt_cli_type skt_cli_types[SK_TYPE_COUNT] = {
+const skt_cli_type skt_cli_types[SK_KEY_TYPE_COUNT] = {
 #define SKT_CLI_TYPE_(suffix, value, name, bytes, cl, cl_bits, c_type, is_float, is_signed, ...) \
     [SK_##suffix] = {name,                                                                     \
-                     {'<', (is_float) ? 'f' : (is_signed) ? 'i' : 'u', (char)('0' + (bytes))}, \
+                     {(bytes) == 1 ? '|' : '<', (is_float) ? 'f' : (is_signed) ? 'i' : 'u',    \
+                      (char)('0' + (bytes))},                                                  \
                      bytes, is_float, is_signed},
-    SK_TYPE_MAP(SKT_CLI_TYPE_)
+    SK_ALL_TYPES_MAP(SKT_CLI_TYPE_)
 #undef SKT_CLI_TYPE_
 };
 

@@ -43,8 +43,8 @@ int skt_cli_default_device_has_fp64(void);
 unsigned char *skt_cli_slurp(const char *path, size_t *len);
 void skt_cli_write_file(const char *path, const void *data, size_t len);
 /* An element type as the programs read and write it: the facts of its
- * SK_TYPE_MAP row, and its little-endian .npy descr ('<', then 'f', 'i' or
- * 'u', then the size in bytes). */
+ * SK_ALL_TYPES_MAP row, and its little-endian .npy descr ('<', or '|' for
+ * one byte, then 'f', 'i' or 'u', then the size in bytes). */
 typedef struct skt_cli_type {
     const char *name; /* "int32" */
     char descr[4];    /* "<i4" */
@@ -53,7 +53,7 @@ typedef struct skt_cli_type {
     int is_signed;    /* signed integer */
 } skt_cli_type;
 
-extern const skt_cli_type skt_cli_types[SK_TYPE_COUNT];
+extern const skt_cli_type skt_cli_types[SK_KEY_TYPE_COUNT];
 
 #define SKT_CLI_I32 (&skt_cli_types[SK_INT32])
 #define SKT_CLI_U32 (&skt_cli_types[SK_UINT32])

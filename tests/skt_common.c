@@ -736,12 +736,26 @@ int skt_next_op(sk_type t, int op)
     return -1;
 }
 
+/* A float16 key (bits) from the random word r: mostly any bits, else
+ * +-0, +-inf, a NaN, +-1, or a NaN with a payload, either sign. */
+static uint64_t random_half_key(uint64_t r)
+{
+    static const uint16_t specials[] = {0x0000u, 0x8000u, 0x7c00u, 0xfc00u,
+                                        0x7e00u, 0xfe00u, 0x3c00u, 0xbc00u};
+    enum { NSPECIAL = sizeof specials / sizeof specials[0] };
+    if (skt_rand_below(4)) return r >> 48;
+    size_t k = (size_t)skt_rand_below(NSPECIAL + 1);
+    if (k == NSPECIAL) return 0x7e00u | ((r >> 55) & 0x1ffu) | (r & 0x8000u);
+    return specials[k];
+}
+
 uint64_t skt_random_key(sk_type t)
 {
     static const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, 1.0, -1.0};
     enum { NSPECIAL = sizeof specials / sizeof specials[0] };
     uint64_t r = skt_rand();
-    if (t != SK_FLOAT32 && t != SK_FLOAT64) return sk_type_size(t) == 4 ? r >> 32 : r;
+    if (t == SK_FLOAT16) return random_half_key(r);
+    if (t != SK_FLOAT32 && t != SK_FLOAT64) return r >> (64 - 8 * sk_type_size(t));
     if (skt_rand_below(4)) return t == SK_FLOAT32 ? r >> 32 : r;
     size_t k = (size_t)skt_rand_below(NSPECIAL + 1);
     if (k == NSPECIAL) /* a NaN with a payload, either sign */

@@ -118,6 +118,7 @@ static void expect_outputs_untouched(const char *call)
 #define SEGMENTED 16u
 #define BITS 32u /* keys compared as bits: float64 needs no fp64 */
 #define USER 64u /* a caller's type: an sk_comparator or an sk_field_order */
+#define KEYS 128u /* sort keys: the 8- and 16-bit key types too */
 
 /* The arguments that vary; the buffers are F's. */
 typedef struct form_args {
@@ -187,14 +188,14 @@ typedef struct form_args {
       sk_partition_pairs_host(c, t, 4, p, hi, hi, ho, hv, &F.count, n))                      \
     X(unique_host, HOST | TYPED, sk_unique_host(c, t, hi, ho, &F.count, n))                  \
     X(unique_pairs_host, HOST | TYPED, sk_unique_pairs_host(c, t, 4, hi, hi, ho, hv, &F.count, n)) \
-    X(sort_keys, TYPED, sk_sort_keys(c, t, F.out, n, A))                                     \
-    X(sort_pairs, TYPED, sk_sort_pairs(c, t, 4, F.out, F.vout, n, A))                        \
-    X(sort_keys_bits, TYPED, sk_sort_keys_bits(c, t, F.out, n, A, 0, 8))                     \
-    X(sort_pairs_bits, TYPED, sk_sort_pairs_bits(c, t, 4, F.out, F.vout, n, A, 0, 8))        \
-    X(sort_keys_host, HOST | TYPED, sk_sort_keys_host(c, t, ho, n, A))                       \
-    X(sort_pairs_host, HOST | TYPED, sk_sort_pairs_host(c, t, 4, ho, hv, n, A))              \
-    X(sort_keys_bits_host, HOST | TYPED, sk_sort_keys_bits_host(c, t, ho, n, A, 0, 8))       \
-    X(sort_pairs_bits_host, HOST | TYPED, sk_sort_pairs_bits_host(c, t, 4, ho, hv, n, A, 0, 8)) \
+    X(sort_keys, KEYS | TYPED, sk_sort_keys(c, t, F.out, n, A))                                     \
+    X(sort_pairs, KEYS | TYPED, sk_sort_pairs(c, t, 4, F.out, F.vout, n, A))                        \
+    X(sort_keys_bits, KEYS | TYPED, sk_sort_keys_bits(c, t, F.out, n, A, 0, 8))                     \
+    X(sort_pairs_bits, KEYS | TYPED, sk_sort_pairs_bits(c, t, 4, F.out, F.vout, n, A, 0, 8))        \
+    X(sort_keys_host, KEYS | HOST | TYPED, sk_sort_keys_host(c, t, ho, n, A))                       \
+    X(sort_pairs_host, KEYS | HOST | TYPED, sk_sort_pairs_host(c, t, 4, ho, hv, n, A))              \
+    X(sort_keys_bits_host, KEYS | HOST | TYPED, sk_sort_keys_bits_host(c, t, ho, n, A, 0, 8))       \
+    X(sort_pairs_bits_host, KEYS | HOST | TYPED, sk_sort_pairs_bits_host(c, t, 4, ho, hv, n, A, 0, 8)) \
     X(segscan_inclusive, SEGMENTED | TYPED,                                                  \
       sk_segscan_inclusive(c, t, SK_OP_ADD, F.in, sg, F.out, n))                             \
     X(segscan_exclusive, SEGMENTED | TYPED,                                                  \
@@ -258,17 +259,17 @@ typedef struct form_args {
       sk_scan_by_key_exclusive_monoid_host(c, SK_UINT32, m, hi, hi, ho, n))                  \
     X(unique_by_key_host, HOST | TYPED,                                                      \
       sk_unique_by_key_host(c, t, 4, hi, hi, ho, hv, &F.count, n))                           \
-    X(merge_keys, TYPED | BITS, sk_merge_keys(c, t, F.in, F.in, F.out, n, n, A))              \
-    X(merge_pairs, TYPED | BITS,                                                             \
+    X(merge_keys, KEYS | TYPED | BITS, sk_merge_keys(c, t, F.in, F.in, F.out, n, n, A))              \
+    X(merge_pairs, KEYS | TYPED | BITS,                                                             \
       sk_merge_pairs(c, t, 4, F.in, F.in, F.in, F.in, F.out, F.vout, n, n, A))               \
-    X(merge_keys_host, HOST | TYPED | BITS, sk_merge_keys_host(c, t, hi, hi, ho, n, n, A))   \
-    X(merge_pairs_host, HOST | TYPED | BITS,                                                 \
+    X(merge_keys_host, KEYS | HOST | TYPED | BITS, sk_merge_keys_host(c, t, hi, hi, ho, n, n, A))   \
+    X(merge_pairs_host, KEYS | HOST | TYPED | BITS,                                                 \
       sk_merge_pairs_host(c, t, 4, hi, hi, hi, hi, ho, hv, n, n, A))                         \
-    X(search_lower_bound, TYPED | BITS, sk_search_lower_bound(c, t, F.in, F.in, F.out, n, n, A)) \
-    X(search_upper_bound, TYPED | BITS, sk_search_upper_bound(c, t, F.in, F.in, F.out, n, n, A)) \
-    X(search_lower_bound_host, HOST | TYPED | BITS,                                          \
+    X(search_lower_bound, KEYS | TYPED | BITS, sk_search_lower_bound(c, t, F.in, F.in, F.out, n, n, A)) \
+    X(search_upper_bound, KEYS | TYPED | BITS, sk_search_upper_bound(c, t, F.in, F.in, F.out, n, n, A)) \
+    X(search_lower_bound_host, KEYS | HOST | TYPED | BITS,                                          \
       sk_search_lower_bound_host(c, t, hi, hi, ho, n, n, A))                                 \
-    X(search_upper_bound_host, HOST | TYPED | BITS,                                          \
+    X(search_upper_bound_host, KEYS | HOST | TYPED | BITS,                                          \
       sk_search_upper_bound_host(c, t, hi, hi, ho, n, n, A))                                 \
     X(sort_by_less, USER, sk_sort_by_less(c, cmp, F.out, n))                                  \
     X(sort_pairs_by_less, USER, sk_sort_pairs_by_less(c, cmp, 4, F.out, F.vout, n))           \
@@ -279,17 +280,17 @@ typedef struct form_args {
     X(sort_by_fields_host, HOST | USER, sk_sort_by_fields_host(c, by, ho, n))                 \
     X(sort_pairs_by_fields_host, HOST | USER,                                                 \
       sk_sort_pairs_by_fields_host(c, by, 4, ho, hv, n))                                      \
-    X(segsort_keys, SEGMENTED | TYPED, sk_segsort_keys(c, t, F.out, sg, n, A))               \
-    X(segsort_pairs, SEGMENTED | TYPED, sk_segsort_pairs(c, t, 4, F.out, F.vout, sg, n, A))  \
-    X(segsort_keys_bits, SEGMENTED | TYPED, sk_segsort_keys_bits(c, t, F.out, sg, n, A, 0, 8)) \
-    X(segsort_pairs_bits, SEGMENTED | TYPED,                                                 \
+    X(segsort_keys, KEYS | SEGMENTED | TYPED, sk_segsort_keys(c, t, F.out, sg, n, A))               \
+    X(segsort_pairs, KEYS | SEGMENTED | TYPED, sk_segsort_pairs(c, t, 4, F.out, F.vout, sg, n, A))  \
+    X(segsort_keys_bits, KEYS | SEGMENTED | TYPED, sk_segsort_keys_bits(c, t, F.out, sg, n, A, 0, 8)) \
+    X(segsort_pairs_bits, KEYS | SEGMENTED | TYPED,                                                 \
       sk_segsort_pairs_bits(c, t, 4, F.out, F.vout, sg, n, A, 0, 8))                         \
-    X(segsort_keys_host, SEGMENTED | HOST | TYPED, sk_segsort_keys_host(c, t, ho, hs, n, A)) \
-    X(segsort_pairs_host, SEGMENTED | HOST | TYPED,                                          \
+    X(segsort_keys_host, KEYS | SEGMENTED | HOST | TYPED, sk_segsort_keys_host(c, t, ho, hs, n, A)) \
+    X(segsort_pairs_host, KEYS | SEGMENTED | HOST | TYPED,                                          \
       sk_segsort_pairs_host(c, t, 4, ho, hv, hs, n, A))                                      \
-    X(segsort_keys_bits_host, SEGMENTED | HOST | TYPED,                                      \
+    X(segsort_keys_bits_host, KEYS | SEGMENTED | HOST | TYPED,                                      \
       sk_segsort_keys_bits_host(c, t, ho, hs, n, A, 0, 8))                                   \
-    X(segsort_pairs_bits_host, SEGMENTED | HOST | TYPED,                                     \
+    X(segsort_pairs_bits_host, KEYS | SEGMENTED | HOST | TYPED,                                     \
       sk_segsort_pairs_bits_host(c, t, 4, ho, hv, hs, n, A, 0, 8))
 
 enum {
@@ -379,10 +380,21 @@ Test(api_status, every_form_should_refuse_a_null_context_with_invalid_arg)
 Test(api_status, every_typed_form_should_refuse_an_invalid_type_with_invalid_arg)
 {
     form_args a = good_args();
-    const sk_type bad[] = {(sk_type)-1, (sk_type)SK_TYPE_COUNT, (sk_type)42};
+    const sk_type bad[] = {(sk_type)-1, (sk_type)SK_KEY_TYPE_COUNT, (sk_type)42};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         a.t = bad[i];
         expect_forms(TYPED, 0, &a, SK_E_INVALID_ARG, skt_fmt("type %d", (int)bad[i]));
+    }
+}
+
+/* The 8- and 16-bit key types (SK_KEY_TYPE_MAP) are sort keys only: every
+ * form that computes with its elements refuses them. */
+Test(api_status, every_typed_form_but_the_sorts_should_refuse_a_key_only_type_as_unsupported)
+{
+    form_args a = good_args();
+    for (int t = SK_TYPE_COUNT; t < SK_KEY_TYPE_COUNT; t++) {
+        a.t = (sk_type)t;
+        expect_forms(TYPED, KEYS, &a, SK_E_UNSUPPORTED, sk_type_name(a.t));
     }
 }
 

@@ -283,7 +283,9 @@ Test(cli_common, an_unknown_type_names_the_types_its_option_takes)
         {"scan", {"d", "--type", "int8", NULL}, "unknown --type 'int8' (use uint32|int32|"},
         {"compact", {"d", "--unique", "--values", "v", "--values-type", "u8", NULL},
          "unknown --values-type 'u8' (use uint32|"},
-        {"radixsort", {"d", "-t", "half", NULL}, "unknown --type 'half' (use uint32|"},
+        {"radixsort", {"d", "-t", "half8", NULL},
+         "unknown --type 'half8' (use uint32|int32|uint64|int64|float32|float64|uint8|int8|"
+         "uint16|int16|float16)"},
         {"segscan", {"d", "--offsets", "o", "--offsets-type", "int16", NULL},
          "unknown --offsets-type 'int16' (use uint32 or uint64)"},
         {"polyeval", {"c", "--x", "1", "--type", "int32", NULL},

@@ -317,6 +317,25 @@ Test(merge_cli, should_keep_npy_in_npy_out_with_the_dtype_of_the_inputs)
     free_inputs(&in);
 }
 
+/* 8- and 16-bit keys: uint8 .npy files (dtype |u1 kept) with uint32
+ * values, raw float16 keys by --type, descending. */
+Test(merge_cli, should_merge_8_and_16_bit_keys_from_npy_and_raw_files)
+{
+    inputs in = make_inputs(SK_UINT8, 3001, 2500, 0);
+    write_inputs(&in, "a.npy", "b.npy", 1);
+    write_values(&in, "va.npy", "vb.npy", 1, SK_UINT32);
+    expect_success(MERGE("a.npy", "b.npy", "--values", "va.npy", "vb.npy", "--check"), "uint8");
+    expect_npy_of("a.merged.npy", SK_UINT8, 5501);
+    expect_merged(&in, "a.merged.npy", "va.merged.npy", 1, 4);
+    free_inputs(&in);
+    inputs f = make_inputs(SK_FLOAT16, 2000, 3001, 1);
+    write_inputs(&f, "a.bin", "b.bin", 0);
+    expect_success(MERGE("a.bin", "b.bin", "--type", "float16", "--descending", "-o", "m.bin"),
+                   "float16");
+    expect_merged(&f, "m.bin", NULL, 0, 0);
+    free_inputs(&f);
+}
+
 Test(merge_cli, should_merge_with_one_side_or_both_empty)
 {
     static const size_t sizes[][2] = {{0, 777}, {777, 0}, {0, 0}};
@@ -402,7 +421,6 @@ Test(merge_cli, should_refuse_inputs_that_disagree_or_do_not_fit)
                    "v3.bin: 3 values for 4 keys in up.bin");
     expect_failure(MERGE("up.bin", "up.bin", "--values", "up.npy", "up64.npy"),
                    "up64.npy: uint64 elements where up.npy has uint32 (VA and VB");
-    expect_failure(MERGE("u8.npy", "u8.npy"), "u8.npy: element type uint8 cannot be merged");
     expect_failure(MERGE("up.bin", "up.bin", "--values", "u8.npy", "u8.npy"),
                    "values must be of 4 or 8 bytes");
     expect_listing(SMALL_FILES);
@@ -429,7 +447,7 @@ Test(merge_cli, should_exit_2_on_usage_errors)
         {"-", "-"},
         {"up.bin", "up.bin", "--values", "-", "-"},
         {"up.bin", "up.bin", "--values-out", "v.bin"},
-        {"up.bin", "up.bin", "--type", "int16"},
+        {"up.bin", "up.bin", "--type", "int128"},
     };
     for (size_t i = 0; i < COUNT(cases); i++) {
         const char *args[7] = {0};

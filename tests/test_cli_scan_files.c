@@ -194,10 +194,19 @@ Test(scan_cli, should_reject_an_npy_file_with_truncated_or_extra_data)
 
 Test(scan_cli, should_reject_an_unsupported_npy_dtype)
 {
-    skt_cli_write_npy_fields("half.npy", "<f2", "False", "(10,)", small_u32, 20);
+    skt_cli_write_npy_fields("cplx.npy", "<c8", "False", "(2,)", small_u32, 16);
     skt_cli_write_npy_fields("bytes.npy", "|S4", "False", "(5,)", small_u32, 20);
-    expect_clean_failure("unsupported .npy dtype '<f2'", "half.npy", NULL, NULL);
+    expect_clean_failure("unsupported .npy dtype '<c8'", "cplx.npy", NULL, NULL);
     expect_clean_failure("unsupported .npy dtype '|S4'", "bytes.npy", NULL, NULL);
+}
+
+/* float16 (and the other 8- and 16-bit types) are sort keys: read, then
+ * refused by name. */
+Test(scan_cli, should_refuse_float16_elements_by_name)
+{
+    skt_cli_write_npy_fields("half.npy", "<f2", "False", "(10,)", small_u32, 20);
+    expect_clean_failure("half.npy: element type float16 cannot be scanned", "half.npy", NULL,
+                         NULL);
 }
 
 Test(scan_cli, should_reject_a_big_endian_npy_file)

@@ -14,7 +14,8 @@
  * and descending, over the inputs: random sorted, all keys equal, one side
  * or both empty, disjoint ranges (all of a below b, and above),
  * interleaved, few unique keys (duplicates across the sides); float keys
- * mix in NaNs of both signs, +-0 and +-inf. Outputs are poisoned past
+ * mix in NaNs of both signs, +-0 and +-inf. The 8- and 16-bit keys run one
+ * shape and value size each, with small tiles. Outputs are poisoned past
  * na + nb and must stay so; inputs must come back unchanged.
  */
 #include <stdbool.h>
@@ -266,6 +267,31 @@ ParameterizedTest(const skt_param *p, merge, should_match_the_serial_stable_merg
         skt_tiles_default();
         sweep(t, default_sizes, COUNT_OF(default_sizes),
               skt_fmt("%s, default tiles", skt_params_name(p)));
+    }
+}
+
+/* The 8- and 16-bit keys: one shape and value size each (a program per
+ * type), small tiles, every small size, input and order. Pairwise: each
+ * width meets both shapes and keys with and without values. */
+Test(merge, narrow_keys_should_match_the_serial_stable_merge)
+{
+    static const struct {
+        sk_type t;
+        sk_shape shape;
+        size_t vs;
+    } cases[] = {{SK_UINT8, SK_SHAPE_CPU, 4}, {SK_INT8, SK_SHAPE_GPU, 0},
+                 {SK_INT16, SK_SHAPE_GPU, 8}, {SK_FLOAT16, SK_SHAPE_CPU, 0}};
+    skt_tiles_set(4, 2, 3, 1);
+    for (size_t i = 0; i < COUNT_OF(cases); i++) {
+        skt_force_shape(cases[i].shape);
+        const char *cfg = skt_fmt("%s shape, small tiles", skt_shape_name(cases[i].shape));
+        for (size_t s = 0; s < COUNT_OF(small_sizes); s++)
+            for (unsigned in = 0; in < IN_COUNT; in++)
+                for (int desc = 0; desc < 2; desc++) {
+                    merge_case c = {cases[i].t, cases[i].vs, desc, small_sizes[s].na,
+                                    small_sizes[s].nb, (shape_of_input)in, cfg};
+                    check_case(&c, false);
+                }
     }
 }
 

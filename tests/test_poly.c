@@ -514,7 +514,8 @@ Test(poly_errors, bad_types_and_missing_outputs_should_be_rejected_without_writi
     unsigned char out[64 * 8];
     skt_buf_poison(vm, sizeof out);
     double r = 42.0;
-    static const sk_type bad[] = {SK_INT32, SK_UINT32, SK_INT64, SK_UINT64, (sk_type)9};
+    static const sk_type bad[] = {SK_INT32, SK_UINT32, SK_INT64, SK_UINT64,
+                                  (sk_type)SK_KEY_TYPE_COUNT};
     for (size_t b = 0; b < 5; b++) {
         SKT_EXPECT_STATUS(sk_poly_eval(skt_ctx, bad[b], c, 0.5, &r, 8), SK_E_INVALID_ARG);
         SKT_EXPECT_STATUS(sk_poly_eval_points(skt_ctx, bad[b], c, pm, vm, 8, 8),

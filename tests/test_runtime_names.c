@@ -128,10 +128,11 @@ Test(status, version_functions_should_agree_with_the_macros)
 
 Test(names, types_should_round_trip_through_name_and_parse)
 {
-    static const char *const names[SK_TYPE_COUNT] = {"int32",   "uint32",  "int64",
-                                                      "uint64",  "float32", "float64"};
-    static const size_t sizes[SK_TYPE_COUNT] = {4, 4, 8, 8, 4, 8};
-    for (int t = 0; t < SK_TYPE_COUNT; t++) {
+    static const char *const names[SK_KEY_TYPE_COUNT] = {
+        "int32", "uint32", "int64", "uint64", "float32", "float64",
+        "uint8", "int8",   "uint16", "int16", "float16"};
+    static const size_t sizes[SK_KEY_TYPE_COUNT] = {4, 4, 8, 8, 4, 8, 1, 1, 2, 2, 2};
+    for (int t = 0; t < SK_KEY_TYPE_COUNT; t++) {
         const char *n = sk_type_name((sk_type)t);
         cr_assert_not_null(n, "sk_type_name(%d)", t);
         cr_assert_str_eq(n, names[t]);
@@ -146,7 +147,11 @@ Test(names, types_should_round_trip_through_name_and_parse)
     } aliases[] = {{"int", SK_INT32},   {"uint", SK_UINT32},   {"long", SK_INT64},
                    {"ulong", SK_UINT64}, {"float", SK_FLOAT32}, {"double", SK_FLOAT64},
                    {"i32", SK_INT32},   {"u32", SK_UINT32},    {"i64", SK_INT64},
-                   {"u64", SK_UINT64},  {"f32", SK_FLOAT32},   {"f64", SK_FLOAT64}};
+                   {"u64", SK_UINT64},  {"f32", SK_FLOAT32},   {"f64", SK_FLOAT64},
+                   {"uchar", SK_UINT8}, {"char", SK_INT8},     {"ushort", SK_UINT16},
+                   {"short", SK_INT16}, {"half", SK_FLOAT16},  {"u8", SK_UINT8},
+                   {"i8", SK_INT8},     {"u16", SK_UINT16},    {"i16", SK_INT16},
+                   {"f16", SK_FLOAT16}};
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
         sk_type back = (sk_type)-1;
         SKT_EXPECT_STATUS(sk_type_parse(aliases[i].alias, &back), SK_OK);
@@ -171,15 +176,16 @@ Test(names, every_row_of_the_type_map_should_be_what_the_type_functions_say)
         }                                                                                     \
         rows++;                                                                               \
     } while (0);
-    SK_TYPE_MAP(CHECK_ROW_)
+    SK_ALL_TYPES_MAP(CHECK_ROW_)
 #undef CHECK_ROW_
-    cr_assert_eq(rows, SK_TYPE_COUNT);
+    cr_assert_eq(rows, SK_KEY_TYPE_COUNT);
+    cr_assert_eq(SK_TYPE_COUNT, 6, "SK_TYPE_MAP: the operators' six types");
 }
 
 Test(names, invalid_types_should_be_rejected)
 {
-    const char *bad[] = {"",   "int128",  "uint16", "float16", "int32 ",
-                         "in", "doublex", "8",      "Int32",   "F64"};
+    const char *bad[] = {"",   "int128",  "uint128", "float8", "int32 ",
+                         "in", "doublex", "8",       "Int32",  "F64", "Float16", "u 8"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         sk_type out = (sk_type)77;
         SKT_EXPECT_STATUS(sk_type_parse(bad[i], &out), SK_E_INVALID_ARG);
@@ -190,9 +196,9 @@ Test(names, invalid_types_should_be_rejected)
     cr_assert_eq(out, (sk_type)77);
     SKT_EXPECT_STATUS(sk_type_parse("int32", NULL), SK_E_INVALID_ARG);
     cr_assert_null(sk_type_name((sk_type)-1));
-    cr_assert_null(sk_type_name((sk_type)SK_TYPE_COUNT));
+    cr_assert_null(sk_type_name((sk_type)SK_KEY_TYPE_COUNT));
     cr_assert_eq(sk_type_size((sk_type)-1), 0);
-    cr_assert_eq(sk_type_size((sk_type)SK_TYPE_COUNT), 0);
+    cr_assert_eq(sk_type_size((sk_type)SK_KEY_TYPE_COUNT), 0);
 }
 
 Test(names, ops_should_round_trip_through_name_and_parse)

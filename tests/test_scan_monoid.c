@@ -345,7 +345,7 @@ Test(scan_errors, bad_arguments_should_give_invalid_arg_and_leave_the_output_unt
     skt_buf_upload(s, 0, in, sizeof in);
     skt_buf_poison(d, BAD_N * 8);
     sk_context *c = skt_ctx;
-    const sk_type bad_types[] = {(sk_type)-1, (sk_type)SK_TYPE_COUNT, (sk_type)1000};
+    const sk_type bad_types[] = {(sk_type)-1, (sk_type)SK_KEY_TYPE_COUNT, (sk_type)1000};
     const sk_op bad_ops[] = {(sk_op)-1, (sk_op)SK_OP_COUNT, (sk_op)1000};
 
     for (int excl = 0; excl < 2; excl++) {

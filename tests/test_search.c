@@ -52,11 +52,15 @@ static const char *const NEEDLE_NAMES[ND_COUNT] = {"random", "from the haystack"
  * largest, or +NaN with every payload bit. */
 static uint64_t key_extreme(sk_type t, bool last)
 {
-    bool wide = sk_type_size(t) == 8;
-    uint64_t all = wide ? ~(uint64_t)0 : 0xffffffffu, sign = wide ? 1ull << 63 : 1ull << 31;
+    unsigned bits = 8 * (unsigned)sk_type_size(t);
+    uint64_t all = bits == 64 ? ~(uint64_t)0 : (1ull << bits) - 1, sign = 1ull << (bits - 1);
     switch (t) {
+    case SK_UINT8:
+    case SK_UINT16:
     case SK_UINT32:
     case SK_UINT64: return last ? all : 0;
+    case SK_INT8:
+    case SK_INT16:
     case SK_INT32:
     case SK_INT64: return last ? all ^ sign : sign;
     default: return last ? all ^ sign : all;
@@ -245,6 +249,25 @@ ParameterizedTest(const skt_param *p, search, should_match_the_serial_search)
     skt_tiles_default();
     sweep(t, default_sizes, COUNT_OF(default_sizes),
           skt_fmt("%s, default chunks", skt_params_name(p)));
+}
+
+/* 8- and 16-bit keys (an 8-bit, a 16-bit integer and float16), both
+ * shapes, small chunks. */
+ParameterizedTestParameters(search, narrow_keys_should_match_the_serial_search)
+{
+    static const sk_type types[] = {SK_UINT8, SK_INT16, SK_FLOAT16};
+    skt_params ps = {NULL, 0};
+    skt_params_add(&ps, types, COUNT_OF(types), 1, 0, 0);
+    return skt_params_done(&ps);
+}
+
+ParameterizedTest(const skt_param *p, search, narrow_keys_should_match_the_serial_search)
+{
+    skt_case_begin(p);
+    skt_force_shape(p->shape);
+    skt_tiles_set(4, 2, 3, 1);
+    sweep((sk_type)p->type, small_sizes, COUNT_OF(small_sizes),
+          skt_fmt("%s, small chunks", skt_params_name(p)));
 }
 
 /* ---- cases written out --------------------------------------------------------------- */

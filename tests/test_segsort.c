@@ -277,6 +277,22 @@ Test(segsort, bit_ranges_order_by_their_bits_only)
     if (type_runs(c.type)) check_kind(c, SEG_MIX, 4000, "float64 bits [40, 64), descending");
 }
 
+/* The 8- and 16-bit keys: each type once (a program per type and shape),
+ * keys and pairs, both offset types, both orders, a bit range. */
+Test(segsort, narrow_keys_match_the_reference)
+{
+    seg_case c = {SK_UINT8, 0, 0, NULL, SK_UINT32, 0, 0, 0, 0, false, true};
+    check_kind(c, SEG_MIX, 3000, "uint8 keys, few unique");
+    c = (seg_case){SK_INT8, 0, 0, NULL, SK_UINT64, 8, 1, 0, 0, true, false};
+    check_kind(c, SEG_TINY, 700, "int8 pairs, tiny segments");
+    c = (seg_case){SK_INT16, 0, 0, NULL, SK_UINT64, 4, 1, 0, 0, false, false};
+    check_kind(c, SEG_MIX, 3000, "int16 pairs");
+    c = (seg_case){SK_FLOAT16, 0, 0, NULL, SK_UINT32, 0, 0, 0, 0, true, false};
+    check_kind(c, SEG_MIX, 3000, "float16 keys");
+    c = (seg_case){SK_UINT16, 0, 0, NULL, SK_UINT32, 0, 1, 3, 13, false, false};
+    check_kind(c, SEG_MIX, 3000, "uint16 bits [3, 13), descending");
+}
+
 /* ---- launches ----------------------------------------------------------------------- */
 
 typedef struct traced {

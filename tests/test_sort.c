@@ -24,7 +24,9 @@
  * same setting for a type and value size); the three-step passes likewise
  * (three_step_matrix). The CPU shape, whose tiles are no part of its
  * programs, runs every value size with every setting. Both orders and every
- * size run for each type x value size in each shape.
+ * size run for each type x value size in each shape. The 8- and 16-bit key
+ * types take one value size per shape and one GPU tile setting each
+ * (NARROW: a program per type and shape), pairwise across the types.
  */
 #include <math.h>
 #include <stdio.h>
@@ -52,13 +54,11 @@ static size_t key_size(sk_type t) { return sk_type_size(t); }
 
 static void put_key(sk_type t, void *keys, size_t i, uint64_t raw)
 {
-    if (key_size(t) == 4) {
-        uint32_t v = (uint32_t)raw;
-        memcpy((unsigned char *)keys + 4 * i, &v, 4);
-    } else {
-        memcpy((unsigned char *)keys + 8 * i, &raw, 8);
-    }
+    skt_ref_put_key(t, keys, i, raw);
 }
+
+/* The 8- and 16-bit key types (SK_KEY_TYPE_MAP). */
+static int is_narrow(sk_type t) { return key_size(t) <= 2; }
 
 /* Float bit patterns every float test mixes in. */
 static uint64_t special_f32(size_t k)
@@ -71,6 +71,20 @@ static uint64_t special_f32(size_t k)
         0x7f800001u, 0xff800001u, 0x7fa00000u, /* signalling NaNs */
         0x00000001u, 0x80000001u, 0x007fffffu, 0x807fffffu, /* denormals */
         0x00800000u, 0x80800000u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0xff7fffffu,
+    };
+    return s[k % (sizeof s / sizeof s[0])];
+}
+
+static uint64_t special_f16(size_t k)
+{
+    static const uint16_t s[] = {
+        0x0000u, 0x8000u,                     /* +-0 */
+        0x7c00u, 0xfc00u,                     /* +-inf */
+        0x7e00u, 0xfe00u,                     /* quiet NaNs */
+        0x7e01u, 0xfe2au, 0x7fffu, 0xffffu,   /* quiet NaNs with payloads */
+        0x7c01u, 0xfc01u, 0x7d00u,            /* signalling NaNs */
+        0x0001u, 0x8001u, 0x03ffu, 0x83ffu,   /* subnormals */
+        0x0400u, 0x8400u, 0x3c00u, 0xbc00u, 0x7bffu, 0xfbffu,
     };
     return s[k % (sizeof s / sizeof s[0])];
 }
@@ -97,7 +111,8 @@ static uint64_t random_key(sk_type t)
     uint64_t r = skt_rand();
     if (t == SK_FLOAT32 && skt_rand_below(8) == 0) return special_f32(skt_rand_below(64));
     if (t == SK_FLOAT64 && skt_rand_below(8) == 0) return special_f64(skt_rand_below(64));
-    return key_size(t) == 4 ? (r >> 32) : r;
+    if (t == SK_FLOAT16 && skt_rand_below(8) == 0) return special_f16(skt_rand_below(64));
+    return r >> (64 - 8 * key_size(t));
 }
 
 static int cmp_keys_t;
@@ -119,12 +134,13 @@ static void fill_keys(sk_type t, dist d, void *keys, size_t n)
         case D_ENTROPY: {
             uint64_t w = ~(uint64_t)0;
             for (unsigned j = 0; j < k; j++) w &= skt_rand();
-            raw[i] = key_size(t) == 4 ? w >> 32 : w;
+            raw[i] = w >> (64 - 8 * key_size(t));
             break;
         }
         case D_SPECIALS:
             raw[i] = t == SK_FLOAT32 ? special_f32(skt_rand_below(64))
                    : t == SK_FLOAT64 ? special_f64(skt_rand_below(64))
+                   : t == SK_FLOAT16 ? special_f16(skt_rand_below(64))
                                      : random_key(t);
             break;
         default: raw[i] = random_key(t); break;
@@ -292,9 +308,43 @@ static size_t sizes_for(size_t tile, size_t *out, size_t cap)
  * every setting (over the types). */
 static const size_t VSS[] = {0, 4, 8};
 
+/* The 8- and 16-bit keys take one value size per shape and one GPU tile
+ * setting each (a program per type and shape), pairwise over the types:
+ * 8-bit keys meet values of 4 and 8 bytes in the CPU shape, none and 8 in
+ * the GPU shape; 16-bit keys every value size in both; every setting
+ * meets 16-bit keys, and 8-bit keys the small and default tiles (the
+ * default tiles load whole vectors of keys). */
+typedef struct narrow_plan {
+    sk_type t;
+    size_t cpu_vs, gpu_vs;
+    unsigned gpu_cfg;
+} narrow_plan;
+
+static const narrow_plan NARROW[] = {
+    {SK_UINT8, 8, 0, 2}, {SK_INT8, 4, 8, 0}, {SK_UINT16, 0, 4, 1},
+    {SK_INT16, 8, 0, 2}, {SK_FLOAT16, 4, 8, 0},
+};
+
+static const narrow_plan *narrow_of(sk_type t)
+{
+    for (size_t i = 0; i < sizeof NARROW / sizeof NARROW[0]; i++)
+        if (NARROW[i].t == t) return &NARROW[i];
+    cr_assert_fail("%s is no narrow key type", sk_type_name(t));
+    return NULL;
+}
+
+/* The value size of a narrow key type in a shape. */
+static size_t narrow_vs(sk_shape shape, sk_type t)
+{
+    return shape == SK_SHAPE_GPU ? narrow_of(t)->gpu_vs : narrow_of(t)->cpu_vs;
+}
+
+static unsigned vs_index(size_t vs) { return vs == 0 ? 0u : vs == 4 ? 1u : 2u; }
+
 static unsigned gpu_cfg(sk_type t, size_t vs)
 {
-    return ((unsigned)t + (vs == 0 ? 0u : vs == 4 ? 1u : 2u)) % 3u;
+    if (is_narrow(t)) return narrow_of(t)->gpu_cfg;
+    return ((unsigned)t + vs_index(vs)) % 3u;
 }
 
 static void gpu_tiles(unsigned cfg)
@@ -325,6 +375,10 @@ static void sweep(sk_type t, const size_t *sizes, size_t count, const char *cfg,
  * part of its programs) all. */
 static unsigned vmask_for(sk_shape shape, sk_type t, unsigned cfg)
 {
+    if (is_narrow(t))
+        return shape != SK_SHAPE_GPU || narrow_of(t)->gpu_cfg == cfg
+                   ? 1u << vs_index(narrow_vs(shape, t))
+                   : 0u;
     unsigned m = 0;
     for (unsigned v = 0; v < 3; v++)
         if (shape != SK_SHAPE_GPU || gpu_cfg(t, VSS[v]) == cfg) m |= 1u << v;
@@ -354,7 +408,8 @@ static void matrix(sk_shape shape, sk_type t)
         sweep(t, big_gpu, sizeof big_gpu / sizeof big_gpu[0], "gpu shape, default tiles",
               vmask_for(shape, t, 2));
     else
-        sweep(t, big_cpu, sizeof big_cpu / sizeof big_cpu[0], "cpu shape, default tiles", 7u);
+        sweep(t, big_cpu, sizeof big_cpu / sizeof big_cpu[0], "cpu shape, default tiles",
+              vmask_for(shape, t, 2));
 }
 
 #define MATRIX_TESTS(tname, type)                                                           \
@@ -393,27 +448,44 @@ Test(sort, float64_should_match_reference_in_gpu_shape_three_step_passes)
     three_step_matrix(SK_FLOAT64, 1);
 }
 
+/* A 16-bit key type's three-step passes: its GPU value size, small tiles. */
+Test(sort, uint16_should_match_reference_in_gpu_shape_three_step_passes)
+{
+    size_t sizes[32], m = sizes_for(8, sizes, 32);
+    skt_force_shape(SK_SHAPE_GPU);
+    skt_force_scan_path(SK_SCAN_PATH_REDUCE_THEN_SCAN);
+    skt_tiles_set(4, 2, 3, 1);
+    sweep(SK_UINT16, sizes, m, "gpu shape, three steps, small tiles",
+          1u << vs_index(narrow_vs(SK_SHAPE_GPU, SK_UINT16)));
+}
+
 MATRIX_TESTS(uint32, SK_UINT32)
 MATRIX_TESTS(int32, SK_INT32)
 MATRIX_TESTS(float32, SK_FLOAT32)
 MATRIX_TESTS(uint64, SK_UINT64)
 MATRIX_TESTS(int64, SK_INT64)
 MATRIX_TESTS(float64, SK_FLOAT64)
+MATRIX_TESTS(uint8, SK_UINT8)
+MATRIX_TESTS(int8, SK_INT8)
+MATRIX_TESTS(uint16, SK_UINT16)
+MATRIX_TESTS(int16, SK_INT16)
+MATRIX_TESTS(float16, SK_FLOAT16)
 
 /* ---- float specials ------------------------------------------------------------ */
 
 static void specials(sk_shape shape)
 {
-    static const sk_type ts[] = {SK_FLOAT32, SK_FLOAT64};
+    static const sk_type ts[] = {SK_FLOAT32, SK_FLOAT64, SK_FLOAT16};
     skt_force_shape(shape);
     skt_tiles_set(4, 2, 3, 1);
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < 3; i++) {
         if (!type_available(ts[i])) continue;
-        if (shape == SK_SHAPE_GPU) gpu_tiles(gpu_cfg(ts[i], 4));
+        size_t vs = is_narrow(ts[i]) ? narrow_vs(shape, ts[i]) : 4;
+        if (shape == SK_SHAPE_GPU) gpu_tiles(gpu_cfg(ts[i], vs));
         static const size_t ns[] = {23, 100, 1000, 3001};
         for (size_t j = 0; j < 4; j++)
             for (int desc = 0; desc < 2; desc++) {
-                sort_case c = {ts[i], 4, desc, 0, 0, ns[j], D_SPECIALS, "specials"};
+                sort_case c = {ts[i], vs, desc, 0, 0, ns[j], D_SPECIALS, "specials"};
                 check_case(&c);
             }
     }
@@ -437,25 +509,54 @@ Test(sort, float_total_order_should_be_exactly_as_documented)
     cr_assert(signbit(keys[0]) && isnan(keys[0]), "-NaN must come first");
 }
 
+Test(sort, float16_total_order_should_be_exactly_as_documented)
+{
+    /* -NaN (payload 0x2a) < -NaN < -inf < -1 < -subnormal < -0 < +0 <
+     * +subnormal (smallest, largest) < 1 < largest finite < +inf < +NaN <
+     * +NaN (payload 0x3ff): IEEE binary16 bit patterns. */
+    const uint16_t want[] = {0xfe2au, 0xfe00u, 0xfc00u, 0xbc00u, 0x8001u, 0x8000u, 0x0000u,
+                             0x0001u, 0x03ffu, 0x3c00u, 0x7bffu, 0x7c00u, 0x7e00u, 0x7fffu};
+    const size_t n = sizeof want / sizeof want[0];
+    uint16_t keys[14];
+    uint32_t vals[14];
+    for (int desc = 0; desc < 2; desc++) {
+        for (size_t i = 0; i < n; i++) {
+            keys[i] = want[(i * 5 + 3) % n];
+            vals[i] = (uint32_t)i;
+        }
+        skt_force_shape(SK_SHAPE_CPU);
+        SKT_OK(sk_sort_pairs_host(skt_ctx, SK_FLOAT16, narrow_vs(SK_SHAPE_CPU, SK_FLOAT16),
+                                  keys, vals, n, desc ? SK_DESCENDING : SK_ASCENDING));
+        for (size_t i = 0; i < n; i++) {
+            uint16_t w = want[desc ? n - 1 - i : i];
+            cr_assert_eq(keys[i], w, "%s position %zu: 0x%04x, want 0x%04x",
+                         desc ? "descending" : "ascending", i, keys[i], w);
+        }
+    }
+}
+
 /* ---- bit ranges ------------------------------------------------------------------- */
 
 static void bit_ranges(sk_shape shape)
 {
     static const sk_type ts[] = {SK_UINT32, SK_INT32, SK_FLOAT32, SK_UINT64, SK_INT64,
-                                 SK_FLOAT64};
+                                 SK_FLOAT64, SK_UINT8, SK_INT8, SK_UINT16, SK_INT16,
+                                 SK_FLOAT16};
     skt_force_shape(shape);
     skt_tiles_set(4, 2, 3, 1);
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
         if (!type_available(ts[i])) continue;
         unsigned bits = bits_of(ts[i]);
-        unsigned ranges[][2] = {{0, 1}, {3, 11}, {bits - 1, bits}, {0, bits},
-                                {5, bits}, {bits / 2 - 3, bits / 2 + 6}, {0, 0}};
+        unsigned ranges[][2] = {{0, 1}, {3, bits < 11 ? bits : 11}, {bits - 1, bits}, {0, bits},
+                                {5, bits}, {bits / 2 - 3, bits / 2 + 6 < bits ? bits / 2 + 6 : bits},
+                                {0, 0}};
         ranges[6][0] = (unsigned)skt_rand_below(bits);
         ranges[6][1] = ranges[6][0] + 1 + (unsigned)skt_rand_below(bits - ranges[6][0]);
         for (size_t r = 0; r < 7; r++)
             for (int desc = 0; desc < 2; desc++) {
                 dist d = (dist)((r + (size_t)desc) % D_COUNT);
                 size_t vs = (r + (size_t)desc) % 3 == 0 ? 0 : 4 * (1 + (r % 2));
+                if (is_narrow(ts[i])) vs = narrow_vs(shape, ts[i]);
                 if (shape == SK_SHAPE_GPU) gpu_tiles(gpu_cfg(ts[i], vs));
                 sort_case c = {ts[i], vs, desc, ranges[r][0], ranges[r][1],
                                200 + skt_rand_below(400), d, "bit range"};
@@ -479,6 +580,13 @@ Test(sort, large_inputs_should_match_reference_in_cpu_shape, .timeout = 600)
     if (type_available(SK_FLOAT64)) check_case(&b);
     sort_case c = {SK_INT32, 0, 0, 0, 0, n, D_ENTROPY, "cpu shape, default tiles"};
     check_case(&c);
+    /* 8- and 16-bit keys through the line scatter (past its threshold). */
+    sort_case d = {SK_UINT8, narrow_vs(SK_SHAPE_CPU, SK_UINT8), 1, 0, 0, n, D_UNIFORM,
+                   "cpu shape, default tiles"};
+    check_case(&d);
+    sort_case e = {SK_INT16, narrow_vs(SK_SHAPE_CPU, SK_INT16), 0, 0, 0, n, D_ENTROPY,
+                   "cpu shape, default tiles"};
+    check_case(&e);
 }
 
 /* Pairs whose keys vary in an odd number of digits (three or more): the
@@ -513,6 +621,13 @@ Test(sort, large_inputs_should_match_reference_in_gpu_shape, .timeout = 600)
     size_t n = ((size_t)1 << 21) + 1 + skt_rand_below(1000);
     sort_case a = {SK_UINT32, 4, 1, 0, 0, n, D_UNIFORM, "gpu shape, default tiles"};
     check_case(&a);
+    /* 8- and 16-bit keys with the default tiles (their GPU setting). */
+    sort_case b = {SK_UINT8, narrow_vs(SK_SHAPE_GPU, SK_UINT8), 0, 0, 0, n, D_UNIFORM,
+                   "gpu shape, default tiles"};
+    check_case(&b);
+    sort_case c = {SK_INT16, narrow_vs(SK_SHAPE_GPU, SK_INT16), 1, 0, 0, n, D_UNIFORM,
+                   "gpu shape, default tiles"};
+    check_case(&c);
 }
 
 /* ---- skipped passes ------------------------------------------------------------------ */
@@ -585,9 +700,15 @@ static void host_case(sk_shape shape, sk_type t, size_t vs, int desc, size_t n)
 Test(sort, host_forms_should_match_reference)
 {
     for (int s = 0; s < 2; s++)
-        for (int t = 0; t < SK_TYPE_COUNT; t++) {
+        for (int t = 0; t < SK_KEY_TYPE_COUNT; t++) {
             if (!type_available((sk_type)t)) continue;
             sk_shape shape = s ? SK_SHAPE_GPU : SK_SHAPE_CPU;
+            if (is_narrow((sk_type)t)) {
+                size_t vs = narrow_vs(shape, (sk_type)t);
+                host_case(shape, (sk_type)t, vs, t % 2, 1 + skt_rand_below(3000));
+                host_case(shape, (sk_type)t, vs, 1 - t % 2, 40000 + skt_rand_below(3000));
+                continue;
+            }
             host_case(shape, (sk_type)t, 0, t % 2, 1 + skt_rand_below(3000));
             host_case(shape, (sk_type)t, 4, 1 - t % 2, 1 + skt_rand_below(3000));
             host_case(shape, (sk_type)t, 8, t % 2, 40000 + skt_rand_below(3000));
@@ -663,6 +784,11 @@ Test(sort_errors, bad_arguments_should_give_invalid_arg_and_leave_outputs_untouc
     }
     SKT_EXPECT_STATUS(sk_sort_keys_bits(c, SK_UINT64, k, n, A, 0, 65), SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_sort_keys_bits(c, SK_INT64, k, n, A, 64, 64), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys_bits(c, SK_UINT8, k, n, A, 0, 9), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys_bits(c, SK_INT8, k, n, A, 8, 8), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_pairs_bits(c, SK_FLOAT16, 4, k, v, n, A, 0, 17),
+                      SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys(c, SK_UINT16, small, 4 * n, A), SK_E_INVALID_ARG);
     expect_unchanged(k, (const unsigned char *)hk, n * 8, "keys after bad calls");
     expect_unchanged(v, (const unsigned char *)hv, n * 8, "values after bad calls");
 
@@ -671,7 +797,8 @@ Test(sort_errors, bad_arguments_should_give_invalid_arg_and_leave_outputs_untouc
     memcpy(cv, hv, sizeof cv);
     SKT_EXPECT_STATUS(sk_sort_keys_host(NULL, SK_UINT32, ck, n, A), SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_sort_keys_host(c, SK_UINT32, NULL, n, A), SK_E_INVALID_ARG);
-    SKT_EXPECT_STATUS(sk_sort_keys_host(c, (sk_type)9, ck, n, A), SK_E_INVALID_ARG);
+    SKT_EXPECT_STATUS(sk_sort_keys_host(c, (sk_type)SK_KEY_TYPE_COUNT, ck, n, A),
+                      SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, 4, ck, NULL, n, A), SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, 6, ck, cv, n, A), SK_E_INVALID_ARG);
     SKT_EXPECT_STATUS(sk_sort_pairs_host(c, SK_UINT32, 4, ck, ck, n, A), SK_E_INVALID_ARG);

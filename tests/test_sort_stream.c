@@ -432,6 +432,28 @@ ParameterizedTest(sort_case *c, sort_stream, every_type)
     check_case_budget(&f, (1u << MEMORY_RUNS) | (1u << SPILLED), DEVICE_BUDGET / 2);
 }
 
+/* ---- 8- and 16-bit keys ------------------------------------------------------------------ */
+
+/* Each type once (its value size, order and keys pairwise), one with a bit
+ * range, one with odd pieces: in memory, as runs merged in memory and as
+ * spilled runs. */
+ParameterizedTestParameters(sort_stream, narrow_keys)
+{
+    static sort_case cases[] = {
+        {SK_UINT8, 4, SK_DESCENDING, RANDOM, 0, 0, 0, N_MATRIX},
+        {SK_INT8, 0, SK_ASCENDING, FEW, 0, 0, 1, 4 * N_MATRIX + 1}, /* several runs */
+        {SK_UINT16, 8, SK_ASCENDING, RANDOM, 4, 12, 0, N_MATRIX},
+        {SK_INT16, 4, SK_DESCENDING, FEW, 0, 0, 0, N_MATRIX + 1},
+        {SK_FLOAT16, 8, SK_DESCENDING, RANDOM, 0, 0, 0, N_MATRIX},
+    };
+    return cr_make_param_array(sort_case, cases, sizeof cases / sizeof cases[0]);
+}
+
+ParameterizedTest(sort_case *c, sort_stream, narrow_keys)
+{
+    check_case(c);
+}
+
 /* ---- the shapes of the input ------------------------------------------------------------ */
 
 ParameterizedTestParameters(sort_stream, inputs)
@@ -1022,8 +1044,8 @@ Test(sort_stream_errors, bad_arguments)
             "NULL values' reader");
     REFUSED(sk_sort_pairs_stream(skt_ctx, SK_UINT32, 4, r, r, w, no_w, A, NULL, NULL),
             "NULL values' writer");
-    REFUSED(sk_sort_keys_stream(skt_ctx, (sk_type)SK_TYPE_COUNT, r, w, A, NULL, NULL),
-            "type SK_TYPE_COUNT");
+    REFUSED(sk_sort_keys_stream(skt_ctx, (sk_type)SK_KEY_TYPE_COUNT, r, w, A, NULL, NULL),
+            "type SK_KEY_TYPE_COUNT");
     REFUSED(sk_sort_keys_stream(skt_ctx, (sk_type)-1, r, w, A, NULL, NULL),
             "type -1");
     REFUSED(sk_sort_pairs_stream(skt_ctx, (sk_type)99, 4, r, r, w, w, A, NULL, NULL),

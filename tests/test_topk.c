@@ -160,11 +160,18 @@ static void check_nth(const topk_case *c, const void *keys, const char *what)
     uint64_t *idx = skt_malloc(c->k * sizeof *idx), got = 0, want = 0;
     skt_ref_topk(c->t, keys, c->n, c->k, c->descending, 1, idx);
     memcpy(&want, (const unsigned char *)keys + idx[c->k - 1] * ks, ks);
+    uint64_t low = ks == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * ks)) - 1;
     skt_poison(&got, sizeof got);
-    if (ks == 4) got &= ~(uint64_t)0xffffffffu; /* the rest stays poisoned */
+    got &= ~low; /* the key's bytes zero, the rest stays poisoned */
     SKT_OK(sk_select_nth_host(skt_ctx, c->t, keys, &got, c->n, c->k - 1,
                               c->descending ? SK_DESCENDING : SK_ASCENDING));
-    if (ks == 4) got &= 0xffffffffu;
+    if (ks < 8) {
+        uint64_t poison;
+        skt_poison(&poison, sizeof poison);
+        cr_assert_eq(got & ~low, poison & ~low, "%s: select_nth wrote past its key [seed %llu]",
+                     what, (unsigned long long)skt_seed());
+        got &= low;
+    }
     cr_assert_eq(got, want, "%s: select_nth rank %zu = 0x%llx, want 0x%llx [seed %llu]", what,
                  c->k - 1, (unsigned long long)got, (unsigned long long)want,
                  (unsigned long long)skt_seed());
@@ -332,6 +339,38 @@ Test(topk, narrowing_keeps_every_semantic_at_every_outcome)
         }
     }
     free(keys);
+}
+
+/* 8- and 16-bit keys, small tiles and sizes: an 8-bit integer in the CPU
+ * shape (and the default tiles at 33001 keys), a 16-bit one in the GPU
+ * shape, float16 in both (the programs of each type and shape add up). */
+ParameterizedTestParameters(topk, narrow_keys_should_match_the_stable_sort_reference)
+{
+    static const sk_type types[] = {SK_INT8, SK_UINT16, SK_FLOAT16};
+    skt_params ps = {NULL, 0};
+    skt_params_add(&ps, types, COUNT_OF(types), 1, 0, 0);
+    size_t kept = 0;
+    for (size_t i = 0; i < ps.n; i++) {
+        sk_type t = (sk_type)ps.v[i].type;
+        bool gpu = ps.v[i].shape == SK_SHAPE_GPU;
+        if (t == SK_FLOAT16 || gpu == (t == SK_UINT16)) ps.v[kept++] = ps.v[i];
+    }
+    ps.n = kept;
+    return skt_params_done(&ps);
+}
+
+ParameterizedTest(const skt_param *p, topk, narrow_keys_should_match_the_stable_sort_reference)
+{
+    static const size_t large[] = {33001};
+    sk_type t = (sk_type)p->type;
+    skt_case_begin(p);
+    skt_force_shape(p->shape);
+    skt_tiles_set(4, 2, 3, 1);
+    sweep(t, small_sizes, COUNT_OF(small_sizes), false,
+          skt_fmt("%s, small tiles", skt_params_name(p)));
+    if (t != SK_INT8) return;
+    skt_tiles_default(); /* (in the CPU shape) */
+    sweep(t, large, COUNT_OF(large), true, skt_fmt("%s, default tiles", skt_params_name(p)));
 }
 
 /* ---- cases written out --------------------------------------------------------------- */

@@ -188,7 +188,8 @@ typedef struct sk_mpi_sorted {
  *  @return SK_OK; SK_E_INVALID_ARG (NULL, a bad type or order, or ranks
  *  that disagree on the type, value size, order, bits or options),
  *  SK_E_INVALID_ARG too for opts->stats with a struct_size below
- *  sizeof(sk_mpi_sort_stats) (its stats then untouched);
+ *  sizeof(sk_mpi_sort_stats) (its stats then untouched); SK_E_UNSUPPORTED
+ *  for the 8- and 16-bit key types (SK_KEY_TYPE_MAP: not across ranks);
  *  SK_E_SIZE (counts overflowing, or a rank's device_bytes and host_bytes
  *  that hold no run of the stream sort), SK_E_IO (a rank's temporary file
  *  of runs could not be made, written or read), SK_E_OUT_OF_MEMORY,

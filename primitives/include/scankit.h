@@ -454,9 +454,11 @@ SK_API sk_status sk_context_profile_take(sk_context *ctx, double *device_seconds
 /* ------------------------------------------------------------------------ */
 
 /* X(suffix, value, name, bytes, cl, cl_bits, c_type, is_float, is_signed, alias):
- * one row per element type, the only list of their facts: the sk_type enum,
- * sk_type_size(), sk_type_name(), sk_type_parse() and the kernels' type
- * text are made from it, and so can a caller's own per-type tables.
+ * one row per element type of the operators; with SK_KEY_TYPE_MAP's rows
+ * (the sort keys of 8 and 16 bits, below) the only list of the types'
+ * facts: the sk_type enum, sk_type_size(), sk_type_name(), sk_type_parse()
+ * and the kernels' type text are made from them, and so can a caller's own
+ * per-type tables.
  *   suffix     enum name after SK_ (SK_INT32)
  *   value      enum value; stable once released
  *   name       canonical name, as sk_type_name() writes it
@@ -476,16 +478,48 @@ SK_API sk_status sk_context_profile_take(sk_context *ctx, double *device_seconds
     X(FLOAT32, 4, "float32", 4, "float",  "uint",  float,    1, 0, "f32")     \
     X(FLOAT64, 5, "float64", 8, "double", "ulong", double,   1, 0, "f64")
 
-/*! sk_type : element types of the built-in operators, SK_TYPE_MAP's rows. */
+/* SK_KEY_TYPE_MAP(X) : the narrow key types, rows of the same columns as
+ * SK_TYPE_MAP's, with the enum values after them. They are keys only: the
+ * radix sort (cl_mem, host and stream forms), the merge, the sorted search,
+ * the top-k selection and the segmented sort take them; every primitive
+ * that computes with its elements (scans, reductions, compactions,
+ * histograms, by-key reductions, segmented scans, polynomials) takes only
+ * SK_TYPE_MAP's rows and answers SK_E_UNSUPPORTED for these. Why a second
+ * list rather than more rows of SK_TYPE_MAP: SK_TYPE_MAP is what a caller
+ * loops over to cover every type of the operators (SK_TYPE_COUNT), and
+ * 8- and 16-bit operators (wrapping sums, half-precision arithmetic, which
+ * needs cl_khr_fp16) are not offered; a key is only ever compared. The
+ * enum, sk_type_size(), sk_type_name() and sk_type_parse() cover both
+ * lists (SK_ALL_TYPES_MAP).
+ * FLOAT16 is IEEE binary16 ("half"): the host never computes with it, so
+ * its c_type is uint16_t, the key's bit pattern. */
+#define SK_KEY_TYPE_MAP(X)                                                    \
+    X(UINT8,   6, "uint8",   1, "uchar",  "uchar",  uint8_t,  0, 0, "u8")     \
+    X(INT8,    7, "int8",    1, "char",   "uchar",  int8_t,   0, 1, "i8")     \
+    X(UINT16,  8, "uint16",  2, "ushort", "ushort", uint16_t, 0, 0, "u16")    \
+    X(INT16,   9, "int16",   2, "short",  "ushort", int16_t,  0, 1, "i16")    \
+    X(FLOAT16, 10, "float16", 2, "half",  "ushort", uint16_t, 1, 0, "f16")
+
+/* SK_ALL_TYPES_MAP(X) : every sk_type, SK_TYPE_MAP's rows then
+ * SK_KEY_TYPE_MAP's. */
+#define SK_ALL_TYPES_MAP(X) SK_TYPE_MAP(X) SK_KEY_TYPE_MAP(X)
+
+/*! sk_type : element types: of the built-in operators (SK_TYPE_MAP's
+ *  rows), then of sort keys only (SK_KEY_TYPE_MAP's rows). */
 typedef enum sk_type {
 #define SK_TYPE_ENUM_(suffix, value, ...) SK_##suffix = value,
-    SK_TYPE_MAP(SK_TYPE_ENUM_)
+    SK_ALL_TYPES_MAP(SK_TYPE_ENUM_)
 #undef SK_TYPE_ENUM_
 } sk_type;
 
-/* The number of rows of SK_TYPE_MAP; the values are 0 .. SK_TYPE_COUNT - 1. */
+/* The number of rows of SK_TYPE_MAP, the types of the built-in operators;
+ * their values are 0 .. SK_TYPE_COUNT - 1. */
 #define SK_TYPE_COUNT (0 SK_TYPE_MAP(SK_TYPE_COUNT_ROW_))
 #define SK_TYPE_COUNT_ROW_(...) +1
+
+/* The number of sort key types, every sk_type (SK_ALL_TYPES_MAP's rows);
+ * their values are 0 .. SK_KEY_TYPE_COUNT - 1. Since 1.1. */
+#define SK_KEY_TYPE_COUNT (0 SK_ALL_TYPES_MAP(SK_TYPE_COUNT_ROW_))
 
 /*! sk_op : built-in associative operators. AND, OR and XOR are integer-only.
  *  On floats ADD's identity is -0.0, and MIN and MAX are IEEE minimum and
@@ -502,18 +536,20 @@ typedef enum sk_op {
 
 #define SK_OP_COUNT 7
 
-/*! sk_type_size() : @return bytes per element of `t`, 0 for an invalid type.
- */
+/*! sk_type_size() : @return bytes per element of `t` (of any sk_type), 0
+ *  for an invalid type. */
 SK_API size_t sk_type_size(sk_type t);
 
-/*! sk_type_name() : @return "int32", "uint32", "int64", "uint64", "float32"
- *  or "float64"; NULL for an invalid type. */
+/*! sk_type_name() : @return "int32", "uint32", "int64", "uint64",
+ *  "float32", "float64", "uint8", "int8", "uint16", "int16" or "float16";
+ *  NULL for an invalid type. */
 SK_API const char *sk_type_name(sk_type t);
 
 /*! sk_type_parse() : reads a type name as sk_type_name writes it (also
- *  the OpenCL C names "int", "uint", "long", "ulong", "float", "double" and
- *  "i32", "u32", "i64", "u64", "f32", "f64"). Case matters.
- *  @return SK_OK or SK_E_INVALID_ARG. */
+ *  the OpenCL C names "int", "uint", "long", "ulong", "float", "double",
+ *  "uchar", "char", "ushort", "short", "half" and the aliases "i32", "u32",
+ *  "i64", "u64", "f32", "f64", "u8", "i8", "u16", "i16", "f16"). Case
+ *  matters. @return SK_OK or SK_E_INVALID_ARG. */
 SK_API sk_status sk_type_parse(const char *name, sk_type *out);
 
 /*! sk_op_name() : @return "add", "mul", "min", "max", "and", "or", "xor";
@@ -862,13 +898,15 @@ typedef enum sk_sort_order { SK_ASCENDING = 0, SK_DESCENDING = 1 } sk_sort_order
 
 /*! sk_sort_keys() :
  *  Sorts the first n keys of `keys` in place: LSD radix sort, stable.
- *  Key types: all six sk_type values. Integers sort by value; floats in IEEE
- *  totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN (NaNs
- *  ordered among themselves by payload). Digits whose value is the same in
- *  every key are skipped. Scratch of n keys comes from the context (2n
- *  keys when three or more, an odd number, of digits vary: the last pass
- *  then ends in `keys` with no copy back; with the caller's scratch, n
- *  keys and a copy). n of 0 or 1 does nothing. Asynchronous on the context's queue, except for one
+ *  Key types: every sk_type (SK_KEY_TYPE_COUNT of them: SK_TYPE_MAP's
+ *  six and the 8- and 16-bit keys of SK_KEY_TYPE_MAP). Integers sort by
+ *  value; floats (float16 included) in IEEE totalOrder: -NaN < -inf < ...
+ *  < -0.0 < +0.0 < ... < +inf < +NaN (NaNs ordered among themselves by
+ *  payload). 8-bit keys take one pass of an 8-bit digit, 16-bit keys two.
+ *  Digits whose value is the same in every key are skipped. Scratch of n
+ *  keys comes from the context (2n keys when three or more, an odd number,
+ *  of digits vary: the last pass then ends in `keys` with no copy back;
+ *  with the caller's scratch, n keys and a copy). n of 0 or 1 does nothing. Asynchronous on the context's queue, except for one
  *  small blocking read before the passes (which digits to skip).
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type or order, a buffer
  *  smaller than n keys), SK_E_SIZE (n keys overflowing size_t, scratch

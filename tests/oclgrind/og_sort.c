@@ -5,7 +5,8 @@
  * (tests/oclgrind/run.sh): each configuration forces a kernel shape and a
  * tiny tile (or a few chunks), so a few dozen keys already span several
  * work-groups. For each size it sorts keys and (key, value) pairs of several
- * key types, both orders, and a bit range, and checks every result against
+ * key types, both orders, and a bit range (the 8- and 16-bit keys at one
+ * small size per shape), and checks every result against
  * tests/ref/ref_sort.c (values are the input indices, so stability is
  * checked too). Exit status: 0 when all results are right, 1 on a wrong
  * result or a failing call, 2 on bad usage.
@@ -75,6 +76,15 @@ static const og_case cases[] = {
 };
 
 #define CASE_COUNT (sizeof cases / sizeof cases[0])
+
+/* The 8- and 16-bit keys: at one small size per shape (NARROW_N), in the
+ * first GPU configuration (one sweep per digit) and in the CPU line
+ * scatter's. */
+static const og_case narrow_cases[] = {
+    {SK_UINT8, 8, 0, 0, 0}, {SK_INT16, 4, 1, 0, 0}, {SK_FLOAT16, 0, 0, 3, 12},
+};
+
+#define NARROW_N 37
 
 typedef struct og_state {
     og_harness *h;
@@ -159,6 +169,9 @@ static int run_config(og_state *g, const og_config *c, bool fp64)
         for (size_t k = 0; k < CASE_COUNT; k++)
             if (fp64 || cases[k].t != SK_FLOAT64)
                 failures += run_case(g, ctx, &cases[k], c->sizes[s], c->name);
+    if (c == &configs[0] || c->lines_from)
+        for (size_t k = 0; k < sizeof narrow_cases / sizeof narrow_cases[0]; k++)
+            failures += run_case(g, ctx, &narrow_cases[k], NARROW_N, c->name);
     return og_config_done(g->h, c, failures);
 }
 

@@ -49,6 +49,7 @@ static int pred_one(sk_type t, skt_pred p, const unsigned char *e)
 #define REF_PRED_CASE_(suffix, ...) case SK_##suffix: return pred_##suffix(p, e);
     SK_TYPE_MAP(REF_PRED_CASE_)
 #undef REF_PRED_CASE_
+    default: break; /* sort key types only */
     }
     return 0;
 }
@@ -60,6 +61,7 @@ static int equal_one(sk_type t, const unsigned char *a, const unsigned char *b)
 #define REF_EQUAL_CASE_(suffix, ...) case SK_##suffix: return equal_##suffix(a, b);
     SK_TYPE_MAP(REF_EQUAL_CASE_)
 #undef REF_EQUAL_CASE_
+    default: break; /* sort key types only */
     }
     return 0;
 }

@@ -49,6 +49,7 @@ void skt_ref_histogram_even(sk_type t, const void *src, size_t n, double lo, dou
     }
             SK_TYPE_MAP(EVEN_CASE_)
 #undef EVEN_CASE_
+        default: break; /* sort key types only */
         }
         if (b < bins) counts[b]++;
     }
@@ -77,6 +78,7 @@ void skt_ref_histogram_edges(sk_type t, const void *src, size_t n, const void *e
     }
             SK_TYPE_MAP(EDGES_CASE_)
 #undef EDGES_CASE_
+        default: break; /* sort key types only */
         }
         if (above >= 1 && above <= bins) counts[above - 1]++;
     }
@@ -93,5 +95,6 @@ void skt_ref_put_double(sk_type t, void *dst, size_t i, double v)
     }
         SK_TYPE_MAP(PUT_CASE_)
 #undef PUT_CASE_
+    default: break; /* sort key types only */
     }
 }

@@ -9,30 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned key_bits(sk_type t)
-{
-    return (t == SK_INT64 || t == SK_UINT64 || t == SK_FLOAT64) ? 64 : 32;
-}
+static unsigned key_bits(sk_type t) { return 8 * (unsigned)skt_ref_type_size(t); }
 
-static int is_float(sk_type t) { return t == SK_FLOAT32 || t == SK_FLOAT64; }
-static int is_signed_int(sk_type t) { return t == SK_INT32 || t == SK_INT64; }
+static int is_float(sk_type t) { return t == SK_FLOAT16 || t == SK_FLOAT32 || t == SK_FLOAT64; }
+static int is_signed_int(sk_type t)
+{
+    return t == SK_INT8 || t == SK_INT16 || t == SK_INT32 || t == SK_INT64;
+}
 
 uint64_t skt_ref_key_raw(sk_type t, const void *keys, size_t i)
 {
     return skt_ref_uint_at(keys, key_bits(t) / 8, i);
 }
 
+/* The two's-complement value of the key's bits. */
 static int64_t as_signed(sk_type t, uint64_t raw)
 {
-    if (key_bits(t) == 32) {
-        int32_t v;
-        uint32_t u = (uint32_t)raw;
-        memcpy(&v, &u, 4);
+    switch (key_bits(t)) {
+    case 8: return (int8_t)(uint8_t)raw;
+    case 16: return (int16_t)(uint16_t)raw;
+    case 32: return (int32_t)(uint32_t)raw;
+    default: {
+        int64_t v;
+        memcpy(&v, &raw, 8);
         return v;
     }
-    int64_t v;
-    memcpy(&v, &raw, 8);
-    return v;
+    }
 }
 
 static int cmp_u64(uint64_t a, uint64_t b) { return a < b ? -1 : a > b; }
@@ -56,7 +58,7 @@ uint64_t skt_ref_order_key(sk_type t, uint64_t raw)
 {
     unsigned sign_at = key_bits(t) - 1;
     uint64_t sign = (uint64_t)1 << sign_at;
-    uint64_t all = key_bits(t) == 64 ? ~(uint64_t)0 : 0xffffffffu;
+    uint64_t all = key_bits(t) == 64 ? ~(uint64_t)0 : ((uint64_t)1 << key_bits(t)) - 1;
     if (is_signed_int(t)) return raw ^ sign;
     if (!is_float(t)) return raw;
     return (raw & sign) ? (~raw & all) : (raw | sign);

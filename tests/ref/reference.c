@@ -24,7 +24,7 @@ size_t skt_ref_type_size(sk_type t)
     switch (t) {
 #define REF_TYPE_SIZE_(suffix, value, name, bytes, cl, cl_bits, c_type, ...) \
     case SK_##suffix: return sizeof(c_type);
-    SK_TYPE_MAP(REF_TYPE_SIZE_)
+    SK_ALL_TYPES_MAP(REF_TYPE_SIZE_)
 #undef REF_TYPE_SIZE_
     }
     return 0;
@@ -111,6 +111,7 @@ void skt_ref_identity(sk_type t, sk_op op, void *out)
     }
     SK_TYPE_MAP(REF_IDENTITY_CASE_)
 #undef REF_IDENTITY_CASE_
+    default: break; /* sort key types only */
     }
 }
 
@@ -128,6 +129,7 @@ void skt_ref_combine(sk_type t, sk_op op, const void *a, const void *b, void *ou
     }
     SK_TYPE_MAP(REF_COMBINE_CASE_)
 #undef REF_COMBINE_CASE_
+    default: break; /* sort key types only */
     }
 }
 
@@ -196,10 +198,12 @@ void skt_ref_set_real(sk_type t, void *dst, size_t i, double v)
 uint64_t skt_ref_uint_at(const void *src, size_t size, size_t i)
 {
     const unsigned char *p = (const unsigned char *)src + size * i;
+    uint16_t u16;
     uint32_t u32;
     uint64_t u64;
     switch (size) {
     case 1: return *p;
+    case 2: return memcpy(&u16, p, sizeof u16), u16;
     case 4: return memcpy(&u32, p, sizeof u32), u32;
     default: return memcpy(&u64, p, sizeof u64), u64;
     }
