@@ -276,8 +276,10 @@ static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     fused_job j = {c, NULL};
     char *io = NULL;
     sk_status st = SK_OK;
-    *runs = 0;
-    if (c->n == 0) return SK_OK;
+    if (c->n == 0) {
+        *runs = 0;
+        return SK_OK;
+    }
     if (cpu_shape(ctx, c)) return chunk_totals(ctx, c, runs);
     SK_TRY(sk__scratch_get(ctx, &bykey_count, sizeof count, &j.count));
     io = fused_io_text(c);
