@@ -318,6 +318,11 @@ out:
     return st;
 }
 
+static sk_status segsort_in_place(sk_context *ctx, const void *req, cl_mem keys, cl_mem values)
+{
+    return segsort_checked(ctx, req, keys, values);
+}
+
 static sk_status segsort_host(sk_context *ctx, const sort_req *s, void *keys, void *values,
                               const sk_segments_host *h)
 {
@@ -326,19 +331,14 @@ static sk_status segsort_host(sk_context *ctx, const sort_req *s, void *keys, vo
     size_t kb = s->n * sk_type_size(s->key_type), vb = s->n * s->value_size;
     sk_segments seg = {0};
     segsort_req r = {*s, &seg};
-    cl_mem km = NULL, vm = NULL;
     sk_status st = SK_OK;
     SK_TRY(validate_req(ctx, &r, pairs));
     SK_TRY(check_host(ctx, s, keys, values, h));
     SK_TRY(sk__segments_upload(ctx, h, s->n, &segsort_offsets_in, &seg));
     if (s->n < 2) return segsort_checked(ctx, &r, NULL, NULL); /* the offsets still checked */
-    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, keys, kb, 1, &km));
-    if (pairs) SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, values, vb, 1, &vm));
-    SK_TRY(segsort_checked(ctx, &r, km, vm));
-    if (pairs) SK_TRY(sk__download(ctx, vm, 0, values, vb));
-    SK_TRY(sk__download(ctx, km, 0, keys, kb));
+    st = sk__host_in_place(ctx, keys, kb, values, vb, "the keys' device copy",
+                           segsort_in_place, &r);
 out:
-    if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
     return st;
 }
 

@@ -345,6 +345,20 @@ sk_status sk__copy(sk_context *ctx, cl_mem src, size_t src_off, cl_mem dst, size
 sk_status sk__upload(sk_context *ctx, cl_mem mem, size_t off, const void *src, size_t bytes);
 sk_status sk__download(sk_context *ctx, cl_mem mem, size_t off, void *dst, size_t bytes);
 
+/* What a host-array form that works in place runs on the device copies of
+ * its keys (values: NULL when there are none); req is the form's request. */
+typedef sk_status (*sk__in_place_fn)(sk_context *ctx, const void *req, cl_mem keys,
+                                     cl_mem values);
+
+/* A host-array form that works in place (transfer.c): keys (kbytes) and
+ * values (vbytes, 0 for none) copied into the host scratch, `run` on the
+ * copies, both copied back. `what` names the keys' copy in the message of
+ * a size past the device's ("the keys' device copy"). On failure the queue
+ * is drained first, so no transfer outlives the call. */
+sk_status sk__host_in_place(sk_context *ctx, void *keys, size_t kbytes, void *values,
+                            size_t vbytes, const char *what, sk__in_place_fn run,
+                            const void *req);
+
 /* Waits for the pinned slots' copies and frees the slots. */
 void sk__host_slots_release(sk_context *ctx);
 

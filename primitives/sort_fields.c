@@ -214,11 +214,16 @@ static sk_status fields_mem(sk_context *ctx, const fields_req *r, cl_mem elems, 
 
 /* ---- host-array forms ---------------------------------------------------------- */
 
+static sk_status fields_run_in_place(sk_context *ctx, const void *req, cl_mem elems,
+                                     cl_mem values)
+{
+    return fields_run(ctx, req, elems, values);
+}
+
 static sk_status fields_host(sk_context *ctx, const fields_req *r, void *elems, void *values,
                              bool pairs)
 {
     SK_ENTER(ctx);
-    cl_mem em = NULL, vm = NULL;
     sk_status st = validate_req(ctx, r, pairs);
     if (st != SK_OK) return st;
     if (r->n && !elems) return sk__fail(ctx, SK_E_INVALID_ARG, "elems is NULL");
@@ -226,17 +231,8 @@ static sk_status fields_host(sk_context *ctx, const fields_req *r, void *elems, 
     if (pairs && r->n && elems == values)
         return sk__fail(ctx, SK_E_INVALID_ARG, "elems and values are the same array");
     if (r->n < 2) return SK_OK;
-    size_t eb = r->n * r->by->size, vb = r->n * r->value_size;
-    SK_TRY(sk__fits_device(ctx, eb, "the structs' device copy"));
-    SK_TRY(sk__fits_device(ctx, vb, "the values' device copy"));
-    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, elems, eb, 1, &em));
-    if (vb) SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, values, vb, 1, &vm));
-    SK_TRY(fields_run(ctx, r, em, vm));
-    if (vb) SK_TRY(sk__download(ctx, vm, 0, values, vb));
-    SK_TRY(sk__download(ctx, em, 0, elems, eb));
-out:
-    if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
-    return st;
+    return sk__host_in_place(ctx, elems, r->n * r->by->size, values, r->n * r->value_size,
+                             "the structs' device copy", fields_run_in_place, r);
 }
 
 /* ---- entry points ------------------------------------------------------------------ */

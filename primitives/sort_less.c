@@ -230,11 +230,15 @@ static sk_status less_mem(sk_context *ctx, const less_req *r, cl_mem keys, cl_me
 
 /* ---- host-array forms ---------------------------------------------------------- */
 
+static sk_status less_run_in_place(sk_context *ctx, const void *req, cl_mem keys, cl_mem values)
+{
+    return less_run(ctx, req, keys, values);
+}
+
 static sk_status less_host(sk_context *ctx, const less_req *r, void *keys, void *values,
                            bool pairs)
 {
     SK_ENTER(ctx);
-    cl_mem km = NULL, vm = NULL;
     sk_status st = validate_req(ctx, r, pairs);
     if (st != SK_OK) return st;
     if (r->n && !keys) return sk__fail(ctx, SK_E_INVALID_ARG, "keys is NULL");
@@ -242,17 +246,8 @@ static sk_status less_host(sk_context *ctx, const less_req *r, void *keys, void 
     if (pairs && r->n && keys == values)
         return sk__fail(ctx, SK_E_INVALID_ARG, "keys and values are the same array");
     if (r->n < 2) return SK_OK;
-    size_t kb = r->n * r->cmp->size, vb = r->n * r->value_size;
-    SK_TRY(sk__fits_device(ctx, kb, "the keys' device copy"));
-    SK_TRY(sk__fits_device(ctx, vb, "the values' device copy"));
-    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, keys, kb, 1, &km));
-    if (vb) SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, values, vb, 1, &vm));
-    SK_TRY(less_run(ctx, r, km, vm));
-    if (vb) SK_TRY(sk__download(ctx, vm, 0, values, vb));
-    SK_TRY(sk__download(ctx, km, 0, keys, kb));
-out:
-    if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
-    return st;
+    return sk__host_in_place(ctx, keys, r->n * r->cmp->size, values, r->n * r->value_size,
+                             "the keys' device copy", less_run_in_place, r);
 }
 
 /* ---- entry points ------------------------------------------------------------------ */

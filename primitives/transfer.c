@@ -250,3 +250,21 @@ sk_status sk__download(sk_context *ctx, cl_mem mem, size_t off, void *dst, size_
     }
     return copy_in_lanes(ctx, mem, off, dst, bytes, false);
 }
+
+sk_status sk__host_in_place(sk_context *ctx, void *keys, size_t kbytes, void *values,
+                            size_t vbytes, const char *what, sk__in_place_fn run,
+                            const void *req)
+{
+    cl_mem km = NULL, vm = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(sk__fits_device(ctx, kbytes, what));
+    SK_TRY(sk__fits_device(ctx, vbytes, "the values' device copy"));
+    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, keys, kbytes, 1, &km));
+    if (vbytes) SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, values, vbytes, 1, &vm));
+    SK_TRY(run(ctx, req, km, vm));
+    if (vbytes) SK_TRY(sk__download(ctx, vm, 0, values, vbytes));
+    SK_TRY(sk__download(ctx, km, 0, keys, kbytes));
+out:
+    if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
+    return st;
+}
