@@ -13,21 +13,9 @@
 #
 # usage: test_cli_radixsort_mpi_memory.sh APPS_DIR MPIEXEC NUMPROC_FLAG [MPIEXEC_FLAG...]
 set -uo pipefail
-apps=$1 mpiexec=$2 np_flag=$3
-shift 3
-mpi_flags=("$@")
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_cli_radixsort_mpi_memory.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
+. "$(dirname "${BASH_SOURCE[0]}")/mpi_cli_common.sh"
+mpi_cli_begin test_cli_radixsort_mpi_memory "$@"
 mkdir spill || exit 1
-failures=0
-seed=${SKT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-echo "test_cli_radixsort_mpi_memory: seed $seed (SKT_SEED)"
-
-fail() {
-    echo "test_cli_radixsort_mpi_memory: FAIL (seed $seed): $*" >&2
-    failures=$((failures + 1))
-}
 
 # gen FILE DATAGEN_ARGS...: FILE from the next seed.
 gen_n=0
@@ -129,8 +117,4 @@ for bad in 0 12Q; do
 done
 echo "ok: bad sizes are usage errors"
 
-if [ "$failures" -ne 0 ]; then
-    echo "test_cli_radixsort_mpi_memory: $failures failure(s)" >&2
-    exit 1
-fi
-echo "test_cli_radixsort_mpi_memory: all passed"
+mpi_cli_end

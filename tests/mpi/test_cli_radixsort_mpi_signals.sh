@@ -19,31 +19,10 @@
 #
 # usage: test_cli_radixsort_mpi_signals.sh APPS_DIR MPIEXEC NUMPROC_FLAG [MPIEXEC_FLAG...]
 set -uo pipefail
-apps=$1 mpiexec=$2 np_flag=$3
-shift 3
-mpi_flags=("$@")
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_cli_radixsort_mpi_signals.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-failures=0
-seed=${SKT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-echo "test_cli_radixsort_mpi_signals: seed $seed (SKT_SEED)"
+. "$(dirname "${BASH_SOURCE[0]}")/mpi_cli_common.sh"
+mpi_cli_begin test_cli_radixsort_mpi_signals "$@"
 
-fail() {
-    echo "test_cli_radixsort_mpi_signals: FAIL (seed $seed): $*" >&2
-    failures=$((failures + 1))
-}
-
-skip() {
-    echo "test_cli_radixsort_mpi_signals: skipped: $*"
-    exit 77
-}
-
-version=$("$mpiexec" --version 2>/dev/null)
-[[ $version == *"Open MPI"* || $version == *OpenRTE* ]] ||
-    skip "the MPMD runs are written for Open MPI's mpirun"
-command -v strace >/dev/null || skip "no strace"
-strace -f -qq -o /dev/null -e trace=none true 2>/dev/null || skip "strace cannot trace here"
+mpi_cli_need_strace
 
 "$apps/datagen" -n 256K -s "$seed" -o keys.bin >/dev/null &&
     "$apps/datagen" -n 256K -s $((seed + 1)) -o values.bin >/dev/null ||
@@ -117,8 +96,4 @@ else
     fail "mpirun: no temporary file appeared (exit $?): $(cat err.txt)"
 fi
 
-if [ "$failures" -ne 0 ]; then
-    echo "test_cli_radixsort_mpi_signals: $failures failure(s)" >&2
-    exit 1
-fi
-echo "test_cli_radixsort_mpi_signals: all passed"
+mpi_cli_end
