@@ -8,7 +8,11 @@
  * segments of 0 to 32 keys take both of its kernels' bins (insertion sort,
  * a work-group's tile); on the CPU shape a few chunks of segments
  * (insertion and merge sort). Segments past a tile go to the radix sort,
- * whose kernels og_sort checks (run.sh --sort-kernels). Several key types, both orders, keys alone
+ * whose kernels og_sort checks (run.sh --sort-kernels); one more
+ * configuration per shape makes segments past 16 keys large
+ * (sk__test_set_segsort_bounds), so that the large segments' batch runs
+ * (its gather, put, segment and pick kernels, around two radix sorts) on
+ * two cases. Several key types, both orders, keys alone
  * and pairs (values: the input indices), uint32 and uint64 offsets; each
  * result is checked against tests/ref/ref_segsort.c and the elements past
  * n must stay poisoned. Exit status: 0 when all results are right, 1 on a
@@ -25,6 +29,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "og_harness.h"
+#include "sk_testing.h"
 #include "../ref/ref_segsort.h"
 #include "../ref/ref_sort.h"
 
@@ -38,7 +43,16 @@ static const og_config configs[] = {
     {"gpu wg=8", SK_SHAPE_GPU, .wg = 8, .sizes = {MAX_N, 7}},
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
      .sizes = {MAX_N, 1}},
+    {"gpu wg=8, batch", SK_SHAPE_GPU, .wg = 8, .sizes = {MAX_N}},
+    {"cpu chunks=3 serial_below=1, batch", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
+     .sizes = {MAX_N}},
 };
+
+/* Configurations from this one on force segments past BATCH_BIG keys to
+ * the large segments' batch, on the first BATCH_CASES cases. */
+#define FIRST_BATCH_CONFIG 2
+#define BATCH_BIG 16
+#define BATCH_CASES 2
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
 
@@ -146,9 +160,11 @@ static int run_config(og_state *g, const og_config *c)
 {
     int failures = 0;
     sk_context *ctx = og_open(g->h, c);
+    bool batch = c - configs >= FIRST_BATCH_CONFIG;
     if (!ctx) return 1;
+    if (batch && sk__test_set_segsort_bounds(ctx, BATCH_BIG, 0) != SK_OK) return 1;
     for (size_t s = 0; s < OG_MAX_SIZES && c->sizes[s]; s++)
-        for (size_t k = 0; k < CASE_COUNT; k++)
+        for (size_t k = 0; k < (batch ? BATCH_CASES : CASE_COUNT); k++)
             if (c->shape == SK_SHAPE_GPU || sk_type_size(cases[k].t) == 4)
                 failures += run_case(g, ctx, &cases[k], c->sizes[s], c->name);
     return og_config_done(g->h, c, failures);
