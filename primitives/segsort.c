@@ -30,6 +30,7 @@
 #include "sort.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Scratch buffers of this file (sk__scratch_get). */
 SK_SCRATCH_ID(segsort_keys, "segmented sort: keys (merges, large segments)");
@@ -395,40 +396,57 @@ out:
     return st;
 }
 
+static int span_longer(const void *a, const void *b)
+{
+    const seg_span *x = a, *y = b;
+    cl_ulong lx = x->hi - x->lo, ly = y->hi - y->lo;
+    return (lx < ly) - (lx > ly);
+}
+
 /* Every listed large segment, read back (blocking): the long ones sorted
- * alone, the others in one batch (alone too when only one). */
+ * alone, the others in one batch (alone too when only one). The batch
+ * goes first and the others longest first, so that on the caller's
+ * scratch no region is carved larger than measure_large carves it. */
 static sk_status run_large(segsort_job *j, size_t larges)
 {
     sk_status st = SK_OK;
-    size_t batched = 0;
-    seg_span *spans = malloc(larges * sizeof *spans);
+    size_t batched = 0, longs = 0, alone = 0;
+    seg_span *spans = malloc(2 * larges * sizeof *spans), *rest = spans + larges;
     if (!spans) return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented sort: large segments");
     SK_TRY(sk__read(j->ctx, j->large, true, 0, larges * sizeof *spans, spans));
     qsort(spans, larges, sizeof *spans, span_cmp); /* the batch in the keys' order */
-    for (size_t i = 0; i < larges; i++) {
-        if (spans[i].hi - spans[i].lo >= j->p.alone_from)
-            SK_TRY(sort_large(j, spans[i].lo, spans[i].hi));
-        else
-            spans[batched++] = spans[i];
+    for (size_t i = 0; i < larges; i++) { /* batched ones to the front, the others behind */
+        if (spans[i].hi - spans[i].lo < j->p.alone_from) spans[batched++] = spans[i];
+        else rest[longs++] = spans[i];
     }
-    if (batched == 1) SK_TRY(sort_large(j, spans[0].lo, spans[0].hi));
+    memcpy(spans + batched, rest, longs * sizeof *spans);
     if (batched > 1) SK_TRY(run_batch(j, spans, batched));
+    alone = batched == 1 ? 0 : batched; /* a lone batched one is sorted alone too */
+    qsort(spans + alone, larges - alone, sizeof *spans, span_longer);
+    for (size_t i = alone; i < larges; i++) SK_TRY(sort_large(j, spans[i].lo, spans[i].hi));
 out:
     free(spans);
     return st;
 }
 
 /* Measuring scratch (the list reads as empty): the most that large
- * segments can take, a batch of all n keys and a segment sorted alone on
- * a copy. */
+ * segments can take, a batch of all n keys in as many segments as can be
+ * large (its table), then a segment sorted alone on a copy. */
 static sk_status measure_large(segsort_job *j)
 {
-    size_t n = j->r->sort.n;
-    seg_span halves[2] = {{0, n / 2}, {n / 2, n}};
+    size_t n = j->r->sort.n, segs = j->large_cap;
     sk_status st = SK_OK;
-    SK_TRY(run_batch(j, halves, 2));
-    st = sort_large(j, 1, n);
+    seg_span *spans = NULL;
+    if (segs >= 2) {
+        if (!(spans = malloc(segs * sizeof *spans)))
+            return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented sort: large segments");
+        for (size_t s = 0; s < segs; s++)
+            spans[s] = (seg_span){s * (n / segs), s + 1 < segs ? (s + 1) * (n / segs) : n};
+        SK_TRY(run_batch(j, spans, segs));
+    }
+    if (segs >= 1) st = sort_large(j, 1, n);
 out:
+    free(spans);
     return st;
 }
 

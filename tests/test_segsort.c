@@ -406,6 +406,46 @@ Test(segsort, large_segments_take_as_many_launches_however_many_there_are_traced
     force_bounds(0, 0);
 }
 
+/* The batch's scratch and its sorts' are measured: a call on the caller's
+ * scratch of the measured size allocates none of the context's own. */
+Test(segsort, large_segments_run_in_the_measured_scratch)
+{
+    force_bounds(64, 0);
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        size_t n = 4000, need = 0;
+        uint32_t *k = skt_malloc(n * sizeof *k), *want = skt_malloc(n * sizeof *want);
+        uint32_t offs[40];
+        uint64_t offs64[40];
+        size_t perm[4000];
+        skt_force_shape((sk_shape)shape);
+        for (size_t s = 0; s < 40; s++) offs64[s] = offs[s] = (uint32_t)(100 * s);
+        make_keys(SK_UINT32, k, n, 0);
+        skt_ref_segsort_perm(SK_UINT32, k, n, offs64, 40, 0, 0, 32, perm);
+        skt_ref_gather(k, 4, perm, n, want);
+        cl_mem kb = skt_buf_guarded(k, n, 4, GUARD), ob = skt_buf_new(sizeof offs);
+        skt_buf_upload(ob, 0, offs, sizeof offs);
+        sk_segments seg = {NULL, 0, ob, SK_UINT32, 40};
+        SKT_OK(sk_context_set_scratch(skt_ctx, NULL, 0));
+        SKT_OK(sk_context_trim(skt_ctx));
+        SKT_OK(sk_context_scratch_query_begin(skt_ctx));
+        SKT_OK(sk_segsort_keys(skt_ctx, SK_UINT32, kb, &seg, n, SK_ASCENDING));
+        SKT_OK(sk_context_scratch_query_end(skt_ctx, &need));
+        cl_mem scratch = skt_buf_new(need);
+        SKT_OK(sk_context_set_scratch(skt_ctx, scratch, need));
+        SKT_OK(sk_segsort_keys(skt_ctx, SK_UINT32, kb, &seg, n, SK_ASCENDING));
+        cr_assert_eq(sk__test_own_scratch_bytes(skt_ctx), 0,
+                     "%s shape: own scratch past the measured %zu bytes",
+                     skt_shape_name((sk_shape)shape), need);
+        skt_expect_guarded(kb, want, n, 4, GUARD, "measured scratch", "keys");
+        SKT_OK(sk_context_set_scratch(skt_ctx, NULL, 0));
+        skt_buf_free(scratch);
+        skt_buf_free(kb);
+        skt_buf_free(ob);
+        skt_free_all(k, want, NULL);
+    }
+    force_bounds(0, 0);
+}
+
 /* ---- bad arguments ------------------------------------------------------------------ */
 
 Test(segsort_errors, bad_arguments_are_refused_and_keys_left_untouched)
