@@ -287,8 +287,10 @@ Test(segsort, bit_ranges_order_by_their_bits_only)
 
 /* ---- the large segments' batch ---------------------------------------------------- */
 
-/* Segments past `big` keys are large, those of `alone` keys and more (0:
- * as tuned) sorted alone; the rest of the large ones in the batch. */
+/* Segments past `big` keys are large, those of `alone` keys and more
+ * sorted alone (NEVER: none; CPU devices are tuned to sort every large
+ * segment alone); the rest of the large ones in the batch. */
+#define NEVER SIZE_MAX
 static void force_bounds(size_t big, size_t alone)
 {
     SKT_OK(sk__test_set_segsort_bounds(skt_ctx, big, alone));
@@ -300,7 +302,7 @@ static void force_bounds(size_t big, size_t alone)
  * tiny, tile and large segments, with empty ones among them. */
 Test(segsort, large_segments_sorted_together_match_the_reference)
 {
-    force_bounds(64, 0);
+    force_bounds(64, NEVER);
     seg_case c = {SK_UINT32, 0, 0, NULL, SK_UINT64, 0, 0, 0, 0, false, 0};
     check_kind(c, SEG_MIX, 6000, "batch, keys, mix of segment lengths");
     c.descending = 1;
@@ -325,9 +327,9 @@ Test(segsort, large_segments_sorted_together_match_the_reference)
 Test(segsort, large_segments_in_every_arrangement_match_the_reference)
 {
     seg_case c = {SK_UINT32, 0, 0, NULL, SK_UINT32, 4, 0, 0, 0, false, 0};
-    force_bounds(16, 0);
+    force_bounds(16, NEVER);
     check_kind(c, SEG_TINY, 3000, "batch, tiny and empty segments");
-    force_bounds(64, 0);
+    force_bounds(64, NEVER);
     check_kind(c, SEG_ONE, 3000, "one large segment");
     force_bounds(64, 500);
     c.descending = 1;
@@ -375,7 +377,7 @@ Test(segsort, tiny_segments_take_one_bin_pass_traced)
 /* The batch's launches: as many for 40 large segments as for 4. */
 Test(segsort, large_segments_take_as_many_launches_however_many_there_are_traced)
 {
-    force_bounds(64, 0);
+    force_bounds(64, NEVER);
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
         int launches[2] = {0, 0};
         skt_force_shape((sk_shape)shape);
@@ -410,7 +412,7 @@ Test(segsort, large_segments_take_as_many_launches_however_many_there_are_traced
  * scratch of the measured size allocates none of the context's own. */
 Test(segsort, large_segments_run_in_the_measured_scratch)
 {
-    force_bounds(64, 0);
+    force_bounds(64, NEVER);
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
         size_t n = 4000, need = 0;
         uint32_t *k = skt_malloc(n * sizeof *k), *want = skt_malloc(n * sizeof *want);

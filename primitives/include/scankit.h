@@ -1603,7 +1603,7 @@ SK_API sk_status sk_unique_by_key_host(sk_context *ctx, sk_type key_type, size_t
  *  (CPU shape); longer ones all together by two device-wide radix sorts
  *  (by key, then stably by segment), in as many launches however many
  *  there are, except that a very long one (millions of keys) or the only
- *  long one is sorted alone. Scratch: about n keys, values and two 4-byte
+ *  long one is sorted alone (on CPU devices every long one is). Scratch: about n keys, values and two 4-byte
  *  words per key (8-byte from n = 2^32), besides the radix sort's. Blocks:
  *  the offsets are checked on the device first and the bins' counts and
  *  the long segments' list are read back.
