@@ -11,8 +11,9 @@
  *   SK_SEG_INSERT  segments of at most this many keys: insertion sort
  *   SK_SEG_TILE    the longest segment the GPU shape's tile kernel (local
  *                  memory) or the CPU shape's merge sort takes
- *   SK_IDX_T       uint or ulong: places in the batch of large segments
- *   SK_SHAPE_GPU   a work-item per segment classifies it (SK_WG work-items
+ *   SK_SEG_BATCH   the batch's program (below) instead of a shape's, with
+ *   SK_IDX_T       uint or ulong: places and segment numbers in the batch
+ *   or SK_SHAPE_GPU a work-item per segment classifies it (SK_WG work-items
  *                  per work-group of the tile kernel, SK_ITEMS keys each)
  *   or SK_SHAPE_CPU one work-item per chunk of segments
  *
@@ -88,7 +89,11 @@ void sk_seg_append(__global ulong *list, volatile __global uint *counter, ulong 
     list[2 * (ulong)at + 1] = hi;
 }
 
-/* ---- the batch of large segments (both shapes) ---------------------------- */
+/* ======================================================================= */
+#if defined(SK_SEG_BATCH)
+/* The batch of large segments: a program of its own (either shape), built
+ * only where a batch runs; the key's bits alone matter (SK_KEY_T), and
+ * SK_OFF_T is ulong. */
 
 /* The segment of place e of the batch: the last s with table[2s] <= e. */
 ulong sk_seg_find(__global const ulong *table, ulong segs, ulong e)
@@ -165,7 +170,7 @@ __kernel void sk_segsort_pick(__global const SK_KEY_T *keys, __global const SK_V
 #endif
 
 /* ======================================================================= */
-#if defined(SK_SHAPE_GPU)
+#elif defined(SK_SHAPE_GPU)
 
 /* Work-item s: segment s sorted by insertion when short, else listed (mid
  * or large). */
@@ -312,5 +317,5 @@ __kernel void sk_segsort_chunks(__global SK_KEY_T *keys SK_SEG_VALS, __global SK
 }
 
 #else
-#error "segsort.cl: define SK_SHAPE_GPU or SK_SHAPE_CPU"
+#error "segsort.cl: define SK_SEG_BATCH, SK_SHAPE_GPU or SK_SHAPE_CPU"
 #endif

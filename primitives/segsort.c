@@ -99,21 +99,12 @@ static segsort_plan plan_for(const sk_context *ctx, const segsort_req *r)
 /* ---- programs ------------------------------------------------------------- */
 
 enum { K_BIN, K_TILES };
-/* The batch's kernels, after the shape's own (K_TILES on the GPU); the
- * last two for pairs only. */
+static const char *const gpu_kernels[] = {"sk_segsort_classify", "sk_segsort_tiles"};
+static const char *const cpu_kernels[] = {"sk_segsort_chunks"};
+/* The batch's program (either shape); the last two for pairs only. */
 enum { K_GATHER, K_PUT, K_SEGS, K_PICK };
-static const char *const gpu_kernels[] = {"sk_segsort_classify", "sk_segsort_tiles",
-                                          "sk_segsort_gather",   "sk_segsort_put",
-                                          "sk_segsort_segs",     "sk_segsort_pick"};
-static const char *const cpu_kernels[] = {"sk_segsort_chunks", "sk_segsort_gather",
-                                          "sk_segsort_put", "sk_segsort_segs",
-                                          "sk_segsort_pick"};
-
-/* The index of the batch's kernel `k` in the program. */
-static unsigned batch_kernel(const segsort_plan *p, unsigned k)
-{
-    return (p->gpu ? 2 : 1) + k;
-}
+static const char *const batch_kernels[] = {"sk_segsort_gather", "sk_segsort_put",
+                                            "sk_segsort_segs", "sk_segsort_pick"};
 
 static char *segsort_config(const segsort_plan *p, const segsort_req *r)
 {
@@ -125,7 +116,6 @@ static char *segsort_config(const segsort_plan *p, const segsort_req *r)
     sk__str_addf(&c, "#define SK_OFF_T %s\n", r->seg->offset_type == SK_UINT32 ? "uint" : "ulong");
     if (s->value_size) sk__str_addf(&c, "#define SK_VAL_T %s\n", s->value_size == 8 ? "ulong" : "uint");
     sk__str_addf(&c, "#define SK_SEG_INSERT %d\n#define SK_SEG_TILE %zu\n", SEG_INSERT, p->tile);
-    sk__str_addf(&c, "#define SK_IDX_T %s\n", p->idx_size == 8 ? "ulong" : "uint");
     if (p->gpu)
         sk__str_addf(&c, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %d\n",
                      p->t.wg_size, GPU_SEG_ITEMS);
@@ -135,17 +125,33 @@ static char *segsort_config(const segsort_plan *p, const segsort_req *r)
     return sk__str_take(&c);
 }
 
+/* The batch's program: by the key's and the value's widths alone (one
+ * program for every 4-byte key type), the same for both shapes. */
+static sk_status open_batch_program(sk_context *ctx, const segsort_plan *p,
+                                    const segsort_req *r, const sk__program **prog)
+{
+    size_t ks = sk_type_size(r->sort.key_type), vs = r->sort.value_size;
+    sk__str c = {0};
+    sk__str_addf(&c, "#define SK_KEY_T %s\n#define SK_KEY_BITS %zu\n#define SK_KEY_KIND 0\n",
+                 ks == 8 ? "ulong" : "uint", 8 * ks);
+    sk__str_addf(&c, "#define SK_OFF_T ulong\n#define SK_SEG_INSERT %d\n", SEG_INSERT);
+    if (vs) sk__str_addf(&c, "#define SK_VAL_T %s\n", vs == 8 ? "ulong" : "uint");
+    sk__str_addf(&c, "#define SK_SEG_BATCH 1\n#define SK_IDX_T %s\n",
+                 p->idx_size == 8 ? "ulong" : "uint");
+    sk__str_addf(&c, "%s\n", sk__source_text("sort_keys"));
+    return sk__program_take(ctx, "segsort", sk__str_take(&c), batch_kernels, vs ? 4 : 2, prog);
+}
+
 /* Builds (or finds) the program; on the GPU shape lowers the work-group
  * size until its kernels can run it. */
 static sk_status open_program(sk_context *ctx, segsort_plan *p, const segsort_req *r)
 {
     bool lowered = p->gpu;
-    unsigned kernels = batch_kernel(p, r->sort.value_size ? K_PICK + 1 : K_PUT + 1);
     sk_status st = SK_OK;
     do {
         p->tile = p->gpu ? p->t.wg_size * GPU_SEG_ITEMS : p->t.segsort_cpu_tile;
         st = sk__program_take(ctx, "segsort", segsort_config(p, r),
-                              p->gpu ? gpu_kernels : cpu_kernels, kernels, &p->prog);
+                              p->gpu ? gpu_kernels : cpu_kernels, p->gpu ? 2 : 1, &p->prog);
         if (st == SK_OK && lowered) st = sk__fit_wg(ctx, p->prog, "segsort", &p->t.wg_size,
                                                     &lowered);
     } while (st == SK_OK && lowered);
@@ -290,6 +296,7 @@ typedef struct seg_batch {
     cl_mem table;                 /* per segment: start in the batch, start in keys; then m */
     cl_mem keys, tags;            /* keys; segment numbers (keys) or places (pairs) */
     cl_mem segs_of, values;       /* pairs: segment numbers, values */
+    const sk__program *prog;      /* the batch's program */
 } seg_batch;
 
 /* The batch's table of `segs` spans, written to the device (blocking). */
@@ -320,7 +327,7 @@ static sk_status launch_batch(segsort_job *j, const seg_batch *b, unsigned k,
                               const cl_mem *mems, unsigned count, bool with_segs)
 {
     sk__args a;
-    sk__args_init(&a, j->ctx, j->p.prog, batch_kernel(&j->p, k));
+    sk__args_init(&a, j->ctx, b->prog, k);
     for (unsigned i = 0; i < count; i++)
         if (mems[i]) sk__arg_mem(&a, mems[i]);
     if (with_segs) sk__arg_ulong(&a, "segs", b->segs);
@@ -383,9 +390,10 @@ static sk_status run_batch(segsort_job *j, const seg_span *spans, size_t segs)
 {
     sk_context *ctx = j->ctx;
     const sort_req *s = &j->r->sort;
-    seg_batch b = {segs, 0, NULL, NULL, NULL, NULL, NULL};
+    seg_batch b = {segs, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     sort_req by_key = {s->key_type, j->p.idx_size, 0, s->order, s->begin_bit, s->end_bit};
     sk_status st = SK_OK;
+    SK_TRY(open_batch_program(ctx, &j->p, j->r, &b.prog));
     SK_TRY(open_table(j, spans, &b));
     by_key.n = b.m;
     SK_TRY(sk__scratch_get(ctx, &segsort_keys, b.m * sk_type_size(s->key_type), &b.keys));
