@@ -322,7 +322,8 @@ out:
 }
 
 /* The batch's kernel k over its m places; the arguments `mems` (NULL
- * entries skipped), then `segs` where given (not ~0), then m. */
+ * entries skipped), then the segment count (with_segs), then m, then for
+ * the gather whether it tags places (pairs) rather than segments. */
 static sk_status launch_batch(segsort_job *j, const seg_batch *b, unsigned k,
                               const cl_mem *mems, unsigned count, bool with_segs)
 {

@@ -188,7 +188,7 @@ static const tune_row rows[] = {
      * alone / batch: CPU shape 2^20 10.8 / 54.3 ms, 2^22 54.5 / 164.0 ms;
      * GPU shape 2^20 233 / 310 ms, 2^22 889 / 1427 ms. */
     {NULL, NULL, CPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SEGSORT, 0, TUNE_SEGSORT_ALONE_FROM, 1,
-     "bench_all segsort_large on the 2-core PoCL 3.1, alone against the batch"},
+     "bench/NOTES-cpu.md: Segmented sort: the large segments' batch"},
     /* CPU devices: non-temporal scan stores slower for outputs of 2-4 MiB,
      * mixed at 8 MiB, faster from 16 MiB (1.0-1.2 against 1.4-1.6 ms at
      * 2^22 uint32). */
