@@ -193,14 +193,25 @@ static void check_shapes(const seg_case *c, const char *what)
     }
 }
 
-/* A case of kind k over about `target` keys. */
-static void check_kind(seg_case c, seg_kind k, size_t target, const char *what)
+/* A case of kind k over about `target` keys, in one shape or (AUTO) both. */
+static void check_kind_in(seg_case c, seg_kind k, size_t target, const char *what,
+                          sk_shape shape)
 {
     uint64_t *offs = skt_malloc((target + 2) * sizeof *offs);
     c.count = make_offsets(k, target, offs, &c.n);
     c.offsets = offs;
-    check_shapes(&c, what);
+    if (shape == SK_SHAPE_AUTO) {
+        check_shapes(&c, what);
+    } else {
+        skt_force_shape(shape);
+        check_case(&c, skt_fmt("%s, %s shape", what, skt_shape_name(shape)));
+    }
     free(offs);
+}
+
+static void check_kind(seg_case c, seg_kind k, size_t target, const char *what)
+{
+    check_kind_in(c, k, target, what, SK_SHAPE_AUTO);
 }
 
 static bool type_runs(sk_type t) { return t != SK_FLOAT64 || skt_has_fp64(); }
@@ -298,7 +309,7 @@ static void force_bounds(size_t big, size_t alone)
 
 /* Keys only (the batch carries segment numbers) and pairs (it carries
  * places), uint32 keys as the other cases build their sorts, and float64
- * pairs for 64-bit keys; segments past 64 keys large, so the mixes hold
+ * pairs (GPU shape) and keys (CPU shape) for 64-bit keys; segments past 64 keys large, so the mixes hold
  * tiny, tile and large segments, with empty ones among them. */
 Test(segsort, large_segments_sorted_together_match_the_reference)
 {
@@ -315,8 +326,12 @@ Test(segsort, large_segments_sorted_together_match_the_reference)
     check_kind(c, SEG_MIX, 3000, "batch, pairs, all of one key");
     c = (seg_case){SK_UINT32, 0, 0, NULL, SK_UINT32, 4, 0, 4, 12, false, 0};
     check_kind(c, SEG_MIX, 4000, "batch, pairs, bits [4, 12)");
+    /* 64-bit keys: their sorts' programs in one shape each */
     c = (seg_case){SK_FLOAT64, 0, 0, NULL, SK_UINT64, 8, 1, 0, 0, false, 1};
-    if (type_runs(c.type)) check_kind(c, SEG_MIX, 3000, "batch, float64 pairs");
+    if (type_runs(c.type)) check_kind_in(c, SEG_MIX, 3000, "batch, float64 pairs", SK_SHAPE_GPU);
+    c.value_size = 0; /* the keys carried as the segment sort's values */
+    c.few = 0;
+    if (type_runs(c.type)) check_kind_in(c, SEG_MIX, 3000, "batch, float64 keys", SK_SHAPE_CPU);
     force_bounds(0, 0);
 }
 
