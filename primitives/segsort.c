@@ -11,7 +11,8 @@
  *   GPU shape: a work-item per segment; segments up to a tile (wg x items
  *              keys) are then sorted by a work-group each in local memory;
  *   CPU shape: a work-item per chunk of segments sorts segments up to
- *              CPU_SEG_TILE keys by a merge sort through scratch;
+ *              segsort_cpu_tile keys (tuning.c) by a merge sort through
+ *              scratch;
  * and segments longer than that (large) are read back and sorted by the
  * device-wide radix sort (sort.c), in a number of launches that does not
  * depend on how many there are:
@@ -21,9 +22,12 @@
  *     stable sort by the segment number (its bits only), which keeps the
  *     keys' order within each segment; then every key (and value, picked
  *     by its place) put back where its segment lies;
- *   alone: a segment of at least segsort_alone_from keys (tuning.c), or
- *     the only large one, sorted by itself, on the caller's buffers at
- *     offset 0, else on a scratch copy.
+ *   alone: a segment of at least segsort_alone_from keys (tuning.c: on
+ *     CPU devices every large one), or the only large one, sorted by
+ *     itself, on the caller's buffers at offset 0, else on a scratch
+ *     copy.
+ * The batch's kernels are a program of their own (by the key's and the
+ * value's widths), built only where a batch runs.
  * Reading the bins' counts and the large segments' list blocks.
  */
 #include "segscan.h"
