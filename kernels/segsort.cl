@@ -9,19 +9,26 @@
  *   SK_OFF_T       uint or ulong: the offsets
  *   SK_VAL_T       uint or ulong when values travel with the keys
  *   SK_SEG_INSERT  segments of at most this many keys: insertion sort
- *   SK_SEG_TILE    segments of at most this many keys: sorted here; longer
- *                  ones are listed for the device-wide radix sort
- *   SK_SHAPE_GPU   a work-item per segment classifies it (SK_WG work-items
+ *   SK_SEG_TILE    the longest segment the GPU shape's tile kernel (local
+ *                  memory) or the CPU shape's merge sort takes
+ *   SK_SEG_BATCH   the batch's program (below) instead of a shape's, with
+ *   SK_IDX_T       uint or ulong: places and segment numbers in the batch
+ *   or SK_SHAPE_GPU a work-item per segment classifies it (SK_WG work-items
  *                  per work-group of the tile kernel, SK_ITEMS keys each)
  *   or SK_SHAPE_CPU one work-item per chunk of segments
  *
  * Segment s of `count` is keys[offsets[s] .. offsets[s + 1]), the last
  * ending at n. Keys are ordered by (sk_key_bits(k, flip) & range): `flip`
  * all ones for descending, `range` the bits [begin_bit, end_bit); equal
- * keys keep their order. A segment longer than SK_SEG_TILE is appended to
- * `large` as its (start, end), counted by counters[1]; on the GPU shape a
- * segment between the two bounds is appended to `mid` by its start and
- * end, counted by counters[0].
+ * keys keep their order. A segment longer than `big` (at most SK_SEG_TILE)
+ * is appended to `large` as its (start, end), counted by counters[1]; on
+ * the GPU shape a segment between the two bounds is appended to `mid` by
+ * its start and end, counted by counters[0].
+ *
+ * The batch (both shapes): the large segments sorted together by the
+ * radix sort (segsort.c). Their keys lie back to back in the batch, in the
+ * order of `table`: segment s starts at table[2s] in the batch and at
+ * table[2s + 1] in keys; table[2 * segs] is the batch's length m.
  */
 
 #ifndef SK_KEY_T
@@ -83,14 +90,95 @@ void sk_seg_append(__global ulong *list, volatile __global uint *counter, ulong 
 }
 
 /* ======================================================================= */
-#if defined(SK_SHAPE_GPU)
+#if defined(SK_SEG_BATCH)
+/* The batch of large segments: a program of its own (either shape), built
+ * only where a batch runs; the key's bits alone matter (SK_KEY_T), and
+ * SK_OFF_T is ulong. */
+
+/* The segment of place e of the batch: the last s with table[2s] <= e. */
+ulong sk_seg_find(__global const ulong *table, ulong segs, ulong e)
+{
+    ulong lo = 0, hi = segs;      /* table[2 lo] <= e < table[2 hi] */
+    while (hi - lo > 1) {
+        ulong mid = lo + (hi - lo) / 2;
+        if (table[2 * mid] <= e) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Where place e of the batch, in segment s, lies in keys. */
+ulong sk_seg_home(__global const ulong *table, ulong s, ulong e)
+{
+    return table[2 * s + 1] + (e - table[2 * s]);
+}
+
+/* Work-item e: the key of place e of the batch into bk, and beside it in
+ * tag its segment (keys only) or its place e (by_place: pairs). */
+__kernel void sk_segsort_gather(__global const SK_KEY_T *keys, __global const ulong *table,
+                                __global SK_KEY_T *bk, __global SK_IDX_T *tag, ulong segs,
+                                ulong m, uint by_place)
+{
+    ulong e = get_global_id(0);
+    if (e >= m) return;
+    ulong s = sk_seg_find(table, segs, e);
+    bk[e] = keys[sk_seg_home(table, s, e)];
+    tag[e] = (SK_IDX_T)(by_place ? e : s);
+}
+
+/* Work-item e: the batch, sorted by segment (seg[e], place e's segment),
+ * back into keys (and values). */
+__kernel void sk_segsort_put(__global SK_KEY_T *keys SK_SEG_VALS, __global const SK_IDX_T *seg,
+                             __global const SK_KEY_T *bk
+#ifdef SK_VAL_T
+                             , __global const SK_VAL_T *bv
+#endif
+                             , __global const ulong *table, ulong m)
+{
+    ulong e = get_global_id(0);
+    if (e >= m) return;
+    ulong home = sk_seg_home(table, (ulong)seg[e], e);
+    keys[home] = bk[e];
+#ifdef SK_VAL_T
+    vals[home] = bv[e];
+#endif
+}
+
+#ifdef SK_VAL_T
+/* Work-item e: seg[e] = the segment of place[e]. */
+__kernel void sk_segsort_segs(__global const SK_IDX_T *place, __global SK_IDX_T *seg,
+                              __global const ulong *table, ulong segs, ulong m)
+{
+    ulong e = get_global_id(0);
+    if (e >= m) return;
+    seg[e] = (SK_IDX_T)sk_seg_find(table, segs, (ulong)place[e]);
+}
+
+/* Work-item e: the key and value whose place in the batch was place[e]
+ * (in segment seg[e]) into bk[e] and bv[e]. */
+__kernel void sk_segsort_pick(__global const SK_KEY_T *keys, __global const SK_VAL_T *vals,
+                              __global const SK_IDX_T *seg, __global const SK_IDX_T *place,
+                              __global SK_KEY_T *bk, __global SK_VAL_T *bv,
+                              __global const ulong *table, ulong m)
+{
+    ulong e = get_global_id(0);
+    if (e >= m) return;
+    ulong from = sk_seg_home(table, (ulong)seg[e], (ulong)place[e]);
+    bk[e] = keys[from];
+    bv[e] = vals[from];
+}
+#endif
+
+/* ======================================================================= */
+#elif defined(SK_SHAPE_GPU)
 
 /* Work-item s: segment s sorted by insertion when short, else listed (mid
  * or large). */
 __kernel void sk_segsort_classify(__global SK_KEY_T *keys SK_SEG_VALS,
                                   __global const SK_OFF_T *offsets, __global ulong *mid,
                                   __global ulong *large, volatile __global uint *counters,
-                                  ulong count, ulong n, SK_KEY_T flip, SK_KEY_T range)
+                                  ulong count, ulong n, ulong big, SK_KEY_T flip,
+                                  SK_KEY_T range)
 {
     ulong s = get_global_id(0);
     if (s >= count) return;
@@ -98,7 +186,7 @@ __kernel void sk_segsort_classify(__global SK_KEY_T *keys SK_SEG_VALS,
     ulong len = hi - lo;
     if (len <= SK_SEG_INSERT)
         sk_seg_insertion(keys SK_SEG_PASS_VALS, lo, hi, flip, range);
-    else if (len <= SK_SEG_TILE)
+    else if (len <= big)
         sk_seg_append(mid, counters, lo, hi);
     else
         sk_seg_append(large, counters + 1, lo, hi);
@@ -208,8 +296,8 @@ void sk_seg_merge_sort(__global SK_KEY_T *keys SK_SEG_VALS, __global SK_KEY_T *t
 __kernel void sk_segsort_chunks(__global SK_KEY_T *keys SK_SEG_VALS, __global SK_KEY_T *tmp_k
                                 SK_SEG_TMP_VALS, __global const SK_OFF_T *offsets,
                                 __global ulong *large, volatile __global uint *counters,
-                                ulong count, ulong n, ulong chunk, SK_KEY_T flip,
-                                SK_KEY_T range)
+                                ulong count, ulong n, ulong chunk, ulong big,
+                                SK_KEY_T flip, SK_KEY_T range)
 {
     ulong c = get_global_id(0);
     ulong end = min(c * chunk + chunk, count);
@@ -217,7 +305,7 @@ __kernel void sk_segsort_chunks(__global SK_KEY_T *keys SK_SEG_VALS, __global SK
         ulong lo = offsets[s], hi = sk_seg_end(offsets, s, count, n);
         if (hi - lo <= SK_SEG_INSERT)
             sk_seg_insertion(keys SK_SEG_PASS_VALS, lo, hi, flip, range);
-        else if (hi - lo <= SK_SEG_TILE)
+        else if (hi - lo <= big)
             sk_seg_merge_sort(keys SK_SEG_PASS_VALS, tmp_k
 #ifdef SK_VAL_T
                               , tmp_v
@@ -229,5 +317,5 @@ __kernel void sk_segsort_chunks(__global SK_KEY_T *keys SK_SEG_VALS, __global SK
 }
 
 #else
-#error "segsort.cl: define SK_SHAPE_GPU or SK_SHAPE_CPU"
+#error "segsort.cl: define SK_SEG_BATCH, SK_SHAPE_GPU or SK_SHAPE_CPU"
 #endif

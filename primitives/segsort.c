@@ -11,19 +11,37 @@
  *   GPU shape: a work-item per segment; segments up to a tile (wg x items
  *              keys) are then sorted by a work-group each in local memory;
  *   CPU shape: a work-item per chunk of segments sorts segments up to
- *              CPU_SEG_TILE keys by a merge sort through scratch;
- * and segments longer than that are each sorted by the device-wide radix
- * sort (sort.c), on the caller's buffers for a segment at offset 0, else
- * on a scratch copy of the segment. Reading the bins' counts blocks.
+ *              segsort_cpu_tile keys (tuning.c) by a merge sort through
+ *              scratch;
+ * and segments longer than that (large) are read back and sorted by the
+ * device-wide radix sort (sort.c), in a number of launches that does not
+ * depend on how many there are:
+ *   the batch: the large segments' keys gathered back to back, each with
+ *     its segment number (keys) or its place in the batch (pairs); one
+ *     stable sort of these pairs by the key (order, bit range); then one
+ *     stable sort by the segment number (its bits only), which keeps the
+ *     keys' order within each segment; then every key (and value, picked
+ *     by its place) put back where its segment lies;
+ *   alone: a segment of at least segsort_alone_from keys (tuning.c: on
+ *     CPU devices every large one), or the only large one, sorted by
+ *     itself, on the caller's buffers at offset 0, else on a scratch
+ *     copy.
+ * The batch's kernels are a program of their own (by the key's and the
+ * value's widths), built only where a batch runs.
+ * Reading the bins' counts and the large segments' list blocks.
  */
 #include "segscan.h"
 #include "sort.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Scratch buffers of this file (sk__scratch_get). */
 SK_SCRATCH_ID(segsort_keys, "segmented sort: keys (merges, large segments)");
 SK_SCRATCH_ID(segsort_values, "segmented sort: values (merges, large segments)");
+SK_SCRATCH_ID(segsort_tags, "segmented sort: the batch's segment numbers or places");
+SK_SCRATCH_ID(segsort_segs, "segmented sort: the batch's segment numbers (pairs)");
+SK_SCRATCH_ID(segsort_table, "segmented sort: the batch's segments");
 SK_SCRATCH_ID(segsort_counts, "segmented sort: bin counts");
 SK_SCRATCH_ID(segsort_mid, "segmented sort: segments up to a tile");
 SK_SCRATCH_ID(segsort_large, "segmented sort: segments past a tile");
@@ -31,10 +49,6 @@ SK_STAGING_ID(segsort_offsets_in, "segmented sort, host form: offsets");
 
 /* Segments of at most this many keys: insertion sort by one work-item. */
 #define SEG_INSERT 16
-/* CPU shape: segments up to this many keys are merge sorted by one
- * work-item; longer ones take the device-wide sort, whose launches and
- * blocking reads cost more than such a merge sort. */
-#define CPU_SEG_TILE 65536
 /* GPU shape: keys of a work-group's tile (a work-item places each of its
  * keys by counting the tile's keys before it). */
 #define GPU_SEG_ITEMS 4
@@ -60,7 +74,10 @@ static sk_status validate_req(sk_context *ctx, const segsort_req *r, bool pairs)
 typedef struct segsort_plan {
     sk__tuning t;
     bool gpu;
-    size_t tile;                  /* longest segment sorted without the radix sort */
+    size_t tile;                  /* longest segment the shape's kernels can sort */
+    size_t big;                   /* longest segment they do sort (at most tile) */
+    size_t alone_from;            /* large segments this long are sorted alone */
+    size_t idx_size;              /* bytes of a place or segment number in the batch */
     size_t parts, chunk;          /* CPU shape: chunks of segments */
     const sk__program *prog;
 } segsort_plan;
@@ -74,7 +91,9 @@ static segsort_plan plan_for(const sk_context *ctx, const segsort_req *r)
     size_t ks = sk_type_size(r->sort.key_type);
     while (p.gpu && p.t.wg_size > 1 && p.t.wg_size * GPU_SEG_ITEMS * ks > ctx->local_mem_bytes)
         p.t.wg_size /= 2;
-    p.tile = p.gpu ? p.t.wg_size * GPU_SEG_ITEMS : CPU_SEG_TILE;
+    p.tile = p.gpu ? p.t.wg_size * GPU_SEG_ITEMS : p.t.segsort_cpu_tile;
+    p.alone_from = ctx->test_segsort_alone ? ctx->test_segsort_alone : p.t.segsort_alone_from;
+    p.idx_size = r->sort.n > UINT32_MAX ? 8 : 4;
     size_t chunks = r->sort.n < p.t.cpu_serial_below ? 1 : p.t.cpu_chunks;
     p.chunk = div_up(count, chunks < count ? chunks : count);
     p.parts = div_up(count, p.chunk);
@@ -86,6 +105,10 @@ static segsort_plan plan_for(const sk_context *ctx, const segsort_req *r)
 enum { K_BIN, K_TILES };
 static const char *const gpu_kernels[] = {"sk_segsort_classify", "sk_segsort_tiles"};
 static const char *const cpu_kernels[] = {"sk_segsort_chunks"};
+/* The batch's program (either shape); the last two for pairs only. */
+enum { K_GATHER, K_PUT, K_SEGS, K_PICK };
+static const char *const batch_kernels[] = {"sk_segsort_gather", "sk_segsort_put",
+                                            "sk_segsort_segs", "sk_segsort_pick"};
 
 static char *segsort_config(const segsort_plan *p, const segsort_req *r)
 {
@@ -106,6 +129,23 @@ static char *segsort_config(const segsort_plan *p, const segsort_req *r)
     return sk__str_take(&c);
 }
 
+/* The batch's program: by the key's and the value's widths alone (one
+ * program for every 4-byte key type), the same for both shapes. */
+static sk_status open_batch_program(sk_context *ctx, const segsort_plan *p,
+                                    const segsort_req *r, const sk__program **prog)
+{
+    size_t ks = sk_type_size(r->sort.key_type), vs = r->sort.value_size;
+    sk__str c = {0};
+    sk__str_addf(&c, "#define SK_KEY_T %s\n#define SK_KEY_BITS %zu\n#define SK_KEY_KIND 0\n",
+                 ks == 8 ? "ulong" : "uint", 8 * ks);
+    sk__str_addf(&c, "#define SK_OFF_T ulong\n#define SK_SEG_INSERT %d\n", SEG_INSERT);
+    if (vs) sk__str_addf(&c, "#define SK_VAL_T %s\n", vs == 8 ? "ulong" : "uint");
+    sk__str_addf(&c, "#define SK_SEG_BATCH 1\n#define SK_IDX_T %s\n",
+                 p->idx_size == 8 ? "ulong" : "uint");
+    sk__str_addf(&c, "%s\n", sk__source_text("sort_keys"));
+    return sk__program_take(ctx, "segsort", sk__str_take(&c), batch_kernels, vs ? 4 : 2, prog);
+}
+
 /* Builds (or finds) the program; on the GPU shape lowers the work-group
  * size until its kernels can run it. */
 static sk_status open_program(sk_context *ctx, segsort_plan *p, const segsort_req *r)
@@ -113,12 +153,14 @@ static sk_status open_program(sk_context *ctx, segsort_plan *p, const segsort_re
     bool lowered = p->gpu;
     sk_status st = SK_OK;
     do {
-        p->tile = p->gpu ? p->t.wg_size * GPU_SEG_ITEMS : CPU_SEG_TILE;
+        p->tile = p->gpu ? p->t.wg_size * GPU_SEG_ITEMS : p->t.segsort_cpu_tile;
         st = sk__program_take(ctx, "segsort", segsort_config(p, r),
                               p->gpu ? gpu_kernels : cpu_kernels, p->gpu ? 2 : 1, &p->prog);
         if (st == SK_OK && lowered) st = sk__fit_wg(ctx, p->prog, "segsort", &p->t.wg_size,
                                                     &lowered);
     } while (st == SK_OK && lowered);
+    size_t test_big = ctx->test_segsort_big;
+    p->big = test_big && test_big < p->tile ? test_big : p->tile;
     return st;
 }
 
@@ -148,7 +190,7 @@ static sk_status open_bins(segsort_job *j)
     const cl_uint zero[2] = {0, 0};
     sk_status st = SK_OK;
     j->mid_cap = j->p.gpu ? n / (SEG_INSERT + 1) : 0;
-    j->large_cap = n / (j->p.tile + 1);
+    j->large_cap = n / (j->p.big + 1);
     if (j->mid_cap > count) j->mid_cap = count;
     if (j->large_cap > count) j->large_cap = count;
     SK_TRY(sk__scratch_get(ctx, &segsort_counts, sizeof zero, &j->counts));
@@ -196,6 +238,7 @@ static sk_status run_bin_pass(segsort_job *j)
     sk__arg_ulong(&a, "count", r->seg->count);
     sk__arg_ulong(&a, "n", r->sort.n);
     if (!j->p.gpu) sk__arg_ulong(&a, "chunk", j->p.chunk);
+    sk__arg_ulong(&a, "big", j->p.big);
     sk__arg_word(&a, "flip", ks, j->flip);
     sk__arg_word(&a, "range", ks, j->range);
     st = j->p.gpu ? sk__args_launch_each(&a, r->seg->count) : sk__args_launch(&a, j->p.parts, 1);
@@ -238,16 +281,185 @@ out:
     return st;
 }
 
-/* Every listed large segment, read back (blocking). */
+/* ---- large segments ------------------------------------------------------------ */
+
+/* A large segment: keys[lo .. hi). */
+typedef struct seg_span {
+    cl_ulong lo, hi;
+} seg_span;
+
+static int span_cmp(const void *a, const void *b)
+{
+    cl_ulong x = ((const seg_span *)a)->lo, y = ((const seg_span *)b)->lo;
+    return (x > y) - (x < y);
+}
+
+/* The batch of large segments on the device. */
+typedef struct seg_batch {
+    size_t segs, m;               /* segments; keys, back to back */
+    cl_mem table;                 /* per segment: start in the batch, start in keys; then m */
+    cl_mem keys, tags;            /* keys; segment numbers (keys) or places (pairs) */
+    cl_mem segs_of, values;       /* pairs: segment numbers, values */
+    const sk__program *prog;      /* the batch's program */
+} seg_batch;
+
+/* The batch's table of `segs` spans, written to the device (blocking). */
+static sk_status open_table(segsort_job *j, const seg_span *spans, seg_batch *b)
+{
+    size_t bytes = 2 * (b->segs + 1) * sizeof(cl_ulong);
+    cl_ulong *table = malloc(bytes);
+    sk_status st = SK_OK;
+    if (!table) return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented sort: the batch");
+    b->m = 0;
+    for (size_t s = 0; s < b->segs; s++) {
+        table[2 * s] = b->m;
+        table[2 * s + 1] = spans[s].lo;
+        b->m += (size_t)(spans[s].hi - spans[s].lo);
+    }
+    table[2 * b->segs] = b->m;
+    table[2 * b->segs + 1] = 0;
+    SK_TRY(sk__scratch_get(j->ctx, &segsort_table, bytes, &b->table));
+    st = sk__write(j->ctx, b->table, true, 0, bytes, table);
+out:
+    free(table);
+    return st;
+}
+
+/* The batch's kernel k over its m places; the arguments `mems` (NULL
+ * entries skipped), then the segment count (with_segs), then m, then for
+ * the gather whether it tags places (pairs) rather than segments. */
+static sk_status launch_batch(segsort_job *j, const seg_batch *b, unsigned k,
+                              const cl_mem *mems, unsigned count, bool with_segs)
+{
+    sk__args a;
+    sk__args_init(&a, j->ctx, b->prog, k);
+    for (unsigned i = 0; i < count; i++)
+        if (mems[i]) sk__arg_mem(&a, mems[i]);
+    if (with_segs) sk__arg_ulong(&a, "segs", b->segs);
+    sk__arg_ulong(&a, "m", b->m);
+    if (k == K_GATHER) sk__arg_uint(&a, "by_place", j->r->sort.value_size != 0);
+    return sk__args_launch_each(&a, b->m);
+}
+
+/* The bits of the segment numbers 0 .. segs - 1 (segs >= 2). */
+static unsigned seg_bits(size_t segs)
+{
+    unsigned bits = 0;
+    while (bits < 64 && ((uint64_t)(segs - 1) >> bits)) bits++;
+    return bits;
+}
+
+/* The batch of keys only: sorted by key with its segment numbers, then
+ * the numbers (with the keys) by themselves, then put back. */
+static sk_status sort_batch_keys(segsort_job *j, seg_batch *b, sort_req by_key)
+{
+    sk_type it = j->p.idx_size == 8 ? SK_UINT64 : SK_UINT32;
+    sort_req by_seg = {it, sk_type_size(by_key.key_type), b->m, SK_ASCENDING, 0,
+                       seg_bits(b->segs)};
+    sk_status st = SK_OK;
+    SK_TRY(sk__sort_run(j->ctx, &by_key, b->keys, b->tags));
+    SK_TRY(sk__sort_run(j->ctx, &by_seg, b->tags, b->keys));
+    st = launch_batch(j, b, K_PUT, (cl_mem[]){j->keys, b->tags, b->keys, b->table}, 4, false);
+out:
+    return st;
+}
+
+/* The batch of pairs: sorted by key with its places, the places' segment
+ * numbers found, the places sorted by them, then every key and value
+ * picked by its place and put back. */
+static sk_status sort_batch_pairs(segsort_job *j, seg_batch *b, sort_req by_key)
+{
+    sk_context *ctx = j->ctx;
+    size_t is = j->p.idx_size, vs = j->r->sort.value_size;
+    sk_type it = is == 8 ? SK_UINT64 : SK_UINT32;
+    sort_req by_seg = {it, is, b->m, SK_ASCENDING, 0, seg_bits(b->segs)};
+    sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(ctx, &segsort_segs, b->m * is, &b->segs_of));
+    SK_TRY(sk__scratch_get(ctx, &segsort_values, b->m * vs, &b->values));
+    SK_TRY(sk__sort_run(ctx, &by_key, b->keys, b->tags));
+    SK_TRY(launch_batch(j, b, K_SEGS, (cl_mem[]){b->tags, b->segs_of, b->table}, 3, true));
+    SK_TRY(sk__sort_run(ctx, &by_seg, b->segs_of, b->tags));
+    SK_TRY(launch_batch(j, b, K_PICK,
+                        (cl_mem[]){j->keys, j->values, b->segs_of, b->tags, b->keys, b->values,
+                                   b->table},
+                        7, false));
+    st = launch_batch(j, b, K_PUT,
+                      (cl_mem[]){j->keys, j->values, b->segs_of, b->keys, b->values, b->table},
+                      6, false);
+out:
+    return st;
+}
+
+/* The large segments `spans` (at least two, by start) sorted together. */
+static sk_status run_batch(segsort_job *j, const seg_span *spans, size_t segs)
+{
+    sk_context *ctx = j->ctx;
+    const sort_req *s = &j->r->sort;
+    seg_batch b = {segs, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+    sort_req by_key = {s->key_type, j->p.idx_size, 0, s->order, s->begin_bit, s->end_bit};
+    sk_status st = SK_OK;
+    SK_TRY(open_batch_program(ctx, &j->p, j->r, &b.prog));
+    SK_TRY(open_table(j, spans, &b));
+    by_key.n = b.m;
+    SK_TRY(sk__scratch_get(ctx, &segsort_keys, b.m * sk_type_size(s->key_type), &b.keys));
+    SK_TRY(sk__scratch_get(ctx, &segsort_tags, b.m * j->p.idx_size, &b.tags));
+    SK_TRY(launch_batch(j, &b, K_GATHER, (cl_mem[]){j->keys, b.table, b.keys, b.tags}, 4, true));
+    st = s->value_size ? sort_batch_pairs(j, &b, by_key) : sort_batch_keys(j, &b, by_key);
+out:
+    return st;
+}
+
+static int span_longer(const void *a, const void *b)
+{
+    const seg_span *x = a, *y = b;
+    cl_ulong lx = x->hi - x->lo, ly = y->hi - y->lo;
+    return (lx < ly) - (lx > ly);
+}
+
+/* Every listed large segment, read back (blocking): the long ones sorted
+ * alone, the others in one batch (alone too when only one). The batch
+ * goes first and the others longest first, so that on the caller's
+ * scratch no region is carved larger than measure_large carves it. */
 static sk_status run_large(segsort_job *j, size_t larges)
 {
     sk_status st = SK_OK;
-    cl_ulong *list = malloc(2 * larges * sizeof *list);
-    if (!list) return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented sort: large segments");
-    SK_TRY(sk__read(j->ctx, j->large, true, 0, 2 * larges * sizeof *list, list));
-    for (size_t i = 0; i < larges; i++) SK_TRY(sort_large(j, list[2 * i], list[2 * i + 1]));
+    size_t batched = 0, longs = 0, alone = 0;
+    seg_span *spans = malloc(2 * larges * sizeof *spans), *rest = spans + larges;
+    if (!spans) return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented sort: large segments");
+    SK_TRY(sk__read(j->ctx, j->large, true, 0, larges * sizeof *spans, spans));
+    qsort(spans, larges, sizeof *spans, span_cmp); /* the batch in the keys' order */
+    for (size_t i = 0; i < larges; i++) { /* batched ones to the front, the others behind */
+        if (spans[i].hi - spans[i].lo < j->p.alone_from) spans[batched++] = spans[i];
+        else rest[longs++] = spans[i];
+    }
+    memcpy(spans + batched, rest, longs * sizeof *spans);
+    if (batched > 1) SK_TRY(run_batch(j, spans, batched));
+    alone = batched == 1 ? 0 : batched; /* a lone batched one is sorted alone too */
+    qsort(spans + alone, larges - alone, sizeof *spans, span_longer);
+    for (size_t i = alone; i < larges; i++) SK_TRY(sort_large(j, spans[i].lo, spans[i].hi));
 out:
-    free(list);
+    free(spans);
+    return st;
+}
+
+/* Measuring scratch (the list reads as empty): the most that large
+ * segments can take, a batch of all n keys in as many segments as can be
+ * large (its table), then a segment sorted alone on a copy. */
+static sk_status measure_large(segsort_job *j)
+{
+    size_t n = j->r->sort.n, segs = j->large_cap;
+    sk_status st = SK_OK;
+    seg_span *spans = NULL;
+    if (segs >= 2) {
+        if (!(spans = malloc(segs * sizeof *spans)))
+            return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented sort: large segments");
+        for (size_t s = 0; s < segs; s++)
+            spans[s] = (seg_span){s * (n / segs), s + 1 < segs ? (s + 1) * (n / segs) : n};
+        SK_TRY(run_batch(j, spans, segs));
+    }
+    if (segs >= 1) st = sort_large(j, 1, n);
+out:
+    free(spans);
     return st;
 }
 
@@ -270,6 +482,7 @@ static sk_status segsort_run(sk_context *ctx, const segsort_req *r, cl_mem keys,
                         counts[1]));
     if (counts[0]) SK_TRY(run_tiles(&j, counts[0]));
     if (counts[1]) SK_TRY(run_large(&j, counts[1]));
+    else if (sk__measuring(ctx)) SK_TRY(measure_large(&j));
 out:
     return st;
 }

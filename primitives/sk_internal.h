@@ -166,6 +166,9 @@ typedef struct sk__tuning {
     size_t lines_bytes;            /* CPU sort: line scatter from this many bytes (0: never) */
     size_t points_scan_below;      /* polynomial: a scan per point below this many */
     size_t points_scan_degree;     /* points and above this many coefficients */
+    size_t segsort_cpu_tile;       /* segmented sort, CPU shape: longest merge-sorted segment */
+    size_t segsort_alone_from;     /* segmented sort: large segments of at least this many
+                                      keys sorted alone, shorter ones in one batch */
 } sk__tuning;
 
 /* ---- the context ------------------------------------------------------------ */
@@ -200,6 +203,8 @@ struct sk_context {
     char *kernel_defines;          /* $SCANKIT_KERNEL_DEFINES, before every config */
     unsigned test_hooks;           /* sk__test_set_hooks() (sk_testing.h) */
     size_t test_stream_piece;      /* sk__test_set_stream_piece(), 0: none */
+    size_t test_segsort_big;       /* sk__test_set_segsort_bounds(), 0: none */
+    size_t test_segsort_alone;
     size_t test_host_piece;        /* sk__test_set_host_slots(), 0: none */
     unsigned test_host_lanes;
     sk__host_slots host_slots;     /* transfer.c; made on first use */

@@ -60,6 +60,17 @@ SK_API unsigned sk__test_hook_from_name(const char *name);
  *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
 SK_API sk_status sk__test_set_stream_piece(sk_context *ctx, size_t bytes);
 
+/*! sk__test_set_segsort_bounds() :
+ *  The segmented sorts of ctx take segments longer than `big` keys (0: as
+ *  tuned) for large, even where the shape's own tile would sort them, and
+ *  sort large segments of at least `alone_from` keys (0: as tuned;
+ *  SIZE_MAX: none, even on devices tuned to sort every large segment
+ *  alone) alone rather than in the batch, so that small inputs take every
+ *  path. Only
+ *  kernel arguments change: no program is built for it.
+ *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
+SK_API sk_status sk__test_set_segsort_bounds(sk_context *ctx, size_t big, size_t alone_from);
+
 /*! sk__test_set_host_slots() :
  *  The host-array forms of ctx copy arrays larger than `piece` bytes to and
  *  from the device through the context's pinned slots, in pieces of

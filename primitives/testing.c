@@ -36,6 +36,14 @@ sk_status sk__test_set_stream_piece(sk_context *ctx, size_t bytes)
     return SK_OK;
 }
 
+sk_status sk__test_set_segsort_bounds(sk_context *ctx, size_t big, size_t alone_from)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    ctx->test_segsort_big = big;
+    ctx->test_segsort_alone = alone_from;
+    return SK_OK;
+}
+
 sk_status sk__test_set_host_slots(sk_context *ctx, size_t piece, unsigned lanes)
 {
     if (!ctx || (piece && (lanes < 1 || lanes > 16))) return SK_E_INVALID_ARG;

@@ -46,6 +46,11 @@ typedef enum tune_key {
     TUNE_DISK_CACHE,         /* 1: scankit's on-disk program cache by default; 0: not
                                 unless SCANKIT_CACHE_DIR names one (the driver keeps
                                 its own) */
+    TUNE_SEGSORT_CPU_TILE,   /* segmented sort, CPU shape: segments up to this many keys
+                                merge sorted by one work-item (longer: large) */
+    TUNE_SEGSORT_ALONE_FROM, /* segmented sort: large segments of at least this many keys
+                                sorted alone by the device-wide sort (shorter: together,
+                                in one batch) */
     TUNE_KEY_COUNT
 } tune_key;
 
@@ -176,6 +181,14 @@ static const tune_row rows[] = {
      * / 112-121 vs 246. */
     {NULL, NULL, CPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_LINES_BYTES, 4L << 20,
      "bench/NOTES-cpu.md: Radix sort (CPU shape), Variants"},
+    /* CPU devices (PoCL): every large segment sorted alone. The CPU sort's
+     * launches cost little there, and it sorts keys alone by 11-bit
+     * digits where the batch sorts pairs by 8-bit ones twice. 2-core PoCL
+     * 3.1, bench_all --prims segsort_large (segments of 2^16-2^17 keys),
+     * alone / batch: CPU shape 2^20 10.8 / 54.3 ms, 2^22 54.5 / 164.0 ms;
+     * GPU shape 2^20 233 / 310 ms, 2^22 889 / 1427 ms. */
+    {NULL, NULL, CPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SEGSORT, 0, TUNE_SEGSORT_ALONE_FROM, 1,
+     "bench/NOTES-cpu.md: Segmented sort: the large segments' batch"},
     /* CPU devices: non-temporal scan stores slower for outputs of 2-4 MiB,
      * mixed at 8 MiB, faster from 16 MiB (1.0-1.2 against 1.4-1.6 ms at
      * 2^22 uint32). */
@@ -225,6 +238,18 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
      * one work-item per point (which would walk all coefficients alone). */
     [TUNE_POINTS_SCAN_BELOW] = {64, FIRST_POLY_PLAN},
     [TUNE_POINTS_SCAN_DEGREE] = {65536, FIRST_POLY_PLAN},
+    /* CPU shape: a merge sort of up to 64K keys by one work-item costs less
+     * than the launches and blocking reads of a large segment's sort. */
+    [TUNE_SEGSORT_CPU_TILE] = {65536, "primitives/segsort.c history; no recorded table"},
+    /* Large segments: a segment sorted alone costs the device-wide sort's
+     * fixed part (a dozen launches, two blocking reads: about 0.2 ms on an
+     * H100, sort_keys at 2^20 in bench/results/nvidia-h100-new-prims) plus
+     * about 1 ns per key at 2^26 (sort_keys, 2.1 ms); in the batch a key
+     * costs about twice that (two sorts of pairs, a gather and a put), so
+     * the batch wins below a few million keys a segment. An estimate from
+     * those results, not a measured crossing. */
+    [TUNE_SEGSORT_ALONE_FROM] = {1L << 22, "bench/results/nvidia-h100-new-prims/NOTE.md "
+                                           "(sort_keys); estimate, no recorded crossing"},
 };
 
 /* What a lookup is for. */
@@ -320,6 +345,8 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
                                           : tune_size(&q, TUNE_LINES_BYTES);
     t.points_scan_below = tune_size(&q, TUNE_POINTS_SCAN_BELOW);
     t.points_scan_degree = tune_size(&q, TUNE_POINTS_SCAN_DEGREE);
+    t.segsort_cpu_tile = tune_size(&q, TUNE_SEGSORT_CPU_TILE);
+    t.segsort_alone_from = tune_size(&q, TUNE_SEGSORT_ALONE_FROM);
     return t;
 }
 

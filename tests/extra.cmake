@@ -98,7 +98,7 @@ add_test(NAME oclgrind_bykey_kernels
 set_tests_properties(oclgrind_bykey_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME oclgrind_segsort_kernels
-  COMMAND sh ${SKT_OG_RUN} $<TARGET_FILE:og_segsort>)
+  COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_segsort>)
 set_tests_properties(oclgrind_segsort_kernels
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME oclgrind_topk_kernels

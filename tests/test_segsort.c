@@ -12,6 +12,12 @@
  * their input index, so a stable order is checked exactly. Offsets are
  * uint32 and uint64 in turn, the cl_mem and host forms in turn; guard
  * elements past n are poisoned and must stay so.
+ *
+ * The large segments' batch (all of them sorted together by two radix
+ * sorts) runs wherever two or more segments are large; the bounds forced
+ * low (sk__test_set_segsort_bounds: kernel arguments only, no program of
+ * its own) make small inputs take it in both shapes, beside the bins and
+ * the segments sorted alone.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,6 +26,7 @@
 
 #include "ref/ref_segsort.h"
 #include "ref/ref_sort.h"
+#include "sk_testing.h"
 #include "skt_common.h"
 
 TestSuite(segsort, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
@@ -65,11 +72,12 @@ static size_t make_offsets(seg_kind k, size_t target, uint64_t *offsets, size_t 
     return count;
 }
 
-static void make_keys(sk_type t, void *keys, size_t n, bool few)
+static void make_keys(sk_type t, void *keys, size_t n, int few)
 {
     uint64_t pool[3] = {skt_random_key(t), skt_random_key(t), skt_random_key(t)};
     for (size_t i = 0; i < n; i++)
-        skt_ref_put_key(t, keys, i, few ? pool[skt_rand_below(3)] : skt_random_key(t));
+        skt_ref_put_key(t, keys, i, few ? pool[few == 2 ? 0 : skt_rand_below(3)]
+                                        : skt_random_key(t));
 }
 
 /* ---- one case ------------------------------------------------------------------- */
@@ -83,7 +91,7 @@ typedef struct seg_case {
     int descending;
     unsigned begin, end;          /* end 0: every bit */
     bool host;
-    bool few;                     /* few unique keys */
+    int few;                      /* 1: few unique keys; 2: all of one key */
 } seg_case;
 
 /* The offsets as offset_type. */
@@ -185,14 +193,25 @@ static void check_shapes(const seg_case *c, const char *what)
     }
 }
 
-/* A case of kind k over about `target` keys. */
-static void check_kind(seg_case c, seg_kind k, size_t target, const char *what)
+/* A case of kind k over about `target` keys, in one shape or (AUTO) both. */
+static void check_kind_in(seg_case c, seg_kind k, size_t target, const char *what,
+                          sk_shape shape)
 {
     uint64_t *offs = skt_malloc((target + 2) * sizeof *offs);
     c.count = make_offsets(k, target, offs, &c.n);
     c.offsets = offs;
-    check_shapes(&c, what);
+    if (shape == SK_SHAPE_AUTO) {
+        check_shapes(&c, what);
+    } else {
+        skt_force_shape(shape);
+        check_case(&c, skt_fmt("%s, %s shape", what, skt_shape_name(shape)));
+    }
     free(offs);
+}
+
+static void check_kind(seg_case c, seg_kind k, size_t target, const char *what)
+{
+    check_kind_in(c, k, target, what, SK_SHAPE_AUTO);
 }
 
 static bool type_runs(sk_type t) { return t != SK_FLOAT64 || skt_has_fp64(); }
@@ -293,11 +312,67 @@ Test(segsort, narrow_keys_match_the_reference)
     check_kind(c, SEG_MIX, 3000, "uint16 bits [3, 13), descending");
 }
 
+/* ---- the large segments' batch ---------------------------------------------------- */
+
+/* Segments past `big` keys are large, those of `alone` keys and more
+ * sorted alone (NEVER: none; CPU devices are tuned to sort every large
+ * segment alone); the rest of the large ones in the batch. */
+#define NEVER SIZE_MAX
+static void force_bounds(size_t big, size_t alone)
+{
+    SKT_OK(sk__test_set_segsort_bounds(skt_ctx, big, alone));
+}
+
+/* Keys only (the batch carries segment numbers) and pairs (it carries
+ * places), uint32 keys as the other cases build their sorts, and float64
+ * pairs (GPU shape) and keys (CPU shape) for 64-bit keys; segments past 64 keys large, so the mixes hold
+ * tiny, tile and large segments, with empty ones among them. */
+Test(segsort, large_segments_sorted_together_match_the_reference)
+{
+    force_bounds(64, NEVER);
+    seg_case c = {SK_UINT32, 0, 0, NULL, SK_UINT64, 0, 0, 0, 0, false, 0};
+    check_kind(c, SEG_MIX, 6000, "batch, keys, mix of segment lengths");
+    c.descending = 1;
+    c.host = true;
+    check_kind(c, SEG_MIX_LARGE, 9000, "batch, keys, with longer segments");
+    c = (seg_case){SK_UINT32, 0, 0, NULL, SK_UINT32, 4, 0, 0, 0, false, 1};
+    check_kind(c, SEG_MIX, 6000, "batch, pairs, few unique keys");
+    c.few = 2;
+    c.descending = 1;
+    check_kind(c, SEG_MIX, 3000, "batch, pairs, all of one key");
+    c = (seg_case){SK_UINT32, 0, 0, NULL, SK_UINT32, 4, 0, 4, 12, false, 0};
+    check_kind(c, SEG_MIX, 4000, "batch, pairs, bits [4, 12)");
+    /* 64-bit keys: their sorts' programs in one shape each */
+    c = (seg_case){SK_FLOAT64, 0, 0, NULL, SK_UINT64, 8, 1, 0, 0, false, 1};
+    if (type_runs(c.type)) check_kind_in(c, SEG_MIX, 3000, "batch, float64 pairs", SK_SHAPE_GPU);
+    c.value_size = 0; /* the keys carried as the segment sort's values */
+    c.few = 0;
+    if (type_runs(c.type)) check_kind_in(c, SEG_MIX, 3000, "batch, float64 keys", SK_SHAPE_CPU);
+    force_bounds(0, 0);
+}
+
+/* Segments of 17 to 19 keys large among empty and tiny ones (the batch's
+ * table with many entries), one segment holding every key (sorted alone,
+ * in place), and a mix where the longest large segments are sorted alone
+ * and the others together. */
+Test(segsort, large_segments_in_every_arrangement_match_the_reference)
+{
+    seg_case c = {SK_UINT32, 0, 0, NULL, SK_UINT32, 4, 0, 0, 0, false, 0};
+    force_bounds(16, NEVER);
+    check_kind(c, SEG_TINY, 3000, "batch, tiny and empty segments");
+    force_bounds(64, NEVER);
+    check_kind(c, SEG_ONE, 3000, "one large segment");
+    force_bounds(64, 500);
+    c.descending = 1;
+    check_kind(c, SEG_MIX, 8000, "batch and alone");
+    force_bounds(0, 0);
+}
+
 /* ---- launches ----------------------------------------------------------------------- */
 
 typedef struct traced {
     int launches;
-    char kernels[512];
+    char kernels[2048];
 } traced;
 
 static void note_launch(const sk_launch_record *r, void *user)
@@ -328,6 +403,80 @@ Test(segsort, tiny_segments_take_one_bin_pass_traced)
                   "%s shape: launches '%s'", skt_shape_name((sk_shape)shape), t.kernels);
         skt_expect_elems(SK_UINT32, k, want, 6, "traced sort");
     }
+}
+
+/* The batch's launches: as many for 40 large segments as for 4. */
+Test(segsort, large_segments_take_as_many_launches_however_many_there_are_traced)
+{
+    force_bounds(64, NEVER);
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        int launches[2] = {0, 0};
+        skt_force_shape((sk_shape)shape);
+        for (int i = 0; i < 2; i++) {
+            size_t count = i ? 40 : 4, n = 100 * count;
+            uint32_t *k = skt_malloc(n * sizeof *k), *want = skt_malloc(n * sizeof *want);
+            uint32_t offs[40];
+            uint64_t offs64[40];
+            size_t perm[4000];
+            for (size_t s = 0; s < count; s++) offs64[s] = offs[s] = (uint32_t)(100 * s);
+            make_keys(SK_UINT32, k, n, 0);
+            skt_ref_segsort_perm(SK_UINT32, k, n, offs64, count, 0, 0, 32, perm);
+            skt_ref_gather(k, 4, perm, n, want);
+            traced t = {0};
+            sk_segments_host seg = {NULL, 0, offs, SK_UINT32, count};
+            SKT_OK(sk_context_set_trace(skt_ctx, note_launch, &t));
+            SKT_OK(sk_segsort_keys_host(skt_ctx, SK_UINT32, k, &seg, n, SK_ASCENDING));
+            SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
+            launches[i] = t.launches;
+            cr_assert(strstr(t.kernels, "sk_segsort_gather") && strstr(t.kernels, "sk_segsort_put"),
+                      "%s shape: launches '%s'", skt_shape_name((sk_shape)shape), t.kernels);
+            skt_expect_elems(SK_UINT32, k, want, n, "traced batch");
+            skt_free_all(k, want, NULL);
+        }
+        cr_assert_eq(launches[0], launches[1], "%s shape: %d launches for 4 segments, %d for 40",
+                     skt_shape_name((sk_shape)shape), launches[0], launches[1]);
+    }
+    force_bounds(0, 0);
+}
+
+/* The batch's scratch and its sorts' are measured: a call on the caller's
+ * scratch of the measured size allocates none of the context's own. */
+Test(segsort, large_segments_run_in_the_measured_scratch)
+{
+    force_bounds(64, NEVER);
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        size_t n = 4000, need = 0;
+        uint32_t *k = skt_malloc(n * sizeof *k), *want = skt_malloc(n * sizeof *want);
+        uint32_t offs[40];
+        uint64_t offs64[40];
+        size_t perm[4000];
+        skt_force_shape((sk_shape)shape);
+        for (size_t s = 0; s < 40; s++) offs64[s] = offs[s] = (uint32_t)(100 * s);
+        make_keys(SK_UINT32, k, n, 0);
+        skt_ref_segsort_perm(SK_UINT32, k, n, offs64, 40, 0, 0, 32, perm);
+        skt_ref_gather(k, 4, perm, n, want);
+        cl_mem kb = skt_buf_guarded(k, n, 4, GUARD), ob = skt_buf_new(sizeof offs);
+        skt_buf_upload(ob, 0, offs, sizeof offs);
+        sk_segments seg = {NULL, 0, ob, SK_UINT32, 40};
+        SKT_OK(sk_context_set_scratch(skt_ctx, NULL, 0));
+        SKT_OK(sk_context_trim(skt_ctx));
+        SKT_OK(sk_context_scratch_query_begin(skt_ctx));
+        SKT_OK(sk_segsort_keys(skt_ctx, SK_UINT32, kb, &seg, n, SK_ASCENDING));
+        SKT_OK(sk_context_scratch_query_end(skt_ctx, &need));
+        cl_mem scratch = skt_buf_new(need);
+        SKT_OK(sk_context_set_scratch(skt_ctx, scratch, need));
+        SKT_OK(sk_segsort_keys(skt_ctx, SK_UINT32, kb, &seg, n, SK_ASCENDING));
+        cr_assert_eq(sk__test_own_scratch_bytes(skt_ctx), 0,
+                     "%s shape: own scratch past the measured %zu bytes",
+                     skt_shape_name((sk_shape)shape), need);
+        skt_expect_guarded(kb, want, n, 4, GUARD, "measured scratch", "keys");
+        SKT_OK(sk_context_set_scratch(skt_ctx, NULL, 0));
+        skt_buf_free(scratch);
+        skt_buf_free(kb);
+        skt_buf_free(ob);
+        skt_free_all(k, want, NULL);
+    }
+    force_bounds(0, 0);
 }
 
 /* ---- bad arguments ------------------------------------------------------------------ */

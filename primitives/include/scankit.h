@@ -1810,9 +1810,13 @@ SK_API sk_status sk_unique_by_key_host(sk_context *ctx, sk_type key_type, size_t
  *  floats in IEEE totalOrder, descending the exact reverse; stable.
  *  Segments are binned by length: short ones sorted by one work-item
  *  each, ones up to a tile by a work-group each (GPU shape) or a work-item
- *  (CPU shape), longer ones by the device-wide radix sort each. Blocks:
- *  the offsets are checked on the device first and the bins' counts are
- *  read back.
+ *  (CPU shape); longer ones all together by two device-wide radix sorts
+ *  (by key, then stably by segment), in as many launches however many
+ *  there are, except that a very long one (millions of keys) or the only
+ *  long one is sorted alone (on CPU devices every long one is). Scratch: about n keys, values and two 4-byte
+ *  words per key (8-byte from n = 2^32), besides the radix sort's. Blocks:
+ *  the offsets are checked on the device first and the bins' counts and
+ *  the long segments' list are read back.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad key type or order, flags
  *  instead of offsets, bad offset_type, buffers smaller than stated,
  *  offsets not a valid segmentation), SK_E_SIZE, SK_E_UNSUPPORTED,

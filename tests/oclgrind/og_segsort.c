@@ -8,7 +8,11 @@
  * segments of 0 to 32 keys take both of its kernels' bins (insertion sort,
  * a work-group's tile); on the CPU shape a few chunks of segments
  * (insertion and merge sort). Segments past a tile go to the radix sort,
- * whose kernels og_sort checks (run.sh --sort-kernels). Several key types, both orders, keys alone
+ * whose kernels og_sort checks (run.sh --sort-kernels); one more
+ * configuration per shape makes segments past 16 keys large
+ * (sk__test_set_segsort_bounds), so that the large segments' batch runs
+ * (its gather, put, segment and pick kernels, around two radix sorts) on
+ * two cases. The GPU one takes og_sort's tile of 8 x 3 keys. Several key types, both orders, keys alone
  * and pairs (values: the input indices), uint32 and uint64 offsets; each
  * result is checked against tests/ref/ref_segsort.c and the elements past
  * n must stay poisoned. Exit status: 0 when all results are right, 1 on a
@@ -16,7 +20,15 @@
  *
  *   og_segsort [--expect-oclgrind] [--seed S] [--cpu-builtin skip|only]
  *
- * The segmented sort has no part that --cpu-builtin names.
+ * --cpu-builtin names the batch configurations (run.sh --scan-kernels
+ * runs them without --uninitialized): the CPU shape's radix sort scans
+ * its counts by the CPU shape's built-in uint32 add, which makes that
+ * plugin of Oclgrind 21.10 crash (og_sort's CPU shape runs without it
+ * too); on the GPU shape, for most seeds, it reports reads of the batch's
+ * scratch that the batch's own kernels wrote just before, in the sort's
+ * digit count, the segment kernel and the put, even with the gather
+ * writing constants (the results are right): a report not yet
+ * understood.
  *
  * The CPU shape runs the 4-byte key cases only: with 8-byte keys
  * Oclgrind 21.10's --uninitialized reports the merge sort's copy back
@@ -25,6 +37,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "og_harness.h"
+#include "sk_testing.h"
 #include "../ref/ref_segsort.h"
 #include "../ref/ref_sort.h"
 
@@ -38,7 +51,16 @@ static const og_config configs[] = {
     {"gpu wg=8", SK_SHAPE_GPU, .wg = 8, .sizes = {MAX_N, 7}},
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
      .sizes = {MAX_N, 1}},
+    {"gpu wg=8 items=3, batch", SK_SHAPE_GPU, .wg = 8, .items = 3, .sizes = {MAX_N}},
+    {"cpu chunks=3 serial_below=1, batch", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
+     .sizes = {MAX_N}},
 };
+
+/* Configurations from this one on force segments past BATCH_BIG keys to
+ * the large segments' batch, on the first BATCH_CASES cases. */
+#define FIRST_BATCH_CONFIG 2
+#define BATCH_BIG 16
+#define BATCH_CASES 2
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
 
@@ -145,10 +167,16 @@ static int run_case(og_state *g, sk_context *ctx, const og_case *c, size_t n, co
 static int run_config(og_state *g, const og_config *c)
 {
     int failures = 0;
+    bool batch = c - configs >= FIRST_BATCH_CONFIG;
+    bool builtin = batch;
+    og_select sel = g->h->select;
+    if ((sel == OG_SKIP_CPU_BUILTIN && builtin) || (sel == OG_ONLY_CPU_BUILTIN && !builtin))
+        return 0;
     sk_context *ctx = og_open(g->h, c);
     if (!ctx) return 1;
+    if (batch && sk__test_set_segsort_bounds(ctx, BATCH_BIG, SIZE_MAX) != SK_OK) return 1;
     for (size_t s = 0; s < OG_MAX_SIZES && c->sizes[s]; s++)
-        for (size_t k = 0; k < CASE_COUNT; k++)
+        for (size_t k = 0; k < (batch ? BATCH_CASES : CASE_COUNT); k++)
             if (c->shape == SK_SHAPE_GPU || sk_type_size(cases[k].t) == 4)
                 failures += run_case(g, ctx, &cases[k], c->sizes[s], c->name);
     return og_config_done(g->h, c, failures);
