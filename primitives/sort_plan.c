@@ -189,23 +189,17 @@ sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
 
 /* ---- host-array forms ---------------------------------------------------------- */
 
+static sk_status sort_run_in_place(sk_context *ctx, const void *req, cl_mem keys, cl_mem values)
+{
+    return sk__sort_run(ctx, req, keys, values);
+}
+
 static sk_status sort_host(sk_context *ctx, const sort_req *r, void *keys, void *values)
 {
-    bool pairs = r->value_size != 0;
-    size_t kb = r->n * sk_type_size(r->key_type), vb = r->n * r->value_size;
-    cl_mem km = NULL, vm = NULL;
-    sk_status st = SK_OK;
     if (r->n < 2) return SK_OK;
-    SK_TRY(sk__fits_device(ctx, kb, "the keys' device copy"));
-    SK_TRY(sk__fits_device(ctx, vb, "the values' device copy"));
-    SK_TRY(sk__stage_in(ctx, &sk__scratch_host, keys, kb, 1, &km));
-    if (pairs) SK_TRY(sk__stage_in(ctx, &sk__scratch_host_values, values, vb, 1, &vm));
-    SK_TRY(sk__sort_run(ctx, r, km, vm));
-    if (pairs) SK_TRY(sk__download(ctx, vm, 0, values, vb));
-    SK_TRY(sk__download(ctx, km, 0, keys, kb));
-out:
-    if (st != SK_OK) clFinish(ctx->queue); /* no transfer may outlive the call */
-    return st;
+    return sk__host_in_place(ctx, keys, r->n * sk_type_size(r->key_type), values,
+                             r->n * r->value_size, "the keys' device copy", sort_run_in_place,
+                             r);
 }
 
 /* ---- entry points ------------------------------------------------------------------ */
