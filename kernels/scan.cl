@@ -206,15 +206,19 @@ void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
 #if defined(SK_LOOKBACK)
 /* One pass: tiles numbered in the order work-groups start, each tile's
  * prefix found from its predecessors' published totals (lookback.cl);
- * `epoch` is this launch's, `tiles` the number of tiles. */
+ * `epoch` is this launch's, `tiles` the number of tiles. A predecessor
+ * whose total stays unpublished is reduced here (decoupled fallback), by
+ * the reduce-then-scan path's own tile reduction, from its input: in place
+ * too, as its owner overwrites its input only after publishing its total,
+ * and the reduction is kept only where the word was still empty once it
+ * was done (sk_lb_settle). */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, uint epoch,
                       ulong tiles, ulong n, uint exclusive)
 {
     __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
-    __local sk_lb_word win[SK_LB_WINDOW];
-    __local SK_T carry;
+    __local sk_lb_local l;
     __local uint slot;
     uint tile = sk_lb_take_tile(state, tiles, &slot);
     ulong base = (ulong)tile * SK_TILE;
@@ -222,8 +226,14 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, u
     sk_tile_load(SK_IN_ARGS, base, n, lds, x);
     SK_T total;
     SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);
-    SK_T before = sk_lb_exclusive_prefix(state, epoch, tile, total, win, &carry, &slot);
+    sk_lb_walk w = sk_lb_begin(state, epoch, tile, total);
+    for (uint t; (t = sk_lb_step(state, epoch, &w, &l)) != SK_LB_NONE;)
+        sk_lb_fallback(state, epoch, &w, t,
+                       sk_tile_reduce(SK_IN_ARGS, (ulong)t * SK_TILE, n, lds, s), &l);
+    SK_T before = sk_lb_end(state, epoch, tile, total, &w, &l);
     sk_tile_store(SK_IN_ARGS, SK_OUT_ARGS, base, n, exclusive, sk_op(before, prefix), x, lds);
+    SK_LB_AFTER_OUTPUT();
+    if (get_local_id(0) == 0) sk_lb_publish_late(state, epoch, tile, 0, total);
 }
 #endif
 

@@ -106,7 +106,7 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     if (lookback)
         sk__str_addf(&s, "#define SK_LOOKBACK 1\n#define SK_LB_T SK_T\n"
                          "#define SK_LB_IDENTITY SK_IDENTITY\n#define sk_lb_op sk_op\n");
-    sk__config_blocks(&s, t->shape == SK_SHAPE_GPU, warps, lookback);
+    sk__config_blocks(&s, t->shape == SK_SHAPE_GPU, warps, lookback ? t : NULL);
     return sk__str_take(&s);
 }
 
