@@ -17,12 +17,16 @@
  *                    sees each atomic write whole on NVIDIA GPUs, though
  *                    the OpenCL 1.2 model (and Oclgrind's race check) calls
  *                    it a race with the writes; the tuning table sets it.
+ * and, for the GPU shape, SK_LB_SPIN_LIMIT (primitives/program.c sets it
+ * from the tuning table, $SCANKIT_LB_SPIN overriding): the polls of an
+ * empty word before the work-group stops waiting for it (decoupled
+ * fallback, below); 0 waits forever.
  *
  * The state buffer: its first word hands out tile numbers in the order
  * work-groups start (sk_lb_take_tile), so a work-group only ever waits for
- * tiles that running (or finished) work-groups own: no deadlock, whatever
- * order the device starts them in; the taker of the last number sets the
- * counter back to 0 for the next launch. Word 1 + t * SK_LB_COUNTERS + c
+ * tiles that running (or finished) work-groups own, whatever order the
+ * device starts them in; the taker of the last number sets the counter
+ * back to 0 for the next launch. Word 1 + t * SK_LB_COUNTERS + c
  * is counter c of tile t: a status above a value, written at once by one
  * atomic exchange so that a reader never sees a status without its value:
  *   SK_LB_EMPTY      nothing published yet
@@ -39,19 +43,41 @@
  *            the host zeroes the words before every launch: half the
  *            traffic, for tiles with hundreds of counters.
  *
- * Two walks back, both here:
- *   - one counter per tile (sk_lb_exclusive_prefix): a window of
- *     SK_LB_WINDOW work-items reads the SK_LB_WINDOW tiles before this one
- *     at once (each waiting while its tile is empty) and combines them from
- *     the nearest back to the first PREFIX (by warp votes and shuffles
- *     with SK_WARP_SHUFFLE); the window moves back if there was none;
- *   - several counters per tile (sk_lb_counter_prefix): one work-item per
- *     counter walks back over that counter's words, SK_LB_DEPTH at a time.
+ * Two walks back in the GPU shape, both here:
+ *   - one counter per tile (sk_lb_begin, sk_lb_step, sk_lb_fallback,
+ *     sk_lb_end): a window of SK_LB_WINDOW work-items reads the
+ *     SK_LB_WINDOW tiles before this one at once (each polling while its
+ *     tile is empty) and combines them from the nearest back to the first
+ *     PREFIX (by warp votes and shuffles with SK_WARP_SHUFFLE); the window
+ *     moves back if there was none;
+ *   - several counters per tile (sk_lb_counter_start, _walk, _fallback):
+ *     one work-item per counter walks back over that counter's words,
+ *     SK_LB_DEPTH at a time.
  * The CPU shape (work-group size 1) never waits: its walk lives in scan.cl,
  * which can reduce a chunk: an empty predecessor is reduced by the reader
  * itself, and offered (sk_lb_offer) to later readers as that chunk's
  * AGGREGATE. A work-item waiting for another would spin for a whole time
  * slice whenever the other's thread is descheduled on a loaded CPU.
+ *
+ * Decoupled fallback (Smith, Levien, Owens, "Decoupled Fallback: A
+ * Portable Single-Pass GPU Scan", SPAA 2025): OpenCL does not promise that
+ * a started work-group keeps running while another spins, so on some
+ * devices waiting for a predecessor can hang. In the GPU shape a walk that
+ * has polled an empty word SK_LB_SPIN_LIMIT times stops there; the whole
+ * work-group then reduces that tile's input itself, with the family's own
+ * tile reduction (the scan's tile reduce, the compaction's kept count, the
+ * sort's digit counts), and settles the word (sk_lb_settle): a
+ * compare-exchange publishes the result as the tile's AGGREGATE if the
+ * word is still empty, else the walk takes what the owner (or another
+ * reader) published meanwhile, the same value; then the walk goes on
+ * before that tile. The owner's own writes are exchanges and always win.
+ * Which tile is reduced, and when, depends on statuses and poll counts
+ * only; control flow stays uniform across each work-group around its
+ * barriers. An in-place scan stays right: the owner publishes its total
+ * (and fences it) before it writes any output, and a reduction is kept
+ * only where its compare-exchange found the word still empty after the
+ * input was read. The test hook SK_LB_WITHHOLD (below) makes chosen tiles
+ * keep their totals to themselves, so the fallback runs for sure.
  *
  * Statuses steer the walk; values never steer anything. The combining
  * order depends on which predecessors had published their prefix, so
