@@ -271,7 +271,7 @@ void sk_compact_select_lookback(SK_PARAMS, __global sk_lb_word *state, uint epoc
     ulong base = (ulong)tile * SK_TILE;
     sk_tile_load(src, flags, vsrc, base, n, &t);
     uint kept = sk_tile_rearrange(&t, 0);
-    sk_lb_walk w = sk_lb_begin(state, epoch, tile, kept);
+    sk_lb_walk w = sk_lb_begin(state, epoch, tile, kept, 1);
     for (uint p; (p = sk_lb_step(state, epoch, &w, &l)) != SK_LB_NONE;)
         sk_lb_fallback(state, epoch, &w, p,
                        sk_tile_count(src, flags, vsrc, (ulong)p * SK_TILE, n, t.s), &l);

@@ -242,7 +242,10 @@ uint sk_lb_take_tile(__global sk_lb_word *state, ulong tiles, __local uint *slot
  * Tiles 1, 4, 7, ... never publish anything; tiles 2, 5, 8, ... publish
  * their AGGREGATE only once their output is written (sk_lb_publish_late),
  * never a PREFIX: their successors find their words empty and must fall
- * back. Needs a spin bound (the successors would wait forever). */
+ * back, reading those tiles' input. Where that input may be the output (a
+ * scan in place: sk_lb_begin's input_stays 0), withheld tiles still
+ * publish their AGGREGATE first and keep only their PREFIX. Needs a spin
+ * bound (the successors would wait forever). */
 #if defined(SK_LB_WITHHOLD)
 #if SK_LB_SPIN_LIMIT == 0
 #error "lookback.cl: SK_LB_WITHHOLD needs SK_LB_SPIN_LIMIT above 0"
@@ -371,7 +374,7 @@ void sk_lb_counter_fallback(__global sk_lb_word *state, uint epoch, uint c, SK_L
 /* ---- one counter per tile: the work-group's walk ----------------------------
  * A family finds its tile's exclusive prefix as
  *
- *     sk_lb_walk w = sk_lb_begin(state, epoch, tile, total);
+ *     sk_lb_walk w = sk_lb_begin(state, epoch, tile, total, input_stays);
  *     for (uint t; (t = sk_lb_step(state, epoch, &w, &l)) != SK_LB_NONE;)
  *         sk_lb_fallback(state, epoch, &w, t, <tile t reduced>, &l);
  *     prefix = sk_lb_end(state, epoch, tile, total, &w, &l);
@@ -540,11 +543,14 @@ uint sk_lb_step(__global sk_lb_word *state, uint epoch, sk_lb_walk *w, __local s
 #endif
 
 /* Publishes this tile's total (tile 0: as its PREFIX) and starts the
- * walk. */
-sk_lb_walk sk_lb_begin(__global sk_lb_word *state, uint epoch, uint tile, SK_LB_T total)
+ * walk. input_stays: no tile's output overwrites any tile's input (only
+ * the test hook asks). */
+sk_lb_walk sk_lb_begin(__global sk_lb_word *state, uint epoch, uint tile, SK_LB_T total,
+                       uint input_stays)
 {
     if (get_local_id(0) == 0) {
-        sk_lb_publish_own(state, epoch, tile, 0, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE,
+        if (!SK_LB_HOLDS(tile) || !input_stays)
+            sk_lb_publish(state, epoch, tile, 0, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE,
                           total);
 #if SK_LB_SPIN_LIMIT > 0
         /* The total is out before any output of this tile: a reader that

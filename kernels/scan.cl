@@ -204,6 +204,14 @@ void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
 }
 
 #if defined(SK_LOOKBACK)
+/* Whether no tile's output overwrites any tile's input (out of place, plain
+ * arrays; a lifted scan may write what it reads). */
+#if defined(SK_PLAIN_IN) && defined(SK_PLAIN_OUT)
+#define SK_INPUT_STAYS (src + src_off != dst + dst_off)
+#else
+#define SK_INPUT_STAYS 0
+#endif
+
 /* One pass: tiles numbered in the order work-groups start, each tile's
  * prefix found from its predecessors' published totals (lookback.cl);
  * `epoch` is this launch's, `tiles` the number of tiles. A predecessor
@@ -226,7 +234,7 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, u
     sk_tile_load(SK_IN_ARGS, base, n, lds, x);
     SK_T total;
     SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);
-    sk_lb_walk w = sk_lb_begin(state, epoch, tile, total);
+    sk_lb_walk w = sk_lb_begin(state, epoch, tile, total, SK_INPUT_STAYS);
     for (uint t; (t = sk_lb_step(state, epoch, &w, &l)) != SK_LB_NONE;)
         sk_lb_fallback(state, epoch, &w, t,
                        sk_tile_reduce(SK_IN_ARGS, (ulong)t * SK_TILE, n, lds, s), &l);
