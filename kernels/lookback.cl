@@ -73,11 +73,12 @@
  * before that tile. The owner's own writes are exchanges and always win.
  * Which tile is reduced, and when, depends on statuses and poll counts
  * only; control flow stays uniform across each work-group around its
- * barriers. An in-place scan stays right: the owner publishes its total
- * (and fences it) before it writes any output, and a reduction is kept
- * only where its compare-exchange found the word still empty after the
- * input was read. The test hook SK_LB_WITHHOLD (below) makes chosen tiles
- * keep their totals to themselves, so the fallback runs for sure.
+ * barriers. The fallback reads other tiles' input, so it runs only where
+ * no output overwrites any input (sk_lb_begin's input_stays: a scan out of
+ * place, the compaction, the sort's sweeps); a scan in place waits for
+ * its predecessors as before (the test hook keeps its totals published).
+ * The test hook SK_LB_WITHHOLD (below) makes chosen tiles keep their
+ * totals to themselves, so the fallback runs for sure.
  *
  * Statuses steer the walk; values never steer anything. The combining
  * order depends on which predecessors had published their prefix, so
@@ -401,12 +402,14 @@ typedef struct sk_lb_walk {
     long end;      /* the tiles before `end` are still to combine */
     SK_LB_T acc;   /* tiles end .. this one's predecessor, combined */
     uint done;     /* a PREFIX was combined */
+    uint stops;    /* the walk may stop waiting (sk_lb_begin's input_stays) */
 } sk_lb_walk;
 
-/* Work-item lid < SK_LB_WINDOW: the word of tile `end - 1 - lid` once it is
- * not empty, or (SK_LB_SPIN_LIMIT above 0) still empty after that many
- * polls; tiles before 0 read as a PREFIX of the identity. */
-sk_lb_word sk_lb_wait_word(__global sk_lb_word *state, uint epoch, long end, uint lid)
+/* Work-item lid < SK_LB_WINDOW: the word of tile `end - 1 - lid` once it
+ * is not empty, or (SK_LB_SPIN_LIMIT above 0, and `stops`) still empty
+ * after that many polls; tiles before 0 read as a PREFIX of the identity. */
+sk_lb_word sk_lb_wait_word(__global sk_lb_word *state, uint epoch, long end, uint lid,
+                           uint stops)
 {
     long j = end - 1 - (long)lid;
     if (j < 0) return sk_lb_pack(epoch, SK_LB_PREFIX, SK_LB_IDENTITY);
@@ -415,8 +418,9 @@ sk_lb_word sk_lb_wait_word(__global sk_lb_word *state, uint epoch, long end, uin
     uint polls = 0;
     do {
         w = sk_lb_read(sk_lb_word_of(state, (uint)j, 0));
-    } while (sk_lb_status(epoch, w) == SK_LB_EMPTY && ++polls < SK_LB_SPIN_LIMIT);
+    } while (sk_lb_status(epoch, w) == SK_LB_EMPTY && (!stops || ++polls < SK_LB_SPIN_LIMIT));
 #else
+    (void)stops;
     do {
         w = sk_lb_read(sk_lb_word_of(state, (uint)j, 0));
     } while (sk_lb_status(epoch, w) == SK_LB_EMPTY);
@@ -463,7 +467,7 @@ uint sk_lb_warp_walk(__global sk_lb_word *state, uint epoch, sk_lb_walk *w)
 {
     uint lid = get_local_id(0);
     while (!w->done) {
-        sk_lb_word word = sk_lb_wait_word(state, epoch, w->end, lid);
+        sk_lb_word word = sk_lb_wait_word(state, epoch, w->end, lid, w->stops);
         uint status = sk_lb_status(epoch, word);
         uint prefixes = sk_warp_ballot(status == SK_LB_PREFIX);
 #if SK_LB_SPIN_LIMIT > 0
@@ -517,7 +521,8 @@ uint sk_lb_step(__global sk_lb_word *state, uint epoch, sk_lb_walk *w, __local s
 {
     uint lid = get_local_id(0);
     while (!w->done) {
-        if (lid < SK_LB_WINDOW) l->win[lid] = sk_lb_wait_word(state, epoch, w->end, lid);
+        if (lid < SK_LB_WINDOW)
+            l->win[lid] = sk_lb_wait_word(state, epoch, w->end, lid, w->stops);
         SK_BARRIER();
         if (lid == 0) {
             SK_LB_T acc = w->acc;
@@ -543,8 +548,10 @@ uint sk_lb_step(__global sk_lb_word *state, uint epoch, sk_lb_walk *w, __local s
 #endif
 
 /* Publishes this tile's total (tile 0: as its PREFIX) and starts the
- * walk. input_stays: no tile's output overwrites any tile's input (only
- * the test hook asks). */
+ * walk. input_stays: no tile's output overwrites any tile's input; else
+ * (a scan in place) the walk waits for every predecessor as before the
+ * fallback: reading a tile's input that its owner overwrites would be a
+ * race by the OpenCL memory model, whatever the order in time. */
 sk_lb_walk sk_lb_begin(__global sk_lb_word *state, uint epoch, uint tile, SK_LB_T total,
                        uint input_stays)
 {
@@ -552,14 +559,8 @@ sk_lb_walk sk_lb_begin(__global sk_lb_word *state, uint epoch, uint tile, SK_LB_
         if (!SK_LB_HOLDS(tile) || !input_stays)
             sk_lb_publish(state, epoch, tile, 0, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE,
                           total);
-#if SK_LB_SPIN_LIMIT > 0
-        /* The total is out before any output of this tile: a reader that
-         * reduces this tile's input finds its word empty only while the
-         * input is whole (an in-place scan overwrites it). */
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-#endif
     }
-    sk_lb_walk w = {tile, SK_LB_IDENTITY, tile == 0};
+    sk_lb_walk w = {tile, SK_LB_IDENTITY, tile == 0, input_stays};
     return w;
 }
 

@@ -204,25 +204,16 @@ void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
 }
 
 #if defined(SK_LOOKBACK)
-/* Whether no tile's output overwrites any tile's input (out of place, plain
- * arrays; a lifted scan may write what it reads). */
-#if defined(SK_PLAIN_IN) && defined(SK_PLAIN_OUT)
-#define SK_INPUT_STAYS (src + src_off != dst + dst_off)
-#else
-#define SK_INPUT_STAYS 0
-#endif
-
 /* One pass: tiles numbered in the order work-groups start, each tile's
  * prefix found from its predecessors' published totals (lookback.cl);
- * `epoch` is this launch's, `tiles` the number of tiles. A predecessor
- * whose total stays unpublished is reduced here (decoupled fallback), by
- * the reduce-then-scan path's own tile reduction, from its input: in place
- * too, as its owner overwrites its input only after publishing its total,
- * and the reduction is kept only where the word was still empty once it
- * was done (sk_lb_settle). */
+ * `epoch` is this launch's, `tiles` the number of tiles. With input_stays
+ * (the host's word that no output overwrites the input: out of place) a
+ * predecessor whose total stays unpublished is reduced here (decoupled
+ * fallback), by the reduce-then-scan path's own tile reduction; in place
+ * the walk waits for it. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, uint epoch,
-                      ulong tiles, ulong n, uint exclusive)
+                      ulong tiles, ulong n, uint exclusive, uint input_stays)
 {
     __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
@@ -234,7 +225,7 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, u
     sk_tile_load(SK_IN_ARGS, base, n, lds, x);
     SK_T total;
     SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);
-    sk_lb_walk w = sk_lb_begin(state, epoch, tile, total, SK_INPUT_STAYS);
+    sk_lb_walk w = sk_lb_begin(state, epoch, tile, total, input_stays);
     for (uint t; (t = sk_lb_step(state, epoch, &w, &l)) != SK_LB_NONE;)
         sk_lb_fallback(state, epoch, &w, t,
                        sk_tile_reduce(SK_IN_ARGS, (ulong)t * SK_TILE, n, lds, s), &l);

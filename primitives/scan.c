@@ -150,6 +150,8 @@ typedef struct scan_job {
     size_t elem_size;         /* bytes per element */
     bool lookback;            /* level 0 scans in one pass */
     span scratch;             /* free scratch from here on */
+    bool input_stays;         /* no output overwrites the input (the GPU one pass
+                                 may reduce other tiles' input itself) */
 } scan_job;
 
 /* ---- kernel arguments ------------------------------------------------------------ */
@@ -262,6 +264,7 @@ static sk_status launch_lookback(scan_job *job, span src, span dst, size_t n, le
     if (!gpu) sk__arg_ulong(&a, "chunk", s.chunk);
     sk__arg_uint(&a, "exclusive", exclusive);
     if (!gpu) sk__arg_uint(&a, "stream", stream);
+    if (gpu) sk__arg_uint(&a, "input_stays", job->input_stays);
     return level_launch(&a, job, s);
 }
 
@@ -327,7 +330,7 @@ static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io 
 {
     bool lookback = false;
     *t = sk__scan_tuning(ctx, op, kind, &lookback);
-    *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, {NULL, 0}};
+    *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, {NULL, 0}, false};
     sk_status st = job_programs(job, op, t);
     if (st != SK_OK) return st;
     size_t elems = sk__scan_scratch_elems(t, n) + extra;
@@ -343,6 +346,7 @@ static sk_status scan_go(sk_context *ctx, const scan_op *op, const sk__scan_io *
     scan_job job;
     job_kind kind = !io && src.mem != dst.mem ? JOB_SCAN_INPUT_STAYS : JOB_SCAN;
     sk_status st = job_open(ctx, op, io, n, 0, kind, &t, &job);
+    job.input_stays = io ? io->input_stays : src.mem != dst.mem;
     if (st == SK_OK) st = scan_levels(&job, 0, src, dst, n, exclusive);
     return st;
 }

@@ -120,7 +120,8 @@ static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
         /* sizeof(sk_seg_t) <= 2 * size + 16 whatever the value's alignment. */
         sk_monoid lifted = {"sk_seg_t", 2 * j->m->size + 16, "SK_SEG_IDENTITY",
                             "sk_seg_combine(a, b)", pre};
-        sk__scan_io sio = {io, set_in, totals ? set_out_totals : set_out_scan, j};
+        sk__scan_io sio = {io, set_in, totals ? set_out_totals : set_out_scan, j,
+                           j->dst != j->src && j->dst != j->flags};
         sk__lb_codec codec = {sk__source_text("segscan_lift_codec"), j->order_free};
         bool coded = !totals && j->m->size <= 4;
         st = sk__scan_lifted(j->ctx, &lifted, &sio, j->n, mode == SEG_EXCLUSIVE,

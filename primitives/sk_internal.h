@@ -539,6 +539,8 @@ typedef struct sk__scan_io {
     void (*set_in)(sk__args *a, const void *user);
     void (*set_out)(sk__args *a, const void *user);
     const void *user;
+    bool input_stays;   /* no output overwrites what set_in's buffers hold
+                           (the GPU one pass may read other tiles' input) */
 } sk__scan_io;
 
 /* How a lifted element of more than 4 bytes fits a look-back word in 33

@@ -32,9 +32,9 @@ typedef enum sk__test_hook {
      * (scan, compaction, one-sweep sort) tiles 1, 4, 7, ... never publish
      * and tiles 2, 5, 8, ... publish only once their output is written, so
      * that their successors fall back (reduce those tiles themselves).
-     * A scan in place (or a lifted one) keeps the fallback out: there the
-     * withheld tiles publish their totals first and keep only their
-     * inclusive prefixes (their successors read their input). */
+     * A scan in place has no fallback (its successors would read
+     * overwritten input): there the withheld tiles publish their totals
+     * first and keep only their inclusive prefixes. */
     SK__TEST_LB_WITHHOLD = 1u << 3
 } sk__test_hook;
 
