@@ -66,8 +66,8 @@
  *   - several counters per tile (sk_lb_counter_start, _walk, _fallback):
  *     one work-item per counter walks back over that counter's words,
  *     SK_LB_DEPTH at a time; with SK_LB_PARTS the counters are the parts
- *     of one value (sk_lb_parts_exclusive_prefix), each decoded by its
- *     own codec (sk_lb_value_counter).
+ *     of one value (sk_lb_parts_begin, _step, _fallback, _end), each
+ *     decoded by its own codec (sk_lb_value_counter).
  * The CPU shape (work-group size 1) never waits: its walk lives in scan.cl,
  * which can reduce a chunk: an empty predecessor is reduced by the reader
  * itself, and offered (sk_lb_offer) to later readers as that chunk's
@@ -92,12 +92,10 @@
  * no output overwrites any input (sk_lb_begin's input_stays: a scan out of
  * place, the compaction, the sort's sweeps); a scan in place waits for
  * its predecessors as before (the test hook keeps its totals published).
- * So does the walk of a value in parts (SK_LB_PARTS: the one-pass
- * run-length encoding and reduction by key), whatever its input: a part's
- * fallback would need the family's reduction of the whole tile, not one
- * counter's, so that walk has none (compiled out: it calls
- * sk_lb_counter_walk again whenever it stops at the spin bound, and under
- * the hook its tiles keep only their PREFIX).
+ * A value in parts (SK_LB_PARTS: the one-pass run-length encoding and
+ * reduction by key) falls back part by part, but with the whole tile
+ * reduced by the family's reduction (the scan's tile reduce of the segment
+ * totals), whose parts each settle their own counter (sk_lb_parts_step).
  * The test hook SK_LB_WITHHOLD (below) makes chosen tiles keep their
  * totals to themselves, so the fallback runs for sure.
  *
@@ -348,6 +346,9 @@ sk_lb_word sk_lb_settle(__global sk_lb_word *state, uint epoch, uint t, uint c, 
     return old == seen ? mine : old;
 }
 
+/* No tile to reduce: the walk is done (sk_lb_step, sk_lb_parts_step). */
+#define SK_LB_NONE 0xffffffffu
+
 /* How many words sk_lb_counter_walk reads at once past the nearest. */
 #define SK_LB_DEPTH 8
 
@@ -360,20 +361,23 @@ typedef struct sk_lb_count {
     uint done;
 } sk_lb_count;
 
-/* Counter c's walk from `tile` on: reads the nearest word (usually a
- * PREFIX already, which ends it). */
-sk_lb_count sk_lb_counter_start(__global sk_lb_word *state, uint epoch, uint tile, uint c)
+/* Counter c's walk from `tile` on, into *s: reads the nearest word
+ * (usually a PREFIX already, which ends it). In place, not returned: see
+ * SK_LB_PARTS above (an sk_lb_count of a value in parts is that large). */
+void sk_lb_counter_start(__global sk_lb_word *state, uint epoch, uint tile, uint c,
+                         sk_lb_count *s)
 {
-    sk_lb_count s = {(long)tile - 1, SK_LB_IDENTITY, tile == 0};
-    if (s.done) return s;
-    sk_lb_word w0 = sk_lb_read(state + 1 + (ulong)s.next * SK_LB_COUNTERS + c);
+    s->next = (long)tile - 1;
+    s->acc = SK_LB_IDENTITY;
+    s->done = tile == 0;
+    if (s->done) return;
+    sk_lb_word w0 = sk_lb_read(state + 1 + (ulong)s->next * SK_LB_COUNTERS + c);
     uint s0 = sk_lb_status(epoch, w0);
     if (s0 != SK_LB_EMPTY) {
-        s.acc = sk_lb_value_counter(w0, c);
-        s.done = s0 == SK_LB_PREFIX;
-        s.next--;
+        s->acc = sk_lb_value_counter(w0, c);
+        s->done = s0 == SK_LB_PREFIX;
+        s->next--;
     }
-    return s;
 }
 
 /* Walks counter c back, by one work-item: SK_LB_DEPTH words at once,
@@ -441,7 +445,6 @@ void sk_lb_counter_fallback(__global sk_lb_word *state, uint epoch, uint c, SK_L
  * polls, which the whole work-group then reduces (the family's own tile
  * reduction) and hands to sk_lb_fallback. With SK_LB_SPIN_LIMIT 0 the walk
  * waits for every word and sk_lb_step never returns a tile. */
-#define SK_LB_NONE 0xffffffffu
 
 /* The look-back's local memory. */
 typedef struct sk_lb_local {
@@ -657,35 +660,101 @@ SK_LB_T sk_lb_end(__global sk_lb_word *state, uint epoch, uint tile, SK_LB_T tot
 #endif /* SK_LB_COUNTERS == 1 */
 
 #if defined(SK_LB_PARTS)
-/* A tile's exclusive prefix for a value in SK_LB_COUNTERS parts:
- * work-item p publishes part p of the tile's total, walks back over part
- * p's counters (sk_lb_counter_start, sk_lb_counter_walk) and publishes
- * part p of the tile's inclusive prefix; every work-item gets the
- * exclusive prefix joined from its parts (parts: SK_LB_COUNTERS values of
- * local scratch). Each part's walk goes back only as far as its own
- * counters need: the walks may end at different tiles. No fallback: a
- * counter's fallback would need the family's reduction of the whole tile
- * (the parts together), so each walk waits for every predecessor's word
- * (sk_lb_counter_walk is called again whenever it stops at the spin
- * bound), and under the test hook SK_LB_WITHHOLD every tile publishes its
- * AGGREGATE first and may keep only its PREFIX, as a scan in place. */
-SK_LB_T sk_lb_parts_exclusive_prefix(__global sk_lb_word *state, uint epoch, uint tile,
-                                     SK_LB_T total, __local SK_LB_T *parts)
+/* ---- a value in parts: the work-group's walk --------------------------------
+ * A value of SK_LB_COUNTERS parts (counter p of a tile carries part p)
+ * finds its tile's exclusive prefix as the one-counter walk does:
+ *
+ *     sk_lb_count p;
+ *     sk_lb_parts_begin(state, epoch, tile, total, input_stays, &p, &l);
+ *     for (uint t; (t = sk_lb_parts_step(state, epoch, input_stays, &p, &l)) != SK_LB_NONE;)
+ *         sk_lb_parts_fallback(state, epoch, t, <tile t reduced>, &p);
+ *     prefix = sk_lb_parts_end(state, epoch, tile, total, &p, &l);
+ *
+ * every work-item alike (barriers). Work-item p < SK_LB_COUNTERS walks
+ * part p back over its own counters (sk_lb_counter_start, _walk), so the
+ * walks may end at different tiles. Each round the work-group reduces the
+ * nearest tile that some part's walk stopped at (SK_LB_SPIN_LIMIT polls of
+ * an empty word), the whole value with the family's tile reduction, and
+ * every part whose walk stopped there settles its own part of it
+ * (sk_lb_counter_fallback, by counter p's codec); the walks go on until
+ * each has combined a PREFIX. Without input_stays the walks wait. */
+
+/* The walk's local memory for a value in parts. */
+typedef struct sk_lb_parts_local {
+    SK_LB_T parts[SK_LB_COUNTERS];  /* the prefix's parts, joined in parts[0] */
+    uint need;                      /* the nearest tile a walk stopped at + 1, or 0 */
+} sk_lb_parts_local;
+
+/* Publishes this tile's total, part p by work-item p (tile 0: as its
+ * PREFIX), and starts part p's walk in *p (a finished walk elsewhere). */
+void sk_lb_parts_begin(__global sk_lb_word *state, uint epoch, uint tile, SK_LB_T total,
+                       uint input_stays, sk_lb_count *p, __local sk_lb_parts_local *l)
+{
+    uint lid = get_local_id(0);
+    if (lid == 0) l->need = 0;
+    if (lid < SK_LB_COUNTERS) {
+        if (!SK_LB_HOLDS(tile) || !input_stays)
+            sk_lb_publish(state, epoch, tile, lid, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE,
+                          total);
+        sk_lb_counter_start(state, epoch, tile, lid, p);
+    } else {
+        p->next = -1;
+        p->acc = SK_LB_IDENTITY;
+        p->done = 1;
+    }
+    SK_BARRIER();
+}
+
+/* Every work-item: walks each part on (without input_stays until its
+ * PREFIX); returns the nearest tile some walk stopped at, for the
+ * work-group to reduce, or SK_LB_NONE once every walk is done. */
+uint sk_lb_parts_step(__global sk_lb_word *state, uint epoch, uint input_stays,
+                      sk_lb_count *p, __local sk_lb_parts_local *l)
 {
     uint lid = get_local_id(0);
     if (lid < SK_LB_COUNTERS) {
-        sk_lb_publish(state, epoch, tile, lid, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE,
-                      total);
-        sk_lb_count walk = sk_lb_counter_start(state, epoch, tile, lid);
-        while (!walk.done) sk_lb_counter_walk(state, epoch, lid, &walk);
-        if (tile != 0)
-            sk_lb_publish_own(state, epoch, tile, lid, SK_LB_PREFIX, sk_lb_op(walk.acc, total));
-        parts[lid] = walk.acc;
+        do {
+            sk_lb_counter_walk(state, epoch, lid, p);
+        } while (!p->done && !input_stays);
+#if SK_LB_SPIN_LIMIT > 0
+        if (!p->done) atomic_max(&l->need, (uint)p->next + 1);
+#endif
     }
     SK_BARRIER();
-    if (lid == 0) sk_lb_join_parts(parts);
+    uint need = l->need;
     SK_BARRIER();
-    SK_LB_T prefix = parts[0];
+    if (need == 0) return SK_LB_NONE;
+    if (lid == 0) l->need = 0;
+    SK_BARRIER();
+    return need - 1;
+}
+
+/* Every work-item: tile t (sk_lb_parts_step's) reduced by the work-group
+ * is v; each part whose walk stopped at t settles its word there and goes
+ * on before t. */
+void sk_lb_parts_fallback(__global sk_lb_word *state, uint epoch, uint t, SK_LB_T v,
+                          sk_lb_count *p)
+{
+    uint lid = get_local_id(0);
+    if (lid < SK_LB_COUNTERS && !p->done && p->next == (long)t)
+        sk_lb_counter_fallback(state, epoch, lid, v, p);
+}
+
+/* Publishes part p of this tile's inclusive prefix by work-item p; every
+ * work-item gets the exclusive prefix joined from its parts. */
+SK_LB_T sk_lb_parts_end(__global sk_lb_word *state, uint epoch, uint tile, SK_LB_T total,
+                        sk_lb_count *p, __local sk_lb_parts_local *l)
+{
+    uint lid = get_local_id(0);
+    if (lid < SK_LB_COUNTERS) {
+        if (tile != 0)
+            sk_lb_publish_own(state, epoch, tile, lid, SK_LB_PREFIX, sk_lb_op(p->acc, total));
+        l->parts[lid] = p->acc;
+    }
+    SK_BARRIER();
+    if (lid == 0) sk_lb_join_parts(l->parts);
+    SK_BARRIER();
+    SK_LB_T prefix = l->parts[0];
     SK_BARRIER();
     return prefix;
 }

@@ -323,7 +323,7 @@ void sk_os_walk(__global const SK_KEY_T *keys, __global uint *state, uint tile, 
     for (uint i = 0; i < SK_OS_DIGITS_PER; i++) {
         uint d = lid + i * SK_WG;
         if (d <= mask) {
-            walk[i] = sk_lb_counter_start(state, 0, tile, d);
+            sk_lb_counter_start(state, 0, tile, d, &walk[i]);
         } else {
             walk[i].done = 1;
             walk[i].acc = 0;

@@ -29,9 +29,10 @@ typedef enum sk__test_hook {
      * NVIDIA GPUs (a race by the OpenCL 1.2 memory model). */
     SK__TEST_LB_POLL_VOLATILE = 1u << 2,
     /* SK_LB_WITHHOLD (kernels/lookback.cl): in the GPU shape's look-back
-     * (scan, compaction, one-sweep sort) tiles 1, 4, 7, ... never publish
-     * and tiles 2, 5, 8, ... publish only once their output is written, so
-     * that their successors fall back (reduce those tiles themselves).
+     * (scan, compaction, one-sweep sort, the one pass by key) tiles 1, 4,
+     * 7, ... never publish and tiles 2, 5, 8, ... publish only once their
+     * output is written, so that their successors fall back (reduce those
+     * tiles themselves).
      * A scan in place has no fallback (its successors would read
      * overwritten input): there the withheld tiles publish their totals
      * first and keep only their inclusive prefixes. */

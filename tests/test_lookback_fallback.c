@@ -1,7 +1,8 @@
 /*
  * test_lookback_fallback.c - the GPU shape's look-back when predecessors
- * do not publish: decoupled fallback in the scan, the compaction and the
- * one-sweep sort.
+ * do not publish: decoupled fallback in the scan, the compaction, the
+ * one-sweep sort and the one-pass reduction by key (two look-back words
+ * per tile).
  *
  * The test hook SK__TEST_LB_WITHHOLD (sk_testing.h) makes tiles 1, 4, 7,
  * ... never publish their totals and tiles 2, 5, 8, ... publish only once
@@ -17,13 +18,16 @@
  * POCL_MAX_PTHREAD_COUNT=1 (tests/CMakeLists.txt: fewer threads than
  * work-groups in flight, which only finish if no work-group waits for one
  * that cannot run). Both build the same programs: one scan, one
- * compaction and one sort program, in the GPU shape with the hook.
+ * compaction, one sort and one reduce-by-key program, in the GPU shape with
+ * the hook.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref/ref_bykey.h"
 #include "ref/ref_compact.h"
+#include "ref/ref_segscan.h"
 #include "ref/ref_sort.h"
 #include "sk_testing.h"
 #include "skt_scan.h"
@@ -156,6 +160,75 @@ static void sorts_with_withheld_tiles(void)
     }
 }
 
+/* ---- reduce by key ---------------------------------------------------------- */
+
+/* uint32 keys in runs of random length (a new key of 0 .. 7 with chance
+ * 1/3, so equal neighbouring runs merge too), uint32 values: the sums by
+ * key in one pass (the segment totals' scan, its tile total in two
+ * look-back words) against the references. */
+static void reduce_by_key_checked(size_t n)
+{
+    const char *what = skt_fmt("reduce_by_key uint32 keys, uint32 add, n=%zu, gpu shape, "
+                               "small tiles, tiles withheld", n);
+    size_t bytes = n * 4, out = bytes + 4 * SKT_GUARD;
+    uint32_t *keys = skt_malloc(bytes + 4), *vals = skt_malloc(bytes + 4);
+    uint32_t *want_k = skt_malloc(bytes + 4), *want_v = skt_malloc(bytes + 4);
+    uint32_t *got_k = skt_malloc(out), *got_v = skt_malloc(out);
+    unsigned char *heads = skt_malloc(n + 1);
+    uint32_t key = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (skt_rand() % 3 == 0) key = (uint32_t)(skt_rand() % 8);
+        keys[i] = key;
+        vals[i] = (uint32_t)skt_rand();
+    }
+    size_t want = skt_ref_unique_by_key(4, 0, keys, NULL, n, want_k, NULL);
+    cr_assert_eq(skt_ref_key_heads(4, keys, n, heads), want, "the references");
+    cr_assert_eq(skt_ref_segreduce_heads(SK_UINT32, SK_OP_ADD, vals, heads, n, want_v), want,
+                 "the references");
+
+    cl_mem k = skt_buf_new(bytes + 4), v = skt_buf_new(bytes + 4);
+    cl_mem ko = skt_buf_new(out), vo = skt_buf_new(out);
+    skt_buf_upload(k, 0, keys, bytes);
+    skt_buf_upload(v, 0, vals, bytes);
+    skt_buf_poison(ko, out);
+    skt_buf_poison(vo, out);
+    size_t runs = (size_t)-1;
+    sk_status st = sk_reduce_by_key(skt_ctx, SK_UINT32, SK_UINT32, SK_OP_ADD, k, v, ko, vo,
+                                    &runs, n);
+    cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
+                 sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
+    cr_assert_eq(runs, want, "%s: %zu runs, expected %zu [seed %llu]", what, runs, want,
+                 (unsigned long long)skt_seed());
+    skt_buf_download(ko, 0, got_k, out);
+    skt_buf_download(vo, 0, got_v, out);
+    skt_expect_elems(SK_UINT32, got_k, want_k, want, skt_fmt("%s, keys", what));
+    skt_expect_elems(SK_UINT32, got_v, want_v, want, skt_fmt("%s, sums", what));
+    cr_assert_eq(skt_find_unpoisoned((unsigned char *)got_k + want * 4, 4 * SKT_GUARD),
+                 (size_t)-1, "%s: wrote keys past the runs [seed %llu]", what,
+                 (unsigned long long)skt_seed());
+    cr_assert_eq(skt_find_unpoisoned((unsigned char *)got_v + want * 4, 4 * SKT_GUARD),
+                 (size_t)-1, "%s: wrote sums past the runs [seed %llu]", what,
+                 (unsigned long long)skt_seed());
+    skt_buf_free(k);
+    skt_buf_free(v);
+    skt_buf_free(ko);
+    skt_buf_free(vo);
+    skt_free_all(keys, vals, want_k, want_v, got_k, got_v, heads, NULL);
+}
+
+static void reductions_by_key_with_withheld_tiles(void)
+{
+    fallback_begin();
+    skt_tiles_small();
+    skt_sizes sizes = many_tiles(SMALL_TILE, 5000);
+    skt_launches c = {0};
+    skt_count_launches(&c);
+    for (size_t i = 0; i < sizes.count; i++) reduce_by_key_checked(sizes.v[i]);
+    skt_count_launches(NULL);
+    cr_assert_gt(c.lookback, 0ul, "the look-back kernel never ran");
+    cr_assert_eq(c.other, 0ul, "%lu launches of other scan kernels", c.other);
+}
+
 /* ---- suites ---------------------------------------------------------------- */
 
 TestSuite(fallback, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
@@ -175,6 +248,11 @@ Test(fallback, sort_should_match_reference_when_tiles_withhold_their_digit_count
     sorts_with_withheld_tiles();
 }
 
+Test(fallback, reduce_by_key_should_match_reference_when_tiles_withhold_their_totals)
+{
+    reductions_by_key_with_withheld_tiles();
+}
+
 TestSuite(one_thread, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
 
 Test(one_thread, scan_should_finish_and_match_reference_when_tiles_withhold_their_totals)
@@ -190,4 +268,9 @@ Test(one_thread, select_should_finish_and_match_reference_when_tiles_withhold_th
 Test(one_thread, sort_should_finish_and_match_reference_when_tiles_withhold_their_counts)
 {
     sorts_with_withheld_tiles();
+}
+
+Test(one_thread, reduce_by_key_should_finish_and_match_reference_when_tiles_withhold_totals)
+{
+    reductions_by_key_with_withheld_tiles();
 }
