@@ -22,6 +22,15 @@
 #   bash bench/run_gpu.sh bench       opencl then cub in one command, with
 #                                     budgets of 330 s and 120 s (it may stop
 #                                     one size earlier)
+#   bash bench/run_gpu.sh lb-spin     the look-back's spin bound side by side:
+#                                     bench_all on the single-pass primitives
+#                                     (scan, segmented scan, select, sort;
+#                                     uniform, 2^20..2^28) with
+#                                     SCANKIT_LB_SPIN=0 (wait forever, no
+#                                     fallback) and with the default bound,
+#                                     alternated for LB_ROUNDS rounds
+#                                     (default 2; about 4 minutes); prints
+#                                     the scankit rows of both, lb_spin.md
 #
 #   Each writes into $OUT/results/<slug>/ (slug "nvidia-h200", or e.g.
 #   "nvidia-h100-80gb-hbm3"). Copy the files of every phase into
@@ -110,13 +119,39 @@ case "$phase" in
     "$here/run_all.sh" --report "$dest" || status=1
     cat "$dest/results.md"
     ;;
+  lb-spin)
+    # Old (0: always wait) against new (the tuning table's bound), A B A B.
+    lb_args=(--prims scan_inclusive,segscan,select_if,sort_keys --dists uniform
+             --min-log2 20 --max-log2 28 --no-boost --no-host "${extra[@]}")
+    for round in $(seq "${LB_ROUNDS:-2}"); do
+      for spin in 0 default; do
+        if [ "$spin" = 0 ]; then
+          SCANKIT_LB_SPIN=0 "$build/bench/bench_all" --csv "$dest/lb_spin_${spin}_$round.csv" \
+            "${lb_args[@]}" || status=1
+        else
+          env -u SCANKIT_LB_SPIN "$build/bench/bench_all" \
+            --csv "$dest/lb_spin_${spin}_$round.csv" "${lb_args[@]}" || status=1
+        fi
+      done
+    done
+    {
+      echo "| primitive | n | spin | round | ms |"
+      echo "| --- | --- | --- | --- | --- |"
+      for f in "$dest"/lb_spin_*.csv; do
+        b=$(basename "$f" .csv); b=${b#lb_spin_}
+        awk -F, -v spin="${b%_*}" -v round="${b##*_}" \
+          '$4 == "scankit" {print "| " $1 " | " $2 " | " spin " | " round " | " $7 " |"}' "$f"
+      done | sort -t'|' -k2,2 -k3,3n -k4,4 -k5,5
+    } > "$dest/lb_spin.md"
+    cat "$dest/lb_spin.md"
+    ;;
   hyperfine)
     read -r -a hf_extra <<< "${HYPERFINE_ARGS:-}"
     "$here/hyperfine.sh" --build "$build" --out "$dest" "${hf_extra[@]}" || status=1
     cat "$dest/hyperfine.md"
     ;;
   *)
-    echo "run_gpu: unknown phase $phase (opencl, cub, bench or hyperfine)" >&2
+    echo "run_gpu: unknown phase $phase (opencl, cub, bench, lb-spin or hyperfine)" >&2
     exit 2
     ;;
 esac

@@ -74,6 +74,21 @@
 /* ======================================================================= */
 #if defined(SK_SHAPE_GPU)
 
+/* The kept elements of the tile at base, in every work-item (s: the
+ * work-group scan's slots). */
+uint sk_tile_count(SK_PARAMS, ulong base, ulong n, __local uint *s)
+{
+    uint lid = get_local_id(0);
+    uint kept = 0;
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        ulong i = base + k * SK_WG + lid;
+        if (i < n) kept += SK_KEEP(src[i], i);
+    }
+    uint total;
+    sk_wg_exclusive_sum(kept, s, &total);
+    return total;
+}
+
 /* counts[tile] = kept elements of the tile; group 0 also zeroes
  * counts[tiles], the slot the exclusive scan turns into the total. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
@@ -82,14 +97,7 @@ void sk_compact_count_tiles(SK_PARAMS, __global SK_C *counts, ulong n)
     __local uint s[SK_WG_SCAN_SLOTS];
     uint lid = get_local_id(0);
     ulong tile = get_group_id(0);
-    ulong base = tile * SK_TILE;
-    uint kept = 0;
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        ulong i = base + k * SK_WG + lid;
-        if (i < n) kept += SK_KEEP(src[i], i);
-    }
-    uint total;
-    sk_wg_exclusive_sum(kept, s, &total);
+    uint total = sk_tile_count(src, flags, vsrc, tile * SK_TILE, n, s);
     if (lid == 0) {
         counts[tile] = total;
         if (tile == 0) counts[get_num_groups(0)] = 0;
@@ -248,23 +256,30 @@ void sk_compact_write_tiles(SK_PARAMS, __global const SK_C *offsets, __global SK
 /* Select (no partition) in one pass: tiles numbered in the order
  * work-groups start; each publishes its kept count and finds its output
  * offset from its predecessors' by decoupled look-back (lookback.cl, on
- * uint counts). The last tile writes the total kept to *total. */
+ * uint counts), counting a predecessor's kept elements itself where its
+ * count stays unpublished (decoupled fallback; outputs are never inputs
+ * here). The last tile writes the total kept to *total. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_compact_select_lookback(SK_PARAMS, __global sk_lb_word *state, uint epoch, ulong tiles,
                                 __global SK_T *dst, __global SK_V *vdst,
                                 __global SK_C *total, ulong n)
 {
     __local sk_tile_mem t;
-    __local sk_lb_word win[SK_LB_WINDOW];
-    __local uint carry;
+    __local sk_lb_local l;
     __local uint slot;
     uint tile = sk_lb_take_tile(state, tiles, &slot);
     ulong base = (ulong)tile * SK_TILE;
     sk_tile_load(src, flags, vsrc, base, n, &t);
     uint kept = sk_tile_rearrange(&t, 0);
-    ulong out = sk_lb_exclusive_prefix(state, epoch, tile, kept, win, &carry, &slot);
+    sk_lb_walk w = sk_lb_begin(state, epoch, tile, kept, 1);
+    for (uint p; (p = sk_lb_step(state, epoch, &w, &l)) != SK_LB_NONE;)
+        sk_lb_fallback(state, epoch, &w, p,
+                       sk_tile_count(src, flags, vsrc, (ulong)p * SK_TILE, n, t.s), &l);
+    ulong out = sk_lb_end(state, epoch, tile, kept, &w, &l);
     if (get_local_id(0) == 0 && tile == tiles - 1) *total = (SK_C)(out + kept);
     sk_tile_write(&t, kept, out, 0, out, 0, dst, vdst); /* (no rejected ones to place) */
+    SK_LB_AFTER_OUTPUT();
+    if (get_local_id(0) == 0) sk_lb_publish_late(state, epoch, tile, 0, kept);
 }
 #endif
 

@@ -207,18 +207,22 @@ void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
 /* One pass: tiles numbered in the order work-groups start, each tile's
  * prefix found from its predecessors' published totals (lookback.cl; a
  * total too wide for one word in SK_LB_COUNTERS parts with SK_LB_PARTS);
- * `epoch` is this launch's, `tiles` the number of tiles. */
+ * `epoch` is this launch's, `tiles` the number of tiles. With input_stays
+ * (the host's word that no output overwrites the input: out of place) a
+ * predecessor whose total stays unpublished is reduced here (decoupled
+ * fallback), by the reduce-then-scan path's own tile reduction (a total
+ * in parts: each waiting part settles its own part of that tile's total);
+ * in place the walk waits for it. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, uint epoch,
-                      ulong tiles, ulong n, uint exclusive)
+                      ulong tiles, ulong n, uint exclusive, uint input_stays)
 {
     __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
 #if defined(SK_LB_PARTS)
-    __local SK_T parts[SK_LB_COUNTERS];
+    __local sk_lb_parts_local l;
 #else
-    __local sk_lb_word win[SK_LB_WINDOW];
-    __local SK_T carry;
+    __local sk_lb_local l;
 #endif
     __local uint slot;
     uint tile = sk_lb_take_tile(state, tiles, &slot);
@@ -228,11 +232,23 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, u
     SK_T total;
     SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);
 #if defined(SK_LB_PARTS)
-    SK_T before = sk_lb_parts_exclusive_prefix(state, epoch, tile, total, parts);
+    sk_lb_count p;
+    sk_lb_parts_begin(state, epoch, tile, total, input_stays, &p, &l);
+    for (uint t; (t = sk_lb_parts_step(state, epoch, input_stays, &p, &l)) != SK_LB_NONE;)
+        sk_lb_parts_fallback(state, epoch, t,
+                             sk_tile_reduce(SK_IN_ARGS, (ulong)t * SK_TILE, n, lds, s), &p);
+    SK_T before = sk_lb_parts_end(state, epoch, tile, total, &p, &l);
 #else
-    SK_T before = sk_lb_exclusive_prefix(state, epoch, tile, total, win, &carry, &slot);
+    sk_lb_walk w = sk_lb_begin(state, epoch, tile, total, input_stays);
+    for (uint t; (t = sk_lb_step(state, epoch, &w, &l)) != SK_LB_NONE;)
+        sk_lb_fallback(state, epoch, &w, t,
+                       sk_tile_reduce(SK_IN_ARGS, (ulong)t * SK_TILE, n, lds, s), &l);
+    SK_T before = sk_lb_end(state, epoch, tile, total, &w, &l);
 #endif
     sk_tile_store(SK_IN_ARGS, SK_OUT_ARGS, base, n, exclusive, sk_op(before, prefix), x, lds);
+    SK_LB_AFTER_OUTPUT();
+    if (get_local_id(0) < SK_LB_COUNTERS)
+        sk_lb_publish_late(state, epoch, tile, get_local_id(0), total);
 }
 #endif
 

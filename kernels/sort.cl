@@ -26,8 +26,11 @@
  *
  * The look-back is lookback.cl's with SK_RADIX counters per tile in 32-bit
  * words (status and a count below 2^30: n < 2^30 on this path), zeroed by
- * the host (sk_sort_zero) before every launch. Counts and statuses steer
- * the walk; the keys' order never depends on timing. */
+ * the host (sk_sort_zero) before every launch. Where an earlier tile's
+ * counts stay unpublished, the work-group counts that tile's digits itself
+ * (sk_tile_count_digits, as the three-launch pass does) and goes on
+ * (decoupled fallback, sk_os_walk). Counts and statuses steer the walk;
+ * the keys' order never depends on timing. */
 
 /* Tile positions in local memory (block.cl's padding: blocked accesses,
  * work-item lid, item k at lid * SK_ITEMS + k, conflict-free). */
@@ -289,23 +292,86 @@ void sk_os_publish(__global uint *state, uint tile, uint mask, __local const uin
                    uint unused)
 {
     for (uint d = get_local_id(0); d <= mask; d += SK_WG)
-        sk_lb_publish(state, 0, tile, d, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE,
-                      lh[d] - (d == mask ? unused : 0u));
+        sk_lb_publish_own(state, 0, tile, d, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE,
+                          lh[d] - (d == mask ? unused : 0u));
+}
+
+/* Every work-item, once the tile's keys and values are written: the test
+ * hook's late publication of its counts (lookback.cl). */
+void sk_os_publish_late(__global uint *state, uint tile, uint mask, __local const uint *lh,
+                        uint unused)
+{
+    SK_LB_AFTER_OUTPUT();
+    for (uint d = get_local_id(0); d <= mask; d += SK_WG)
+        sk_lb_publish_late(state, 0, tile, d, lh[d] - (d == mask ? unused : 0u));
+}
+
+/* Digit values per work-item in the look-back. */
+#define SK_OS_DIGITS_PER ((SK_RADIX + SK_WG - 1) / SK_WG)
+
+/* Every work-item: walk[i] = the walk back of digit value lid + i * SK_WG
+ * over the earlier tiles' counts, finished. Where a tile's counts stay
+ * unpublished (SK_LB_SPIN_LIMIT polls), the work-group counts that tile's
+ * digits itself into lf[] (decoupled fallback): each round the nearest
+ * tile some walk stopped at, found by a local atomic max in *need (0: none;
+ * else the tile + 1), which the kernel set to 0 after taking its tile. */
+void sk_os_walk(__global const SK_KEY_T *keys, __global uint *state, uint tile, ulong n,
+                uint shift, uint mask, SK_KEY_T flip, sk_lb_count *walk, __local uint *lf,
+                __local uint *need)
+{
+    uint lid = get_local_id(0);
+    for (uint i = 0; i < SK_OS_DIGITS_PER; i++) {
+        uint d = lid + i * SK_WG;
+        if (d <= mask) {
+            sk_lb_counter_start(state, 0, tile, d, &walk[i]);
+        } else {
+            walk[i].done = 1;
+            walk[i].acc = 0;
+        }
+    }
+    for (;;) {
+        for (uint i = 0; i < SK_OS_DIGITS_PER; i++)
+            if (!walk[i].done) sk_lb_counter_walk(state, 0, lid + i * SK_WG, &walk[i]);
+#if SK_LB_SPIN_LIMIT > 0
+        for (uint i = 0; i < SK_OS_DIGITS_PER; i++)
+            if (!walk[i].done) atomic_max(need, (uint)walk[i].next + 1);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint t = *need;
+        if (t == 0) break;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) *need = 0;
+        t--;
+        sk_tile_count_digits(keys, (ulong)t * SK_TILE, n, shift, mask, flip, lf);
+        for (uint i = 0; i < SK_OS_DIGITS_PER; i++)
+            if (!walk[i].done && walk[i].next == (long)t)
+                sk_lb_counter_fallback(state, 0, lid + i * SK_WG, lf[lid + i * SK_WG],
+                                       &walk[i]);
+#else
+        (void)keys, (void)n, (void)shift, (void)flip, (void)lf, (void)need;
+        break;
+#endif
+    }
 }
 
 /* lbase[d] = where the tile's keys of digit value d go, less their tile
  * position lstart[d]: the digit's start (starts[]: scanned counts of all
  * digits back to back, so digit `digit`'s values carry digit * n before
- * them) plus the keys of earlier tiles (look-back), whose sum this tile
- * then publishes as its prefix. */
-void sk_os_bases(__global const uint *starts, __global uint *state, uint tile, ulong n,
-                 uint digit, uint mask, __local const uint *lh, __local const uint *lstart,
-                 __local uint *lbase, uint unused)
+ * them) plus the keys of earlier tiles (look-back, sk_os_walk), whose sum
+ * this tile then publishes as its prefix. lf[] (SK_RADIX words) and *need
+ * as sk_os_walk takes them. */
+void sk_os_bases(__global const SK_KEY_T *keys, __global const uint *starts,
+                 __global uint *state, uint tile, ulong n, uint digit, uint shift, uint mask,
+                 SK_KEY_T flip, __local const uint *lh, __local const uint *lstart,
+                 __local uint *lbase, uint unused, __local uint *lf, __local uint *need)
 {
-    for (uint d = get_local_id(0); d <= mask; d += SK_WG) {
-        uint before = sk_lb_counter_prefix(state, 0, tile, d);
+    sk_lb_count walk[SK_OS_DIGITS_PER];
+    sk_os_walk(keys, state, tile, n, shift, mask, flip, walk, lf, need);
+    for (uint i = 0; i < SK_OS_DIGITS_PER; i++) {
+        uint d = get_local_id(0) + i * SK_WG;
+        if (d > mask) break;
+        uint before = walk[i].acc;
         uint count = lh[d] - (d == mask ? unused : 0u);
-        if (tile > 0) sk_lb_publish(state, 0, tile, d, SK_LB_PREFIX, before + count);
+        if (tile > 0) sk_lb_publish_own(state, 0, tile, d, SK_LB_PREFIX, before + count);
         lbase[d] = starts[digit * SK_RADIX + d] - digit * (uint)n + before - lstart[d];
     }
 }
@@ -410,6 +476,7 @@ SK_OS_SWEEP_SIGNATURE
     for (uint i = lid; i < SK_OS_WARPS * SK_RADIX; i += SK_WG) lwc[i] = 0;
     /* (its barrier also orders the counters' zeroing before their use) */
     uint tile = sk_lb_take_tile(state, sk_os_tiles(n), &slot);
+    if (lid == 0) slot = 0; /* sk_os_bases' *need */
     ulong base = (ulong)tile * SK_TILE;
     ulong first = base + (lid / 32) * 32 * SK_ITEMS + lid % 32;
     uint unused = base + SK_TILE > n ? (uint)(base + SK_TILE - n) : 0u;
@@ -445,7 +512,9 @@ SK_OS_SWEEP_SIGNATURE
 #pragma unroll
     for (uint k = 0; k < SK_ITEMS; k++) lv[r[k]] = v[k];
 #endif
-    sk_os_bases(starts, state, tile, n, digit, mask, lh, lstart, lbase, unused);
+    /* (lwc is free again: the fallback's counts) */
+    sk_os_bases(keys, starts, state, tile, n, digit, shift, mask, flip, lh, lstart, lbase,
+                unused, lwc, &slot);
     barrier(CLK_LOCAL_MEM_FENCE);
     uint valid = SK_TILE - unused;
 #pragma unroll
@@ -460,6 +529,7 @@ SK_OS_SWEEP_SIGNATURE
 #endif
         }
     }
+    sk_os_publish_late(state, tile, mask, lh, unused);
 }
 
 #else /* ranking by local splits */
@@ -476,8 +546,14 @@ SK_OS_SWEEP_SIGNATURE
     __local uint lstart[SK_RADIX];
     __local uint lbase[SK_RADIX];
     __local uint slot;
+#if SK_OS_COUNTER_WORDS + SK_WG_SCAN_SLOTS >= SK_RADIX
+    __local uint *lf = lcnt; /* free again when the look-back falls back */
+#else
+    __local uint lf[SK_RADIX];
+#endif
     uint lid = get_local_id(0);
     uint tile = sk_lb_take_tile(state, sk_os_tiles(n), &slot);
+    if (lid == 0) slot = 0; /* sk_os_bases' *need */
     ulong base = (ulong)tile * SK_TILE;
     for (uint d = lid; d < SK_RADIX; d += SK_WG) lh[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -490,7 +566,8 @@ SK_OS_SWEEP_SIGNATURE
 
     sk_os_rank(x, mask, lp, lcnt, lcnt + SK_OS_COUNTER_WORDS);
     sk_os_digit_starts(lh, lstart, lcnt + SK_OS_COUNTER_WORDS);
-    sk_os_bases(starts, state, tile, n, digit, mask, lh, lstart, lbase, 0);
+    sk_os_bases(keys, starts, state, tile, n, digit, shift, mask, flip, lh, lstart, lbase, 0,
+                lf, &slot);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint j = k * SK_WG + lid;
@@ -508,6 +585,7 @@ SK_OS_SWEEP_SIGNATURE
         if (base + (e >> 8) < n) vals_out[lbase[e & 0xffu] + j] = lv[SK_PAD(e >> 8)];
     }
 #endif
+    sk_os_publish_late(state, tile, mask, lh, 0);
 }
 #endif /* SK_OS_WARP_MATCH */
 #endif /* SK_ONESWEEP */

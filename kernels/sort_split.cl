@@ -58,6 +58,21 @@ void sk_sort_bounds_groups(__global const SK_KEY_T *keys, __global SK_KEY_T *par
     sk_wg_and_or(a, o, lb, partials);
 }
 
+/* lh[d] = keys of digit d in the tile at base (local atomics), for every
+ * work-item (the one-sweep sort's fallback counts a predecessor tile so). */
+void sk_tile_count_digits(__global const SK_KEY_T *keys, ulong base, ulong n, uint shift,
+                          uint mask, SK_KEY_T flip, __local uint *lh)
+{
+    uint lid = get_local_id(0);
+    for (uint d = lid; d < SK_RADIX; d += SK_WG) lh[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        ulong i = base + k * SK_WG + lid;
+        if (i < n) atomic_inc(&lh[sk_digit(keys[i], flip, shift, mask)]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
 /* hist[d * tiles + tile] = keys of digit d in the tile (local atomics). */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_sort_hist_tiles(__global const SK_KEY_T *keys, __global SK_COUNT_T *hist, ulong n,
@@ -66,14 +81,7 @@ void sk_sort_hist_tiles(__global const SK_KEY_T *keys, __global SK_COUNT_T *hist
     __local uint lh[SK_RADIX];
     uint lid = get_local_id(0);
     ulong tile = get_group_id(0);
-    ulong base = tile * SK_TILE;
-    for (uint d = lid; d < SK_RADIX; d += SK_WG) lh[d] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        ulong i = base + k * SK_WG + lid;
-        if (i < n) atomic_inc(&lh[sk_digit(keys[i], flip, shift, mask)]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    sk_tile_count_digits(keys, tile * SK_TILE, n, shift, mask, flip, lh);
     for (uint d = lid; d < SK_RADIX; d += SK_WG) hist[d * tiles + tile] = lh[d];
 }
 

@@ -284,7 +284,8 @@ static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     SK_TRY(sk__scratch_get(ctx, &bykey_count, sizeof count, &j.count));
     io = fused_io_text(c);
     if (!io) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");
-    sk__scan_io sio = {io, fused_in, fused_out, &j};
+    /* The outputs are distinct from the inputs (check_distinct). */
+    sk__scan_io sio = {io, fused_in, fused_out, &j, true};
     st = fused_scan(ctx, c, &sio);
     free(io);
     SK_TRY(st);

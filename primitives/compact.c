@@ -193,7 +193,7 @@ static char *compact_config(const compact_spec *s, const compact_plan *p, bool w
     if (p->lookback)
         sk__str_addf(&c, "#define SK_LOOKBACK 1\n#define SK_LB_T uint\n#define SK_LB_IDENTITY 0u\n"
                          "#define sk_lb_op(a, b) ((a) + (b))\n");
-    sk__config_blocks(&c, p->gpu, warps, p->lookback);
+    sk__config_blocks(&c, p->gpu, warps, p->lookback ? &p->t : NULL);
     return sk__str_take(&c);
 }
 

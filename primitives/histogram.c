@@ -225,7 +225,7 @@ static char *hist_config(const hist_plan *p, const hist_req *r)
     else
         sk__str_addf(&c, "#define SK_SHAPE_CPU 1\n");
     if (p->local_bins) sk__str_addf(&c, "#define SK_LOCAL_BINS 1\n");
-    sk__config_blocks(&c, p->gpu, false, false);
+    sk__config_blocks(&c, p->gpu, false, NULL);
     return sk__str_take(&c);
 }
 

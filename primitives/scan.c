@@ -107,7 +107,7 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     if (lookback)
         sk__str_addf(&s, "#define SK_LOOKBACK 1\n#define SK_LB_T SK_T\n"
                          "#define SK_LB_IDENTITY SK_IDENTITY\n#define sk_lb_op sk_op\n");
-    sk__config_blocks(&s, t->shape == SK_SHAPE_GPU, warps, lookback);
+    sk__config_blocks(&s, t->shape == SK_SHAPE_GPU, warps, lookback ? t : NULL);
     return sk__str_take(&s);
 }
 
@@ -152,6 +152,8 @@ typedef struct scan_job {
     bool lookback;            /* level 0 scans in one pass */
     size_t lb_counters;       /* look-back words per tile */
     span scratch;             /* free scratch from here on */
+    bool input_stays;         /* no output overwrites the input (the GPU one pass
+                                 may reduce other tiles' input itself) */
 } scan_job;
 
 /* ---- kernel arguments ------------------------------------------------------------ */
@@ -264,6 +266,7 @@ static sk_status launch_lookback(scan_job *job, span src, span dst, size_t n, le
     if (!gpu) sk__arg_ulong(&a, "chunk", s.chunk);
     sk__arg_uint(&a, "exclusive", exclusive);
     if (!gpu) sk__arg_uint(&a, "stream", stream);
+    if (gpu) sk__arg_uint(&a, "input_stays", job->input_stays);
     return level_launch(&a, job, s);
 }
 
@@ -330,7 +333,7 @@ static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io 
     bool lookback = false;
     *t = sk__scan_tuning(ctx, op, kind, &lookback);
     size_t counters = op->lb_counters ? op->lb_counters : 1;
-    *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, counters, {NULL, 0}};
+    *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, counters, {NULL, 0}, false};
     sk_status st = job_programs(job, op, t);
     if (st != SK_OK) return st;
     size_t elems = sk__scan_scratch_elems(t, n) + extra;
@@ -346,6 +349,7 @@ static sk_status scan_go(sk_context *ctx, const scan_op *op, const sk__scan_io *
     scan_job job;
     job_kind kind = !io && src.mem != dst.mem ? JOB_SCAN_INPUT_STAYS : JOB_SCAN;
     sk_status st = job_open(ctx, op, io, n, 0, kind, &t, &job);
+    job.input_stays = io ? io->input_stays : src.mem != dst.mem;
     if (st == SK_OK) st = scan_levels(&job, 0, src, dst, n, exclusive);
     return st;
 }

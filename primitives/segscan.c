@@ -127,7 +127,8 @@ static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
         st = sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented scan configuration");
     } else {
         sk_monoid lifted = lifted_monoid(j->m, pre);
-        sk__scan_io sio = {io, set_in, totals ? set_out_totals : set_out_scan, j};
+        sk__scan_io sio = {io, set_in, totals ? set_out_totals : set_out_scan, j,
+                           j->dst != j->src && j->dst != j->flags};
         sk__lb_codec codec = {sk__source_text("segscan_lift_codec"), j->order_free, 1};
         bool coded = !totals && j->m->size <= 4;
         st = sk__scan_lifted(j->ctx, &lifted, &sio, j->n, mode == SEG_EXCLUSIVE,

@@ -161,6 +161,8 @@ typedef struct sk__tuning {
     size_t pairs32_items;          /* one-sweep sort of 4-byte keys and values ranked by
                                       warp votes: items per work-item (0: as keys) */
     bool poll_volatile;            /* one-sweep sort: volatile look-back polls */
+    unsigned long lb_spin;         /* GPU look-back: polls of an empty predecessor before
+                                      the work-group reduces it itself (0: wait) */
     bool wg_scan_warps;            /* work-group scans in block.cl's warp form where the
                                       program takes warp instructions (else portable) */
     size_t lines_bytes;            /* CPU sort: line scatter from this many bytes (0: never) */
@@ -499,8 +501,9 @@ const char *sk__source_text(const char *name);
 /* Appends to a configuration the shared kernel layers it needs, after its
  * own #defines (SK_WG, SK_ITEMS, and SK_LB_T and the others lookback.cl
  * reads): warp.cl with SK_WARP_SHUFFLE where `warps`, block.cl and tile.cl
- * for the GPU shape (`gpu`), lookback.cl where `lookback`. */
-void sk__config_blocks(sk__str *s, bool gpu, bool warps, bool lookback);
+ * for the GPU shape (`gpu`), lookback.cl where `lookback` is the tuning
+ * of the program's look-back (its spin bound, SK_LB_SPIN_LIMIT). */
+void sk__config_blocks(sk__str *s, bool gpu, bool warps, const sk__tuning *lookback);
 
 /* Appends a function `signature` (e.g. "SK_T sk_op(SK_T a, SK_T b)") that
  * returns the caller's OpenCL C expression `expr`, which stands on lines
@@ -562,6 +565,8 @@ typedef struct sk__scan_io {
     void (*set_in)(sk__args *a, const void *user);
     void (*set_out)(sk__args *a, const void *user);
     const void *user;
+    bool input_stays;   /* no output overwrites what set_in's buffers hold
+                           (the GPU one pass may read other tiles' input) */
 } sk__scan_io;
 
 /* How a lifted element of more than 4 bytes fits a look-back word in 33

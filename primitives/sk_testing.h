@@ -27,13 +27,22 @@ typedef enum sk__test_hook {
     /* SK_LB_POLL_VOLATILE (kernels/lookback.cl): the sort's 32-bit
      * look-back words are polled by volatile loads, as the library does on
      * NVIDIA GPUs (a race by the OpenCL 1.2 memory model). */
-    SK__TEST_LB_POLL_VOLATILE = 1u << 2
+    SK__TEST_LB_POLL_VOLATILE = 1u << 2,
+    /* SK_LB_WITHHOLD (kernels/lookback.cl): in the GPU shape's look-back
+     * (scan, compaction, one-sweep sort, the one pass by key) tiles 1, 4,
+     * 7, ... never publish and tiles 2, 5, 8, ... publish only once their
+     * output is written, so that their successors fall back (reduce those
+     * tiles themselves).
+     * A scan in place has no fallback (its successors would read
+     * overwritten input): there the withheld tiles publish their totals
+     * first and keep only their inclusive prefixes. */
+    SK__TEST_LB_WITHHOLD = 1u << 3
 } sk__test_hook;
 
 /* Every hook above. */
 #define SK__TEST_HOOKS_ALL                                                     \
     ((unsigned)(SK__TEST_LB_REDUCE_ALL | SK__TEST_LB_REVERSE_CHUNKS |          \
-                SK__TEST_LB_POLL_VOLATILE))
+                SK__TEST_LB_POLL_VOLATILE | SK__TEST_LB_WITHHOLD))
 
 /*! sk__test_set_hooks() :
  *  Sets the test hooks of ctx (0: none), replacing the earlier ones; the
@@ -45,8 +54,8 @@ SK_API sk_status sk__test_set_hooks(sk_context *ctx, unsigned hooks);
 
 /*! sk__test_hook_name() :
  *  @return the name of one hook, as the Oclgrind drivers' --hook option
- *  takes it ("reduce-all", "reverse-chunks", "poll-volatile"), or NULL
- *  when `hook` is not exactly one hook. */
+ *  takes it ("reduce-all", "reverse-chunks", "poll-volatile",
+ *  "withhold"), or NULL when `hook` is not exactly one hook. */
 SK_API const char *sk__test_hook_name(unsigned hook);
 
 /*! sk__test_hook_from_name() :

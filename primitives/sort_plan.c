@@ -156,7 +156,7 @@ void sk__config_tiles_keys(sk__str *s, const sk__tuning *t, bool gpu)
                      t->wg_size, t->items);
     else
         sk__str_addf(s, "#define SK_SHAPE_CPU 1\n");
-    sk__config_blocks(s, gpu, false, false);
+    sk__config_blocks(s, gpu, false, NULL);
     sk__str_addf(s, "%s\n", sk__source_text("sort_keys"));
 }
 

@@ -15,6 +15,7 @@ static const struct {
     {SK__TEST_LB_REDUCE_ALL, "reduce-all", "SK_LB_REDUCE_ALL"},
     {SK__TEST_LB_REVERSE_CHUNKS, "reverse-chunks", "SK_LB_REVERSE_CHUNKS"},
     {SK__TEST_LB_POLL_VOLATILE, "poll-volatile", "SK_LB_POLL_VOLATILE"},
+    {SK__TEST_LB_WITHHOLD, "withhold", "SK_LB_WITHHOLD"},
 };
 
 #define HOOK_COUNT (sizeof hooks_table / sizeof hooks_table[0])

@@ -19,6 +19,9 @@
  */
 #include "sk_internal.h"
 
+#include <stdint.h>
+#include <stdlib.h>
+
 /* What a row sets. */
 typedef enum tune_key {
     TUNE_WG,                 /* GPU shape: work-items per work-group */
@@ -35,6 +38,8 @@ typedef enum tune_key {
     TUNE_PAIRS32_ITEMS,      /* one-sweep sort, 4-byte keys and values ranked by warp
                                 votes: items per work-item (0: as keys) */
     TUNE_POLL_VOLATILE,      /* one-sweep sort: look-back words polled by volatile loads */
+    TUNE_LB_SPIN,            /* GPU look-back: polls of an empty predecessor's word before
+                                the work-group reduces that tile itself (0: wait) */
     TUNE_WG_SCAN_WARPS,      /* work-group scans in block.cl's warp form where the program
                                 takes warp instructions (0: the portable form) */
     TUNE_LINES_BYTES,        /* CPU sort: line scatter from this many bytes of keys and
@@ -233,6 +238,13 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
     [TUNE_WARPS_FROM_CC] = {0, "portable forms"},
     [TUNE_DISK_CACHE] = {1, "drivers that rebuild from source every time"},
     [TUNE_POLL_VOLATILE] = {0, "atomic reads: the OpenCL 1.2 model"},
+    /* Decoupled fallback (kernels/lookback.cl): a GPU publishes within a
+     * few hundred polls while the predecessor runs, so the bound only
+     * catches one that does not (a device without forward progress for
+     * started work-groups). $SCANKIT_LB_SPIN overrides it, 0 waiting
+     * forever as before (bench/run_gpu.sh compares the two). */
+    [TUNE_LB_SPIN] = {4096, "above the polls of a running predecessor; no recorded "
+                            "measurement"},
     [TUNE_WG_SCAN_WARPS] = {1, "bench/NOTES-gpu.md: Work-group scan by warp shuffles (NVIDIA)"},
     /* Below 64 points and above 65536 coefficients the scan per point beats
      * one work-item per point (which would walk all coefficients alone). */
@@ -291,6 +303,19 @@ static size_t clamp_size(size_t v, size_t lo, size_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* The look-back's spin bound: $SCANKIT_LB_SPIN (a decimal number of
+ * polls; 0: wait forever) where it is set, else the table's. */
+static unsigned long lb_spin(const tune_query *q)
+{
+    const char *env = getenv("SCANKIT_LB_SPIN");
+    if (env && *env) {
+        char *end = NULL;
+        unsigned long v = strtoul(env, &end, 10);
+        if (*end == '\0') return v < UINT32_MAX ? v : UINT32_MAX;
+    }
+    return (unsigned long)tune_size(q, TUNE_LB_SPIN);
+}
+
 /* GPU shape: the work-group and items per work-item, fitted to the
  * device's work-group limit and local memory (the tile and the work-group
  * sums). */
@@ -340,6 +365,7 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.radix_bits = (unsigned)tune_size(&q, TUNE_RADIX_BITS);
     t.pairs32_items = tune_size(&q, TUNE_PAIRS32_ITEMS);
     t.poll_volatile = tune(&q, TUNE_POLL_VOLATILE) != 0;
+    t.lb_spin = lb_spin(&q);
     t.wg_scan_warps = tune(&q, TUNE_WG_SCAN_WARPS) != 0;
     t.lines_bytes = ctx->sort_lines_param ? (size_t)ctx->sort_lines_param
                                           : tune_size(&q, TUNE_LINES_BYTES);

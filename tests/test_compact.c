@@ -500,7 +500,7 @@ ParameterizedTest(const skt_param *p, compact,
 
 Test(compact, select_if_builds_a_predicate_once_per_context)
 {
-    sk_build_stats before, after;
+    sk_build_stats before = SK_BUILD_STATS_INIT, after = SK_BUILD_STATS_INIT;
     uint32_t src[64], dst[64];
     size_t count = 0;
     for (uint32_t i = 0; i < 64; i++) src[i] = i;

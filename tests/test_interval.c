@@ -75,6 +75,7 @@
  * scan call), then read back once and checked. Every region is followed by at
  * least PAD elements of T that must stay T (writes past n).
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -472,8 +473,11 @@ static void every_small_n(const variant *v)
     batch *b = batch_new(v->enc);
     skt_launches launches[2] = {{0}, {0}};
     apply_variant(v);
+    /* In place the withheld tiles publish their totals (sk_testing.h): the
+     * paths of the test without the hook, so out of place only. */
+    int places = v->hooks & SK__TEST_LB_WITHHOLD ? 1 : 2;
     for (int excl = 0; excl < 2; excl++)
-        for (int in_place = 0; in_place < 2; in_place++) {
+        for (int in_place = 0; in_place < places; in_place++) {
             skt_count_launches(&launches[in_place]);
             run_small(b, v, excl, in_place);
             skt_count_launches(NULL);
@@ -504,6 +508,16 @@ SMALL_N_TEST(scan_to_contiguous_intervals_in_gpu_shape_with_small_tiles,
 
 SMALL_N_TEST(scan_16_bit_intervals_by_lookback_with_small_tiles,
              &USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK, 0)
+
+/* Decoupled fallback: tiles withhold their totals (sk_testing.h), the
+ * work-groups after them reduce those tiles themselves after a few polls
+ * ($SCANKIT_LB_SPIN). */
+Test(interval, every_n_up_to_4096_should_scan_16_bit_intervals_by_lookback_with_small_tiles_when_tiles_withhold_their_totals)
+{
+    cr_assert_eq(setenv("SCANKIT_LB_SPIN", "16", 1), 0);
+    every_small_n(&(variant){&USHORT2, SK_SHAPE_GPU, TILES_SMALL, SK_SCAN_PATH_LOOKBACK,
+                             SK__TEST_LB_WITHHOLD});
+}
 
 SMALL_N_TEST(scan_16_bit_intervals_by_lookback_with_64_item_work_groups,
              &USHORT2, SK_SHAPE_GPU, TILES_WG64, SK_SCAN_PATH_LOOKBACK, 0)

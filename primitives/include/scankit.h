@@ -375,7 +375,10 @@ typedef enum sk_shape { SK_SHAPE_AUTO = 0, SK_SHAPE_CPU = 1, SK_SHAPE_GPU = 2 } 
  *    never waits: it reduces a predecessor that has not published yet
  *    itself, so it reads other chunks' input and runs only out of place on
  *    plain arrays (in-place scans and the host-array forms take
- *    reduce-then-scan). Which predecessors have published their prefix
+ *    reduce-then-scan). On the GPU shape a work-group waits for a
+ *    predecessor at most a bounded number of polls ($SCANKIT_LB_SPIN,
+ *    else the tuning table's), then reduces that tile itself (out of place;
+ *    in place it waits). Which predecessors have published their prefix
  *    depends on timing, so a float sum may round differently from run to
  *    run: opt-in for such operators.
  *  - SK_SCAN_PATH_AUTO  look-back where the result cannot depend on the

@@ -2,7 +2,8 @@
  * og_bykey.c - runs the by-key primitives' kernels at small sizes, for
  * Oclgrind: run-length encoding and reduce by key in one pass (GPU shape:
  * kernels/bykey_lift_io.cl in scan.cl, its single pass with two look-back
- * counters per tile, segscan_totals_codec.cl, at wg=8 x 4 over four tiles;
+ * counters per tile, segscan_totals_codec.cl, at wg=8 x 4 over ten tiles:
+ * one work-group alone walks up to eight;
  * CPU shape: segscan.cl's chunk totals by key), and the head flags kernel
  * (kernels/bykey.cl) with the segmented-scan and compaction kernels under
  * the scans and unique by key.
@@ -24,20 +25,23 @@
  * --cpu-builtin skips, or runs only, what Oclgrind 21.10's --uninitialized
  * plugin cannot check: the CPU shape's unique by key (its compaction
  * offsets come from the uint32 add scan's 8-wide code, see og_compact.c)
- * and the GPU shape's encoding (struct padding, see runs_here). The GPU shape's fused scan runs at wg=8 x 4
- * only. The
- * largest size runs first in each
+ * and the GPU shape's encoding (struct padding, see runs_here). The GPU
+ * shape's fused scan runs at wg=8 x 4 only, once more with the test hook
+ * withhold (primitives/sk_testing.h): tiles keep their totals to
+ * themselves, so the work-groups after them reduce those tiles (decoupled
+ * fallback, both look-back words). The largest size runs first in each
  * configuration, so no grow-only scratch buffer is re-created inside one.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "og_harness.h"
+#include "sk_testing.h"
 #include "../ref/ref_bykey.h"
 #include "../ref/ref_segscan.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_N 100
+#define MAX_N 300
 #define GUARD 4
 
 static const og_config configs[] = {
@@ -46,6 +50,11 @@ static const og_config configs[] = {
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
      .sizes = {60, 2, 1}},
     {"cpu default chunks", SK_SHAPE_CPU, .sizes = {40}},
+    /* Tiles withhold their totals (both look-back words): the fused scan's
+     * fallback reduces them (the encoding and the reduction only: the
+     * other kernels' fallbacks run in og_driver and og_compact). */
+    {"gpu wg=8 items=4, tiles withheld", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N},
+     .hooks = SK__TEST_LB_WITHHOLD},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
@@ -163,6 +172,7 @@ static bool runs_here(const og_harness *h, const og_config *c, og_op op)
     bool gpu = c->shape == SK_SHAPE_GPU, totals = op == RLE || op == REDUCE;
     bool second = gpu ? op == RLE : op == UNIQUE;
     if (h->select != OG_ALL && (h->select == OG_ONLY_CPU_BUILTIN) != second) return false;
+    if (c->hooks & SK__TEST_LB_WITHHOLD) return totals;
     return !(totals && gpu && !(c->wg == 8 && c->items == 4));
 }
 

@@ -16,7 +16,11 @@
  * chunks in order every predecessor has published when a chunk looks back,
  * and the configuration that hands chunks out last first (the test hook
  * reverse-chunks, primitives/sk_testing.h) makes the first chunk reduce
- * every predecessor itself: both branches of the walk run.
+ * every predecessor itself: both branches of the walk run. In the GPU
+ * shape the hook withhold makes tiles keep their totals to themselves, so
+ * that the work-groups after them reduce those tiles (decoupled fallback;
+ * in place the withheld tiles keep only their prefixes, as their
+ * successors would read overwritten input).
  * Exit status: 0 when all results are right, 1 on a wrong result or a
  * failing call, 2 on bad usage.
  *
@@ -74,6 +78,9 @@ static const og_config configs[] = {
      .sizes = {333, 37}, .path = SK_SCAN_PATH_LOOKBACK},
     {"cpu look-back chunks=40, last first", SK_SHAPE_CPU, .chunks = 40, .serial_below = 1,
      .sizes = {333, 37}, .path = SK_SCAN_PATH_LOOKBACK, .hooks = SK__TEST_LB_REVERSE_CHUNKS},
+    /* Tiles withhold their totals: the GPU shape's fallback reduces them. */
+    {"gpu look-back wg=4 items=2, tiles withheld", SK_SHAPE_GPU, .wg = 4, .items = 2,
+     .sizes = {100}, .path = SK_SCAN_PATH_LOOKBACK, .hooks = SK__TEST_LB_WITHHOLD},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])

@@ -57,6 +57,10 @@ static const og_config configs[] = {
     /* The line scatter of large sorts on CPU devices, forced at every size. */
     {"cpu chunks=3 line scatter", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
      .sizes = {MAX_N, 37, 2}, .lines_from = 1},
+    /* Tiles withhold their digit counts: the one sweep's fallback counts
+     * them. */
+    {"gpu wg=4 items=2, tiles withheld", SK_SHAPE_GPU, .wg = 4, .items = 2, .sizes = {MAX_N},
+     .hooks = SK__TEST_LB_WITHHOLD},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
