@@ -54,7 +54,9 @@ if [ "${1:-}" = "--prepare" ]; then
     -DSCANKIT_BUILD_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90
   cmake --build "$build" -j"$(nproc)" --target bench_all bench_cub scan compact radixsort datagen
   [ -x "$build/bench/bench_cub" ] || { echo "run_gpu: bench_cub was not built (no CUDA toolkit?)" >&2; exit 1; }
-  mkdir -p "$build/bin"
+  mkdir -p "$build/bin" "$build/lib"
+  # the shared libraries of the vqsort peer (libhwy-dev), absent there
+  ldd "$build/bench/bench_all" | awk '/libhwy/ {print $3}' | xargs -r cp -L -t "$build/lib"
   if command -v hyperfine >/dev/null 2>&1; then cp -L "$(command -v hyperfine)" "$build/bin/"; fi
   du -sh "$build"/bench/bench_all "$build"/bench/bench_cub "$build"/apps "$build/bin" >&2
   echo "run_gpu: ready; carry gpubuild-bench to the GPU machine" >&2
@@ -72,6 +74,7 @@ fi
 export SCANKIT_DEVICE=${SCANKIT_DEVICE:-nvidia}
 export SCANKIT_CACHE_DIR=${SCANKIT_CACHE_DIR:-/tmp/scankit-bench-cache}
 export PATH=$build/bin:$PATH
+export LD_LIBRARY_PATH=$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi -L 2>/dev/null || true
 
 slug=$("$build/bench/bench_all" --print-slug)
@@ -122,7 +125,8 @@ case "$phase" in
   lb-spin)
     # Old (0: always wait) against new (the tuning table's bound), A B A B.
     lb_args=(--prims scan_inclusive,segscan,select_if,sort_keys --dists uniform
-             --min-log2 20 --max-log2 28 --no-boost --no-host "${extra[@]}")
+             --min-log2 20 --max-log2 28 --no-boost --no-host
+             --serial-max-log2 10 --qsort-max-log2 10 "${extra[@]}")
     for round in $(seq "${LB_ROUNDS:-2}"); do
       for spin in 0 default; do
         if [ "$spin" = 0 ]; then
