@@ -462,7 +462,20 @@ typedef struct sk_lb_walk {
     SK_LB_T acc;   /* tiles end .. this one's predecessor, combined */
     uint done;     /* a PREFIX was combined */
     uint stops;    /* the walk may stop waiting (sk_lb_begin's input_stays) */
+    uint tile;     /* this tile */
+    SK_LB_T total; /* this tile's total */
+    uint ended;    /* sk_lb_step published the prefix and l->carry (below) */
 } sk_lb_walk;
+
+/* Work-item 0 once the walk is done: publishes this tile's inclusive
+ * prefix and leaves the exclusive one in l->carry for every work-item. */
+void sk_lb_publish_prefix(__global sk_lb_word *state, uint epoch, const sk_lb_walk *w,
+                          __local sk_lb_local *l)
+{
+    if (w->tile != 0)
+        sk_lb_publish_own(state, epoch, w->tile, 0, SK_LB_PREFIX, sk_lb_op(w->acc, w->total));
+    l->carry = w->acc;
+}
 
 /* Work-item lid < SK_LB_WINDOW: the word of tile `end - 1 - lid` once it
  * is not empty, or (SK_LB_SPIN_LIMIT above 0, and `stops`) still empty
@@ -553,17 +566,25 @@ uint sk_lb_warp_walk(__global sk_lb_word *state, uint epoch, sk_lb_walk *w)
 }
 
 /* Every work-item: the first warp walks, the others learn where it
- * stopped (a barrier only where a fallback can happen). */
+ * stopped (a barrier only where a fallback can happen). A walk that is
+ * done publishes the prefix before that barrier, which then serves
+ * sk_lb_end too: the common path takes no more barriers than without a
+ * fallback (measured on an H100: the extra barrier cost 1-5% of every
+ * single-pass primitive, bench/NOTES-gpu.md). */
 uint sk_lb_step(__global sk_lb_word *state, uint epoch, sk_lb_walk *w, __local sk_lb_local *l)
 {
     uint lid = get_local_id(0);
     uint need = SK_LB_NONE;
     if (lid < 32) need = sk_lb_warp_walk(state, epoch, w);
 #if SK_LB_SPIN_LIMIT > 0
-    if (lid == 0) l->need = need;
+    if (lid == 0) {
+        l->need = need;
+        if (need == SK_LB_NONE) sk_lb_publish_prefix(state, epoch, w, l);
+    }
     SK_BARRIER();
     need = l->need;
     if (need != SK_LB_NONE) w->end = (long)need + 1;
+    else w->ended = 1;
 #else
     (void)l;
 #endif
@@ -575,7 +596,9 @@ uint sk_lb_step(__global sk_lb_word *state, uint epoch, sk_lb_walk *w, __local s
  * work-items wait for their words into l->win, work-item 0 combines them
  * from the nearest back to the first PREFIX (or empty word), and the
  * window moves back while there was neither. Returns the tile whose word
- * stayed empty, or SK_LB_NONE once a PREFIX is combined. */
+ * stayed empty, or SK_LB_NONE once a PREFIX is combined; a walk done here
+ * has published the prefix (before the window's last barrier, which then
+ * serves sk_lb_end). */
 uint sk_lb_step(__global sk_lb_word *state, uint epoch, sk_lb_walk *w, __local sk_lb_local *l)
 {
     uint lid = get_local_id(0);
@@ -595,10 +618,12 @@ uint sk_lb_step(__global sk_lb_word *state, uint epoch, sk_lb_walk *w, __local s
             w->acc = acc;
             l->count = k;
             l->done = done;
+            if (done) sk_lb_publish_prefix(state, epoch, w, l);
         }
         SK_BARRIER();
         uint take = l->count;
         w->done = l->done;
+        w->ended = w->done;
         w->end -= take;
         if (!w->done && take < SK_LB_WINDOW) return (uint)(w->end - 1);
     }
@@ -619,7 +644,7 @@ sk_lb_walk sk_lb_begin(__global sk_lb_word *state, uint epoch, uint tile, SK_LB_
             sk_lb_publish(state, epoch, tile, 0, tile == 0 ? SK_LB_PREFIX : SK_LB_AGGREGATE,
                           total);
     }
-    sk_lb_walk w = {tile, SK_LB_IDENTITY, tile == 0, input_stays};
+    sk_lb_walk w = {tile, SK_LB_IDENTITY, tile == 0, input_stays, tile, total, 0};
     return w;
 }
 
@@ -641,17 +666,16 @@ void sk_lb_fallback(__global sk_lb_word *state, uint epoch, sk_lb_walk *w, uint 
     w->end = t;
 }
 
-/* Publishes this tile's inclusive prefix; every work-item gets the
- * exclusive prefix. */
+/* Publishes this tile's inclusive prefix (unless sk_lb_step did); every
+ * work-item gets the exclusive prefix. */
 SK_LB_T sk_lb_end(__global sk_lb_word *state, uint epoch, uint tile, SK_LB_T total,
                   sk_lb_walk *w, __local sk_lb_local *l)
 {
-    if (get_local_id(0) == 0) {
-        if (tile != 0) sk_lb_publish_own(state, epoch, tile, 0, SK_LB_PREFIX,
-                                         sk_lb_op(w->acc, total));
-        l->carry = w->acc;
+    (void)tile, (void)total; /* the walk's own, from sk_lb_begin */
+    if (!w->ended) {
+        if (get_local_id(0) == 0) sk_lb_publish_prefix(state, epoch, w, l);
+        SK_BARRIER();
     }
-    SK_BARRIER();
     SK_LB_T prefix = l->carry;
     SK_BARRIER();
     return prefix;

@@ -29,7 +29,7 @@
  * the host (sk_sort_zero) before every launch. Where an earlier tile's
  * counts stay unpublished, the work-group counts that tile's digits itself
  * (sk_tile_count_digits, as the three-launch pass does) and goes on
- * (decoupled fallback, sk_os_walk). Counts and statuses steer the walk;
+ * (decoupled fallback, sk_os_bases). Counts and statuses steer the walk;
  * the keys' order never depends on timing. */
 
 /* Tile positions in local memory (block.cl's padding: blocked accesses,
@@ -309,70 +309,65 @@ void sk_os_publish_late(__global uint *state, uint tile, uint mask, __local cons
 /* Digit values per work-item in the look-back. */
 #define SK_OS_DIGITS_PER ((SK_RADIX + SK_WG - 1) / SK_WG)
 
-/* Every work-item: walk[i] = the walk back of digit value lid + i * SK_WG
- * over the earlier tiles' counts, finished. Where a tile's counts stay
- * unpublished (SK_LB_SPIN_LIMIT polls), the work-group counts that tile's
- * digits itself into lf[] (decoupled fallback): each round the nearest
- * tile some walk stopped at, found by a local atomic max in *need (0: none;
- * else the tile + 1), which the kernel set to 0 after taking its tile. */
-void sk_os_walk(__global const SK_KEY_T *keys, __global uint *state, uint tile, ulong n,
-                uint shift, uint mask, SK_KEY_T flip, sk_lb_count *walk, __local uint *lf,
-                __local uint *need)
-{
-    uint lid = get_local_id(0);
-    for (uint i = 0; i < SK_OS_DIGITS_PER; i++) {
-        uint d = lid + i * SK_WG;
-        if (d <= mask) {
-            sk_lb_counter_start(state, 0, tile, d, &walk[i]);
-        } else {
-            walk[i].done = 1;
-            walk[i].acc = 0;
-        }
-    }
-    for (;;) {
-        for (uint i = 0; i < SK_OS_DIGITS_PER; i++)
-            if (!walk[i].done) sk_lb_counter_walk(state, 0, lid + i * SK_WG, &walk[i]);
-#if SK_LB_SPIN_LIMIT > 0
-        for (uint i = 0; i < SK_OS_DIGITS_PER; i++)
-            if (!walk[i].done) atomic_max(need, (uint)walk[i].next + 1);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        uint t = *need;
-        if (t == 0) break;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0) *need = 0;
-        t--;
-        sk_tile_count_digits(keys, (ulong)t * SK_TILE, n, shift, mask, flip, lf);
-        for (uint i = 0; i < SK_OS_DIGITS_PER; i++)
-            if (!walk[i].done && walk[i].next == (long)t)
-                sk_lb_counter_fallback(state, 0, lid + i * SK_WG, lf[lid + i * SK_WG],
-                                       &walk[i]);
-#else
-        (void)keys, (void)n, (void)shift, (void)flip, (void)lf, (void)need;
-        break;
-#endif
-    }
-}
-
 /* lbase[d] = where the tile's keys of digit value d go, less their tile
  * position lstart[d]: the digit's start (starts[]: scanned counts of all
  * digits back to back, so digit `digit`'s values carry digit * n before
- * them) plus the keys of earlier tiles (look-back, sk_os_walk), whose sum
- * this tile then publishes as its prefix. lf[] (SK_RADIX words) and *need
- * as sk_os_walk takes them. */
+ * them) plus the keys of earlier tiles (look-back), whose sum this tile
+ * then publishes as its prefix; ends with a barrier (lbase[] is then the
+ * work-group's). Work-item lid walks digit values lid + i * SK_WG back
+ * over the earlier tiles' counts and settles each as soon as its walk is
+ * done. Where a tile's counts stay unpublished (SK_LB_SPIN_LIMIT polls),
+ * the work-group counts that tile's digits itself into lf[] (SK_RADIX
+ * words; decoupled fallback): each round the nearest tile some walk
+ * stopped at, found by a local atomic max in *need (0: none; else the
+ * tile + 1), which the kernel set to 0 after taking its tile. The round's
+ * barrier is the one lbase[] needs anyway, so the common path (every walk
+ * done at once) takes one barrier, as without a fallback (measured on an
+ * H100: a barrier more cost the sort 4-5%, bench/NOTES-gpu.md). */
 void sk_os_bases(__global const SK_KEY_T *keys, __global const uint *starts,
                  __global uint *state, uint tile, ulong n, uint digit, uint shift, uint mask,
                  SK_KEY_T flip, __local const uint *lh, __local const uint *lstart,
                  __local uint *lbase, uint unused, __local uint *lf, __local uint *need)
 {
+    uint lid = get_local_id(0);
     sk_lb_count walk[SK_OS_DIGITS_PER];
-    sk_os_walk(keys, state, tile, n, shift, mask, flip, walk, lf, need);
+    uint settled[SK_OS_DIGITS_PER];
     for (uint i = 0; i < SK_OS_DIGITS_PER; i++) {
-        uint d = get_local_id(0) + i * SK_WG;
-        if (d > mask) break;
-        uint before = walk[i].acc;
-        uint count = lh[d] - (d == mask ? unused : 0u);
-        if (tile > 0) sk_lb_publish_own(state, 0, tile, d, SK_LB_PREFIX, before + count);
-        lbase[d] = starts[digit * SK_RADIX + d] - digit * (uint)n + before - lstart[d];
+        uint d = lid + i * SK_WG;
+        settled[i] = d > mask;
+        if (d <= mask) sk_lb_counter_start(state, 0, tile, d, &walk[i]);
+    }
+    for (;;) {
+        for (uint i = 0; i < SK_OS_DIGITS_PER; i++) {
+            uint d = lid + i * SK_WG;
+            if (settled[i]) continue;
+            if (!walk[i].done) sk_lb_counter_walk(state, 0, d, &walk[i]);
+            if (!walk[i].done) continue;
+            uint before = walk[i].acc;
+            uint count = lh[d] - (d == mask ? unused : 0u);
+            if (tile > 0) sk_lb_publish_own(state, 0, tile, d, SK_LB_PREFIX, before + count);
+            lbase[d] = starts[digit * SK_RADIX + d] - digit * (uint)n + before - lstart[d];
+            settled[i] = 1;
+        }
+#if SK_LB_SPIN_LIMIT > 0
+        for (uint i = 0; i < SK_OS_DIGITS_PER; i++)
+            if (!settled[i]) atomic_max(need, (uint)walk[i].next + 1);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint t = *need;
+        if (t == 0) return;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) *need = 0;
+        t--;
+        sk_tile_count_digits(keys, (ulong)t * SK_TILE, n, shift, mask, flip, lf);
+        for (uint i = 0; i < SK_OS_DIGITS_PER; i++)
+            if (!settled[i] && walk[i].next == (long)t)
+                sk_lb_counter_fallback(state, 0, lid + i * SK_WG, lf[lid + i * SK_WG],
+                                       &walk[i]);
+#else
+        (void)keys, (void)flip, (void)lf, (void)need;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        return;
+#endif
     }
 }
 
@@ -515,7 +510,6 @@ SK_OS_SWEEP_SIGNATURE
     /* (lwc is free again: the fallback's counts) */
     sk_os_bases(keys, starts, state, tile, n, digit, shift, mask, flip, lh, lstart, lbase,
                 unused, lwc, &slot);
-    barrier(CLK_LOCAL_MEM_FENCE);
     uint valid = SK_TILE - unused;
 #pragma unroll
     for (uint k = 0; k < SK_ITEMS; k++) {
@@ -568,7 +562,6 @@ SK_OS_SWEEP_SIGNATURE
     sk_os_digit_starts(lh, lstart, lcnt + SK_OS_COUNTER_WORDS);
     sk_os_bases(keys, starts, state, tile, n, digit, shift, mask, flip, lh, lstart, lbase, 0,
                 lf, &slot);
-    barrier(CLK_LOCAL_MEM_FENCE);
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint j = k * SK_WG + lid;
         uint e = lp[SK_PAD(j)];
