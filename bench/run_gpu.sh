@@ -31,6 +31,15 @@
 #                                     alternated for LB_ROUNDS rounds
 #                                     (default 2; about 4 minutes); prints
 #                                     the scankit rows of both, lb_spin.md
+#   bash bench/run_gpu.sh bykey-lb    reduce by key and run-length encoding
+#                                     (uniform, 2^20..2^28) four ways: as
+#                                     built (one pass, look-back depth 8),
+#                                     SCANKIT_SCAN_PATH=reduce-then-scan,
+#                                     and the look-back's SK_LB_DEPTH 16
+#                                     and 32 (SCANKIT_KERNEL_DEFINES),
+#                                     alternated for LB_ROUNDS rounds
+#                                     (default 2; about 3-5 minutes);
+#                                     prints the scankit rows, bykey_lb.md
 #
 #   Each writes into $OUT/results/<slug>/ (slug "nvidia-h200", or e.g.
 #   "nvidia-h100-80gb-hbm3"). Copy the files of every phase into
@@ -149,13 +158,44 @@ case "$phase" in
     } > "$dest/lb_spin.md"
     cat "$dest/lb_spin.md"
     ;;
+  bykey-lb)
+    # bench/NOTES-gpu.md: Reduce by key and run-length encoding: the
+    # look-back of a value in parts. segreduce (reduce-then-scan of the same
+    # lifted element) rides along for reference.
+    bk_args=(--prims reduce_by_key,rle,segreduce --dists uniform
+             --min-log2 20 --max-log2 28 --no-boost --no-host
+             --serial-max-log2 10 --qsort-max-log2 10 "${extra[@]}")
+    for round in $(seq "${LB_ROUNDS:-2}"); do
+      for variant in depth8 rts depth16 depth32; do
+        case $variant in
+          depth8) vars=() ;;
+          rts) vars=(SCANKIT_SCAN_PATH=reduce-then-scan) ;;
+          depth16) vars=(SCANKIT_KERNEL_DEFINES=SK_LB_DEPTH=16) ;;
+          depth32) vars=(SCANKIT_KERNEL_DEFINES=SK_LB_DEPTH=32) ;;
+        esac
+        env -u SCANKIT_SCAN_PATH -u SCANKIT_KERNEL_DEFINES "${vars[@]}" \
+          "$build/bench/bench_all" --csv "$dest/bykey_lb_${variant}_$round.csv" \
+          "${bk_args[@]}" || status=1
+      done
+    done
+    {
+      echo "| primitive | n | variant | round | ms |"
+      echo "| --- | --- | --- | --- | --- |"
+      for f in "$dest"/bykey_lb_*.csv; do
+        b=$(basename "$f" .csv); b=${b#bykey_lb_}
+        awk -F, -v variant="${b%_*}" -v round="${b##*_}" \
+          '$4 == "scankit" {print "| " $1 " | " $2 " | " variant " | " round " | " $7 " |"}' "$f"
+      done | sort -t'|' -k2,2 -k3,3n -k4,4 -k5,5
+    } > "$dest/bykey_lb.md"
+    cat "$dest/bykey_lb.md"
+    ;;
   hyperfine)
     read -r -a hf_extra <<< "${HYPERFINE_ARGS:-}"
     "$here/hyperfine.sh" --build "$build" --out "$dest" "${hf_extra[@]}" || status=1
     cat "$dest/hyperfine.md"
     ;;
   *)
-    echo "run_gpu: unknown phase $phase (opencl, cub, bench, lb-spin or hyperfine)" >&2
+    echo "run_gpu: unknown phase $phase (opencl, cub, bench, lb-spin, bykey-lb or hyperfine)" >&2
     exit 2
     ;;
 esac

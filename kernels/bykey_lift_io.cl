@@ -2,10 +2,10 @@
  * bykey_lift_io.cl - run-length encoding and reduce by key in one lifted
  * scan (primitives/bykey.c): scan.cl's level-0 SK_IN_* / SK_LOAD and
  * SK_OUT_* / SK_STORE over the segment totals' monoid (segscan_lift.cl
- * with SK_SEG_TOTALS: an element is (v, f, c), its value, whether it
- * starts a run and the runs started up to it). The host places SK_KB (the
- * keys' same-width unsigned type, uint or ulong) and, for run-length
- * encoding, SK_BYKEY_COUNT before this text.
+ * with SK_SEG_TOTALS: an element is (v, c), its value and the runs
+ * started up to it, its own included). The host places SK_KB (the keys'
+ * same-width unsigned type, uint or ulong) and, for run-length encoding,
+ * SK_BYKEY_COUNT before this text.
  *
  * Element i is (values[i], head), or (1, head) with SK_BYKEY_COUNT (no
  * values read); head is 1 where i == 0 or key i's bits differ from key
@@ -28,31 +28,37 @@
 
 #define SK_BYKEY_HEAD(i) ((uint)((i) == 0 || sk_keys[i] != sk_keys[(i) - 1]))
 
+/* A run's total as stored: run lengths go out as uint64, whatever the
+ * integer type they are counted in (uint where n is below 2^32). */
 #if defined(SK_BYKEY_COUNT)
 #define SK_IN_PARAMS __global const SK_KB *sk_keys
 #define SK_IN_ARGS sk_keys
 #define SK_LOAD(i) sk_seg((sk_val_t)1, SK_BYKEY_HEAD(i))
+typedef ulong sk_bykey_total_t;
+#define SK_BYKEY_TOTAL(v) ((ulong)(v))
 #else
 #define SK_IN_PARAMS __global const SK_KB *sk_keys, __global const sk_val_t *sk_vals
 #define SK_IN_ARGS sk_keys, sk_vals
 #define SK_LOAD(i) sk_seg(sk_vals[i], SK_BYKEY_HEAD(i))
+typedef sk_val_t sk_bykey_total_t;
+#define SK_BYKEY_TOTAL(v) (v)
 #endif
 
 /* Element i's result r: at a run's last element its key and total. */
 void sk_bykey_store(ulong i, sk_seg_t r, __global const SK_KB *keys, __global SK_KB *keys_out,
-                    __global sk_val_t *totals, __global ulong *count, ulong n)
+                    __global sk_bykey_total_t *totals, __global ulong *count, ulong n)
 {
     uint last = i + 1 == n;
     if (last || keys[i + 1] != keys[i]) {
         keys_out[r.c - 1] = keys[i];
-        totals[r.c - 1] = r.v;
+        totals[r.c - 1] = SK_BYKEY_TOTAL(r.v);
     }
     if (last) *count = r.c;
 }
 
-#define SK_OUT_PARAMS                                                                      \
-    __global SK_KB *sk_keys_out, __global sk_val_t *sk_totals, __global ulong *sk_count, \
-        ulong sk_n
+#define SK_OUT_PARAMS                                                                   \
+    __global SK_KB *sk_keys_out, __global sk_bykey_total_t *sk_totals,                  \
+        __global ulong *sk_count, ulong sk_n
 #define SK_OUT_ARGS sk_keys_out, sk_totals, sk_count, sk_n
 #define SK_STORE(i, r) \
     sk_bykey_store((i), (r), sk_keys, sk_keys_out, sk_totals, sk_count, sk_n)

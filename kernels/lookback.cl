@@ -349,8 +349,15 @@ sk_lb_word sk_lb_settle(__global sk_lb_word *state, uint epoch, uint t, uint c, 
 /* No tile to reduce: the walk is done (sk_lb_step, sk_lb_parts_step). */
 #define SK_LB_NONE 0xffffffffu
 
-/* How many words sk_lb_counter_walk reads at once past the nearest. */
+/* How many words sk_lb_counter_walk reads at once past the nearest: the
+ * tiles a walk passes per round trip to memory, which bounds how fast the
+ * one-pass run totals by key (two counters per tile) move through their
+ * tiles (bench/NOTES-gpu.md: Reduce by key and run-length encoding: the
+ * look-back of a value in parts). $SCANKIT_KERNEL_DEFINES may set another
+ * for a measurement (bench/run_gpu.sh bykey-lb). */
+#ifndef SK_LB_DEPTH
 #define SK_LB_DEPTH 8
+#endif
 
 /* One counter's walk back (several counters per tile, one work-item per
  * counter): the tiles from `next` + 1 to the walker's predecessor combined

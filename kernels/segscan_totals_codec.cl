@@ -1,15 +1,16 @@
 /*
  * segscan_totals_codec.cl - a segment totals' element of segscan_lift.cl
- * (SK_SEG_TOTALS: value, head flag, head count) as two look-back counters
+ * (SK_SEG_TOTALS: value and head count) as two look-back counters
  * (lookback.cl's SK_LB_PARTS), for the single pass of the run totals by key
  * (bykey_lift_io.cl):
  *   part 0  the head count c (33 bits: fewer than 2^33 elements);
- *   part 1  the value's at most 4 bytes and the head flag, as
+ *   part 1  the value's at most 4 bytes and the head flag (c != 0), as
  *           segscan_lift_codec.cl codes them; with SK_SEG_CODE_COUNTS the
  *           value is an integer count below 2^32 in a wider type (the run
  *           lengths of fewer than 2^32 elements).
  * Each part is a monoid of its own under sk_seg_combine: the count adds, and
- * (v, f) combines as the segmented scan's element, whatever the other part.
+ * (v, f) combines as the segmented scan's element (f as a count of 0 or 1
+ * heads), whatever the other part.
  * The host gives this text as the look-back codec only where n allows it.
  */
 #define SK_LB_PARTS 1
@@ -41,25 +42,27 @@ sk_val_t sk_seg_value_of(uint u)
 ulong sk_lb_encode_part(sk_seg_t x, uint p)
 {
     if (p == 0) return x.c;
-    return sk_seg_value_bits(x.v) | ((ulong)(x.f != 0) << 32);
+    return sk_seg_value_bits(x.v) | ((ulong)sk_seg_head(x) << 32);
 }
 
-/* Part 0 decodes to (identity, c != 0, c), part 1 to (v, f, f). */
+/* Part 0 decodes to (identity, c), part 1 to (v, f): a count of 0 or 1
+ * heads, which combines with others of its part as the flag would (its
+ * code keeps only whether it is 0). */
 sk_seg_t sk_lb_decode_part(ulong code, uint p)
 {
     sk_seg_t r;
     if (p == 0) {
-        r = sk_seg(sk_val_identity(), code != 0);
-        r.c = code;
+        r = sk_seg(sk_val_identity(), 0);
+        r.c = (SK_SEG_COUNT_T)code;
     } else {
         r = sk_seg(sk_seg_value_of((uint)code), (uint)(code >> 32) & 1u);
     }
     return r;
 }
 
-/* One work-item: the value in parts[0], its parts in parts[0 .. 1]. */
+/* One work-item: the value in parts[0], its parts in parts[0 .. 1] (the
+ * head count, whose flag is the value's, from part 0). */
 void sk_lb_join_parts(__local sk_seg_t *parts)
 {
     parts[0].v = parts[1].v;
-    parts[0].f = parts[1].f;
 }

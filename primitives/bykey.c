@@ -265,22 +265,14 @@ static sk_status chunk_scan(sk_context *ctx, const bykey_call *c)
     return sk__segscan_cpu_scan(&j, c->mode == BK_SCAN_EXCLUSIVE);
 }
 
-/* Run-length encoding (counts: uint64 ones added, never read) or reduce
- * by key of the validated call c in one pass over the keys (and values):
- * keys into kout and totals into vout at each run's end, the number of
- * runs read back (blocking). GPU shape: one lifted scan; CPU shape: the
- * segmented scan's chunks. */
-static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
+/* The GPU shape's lifted scan of c, read back: the number of runs into
+ * *runs (blocking). */
+static sk_status lifted_body(sk_context *ctx, const bykey_call *c, size_t *runs)
 {
     cl_ulong count = 0;
     fused_job j = {c, NULL};
     char *io = NULL;
     sk_status st = SK_OK;
-    if (c->n == 0) {
-        *runs = 0;
-        return SK_OK;
-    }
-    if (cpu_shape(ctx, c)) return chunk_totals(ctx, c, runs);
     SK_TRY(sk__scratch_get(ctx, &bykey_count, sizeof count, &j.count));
     io = fused_io_text(c);
     if (!io) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");
@@ -293,6 +285,31 @@ static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     *runs = (size_t)count;
 out:
     return st;
+}
+
+/* Run-length encoding (counts: ones added, never read, stored as uint64)
+ * or reduce by key of the validated call c in one pass over the keys (and
+ * values): keys into kout and totals into vout at each run's end, the
+ * number of runs read back (blocking). GPU shape: one lifted scan, whose
+ * run lengths are uint ones below 2^32 elements (a lifted element of 8
+ * bytes instead of 16); CPU shape: the segmented scan's chunks. */
+static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
+{
+    if (c->n == 0) {
+        *runs = 0;
+        return SK_OK;
+    }
+    if (cpu_shape(ctx, c)) return chunk_totals(ctx, c, runs);
+    if (c->mode != BK_RLE || (uint64_t)c->n >= ((uint64_t)1 << 32))
+        return lifted_body(ctx, c, runs);
+    sk__monoid_text text;
+    sk_monoid counts;
+    bool order_free = false;
+    sk_status st = sk__monoid_of(ctx, SK_UINT32, SK_OP_ADD, &text, &counts, &order_free);
+    if (st != SK_OK) return st;
+    bykey_call narrow = *c;
+    narrow.m = &counts;
+    return lifted_body(ctx, &narrow, runs);
 }
 
 /* Validates c and runs it; *runs gets the number of runs (not for scans). */

@@ -4,8 +4,9 @@
  * GPU shape (and the reference behaviour): scans of a lifted monoid on
  * scankit's scan (no second scan implementation), kernels/segscan_lift.cl:
  * an element is (v, f), its value and whether it starts a segment, and for
- * totals also a count of heads, (v, f, c): the last element of each
- * segment stores its total at totals[c - 1]. One pass where a value of at
+ * totals (v, c), its value and a count of heads (its flag is c != 0; 32
+ * bits below 2^32 elements): the last element of each segment stores its
+ * total at totals[c - 1]. One pass where a value of at
  * most 4 bytes and its head flag fit a look-back word (not the totals by
  * flags, whose head count does not).
  *
@@ -49,15 +50,21 @@ static void add_monoid(sk__str *s, const sk_monoid *m, bool combine)
     sk__str_addf(s, "#define SK_VAL_COMBINE sk_caller_combine(a, b)\n");
 }
 
+/* Whether n elements' head counts fit the totals' 32-bit count. */
+static bool counts_fit_uint(size_t n) { return (uint64_t)n < ((uint64_t)1 << 32); }
+
 /* The lifted scan's preamble (kernels/segscan_lift.cl after the caller's
  * monoid): the same for every flag type and for inclusive and exclusive
- * scans, so the scan's levels above the first share one program. */
-static char *lifted_preamble(const sk_monoid *m, enum seg_mode mode)
+ * scans, so the scan's levels above the first share one program; totals
+ * of n elements count their heads in 32 bits where n allows it. */
+static char *lifted_preamble(const sk_monoid *m, enum seg_mode mode, size_t n)
 {
     sk__str s = {0};
     add_monoid(&s, m, true);
-    sk__str_addf(&s, "%s%s", mode == SEG_TOTALS ? "#define SK_SEG_TOTALS 1\n" : "",
-                 sk__source_text("segscan_lift"));
+    if (mode == SEG_TOTALS)
+        sk__str_addf(&s, "#define SK_SEG_TOTALS 1\n%s",
+                     counts_fit_uint(n) ? "#define SK_SEG_COUNT_T uint\n" : "");
+    sk__str_addf(&s, "%s", sk__source_text("segscan_lift"));
     return sk__str_take(&s);
 }
 
@@ -121,7 +128,7 @@ static sk_monoid lifted_monoid(const sk_monoid *m, const char *pre)
 static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
 {
     bool totals = mode == SEG_TOTALS;
-    char *pre = lifted_preamble(j->m, mode), *io = lifted_io(j, mode);
+    char *pre = lifted_preamble(j->m, mode, j->n), *io = lifted_io(j, mode);
     sk_status st = SK_OK;
     if (!pre || !io) {
         st = sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented scan configuration");
@@ -142,7 +149,7 @@ static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
 sk_status sk__segreduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                                size_t n, const sk__lb_codec *codec)
 {
-    char *pre = lifted_preamble(m, SEG_TOTALS);
+    char *pre = lifted_preamble(m, SEG_TOTALS, n);
     sk_status st = SK_OK;
     if (!pre) {
         st = sk__fail(ctx, SK_E_OUT_OF_MEMORY, "segment totals configuration");
