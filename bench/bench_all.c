@@ -48,11 +48,18 @@ typedef struct bench {
     char keys_dist[16];
     uint64_t keys_sum;
     int keys_up, values_up, segs_up, coeffs_up;
+    uint64_t keys64_sum;       /* the 64-bit keys of the case of this checksum */
+    int keys64_up;
     int sort_segs_up;          /* the segmented sort's offsets are in d.offsets, of this prim */
     /* host read-back and serial outputs */
     uint32_t *got, *got2, *ser, *ser2, *ser_tmp;
-    uint64_t *got64;           /* rle's lengths (host-array form)             */
-    cl_mem counts64;           /* rle's lengths (cl_mem form): n uint64       */
+    /* uint64 read-back: rle's lengths (host-array form), the histogram's
+     * counts, the 64-bit sorts' keys; max(n, BB_HIST_BINS) */
+    uint64_t *got64;
+    uint64_t *ser64, *ser_tmp64; /* the serial out64 and 64-bit sorts' scratch */
+    /* rle's lengths, the histogram's counts (cl_mem form): max(n,
+     * BB_HIST_BINS) uint64 */
+    cl_mem counts64;
     size_t host_n;
     bb_boost *boost;
     char boost_why[200];
@@ -97,20 +104,23 @@ static int fill_u32(bench *b, cl_mem m, size_t n, char *why, size_t cap)
     return rc == CL_SUCCESS ? 0 : cl_why(rc, "clEnqueueFillBuffer", why, cap);
 }
 
-static int copy_u32(bench *b, cl_mem from, cl_mem to, size_t n, char *why, size_t cap)
+static int copy_bytes(bench *b, cl_mem from, cl_mem to, size_t bytes, char *why, size_t cap)
 {
-    if (!n) return 0;
-    cl_int rc = clEnqueueCopyBuffer(b->queue, from, to, 0, 0, n * sizeof(uint32_t), 0, NULL,
-                                    NULL);
+    if (!bytes) return 0;
+    cl_int rc = clEnqueueCopyBuffer(b->queue, from, to, 0, 0, bytes, 0, NULL, NULL);
     return rc == CL_SUCCESS ? 0 : cl_why(rc, "clEnqueueCopyBuffer", why, cap);
+}
+
+static int read_bytes(bench *b, cl_mem from, void *to, size_t bytes, char *why, size_t cap)
+{
+    if (!bytes) return 0;
+    cl_int rc = clEnqueueReadBuffer(b->queue, from, CL_TRUE, 0, bytes, to, 0, NULL, NULL);
+    return rc == CL_SUCCESS ? 0 : cl_why(rc, "clEnqueueReadBuffer", why, cap);
 }
 
 static int read_u32(bench *b, cl_mem from, uint32_t *to, size_t n, char *why, size_t cap)
 {
-    if (!n) return 0;
-    cl_int rc = clEnqueueReadBuffer(b->queue, from, CL_TRUE, 0, n * sizeof(uint32_t), to, 0,
-                                    NULL, NULL);
-    return rc == CL_SUCCESS ? 0 : cl_why(rc, "clEnqueueReadBuffer", why, cap);
+    return read_bytes(b, from, to, n * sizeof(uint32_t), why, cap);
 }
 
 /* rle's uint64 lengths, narrowed into got2 for the check. */
@@ -133,12 +143,18 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
     cl_int rc = clFinish(b->queue);
     if (rc != CL_SUCCESS) return cl_why(rc, "clFinish", why, cap);
     if (bb_sorts_in_place(c->prim)) {
-        if (copy_u32(b, b->d.keys, b->d.work_k, c->n, why, cap)) return -1;
-        if (c->prim == BB_SORT_PAIRS && copy_u32(b, b->d.values, b->d.work_v, c->n, why, cap))
+        int wide = bb_is_keys64(c->prim);
+        if (copy_bytes(b, wide ? b->d.keys64 : b->d.keys, wide ? b->d.work_k64 : b->d.work_k,
+                       c->n * (wide ? 8 : 4), why, cap))
+            return -1;
+        if (bb_is_pairs_sort(c->prim) &&
+            copy_bytes(b, b->d.values, b->d.work_v, c->n * 4, why, cap))
             return -1;
     } else if (poison) {
         if (fill_u32(b, b->d.out, c->n, why, cap)) return -1;
         if (c->prim == BB_MERGE_PAIRS && fill_u32(b, b->d.out2, c->n, why, cap)) return -1;
+        if (c->prim == BB_HISTOGRAM && fill_u32(b, b->counts64, 2 * BB_HIST_BINS, why, cap))
+            return -1;
     }
     s->count = (size_t)-1;
     s->scalar = POISON;
@@ -153,13 +169,14 @@ static int sk_reset(void *self, const bb_case *c, int poison, char *why, size_t 
 static const sk_comparator less_u32 = {"uint", sizeof(uint32_t), BB_LESS, NULL};
 
 /* c->prim through scankit's device forms (SFX empty) or host-array forms
- * (SFX _host): KEYS in, OUT out, SK and SV sorted in place, KEYS with VALUES
- * and KEYS_B with VALUES_B merged into OUT and OUT2, FLAGS, OFFSETS, IDS and
- * COEFFS the segments (IDS the by-key primitives' keys) and coefficients,
- * C64 rle's lengths, KEYS_B searched in KEYS with the uint64 indices into
- * IDX; ctx, s, seg and st in scope. */
-#define SK_DISPATCH(SFX, KEYS, OUT, SK, SV, KEYS_B, VALUES, VALUES_B, OUT2, FLAGS, OFFSETS,   \
-                    IDS, C64, COEFFS, IDX)                                               \
+ * (SFX _host): KEYS in, OUT out, SK (uint32) or SK64 (uint64) and SV sorted
+ * in place, KEYS with VALUES and KEYS_B with VALUES_B merged into OUT and
+ * OUT2, FLAGS, OFFSETS, IDS and COEFFS the segments (IDS the by-key
+ * primitives' keys) and coefficients, C64 rle's lengths or the histogram's
+ * counts, KEYS_B searched in KEYS with the uint64 indices into IDX; ctx, s,
+ * seg and st in scope. */
+#define SK_DISPATCH(SFX, KEYS, OUT, SK, SK64, SV, KEYS_B, VALUES, VALUES_B, OUT2, FLAGS,      \
+                    OFFSETS, IDS, C64, COEFFS, IDX)                                      \
     switch (c->prim) {                                                                   \
     case BB_SCAN_INCLUSIVE:                                                              \
         st = sk_scan_inclusive##SFX(ctx, SK_UINT32, SK_OP_ADD, KEYS, OUT, c->n);          \
@@ -232,6 +249,17 @@ static const sk_comparator less_u32 = {"uint", sizeof(uint32_t), BB_LESS, NULL};
     case BB_SORT_LESS:                                                                   \
         st = sk_sort_by_less##SFX(ctx, &less_u32, SK, c->n);                             \
         break;                                                                           \
+    case BB_HISTOGRAM:                                                                   \
+        st = sk_histogram_even##SFX(ctx, SK_UINT32, KEYS, 0, BB_HIST_HI, C64, c->n,       \
+                                    BB_HIST_BINS);                                       \
+        break;                                                                           \
+    case BB_SORT_KEYS64:                                                                 \
+        st = sk_sort_keys##SFX(ctx, SK_UINT64, SK64, c->n, SK_ASCENDING);                 \
+        break;                                                                           \
+    case BB_SORT_PAIRS64:                                                                \
+        st = sk_sort_pairs##SFX(ctx, SK_UINT64, sizeof(uint32_t), SK64, SV, c->n,         \
+                                SK_ASCENDING);                                           \
+        break;                                                                           \
     default:                                                                             \
         break;                                                                           \
     }
@@ -245,8 +273,9 @@ static int sk_run(void *self, const bb_case *c, double *ms, char *why, size_t ca
     sk_status st = SK_OK;
     sk_segments seg;
     memset(&seg, 0, sizeof seg);
-    SK_DISPATCH(, d->keys, d->out, d->work_k, d->work_v, d->keys_b, d->values, d->values_b,
-                d->out2, d->flags, d->offsets, d->seg_ids, b->counts64, d->coeffs, d->out)
+    SK_DISPATCH(, d->keys, d->out, d->work_k, d->work_k64, d->work_v, d->keys_b, d->values,
+                d->values_b, d->out2, d->flags, d->offsets, d->seg_ids, b->counts64, d->coeffs,
+                d->out)
     if (st != SK_OK) return sk_why(s, st, bb_prim_name(c->prim), why, cap);
     double seconds = 0;
     st = sk_context_profile_take(ctx, &seconds, NULL);
@@ -265,6 +294,7 @@ static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_
     r->poly = s->poly;
     r->out = b->got;
     r->out2 = b->got2;
+    r->out64 = b->got64;
     switch (c->prim) {
     case BB_SCAN_INCLUSIVE:
     case BB_SCAN_EXCLUSIVE:
@@ -295,6 +325,13 @@ static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_
     case BB_SORT_PAIRS:
         return read_u32(b, b->d.work_k, b->got, n, why, cap) ||
                read_u32(b, b->d.work_v, b->got2, n, why, cap);
+    case BB_HISTOGRAM:
+        return read_bytes(b, b->counts64, b->got64, BB_HIST_BINS * 8, why, cap);
+    case BB_SORT_KEYS64:
+        return read_bytes(b, b->d.work_k64, b->got64, n * 8, why, cap);
+    case BB_SORT_PAIRS64:
+        return read_bytes(b, b->d.work_k64, b->got64, n * 8, why, cap) ||
+               read_u32(b, b->d.work_v, b->got2, n, why, cap);
     case BB_LOWER_BOUND:
     case BB_LOWER_BOUND_SORTED: /* n - na uint64 indices: 2 (n - na) words of out */
         r->out = b->got2;
@@ -323,12 +360,15 @@ static int host_reset(void *self, const bb_case *c, int poison, char *why, size_
     bench *b = s->b;
     (void)why;
     (void)cap;
-    if (bb_sorts_in_place(c->prim)) {
+    if (bb_is_keys64(c->prim))
+        memcpy(b->got64, c->keys64, c->n * sizeof(uint64_t));
+    else if (bb_sorts_in_place(c->prim))
         memcpy(b->got, c->keys, c->n * sizeof(uint32_t));
-        if (c->prim == BB_SORT_PAIRS) memcpy(b->got2, c->values, c->n * sizeof(uint32_t));
-    } else if (poison) {
+    if (bb_is_pairs_sort(c->prim)) memcpy(b->got2, c->values, c->n * sizeof(uint32_t));
+    if (!bb_sorts_in_place(c->prim) && poison) {
         memset(b->got, 0xA5, c->n * sizeof(uint32_t));
         memset(b->got2, 0xA5, c->n * sizeof(uint32_t));
+        memset(b->got64, 0xA5, BB_HIST_BINS * sizeof(uint64_t));
     }
     return reset_results(&s->count, &s->scalar, &s->poly);
 }
@@ -342,7 +382,7 @@ static int host_run(void *self, const bb_case *c, double *ms, char *why, size_t 
     sk_segments_host seg;
     memset(&seg, 0, sizeof seg);
     double t0 = bb_now();
-    SK_DISPATCH(_host, c->keys, b->got, b->got, b->got2, c->keys + c->na, c->values,
+    SK_DISPATCH(_host, c->keys, b->got, b->got, b->got64, b->got2, c->keys + c->na, c->values,
                 c->values + c->na, b->got2, c->flags, c->offsets, c->seg_ids, b->got64,
                 c->coeffs, (uint64_t *)(void *)b->got)
     *ms = (bb_now() - t0) * 1e3;
@@ -359,7 +399,7 @@ static int host_fetch(void *self, const bb_case *c, bb_result *r, char *why, siz
     if (c->prim == BB_RLE)
         for (size_t i = 0; i < s->count && i < c->n; i++)
             s->b->got2[i] = (uint32_t)s->b->got64[i];
-    *r = (bb_result){s->b->got, s->b->got2, s->count, s->scalar, s->poly};
+    *r = (bb_result){s->b->got, s->b->got2, s->count, s->scalar, s->poly, s->b->got64};
     if (c->prim != BB_LOWER_BOUND && c->prim != BB_LOWER_BOUND_SORTED) return 0;
     r->out = s->b->got2; /* the uint64 indices in got, narrowed */
     return bb_narrow_indices((const uint64_t *)(void *)s->b->got, c->n - c->na, s->b->got2, why,
@@ -384,6 +424,9 @@ static int serial_reset(void *self, const bb_case *c, int poison, char *why, siz
     if (poison) {
         memset(s->b->ser, 0xA5, c->n * sizeof(uint32_t));
         memset(s->b->ser2, 0xA5, c->n * sizeof(uint32_t));
+        if (bb_has_out64(c->prim))
+            memset(s->b->ser64, 0xA5,
+                   (bb_is_keys64(c->prim) ? c->n : BB_HIST_BINS) * sizeof(uint64_t));
     }
     return reset_results(&s->count, &s->scalar, &s->poly);
 }
@@ -394,8 +437,8 @@ static int serial_run(void *self, const bb_case *c, double *ms, char *why, size_
     (void)why;
     (void)cap;
     double t0 = bb_now();
-    bb_serial_run(c, s->variant, s->b->ser, s->b->ser2, s->b->ser_tmp, &s->count, &s->scalar,
-                  &s->poly);
+    bb_serial_run(c, s->variant, s->b->ser, s->b->ser2, s->b->ser64, s->b->ser_tmp,
+                  s->b->ser_tmp64, &s->count, &s->scalar, &s->poly);
     *ms = (bb_now() - t0) * 1e3;
     return 0;
 }
@@ -404,7 +447,7 @@ static int serial_fetch(void *self, const bb_case *c, bb_result *r, char *why, s
 {
     serial_state *s = self;
     (void)c, (void)why, (void)cap;
-    *r = (bb_result){s->b->ser, s->b->ser2, s->count, s->scalar, s->poly};
+    *r = (bb_result){s->b->ser, s->b->ser2, s->count, s->scalar, s->poly, s->b->ser64};
     return 0;
 }
 
@@ -414,21 +457,25 @@ static void devbufs_release(bench *b)
 {
     cl_mem *m[] = {&b->d.keys, &b->d.values, &b->d.keys_b, &b->d.values_b, &b->d.flags,
                    &b->d.offsets, &b->d.seg_ids, &b->d.coeffs, &b->d.out, &b->d.out2,
-                   &b->d.work_k, &b->d.work_v, &b->counts64};
+                   &b->d.work_k, &b->d.work_v, &b->d.keys64, &b->d.work_k64, &b->counts64};
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         if (*m[i] && clReleaseMemObject(*m[i]) != CL_SUCCESS) b->errors++;
         *m[i] = NULL;
     }
     b->dev_n = 0;
     b->keys_up = b->values_up = b->segs_up = b->coeffs_up = b->sort_segs_up = 0;
+    b->keys64_up = 0;
 }
 
 /* Device buffers for n elements (out one word more: the n - n / 2 uint64
- * indices of a search); 0 or -1 (why). */
+ * indices of a search; the 64-bit sorts' only where they run); 0 or -1
+ * (why). */
 static int devbufs_alloc(bench *b, size_t n, char *why, size_t cap)
 {
     devbufs_release(b);
     size_t m = n ? n : 1, u = m * sizeof(uint32_t);
+    size_t u64 = (b->opt.prim_mask & BB_KEYS64_MASK ? m : 1) * sizeof(uint64_t);
+    size_t c64 = (m > BB_HIST_BINS ? m : BB_HIST_BINS) * sizeof(uint64_t);
     struct { cl_mem *mem; size_t bytes; const char *name; } list[] = {
         {&b->d.keys, u, "keys"},       {&b->d.values, u, "values"},
         {&b->d.keys_b, u, "keys_b"},   {&b->d.values_b, u, "values_b"},
@@ -436,7 +483,8 @@ static int devbufs_alloc(bench *b, size_t n, char *why, size_t cap)
         {&b->d.seg_ids, u, "seg_ids"}, {&b->d.coeffs, m * sizeof(double), "coeffs"},
         {&b->d.out, u + 4, "out"},     {&b->d.out2, u, "out2"},
         {&b->d.work_k, u, "work_k"},   {&b->d.work_v, u, "work_v"},
-        {&b->counts64, m * 8, "counts64"}};
+        {&b->d.keys64, u64, "keys64"}, {&b->d.work_k64, u64, "work_k64"},
+        {&b->counts64, c64, "counts64"}};
     for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
         cl_int rc = CL_SUCCESS;
         *list[i].mem = clCreateBuffer(b->clctx, CL_MEM_READ_WRITE, list[i].bytes, NULL, &rc);
@@ -475,6 +523,11 @@ static int upload_case(bench *b, const bb_case *c, char *why, size_t cap)
         snprintf(b->keys_dist, sizeof b->keys_dist, "%s", c->dist.name);
         b->keys_up = 1;
     }
+    if (c->keys64 && (!b->keys64_up || b->keys64_sum != c->checksum)) {
+        if (upload(b, b->d.keys64, c->keys64, n * 8, why, cap)) return -1;
+        b->keys64_sum = c->checksum;
+        b->keys64_up = 1;
+    }
     if (c->values && !b->values_up) {
         if (upload(b, b->d.values, c->values, n * 4, why, cap) ||
             upload(b, b->d.values_b, c->values + c->na, nb * 4, why, cap))
@@ -503,10 +556,11 @@ static int upload_case(bench *b, const bb_case *c, char *why, size_t cap)
 
 static void host_release(bench *b)
 {
-    void *arrays[] = {b->got, b->got2, b->ser, b->ser2, b->ser_tmp, b->got64};
+    void *arrays[] = {b->got, b->got2, b->ser, b->ser2, b->ser_tmp, b->got64, b->ser64,
+                      b->ser_tmp64};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     b->got = b->got2 = b->ser = b->ser2 = b->ser_tmp = NULL;
-    b->got64 = NULL;
+    b->got64 = b->ser64 = b->ser_tmp64 = NULL;
     b->host_n = 0;
 }
 
@@ -519,8 +573,15 @@ static int host_alloc(bench *b, size_t n)
     b->ser = malloc(m * 4);
     b->ser2 = malloc(m * 4);
     b->ser_tmp = malloc(2 * m * 4);
-    b->got64 = malloc(m * 8);
-    if (!b->got || !b->got2 || !b->ser || !b->ser2 || !b->ser_tmp || !b->got64) {
+    /* uint64: max(n, BB_HIST_BINS), or the histogram's counts alone where
+     * no 64-bit sort runs */
+    size_t w = m > BB_HIST_BINS ? m : BB_HIST_BINS;
+    int sorts64 = (b->opt.prim_mask & BB_KEYS64_MASK) != 0;
+    b->got64 = malloc(w * 8);
+    b->ser64 = malloc((sorts64 ? w : BB_HIST_BINS) * 8);
+    b->ser_tmp64 = malloc((sorts64 ? 2 * m : 1) * 8);
+    if (!b->got || !b->got2 || !b->ser || !b->ser2 || !b->ser_tmp || !b->got64 || !b->ser64 ||
+        !b->ser_tmp64) {
         host_release(b);
         return -1;
     }
@@ -757,10 +818,11 @@ static void probe(bench *b)
 }
 
 /* Device bytes one size needs: the buffers above, scankit's scratch and a
- * peer's temporaries (a sort of pairs: about 16 bytes an element). */
-static uint64_t device_bytes(size_t n)
+ * peer's temporaries (a sort of pairs: about 16 bytes an element; of
+ * uint64 keys about 24, and their two buffers 16 more). */
+static uint64_t device_bytes(size_t n, unsigned prim_mask)
 {
-    return (uint64_t)n * 78u + (64u << 20);
+    return (uint64_t)n * (prim_mask & BB_KEYS64_MASK ? 102u : 78u) + (64u << 20);
 }
 
 int main(int argc, char **argv)
@@ -809,13 +871,13 @@ int main(int argc, char **argv)
                     elapsed, log2s[si], predicted, log2s[si]);
             break;
         }
-        if (device_bytes(n) > b.desc.global_mem_bytes ||
+        if (device_bytes(n, b.opt.prim_mask) > b.desc.global_mem_bytes ||
             (uint64_t)n * sizeof(double) > b.desc.max_alloc_bytes) {
             fprintf(stderr, "bench_all: 2^%d elements need more device memory than %s has; "
                             "stopping there\n", log2s[si], b.desc.device_name);
             break;
         }
-        if (host_mem && bb_host_bytes(n) > host_mem * 3 / 4) {
+        if (host_mem && bb_host_bytes(n, b.opt.prim_mask) > host_mem * 3 / 4) {
             fprintf(stderr, "bench_all: 2^%d elements need more host memory than there is; "
                             "stopping there\n", log2s[si]);
             break;

@@ -21,7 +21,7 @@ static const char *const prim_names[BB_PRIM_COUNT] = {
     "sort_keys",      "sort_pairs",     "merge_keys", "merge_pairs", "segscan",
     "segreduce",      "poly_eval",      "lower_bound", "lower_bound_sorted",
     "reduce_by_key",  "rle",            "segsort_small", "segsort_large", "topk",
-    "sort_less"};
+    "sort_less",      "histogram",      "sort_keys64",   "sort_pairs64"};
 
 const char *bb_prim_name(bb_prim p)
 {
@@ -54,6 +54,8 @@ size_t bb_prim_dists(bb_prim p, bb_dist *out)
     case BB_SORT_KEYS:
     case BB_SORT_PAIRS:
     case BB_SORT_LESS:
+    case BB_SORT_KEYS64:
+    case BB_SORT_PAIRS64:
         for (unsigned k = 2; k <= 4; k++) out[n++] = make_dist(AK_DIST_ENTROPY, k);
         out[n++] = make_dist(AK_DIST_SORTED, 1);
         out[n++] = make_dist(AK_DIST_REVERSED, 1);
@@ -81,8 +83,10 @@ size_t bb_prim_dists(bb_prim p, bb_dist *out)
         break;
     case BB_SELECT_IF:
     case BB_PARTITION:
+    case BB_HISTOGRAM:
         /* the predicate keeps odd values: entropy:K keeps 2^-K of them,
-         * equal all or none, few-unique runs of one answer */
+         * equal all or none, few-unique runs of one answer; the histogram:
+         * entropy:K fills the low bins first, equal one bin, few-unique 16 */
         for (unsigned k = 2; k <= 4; k++) out[n++] = make_dist(AK_DIST_ENTROPY, k);
         out[n++] = make_dist(AK_DIST_EQUAL, 1);
         out[n++] = make_dist(AK_DIST_FEW_UNIQUE, 1);
@@ -133,7 +137,8 @@ typedef struct bb_cli_args {
                 "select_if partition sort_keys sort_pairs merge_keys\n"                 \
                 "merge_pairs segscan segreduce poly_eval lower_bound\n"                 \
                 "lower_bound_sorted reduce_by_key rle segsort_small\n"                   \
-                "segsort_large topk sort_less (default: all)"),                                   \
+                "segsort_large topk sort_less histogram sort_keys64\n"                  \
+                "sort_pairs64 (default: all)"),                                          \
     BB_TEXT_ROW("dists", dists, "LIST",                                                   \
                 "only these distributions (uniform, entropy:2, entropy:3,\n"            \
                 "entropy:4, sorted, reversed, equal, few-unique)"),                     \
@@ -458,15 +463,26 @@ sk_status bb_context_describe(sk_context *ctx, char *name, size_t cap, const cha
 
 /* ---- data ---------------------------------------------------------------------------------- */
 
-int bb_gen_keys(uint32_t *out, size_t n, const bb_dist *d, uint64_t seed)
+/* n integers of `type` and distribution d from seed, as datagen writes them. */
+static int gen_ints(void *out, size_t n, ak_dtype type, const bb_dist *d, uint64_t seed)
 {
     ak_gen_spec spec = {0};
     ak_err e;
-    spec.type = AK_UINT32;
+    spec.type = type;
     spec.dist = d->dist;
     spec.entropy_k = d->k ? d->k : 1;
     spec.seed = seed;
     return ak_gen_fill(&spec, out, n, &e);
+}
+
+int bb_gen_keys(uint32_t *out, size_t n, const bb_dist *d, uint64_t seed)
+{
+    return gen_ints(out, n, AK_UINT32, d, seed);
+}
+
+int bb_gen_keys64(uint64_t *out, size_t n, const bb_dist *d, uint64_t seed)
+{
+    return gen_ints(out, n, AK_UINT64, d, seed);
 }
 
 int bb_gen_coeffs(double *out, size_t n, uint64_t seed)
@@ -573,6 +589,9 @@ void bb_inputs_free(bb_inputs *in)
     free(in->ref_out2);
     free(in->scratch);
     free(in->halves);
+    free(in->keys64);
+    free(in->scratch64);
+    free(in->ref_out64);
     memset(in, 0, sizeof *in);
 }
 
@@ -590,51 +609,101 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* LSD radix sort, 8-bit digits, the four histograms in one pass, digits
- * that are equal in every key skipped; keys k (and values v, may be NULL)
- * sorted in place through tk and tv. Stable. */
-static void radix_sort(uint32_t *k, uint32_t *v, uint32_t *tk, uint32_t *tv, size_t n)
+/* LSD radix sort of keys of type KT, 8-bit digits, every digit's histogram
+ * in one pass, digits that are equal in every key skipped; keys k (and
+ * uint32 values v, may be NULL) sorted in place through tk and tv. Stable. */
+#define BB_RADIX_SORT(name, KT)                                                               \
+    static void name(KT *k, uint32_t *v, KT *tk, uint32_t *tv, size_t n)                     \
+    {                                                                                     \
+        enum { DIGITS = sizeof(KT) };                                                     \
+        size_t hist[DIGITS][256];                                                         \
+        memset(hist, 0, sizeof hist);                                                     \
+        for (size_t i = 0; i < n; i++)                                                    \
+            for (int d = 0; d < DIGITS; d++) hist[d][(k[i] >> (8 * d)) & 255]++;          \
+        KT *sk = k, *dk = tk;                                                             \
+        uint32_t *sv = v, *dv = tv;                                                       \
+        for (int pass = 0; pass < DIGITS && n > 1; pass++) {                              \
+            int shift = 8 * pass;                                                         \
+            size_t *h = hist[pass];                                                       \
+            if (h[(sk[0] >> shift) & 255] == n) continue;                                 \
+            size_t sum = 0;                                                               \
+            for (int d = 0; d < 256; d++) {                                               \
+                size_t c = h[d];                                                          \
+                h[d] = sum;                                                               \
+                sum += c;                                                                 \
+            }                                                                             \
+            if (v) {                                                                      \
+                for (size_t i = 0; i < n; i++) {                                          \
+                    size_t pos = h[(sk[i] >> shift) & 255]++;                             \
+                    dk[pos] = sk[i];                                                      \
+                    dv[pos] = sv[i];                                                      \
+                }                                                                         \
+            } else {                                                                      \
+                for (size_t i = 0; i < n; i++) dk[h[(sk[i] >> shift) & 255]++] = sk[i];   \
+            }                                                                             \
+            KT *t = sk;                                                                   \
+            sk = dk;                                                                      \
+            dk = t;                                                                       \
+            uint32_t *tvv = sv;                                                           \
+            sv = dv;                                                                      \
+            dv = tvv;                                                                     \
+        }                                                                                 \
+        if (sk != k) {                                                                    \
+            memcpy(k, sk, n * sizeof *k);                                                 \
+            if (v) memcpy(v, sv, n * sizeof *v);                                          \
+        }                                                                                 \
+    }
+BB_RADIX_SORT(radix_sort, uint32_t)
+BB_RADIX_SORT(radix_sort64, uint64_t)
+
+/* A 64-bit key and its value (the input index), for qsort. */
+typedef struct pair64 {
+    uint64_t key, value;
+} pair64;
+
+static int cmp_pair64(const void *a, const void *b)
 {
-    size_t hist[4][256];
-    memset(hist, 0, sizeof hist);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t x = k[i];
-        hist[0][x & 255]++;
-        hist[1][(x >> 8) & 255]++;
-        hist[2][(x >> 16) & 255]++;
-        hist[3][x >> 24]++;
-    }
-    uint32_t *sk = k, *dk = tk, *sv = v, *dv = tv;
-    for (int pass = 0; pass < 4 && n > 1; pass++) {
-        int shift = 8 * pass;
-        size_t *h = hist[pass];
-        if (h[(sk[0] >> shift) & 255] == n) continue;
-        size_t sum = 0;
-        for (int d = 0; d < 256; d++) {
-            size_t c = h[d];
-            h[d] = sum;
-            sum += c;
+    const pair64 *x = a, *y = b;
+    if (x->key != y->key) return (x->key > y->key) - (x->key < y->key);
+    return (x->value > y->value) - (x->value < y->value);
+}
+
+/* The 64-bit sorts: c->keys64 sorted into out (and the values into out2
+ * for sort_pairs64) by the radix sort or qsort, through tmp (n uint32)
+ * and tmp64 (2n uint64). */
+static void serial_sort64(const bb_case *c, bb_serial variant, uint64_t *out, uint32_t *out2,
+                          uint32_t *tmp, uint64_t *tmp64)
+{
+    size_t n = c->n;
+    int pairs = c->prim == BB_SORT_PAIRS64;
+    if (variant != BB_SERIAL_QSORT) {
+        memcpy(out, c->keys64, n * sizeof *out);
+        if (pairs) memcpy(out2, c->values, n * sizeof *out2);
+        radix_sort64(out, pairs ? out2 : NULL, tmp64, tmp, n);
+    } else if (!pairs) {
+        memcpy(out, c->keys64, n * sizeof *out);
+        qsort(out, n, sizeof *out, cmp_u64);
+    } else {
+        /* ordered by key, then value: the values are the indices, so
+         * that is the stable order */
+        pair64 *p = (pair64 *)(void *)tmp64;
+        for (size_t i = 0; i < n; i++) p[i] = (pair64){c->keys64[i], c->values[i]};
+        qsort(p, n, sizeof *p, cmp_pair64);
+        for (size_t i = 0; i < n; i++) {
+            out[i] = p[i].key;
+            out2[i] = (uint32_t)p[i].value;
         }
-        if (v) {
-            for (size_t i = 0; i < n; i++) {
-                size_t pos = h[(sk[i] >> shift) & 255]++;
-                dk[pos] = sk[i];
-                dv[pos] = sv[i];
-            }
-        } else {
-            for (size_t i = 0; i < n; i++) dk[h[(sk[i] >> shift) & 255]++] = sk[i];
-        }
-        uint32_t *t = sk;
-        sk = dk;
-        dk = t;
-        t = sv;
-        sv = dv;
-        dv = t;
     }
-    if (sk != k) {
-        memcpy(k, sk, n * sizeof *k);
-        if (v) memcpy(v, sv, n * sizeof *v);
-    }
+}
+
+/* The histogram by sk_histogram_even()'s definition: a 64-bit division per
+ * element (see BB_HIST_BINS). */
+static void serial_histogram(const uint32_t *in, size_t n, uint64_t *counts)
+{
+    const uint64_t range = (uint64_t)BB_HIST_HI;
+    memset(counts, 0, BB_HIST_BINS * sizeof *counts);
+    for (size_t i = 0; i < n; i++)
+        if (in[i] < range) counts[(uint64_t)in[i] * BB_HIST_BINS / range]++;
 }
 
 /* Stable two-pointer merge of the sorted a[0, na) and b[0, nb) into out:
@@ -697,7 +766,8 @@ static size_t serial_by_key(const bb_case *c, uint32_t *out, uint32_t *out2)
 }
 
 void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t *out2,
-                   uint32_t *tmp, size_t *count, uint32_t *scalar, double *poly)
+                   uint64_t *out64, uint32_t *tmp, uint64_t *tmp64, size_t *count,
+                   uint32_t *scalar, double *poly)
 {
     const uint32_t *in = c->keys;
     size_t n = c->n;
@@ -802,6 +872,13 @@ void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t 
         memcpy(out, in, n * sizeof *out);
         radix_sort(out, NULL, tmp, NULL, n);
         break;
+    case BB_HISTOGRAM:
+        serial_histogram(in, n, out64);
+        break;
+    case BB_SORT_KEYS64:
+    case BB_SORT_PAIRS64:
+        serial_sort64(c, variant, out64, out2, tmp, tmp64);
+        break;
     default:
         break;
     }
@@ -824,6 +901,40 @@ static const uint32_t *sorted_halves(bb_inputs *in, size_t na, int second)
         in->have_halves = 1;
     }
     return in->halves;
+}
+
+/* The uint64 arrays of `in` that p needs (the reference's out64; the
+ * 64-bit sorts' keys and scratch), allocated on first use. @return 0 or
+ * -1 (why). */
+static int inputs_wide(bb_inputs *in, bb_prim p, char *why, size_t cap)
+{
+    size_t m = in->n ? in->n : 1;
+    if (!in->ref_out64)
+        in->ref_out64 = malloc((m > BB_HIST_BINS ? m : BB_HIST_BINS) * sizeof(uint64_t));
+    if (in->ref_out64 && bb_is_keys64(p) && !in->keys64) {
+        in->keys64 = malloc(m * sizeof(uint64_t));
+        in->scratch64 = malloc(2 * m * sizeof(uint64_t));
+    }
+    if (in->ref_out64 && (!bb_is_keys64(p) || (in->keys64 && in->scratch64))) return 0;
+    snprintf(why, cap, "out of host memory for the uint64 arrays");
+    return -1;
+}
+
+/* c->keys64: in's uint64 keys of distribution d, generated when missing.
+ * @return 0 or -1 (why). */
+static int case_keys64(bb_case *c, bb_inputs *in, const bb_dist *d, char *why, size_t cap)
+{
+    if (inputs_wide(in, c->prim, why, cap)) return -1;
+    if (!in->have_keys64 || strcmp(in->dist64.name, d->name)) {
+        if (bb_gen_keys64(in->keys64, in->n, d, in->seed)) {
+            snprintf(why, cap, "generating %s uint64 keys failed", d->name);
+            return -1;
+        }
+        in->have_keys64 = 1;
+        in->dist64 = *d;
+    }
+    c->keys64 = in->keys64;
+    return 0;
 }
 
 int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char *why,
@@ -850,6 +961,9 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
         }
         c->coeffs = in->coeffs;
         h = bb_checksum(in->coeffs, n * sizeof(double), h);
+    } else if (bb_is_keys64(p)) {
+        if (case_keys64(c, in, d, why, cap)) return -1;
+        h = bb_checksum(c->keys64, n * sizeof(uint64_t), h);
     } else {
         if (!in->have_keys || strcmp(in->dist.name, d->name)) {
             if (bb_gen_keys(in->keys, n, d, in->seed)) {
@@ -862,7 +976,12 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
         c->keys = merge || search ? sorted_halves(in, c->na, p != BB_LOWER_BOUND) : in->keys;
         h = bb_checksum(c->keys, n * sizeof(uint32_t), h);
     }
-    if (p == BB_SORT_PAIRS || p == BB_MERGE_PAIRS) {
+    if (p == BB_HISTOGRAM) {
+        /* the bins are part of the input: another layout is another case */
+        const double bins[2] = {(double)BB_HIST_BINS, BB_HIST_HI};
+        h = bb_checksum(bins, sizeof bins, h);
+    }
+    if (bb_is_pairs_sort(p) || p == BB_MERGE_PAIRS) {
         c->values = in->values;
         h = bb_checksum(in->values, n * sizeof(uint32_t), h);
     }
@@ -892,10 +1011,12 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
     size_t count = 0;
     uint32_t scalar = 0;
     double poly = 0;
-    bb_serial_run(c, BB_SERIAL_LOOP, in->ref_out, in->ref_out2, in->scratch, &count, &scalar,
-                  &poly);
+    if (bb_has_out64(p) && inputs_wide(in, p, why, cap)) return -1;
+    bb_serial_run(c, BB_SERIAL_LOOP, in->ref_out, in->ref_out2, in->ref_out64, in->scratch,
+                  in->scratch64, &count, &scalar, &poly);
     c->ref_out = in->ref_out;
     c->ref_out2 = in->ref_out2;
+    c->ref_out64 = bb_has_out64(p) ? in->ref_out64 : NULL;
     c->ref_count = count;
     c->ref_scalar = scalar;
     if (p == BB_SORT_KEYS || p == BB_SORT_PAIRS || p == BB_SORT_LESS || merge) {
@@ -906,6 +1027,11 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
                 return -1;
             }
     }
+    for (size_t i = 1; bb_is_keys64(p) && i < n; i++)
+        if (c->ref_out64[i - 1] > c->ref_out64[i]) {
+            snprintf(why, cap, "the serial reference sort is not sorted at [%zu]", i);
+            return -1;
+        }
     if (p == BB_POLY) {
         /* long double Horner and the documented bound gamma(2d) sum |a_i| |x|^i */
         long double r = 0.0L, s = 0.0L, x = (long double)c->x, ax = fabsl(x);
@@ -930,6 +1056,17 @@ static int mismatch(const uint32_t *got, const uint32_t *want, size_t n, const c
     for (size_t i = 0; i < n; i++)
         if (got[i] != want[i]) {
             snprintf(why, cap, "%s[%zu] = %" PRIu32 ", want %" PRIu32, what, i, got[i], want[i]);
+            return 1;
+        }
+    return 0;
+}
+
+static int mismatch64(const uint64_t *got, const uint64_t *want, size_t n, const char *what,
+                      char *why, size_t cap)
+{
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i]) {
+            snprintf(why, cap, "%s[%zu] = %" PRIu64 ", want %" PRIu64, what, i, got[i], want[i]);
             return 1;
         }
     return 0;
@@ -1027,6 +1164,13 @@ int bb_check(const bb_case *c, const bb_result *r, int flags, char *why, size_t 
                mismatch(r->out2, c->ref_out2, r->count, "out2", why, cap);
     case BB_TOPK:
         return mismatch(r->out, c->ref_out, bb_topk_k(n), "keys", why, cap);
+    case BB_HISTOGRAM:
+        return mismatch64(r->out64, c->ref_out64, BB_HIST_BINS, "counts", why, cap);
+    case BB_SORT_KEYS64:
+        return mismatch64(r->out64, c->ref_out64, n, "keys", why, cap);
+    case BB_SORT_PAIRS64:
+        return mismatch64(r->out64, c->ref_out64, n, "keys", why, cap) ||
+               mismatch(r->out2, c->ref_out2, n, "values", why, cap);
     case BB_POLY: {
         double err = fabs(r->poly - c->ref_poly);
         if (!(err <= c->poly_bound)) {
@@ -1227,9 +1371,15 @@ uint64_t bb_host_memory(void)
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 }
 
-uint64_t bb_host_bytes(size_t n)
+uint64_t bb_host_bytes(size_t n, unsigned prim_mask)
 {
     /* inputs and references (bb_inputs: 49 bytes an element) plus one
-     * implementation's read-back (8 bytes) and the serial outputs (8) */
-    return (uint64_t)n * 65u + (64u << 20);
+     * implementation's read-back (8 bytes) and the serial outputs (8);
+     * with uint64 results 8 more for each (the reference's and the serial
+     * out64), with the 64-bit sorts' keys and scratch 24 more and the
+     * serial scratch 16 */
+    uint64_t per = 65u;
+    if (prim_mask & BB_OUT64_MASK) per += 16u;
+    if (prim_mask & BB_KEYS64_MASK) per += 40u;
+    return (uint64_t)n * per + (64u << 20);
 }

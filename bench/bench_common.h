@@ -14,8 +14,9 @@
  *                again; a wrong result is reported and never timed;
  *   CSV          one row format for every program.
  *
- * All element data is uint32 (keys, values, segment offsets); polynomial
- * coefficients are float64. A merge's two inputs are the halves of the
+ * All element data is uint32 (keys, values, segment offsets) but the keys
+ * of sort_keys64 and sort_pairs64 (uint64 words of the same distributions)
+ * and the histogram's counts (uint64); polynomial coefficients are float64. A merge's two inputs are the halves of the
  * generated keys, each sorted: keys[0, na) and keys[na, n), na = n / 2.
  * A search's haystack is the first half, sorted, and its needles the
  * second half, as generated (lower_bound) or sorted (lower_bound_sorted).
@@ -58,6 +59,9 @@ typedef enum bb_prim {
     BB_SEGSORT_LARGE,
     BB_TOPK,
     BB_SORT_LESS,
+    BB_HISTOGRAM,
+    BB_SORT_KEYS64,
+    BB_SORT_PAIRS64,
     BB_PRIM_COUNT
 } bb_prim;
 
@@ -72,6 +76,15 @@ typedef enum bb_prim {
 /* topk: the BB_TOPK_K smallest keys (all of them below that many), sorted. */
 #define BB_TOPK_K ((size_t)1000)
 static inline size_t bb_topk_k(size_t n) { return n < BB_TOPK_K ? n : BB_TOPK_K; }
+/* histogram: uint32 keys in BB_HIST_BINS equal bins over [0, BB_HIST_HI),
+ * as sk_histogram_even() defines them: x < 2^32 - 1 is counted in bin
+ * floor(x * 256 / (2^32 - 1)), which is x >> 24 (bin b starts at
+ * ceil(b (2^32 - 1) / 256) = b 2^24 for b < 256); 2^32 - 1 itself is in no
+ * bin. CUB's HistogramEven gives the same counts with uint32 levels 0 and
+ * BB_HIST_HI (its upper level is exclusive too), which it bins by the same
+ * exact integer formula, (x - lower) * bins / (upper - lower). */
+#define BB_HIST_BINS ((size_t)256)
+#define BB_HIST_HI 4294967295.0
 /* Segment lengths of segscan and segreduce: uniform in [1, BB_SEG_MAX_LEN].
  * reduce_by_key and rle take the segment indices as their keys (runs of
  * those lengths); reduce_by_key sums `keys` by them. */
@@ -88,12 +101,33 @@ static inline int bb_is_segsort(bb_prim p)
 {
     return p == BB_SEGSORT_SMALL || p == BB_SEGSORT_LARGE;
 }
+/* The radix sorts of uint64 keys (the case's keys64). */
+static inline int bb_is_keys64(bb_prim p)
+{
+    return p == BB_SORT_KEYS64 || p == BB_SORT_PAIRS64;
+}
+/* The primitives with uint64 results (bb_result's out64). */
+static inline int bb_has_out64(bb_prim p)
+{
+    return p == BB_HISTOGRAM || bb_is_keys64(p);
+}
+/* The sorts of pairs (uint32 values 0, 1, ..., n-1 beside the keys). */
+static inline int bb_is_pairs_sort(bb_prim p)
+{
+    return p == BB_SORT_PAIRS || p == BB_SORT_PAIRS64;
+}
 /* The sorts of keys in place (radix, comparator and segmented): each run
  * starts from a fresh copy of the input. */
 static inline int bb_sorts_in_place(bb_prim p)
 {
-    return p == BB_SORT_KEYS || p == BB_SORT_PAIRS || p == BB_SORT_LESS || bb_is_segsort(p);
+    return p == BB_SORT_KEYS || p == BB_SORT_PAIRS || p == BB_SORT_LESS || bb_is_segsort(p) ||
+           bb_is_keys64(p);
 }
+/* The bit of p in a prim_mask, and the masks of the 64-bit sorts and of
+ * every primitive with uint64 results. */
+#define BB_PRIM_BIT(p) (1u << (p))
+#define BB_KEYS64_MASK (BB_PRIM_BIT(BB_SORT_KEYS64) | BB_PRIM_BIT(BB_SORT_PAIRS64))
+#define BB_OUT64_MASK (BB_KEYS64_MASK | BB_PRIM_BIT(BB_HISTOGRAM))
 int bb_prim_parse(const char *name, bb_prim *out); /* 0 or -1 */
 
 /* ---- distributions --------------------------------------------------------------- */
@@ -270,6 +304,9 @@ int bb_sized_main(const bb_sized *p, void *b, int min_log2, int max_log2);
  * `datagen -n N --type uint32 --dist NAME --seed S` writes them. @return 0 or -1. */
 int bb_gen_keys(uint32_t *out, size_t n, const bb_dist *d, uint64_t seed);
 
+/* The same as n uint64 words (`datagen --type uint64`). @return 0 or -1. */
+int bb_gen_keys64(uint64_t *out, size_t n, const bb_dist *d, uint64_t seed);
+
 /* n float64 coefficients uniform in [-1, 1) from seed (datagen --type float64
  * --range -1:1). @return 0 or -1. */
 int bb_gen_coeffs(double *out, size_t n, uint64_t seed);
@@ -293,8 +330,10 @@ typedef struct bb_case {
     bb_dist dist;
     uint64_t seed;
     /* inputs */
-    const uint32_t *keys;      /* n elements (not poly)                 */
-    const uint32_t *values;    /* n: 0, 1, ..., n-1 (sort/merge_pairs)  */
+    const uint32_t *keys;      /* n elements (not poly, not keys64)     */
+    const uint64_t *keys64;    /* n uint64 (sort_keys64, sort_pairs64)  */
+    const uint32_t *values;    /* n: 0, 1, ..., n-1 (the pairs' sorts,  */
+                               /* merge_pairs)                          */
     size_t na;                 /* n / 2: merges take keys[0, na) and    */
                                /* keys[na, n), values likewise; a       */
                                /* search finds keys[na, n) in keys[0, na) */
@@ -304,13 +343,17 @@ typedef struct bb_case {
     size_t nseg;
     const double *coeffs;      /* n (poly)                              */
     double x;                  /* poly                                  */
-    uint64_t checksum;         /* of every input above                  */
+    uint64_t checksum;         /* of every input above (histogram: and  */
+                               /* its bins, BB_HIST_BINS and BB_HIST_HI) */
     /* reference result */
     const uint32_t *ref_out;   /* n (nseg for segreduce, n - na indices */
                                /* for the searches; reduce_by_key:      */
                                /* totals; rle: each run's key)          */
-    const uint32_t *ref_out2;  /* n values (sort_pairs, merge_pairs);   */
-                               /* reduce_by_key: the keys; rle: lengths */
+    const uint32_t *ref_out2;  /* n values (the pairs' sorts,           */
+                               /* merge_pairs); reduce_by_key: the      */
+                               /* keys; rle: lengths                    */
+    const uint64_t *ref_out64; /* the 64-bit sorts' n keys; the         */
+                               /* histogram's BB_HIST_BINS counts       */
     size_t ref_count;          /* select_if, partition, the by-key runs */
     uint32_t ref_scalar;       /* reduce                                */
     double ref_poly, poly_bound;
@@ -331,6 +374,12 @@ typedef struct bb_inputs {
     int sort_seg_prim;         /* which sort they are for (0: none yet) */
     double *coeffs;
     int have_coeffs;
+    /* allocated on first use: the 64-bit sorts' keys (of distribution
+     * dist64) and serial sort's scratch (2n), and the uint64 reference
+     * results (max(n, BB_HIST_BINS)) */
+    uint64_t *keys64, *scratch64, *ref_out64;
+    bb_dist dist64;
+    int have_keys64;
     /* reference outputs */
     uint32_t *ref_out, *ref_out2;
     uint32_t *scratch;     /* n, for the serial sorts                           */
@@ -360,19 +409,23 @@ int bb_case_prepare(bb_case *c, bb_inputs *in, bb_prim p, const bb_dist *d, char
 typedef enum bb_serial { BB_SERIAL_LOOP = 0, BB_SERIAL_QSORT = 1 } bb_serial;
 
 /* Runs the serial code of c->prim on c's inputs into out (n, or nseg for
- * segreduce), out2 (sort_pairs and merge_pairs values), *count, *scalar,
- * *poly. tmp holds n uint32 (sorts). */
+ * segreduce), out2 (the pairs' sorts' and merge_pairs' values), out64 (the
+ * 64-bit sorts' n keys, the histogram's BB_HIST_BINS counts), *count,
+ * *scalar, *poly. tmp holds 2n uint32 and tmp64 2n uint64 (sorts; tmp64
+ * may be NULL but for the 64-bit sorts). */
 void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t *out2,
-                   uint32_t *tmp, size_t *count, uint32_t *scalar, double *poly);
+                   uint64_t *out64, uint32_t *tmp, uint64_t *tmp64, size_t *count,
+                   uint32_t *scalar, double *poly);
 
 /* ---- checking ------------------------------------------------------------------------ */
 
 typedef struct bb_result {
     const uint32_t *out;       /* what the reference's ref_out holds     */
-    const uint32_t *out2;      /* values (sort_pairs, merge_pairs)       */
+    const uint32_t *out2;      /* values (the pairs' sorts, merge_pairs) */
     size_t count;
     uint32_t scalar;
     double poly;
+    const uint64_t *out64;     /* what the reference's ref_out64 holds   */
 } bb_result;
 
 /* A partition whose rejected part comes out in reverse input order (CUB's
@@ -451,8 +504,9 @@ void bb_host_cpu(char *out, size_t cap);
 /* Physical memory of the host in bytes (0 if unknown). */
 uint64_t bb_host_memory(void);
 
-/* Bytes of host memory a run of size n needs (for skipping). */
-uint64_t bb_host_bytes(size_t n);
+/* Bytes of host memory a run of size n of the primitives in prim_mask
+ * needs (for skipping). */
+uint64_t bb_host_bytes(size_t n, unsigned prim_mask);
 
 #ifdef __cplusplus
 }

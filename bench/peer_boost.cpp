@@ -48,8 +48,9 @@ struct bb_boost {
     bc::command_queue queue;
     bool markers = true;        // markers give profiling data
     const bb_devbufs *d = nullptr;
-    bc::buffer keys, keys_b, values, seg_ids, out, out2, work_k, work_v;
+    bc::buffer keys, keys_b, values, seg_ids, out, out2, work_k, work_v, work_k64;
     std::vector<cl_uint> got, got2;
+    std::vector<cl_ulong> got64;
     size_t count = 0;
     cl_uint scalar = 0;
 };
@@ -74,9 +75,12 @@ int reset(void *self, const bb_case *c, int do_poison, char *why, size_t cap)
     cl_command_queue q = b->queue.get();
     size_t bytes = c->n * sizeof(cl_uint);
     cl_int rc = CL_SUCCESS;
-    if (bytes && (bb_sorts_in_place(c->prim) || c->prim == BB_PARTITION))
+    if (bytes && bb_is_keys64(c->prim))
+        rc = clEnqueueCopyBuffer(q, b->d->keys64, b->d->work_k64, 0, 0, 2 * bytes, 0, nullptr,
+                                 nullptr);
+    else if (bytes && (bb_sorts_in_place(c->prim) || c->prim == BB_PARTITION))
         rc = clEnqueueCopyBuffer(q, b->d->keys, b->d->work_k, 0, 0, bytes, 0, nullptr, nullptr);
-    if (rc == CL_SUCCESS && bytes && c->prim == BB_SORT_PAIRS)
+    if (rc == CL_SUCCESS && bytes && bb_is_pairs_sort(c->prim))
         rc = clEnqueueCopyBuffer(q, b->d->values, b->d->work_v, 0, 0, bytes, 0, nullptr,
                                  nullptr);
     if (rc == CL_SUCCESS && bytes && do_poison && !bb_sorts_in_place(c->prim) &&
@@ -126,6 +130,17 @@ void algorithm(bb_boost *b, const bb_case *c)
     case BB_SORT_PAIRS:
         bc::sort_by_key(wk, wk + n, bc::make_buffer_iterator<cl_uint>(b->work_v, 0), b->queue);
         break;
+    case BB_SORT_KEYS64: {
+        bc::buffer_iterator<cl_ulong> wk64 = bc::make_buffer_iterator<cl_ulong>(b->work_k64, 0);
+        bc::sort(wk64, wk64 + n, b->queue);
+        break;
+    }
+    case BB_SORT_PAIRS64: {
+        bc::buffer_iterator<cl_ulong> wk64 = bc::make_buffer_iterator<cl_ulong>(b->work_k64, 0);
+        bc::sort_by_key(wk64, wk64 + n, bc::make_buffer_iterator<cl_uint>(b->work_v, 0),
+                        b->queue);
+        break;
+    }
     case BB_MERGE_KEYS: {
         it kb = bc::make_buffer_iterator<cl_uint>(b->keys_b, 0);
         bc::merge(k, k + c->na, kb, kb + (n - c->na), o, b->queue);
@@ -192,14 +207,18 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
     if (bb_sorts_in_place(c->prim) || c->prim == BB_PARTITION) from = b->d->work_k;
     b->got.resize(n ? n : 1);
     b->got2.resize(n ? n : 1);
+    b->got64.resize(bb_is_keys64(c->prim) && n ? n : 1);
     cl_int rc = CL_SUCCESS;
-    if (m && c->prim != BB_REDUCE)
+    if (n && bb_is_keys64(c->prim))
+        rc = clEnqueueReadBuffer(q, b->d->work_k64, CL_TRUE, 0, n * sizeof(cl_ulong),
+                                 b->got64.data(), 0, nullptr, nullptr);
+    else if (m && c->prim != BB_REDUCE)
         rc = clEnqueueReadBuffer(q, from, CL_TRUE, 0, m * sizeof(cl_uint), b->got.data(), 0,
                                  nullptr, nullptr);
     if (rc == CL_SUCCESS && m && by_key)
         rc = clEnqueueReadBuffer(q, b->d->out2, CL_TRUE, 0, m * sizeof(cl_uint), b->got2.data(),
                                  0, nullptr, nullptr);
-    if (rc == CL_SUCCESS && n && c->prim == BB_SORT_PAIRS)
+    if (rc == CL_SUCCESS && n && bb_is_pairs_sort(c->prim))
         rc = clEnqueueReadBuffer(q, b->d->work_v, CL_TRUE, 0, n * sizeof(cl_uint),
                                  b->got2.data(), 0, nullptr, nullptr);
     r->out = b->got.data();
@@ -207,6 +226,7 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
     r->count = b->count;
     r->scalar = b->scalar;
     r->poly = 0;
+    r->out64 = b->got64.data();
     return cl_check(rc, "clEnqueueReadBuffer", why, cap);
 }
 
@@ -243,10 +263,10 @@ const char *bb_boost_version(void)
 int bb_boost_supports(bb_prim p)
 {
     /* merge, but no merge of pairs (no merge_by_key); lower_bound of one
-     * value only (no vectorised search) */
+     * value only (no vectorised search); no histogram */
     return p != BB_SEGSCAN && p != BB_MERGE_PAIRS && p != BB_POLY && p != BB_LOWER_BOUND &&
            p != BB_LOWER_BOUND_SORTED && p != BB_RLE && !bb_is_segsort(p) && p != BB_TOPK &&
-           (unsigned)p < BB_PRIM_COUNT;
+           p != BB_HISTOGRAM && (unsigned)p < BB_PRIM_COUNT;
 }
 
 int bb_boost_impl(bb_boost *b, const bb_devbufs *d, const bb_case *c, bb_impl *im, char *why,
@@ -263,6 +283,7 @@ int bb_boost_impl(bb_boost *b, const bb_devbufs *d, const bb_case *c, bb_impl *i
         b->out2 = bc::buffer(d->out2, true);
         b->work_k = bc::buffer(d->work_k, true);
         b->work_v = bc::buffer(d->work_v, true);
+        b->work_k64 = bc::buffer(d->work_k64, true);
     } catch (const std::exception &e) {
         return fail(why, cap, "Boost.Compute buffers", e.what());
     }

@@ -26,6 +26,8 @@ typedef struct bb_devbufs {
     cl_mem coeffs;       /* float64                                            */
     cl_mem out, out2;    /* outputs, n uint32 each                             */
     cl_mem work_k, work_v; /* in-place work (sorts, partitions)                 */
+    cl_mem keys64;       /* the 64-bit sorts' uint64 keys (read only)          */
+    cl_mem work_k64;     /* their in-place work                                */
 } bb_devbufs;
 
 typedef struct bb_boost bb_boost;

@@ -21,6 +21,11 @@
 // thrust::lower_bound's vectorised form (uint64 indices; Thrust allocates
 // inside the timed call too). sort_less runs cub::DeviceMergeSort's
 // SortKeysCopy with a less functor (BB_LESS), CUB's comparison sort.
+// histogram runs cub::DeviceHistogram::HistogramEven with BB_HIST_BINS + 1
+// uint32 levels from 0 to BB_HIST_HI (exclusive), which bins exactly as
+// sk_histogram_even() does (see BB_HIST_BINS), into uint32 counters (n is
+// below 2^31 here), widened to uint64 when read back. sort_keys64 and
+// sort_pairs64 run DeviceRadixSort::SortKeys / SortPairs on uint64 keys.
 // Without a CUDA device every row says
 // "unavailable" and the exit status is 0.
 #include "bench_common.h"
@@ -67,11 +72,14 @@ struct cub_state {
     size_t cap = 0;
     uint32_t *keys = nullptr, *values = nullptr, *out = nullptr, *out2 = nullptr;
     uint32_t *seg_ids = nullptr, *offsets = nullptr;
+    uint64_t *keys64 = nullptr, *out64 = nullptr; // the 64-bit sorts' (where they run)
+    unsigned *hist = nullptr;                       // BB_HIST_BINS counters
     int *count = nullptr;
     void *temp = nullptr;
     size_t temp_bytes = 0;
     cudaEvent_t e0 = nullptr, e1 = nullptr;
     std::vector<uint32_t> got, got2;
+    std::vector<uint64_t> got64;
     size_t host_count = 0;
     bool ties_reordered = false;   // merge_pairs: equal keys' values out of input order
 };
@@ -90,30 +98,38 @@ int cuda_why(cudaError_t e, const char *what, char *why, size_t cap)
 
 void release(cub_state *s)
 {
-    void *p[] = {s->keys, s->values, s->out, s->out2, s->seg_ids, s->offsets, s->count, s->temp};
+    void *p[] = {s->keys,    s->values, s->out,  s->out2,  s->seg_ids,
+                 s->offsets, s->keys64, s->out64, s->hist, s->count, s->temp};
     for (void *q : p)
         if (q) cudaFree(q);
     s->keys = s->values = s->out = s->out2 = s->seg_ids = s->offsets = nullptr;
+    s->keys64 = s->out64 = nullptr;
+    s->hist = nullptr;
     s->count = nullptr;
     s->temp = nullptr;
     s->temp_bytes = 0;
     s->cap = 0;
 }
 
-int alloc(cub_state *s, size_t n, char *why, size_t cap)
+// Buffers for n elements; the 64-bit sorts' with `wide`, else one word.
+int alloc(cub_state *s, size_t n, bool wide, char *why, size_t cap)
 {
     release(s);
-    size_t u = (n ? n : 1) * sizeof(uint32_t);
+    size_t u = (n ? n : 1) * sizeof(uint32_t), u64 = (wide && n ? n : 1) * sizeof(uint64_t);
     CK(cudaMalloc(&s->keys, u), "cudaMalloc");
     CK(cudaMalloc(&s->values, u), "cudaMalloc");
     CK(cudaMalloc(&s->out, u + sizeof(uint32_t)), "cudaMalloc"); // or n - n / 2 uint64
     CK(cudaMalloc(&s->out2, u), "cudaMalloc");
     CK(cudaMalloc(&s->seg_ids, u), "cudaMalloc");
     CK(cudaMalloc(&s->offsets, u + sizeof(uint32_t)), "cudaMalloc");
+    CK(cudaMalloc(&s->keys64, u64), "cudaMalloc");
+    CK(cudaMalloc(&s->out64, u64), "cudaMalloc");
+    CK(cudaMalloc(&s->hist, BB_HIST_BINS * sizeof(unsigned)), "cudaMalloc");
     CK(cudaMalloc(&s->count, sizeof(int)), "cudaMalloc");
     s->cap = n;
     s->got.resize(n + 1);
     s->got2.resize(n ? n : 1);
+    s->got64.resize(wide && n > BB_HIST_BINS ? n : BB_HIST_BINS);
     return 0;
 }
 
@@ -231,6 +247,15 @@ cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
         return cub::DeviceSegmentedSort::StableSortKeys(temp, *bytes, s->keys, s->out, n,
                                                         static_cast<int>(c->nseg), s->offsets,
                                                         s->offsets + 1);
+    case BB_HISTOGRAM:
+        return cub::DeviceHistogram::HistogramEven(
+            temp, *bytes, s->keys, s->hist, static_cast<int>(BB_HIST_BINS + 1), uint32_t{0},
+            static_cast<uint32_t>(BB_HIST_HI), n);
+    case BB_SORT_KEYS64:
+        return cub::DeviceRadixSort::SortKeys(temp, *bytes, s->keys64, s->out64, n);
+    case BB_SORT_PAIRS64:
+        return cub::DeviceRadixSort::SortPairs(temp, *bytes, s->keys64, s->out64, s->values,
+                                               s->out2, n);
     default:
         return cudaErrorInvalidValue;
     }
@@ -262,7 +287,9 @@ void row_driver(const char *driver, bb_prim p, char *out, size_t cap)
 int upload(cub_state *s, const bb_case *c, char *why, size_t cap)
 {
     size_t u = c->n * sizeof(uint32_t);
-    if (u) CK(cudaMemcpy(s->keys, c->keys, u, cudaMemcpyHostToDevice), "cudaMemcpy");
+    if (u && c->keys) CK(cudaMemcpy(s->keys, c->keys, u, cudaMemcpyHostToDevice), "cudaMemcpy");
+    if (u && c->keys64)
+        CK(cudaMemcpy(s->keys64, c->keys64, 2 * u, cudaMemcpyHostToDevice), "cudaMemcpy");
     if (u && c->values)
         CK(cudaMemcpy(s->values, c->values, u, cudaMemcpyHostToDevice), "cudaMemcpy");
     if (c->seg_ids || bb_is_segsort(c->prim)) {
@@ -291,6 +318,9 @@ int reset(void *self, const bb_case *c, int poison, char *why, size_t cap)
         CK(cudaMemset(s->out, 0xA5, c->n * sizeof(uint32_t)), "cudaMemset");
         CK(cudaMemset(s->out2, 0xA5, c->n * sizeof(uint32_t)), "cudaMemset");
         CK(cudaMemset(s->count, 0xA5, sizeof(int)), "cudaMemset");
+        CK(cudaMemset(s->hist, 0xA5, BB_HIST_BINS * sizeof(unsigned)), "cudaMemset");
+        if (bb_is_keys64(c->prim))
+            CK(cudaMemset(s->out64, 0xA5, c->n * sizeof(uint64_t)), "cudaMemset");
     }
     CK(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     return 0;
@@ -307,6 +337,31 @@ int run(void *self, const bb_case *c, double *ms, char *why, size_t cap)
     CK(cudaEventSynchronize(s->e1), "cudaEventSynchronize");
     CK(cudaEventElapsedTime(&f, s->e0, s->e1), "cudaEventElapsedTime");
     *ms = f;
+    return 0;
+}
+
+// The uint64 results: the histogram's counts (widened), the 64-bit sorts'
+// keys (and values).
+int fetch64(cub_state *s, const bb_case *c, bb_result *r, char *why, size_t cap)
+{
+    size_t n = c->n;
+    r->out = s->got.data();
+    r->out2 = s->got2.data();
+    r->count = 0;
+    r->scalar = 0;
+    r->poly = 0;
+    if (c->prim == BB_HISTOGRAM) {
+        unsigned counts[BB_HIST_BINS];
+        CK(cudaMemcpy(counts, s->hist, sizeof counts, cudaMemcpyDeviceToHost), "cudaMemcpy");
+        for (size_t b = 0; b < BB_HIST_BINS; b++) s->got64[b] = counts[b];
+        return 0;
+    }
+    if (n)
+        CK(cudaMemcpy(s->got64.data(), s->out64, n * sizeof(uint64_t), cudaMemcpyDeviceToHost),
+           "cudaMemcpy");
+    if (n && c->prim == BB_SORT_PAIRS64)
+        CK(cudaMemcpy(s->got2.data(), s->out2, n * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+           "cudaMemcpy");
     return 0;
 }
 
@@ -331,6 +386,8 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
         m = s->host_count <= n ? s->host_count : 0;
     }
     if (c->prim == BB_REDUCE) m = 1;
+    r->out64 = s->got64.data();
+    if (c->prim == BB_HISTOGRAM || bb_is_keys64(c->prim)) return fetch64(s, c, r, why, cap);
     bool search = c->prim == BB_LOWER_BOUND || c->prim == BB_LOWER_BOUND_SORTED;
     if (search) m = 2 * (n - c->na); // uint64 indices, narrowed below
     if (m) CK(cudaMemcpy(s->got.data(), s->out, m * sizeof(uint32_t), cudaMemcpyDeviceToHost),
@@ -437,12 +494,16 @@ int main(int argc, char **argv)
         }
         size_t free_b = 0, total_b = 0;
         cudaMemGetInfo(&free_b, &total_b);
-        if ((uint64_t)n * 40u + (256u << 20) > free_b || n > (size_t)INT32_MAX) {
+        // 24 bytes an element of buffers and up to 16 of temporary storage;
+        // the 64-bit sorts' two buffers 16 more, their temporaries 12 more
+        bool wide = (o.prim_mask & BB_KEYS64_MASK) != 0;
+        if ((uint64_t)n * (wide ? 68u : 40u) + (256u << 20) > free_b ||
+            n > (size_t)INT32_MAX) {
             std::fprintf(stderr, "bench_cub: 2^%d does not fit the GPU; stopping there\n",
                          log2s[si]);
             break;
         }
-        if (host_mem && bb_host_bytes(n) > host_mem * 3 / 4) {
+        if (host_mem && bb_host_bytes(n, o.prim_mask) > host_mem * 3 / 4) {
             std::fprintf(stderr, "bench_cub: 2^%d does not fit host memory; stopping there\n",
                          log2s[si]);
             break;
@@ -450,7 +511,7 @@ int main(int argc, char **argv)
         double t_size = bb_now();
         char why[200];
         bb_inputs in;
-        if (bb_inputs_alloc(&in, n, o.seed) || alloc(&s, n, why, sizeof why)) {
+        if (bb_inputs_alloc(&in, n, o.seed) || alloc(&s, n, wide, why, sizeof why)) {
             std::fprintf(stderr, "bench_cub: 2^%d: out of memory\n", log2s[si]);
             bb_inputs_free(&in);
             break;

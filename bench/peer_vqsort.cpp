@@ -11,6 +11,9 @@
 // are packed as key << 32 | value into uint64 words: the values are the
 // input indices, so sorting the words gives the stable order, and the
 // words are unpacked after the last round (by the threads, slice by slice).
+// The 64-bit sorts sort uint64 keys as they are, and pairs of a uint64 key
+// and a uint32 value as 128-bit words (hwy::uint128_t: the key high, the
+// value low, ordered by both: the stable order again).
 #include "peer_vqsort.h"
 
 #include <hwy/contrib/sort/vqsort.h>
@@ -31,6 +34,8 @@ struct bb_vqsort {
     std::vector<uint32_t> keys, keys_tmp; // sort_keys: the result, merge scratch
     std::vector<uint32_t> vals;           // sort_pairs: the unpacked values
     std::vector<uint64_t> words, words_tmp; // sort_pairs: packed, merge scratch
+    std::vector<uint64_t> keys64, keys64_tmp; // the 64-bit sorts: the keys, merge scratch
+    std::vector<hwy::uint128_t> wide, wide_tmp; // sort_pairs64: packed, merge scratch
 };
 
 namespace {
@@ -142,12 +147,21 @@ int vq_reset(void *self, const bb_case *c, int poison, char *why, size_t cap)
 {
     bb_vqsort *v = static_cast<bb_vqsort *>(self);
     try {
-        v->keys.resize(c->n);
-        v->keys_tmp.resize(c->n);
+        if (bb_is_keys64(c->prim)) {
+            v->keys64.resize(c->n);
+            v->keys64_tmp.resize(c->n);
+        } else {
+            v->keys.resize(c->n);
+            v->keys_tmp.resize(c->n);
+        }
+        if (bb_is_pairs_sort(c->prim)) v->vals.resize(c->n);
         if (c->prim == BB_SORT_PAIRS) {
-            v->vals.resize(c->n);
             v->words.resize(c->n);
             v->words_tmp.resize(c->n);
+        }
+        if (c->prim == BB_SORT_PAIRS64) {
+            v->wide.resize(c->n);
+            v->wide_tmp.resize(c->n);
         }
     } catch (const std::exception &e) {
         std::snprintf(why, cap, "vqsort: %s", e.what());
@@ -155,6 +169,7 @@ int vq_reset(void *self, const bb_case *c, int poison, char *why, size_t cap)
     }
     if (poison) {
         std::fill(v->keys.begin(), v->keys.end(), 0xA5A5A5A5u);
+        std::fill(v->keys64.begin(), v->keys64.end(), 0xA5A5A5A5A5A5A5A5ull);
         std::fill(v->vals.begin(), v->vals.end(), 0xA5A5A5A5u);
     }
     return 0;
@@ -187,13 +202,50 @@ void sort_pairs(bb_vqsort *v, const bb_case *c)
     });
 }
 
+void sort_keys64(bb_vqsort *v, const bb_case *c)
+{
+    const uint64_t *in = c->keys64;
+    sort_threads(v, v->keys64.data(), v->keys64_tmp.data(), c->n,
+                 [in](uint64_t *dst, size_t lo, size_t hi) {
+                     std::memcpy(dst + lo, in + lo, (hi - lo) * sizeof *dst);
+                 });
+}
+
+void sort_pairs64(bb_vqsort *v, const bb_case *c)
+{
+    const uint64_t *k = c->keys64;
+    const uint32_t *val = c->values;
+    hwy::uint128_t *w = v->wide.data();
+    sort_threads(v, w, v->wide_tmp.data(), c->n,
+                 [k, val](hwy::uint128_t *dst, size_t lo, size_t hi) {
+                     for (size_t i = lo; i < hi; i++) {
+                         dst[i].lo = val[i];
+                         dst[i].hi = k[i];
+                     }
+                 });
+    uint64_t *ok = v->keys64.data();
+    uint32_t *ov = v->vals.data();
+    size_t n = c->n;
+    unsigned parts = n < (size_t)v->threads * 4096 ? 1 : v->threads;
+    run_threads(parts, [&](unsigned t) {
+        for (size_t i = share(n, parts, t); i < share(n, parts, t + 1); i++) {
+            ok[i] = w[i].hi;
+            ov[i] = (uint32_t)w[i].lo;
+        }
+    });
+}
+
 int vq_run(void *self, const bb_case *c, double *ms, char *why, size_t cap)
 {
     bb_vqsort *v = static_cast<bb_vqsort *>(self);
     double t0 = bb_now();
     try {
-        if (c->prim == BB_SORT_KEYS) sort_keys(v, c);
-        else sort_pairs(v, c);
+        switch (c->prim) {
+        case BB_SORT_KEYS: sort_keys(v, c); break;
+        case BB_SORT_PAIRS: sort_pairs(v, c); break;
+        case BB_SORT_KEYS64: sort_keys64(v, c); break;
+        default: sort_pairs64(v, c); break;
+        }
     } catch (const std::exception &e) {
         std::snprintf(why, cap, "vqsort: %s", e.what());
         return -1;
@@ -206,7 +258,8 @@ int vq_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
 {
     bb_vqsort *v = static_cast<bb_vqsort *>(self);
     (void)why, (void)cap;
-    *r = bb_result{v->keys.data(), c->prim == BB_SORT_PAIRS ? v->vals.data() : nullptr, 0, 0, 0};
+    *r = bb_result{v->keys.data(), bb_is_pairs_sort(c->prim) ? v->vals.data() : nullptr, 0, 0, 0,
+                   v->keys64.data()};
     return 0;
 }
 
@@ -245,7 +298,7 @@ const char *bb_vqsort_version(void)
 
 int bb_vqsort_supports(bb_prim p)
 {
-    return p == BB_SORT_KEYS || p == BB_SORT_PAIRS;
+    return p == BB_SORT_KEYS || p == BB_SORT_PAIRS || bb_is_keys64(p);
 }
 
 int bb_vqsort_impl(bb_vqsort *v, const bb_case *c, bb_impl *im, char *why, size_t cap)

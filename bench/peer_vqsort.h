@@ -31,7 +31,8 @@ const char *bb_vqsort_version(void);
 /* 1 when the peer sorts p's data: sort_keys (uint32 keys) and sort_pairs
  * (uint32 keys and values, packed key << 32 | value in a uint64 word and
  * sorted as such: the values are the input indices, so that order is the
- * stable one). */
+ * stable one); sort_keys64 (uint64 keys) and sort_pairs64 (uint64 keys and
+ * uint32 values, packed likewise in 128-bit words). */
 int bb_vqsort_supports(bb_prim p);
 
 /* Fills *im to run c on the host: a run copies (or packs) c's inputs, sorts

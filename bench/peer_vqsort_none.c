@@ -32,7 +32,7 @@ const char *bb_vqsort_version(void)
 
 int bb_vqsort_supports(bb_prim p)
 {
-    return p == BB_SORT_KEYS || p == BB_SORT_PAIRS;
+    return p == BB_SORT_KEYS || p == BB_SORT_PAIRS || bb_is_keys64(p);
 }
 
 int bb_vqsort_impl(bb_vqsort *v, const bb_case *c, bb_impl *im, char *why, size_t cap)
