@@ -111,6 +111,21 @@ run_cub() {
   "$build/bench/bench_cub" --csv "$dest/bench_cub.csv" --budget "$cub_budget" \
     "${extra[@]}" 2> >(tee "$dest/bench_cub.log" >&2)
 }
+# The scankit rows of $dest/PREFIX_<variant>_<round>.csv as one markdown
+# table (the variant in a column named COLUMN) in $dest/PREFIX.md, printed.
+variant_table() {
+  local prefix=$1 column=$2 f b
+  {
+    echo "| primitive | n | $column | round | ms |"
+    echo "| --- | --- | --- | --- | --- |"
+    for f in "$dest"/"$prefix"_*.csv; do
+      b=$(basename "$f" .csv); b=${b#"$prefix"_}
+      awk -F, -v variant="${b%_*}" -v round="${b##*_}" \
+        '$4 == "scankit" {print "| " $1 " | " $2 " | " variant " | " round " | " $7 " |"}' "$f"
+    done | sort -t'|' -k2,2 -k3,3n -k4,4 -k5,5
+  } > "$dest/$prefix.md"
+  cat "$dest/$prefix.md"
+}
 status=0
 case "$phase" in
   opencl)
@@ -147,16 +162,7 @@ case "$phase" in
         fi
       done
     done
-    {
-      echo "| primitive | n | spin | round | ms |"
-      echo "| --- | --- | --- | --- | --- |"
-      for f in "$dest"/lb_spin_*.csv; do
-        b=$(basename "$f" .csv); b=${b#lb_spin_}
-        awk -F, -v spin="${b%_*}" -v round="${b##*_}" \
-          '$4 == "scankit" {print "| " $1 " | " $2 " | " spin " | " round " | " $7 " |"}' "$f"
-      done | sort -t'|' -k2,2 -k3,3n -k4,4 -k5,5
-    } > "$dest/lb_spin.md"
-    cat "$dest/lb_spin.md"
+    variant_table lb_spin spin
     ;;
   bykey-lb)
     # bench/NOTES-gpu.md: Reduce by key and run-length encoding: the
@@ -178,16 +184,7 @@ case "$phase" in
           "${bk_args[@]}" || status=1
       done
     done
-    {
-      echo "| primitive | n | variant | round | ms |"
-      echo "| --- | --- | --- | --- | --- |"
-      for f in "$dest"/bykey_lb_*.csv; do
-        b=$(basename "$f" .csv); b=${b#bykey_lb_}
-        awk -F, -v variant="${b%_*}" -v round="${b##*_}" \
-          '$4 == "scankit" {print "| " $1 " | " $2 " | " variant " | " round " | " $7 " |"}' "$f"
-      done | sort -t'|' -k2,2 -k3,3n -k4,4 -k5,5
-    } > "$dest/bykey_lb.md"
-    cat "$dest/bykey_lb.md"
+    variant_table bykey_lb variant
     ;;
   hyperfine)
     read -r -a hf_extra <<< "${HYPERFINE_ARGS:-}"
