@@ -25,8 +25,9 @@
  * and writes its keys (and values) to their places.
  *
  * The look-back is lookback.cl's with SK_RADIX counters per tile in 32-bit
- * words (status and a count below 2^30: n < 2^30 on this path), zeroed by
- * the host (sk_sort_zero) before every launch. Where an earlier tile's
+ * words (status and a count below 2^30: n < 2^30 on this path), in two
+ * buffers the sweeps take in turns: each sweep zeroes the other one for
+ * the next (sk_os_zero), the digit count the first's. Where an earlier tile's
  * counts stay unpublished, the work-group counts that tile's digits itself
  * (sk_tile_count_digits, as the three-launch pass does) and goes on
  * (decoupled fallback, sk_os_bases). Counts and statuses steer the walk;
@@ -36,13 +37,18 @@
  * work-item lid, item k at lid * SK_ITEMS + k, conflict-free). */
 #define SK_OS_TILE_WORDS SK_PAD(SK_TILE)
 
-/* words[0 .. count) = 0: the digit counts and the look-back state start
- * from zero (a kernel rather than clEnqueueFillBuffer, whose stores
- * Oclgrind's uninitialised-value check does not see). */
-__kernel void sk_sort_zero(__global uint *words, ulong count)
+/* words[0 .. count) = 0 by every work-item of a launch: the digit counts
+ * start from zero (sk_sort_zero), and the look-back state of each sweep
+ * is zeroed as a side job of the launch before it (the digit count for
+ * the first sweep, each sweep for the next: no launch of its own). By
+ * kernels rather than clEnqueueFillBuffer, whose stores Oclgrind's
+ * uninitialised-value check does not see. */
+void sk_os_zero(__global uint *words, ulong count)
 {
     for (ulong i = get_global_id(0); i < count; i += get_global_size(0)) words[i] = 0;
 }
+
+__kernel void sk_sort_zero(__global uint *words, ulong count) { sk_os_zero(words, count); }
 
 /* The split's counters: for bucket c (0..15) and work-item t, a 16-bit
  * count in word (c % 8) * SK_WG + t, half c / 8 (low, high); words padded
@@ -163,8 +169,10 @@ void sk_os_count_key(SK_KEY_T key, SK_KEY_T flip, uint digits, uint shift0, uint
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *counts,
                           __global SK_KEY_T *partials, ulong n, uint digits, uint shift0,
-                          uint last_mask, SK_KEY_T flip)
+                          uint last_mask, SK_KEY_T flip, __global uint *state,
+                          ulong state_words)
 {
+    sk_os_zero(state, state_words);
     __local uint lh[SK_MAX_DIGITS * SK_RADIX];
     __local sk_bounds lb[SK_WG];
     uint lid = get_local_id(0);
@@ -383,7 +391,8 @@ ulong sk_os_tiles(ulong n) { return (n + SK_TILE - 1) / SK_TILE; }
 #define SK_OS_SWEEP_SIGNATURE                                                               \
     void sk_sort_onesweep(__global const SK_KEY_T *keys, __global SK_KEY_T *keys_out,       \
                           SK_OS_VALUE_PARAMS __global const uint *starts,                  \
-                          __global uint *state, ulong n, uint digit, uint shift, uint mask, \
+                          __global uint *state, __global uint *next_state,               \
+                          ulong next_words, ulong n, uint digit, uint shift, uint mask,  \
                           SK_KEY_T flip)
 
 #if defined(SK_OS_WARP_MATCH)
@@ -524,6 +533,7 @@ SK_OS_SWEEP_SIGNATURE
         }
     }
     sk_os_publish_late(state, tile, mask, lh, unused);
+    sk_os_zero(next_state, next_words);
 }
 
 #else /* ranking by local splits */
@@ -579,6 +589,7 @@ SK_OS_SWEEP_SIGNATURE
     }
 #endif
     sk_os_publish_late(state, tile, mask, lh, 0);
+    sk_os_zero(next_state, next_words);
 }
 #endif /* SK_OS_WARP_MATCH */
 #endif /* SK_ONESWEEP */

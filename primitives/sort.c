@@ -39,6 +39,7 @@
 /* Scratch buffers of this file (sk__scratch_get). */
 SK_SCRATCH_ID(sort_aux, "sort: key bounds, line buffers");
 SK_SCRATCH_ID(sort_state, "sort: look-back state");
+SK_SCRATCH_ID(sort_state2, "sort: look-back state of the next sweep");
 SK_SCRATCH_ID(sort_keys, "sort: keys ping-pong");
 SK_SCRATCH_ID(sort_values, "sort: values ping-pong");
 SK_SCRATCH_ID(sort_keys2, "sort: second keys scratch (pairs, odd pass count)");
@@ -140,8 +141,8 @@ typedef struct sort_job {
     uint64_t flip;                /* XOR-ed onto transformed keys */
     cl_mem hist;
     pass_digit first;             /* CPU shape: the digit the bounds pass counts */
-    cl_mem state;                 /* one sweep per digit: look-back state */
-    size_t state_words;
+    cl_mem state[2];              /* one sweep per digit: look-back state, */
+    size_t state_words;           /* the sweeps taking turns */
     cl_mem aux;                   /* CPU line scatter: lines, next digit's counts */
 } sort_job;
 
@@ -153,7 +154,6 @@ static sk_status launch(const sort_job *j, sk__args *a, size_t parts)
     return sk__args_launch(a, parts * local, local);
 }
 
-/* Reads back the AND and OR of all transformed keys of `keys`. */
 /* The AND and the OR over `parts` pairs of partials (AND, OR) on the device. */
 static sk_status reduce_bounds(sort_job *j, cl_mem partials, size_t parts, uint64_t *and_out,
                                uint64_t *or_out)
@@ -350,6 +350,19 @@ static unsigned sweep_mask(const sort_job *j, unsigned digit)
     return (1u << (width < rb ? width : rb)) - 1;
 }
 
+/* The look-back state of two sweeps: a tile counter and a word per tile
+ * and digit value each. */
+static sk_status open_sweep_state(sort_job *j)
+{
+    sk_status st = SK_OK;
+    size_t bytes = (1 + (j->p.parts << j->p.radix_bits)) * sizeof(cl_uint);
+    j->state_words = bytes / sizeof(cl_uint);
+    SK_TRY(sk__scratch_get(j->ctx, &sort_state, bytes, &j->state[0]));
+    SK_TRY(sk__scratch_get(j->ctx, &sort_state2, bytes, &j->state[1]));
+out:
+    return st;
+}
+
 /* One sweep per digit: counts every digit of the bit range and finds the
  * keys' AND and OR in one read of the keys, then scans the counts, back to
  * back, into where each digit value starts. */
@@ -362,6 +375,7 @@ static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint6
     cl_mem partials = NULL;
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, &sort_aux, 2 * groups * j->p.key_size, &partials));
+    SK_TRY(open_sweep_state(j));
     SK_TRY(zero_words(j, j->hist, words));
     sk__args a;
     sk__args_init(&a, ctx, j->p.prog, K_COUNT_DIGITS);
@@ -373,6 +387,8 @@ static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint6
     sk__arg_uint(&a, "shift0", j->r->begin_bit);
     sk__arg_uint(&a, "last_mask", sweep_mask(j, digits - 1));
     sk__arg_word(&a, "flip", j->p.key_size, j->flip);
+    sk__arg_mem(&a, j->state[0]);
+    sk__arg_ulong(&a, "state_words", j->state_words);
     SK_TRY(launch(j, &a, groups));
     SK_TRY(sk__scan_counts(ctx, SK_UINT32, j->hist, words));
     st = reduce_bounds(j, partials, groups, and_out, or_out);
@@ -380,34 +396,29 @@ out:
     return st;
 }
 
-/* One sweep: sort by digit number `digit` (counted from begin_bit). */
-static sk_status run_sweep(sort_job *j, const pass_bufs *b, unsigned digit, pass_digit pd)
+/* Sweep number i of the sort: sort by digit number `digit` (counted from
+ * begin_bit). Its look-back state, state[i % 2], starts zeroed (by the
+ * digit count for the first sweep); it zeroes the other's for the next
+ * sweep (none after the last): no launch of its own for the zeroing. */
+static sk_status run_sweep(sort_job *j, const pass_bufs *b, unsigned digit, pass_digit pd,
+                           unsigned i, bool last)
 {
     sk_context *ctx = j->ctx;
-    sk_status st = SK_OK;
-    SK_TRY(zero_words(j, j->state, j->state_words));
     sk__args a;
     sk__args_init(&a, ctx, j->p.prog, K_ONESWEEP);
     arg_pass_bufs(&a, j, b);
     sk__arg_mem(&a, j->hist);
-    sk__arg_mem(&a, j->state);
+    sk__arg_mem(&a, j->state[i % 2]);
+    sk__arg_mem(&a, j->state[(i + 1) % 2]);
+    sk__arg_ulong(&a, "next_words", last ? 0 : j->state_words);
     sk__arg_ulong(&a, "n", j->r->n);
     sk__arg_uint(&a, "digit", digit);
     sk__arg_uint(&a, "shift", pd.shift);
     sk__arg_uint(&a, "mask", pd.mask);
     sk__arg_word(&a, "flip", j->p.key_size, j->flip);
-    st = launch(j, &a, j->p.parts);
-out:
-    return st;
+    return launch(j, &a, j->p.parts);
 }
 
-/* The look-back state: a tile counter and a word per tile and digit value. */
-static sk_status open_sweep_state(sort_job *j)
-{
-    j->state_words = 1 + (j->p.parts << j->p.radix_bits);
-    return sk__scratch_get(j->ctx, &sort_state, j->state_words * sizeof(cl_uint),
-                           &j->state);
-}
 
 static unsigned lowest_bit(uint64_t x)
 {
@@ -495,12 +506,11 @@ static sk_status run_passes(sort_job *j, const pass_plan *pp, const pass_digit *
 {
     sk_context *ctx = j->ctx;
     sk_status st = SK_OK;
-    if (j->p.onesweep) SK_TRY(open_sweep_state(j));
     if (j->p.lines) SK_TRY(open_lines(j));
     for (unsigned i = 0; i < count && st == SK_OK; i++) {
         pass_bufs b = pass_buffers(pp, i, count);
         unsigned digit = (passes[i].shift - j->r->begin_bit) / j->p.radix_bits;
-        st = j->p.onesweep ? run_sweep(j, &b, digit, passes[i])
+        st = j->p.onesweep ? run_sweep(j, &b, digit, passes[i], i, i + 1 == count)
                            : run_pass(j, &b, passes[i], hist_source_of(j, passes, i),
                                       next_counted(j, passes, i, count));
     }
@@ -541,7 +551,7 @@ out:
 sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values)
 {
     if (r->n < 2) return SK_OK;
-    sort_job j = {ctx, r, sk__sort_plan_for(ctx, r), 0, NULL, {0, 0}, NULL, 0, NULL};
+    sort_job j = {ctx, r, sk__sort_plan_for(ctx, r), 0, NULL, {0, 0}, {NULL, NULL}, 0, NULL};
     j.flip = sort_flip(r->order, j.p.key_size);
     pass_plan pp = {keys, values, NULL, NULL, NULL, NULL};
     pass_digit passes[MAX_PASSES];
