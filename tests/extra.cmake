@@ -2,7 +2,9 @@
 #
 #   oclgrind_scan_kernels                every scan kernel under Oclgrind's race,
 #                                        uninitialised-value and API checks
-#   oclgrind_sort_kernels                every radix sort kernel, the same way
+#   oclgrind_sort_kernels_gpu, _gpu_volatile, _cpu
+#                                        every radix sort kernel, the same way
+#                                        (run.sh --sort-kernels's three passes)
 #   oclgrind_check_catches_planted_race  the same check fails on a planted race
 #   oclgrind_compact_kernels             every compaction kernel, the same way
 #   oclgrind_segscan_poly_kernels        every segmented-scan and polynomial kernel
@@ -66,12 +68,16 @@ target_link_libraries(og_planted_race PRIVATE scankit)
 set(SKT_OG_RUN ${CMAKE_CURRENT_SOURCE_DIR}/oclgrind/run.sh)
 add_test(NAME oclgrind_scan_kernels
   COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_driver>)
-add_test(NAME oclgrind_sort_kernels
-  COMMAND sh ${SKT_OG_RUN} --sort-kernels $<TARGET_FILE:og_sort>)
+# the radix sort's three passes (run.sh --sort-kernels), a test each
+foreach(pass IN ITEMS gpu gpu-volatile cpu)
+  string(REPLACE "-" "_" name "oclgrind_sort_kernels_${pass}")
+  add_test(NAME ${name}
+    COMMAND sh ${SKT_OG_RUN} --sort-kernels=${pass} $<TARGET_FILE:og_sort>)
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()
 add_test(NAME oclgrind_check_catches_planted_race
   COMMAND sh ${SKT_OG_RUN} --self-test $<TARGET_FILE:og_planted_race>)
-set_tests_properties(oclgrind_scan_kernels oclgrind_sort_kernels
-  oclgrind_check_catches_planted_race
+set_tests_properties(oclgrind_scan_kernels oclgrind_check_catches_planted_race
   PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME oclgrind_compact_kernels
   COMMAND sh ${SKT_OG_RUN} --scan-kernels $<TARGET_FILE:og_compact>)
@@ -112,7 +118,9 @@ set_tests_properties(oclgrind_sortby_kernels
 # Rough seconds of each (one process each, Oclgrind an interpreter): started
 # first in a fresh clone (tests/CMakeLists.txt says why), they overlap the
 # Criterion suites.
-set_tests_properties(oclgrind_sort_kernels PROPERTIES COST 120)
+set_tests_properties(oclgrind_sort_kernels_gpu PROPERTIES COST 70)
+set_tests_properties(oclgrind_sort_kernels_gpu_volatile PROPERTIES COST 45)
+set_tests_properties(oclgrind_sort_kernels_cpu PROPERTIES COST 30)
 set_tests_properties(oclgrind_compact_kernels PROPERTIES COST 30)
 set_tests_properties(oclgrind_segscan_poly_kernels PROPERTIES COST 25)
 set_tests_properties(oclgrind_scan_kernels PROPERTIES COST 15)

@@ -17,6 +17,11 @@
 #                                poll-volatile) without --data-races;
 #                                the CPU shape without --uninitialized (its
 #                                histogram scan is the uint32 add scan above)
+#   run.sh --sort-kernels=PASS DRIVER
+#                                one of those passes: gpu, gpu-volatile or
+#                                cpu (ctest runs each as a test of its own,
+#                                so that they share the cores and each has
+#                                its own time limit)
 #   run.sh --self-test PROGRAM [ARGS...]
 #                                passes when the first form FAILS on PROGRAM
 #                                because Oclgrind logged a data race (run it
@@ -37,7 +42,7 @@ OCLGRIND=${OCLGRIND:-oclgrind}
 ALL_CHECKS="--data-races --uninitialized --check-api"
 
 usage() {
-    echo "usage: run.sh [--self-test | --scan-kernels | --sort-kernels] PROGRAM [ARGS...]" >&2
+    echo "usage: run.sh [--self-test | --scan-kernels | --sort-kernels[=PASS]] PROGRAM [ARGS...]" >&2
     exit 2
 }
 
@@ -107,16 +112,23 @@ scan_kernels() {
         "$driver" --expect-oclgrind --cpu-builtin only
 }
 
+# One pass of the sort check ($1: gpu, gpu-volatile or cpu) on driver $2.
+sort_pass() {
+    case $1 in
+    gpu) check "$(log_for "$2" -gpu)" "$ALL_CHECKS" "$2" --expect-oclgrind --shape gpu ;;
+    gpu-volatile)
+        # The look-back polled by volatile loads, as on NVIDIA GPUs: a race by
+        # the OpenCL 1.2 model (reads not atomic), so every check but that one.
+        check "$(log_for "$2" -gpu-volatile)" "--uninitialized --check-api" \
+            "$2" --expect-oclgrind --shape gpu --hook poll-volatile
+        ;;
+    cpu) check "$(log_for "$2" -cpu)" "--data-races --check-api" "$2" --expect-oclgrind --shape cpu ;;
+    *) usage ;;
+    esac
+}
+
 sort_kernels() {
-    driver=$1
-    check "$(log_for "$driver" -gpu)" "$ALL_CHECKS" \
-        "$driver" --expect-oclgrind --shape gpu || return 1
-    # The look-back polled by volatile loads, as on NVIDIA GPUs: a race by
-    # the OpenCL 1.2 model (reads not atomic), so every check but that one.
-    check "$(log_for "$driver" -gpu-volatile)" "--uninitialized --check-api" \
-        "$driver" --expect-oclgrind --shape gpu --hook poll-volatile || return 1
-    check "$(log_for "$driver" -cpu)" "--data-races --check-api" \
-        "$driver" --expect-oclgrind --shape cpu
+    sort_pass gpu "$1" && sort_pass gpu-volatile "$1" && sort_pass cpu "$1"
 }
 
 # The planted race must make the check fail through the log alone (the
@@ -142,6 +154,7 @@ case "${1:-}" in
 --self-test) mode=self_test; shift ;;
 --scan-kernels) mode=scan_kernels; shift ;;
 --sort-kernels) mode=sort_kernels; shift ;;
+--sort-kernels=*) mode=sort_pass; pass=${1#--sort-kernels=}; shift ;;
 -*) usage ;;
 esac
 [ $# -ge 1 ] || usage
@@ -155,4 +168,5 @@ plain) check "$(log_for "$1" "")" "$ALL_CHECKS" "$@" || exit 1 ;;
 self_test) self_test "$@" || exit 1 ;;
 scan_kernels) [ $# -eq 1 ] || usage; scan_kernels "$1" || exit 1 ;;
 sort_kernels) [ $# -eq 1 ] || usage; sort_kernels "$1" || exit 1 ;;
+sort_pass) [ $# -eq 1 ] || usage; sort_pass "$pass" "$1" || exit 1 ;;
 esac
