@@ -38,8 +38,13 @@
  * meets both tile settings in the CPU shape (3 chunks or the default
  * ones). Every form meets every key width in both shapes, and both GPU
  * settings.
- * Where the form allows, the sorts of sorted output use a key type, value
- * size and tile setting test_sort.c builds too.
+ * The tile settings are test_sort.c's small and default ones, and the
+ * radix sorts of sorted output are mostly its programs: on the GPU those
+ * of uint32 and float32 keys with 8-byte values (or indices), int64 with
+ * 4-byte values, int8 and float16 with 8-byte values, all with small
+ * tiles, and with default tiles uint64 with 8-byte values and float64
+ * keys; in the CPU shape every 32- and 64-bit type's, int8 and float16
+ * with 4-byte values and uint16 keys.
  *
  * The narrowing case runs keys shaped for each of its outcomes (narrowed
  * at the first digit, later, never) in both shapes with small tiles at k
@@ -259,7 +264,7 @@ static void check_case(const topk_case *c, const void *keys)
  * program per form and setting; 0: the type does not run that setting).
  * Every type runs in both shapes; the GPU shape in one setting (int8: both,
  * the only 8-bit type), which runs every size there. Every form meets
- * every key width in each shape and both GPU settings; every key kind and
+ * every key width in each shape, and each GPU setting; every key kind and
  * every key width of two types or more meets both GPU settings. */
 typedef struct topk_plan_row {
     sk_type t;
