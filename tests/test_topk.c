@@ -4,21 +4,55 @@
  * (a stable sort of every key by value in IEEE totalOrder, then its first
  * k; not the library's bit transform).
  *
- * One case per key type x shape runs sizes with small tiles and chunks
- * (work-groups of 4 x 2 keys, 3 CPU chunks: a few keys already span
- * several parts) and sizes around the default tile and chunks. At every
- * size each key kind (random: for floats raw bits, so NaNs of both signs,
- * and +-0, +-inf mixed in; all equal; sorted; reversed; few unique, so
- * ties at the k-th key) meets k = 0, 1, a third of n, n - 1 and n; the
- * order (smallest or largest), the output (input order or sorted), the
- * form (keys, indices; for uint32 and float64 keys also 4- or 8-byte
- * values) and cl_mem or host take turns. Outputs are poisoned past k and
- * must stay so; inputs must come back unchanged; sk_select_nth_host gives
- * the k-th key of each host case. The narrowing case runs keys shaped for
- * each of its outcomes (narrowed at the first digit, later, never) in both
- * shapes at k on tile edges, and checks from the launches that it
- * narrowed where it should. Written-out cases pin which equal keys are
- * taken, IEEE specials, the launches of each shape and every status.
+ * One case per key type (int32, uint32, float32, int64, uint64, float64,
+ * int8, uint16, float16) x shape runs sizes 0, 1, 2, 3, 9, 25, 100 and
+ * 4097, 33001 (past the default GPU tile of 256 x 16 keys and the CPU
+ * shape's one work-item of 32768). At every size each key kind (random:
+ * for floats raw bits, so NaNs of both signs, and +-0, +-inf mixed in; all
+ * equal; sorted; reversed; few unique, so ties at the k-th key) meets k =
+ * 0, 1, a third of n, n - 1 and n (the two large sizes: one of the first
+ * three by turns); the order (smallest or largest), the output (input
+ * order or sorted) and cl_mem or host take turns. Outputs are poisoned
+ * past k and must stay so; inputs must come back unchanged;
+ * sk_select_nth_host gives the k-th key of each host case.
+ *
+ * Each key type x form (keys; indices; 4- or 8-byte values) x shape x GPU
+ * tile setting is a program PoCL compiles (with the digit histogram's, and
+ * the radix sort's for sorted output), so the build-time axes are covered
+ * pairwise, not as their product (TOPK_PLAN, checked by
+ * plan_should_cover_every_pair). Every type runs in both shapes, with the
+ * keys form (whose program the host cases' sk_select_nth_host builds
+ * anyway) and one more form (int8: all three others in each shape, being
+ * the only 8-bit type; float16 in the CPU shape and uint16 on the GPU: two,
+ * the 16-bit types sharing three forms). In the CPU shape, whose programs
+ * do not hold the tile setting, every type runs the small sizes with small
+ * tiles (3 chunks) and the large ones with the default chunks. In the GPU
+ * shape each type takes one tile setting, small (4 x 2 keys) or default,
+ * and runs every size in it; int8 takes both (small sizes with small
+ * tiles, large with default), so every key width meets both GPU settings,
+ * and so does every key kind (uint, int, float). Why not every type x GPU
+ * setting: a key type is its width and kind (SK_KEY_BITS x SK_KEY_KIND),
+ * and the setting acts on each of them apart, not on their product: the
+ * tile holds SK_WG x SK_ITEMS keys of the width, the kind only picks the
+ * bit transform applied to each key wherever it is loaded; and every type
+ * meets both tile settings in the CPU shape (3 chunks or the default
+ * ones). Every form meets every key width in both shapes, and both GPU
+ * settings.
+ * The tile settings are test_sort.c's small and default ones, and the
+ * radix sorts of sorted output are mostly its programs: on the GPU those
+ * of uint32 and float32 keys with 8-byte values (or indices), int64 with
+ * 4-byte values, int8 and float16 with 8-byte values, all with small
+ * tiles, and with default tiles uint64 with 8-byte values and float64
+ * keys; in the CPU shape every 32- and 64-bit type's, int8 and float16
+ * with 4-byte values and uint16 keys.
+ *
+ * The narrowing case runs keys shaped for each of its outcomes (narrowed
+ * at the first digit, later, never) in both shapes with small tiles at k
+ * on tile edges, and checks from the launches that it narrowed where it
+ * should. Written-out cases pin which equal keys are taken (by indices, or
+ * by values that are the input indices), IEEE specials, the launches of
+ * each shape and every status, in both shapes with small tiles (or the
+ * type's GPU setting): programs of the plan.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -215,11 +249,78 @@ static void check_case(const topk_case *c, const void *keys)
 
 /* ---- the matrix ------------------------------------------------------------------ */
 
-/* The form of turn `turn`: keys or indices for every key type; values of
- * 4 and 8 bytes too for uint32 and float64 (fewer programs to build). */
-static form form_of(sk_type t, unsigned turn)
+/* Forms as masks of the plan. */
+#define FK SKT_BIT(F_KEYS)
+#define FI SKT_BIT(F_INDICES)
+#define F4 SKT_BIT(F_VALUES4)
+#define F8 SKT_BIT(F_VALUES8)
+#define F_ALL (FK | FI | F4 | F8)
+
+/* Where each key type runs (pairwise over the build-time axes, see the
+ * header): beside the keys form (the selection alone, which every host
+ * case builds anyway for sk_select_nth_host), the forms of its CPU shape
+ * (a program per form for both tile settings: there they are run-time
+ * chunk counts) and of its GPU shape with small and with default tiles (a
+ * program per form and setting; 0: the type does not run that setting).
+ * Every type runs in both shapes; the GPU shape in one setting (int8: both,
+ * the only 8-bit type), which runs every size there. Every form meets
+ * every key width in each shape, and each GPU setting; every key kind and
+ * every key width of two types or more meets both GPU settings. */
+typedef struct topk_plan_row {
+    sk_type t;
+    unsigned cpu, gpu_small, gpu_default; /* masks of forms besides the keys */
+} topk_plan_row;
+
+static const topk_plan_row TOPK_PLAN[] = {
+    {SK_INT32, F4, 0, F4},        {SK_UINT32, FI, F8, 0},     {SK_FLOAT32, F8, FI, 0},
+    {SK_INT64, F4, F4, 0},        {SK_UINT64, F8, 0, F8},     {SK_FLOAT64, FI, 0, FI},
+    {SK_INT8, FI | F4 | F8, F8, FI | F4}, {SK_UINT16, F8, 0, FI | F4}, {SK_FLOAT16, FI | F4, F8, 0},
+};
+
+static const topk_plan_row *plan_of(sk_type t)
 {
-    return t == SK_UINT32 || t == SK_FLOAT64 ? (form)(turn % F_COUNT) : (form)(turn % 2);
+    for (size_t i = 0; i < COUNT_OF(TOPK_PLAN); i++)
+        if (TOPK_PLAN[i].t == t) return &TOPK_PLAN[i];
+    cr_assert_fail("%s has no row in the plan", sk_type_name(t));
+    return NULL;
+}
+
+/* The GPU setting of type t that runs the sizes of `small` tiles: that
+ * one where the plan has both, else the one it has. */
+static bool plan_gpu_small(sk_type t, bool small)
+{
+    const topk_plan_row *r = plan_of(t);
+    return r->gpu_small && r->gpu_default ? small : r->gpu_small != 0;
+}
+
+/* The forms (keys included) of type t in a shape and tile setting. */
+static unsigned plan_forms(sk_type t, sk_shape shape, bool small)
+{
+    const topk_plan_row *r = plan_of(t);
+    return FK | (shape != SK_SHAPE_GPU ? r->cpu : small ? r->gpu_small : r->gpu_default);
+}
+
+/* Forces the shape and the plan's tiles of type t for the sizes of `small`
+ * tiles; the setting it chose. */
+static bool plan_apply(sk_type t, sk_shape shape, bool small)
+{
+    bool s = shape == SK_SHAPE_GPU ? plan_gpu_small(t, small) : small;
+    skt_force_shape(shape);
+    if (s) skt_tiles_small();
+    else skt_tiles_default();
+    return s;
+}
+
+/* The form of turn `turn` among those of mask forms (by turns). */
+static form form_of(unsigned forms, unsigned turn)
+{
+    unsigned count = 0, pick;
+    for (int f = 0; f < F_COUNT; f++) count += (forms >> f) & 1u;
+    cr_assert(count > 0, "no form in the plan");
+    pick = turn % count;
+    for (int f = 0; f < F_COUNT; f++)
+        if ((forms >> f) & 1u && pick-- == 0) return (form)f;
+    return F_KEYS;
 }
 
 /* Small tiles (4 x 2 keys) and 3 CPU chunks. */
@@ -229,12 +330,13 @@ static const size_t small_sizes[] = {0, 1, 2, 3, 9, 25, 100};
 static const size_t default_sizes[] = {4097, 33001};
 
 /* Every key kind at k = 1, n / 3, n, 0, n - 1 (large sizes: one of the
- * first three by turns); order, output, form and cl_mem or host take
- * turns. The turns start from the key type, not from the seed: which
- * programs a run builds (forms and outputs of each type) is then the same
- * in every run, so the sanitizer pass finds them all in the normal pass's
- * cache and compiles nothing. */
-static void sweep(sk_type t, const size_t *sizes, size_t count, bool large, const char *cfg)
+ * first three by turns); order, output, form (among the plan's) and cl_mem
+ * or host take turns. The turns start from the key type, not from the
+ * seed, and the forms come from the plan: which programs a run builds is
+ * then the same in every run, so the sanitizer pass finds them all in the
+ * normal pass's cache and compiles nothing. */
+static void sweep(sk_type t, const size_t *sizes, size_t count, bool large, unsigned forms,
+                  const char *cfg)
 {
     unsigned turn = 3u * (unsigned)t;
     for (size_t s = 0; s < count; s++) {
@@ -246,7 +348,7 @@ static void sweep(sk_type t, const size_t *sizes, size_t count, bool large, cons
                 size_t k = ks_[large ? (kind + s) % 3 : j];
                 if (k > n) k = n; /* k = 1 of n = 0 */
                 topk_case c = {t,        n,      k,    (int)(turn % 2), (int)(turn / 2 % 2),
-                               (key_kind)kind, form_of(t, turn / 4), (turn / 3) % 2 == 1,
+                               (key_kind)kind, form_of(forms, turn / 4), (turn / 3) % 2 == 1,
                                cfg};
                 check_case(&c, keys);
             }
@@ -255,10 +357,13 @@ static void sweep(sk_type t, const size_t *sizes, size_t count, bool large, cons
     }
 }
 
+/* One case per key type of the plan x shape. */
 ParameterizedTestParameters(topk, should_match_the_stable_sort_reference)
 {
+    sk_type types[COUNT_OF(TOPK_PLAN)];
+    for (size_t i = 0; i < COUNT_OF(TOPK_PLAN); i++) types[i] = TOPK_PLAN[i].t;
     skt_params ps = {NULL, 0};
-    skt_params_add(&ps, NULL, 0, 1, 0, 0);
+    skt_params_add(&ps, types, COUNT_OF(types), 1, 0, 0);
     return skt_params_done(&ps);
 }
 
@@ -266,12 +371,65 @@ ParameterizedTest(const skt_param *p, topk, should_match_the_stable_sort_referen
 {
     sk_type t = (sk_type)p->type;
     skt_case_begin(p);
-    skt_force_shape(p->shape);
-    skt_tiles_set(4, 2, 3, 1);
-    sweep(t, small_sizes, COUNT_OF(small_sizes), false, skt_fmt("%s, small tiles", skt_params_name(p)));
-    skt_tiles_default();
-    sweep(t, default_sizes, COUNT_OF(default_sizes), true,
-          skt_fmt("%s, default tiles", skt_params_name(p)));
+    bool s = plan_apply(t, p->shape, true);
+    sweep(t, small_sizes, COUNT_OF(small_sizes), false, plan_forms(t, p->shape, s),
+          skt_fmt("%s, %s tiles", skt_params_name(p), s ? "small" : "default"));
+    s = plan_apply(t, p->shape, false);
+    sweep(t, default_sizes, COUNT_OF(default_sizes), true, plan_forms(t, p->shape, s),
+          skt_fmt("%s, %s tiles", skt_params_name(p), s ? "small" : "default"));
+}
+
+/* 0 unsigned, 1 signed, 2 float: SK_KEY_KIND. */
+static int key_kind_of(sk_type t)
+{
+    return t == SK_FLOAT16 || t == SK_FLOAT32 || t == SK_FLOAT64 ? 2
+           : t == SK_INT8 || t == SK_INT16 || t == SK_INT32 || t == SK_INT64 ? 1
+                                                                             : 0;
+}
+
+static unsigned width_index(sk_type t)
+{
+    size_t ks = sk_type_size(t);
+    return ks == 1 ? 0u : ks == 2 ? 1u : ks == 4 ? 2u : 3u;
+}
+
+/* The plan is what the header says: every type in both shapes; every
+ * form meets every key width in each shape and each GPU setting; every key
+ * kind, and every key width of two types or more, meets both GPU
+ * settings. */
+Test(topk, plan_should_cover_every_pair)
+{
+    unsigned cpu[4] = {0}, gpu[2][4] = {{0}}, kind_gpu[3] = {0}, width_gpu[4] = {0};
+    unsigned width_types[4] = {0};
+    const unsigned all = FI | F4 | F8;
+    for (size_t i = 0; i < COUNT_OF(TOPK_PLAN); i++) {
+        const topk_plan_row *r = &TOPK_PLAN[i];
+        unsigned w = width_index(r->t), g = 0;
+        cr_assert(r->cpu && (r->gpu_small || r->gpu_default), "%s: not in both shapes",
+                  sk_type_name(r->t));
+        cr_assert(((r->cpu | r->gpu_small | r->gpu_default) & ~all) == 0, "%s: no such form",
+                  sk_type_name(r->t));
+        cpu[w] |= r->cpu;
+        gpu[0][w] |= r->gpu_small;
+        gpu[1][w] |= r->gpu_default;
+        if (r->gpu_small) g |= 1u;
+        if (r->gpu_default) g |= 2u;
+        kind_gpu[key_kind_of(r->t)] |= g;
+        width_gpu[w] |= g;
+        width_types[w]++;
+    }
+    for (unsigned w = 0; w < 4; w++) {
+        cr_assert_eq(cpu[w], all, "%d-bit keys: not every form in the CPU shape", 8 << w);
+        cr_assert_eq(gpu[0][w] | gpu[1][w], all, "%d-bit keys: not every form on the GPU",
+                     8 << w);
+        cr_assert(width_types[w] < 2 || width_gpu[w] == 3u,
+                  "%d-bit keys: not both GPU settings", 8 << w);
+    }
+    for (int s = 0; s < 2; s++)
+        cr_assert_eq(gpu[s][0] | gpu[s][1] | gpu[s][2] | gpu[s][3], all,
+                     "not every form with %s GPU tiles", s ? "default" : "small");
+    for (int k = 0; k < 3; k++)
+        cr_assert_eq(kind_gpu[k], 3u, "key kind %d: not both GPU settings", k);
 }
 
 /* ---- narrowing ------------------------------------------------------------------ */
@@ -316,18 +474,19 @@ Test(topk, narrowing_keeps_every_semantic_at_every_outcome)
     uint32_t *keys = skt_malloc(n * sizeof *keys);
     unsigned turn = 0;
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
-        skt_force_shape((sk_shape)shape);
-        skt_tiles_small();
         for (int kind = 0; kind < N_COUNT; kind++) {
             sk_type t = kind == N_NANS ? SK_FLOAT32 : SK_UINT32;
             int narrowings = 0;
+            cr_assert(plan_apply(t, (sk_shape)shape, true), "%s: no small tiles",
+                      sk_type_name(t));
             for (size_t i = 0; i < n; i++) keys[i] = narrow_key((narrow_kind)kind, i);
             SKT_OK(sk_context_set_trace(skt_ctx, count_narrowings, &narrowings));
             for (size_t j = 0; j < COUNT_OF(ks_); j++, turn++) {
                 const char *cfg = skt_fmt("%s shape, small tiles, %s",
                                           skt_shape_name((sk_shape)shape), NARROW_NAMES[kind]);
                 topk_case c = {t, n, ks_[j], (int)(turn % 2), (int)(turn / 2 % 2), K_RANDOM,
-                               form_of(t, turn / 4), (turn / 3) % 2 == 1, cfg};
+                               form_of(plan_forms(t, (sk_shape)shape, true), turn / 4),
+                               (turn / 3) % 2 == 1, cfg};
                 check_case(&c, keys);
             }
             SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
@@ -341,54 +500,43 @@ Test(topk, narrowing_keeps_every_semantic_at_every_outcome)
     free(keys);
 }
 
-/* 8- and 16-bit keys, small tiles and sizes: an 8-bit integer in the CPU
- * shape (and the default tiles at 33001 keys), a 16-bit one in the GPU
- * shape, float16 in both (the programs of each type and shape add up). */
-ParameterizedTestParameters(topk, narrow_keys_should_match_the_stable_sort_reference)
-{
-    static const sk_type types[] = {SK_INT8, SK_UINT16, SK_FLOAT16};
-    skt_params ps = {NULL, 0};
-    skt_params_add(&ps, types, COUNT_OF(types), 1, 0, 0);
-    size_t kept = 0;
-    for (size_t i = 0; i < ps.n; i++) {
-        sk_type t = (sk_type)ps.v[i].type;
-        bool gpu = ps.v[i].shape == SK_SHAPE_GPU;
-        if (t == SK_FLOAT16 || gpu == (t == SK_UINT16)) ps.v[kept++] = ps.v[i];
-    }
-    ps.n = kept;
-    return skt_params_done(&ps);
-}
-
-ParameterizedTest(const skt_param *p, topk, narrow_keys_should_match_the_stable_sort_reference)
-{
-    static const size_t large[] = {33001};
-    sk_type t = (sk_type)p->type;
-    skt_case_begin(p);
-    skt_force_shape(p->shape);
-    skt_tiles_set(4, 2, 3, 1);
-    sweep(t, small_sizes, COUNT_OF(small_sizes), false,
-          skt_fmt("%s, small tiles", skt_params_name(p)));
-    if (t != SK_INT8) return;
-    skt_tiles_default(); /* (in the CPU shape) */
-    sweep(t, large, COUNT_OF(large), true, skt_fmt("%s, default tiles", skt_params_name(p)));
-}
-
 /* ---- cases written out --------------------------------------------------------------- */
 
-/* keys and indices of the host indices form, both shapes, small tiles. */
+/* The plan's first form of type t in a shape besides the keys. */
+static form plan_carrier(sk_type t, sk_shape shape, bool small)
+{
+    unsigned forms = plan_forms(t, shape, small) & ~FK;
+    return form_of(forms, 0);
+}
+
+/* keys and input indices of a host call of type t's plan in both shapes
+ * (small tiles, or the GPU setting the plan has): the indices form, or
+ * values of 4 or 8 bytes that are the input indices. */
 static void expect_topk(sk_type t, const void *keys, size_t n, size_t k, sk_sort_order o,
                         sk_topk_output out, const void *want_keys, const uint64_t *want_idx,
                         const char *what)
 {
     size_t ks = sk_type_size(t);
-    unsigned char got[16 * 8];
+    unsigned char got[16 * 8], vals[16 * 8], got_v[16 * 8];
     uint64_t idx[16];
-    cr_assert(k <= 16);
+    cr_assert(k <= 16 && n <= 16);
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
         const char *w = skt_fmt("%s, %s shape", what, skt_shape_name((sk_shape)shape));
-        skt_force_shape((sk_shape)shape);
-        skt_tiles_set(4, 2, 3, 1);
-        SKT_OK(sk_topk_indices_host(skt_ctx, t, keys, got, idx, n, k, o, out));
+        bool small = plan_apply(t, (sk_shape)shape, true);
+        form f = plan_carrier(t, (sk_shape)shape, small);
+        size_t vs = value_size(f);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t v = i;
+            memcpy(vals + i * vs, &v, vs); /* little-endian: the low bytes */
+        }
+        if (f == F_INDICES) SKT_OK(sk_topk_indices_host(skt_ctx, t, keys, got, idx, n, k, o, out));
+        else {
+            SKT_OK(sk_topk_pairs_host(skt_ctx, t, vs, keys, vals, got, got_v, n, k, o, out));
+            for (size_t i = 0; i < k; i++) {
+                idx[i] = 0;
+                memcpy(&idx[i], got_v + i * vs, vs);
+            }
+        }
         skt_expect_bytes(got, want_keys, k, ks, w);
         skt_expect_elems(SK_UINT64, idx, want_idx, k, w);
     }
@@ -473,7 +621,8 @@ static void note_launch(const sk_launch_record *r, void *user)
 }
 
 /* Each forced shape collects with its own launch (work-groups of the
- * tile, or one work-item per chunk), traced with its scalars; the
+ * tile, or one work-item per chunk), traced with its scalars (uint32 keys
+ * with small tiles, as the plan runs them); the
  * selection takes four digit passes for 32-bit keys, no sort in input
  * order. */
 Test(topk, each_shape_collects_with_its_launch_and_traces_it)
@@ -483,8 +632,7 @@ Test(topk, each_shape_collects_with_its_launch_and_traces_it)
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
         traced t = {0};
         bool gpu = shape == SK_SHAPE_GPU;
-        skt_force_shape((sk_shape)shape);
-        skt_tiles_set(4, 2, 3, 1);
+        cr_assert(plan_apply(SK_UINT32, (sk_shape)shape, true), "uint32: no small tiles");
         SKT_OK(sk_context_set_trace(skt_ctx, note_launch, &t));
         SKT_OK(sk_topk_keys_host(skt_ctx, SK_UINT32, keys, out, 50, 10, SK_ASCENDING,
                                  SK_TOPK_INPUT_ORDER));
