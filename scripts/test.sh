@@ -39,8 +39,10 @@
 # where a larger one takes no host path that the capped one (or another
 # test of that pass, which each cap names) does not take: test_scan's ~2^22
 # scans and reductions (300007), test_compact's large runs (2^17 + 3),
-# test_segscan's 140001 (33333). The kernels at those sizes are the normal
-# pass's to check.
+# test_segscan's 140001 (33333), and test_scan_paths's runs past the
+# streaming-store size (2^23 + 4099) for uint32 add only, the host path
+# being the same for every type and op there. The kernels at those sizes
+# are the normal pass's to check.
 #
 # The sanitizer pass leaves out what cannot run under the sanitizers or adds
 # nothing there (see SANITIZE_EXCLUDE), and finds its kernels in the normal
