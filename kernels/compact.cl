@@ -275,7 +275,7 @@ void sk_compact_select_lookback(SK_PARAMS, __global sk_lb_word *state, uint epoc
     for (uint p; (p = sk_lb_step(state, epoch, &w, &l)) != SK_LB_NONE;)
         sk_lb_fallback(state, epoch, &w, p,
                        sk_tile_count(src, flags, vsrc, (ulong)p * SK_TILE, n, t.s), &l);
-    ulong out = sk_lb_end(state, epoch, tile, kept, &w, &l);
+    ulong out = sk_lb_end(state, epoch, &w, &l);
     if (get_local_id(0) == 0 && tile == tiles - 1) *total = (SK_C)(out + kept);
     sk_tile_write(&t, kept, out, 0, out, 0, dst, vdst); /* (no rejected ones to place) */
     SK_LB_AFTER_OUTPUT();

@@ -445,7 +445,7 @@ void sk_lb_counter_fallback(__global sk_lb_word *state, uint epoch, uint c, SK_L
  *     sk_lb_walk w = sk_lb_begin(state, epoch, tile, total, input_stays);
  *     for (uint t; (t = sk_lb_step(state, epoch, &w, &l)) != SK_LB_NONE;)
  *         sk_lb_fallback(state, epoch, &w, t, <tile t reduced>, &l);
- *     prefix = sk_lb_end(state, epoch, tile, total, &w, &l);
+ *     prefix = sk_lb_end(state, epoch, &w, &l);
  *
  * every work-item alike (barriers): sk_lb_step walks back until a PREFIX
  * (SK_LB_NONE) or a tile whose word stayed empty for SK_LB_SPIN_LIMIT
@@ -673,12 +673,12 @@ void sk_lb_fallback(__global sk_lb_word *state, uint epoch, sk_lb_walk *w, uint 
     w->end = t;
 }
 
-/* Publishes this tile's inclusive prefix (unless sk_lb_step did); every
- * work-item gets the exclusive prefix. */
-SK_LB_T sk_lb_end(__global sk_lb_word *state, uint epoch, uint tile, SK_LB_T total,
-                  sk_lb_walk *w, __local sk_lb_local *l)
+/* Publishes this tile's inclusive prefix (unless sk_lb_step did; the tile
+ * and its total are the walk's, from sk_lb_begin); every work-item gets
+ * the exclusive prefix. */
+SK_LB_T sk_lb_end(__global sk_lb_word *state, uint epoch, sk_lb_walk *w,
+                  __local sk_lb_local *l)
 {
-    (void)tile, (void)total; /* the walk's own, from sk_lb_begin */
     if (!w->ended) {
         if (get_local_id(0) == 0) sk_lb_publish_prefix(state, epoch, w, l);
         SK_BARRIER();

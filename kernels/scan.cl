@@ -243,7 +243,7 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, u
     for (uint t; (t = sk_lb_step(state, epoch, &w, &l)) != SK_LB_NONE;)
         sk_lb_fallback(state, epoch, &w, t,
                        sk_tile_reduce(SK_IN_ARGS, (ulong)t * SK_TILE, n, lds, s), &l);
-    SK_T before = sk_lb_end(state, epoch, tile, total, &w, &l);
+    SK_T before = sk_lb_end(state, epoch, &w, &l);
 #endif
     sk_tile_store(SK_IN_ARGS, SK_OUT_ARGS, base, n, exclusive, sk_op(before, prefix), x, lds);
     SK_LB_AFTER_OUTPUT();
