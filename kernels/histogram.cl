@@ -25,7 +25,9 @@
  *
  * Element x goes to bin sk_bin(x), or to none (sk_bin returns bins):
  *   SK_EVEN, integers: lo <= x < hi, bin floor((x - lo) * bins / (hi - lo))
- *     computed exactly (64 x 64 -> 128-bit product, then a division);
+ *     computed exactly (64 x 64 -> 128-bit product, then a division: by the
+ *     host's multiplier for hi - lo where the product fits 64 bits, bit by
+ *     bit where it does not);
  *   SK_EVEN, floats: lo <= x < hi (NaN never), bin
  *     min(floor((x - lo) * scale), bins - 1), scale = bins / (hi - lo) as
  *     the host rounded it to SK_T; the subtraction and the product are each
@@ -47,17 +49,29 @@
 #endif
 
 #if defined(SK_EVEN)
-#define SK_BIN_PARAMS SK_T lo, SK_T hi, SK_T scale, ulong range
-#define SK_BIN_ARGS lo, hi, scale, range
+#define SK_BIN_PARAMS SK_T lo, SK_T hi, SK_T scale, ulong range, ulong magic, uint magic_l
+#define SK_BIN_ARGS lo, hi, scale, range, magic, magic_l
 
 #if !SK_IS_FLOAT
+/* floor(p / range) for every 64-bit p, by a multiplication: magic and
+ * magic_l = ceil(log2(range)) are the host's (Granlund and Montgomery,
+ * "Division by invariant integers using multiplication", 1994, fig. 4.1:
+ * magic = floor(2^64 (2^l - range) / range) + 1). A 64-bit division is a
+ * long subroutine on GPUs; this is a multiply-high, a subtraction and two
+ * shifts. */
+ulong sk_hist_div(ulong p, ulong magic, uint magic_l)
+{
+    ulong t = mul_hi(magic, p);
+    return (t + ((p - t) >> min(magic_l, 1u))) >> (magic_l > 0 ? magic_l - 1 : 0);
+}
+
 /* floor((d * bins) / range) for d < range, exactly: the 128-bit product's
  * high word is below range, so the quotient fits 64 bits; a restoring
  * division takes it bit by bit where the product does not fit 64 bits. */
-ulong sk_hist_scale(ulong d, ulong bins, ulong range)
+ulong sk_hist_scale(ulong d, ulong bins, ulong range, ulong magic, uint magic_l)
 {
     ulong plo = d * bins, phi = mul_hi(d, bins);
-    if (phi == 0) return plo / range;
+    if (phi == 0) return sk_hist_div(plo, magic, magic_l);
     ulong rem = phi, q = 0;
     for (int k = 63; k >= 0; k--) {
         ulong top = rem >> 63;
@@ -80,7 +94,7 @@ ulong sk_bin(SK_T x, SK_BIN_PARAMS, ulong bins)
     if (!(f < (SK_T)bins)) return bins - 1;
     return min((ulong)f, bins - 1);
 #else
-    return sk_hist_scale((ulong)((SK_UT)x - (SK_UT)lo), bins, range);
+    return sk_hist_scale((ulong)((SK_UT)x - (SK_UT)lo), bins, range, magic, magic_l);
 #endif
 }
 

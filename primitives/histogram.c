@@ -47,7 +47,37 @@ typedef struct hist_req {
      * (integers) or value (floats), the floats' scale, the integers' range */
     double lo, hi, scale;
     uint64_t lo_bits, hi_bits, range;
+    uint64_t magic;              /* division by range as a multiplication */
+    unsigned magic_l;            /* (histogram.cl, sk_hist_div) */
 } hist_req;
+
+/* floor(hi * 2^64 / d) for hi < d: a restoring division, bit by bit. */
+static uint64_t div_shifted(uint64_t hi, uint64_t d)
+{
+    uint64_t rem = hi, q = 0;
+    for (int k = 63; k >= 0; k--) {
+        uint64_t top = rem >> 63;
+        rem <<= 1;
+        q <<= 1;
+        if (top || rem >= d) {
+            rem -= d;
+            q |= 1;
+        }
+    }
+    return q;
+}
+
+/* The multiplier and l = ceil(log2 d) that divide by d >= 1 in
+ * histogram.cl's sk_hist_div: magic = floor(2^64 (2^l - d) / d) + 1, which
+ * fits 64 bits because 2^l - d < d. */
+static void divisor_magic(uint64_t d, uint64_t *magic, unsigned *l)
+{
+    unsigned bits = 0;
+    while (bits < 64 && ((uint64_t)1 << bits) < d) bits++;
+    uint64_t excess = (bits == 64 ? 0 : (uint64_t)1 << bits) - d; /* 2^l - d, mod 2^64 */
+    *magic = div_shifted(excess, d) + 1;
+    *l = bits;
+}
 
 static const char *const cl_types[SK_TYPE_COUNT] = {
 #define HIST_CL_TYPE_(suffix, value, name, bytes, cl, ...) [SK_##suffix] = cl,
@@ -111,6 +141,7 @@ static sk_status even_bounds(sk_context *ctx, hist_req *r)
         r->hi_bits = int_bits(r->type, r->hi);
         r->range = r->hi_bits - r->lo_bits;
         if (sk_type_size(r->type) == 4) r->range &= 0xffffffffu;
+        divisor_magic(r->range, &r->magic, &r->magic_l);
     }
     return SK_OK;
 }
@@ -272,6 +303,8 @@ static void args_bins(sk__args *a, const hist_req *r, cl_mem edges)
         sk__arg_word(a, "scale", es, 0);
     }
     sk__arg_ulong(a, "range", r->range);
+    sk__arg_ulong(a, "magic", r->magic);
+    sk__arg_uint(a, "magic_l", r->magic_l);
 }
 
 /* Counts validated buffers (n > 0) into counts. */

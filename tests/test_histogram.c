@@ -13,6 +13,7 @@
  * duplicates (empty bins). Counts are poisoned past bins and must stay so.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,6 +312,71 @@ Test(histogram, int64_over_the_whole_type_bins_exactly)
     skt_ref_histogram_even(SK_INT64, src, 6, lo, hi, 3, want);
     skt_expect_elems(SK_UINT64, counts, want, 3, "int64 over the whole type");
     cr_assert_eq(want[0] + want[1] + want[2], 6, "every element is in [lo, hi)");
+}
+
+/* Integer bins divide by hi - lo as a multiplication where (x - lo) * bins
+ * fits 64 bits (a reciprocal of the range), bit by bit where it does not:
+ * ranges of every shape (1, powers of two, one either side of them, the
+ * widest of the type), each with values at every bin's edges and random
+ * ones around the range, against the reference's plain division. */
+typedef struct range_case {
+    sk_type t;
+    double lo, hi;
+    size_t bins;
+} range_case;
+
+static void fill_range_case(const range_case *rc, uint64_t *v, size_t n)
+{
+    uint64_t lo = (uint64_t)rc->lo, w = (uint64_t)rc->hi - lo;
+    uint64_t top = rc->t == SK_UINT32 ? UINT32_MAX : UINT64_MAX;
+    size_t i = 0;
+    for (size_t b = 0; b <= rc->bins && i + 3 <= n / 2; b++) { /* each bin's first value */
+        uint64_t at = lo + (uint64_t)((double)w * (double)b / (double)rc->bins);
+        v[i++] = at, v[i++] = at - (at > 0), v[i++] = at + (at < top);
+    }
+    for (; i < n; i++) {
+        uint64_t r = skt_rand();
+        v[i] = skt_rand_below(2) ? lo + (w > 1 ? r % w : 0) : r & top;
+    }
+}
+
+ParameterizedTestParameters(histogram, integer_ranges_of_every_shape_bin_exactly)
+{
+    skt_params ps = {0};
+    const sk_type types[] = {SK_UINT32, SK_UINT64};
+    skt_params_add(&ps, types, 2, 1, 0, 0);
+    return skt_params_done(&ps);
+}
+
+ParameterizedTest(const skt_param *p, histogram, integer_ranges_of_every_shape_bin_exactly)
+{
+    const range_case cases[] = {
+        {SK_UINT32, 0, 1, 1},          {SK_UINT32, 7, 9, 2},
+        {SK_UINT32, 5, 8, 7},          {SK_UINT32, 0, 65536, 256},
+        {SK_UINT32, 3, 2147483651.0, 1000}, {SK_UINT32, 0, 2147483649.0, 3},
+        {SK_UINT32, 0, 4294967295.0, 256},  {SK_UINT32, 1, 4294967295.0, 4095},
+        {SK_UINT64, 0, 1000, 7},       {SK_UINT64, 0x1p40, 0x1p40 + 0x1p33 + 1, 999},
+        {SK_UINT64, 0, 0x1p63, 256},   {SK_UINT64, 1, 0x1p63 + 2048, 3},
+        {SK_UINT64, 0, 0x1p64 - 2048, 65537},
+    };
+    const size_t n = 4096;
+    skt_params_need_type(p);
+    skt_force_shape(p->shape);
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        const range_case *rc = &cases[k];
+        if (rc->t != (sk_type)p->type) continue;
+        uint64_t v[4096];
+        void *src = skt_malloc(n * sk_type_size(rc->t));
+        fill_range_case(rc, v, n);
+        for (size_t i = 0; i < n; i++) /* the low bytes: a little-endian host */
+            memcpy((char *)src + i * sk_type_size(rc->t), &v[i], sk_type_size(rc->t));
+        char what[96];
+        snprintf(what, sizeof what, "%s over [%.17g, %.17g), %zu bins", sk_type_name(rc->t),
+                 rc->lo, rc->hi, rc->bins);
+        hcall c = {rc->t, false, k % 2 == 0, n, rc->bins, rc->lo, rc->hi, src, NULL};
+        check_call(&c, what);
+        free(src);
+    }
 }
 
 /* ---- errors --------------------------------------------------------------------------- */
