@@ -19,6 +19,11 @@ static bool takes_lookback(const scan_op *op, const sk__tuning *t, bool input_st
     case SK_SCAN_PATH_REDUCE_THEN_SCAN: return false;
     case SK_SCAN_PATH_AUTO: break;
     }
+    /* A look-back of several words per tile (the by-key totals' value and
+     * count) is walked by one work-item per word: on the GPU shape
+     * reduce-then-scan was 2.2-2.6x faster from 2^22 to 2^28 and as fast at
+     * 2^20 (H100, bench/results/nvidia-h100-bykey-lb). */
+    if (t->shape == SK_SHAPE_GPU && op->lb_counters > 1) return false;
     return op->order_free;
 }
 

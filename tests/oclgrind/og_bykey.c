@@ -1,9 +1,10 @@
 /*
  * og_bykey.c - runs the by-key primitives' kernels at small sizes, for
- * Oclgrind: run-length encoding and reduce by key in one pass (GPU shape:
- * kernels/bykey_lift_io.cl in scan.cl, its single pass with two look-back
- * counters per tile, segscan_totals_codec.cl, at wg=8 x 4 over ten tiles:
- * one work-group alone walks up to eight;
+ * Oclgrind: run-length encoding and reduce by key (GPU shape:
+ * kernels/bykey_lift_io.cl in scan.cl, by reduce-then-scan and by the
+ * single pass with two look-back counters per tile,
+ * segscan_totals_codec.cl, at wg=8 x 4 over ten tiles: one work-group
+ * alone walks up to eight;
  * CPU shape: segscan.cl's chunk totals by key), and the head flags kernel
  * (kernels/bykey.cl) with the segmented-scan and compaction kernels under
  * the scans and unique by key.
@@ -26,8 +27,9 @@
  * plugin cannot check: the CPU shape's unique by key (its compaction
  * offsets come from the uint32 add scan's 8-wide code, see og_compact.c)
  * and the GPU shape's encoding (struct padding, see runs_here). The GPU
- * shape's fused scan runs at wg=8 x 4 only, once more with the test hook
- * withhold (primitives/sk_testing.h): tiles keep their totals to
+ * shape's totals by key take reduce-then-scan by default (wg=4 x 2 here)
+ * and the fused single pass when asked: at wg=8 x 4, once more with the
+ * test hook withhold (primitives/sk_testing.h): tiles keep their totals to
  * themselves, so the work-groups after them reduce those tiles (decoupled
  * fallback, both look-back words). The largest size runs first in each
  * configuration, so no grow-only scratch buffer is re-created inside one.
@@ -46,7 +48,10 @@
 
 static const og_config configs[] = {
     {"gpu wg=4 items=2", SK_SHAPE_GPU, .wg = 4, .items = 2, .sizes = {60, 17, 1}},
-    {"gpu wg=8 items=4", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N, 45}},
+    /* The GPU shape takes reduce-then-scan by default; the single pass when
+     * asked (the tiles-withheld configuration too). */
+    {"gpu wg=8 items=4, single pass", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N, 45},
+     .path = SK_SCAN_PATH_LOOKBACK},
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
      .sizes = {60, 2, 1}},
     {"cpu default chunks", SK_SHAPE_CPU, .sizes = {40}},
@@ -54,7 +59,7 @@ static const og_config configs[] = {
      * fallback reduces them (the encoding and the reduction only: the
      * other kernels' fallbacks run in og_driver and og_compact). */
     {"gpu wg=8 items=4, tiles withheld", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N},
-     .hooks = SK__TEST_LB_WITHHOLD},
+     .path = SK_SCAN_PATH_LOOKBACK, .hooks = SK__TEST_LB_WITHHOLD},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
@@ -173,7 +178,7 @@ static bool runs_here(const og_harness *h, const og_config *c, og_op op)
     bool second = gpu ? op == RLE : op == UNIQUE;
     if (h->select != OG_ALL && (h->select == OG_ONLY_CPU_BUILTIN) != second) return false;
     if (c->hooks & SK__TEST_LB_WITHHOLD) return totals;
-    return !(totals && gpu && !(c->wg == 8 && c->items == 4));
+    return true;
 }
 
 static int run_config(og_state *g, const og_config *c)
