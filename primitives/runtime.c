@@ -6,6 +6,7 @@
 #include "sk_internal.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,15 @@ static void scratch_release(sk__scratch_list *l)
 {
     for (size_t i = 0; i < l->count; i++)
         if (l->v[i].mem) clReleaseMemObject(l->v[i].mem);
+    l->count = 0;
+}
+
+/* The context's own scratch buffers released (regions are sub-buffers of
+ * the caller's: scratch_release()). */
+static void own_scratch_release(sk_context *ctx)
+{
+    sk__scratch_list *l = &ctx->scratch;
+    for (size_t i = 0; i < l->count; i++) sk__free_buffer(ctx, l->v[i].mem, l->v[i].bytes);
     l->count = 0;
 }
 
@@ -297,7 +307,7 @@ sk_status sk_context_trim(sk_context *ctx)
     SK_CL_TRY(ctx, clFinish(ctx->queue));
     /* (the look-back state's epochs start again with the zeroing of its
      * next buffer) */
-    scratch_release(&ctx->scratch);
+    own_scratch_release(ctx);
     regions_release(ctx);
     sk__host_slots_release(ctx);
     sk__program_cache_free(ctx);
@@ -313,7 +323,7 @@ void sk_context_free(sk_context *ctx)
     profile_clear(ctx);
     free(ctx->events);
     sk__program_cache_free(ctx);
-    scratch_release(&ctx->scratch);
+    own_scratch_release(ctx);
     free(ctx->scratch.v);
     regions_release(ctx);
     free(ctx->regions.v);
@@ -497,6 +507,30 @@ out:
     return st;
 }
 
+/* ---- the context's own buffers --------------------------------------------------------- */
+
+sk_status sk__new_buffer(sk_context *ctx, size_t bytes, const char *what, cl_mem *out)
+{
+    cl_int rc = CL_SUCCESS;
+    *out = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &rc);
+    if (rc != CL_SUCCESS) {
+        *out = NULL;
+        char call[96];
+        snprintf(call, sizeof call, "clCreateBuffer(%s)", what);
+        return sk__fail_cl(ctx, rc, call);
+    }
+    ctx->own_bytes += bytes;
+    if (ctx->own_bytes > ctx->own_peak) ctx->own_peak = ctx->own_bytes;
+    return SK_OK;
+}
+
+void sk__free_buffer(sk_context *ctx, cl_mem mem, size_t bytes)
+{
+    if (!mem) return;
+    clReleaseMemObject(mem);
+    ctx->own_bytes -= bytes;
+}
+
 /* ---- scratch ------------------------------------------------------------------------ */
 
 const sk__scratch_id sk__scratch_host = {"host-array input", true};
@@ -529,13 +563,13 @@ static sk_status own_scratch(sk_context *ctx, const sk__scratch_id *id, size_t b
     if (st != SK_OK) return st;
     if (want > ctx->desc.max_alloc_bytes) want = bytes;
     if (s->mem) {
-        clReleaseMemObject(s->mem);
+        sk__free_buffer(ctx, s->mem, s->bytes);
         s->mem = NULL;
         s->bytes = 0;
     }
-    cl_int rc = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, want, NULL, &rc);
-    if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clCreateBuffer(scratch)");
+    cl_mem m = NULL;
+    st = sk__new_buffer(ctx, want, "scratch", &m);
+    if (st != SK_OK) return st;
     s->mem = m;
     s->bytes = want;
     *out = m;

@@ -184,6 +184,9 @@ struct sk_context {
     size_t max_wg_size;            /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     cl_ulong local_mem_bytes;
     bool little_endian;            /* CL_DEVICE_ENDIAN_LITTLE */
+    uint64_t own_bytes;            /* device bytes of sk__new_buffer()'s buffers now */
+    uint64_t own_peak;             /* their most since the context began (or the
+                                      last sk__test_device_peak() reset) */
     bool nv_warps;                 /* NVIDIA GPU of compute capability 7.0 and up:
                                       kernels may use warp instructions (inline PTX) */
 
@@ -328,6 +331,15 @@ sk_status sk__scratch_get(sk_context *ctx, const sk__scratch_id *id, size_t byte
  * forms check every device copy they will make before they make the
  * first. */
 sk_status sk__fits_device(sk_context *ctx, size_t bytes, const char *what);
+
+/* A read-write buffer of `bytes` (at least 1) of the context's own, counted
+ * in own_bytes (and own_peak) until sk__free_buffer() releases it; `what`
+ * names it in the error. Every buffer the library itself allocates on the
+ * device is made here (sub-buffers of the caller's scratch are not). */
+sk_status sk__new_buffer(sk_context *ctx, size_t bytes, const char *what, cl_mem *out);
+
+/* Releases mem (NULL: nothing) made by sk__new_buffer() with `bytes`. */
+void sk__free_buffer(sk_context *ctx, cl_mem mem, size_t bytes);
 
 /* The start of a call (SK_ENTER): the last failure cleared, the caller's
  * scratch free to carve from offset 0 again. */

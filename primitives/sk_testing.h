@@ -14,6 +14,9 @@
 
 #include "scankit.h"
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /* Test hooks, bit flags (combine with |). */
 typedef enum sk__test_hook {
     /* SK_LB_REDUCE_ALL (kernels/scan.cl): the CPU shape's look-back walks
@@ -68,6 +71,16 @@ SK_API unsigned sk__test_hook_from_name(const char *name);
  *  that small inputs take the paths of many pieces.
  *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
 SK_API sk_status sk__test_set_stream_piece(sk_context *ctx, size_t bytes);
+
+/*! sk__test_device_peak() :
+ *  The most device memory the buffers of ctx's own (its scratch, a stream
+ *  sort's run buffers; not the caller's scratch) held at once since the
+ *  context began or the last reset, in *peak, and what they hold now in
+ *  *now (either may be NULL). With `reset`, the peak then starts again
+ *  from what they hold now.
+ *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
+SK_API sk_status sk__test_device_peak(sk_context *ctx, bool reset, uint64_t *peak,
+                                      uint64_t *now);
 
 /*! sk__test_set_segsort_bounds() :
  *  The segmented sorts of ctx take segments longer than `big` keys (0: as

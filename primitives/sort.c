@@ -529,12 +529,16 @@ static sk_status open_scratch(sort_job *j, unsigned count, pass_plan *pp)
     const sort_req *r = j->r;
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, &sort_keys, r->n * j->p.key_size, &pp->tmp_k));
-    /* The caller's scratch (measured with every pass, whose count may be
-     * even) has no second buffers: an odd count ends with a copy. Pairs
-     * take them on the CPU shape only (twice the scratch; on a GPU the
-     * memory is the scarcer). */
-    bool own = !ctx->caller_scratch && !sk__measuring(ctx);
-    bool second = own && count % 2 == 1 && count >= 3 && (!r->value_size || !j->p.gpu);
+    /* Second buffers take turns with the first so that an odd count of
+     * passes ends in the keys' buffer without a copy; only where every
+     * digit's pass makes an odd count too, so that measuring (every pass
+     * counts) sizes what a sort takes, and a sort never takes more (a
+     * stream sort's device budget, the caller's scratch). Otherwise an odd
+     * count ends with a copy. Pairs take them on the CPU shape only (twice
+     * the scratch; on a GPU the memory is the scarcer). */
+    unsigned every = (r->end_bit - r->begin_bit + j->p.radix_bits - 1) / j->p.radix_bits;
+    bool odd = count % 2 == 1 && every % 2 == 1;
+    bool second = odd && count >= 3 && (!r->value_size || !j->p.gpu);
     if (r->value_size)
         SK_TRY(sk__scratch_get(ctx, &sort_values, r->n * r->value_size, &pp->tmp_v));
     if (second && !r->value_size)

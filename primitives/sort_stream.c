@@ -333,20 +333,13 @@ static sk_status plan_runs(ss *s)
                     (unsigned long long)dev, (unsigned long long)host);
 }
 
-static sk_status new_buffer(ss *s, cl_mem_flags flags, size_t bytes, cl_mem *out)
-{
-    cl_int rc = CL_SUCCESS;
-    *out = clCreateBuffer(s->ctx->context, flags, bytes ? bytes : 1, NULL, &rc);
-    if (rc == CL_SUCCESS) return SK_OK;
-    *out = NULL;
-    return sk__fail_cl(s->ctx, rc, "clCreateBuffer(stream sort)");
-}
-
 static void release_device(ss *s)
 {
     clFinish(s->ctx->queue);
-    for (int p = 0; p < 2; p++)
-        if (s->dev[p]) clReleaseMemObject(s->dev[p]), s->dev[p] = NULL;
+    for (int p = 0; p < 2; p++) {
+        sk__free_buffer(s->ctx, s->dev[p], s->dev_cap * s->es[p]);
+        s->dev[p] = NULL;
+    }
     s->dev_cap = 0;
 }
 
@@ -362,9 +355,9 @@ static sk_status open_device(ss *s, size_t cap)
     release_device(s);
     s->sent[0] = s->sent[1] = 0;
     SK_TRY(measure_scratch(s, cap, &scratch));
-    SK_TRY(new_buffer(s, CL_MEM_READ_WRITE, cap * s->es[0], &s->dev[0]));
-    if (s->parts == 2) SK_TRY(new_buffer(s, CL_MEM_READ_WRITE, cap * s->es[1], &s->dev[1]));
-    s->dev_cap = cap;
+    s->dev_cap = cap; /* (what release_device() frees) */
+    for (int p = 0; p < s->parts; p++)
+        SK_TRY(sk__new_buffer(s->ctx, cap * s->es[p], "stream sort", &s->dev[p]));
     size_t align = s->ctx->base_align;
     uint64_t used = align_up(cap * s->es[0], align) + align_up(cap * s->es[1], align) + scratch;
     if (used > s->st.device_bytes) s->st.device_bytes = used;

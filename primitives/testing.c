@@ -37,6 +37,15 @@ sk_status sk__test_set_stream_piece(sk_context *ctx, size_t bytes)
     return SK_OK;
 }
 
+sk_status sk__test_device_peak(sk_context *ctx, bool reset, uint64_t *peak, uint64_t *now)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    if (peak) *peak = ctx->own_peak;
+    if (now) *now = ctx->own_bytes;
+    if (reset) ctx->own_peak = ctx->own_bytes;
+    return SK_OK;
+}
+
 sk_status sk__test_set_segsort_bounds(sk_context *ctx, size_t big, size_t alone_from)
 {
     if (!ctx) return SK_E_INVALID_ARG;
