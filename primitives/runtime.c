@@ -202,6 +202,11 @@ static sk_status context_read_device(sk_context *ctx)
     SK_CL_TRY(ctx, clGetDeviceInfo(ctx->device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little,
                                    NULL));
     ctx->little_endian = little != CL_FALSE;
+    cl_bool unified = CL_FALSE;
+    if (clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified,
+                        NULL) != CL_SUCCESS)
+        unified = CL_FALSE;
+    ctx->host_memory = !ctx->desc.is_gpu && unified != CL_FALSE;
     ctx->nv_warps = sk__tuning_warps(ctx);
     SK_TRY(read_base_align(ctx));
     st = disk_cache_choose(ctx);

@@ -184,6 +184,8 @@ struct sk_context {
     size_t max_wg_size;            /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     cl_ulong local_mem_bytes;
     bool little_endian;            /* CL_DEVICE_ENDIAN_LITTLE */
+    bool host_memory;              /* a CPU device computing in host memory: a mapped
+                                      buffer is its own memory, no copy */
     uint64_t own_bytes;            /* device bytes of sk__new_buffer()'s buffers now */
     uint64_t own_peak;             /* their most since the context began (or the
                                       last sk__test_device_peak() reset) */

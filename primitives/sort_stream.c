@@ -87,6 +87,9 @@ typedef struct ss {
     stage stage[2][2];       /* [set][part]: the merge's two stagings */
     int set;                 /* the staging in use */
     int pin;                 /* new staging memory is pinned, where the device gives it */
+    unsigned char *direct[2];/* the device buffers mapped: the first run is read
+                                straight into them (NULL: through the staging) */
+    size_t direct_cap;       /* elements they hold */
     unsigned char peek[8];   /* bytes of the next run read while probing for the end */
     size_t peek_len;
     /* runs */
@@ -470,8 +473,81 @@ static void pin_for_merge(ss *s)
     }
 }
 
+/* ---- straight into the device's memory ---------------------------------------------- */
+
+/* On a device that computes in host memory (a CPU device), a mapped buffer
+ * is the device's own memory: the first run is read straight into the
+ * buffers it will be sorted in, and when it is the whole input it is
+ * written out from there, without the staging and its two copies (and
+ * the staging's memory, which a fresh process first has to fault in). */
+static sk_status map_direct(ss *s, size_t n)
+{
+    for (int p = 0; p < s->parts; p++) {
+        cl_int rc = CL_SUCCESS;
+        s->direct[p] = clEnqueueMapBuffer(s->ctx->queue, s->dev[p], CL_TRUE,
+                                          CL_MAP_WRITE_INVALIDATE_REGION, 0, n * s->es[p], 0,
+                                          NULL, NULL, &rc);
+        if (rc != CL_SUCCESS) {
+            s->direct[p] = NULL;
+            return sk__fail_cl(s->ctx, rc, "clEnqueueMapBuffer(stream sort)");
+        }
+    }
+    s->direct_cap = n;
+    return SK_OK;
+}
+
+static sk_status unmap_direct(ss *s)
+{
+    sk_status st = SK_OK;
+    for (int p = 0; p < 2; p++) {
+        if (!s->direct[p]) continue;
+        cl_int rc = clEnqueueUnmapMemObject(s->ctx->queue, s->dev[p], s->direct[p], 0, NULL,
+                                            NULL);
+        if (rc != CL_SUCCESS && st == SK_OK) st = sk__fail_cl(s->ctx, rc, "clEnqueueUnmapMemObject");
+        s->direct[p] = NULL;
+    }
+    return st;
+}
+
+/* The input goes on past the buffers mapped for it: the bytes of each
+ * part read into them so far move to the staging, and the runs take the
+ * staging's way. */
+static sk_status leave_direct(ss *s, size_t keys_bytes, size_t values_bytes)
+{
+    const size_t bytes[2] = {keys_bytes, values_bytes};
+    for (int p = 0; p < s->parts; p++) {
+        if (!s->direct[p] || !bytes[p]) continue;
+        sk_status st = stage_reserve(s, p, bytes[p]);
+        if (st != SK_OK) return st;
+        stage_put(s, p, 0, s->direct[p], bytes[p]);
+    }
+    return unmap_direct(s);
+}
+
+/* The first n sorted elements of part p written out from the device's
+ * memory, mapped, piece by piece. */
+static sk_status write_mapped(ss *s, int p, size_t n)
+{
+    size_t bytes = n * s->es[p];
+    cl_int rc = CL_SUCCESS;
+    if (bytes == 0) return SK_OK; /* (no buffers are made for no elements) */
+    unsigned char *at = clEnqueueMapBuffer(s->ctx->queue, s->dev[p], CL_TRUE, CL_MAP_READ, 0,
+                                           bytes, 0, NULL, NULL, &rc);
+    if (rc != CL_SUCCESS) return sk__fail_cl(s->ctx, rc, "clEnqueueMapBuffer(stream sort)");
+    sk_status st = SK_OK;
+    for (size_t off = 0; off < bytes && st == SK_OK; off += s->piece[p]) {
+        size_t len = min_size(s->piece[p], bytes - off);
+        progress(s, "writing", len, s->st.count * elem_bytes(s));
+        st = write_out(s, p, at + off, len);
+    }
+    rc = clEnqueueUnmapMemObject(s->ctx->queue, s->dev[p], at, 0, NULL, NULL);
+    if (rc != CL_SUCCESS && st == SK_OK) st = sk__fail_cl(s->ctx, rc, "clEnqueueUnmapMemObject");
+    return st;
+}
+
 static void close_all(ss *s)
 {
+    unmap_direct(s);
     release_device(s);
     for (int set = 0; set < 2; set++)
         for (int p = 0; p < 2; p++) close_stage(s, &s->stage[set][p]);
@@ -596,6 +672,17 @@ static sk_status device_sort(ss *s, size_t n)
 /* Up to `cap` bytes of part p into the staging, each piece sent to the
  * device as it is in while the device buffer holds it: *have bytes, *ended
  * when the input ended before cap. */
+/* Whether the keys end here: a key at most read ahead (read_fully()
+ * hands it on first). */
+static sk_status probe_end(ss *s, int *ended)
+{
+    size_t got = 0;
+    sk_status st = read_fully(s, 0, s->peek, s->es[0], &got);
+    s->peek_len = got;
+    *ended = got == 0;
+    return st;
+}
+
 static sk_status read_part(ss *s, int p, size_t cap, size_t *have, int *ended)
 {
     size_t dev_bytes = s->dev_cap * s->es[p];
@@ -603,11 +690,19 @@ static sk_status read_part(ss *s, int p, size_t cap, size_t *have, int *ended)
     *ended = 0;
     s->sent[p] = 0;
     while (*have < cap) {
+        if (s->direct[p] && *have == s->direct_cap * s->es[p]) { /* as many as expected */
+            sk_status st = p == 0 ? probe_end(s, ended) : SK_OK;
+            if (st != SK_OK || *ended) return st;
+            st = leave_direct(s, *have, 0); /* more: the rest through the staging */
+            if (st != SK_OK) return st;
+        }
         size_t got = 0, want = min_size(s->piece[p], cap - *have);
-        sk_status st = stage_reserve(s, p, *have + want);
-        if (st == SK_OK) st = read_fully(s, p, stage_at(s, p, *have), want, &got);
+        if (s->direct[p]) want = min_size(want, s->direct_cap * s->es[p] - *have);
+        sk_status st = s->direct[p] ? SK_OK : stage_reserve(s, p, *have + want);
+        unsigned char *to = s->direct[p] ? s->direct[p] + *have : NULL;
+        if (st == SK_OK) st = read_fully(s, p, to ? to : stage_at(s, p, *have), want, &got);
         *have += got;
-        if (st == SK_OK && *have <= dev_bytes) st = send(s, p, *have);
+        if (st == SK_OK && !s->direct[p] && *have <= dev_bytes) st = send(s, p, *have);
         if (st != SK_OK) return st;
         if (got < want) {
             *ended = 1;
@@ -628,13 +723,7 @@ static sk_status read_keys(ss *s, size_t *n, int *ended)
         return sk__fail(s->ctx, SK_E_INVALID_ARG, "the keys end within a key (%zu bytes "
                         "over whole keys of %zu bytes)", have % s->es[0], s->es[0]);
     *n = have / s->es[0];
-    if (!*ended) {
-        size_t got = 0;
-        st = read_fully(s, 0, s->peek, s->es[0], &got);
-        s->peek_len = got;
-        *ended = got == 0;
-    }
-    return st;
+    return *ended ? SK_OK : probe_end(s, ended);
 }
 
 /* Exactly n values. */
@@ -668,8 +757,14 @@ static sk_status values_end(ss *s)
 static sk_status to_device(ss *s, size_t n, int whole)
 {
     sk_status st = SK_OK;
+    if (s->direct[0] && whole) { /* read into them already */
+        for (int p = 0; p < s->parts; p++) s->sent[p] = n * s->es[p];
+        return unmap_direct(s);
+    }
+    if (s->direct[0]) SK_TRY(leave_direct(s, n * s->es[0], n * s->es[1]));
     if (s->dev_cap < n || (!whole && s->dev_cap < s->r)) st = open_device(s, whole ? n : s->r);
     for (int p = 0; p < s->parts && st == SK_OK; p++) st = send(s, p, n * s->es[p]);
+out:
     return st;
 }
 
@@ -736,6 +831,7 @@ static sk_status sort_runs(ss *s, int *done)
     *done = 0;
     size_t expect = expected_elements(s);
     sk_status st = expect ? open_device(s, expect) : SK_OK;
+    if (st == SK_OK && expect && s->ctx->host_memory) st = map_direct(s, expect);
     log_step(s, "device buffers made");
     while (st == SK_OK && !ended) {
         size_t n = 0;
@@ -754,7 +850,8 @@ static sk_status sort_runs(ss *s, int *done)
         if (whole) { /* all of it in one run */
             sink to = {0, 0};
             s->phase_done = 0;
-            for (int p = 0; p < s->parts && st == SK_OK; p++) st = download(s, p, n, &to);
+            for (int p = 0; p < s->parts && st == SK_OK; p++)
+                st = s->ctx->host_memory ? write_mapped(s, p, n) : download(s, p, n, &to);
             s->st.runs = 1;
             *done = 1;
             return st;
