@@ -11,6 +11,11 @@
 #   bench_all (with Boost.Compute), bench_cub (CUB, sm_90) and the programs
 #   hyperfine.sh times, and copies hyperfine into gpubuild-bench/bin/.
 #
+#   bench/run_gpu.sh --prepare-old REV
+#
+#   builds bench_all of commit REV (a worktree under /tmp) into
+#   gpubuild-bench/bench/bench_all_old, for the ab phase.
+#
 # On the GPU machine, from the repository root, with $OUT set and
 # gpubuild-bench/ carried along; each command stays under 10 minutes:
 #
@@ -40,6 +45,14 @@
 #                                     alternated for LB_ROUNDS rounds
 #                                     (default 2; about 3-5 minutes);
 #                                     prints the scankit rows, bykey_lb.md
+#   bash bench/run_gpu.sh ab          the build before a change against the
+#                                     build with it: bench_all_old (see
+#                                     --prepare-old) and bench_all alternated
+#                                     for AB_ROUNDS rounds (default 2), each
+#                                     with --no-boost --no-host, 2^16..2^28,
+#                                     uniform, then BENCH_ARGS (e.g.
+#                                     "--prims sort_keys,sort_pairs");
+#                                     prints the scankit rows of both, ab.md
 #
 #   Each writes into $OUT/results/<slug>/ (slug "nvidia-h200", or e.g.
 #   "nvidia-h100-80gb-hbm3"). Copy the files of every phase into
@@ -69,6 +82,20 @@ if [ "${1:-}" = "--prepare" ]; then
   if command -v hyperfine >/dev/null 2>&1; then cp -L "$(command -v hyperfine)" "$build/bin/"; fi
   du -sh "$build"/bench/bench_all "$build"/bench/bench_cub "$build"/apps "$build/bin" >&2
   echo "run_gpu: ready; carry gpubuild-bench to the GPU machine" >&2
+  exit 0
+fi
+
+if [ "${1:-}" = "--prepare-old" ]; then
+  rev=${2:?run_gpu: --prepare-old takes a commit}
+  tree=$(mktemp -d /tmp/scankit-old.XXXXXX)
+  git -C "$root" worktree add --detach "$tree/src" "$rev" >&2
+  cmake -S "$tree/src" -B "$tree/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
+    -DSCANKIT_BUILD_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 >&2
+  cmake --build "$tree/build" -j"$(nproc)" --target bench_all >&2
+  cp "$tree/build/bench/bench_all" "$build/bench/bench_all_old"
+  git -C "$root" worktree remove --force "$tree/src"
+  rm -rf "$tree"
+  echo "run_gpu: $build/bench/bench_all_old is bench_all of $rev" >&2
   exit 0
 fi
 
@@ -186,13 +213,25 @@ case "$phase" in
     done
     variant_table bykey_lb variant
     ;;
+  ab)
+    [ -x "$build/bench/bench_all_old" ] || { echo "run_gpu: no bench_all_old: run bench/run_gpu.sh --prepare-old REV" >&2; exit 2; }
+    ab_args=(--dists uniform --min-log2 16 --max-log2 28 --no-boost --no-host
+             --serial-max-log2 10 --qsort-max-log2 10 --max-measure-s 0.4 "${extra[@]}")
+    for round in $(seq "${AB_ROUNDS:-2}"); do
+      for side in old new; do
+        bin=$build/bench/bench_all; [ "$side" = old ] && bin=$build/bench/bench_all_old
+        "$bin" --csv "$dest/ab_${side}_$round.csv" "${ab_args[@]}" || status=1
+      done
+    done
+    variant_table ab build
+    ;;
   hyperfine)
     read -r -a hf_extra <<< "${HYPERFINE_ARGS:-}"
     "$here/hyperfine.sh" --build "$build" --out "$dest" "${hf_extra[@]}" || status=1
     cat "$dest/hyperfine.md"
     ;;
   *)
-    echo "run_gpu: unknown phase $phase (opencl, cub, bench, lb-spin, bykey-lb or hyperfine)" >&2
+    echo "run_gpu: unknown phase $phase (opencl, cub, bench, lb-spin, bykey-lb, ab or hyperfine)" >&2
     exit 2
     ;;
 esac
