@@ -30,7 +30,10 @@
  *
  * With SK_LOOKBACK (and lookback.cl in the configuration) the GPU shape
  * also selects in one pass, the count and the scan folded into the write
- * kernel by decoupled look-back.
+ * kernel by decoupled look-back, and partitions in two: the pass writes
+ * the rejected elements from the end backwards (the total is not known
+ * before the last tile), then sk_compact_reverse_tail puts them back in
+ * order.
  *
  * The GPU shape is built on block.cl (sk_wg_exclusive_sum, the keep counts'
  * scan) and tile.cl (SK_TILE, the tile's layout in local memory). It moves
@@ -217,14 +220,15 @@ uint sk_tile_rearrange(__local sk_tile_mem *t, uint partition)
 
 /* Writes the rearranged tile striped (coalesced): its first `kept`
  * elements from out on; with partition, the rest of its len elements,
- * element j at rejected_base + j. */
+ * element j at rejected_base + j (partition 1) or rejected_base - j
+ * (partition 2: backwards). */
 void sk_tile_write(__local const sk_tile_mem *t, uint kept, ulong out, uint partition,
                    ulong rejected_base, ulong len, __global SK_T *dst, __global SK_V *vdst)
 {
     uint lid = get_local_id(0);
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint j = k * SK_WG + lid;
-        ulong to = j < kept ? out + j : rejected_base + j;
+        ulong to = j < kept ? out + j : partition == 2 ? rejected_base - j : rejected_base + j;
         if (j < kept || (partition && j < len)) {
             dst[to] = t->k[SK_TILE_POS(j)];
 #if defined(SK_HAS_V)
@@ -253,16 +257,19 @@ void sk_compact_write_tiles(SK_PARAMS, __global const SK_C *offsets, __global SK
 }
 
 #if defined(SK_LOOKBACK)
-/* Select (no partition) in one pass: tiles numbered in the order
- * work-groups start; each publishes its kept count and finds its output
- * offset from its predecessors' by decoupled look-back (lookback.cl, on
- * uint counts), counting a predecessor's kept elements itself where its
- * count stays unpublished (decoupled fallback; outputs are never inputs
- * here). The last tile writes the total kept to *total. */
+/* Select in one pass: tiles numbered in the order work-groups start; each
+ * publishes its kept count and finds its output offset from its
+ * predecessors' by decoupled look-back (lookback.cl, on uint counts),
+ * counting a predecessor's kept elements itself where its count stays
+ * unpublished (decoupled fallback; outputs are never inputs here). The
+ * last tile writes the total kept to *total. With partition, each tile's
+ * rejected elements go from the end backwards: the r-th rejected element
+ * of the input to dst[n - 1 - r] (sk_compact_reverse_tail then reverses
+ * dst[total, n)). */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_compact_select_lookback(SK_PARAMS, __global sk_lb_word *state, uint epoch, ulong tiles,
                                 __global SK_T *dst, __global SK_V *vdst,
-                                __global SK_C *total, ulong n)
+                                __global SK_C *total, ulong n, uint partition)
 {
     __local sk_tile_mem t;
     __local sk_lb_local l;
@@ -270,16 +277,41 @@ void sk_compact_select_lookback(SK_PARAMS, __global sk_lb_word *state, uint epoc
     uint tile = sk_lb_take_tile(state, tiles, &slot);
     ulong base = (ulong)tile * SK_TILE;
     sk_tile_load(src, flags, vsrc, base, n, &t);
-    uint kept = sk_tile_rearrange(&t, 0);
+    uint kept = sk_tile_rearrange(&t, partition);
     sk_lb_walk w = sk_lb_begin(state, epoch, tile, kept, 1);
     for (uint p; (p = sk_lb_step(state, epoch, &w, &l)) != SK_LB_NONE;)
         sk_lb_fallback(state, epoch, &w, p,
                        sk_tile_count(src, flags, vsrc, (ulong)p * SK_TILE, n, t.s), &l);
     ulong out = sk_lb_end(state, epoch, &w, &l);
     if (get_local_id(0) == 0 && tile == tiles - 1) *total = (SK_C)(out + kept);
-    sk_tile_write(&t, kept, out, 0, out, 0, dst, vdst); /* (no rejected ones to place) */
+    /* rejected before the tile: base - out; its j-th element (j >= kept) is
+     * rejected element base - out + j - kept */
+    ulong last = n - 1 - (base - out) + kept;
+    sk_tile_write(&t, kept, out, partition ? 2 : 0, last, min((ulong)SK_TILE, n - base), dst,
+                  vdst);
     SK_LB_AFTER_OUTPUT();
     if (get_local_id(0) == 0) sk_lb_publish_late(state, epoch, tile, 0, kept);
+}
+
+/* Reverses dst[*total, n) (and vdst's) in place: the rejected elements of
+ * a one-pass partition back in input order. Work-items stride over the
+ * pairs to swap. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_compact_reverse_tail(__global SK_T *dst, __global SK_V *vdst,
+                             __global const SK_C *total, ulong n)
+{
+    ulong first = (ulong)total[0], swaps = (n - first) / 2;
+    for (ulong i = get_global_id(0); i < swaps; i += get_global_size(0)) {
+        ulong a = first + i, b = n - 1 - i;
+        SK_T x = dst[a];
+        dst[a] = dst[b];
+        dst[b] = x;
+#if defined(SK_HAS_V)
+        SK_V v = vdst[a];
+        vdst[a] = vdst[b];
+        vdst[b] = v;
+#endif
+    }
 }
 #endif
 

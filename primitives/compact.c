@@ -11,8 +11,10 @@
  *      from its offset on (a partition also writes its rejected elements
  *      after all kept ones).
  * The total is then read back (the only blocking step of the cl_mem forms).
- * The GPU shape selects (not partitions) in one pass instead, the count and
- * the scan folded into the write by decoupled look-back (compact.cl).
+ * The GPU shape selects in one pass instead, the count and the scan folded
+ * into the write by decoupled look-back (compact.cl), and partitions in
+ * two: that pass with the rejected elements written from the end
+ * backwards, then their reversal.
  * Counts are uint32, or uint64 when n >= 2^32. The host-array forms are in
  * compact_host.c (compact.h).
  */
@@ -134,10 +136,10 @@ static compact_plan plan_for(const sk_context *ctx, const compact_spec *s, size_
     p.t = sk__tuning_for(ctx, SK_FAMILY_COMPACT, elem);
     p.gpu = p.t.shape == SK_SHAPE_GPU;
     p.count_size = n > UINT32_MAX ? sizeof(cl_ulong) : sizeof(cl_uint);
-    /* Look-back on uint counts; a partition needs the total before it can
-     * place its first rejected element, so it keeps the three steps. The
-     * single pass is a scan and takes the scan's tiles. */
-    p.lookback = p.gpu && !s->partition && p.count_size == sizeof(cl_uint) &&
+    /* Look-back on uint counts (a partition places its rejected elements
+     * backwards from the end, then reverses them: it needs no total
+     * first). The single pass is a scan and takes the scan's tiles. */
+    p.lookback = p.gpu && p.count_size == sizeof(cl_uint) &&
                  p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN;
     if (p.lookback) p.t = sk__tuning_for(ctx, SK_FAMILY_SCAN, elem);
     while (p.gpu && p.t.items > 1 &&
@@ -152,10 +154,11 @@ static compact_plan plan_for(const sk_context *ctx, const compact_spec *s, size_
 
 /* ---- programs ---------------------------------------------------------------------- */
 
-enum { K_COUNT, K_WRITE, K_SELECT_LOOKBACK };
+enum { K_COUNT, K_WRITE, K_SELECT_LOOKBACK, K_REVERSE_TAIL };
 
 static const char *const gpu_kernels[] = {"sk_compact_count_tiles", "sk_compact_write_tiles",
-                                          "sk_compact_select_lookback"};
+                                          "sk_compact_select_lookback",
+                                          "sk_compact_reverse_tail"};
 static const char *const cpu_kernels[] = {"sk_compact_count_chunks",
                                           "sk_compact_write_chunks"};
 
@@ -214,7 +217,7 @@ static sk_status get_program(sk_context *ctx, const compact_spec *s, const compa
     compact_config_args args = {s, p};
     return sk__program_get_warps(ctx, "compact", p->gpu ? p->t.wg_size : 0,
                                  make_compact_config, &args,
-                                 p->gpu ? gpu_kernels : cpu_kernels, p->lookback ? 3 : 2, out);
+                                 p->gpu ? gpu_kernels : cpu_kernels, p->lookback ? 4 : 2, out);
 }
 
 /* Gets the program; on the GPU shape, halves the work-group until the
@@ -285,7 +288,7 @@ static sk_status launch_write(compact_job *j)
 }
 
 /* One pass (plan.lookback): state words from the runtime, the total into
- * counts[0]. */
+ * counts[0]; a partition's reversal of its rejected elements after it. */
 static sk_status launch_select_lookback(compact_job *j)
 {
     cl_mem state = NULL;
@@ -301,7 +304,16 @@ static sk_status launch_select_lookback(compact_job *j)
     sk__arg_mem(&a, j->io.vdst ? j->io.vdst : j->io.dst);
     sk__arg_mem(&a, j->counts);
     sk__arg_ulong(&a, "n", j->n);
-    return args_launch(&a, j);
+    sk__arg_uint(&a, "partition", j->spec->partition);
+    st = args_launch(&a, j);
+    if (st != SK_OK || !j->spec->partition) return st;
+    sk__args r;
+    sk__args_init(&r, j->ctx, j->prog, K_REVERSE_TAIL);
+    sk__arg_mem(&r, j->io.dst);
+    sk__arg_mem(&r, j->io.vdst ? j->io.vdst : j->io.dst);
+    sk__arg_mem(&r, j->counts);
+    sk__arg_ulong(&r, "n", j->n);
+    return args_launch(&r, j); /* as many work-groups as tiles, striding */
 }
 
 /* The slot of counts that holds the total: counts[parts], or counts[0]
