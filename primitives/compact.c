@@ -12,9 +12,9 @@
  *      after all kept ones).
  * The total is then read back (the only blocking step of the cl_mem forms).
  * The GPU shape selects in one pass instead, the count and the scan folded
- * into the write by decoupled look-back (compact.cl), and partitions in
- * two: that pass with the rejected elements written from the end
- * backwards, then their reversal.
+ * into the write by decoupled look-back (compact.cl), and partitions below
+ * a tuned size in two: that pass with the rejected elements written from
+ * the end backwards, then their reversal.
  * Counts are uint32, or uint64 when n >= 2^32. The host-array forms are in
  * compact_host.c (compact.h).
  */
@@ -136,11 +136,13 @@ static compact_plan plan_for(const sk_context *ctx, const compact_spec *s, size_
     p.t = sk__tuning_for(ctx, SK_FAMILY_COMPACT, elem);
     p.gpu = p.t.shape == SK_SHAPE_GPU;
     p.count_size = n > UINT32_MAX ? sizeof(cl_ulong) : sizeof(cl_uint);
-    /* Look-back on uint counts (a partition places its rejected elements
-     * backwards from the end, then reverses them: it needs no total
-     * first). The single pass is a scan and takes the scan's tiles. */
+    /* Look-back on uint counts. A partition places its rejected elements
+     * backwards from the end, then reverses them (it needs no total first):
+     * fewer launches for more traffic, so only below the tuning table's
+     * size. The single pass is a scan and takes the scan's tiles. */
     p.lookback = p.gpu && p.count_size == sizeof(cl_uint) &&
-                 p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN;
+                 p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN &&
+                 (!s->partition || n < p.t.partition_one_pass_below);
     if (p.lookback) p.t = sk__tuning_for(ctx, SK_FAMILY_SCAN, elem);
     while (p.gpu && p.t.items > 1 &&
            gpu_local_bytes(s, p.t.wg_size, p.t.items) > ctx->local_mem_bytes)

@@ -169,6 +169,10 @@ typedef struct sk__tuning {
     size_t points_scan_below;      /* polynomial: a scan per point below this many */
     size_t points_scan_degree;     /* points and above this many coefficients */
     size_t segsort_cpu_tile;       /* segmented sort, CPU shape: longest merge-sorted segment */
+    size_t topk_narrow_tiles;      /* top-k, GPU shape: narrowing from sources of this
+                                      many tiles */
+    size_t partition_one_pass_below; /* GPU shape: partitions of fewer elements in one
+                                        pass (look-back, rejected ones reversed after) */
     size_t segsort_alone_from;     /* segmented sort: large segments of at least this many
                                       keys sorted alone, shorter ones in one batch */
 } sk__tuning;

@@ -12,7 +12,7 @@
  * digit the k-th key (the pivot) is known, all on the device.
  *
  * Narrowing: the source is first the input. After a digit, where the
- * source is large (TOPK_NARROW_TILES), the count of its keys at most the
+ * source is large (the tuning table's), the count of its keys at most the
  * bits found so far is read back; where that is at most an eighth of the
  * source (TOPK_NARROW_SHRINK), those keys (the candidates: every key of
  * the k smallest is one) are written with their input indices, in input
@@ -47,11 +47,6 @@ SK_STAGING_ID(topk_values_out, "topk, host form: selected values");
 /* Digit width of the selection: 256 bins, four passes for 32-bit keys. */
 #define TOPK_DIGIT_BITS 8u
 
-/* Narrowing is tried on sources of at least this many GPU tiles, or twice
- * the CPU shape's one-work-item size (32768 keys each by default): below,
- * its read back (a wait for the queue) costs more than the passes it
- * saves. */
-#define TOPK_NARROW_TILES 8u
 
 /* A narrowing keeps at most 1 / TOPK_NARROW_SHRINK of its source, in
  * scratch of that size whatever the keys (scratch that grew with the data
@@ -153,7 +148,11 @@ static topk_plan plan_for(const sk_context *ctx, const topk_req *r)
     p.gpu = p.t.shape == SK_SHAPE_GPU;
     if (p.gpu && p.t.items == 0) p.t.items = 16;
     p.flip = sort_flip(r->order, ks);
-    p.narrow_min = p.gpu ? TOPK_NARROW_TILES * p.t.wg_size * p.t.items
+    /* Narrowing is tried on sources of at least the tuning table's count
+     * of GPU tiles, or twice the CPU shape's one-work-item size (32768 keys
+     * each by default): below, its read back (a wait for the queue) costs
+     * more than the passes it saves. */
+    p.narrow_min = p.gpu ? p.t.topk_narrow_tiles * p.t.wg_size * p.t.items
                          : 2 * p.t.cpu_serial_below;
     return p;
 }

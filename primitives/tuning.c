@@ -53,6 +53,8 @@ typedef enum tune_key {
                                 its own) */
     TUNE_SEGSORT_CPU_TILE,   /* segmented sort, CPU shape: segments up to this many keys
                                 merge sorted by one work-item (longer: large) */
+    TUNE_TOPK_NARROW_TILES,  /* top-k, GPU shape: narrowing from sources of this many tiles */
+    TUNE_PARTITION_ONE_PASS_BELOW, /* GPU shape: partitions of fewer elements in one pass */
     TUNE_SEGSORT_ALONE_FROM, /* segmented sort: large segments of at least this many keys
                                 sorted alone by the device-wide sort (shorter: together,
                                 in one batch) */
@@ -260,6 +262,17 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
      * costs about twice that (two sorts of pairs, a gather and a put), so
      * the batch wins below a few million keys a segment. An estimate from
      * those results, not a measured crossing. */
+    /* Narrowing reads a count back (the host waits for the queue) to save
+     * later digits' reads of the whole source. $SCANKIT_TOPK_NARROW_TILES
+     * overrides it (bench/run_gpu.sh compares). */
+    [TUNE_TOPK_NARROW_TILES] = {8192, "bench/results/nvidia-h100-partition-topk/NOTE.md: "
+                                      "narrowing 30% slower at 2^16-2^20, 40% faster at "
+                                      "2^26-2^28 (tiles of 4096 keys)"},
+    /* The one-pass partition writes every element in its pass and then
+     * reverses the rejected ones: fewer launches, more traffic. */
+    [TUNE_PARTITION_ONE_PASS_BELOW] = {(size_t)1 << 23,
+                                       "bench/results/nvidia-h100-partition-topk/NOTE.md: one "
+                                       "pass 41-65% faster to 2^22, 6% slower at 2^24"},
     [TUNE_SEGSORT_ALONE_FROM] = {1L << 22, "bench/results/nvidia-h100-new-prims/NOTE.md "
                                            "(sort_keys); estimate, no recorded crossing"},
 };
@@ -303,17 +316,19 @@ static size_t clamp_size(size_t v, size_t lo, size_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* The look-back's spin bound: $SCANKIT_LB_SPIN (a decimal number of
- * polls; 0: wait forever) where it is set, else the table's. */
-static unsigned long lb_spin(const tune_query *q)
+/* Entry `key`: the decimal number in $`var` where it is set (at most
+ * UINT32_MAX), else the table's. For the entries measured by setting them
+ * from outside: the look-back's spin bound ($SCANKIT_LB_SPIN, 0: wait
+ * forever), top-k's narrowing ($SCANKIT_TOPK_NARROW_TILES). */
+static unsigned long tune_env(const tune_query *q, const char *var, tune_key key)
 {
-    const char *env = getenv("SCANKIT_LB_SPIN");
+    const char *env = getenv(var);
     if (env && *env) {
         char *end = NULL;
         unsigned long v = strtoul(env, &end, 10);
         if (*end == '\0') return v < UINT32_MAX ? v : UINT32_MAX;
     }
-    return (unsigned long)tune_size(q, TUNE_LB_SPIN);
+    return (unsigned long)tune_size(q, key);
 }
 
 /* GPU shape: the work-group and items per work-item, fitted to the
@@ -365,7 +380,9 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.radix_bits = (unsigned)tune_size(&q, TUNE_RADIX_BITS);
     t.pairs32_items = tune_size(&q, TUNE_PAIRS32_ITEMS);
     t.poll_volatile = tune(&q, TUNE_POLL_VOLATILE) != 0;
-    t.lb_spin = lb_spin(&q);
+    t.lb_spin = tune_env(&q, "SCANKIT_LB_SPIN", TUNE_LB_SPIN);
+    t.topk_narrow_tiles = tune_env(&q, "SCANKIT_TOPK_NARROW_TILES", TUNE_TOPK_NARROW_TILES);
+    t.partition_one_pass_below = tune_size(&q, TUNE_PARTITION_ONE_PASS_BELOW);
     t.wg_scan_warps = tune(&q, TUNE_WG_SCAN_WARPS) != 0;
     t.lines_bytes = ctx->sort_lines_param ? (size_t)ctx->sort_lines_param
                                           : tune_size(&q, TUNE_LINES_BYTES);

@@ -405,6 +405,22 @@ SWEEP_TEST(select_flagged_with_uint32_flags_matches_reference_in_both_shapes, M_
 SWEEP_TEST(unique_matches_reference_for_every_type_and_shape, M_UNIQUE, 0, NULL, 0, 0)
 SWEEP_TEST(select_if_pairs_carries_8_byte_values_for_every_key_type, M_PAIRS, 8, NULL, 0, 1)
 
+/* GPU shape: partitions below the tuning table's size take the one pass
+ * (look-back, the rejected elements reversed after), larger ones the three
+ * steps; reduce-then-scan forced takes the three steps at test sizes. Keys
+ * and pairs with index values, every small-tile size and pattern. */
+Test(compact, gpu_partitions_in_three_steps_match_reference)
+{
+    skt_force_shape(SK_SHAPE_GPU);
+    skt_force_scan_path(SK_SCAN_PATH_REDUCE_THEN_SCAN);
+    skt_tiles_small();
+    for (size_t vs = 0; vs <= 8; vs += 8)
+        for (size_t i = 0; i < COUNT_OF(SMALL_SIZES); i++)
+            for (int pt = P_NONE; pt <= P_RUNS; pt++)
+                check_case(&(run_case){M_PARTITION, SK_INT32, 0, SMALL_SIZES[i], (pattern)pt, 8,
+                                       "small tiles, three steps", vs});
+}
+
 static const sk_type PAIRS4_KEYS[] = {SK_UINT32, SK_FLOAT32, SK_INT64};
 SWEEP_TEST(select_if_pairs_carries_4_byte_values, M_PAIRS, 4, PAIRS4_KEYS,
            COUNT_OF(PAIRS4_KEYS), 0)

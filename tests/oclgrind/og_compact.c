@@ -39,6 +39,10 @@
  * default threshold). Default GPU tiles on Oclgrind hold 4096 uint32. */
 static const og_config configs[] = {
     OG_SMALL_TILE_CONFIGS(203, 31, 4500),
+    /* The three steps (count, scan, write), which the GPU shape takes for
+     * large partitions (and every mode with reduce-then-scan asked). */
+    {"gpu wg=8 items=4, three steps", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {203, 31},
+     .path = SK_SCAN_PATH_REDUCE_THEN_SCAN},
     /* Tiles withhold their kept counts: the one pass's fallback counts
      * them (selects and partitions alike). */
     {"gpu wg=4 items=2, tiles withheld", SK_SHAPE_GPU, .wg = 4, .items = 2, .sizes = {100},
