@@ -331,7 +331,7 @@ static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io 
                           size_t n, size_t extra, job_kind kind, sk__tuning *t, scan_job *job)
 {
     bool lookback = false;
-    *t = sk__scan_tuning(ctx, op, kind, &lookback);
+    *t = sk__scan_tuning(ctx, op, kind, n, &lookback);
     size_t counters = op->lb_counters ? op->lb_counters : 1;
     *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, counters, {NULL, 0}, false};
     sk_status st = job_programs(job, op, t);

@@ -38,9 +38,9 @@ typedef struct level_split {
     size_t chunk;
 } level_split;
 
-/* The tuning of a job of `kind` with op; *lookback: whether it takes the
- * single pass. */
-sk__tuning sk__scan_tuning(const sk_context *ctx, const scan_op *op, job_kind kind,
+/* The tuning of a job of `kind` with op over n elements; *lookback:
+ * whether it takes the single pass. */
+sk__tuning sk__scan_tuning(const sk_context *ctx, const scan_op *op, job_kind kind, size_t n,
                            bool *lookback);
 
 /* How a level of reduce-then-scan splits n elements. */

@@ -10,7 +10,7 @@ static size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
 
 /* Whether a scan with op on the tuning's shape takes the single pass;
  * `input_stays`: plain arrays, out of place (the CPU shape needs it). */
-static bool takes_lookback(const scan_op *op, const sk__tuning *t, bool input_stays)
+static bool takes_lookback(const scan_op *op, const sk__tuning *t, bool input_stays, size_t n)
 {
     if (op->m.size > 4 && !op->lb_codec) return false;
     if (t->shape == SK_SHAPE_CPU && !input_stays) return false;
@@ -21,20 +21,22 @@ static bool takes_lookback(const scan_op *op, const sk__tuning *t, bool input_st
     }
     /* A look-back of several words per tile (the by-key totals' value and
      * count) is walked by one work-item per word: on the GPU shape
-     * reduce-then-scan was 2.2-2.6x faster from 2^22 to 2^28 and as fast at
-     * 2^20 (H100, bench/results/nvidia-h100-bykey-lb). */
-    if (t->shape == SK_SHAPE_GPU && op->lb_counters > 1) return false;
+     * reduce-then-scan was 2.2-2.6x faster from 2^22 to 2^28, as fast at
+     * 2^20 and half as fast below (five launches against one; H100,
+     * bench/results/nvidia-h100-bykey-lb, nvidia-h100-partition-topk). */
+    if (t->shape == SK_SHAPE_GPU && op->lb_counters > 1 && n >= t->multiword_lb_below)
+        return false;
     return op->order_free;
 }
 
-sk__tuning sk__scan_tuning(const sk_context *ctx, const scan_op *op, job_kind kind,
+sk__tuning sk__scan_tuning(const sk_context *ctx, const scan_op *op, job_kind kind, size_t n,
                            bool *lookback)
 {
     /* Only the segmented scans' lifted elements have a size bound; their
      * single pass takes tiles of its own. */
     sk__tuning t = sk__tuning_for(ctx, op->size_is_bound ? SK_FAMILY_LIFTED : SK_FAMILY_SCAN,
                                   op->m.size);
-    *lookback = kind != JOB_REDUCE && takes_lookback(op, &t, kind == JOB_SCAN_INPUT_STAYS);
+    *lookback = kind != JOB_REDUCE && takes_lookback(op, &t, kind == JOB_SCAN_INPUT_STAYS, n);
     if (*lookback && op->size_is_bound)
         t = sk__tuning_for(ctx, SK_FAMILY_LIFTED_ONE_PASS, op->m.size);
     return t;

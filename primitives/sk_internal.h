@@ -173,6 +173,8 @@ typedef struct sk__tuning {
                                       many tiles */
     size_t partition_one_pass_below; /* GPU shape: partitions of fewer elements in one
                                         pass (look-back, rejected ones reversed after) */
+    size_t multiword_lb_below;     /* GPU shape: scans with several look-back words per
+                                      tile take the single pass below this many elements */
     size_t segsort_alone_from;     /* segmented sort: large segments of at least this many
                                       keys sorted alone, shorter ones in one batch */
 } sk__tuning;

@@ -55,6 +55,8 @@ typedef enum tune_key {
                                 merge sorted by one work-item (longer: large) */
     TUNE_TOPK_NARROW_TILES,  /* top-k, GPU shape: narrowing from sources of this many tiles */
     TUNE_PARTITION_ONE_PASS_BELOW, /* GPU shape: partitions of fewer elements in one pass */
+    TUNE_MULTIWORD_LB_BELOW, /* GPU shape: scans whose look-back has several words per tile
+                                take it below this many elements, reduce-then-scan above */
     TUNE_SEGSORT_ALONE_FROM, /* segmented sort: large segments of at least this many keys
                                 sorted alone by the device-wide sort (shorter: together,
                                 in one batch) */
@@ -270,6 +272,9 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
                                       "2^26-2^28 (tiles of 4096 keys)"},
     /* The one-pass partition writes every element in its pass and then
      * reverses the rejected ones: fewer launches, more traffic. */
+    [TUNE_MULTIWORD_LB_BELOW] = {(size_t)1 << 20,
+                                 "bench/results/nvidia-h100-partition-topk/NOTE.md (by key): "
+                                 "one pass 2x faster at 2^16-2^18, even at 2^20, slower above"},
     [TUNE_PARTITION_ONE_PASS_BELOW] = {(size_t)1 << 23,
                                        "bench/results/nvidia-h100-partition-topk/NOTE.md: one "
                                        "pass 41-65% faster to 2^22, 6% slower at 2^24"},
@@ -383,6 +388,7 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.lb_spin = tune_env(&q, "SCANKIT_LB_SPIN", TUNE_LB_SPIN);
     t.topk_narrow_tiles = tune_env(&q, "SCANKIT_TOPK_NARROW_TILES", TUNE_TOPK_NARROW_TILES);
     t.partition_one_pass_below = tune_size(&q, TUNE_PARTITION_ONE_PASS_BELOW);
+    t.multiword_lb_below = tune_size(&q, TUNE_MULTIWORD_LB_BELOW);
     t.wg_scan_warps = tune(&q, TUNE_WG_SCAN_WARPS) != 0;
     t.lines_bytes = ctx->sort_lines_param ? (size_t)ctx->sort_lines_param
                                           : tune_size(&q, TUNE_LINES_BYTES);

@@ -27,8 +27,8 @@
  * plugin cannot check: the CPU shape's unique by key (its compaction
  * offsets come from the uint32 add scan's 8-wide code, see og_compact.c)
  * and the GPU shape's encoding (struct padding, see runs_here). The GPU
- * shape's totals by key take reduce-then-scan by default (wg=4 x 2 here)
- * and the fused single pass when asked: at wg=8 x 4, once more with the
+ * shape's totals by key take reduce-then-scan from 2^20 keys (asked for
+ * at wg=4 x 2 here) and the fused single pass below: at wg=8 x 4, once more with the
  * test hook withhold (primitives/sk_testing.h): tiles keep their totals to
  * themselves, so the work-groups after them reduce those tiles (decoupled
  * fallback, both look-back words). The largest size runs first in each
@@ -47,9 +47,10 @@
 #define GUARD 4
 
 static const og_config configs[] = {
-    {"gpu wg=4 items=2", SK_SHAPE_GPU, .wg = 4, .items = 2, .sizes = {60, 17, 1}},
-    /* The GPU shape takes reduce-then-scan by default; the single pass when
-     * asked (the tiles-withheld configuration too). */
+    {"gpu wg=4 items=2, reduce-then-scan", SK_SHAPE_GPU, .wg = 4, .items = 2,
+     .sizes = {60, 17, 1}, .path = SK_SCAN_PATH_REDUCE_THEN_SCAN},
+    /* The GPU shape takes reduce-then-scan for large inputs, the single
+     * pass for small ones (both asked for here, whatever the size). */
     {"gpu wg=8 items=4, single pass", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N, 45},
      .path = SK_SCAN_PATH_LOOKBACK},
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
