@@ -166,6 +166,9 @@ typedef struct sk__tuning {
     bool wg_scan_warps;            /* work-group scans in block.cl's warp form where the
                                       program takes warp instructions (else portable) */
     size_t lines_bytes;            /* CPU sort: line scatter from this many bytes (0: never) */
+    size_t sort_skip_from;         /* one-sweep sort: from this many keys the keys' bounds
+                                      are read back and constant digits skipped (below,
+                                      every digit is swept, with no wait for the device) */
     size_t points_scan_below;      /* polynomial: a scan per point below this many */
     size_t points_scan_degree;     /* points and above this many coefficients */
     size_t segsort_cpu_tile;       /* segmented sort, CPU shape: longest merge-sorted segment */
@@ -192,6 +195,7 @@ struct sk_context {
     sk_scan_path scan_path_param;
     long wg_param, items_param, chunks_param, serial_below_param;
     long sort_lines_param;         /* SK_PARAM_CPU_SORT_LINES_FROM (0: automatic) */
+    long sort_skip_param;          /* SK_PARAM_GPU_SORT_SKIP_FROM (0: automatic) */
     bool profile;
 
     sk__program *programs;         /* in-memory program cache */

@@ -21,8 +21,12 @@
  * where each digit value starts) and then take one launch per digit
  * (Onesweep, Adinets & Merrill 2022): each tile ranks its keys in local
  * memory and finds, by decoupled look-back over the tiles' published digit
- * counts, where its keys of each digit value go (kernels/sort.cl). The
- * three-step passes stay for larger sorts and for SK_SCAN_PATH_REDUCE_THEN_SCAN.
+ * counts, where its keys of each digit value go (kernels/sort.cl). Below
+ * the tuning's sort_skip_from keys (SK_PARAM_GPU_SORT_SKIP_FROM) the AND
+ * and OR are not read back: every digit of the bit range takes its sweep
+ * (one over a constant digit is a stable identity, so the result is the
+ * same) and the call never waits for the device. The three-step passes
+ * stay for larger sorts and for SK_SCAN_PATH_REDUCE_THEN_SCAN.
  * The buffers alternate between the caller's and scratch, and an odd
  * number of passes ends with a copy back; keys-only sorts (and pairs on the
  * CPU shape) with an odd number of passes (three or more) go through two
@@ -154,6 +158,13 @@ static sk_status launch(const sort_job *j, sk__args *a, size_t parts)
     return sk__args_launch(a, parts * local, local);
 }
 
+/* Bounds that say every bit differs between keys: every pass runs. */
+static void every_bit_differs(uint64_t *and_out, uint64_t *or_out)
+{
+    *and_out = 0;
+    *or_out = ~(uint64_t)0;
+}
+
 /* The AND and the OR over `parts` pairs of partials (AND, OR) on the device. */
 static sk_status reduce_bounds(sort_job *j, cl_mem partials, size_t parts, uint64_t *and_out,
                                uint64_t *or_out)
@@ -172,9 +183,10 @@ static sk_status reduce_bounds(sort_job *j, cl_mem partials, size_t parts, uint6
         and_all &= x;
         or_all |= y;
     }
+    *and_out = and_all;
+    *or_out = or_all;
     /* Measuring: every bit differs, so every pass and its scratch counts. */
-    *and_out = sk__measuring(ctx) ? 0 : and_all;
-    *or_out = sk__measuring(ctx) ? ~(uint64_t)0 : or_all;
+    if (sk__measuring(ctx)) every_bit_differs(and_out, or_out);
 out:
     free(host);
     return st;
@@ -365,7 +377,9 @@ out:
 
 /* One sweep per digit: counts every digit of the bit range and finds the
  * keys' AND and OR in one read of the keys, then scans the counts, back to
- * back, into where each digit value starts. */
+ * back, into where each digit value starts. The AND and OR are read back
+ * unless every digit is to be swept (sweep_all): then nothing waits for
+ * the device, and every bit counts as differing. */
 static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint64_t *or_out)
 {
     sk_context *ctx = j->ctx;
@@ -391,7 +405,8 @@ static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint6
     sk__arg_ulong(&a, "state_words", j->state_words);
     SK_TRY(launch(j, &a, groups));
     SK_TRY(sk__scan_counts(ctx, SK_UINT32, j->hist, words));
-    st = reduce_bounds(j, partials, groups, and_out, or_out);
+    if (j->p.sweep_all) every_bit_differs(and_out, or_out);
+    else st = reduce_bounds(j, partials, groups, and_out, or_out);
 out:
     return st;
 }
