@@ -502,6 +502,9 @@ sk_status sk__check_user_code(sk_context *ctx, const char *what, const char *tex
  * source in another; NULL if there is none. */
 const char *sk__source_text(const char *name);
 
+/* Appends kernels/<name>.cl's text and a newline to a configuration. */
+void sk__str_add_source(sk__str *s, const char *name);
+
 /* Appends to a configuration the shared kernel layers it needs, after its
  * own #defines (SK_WG, SK_ITEMS, and SK_LB_T and the others lookback.cl
  * reads): warp.cl with SK_WARP_SHUFFLE where `warps`, block.cl and tile.cl
@@ -635,6 +638,11 @@ void sk__str_addf(sk__str *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), nonnull(1, 2)))
 #endif
     ;
+/* Appends text verbatim (a kernel source, a caller's preamble): a copy,
+ * where sk__str_addf's "%s" of a long text goes through vsnprintf's slow
+ * overflow path (about 0.1 ms for a program's sources). NULL text fails
+ * the builder. */
+void sk__str_add(sk__str *s, const char *text);
 void sk__str_free(sk__str *s);
 /* The text built in s, now the caller's to free (NULL, s freed, when an
  * allocation failed). */

@@ -92,8 +92,8 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (p->nt_lines) sk__str_addf(&s, "#define SK_NT_LINES 1\n");
     sk__config_blocks(&s, p->gpu, onesweep && p->warp_match, onesweep ? &p->t : NULL);
-    sk__str_addf(&s, "%s\n", sk__source_text("sort_keys"));
-    if (p->gpu) sk__str_addf(&s, "%s\n", sk__source_text("sort_split"));
+    sk__str_add_source(&s, "sort_keys");
+    if (p->gpu) sk__str_add_source(&s, "sort_split");
     if (s.failed) {
         sk__str_free(&s);
         return NULL;

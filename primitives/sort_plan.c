@@ -157,7 +157,7 @@ void sk__config_tiles_keys(sk__str *s, const sk__tuning *t, bool gpu)
     else
         sk__str_addf(s, "#define SK_SHAPE_CPU 1\n");
     sk__config_blocks(s, gpu, false, NULL);
-    sk__str_addf(s, "%s\n", sk__source_text("sort_keys"));
+    sk__str_add_source(s, "sort_keys");
 }
 
 sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
