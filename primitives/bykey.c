@@ -169,9 +169,9 @@ static sk_status select_heads(sk_context *ctx, const bykey_call *c, cl_mem flags
 static char *fused_io_text(const bykey_call *c)
 {
     sk__str s = {0};
-    sk__str_addf(&s, "#define SK_KB %s\n%s%s", cl_bits[c->key_type],
-                 c->mode == BK_RLE ? "#define SK_BYKEY_COUNT 1\n" : "",
-                 sk__source_text("bykey_lift_io"));
+    sk__str_addf(&s, "#define SK_KB %s\n%s", cl_bits[c->key_type],
+                 c->mode == BK_RLE ? "#define SK_BYKEY_COUNT 1\n" : "");
+    sk__str_add(&s, sk__source_text("bykey_lift_io"));
     return sk__str_take(&s);
 }
 
@@ -181,8 +181,8 @@ static char *fused_io_text(const bykey_call *c)
 static char *fused_codec_text(const bykey_call *c)
 {
     sk__str s = {0};
-    sk__str_addf(&s, "%s%s", c->mode == BK_RLE ? "#define SK_SEG_CODE_COUNTS 1\n" : "",
-                 sk__source_text("segscan_totals_codec"));
+    if (c->mode == BK_RLE) sk__str_add(&s, "#define SK_SEG_CODE_COUNTS 1\n");
+    sk__str_add(&s, sk__source_text("segscan_totals_codec"));
     return sk__str_take(&s);
 }
 

@@ -186,6 +186,22 @@ void sk__str_addf(sk__str *s, const char *fmt, ...)
     }
 }
 
+void sk__str_add(sk__str *s, const char *text)
+{
+    if (s->failed) return;
+    if (!text) {
+        s->failed = true;
+        return;
+    }
+    size_t len = strlen(text);
+    if (s->cap - s->len <= len && !str_grow(s, len)) {
+        s->failed = true;
+        return;
+    }
+    memcpy(s->buf + s->len, text, len + 1);
+    s->len += len;
+}
+
 void sk__str_free(sk__str *s)
 {
     free(s->buf);

@@ -245,7 +245,7 @@ static char *hist_config(const hist_plan *p, const hist_req *r)
         sk__str_addf(&c, "#define SK_T %s\n#define SK_UT %s\n#define SK_IS_FLOAT 0\n"
                      "#define SK_DIGIT 1\n", cl_bits[r->type], cl_bits[r->type]);
         sk__config_key(&c, r->type);
-        sk__str_addf(&c, "%s\n", sk__source_text("sort_keys"));
+        sk__str_add_source(&c, "sort_keys");
     } else
         sk__str_addf(&c, "#define SK_T %s\n#define SK_UT %s\n#define SK_IS_FLOAT %d\n"
                      "#define %s 1\n", cl_types[r->type], cl_bits[r->type],

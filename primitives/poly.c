@@ -81,8 +81,8 @@ static void set_out(sk__args *a, const void *user)
 static sk_status affine_scan(poly_job *j, double *result)
 {
     sk__str pre = {0};
-    sk__str_addf(&pre, "#define SK_POLY_T %s\n#define SK_POLY_T2 %s2\n%s", j->cl, j->cl,
-                 sk__source_text("poly_affine"));
+    sk__str_addf(&pre, "#define SK_POLY_T %s\n#define SK_POLY_T2 %s2\n", j->cl, j->cl);
+    sk__str_add(&pre, sk__source_text("poly_affine"));
     if (pre.failed) {
         sk__str_free(&pre);
         return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "polynomial configuration");

@@ -32,13 +32,26 @@ const char *sk__source_text(const char *name)
     return src ? src->text : NULL;
 }
 
+void sk__str_add_source(sk__str *s, const char *name)
+{
+    sk__str_add(s, sk__source_text(name));
+    sk__str_add(s, "\n");
+}
+
 void sk__config_blocks(sk__str *s, bool gpu, bool warps, const sk__tuning *lookback)
 {
-    if (warps) sk__str_addf(s, "#define SK_WARP_SHUFFLE 1\n%s\n", sk__source_text("warp"));
-    if (gpu) sk__str_addf(s, "%s\n%s\n", sk__source_text("block"), sk__source_text("tile"));
-    if (lookback)
-        sk__str_addf(s, "#define SK_LB_SPIN_LIMIT %luu\n%s\n", lookback->lb_spin,
-                     sk__source_text("lookback"));
+    if (warps) {
+        sk__str_add(s, "#define SK_WARP_SHUFFLE 1\n");
+        sk__str_add_source(s, "warp");
+    }
+    if (gpu) {
+        sk__str_add_source(s, "block");
+        sk__str_add_source(s, "tile");
+    }
+    if (lookback) {
+        sk__str_addf(s, "#define SK_LB_SPIN_LIMIT %luu\n", lookback->lb_spin);
+        sk__str_add_source(s, "lookback");
+    }
 }
 
 void sk__config_function(sk__str *s, const char *signature, const char *expr)

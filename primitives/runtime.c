@@ -392,6 +392,7 @@ static bool param_range_of(const sk_context *ctx, sk_param param, param_range *r
         *r = (param_range){SK_SCAN_PATH_REDUCE_THEN_SCAN, SK_SCAN_PATH_LOOKBACK, false};
         return true;
     case SK_PARAM_CPU_SORT_LINES_FROM: *r = (param_range){1, LONG_MAX, false}; return true;
+    case SK_PARAM_GPU_SORT_SKIP_FROM: *r = (param_range){1, LONG_MAX, false}; return true;
     case SK_PARAM_PROGRAM_CACHE:
         *r = (param_range){SK_PROGRAM_CACHE_MIN, 65536, false};
         return true;
@@ -420,6 +421,7 @@ static long *param_field(sk_context *ctx, sk_param param)
     case SK_PARAM_CPU_CHUNKS: return &ctx->chunks_param;
     case SK_PARAM_CPU_SERIAL_BELOW: return &ctx->serial_below_param;
     case SK_PARAM_CPU_SORT_LINES_FROM: return &ctx->sort_lines_param;
+    case SK_PARAM_GPU_SORT_SKIP_FROM: return &ctx->sort_skip_param;
     case SK_PARAM_PROGRAM_CACHE: return &ctx->program_cache_param;
     case SK_PARAM_DISK_CACHE: return &ctx->disk_cache_param;
     default: return NULL;

@@ -79,7 +79,10 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     const sk_monoid *m = &op->m;
     sk__str s = {0};
     sk__str_addf(&s, SK_FP64_PRAGMA);
-    if (m->preamble) sk__str_addf(&s, "%s\n", m->preamble);
+    if (m->preamble) {
+        sk__str_add(&s, m->preamble);
+        sk__str_add(&s, "\n");
+    }
     sk__str_addf(&s, "#define SK_T %s\n", m->type);
     sk__config_function(&s, "SK_T sk_identity(void)", m->identity);
     sk__str_addf(&s, "#define SK_IDENTITY sk_identity()\n");
@@ -88,7 +91,10 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     else
         sk__str_addf(&s, "#define SK_T_SIZE %zu\n", m->size);
     sk__config_function(&s, "SK_T sk_op(SK_T a, SK_T b)", m->combine);
-    if (io) sk__str_addf(&s, "%s\n", io->text);
+    if (io) {
+        sk__str_add(&s, io->text);
+        sk__str_add(&s, "\n");
+    }
     if (t->shape == SK_SHAPE_GPU)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      t->wg_size, t->items);
@@ -103,7 +109,11 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
         sk__str_addf(&s, "#define SK_V_COMMUTES 1\n");
     if (t->shape == SK_SHAPE_CPU && op->builtin_type && !io && t->cpu_stream_bytes)
         sk__str_addf(&s, "#define SK_NT_STORES 1\n");
-    if (lookback && op->lb_codec) sk__str_addf(&s, "#define SK_LB_CODEC 1\n%s\n", op->lb_codec);
+    if (lookback && op->lb_codec) {
+        sk__str_add(&s, "#define SK_LB_CODEC 1\n");
+        sk__str_add(&s, op->lb_codec);
+        sk__str_add(&s, "\n");
+    }
     if (lookback)
         sk__str_addf(&s, "#define SK_LOOKBACK 1\n#define SK_LB_T SK_T\n"
                          "#define SK_LB_IDENTITY SK_IDENTITY\n#define sk_lb_op sk_op\n");

@@ -89,7 +89,7 @@ static char *search_config(const search_plan *p, const search_req *r)
     sk__str s = {0};
     sk__config_key(&s, r->key_type);
     sk__str_addf(&s, "#define SK_SHAPE_%s 1\n", p->gpu ? "GPU" : "CPU");
-    sk__str_addf(&s, "%s\n", sk__source_text("sort_keys"));
+    sk__str_add_source(&s, "sort_keys");
     return sk__str_take(&s);
 }
 

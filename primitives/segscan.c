@@ -37,7 +37,10 @@ enum seg_mode { SEG_INCLUSIVE, SEG_EXCLUSIVE, SEG_TOTALS };
  * expression in a function of its own (sk__config_function). */
 static void add_monoid(sk__str *s, const sk_monoid *m, bool combine)
 {
-    if (m->preamble) sk__str_addf(s, "%s\n", m->preamble);
+    if (m->preamble) {
+        sk__str_add(s, m->preamble);
+        sk__str_add(s, "\n");
+    }
     sk__str_addf(s, "#define SK_VAL_T %s\n", m->type);
     /* Every array of SK_VAL_T is sized with the caller's size: a type of
      * another size on the device does not build (SK_E_BUILD). */
@@ -64,7 +67,7 @@ static char *lifted_preamble(const sk_monoid *m, enum seg_mode mode, size_t n)
     if (mode == SEG_TOTALS)
         sk__str_addf(&s, "#define SK_SEG_TOTALS 1\n%s",
                      counts_fit_uint(n) ? "#define SK_SEG_COUNT_T uint\n" : "");
-    sk__str_addf(&s, "%s", sk__source_text("segscan_lift"));
+    sk__str_add(&s, sk__source_text("segscan_lift"));
     return sk__str_take(&s);
 }
 
@@ -73,9 +76,9 @@ static char *lifted_preamble(const sk_monoid *m, enum seg_mode mode, size_t n)
 static char *lifted_io(const seg_job *j, enum seg_mode mode)
 {
     sk__str s = {0};
-    sk__str_addf(&s, "#define SK_FLAG_T %s\n%s%s", seg_flag_type(j),
-                 mode == SEG_EXCLUSIVE ? "#define SK_SEG_EXCLUSIVE 1\n" : "",
-                 sk__source_text("segscan_lift_io"));
+    sk__str_addf(&s, "#define SK_FLAG_T %s\n%s", seg_flag_type(j),
+                 mode == SEG_EXCLUSIVE ? "#define SK_SEG_EXCLUSIVE 1\n" : "");
+    sk__str_add(&s, sk__source_text("segscan_lift_io"));
     return sk__str_take(&s);
 }
 

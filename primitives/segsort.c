@@ -125,7 +125,7 @@ static char *segsort_config(const segsort_plan *p, const segsort_req *r)
                      p->t.wg_size, GPU_SEG_ITEMS);
     else
         sk__str_addf(&c, "#define SK_SHAPE_CPU 1\n");
-    sk__str_addf(&c, "%s\n", sk__source_text("sort_keys"));
+    sk__str_add_source(&c, "sort_keys");
     return sk__str_take(&c);
 }
 
@@ -142,7 +142,7 @@ static sk_status open_batch_program(sk_context *ctx, const segsort_plan *p,
     if (vs) sk__str_addf(&c, "#define SK_VAL_T %s\n", vs == 8 ? "ulong" : "uint");
     sk__str_addf(&c, "#define SK_SEG_BATCH 1\n#define SK_IDX_T %s\n",
                  p->idx_size == 8 ? "ulong" : "uint");
-    sk__str_addf(&c, "%s\n", sk__source_text("sort_keys"));
+    sk__str_add_source(&c, "sort_keys");
     return sk__program_take(ctx, "segsort", sk__str_take(&c), batch_kernels, vs ? 4 : 2, prog);
 }
 

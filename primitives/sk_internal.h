@@ -166,6 +166,9 @@ typedef struct sk__tuning {
     bool wg_scan_warps;            /* work-group scans in block.cl's warp form where the
                                       program takes warp instructions (else portable) */
     size_t lines_bytes;            /* CPU sort: line scatter from this many bytes (0: never) */
+    size_t sort_skip_from;         /* one-sweep sort: from this many keys the keys' bounds
+                                      are read back and constant digits skipped (below,
+                                      every digit is swept, with no wait for the device) */
     size_t points_scan_below;      /* polynomial: a scan per point below this many */
     size_t points_scan_degree;     /* points and above this many coefficients */
     size_t segsort_cpu_tile;       /* segmented sort, CPU shape: longest merge-sorted segment */
@@ -203,6 +206,7 @@ struct sk_context {
     sk_scan_path scan_path_param;
     long wg_param, items_param, chunks_param, serial_below_param;
     long sort_lines_param;         /* SK_PARAM_CPU_SORT_LINES_FROM (0: automatic) */
+    long sort_skip_param;          /* SK_PARAM_GPU_SORT_SKIP_FROM (0: automatic) */
     bool profile;
 
     sk__program *programs;         /* in-memory program cache */
@@ -518,6 +522,9 @@ sk_status sk__check_user_code(sk_context *ctx, const char *what, const char *tex
  * source in another; NULL if there is none. */
 const char *sk__source_text(const char *name);
 
+/* Appends kernels/<name>.cl's text and a newline to a configuration. */
+void sk__str_add_source(sk__str *s, const char *name);
+
 /* Appends to a configuration the shared kernel layers it needs, after its
  * own #defines (SK_WG, SK_ITEMS, and SK_LB_T and the others lookback.cl
  * reads): warp.cl with SK_WARP_SHUFFLE where `warps`, block.cl and tile.cl
@@ -651,6 +658,11 @@ void sk__str_addf(sk__str *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), nonnull(1, 2)))
 #endif
     ;
+/* Appends text verbatim (a kernel source, a caller's preamble): a copy,
+ * where sk__str_addf's "%s" of a long text goes through vsnprintf's slow
+ * overflow path (about 0.1 ms for a program's sources). NULL text fails
+ * the builder. */
+void sk__str_add(sk__str *s, const char *text);
 void sk__str_free(sk__str *s);
 /* The text built in s, now the caller's to free (NULL, s freed, when an
  * allocation failed). */

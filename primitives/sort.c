@@ -17,12 +17,16 @@
  *      library's own scan: uint32 counts, uint64 from n = 2^32 on);
  *   3. a stable scatter from one buffer to the other.
  * On the GPU shape, sorts of fewer than 2^30 keys instead count every digit
- * in one read of the keys (scanned back to back with sk__scan_counts into
- * where each digit value starts) and then take one launch per digit
- * (Onesweep, Adinets & Merrill 2022): each tile ranks its keys in local
+ * in one read of the keys (scanned back to back into where each digit
+ * value starts by that launch's last work-group) and then take one launch
+ * per digit (Onesweep, Adinets & Merrill 2022): each tile ranks its keys in local
  * memory and finds, by decoupled look-back over the tiles' published digit
- * counts, where its keys of each digit value go (kernels/sort.cl). The
- * three-step passes stay for larger sorts and for SK_SCAN_PATH_REDUCE_THEN_SCAN.
+ * counts, where its keys of each digit value go (kernels/sort.cl). Below
+ * the tuning's sort_skip_from keys (SK_PARAM_GPU_SORT_SKIP_FROM) the AND
+ * and OR are not read back: every digit of the bit range takes its sweep
+ * (one over a constant digit is a stable identity, so the result is the
+ * same) and the call never waits for the device. The three-step passes
+ * stay for larger sorts and for SK_SCAN_PATH_REDUCE_THEN_SCAN.
  * The buffers alternate between the caller's and scratch, and an odd
  * number of passes ends with a copy back; keys-only sorts (and pairs on the
  * CPU shape) with an odd number of passes (three or more) go through two
@@ -88,8 +92,8 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (p->nt_lines) sk__str_addf(&s, "#define SK_NT_LINES 1\n");
     sk__config_blocks(&s, p->gpu, onesweep && p->warp_match, onesweep ? &p->t : NULL);
-    sk__str_addf(&s, "%s\n", sk__source_text("sort_keys"));
-    if (p->gpu) sk__str_addf(&s, "%s\n", sk__source_text("sort_split"));
+    sk__str_add_source(&s, "sort_keys");
+    if (p->gpu) sk__str_add_source(&s, "sort_split");
     if (s.failed) {
         sk__str_free(&s);
         return NULL;
@@ -154,6 +158,13 @@ static sk_status launch(const sort_job *j, sk__args *a, size_t parts)
     return sk__args_launch(a, parts * local, local);
 }
 
+/* Bounds that say every bit differs between keys: every pass runs. */
+static void every_bit_differs(uint64_t *and_out, uint64_t *or_out)
+{
+    *and_out = 0;
+    *or_out = ~(uint64_t)0;
+}
+
 /* The AND and the OR over `parts` pairs of partials (AND, OR) on the device. */
 static sk_status reduce_bounds(sort_job *j, cl_mem partials, size_t parts, uint64_t *and_out,
                                uint64_t *or_out)
@@ -172,9 +183,10 @@ static sk_status reduce_bounds(sort_job *j, cl_mem partials, size_t parts, uint6
         and_all &= x;
         or_all |= y;
     }
+    *and_out = and_all;
+    *or_out = or_all;
     /* Measuring: every bit differs, so every pass and its scratch counts. */
-    *and_out = sk__measuring(ctx) ? 0 : and_all;
-    *or_out = sk__measuring(ctx) ? ~(uint64_t)0 : or_all;
+    if (sk__measuring(ctx)) every_bit_differs(and_out, or_out);
 out:
     free(host);
     return st;
@@ -324,8 +336,8 @@ static sk_status open_lines(sort_job *j)
 
 /* ---- one sweep per digit (GPU shape) ---------------------------------------------- */
 
-/* words[0 .. count) of `mem` = 0. */
-static sk_status zero_words(sort_job *j, cl_mem mem, size_t count)
+/* words[first .. first + count) of `mem` = 0. */
+static sk_status zero_words(sort_job *j, cl_mem mem, size_t first, size_t count)
 {
     size_t local = j->p.t.wg_size;
     size_t groups = div_up(count, local);
@@ -333,6 +345,7 @@ static sk_status zero_words(sort_job *j, cl_mem mem, size_t count)
     sk__args a;
     sk__args_init(&a, j->ctx, j->p.prog, K_ZERO);
     sk__arg_mem(&a, mem);
+    sk__arg_ulong(&a, "first", first);
     sk__arg_ulong(&a, "count", count);
     return sk__args_launch(&a, groups * local, local);
 }
@@ -364,8 +377,11 @@ out:
 }
 
 /* One sweep per digit: counts every digit of the bit range and finds the
- * keys' AND and OR in one read of the keys, then scans the counts, back to
- * back, into where each digit value starts. */
+ * keys' AND and OR in one read of the keys; its last work-group scans the
+ * counts, back to back, into where each digit value starts (j->hist: the
+ * starts, a ticket word, the counts; kernels/sort.cl). The AND and OR are read back
+ * unless every digit is to be swept (sweep_all): then nothing waits for
+ * the device, and every bit counts as differing. */
 static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint64_t *or_out)
 {
     sk_context *ctx = j->ctx;
@@ -376,7 +392,7 @@ static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint6
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, &sort_aux, 2 * groups * j->p.key_size, &partials));
     SK_TRY(open_sweep_state(j));
-    SK_TRY(zero_words(j, j->hist, words));
+    SK_TRY(zero_words(j, j->hist, words, words + 1));
     sk__args a;
     sk__args_init(&a, ctx, j->p.prog, K_COUNT_DIGITS);
     sk__arg_mem(&a, keys);
@@ -390,8 +406,8 @@ static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint6
     sk__arg_mem(&a, j->state[0]);
     sk__arg_ulong(&a, "state_words", j->state_words);
     SK_TRY(launch(j, &a, groups));
-    SK_TRY(sk__scan_counts(ctx, SK_UINT32, j->hist, words));
-    st = reduce_bounds(j, partials, groups, and_out, or_out);
+    if (j->p.sweep_all) every_bit_differs(and_out, or_out);
+    else st = reduce_bounds(j, partials, groups, and_out, or_out);
 out:
     return st;
 }
@@ -566,10 +582,12 @@ sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem v
                                                                         : j.p.radix_bits)) - 1};
     SK_TRY(open_program(ctx, &j.p, r));
     /* Histograms: per part and digit value (three steps), or per digit and
-     * digit value (one sweep per digit). */
+     * digit value (one sweep per digit: the starts, a ticket word, the
+     * counts). */
     size_t rows = j.p.onesweep ? div_up(key_types[r->key_type].bits, j.p.radix_bits) : j.p.parts;
-    SK_TRY(sk__scratch_get(ctx, &sort_hist,
-                           (rows << j.p.radix_bits) * (j.p.wide ? 8 : 4), &j.hist));
+    size_t words = rows << j.p.radix_bits;
+    if (j.p.onesweep) words = 2 * words + 1;
+    SK_TRY(sk__scratch_get(ctx, &sort_hist, words * (j.p.wide ? 8 : 4), &j.hist));
     if (j.p.onesweep)
         SK_TRY(count_digits(&j, keys, &and_all, &or_all));
     else

@@ -51,6 +51,8 @@ typedef struct sort_plan {
     size_t bound_parts;           /* parts of the AND/OR pass */
     bool wide;                    /* 64-bit counts */
     bool onesweep;                /* GPU shape: one sweep per digit (else three steps) */
+    bool sweep_all;               /* one sweep: every digit swept, the keys' bounds never
+                                     read back (below t.sort_skip_from keys) */
     bool poll_volatile;           /* one sweep: look-back read by volatile loads */
     bool warp_match;              /* one sweep: ranking by warp match (inline PTX) */
     bool nt_lines;                /* CPU shape on a CPU device: the line scatter is built */

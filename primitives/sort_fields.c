@@ -114,7 +114,10 @@ static char *fields_config(const fields_req *r, bool wide_index)
     const sk_field_order *by = r->by;
     sk__str s = {0};
     sk__str_addf(&s, SK_FP64_PRAGMA);
-    if (by->preamble) sk__str_addf(&s, "%s\n", by->preamble);
+    if (by->preamble) {
+        sk__str_add(&s, by->preamble);
+        sk__str_add(&s, "\n");
+    }
     sk__str_addf(&s, "#define SK_ELEM_T %s\n", by->type);
     sk__str_addf(&s, "typedef char sk_elem_size_must_match_host"
                      "[(sizeof(SK_ELEM_T) == %zu) ? 1 : -1];\n", by->size);

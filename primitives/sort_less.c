@@ -122,7 +122,10 @@ static char *less_config(const less_plan *p, const less_req *r)
     const sk_comparator *c = r->cmp;
     sk__str s = {0};
     sk__str_addf(&s, SK_FP64_PRAGMA);
-    if (c->preamble) sk__str_addf(&s, "%s\n", c->preamble);
+    if (c->preamble) {
+        sk__str_add(&s, c->preamble);
+        sk__str_add(&s, "\n");
+    }
     sk__str_addf(&s, "#define SK_KEY_T %s\n", c->type);
     sk__str_addf(&s, "typedef char sk_key_size_must_match_host"
                      "[(sizeof(SK_KEY_T) == %zu) ? 1 : -1];\n", c->size);
@@ -130,7 +133,7 @@ static char *less_config(const less_plan *p, const less_req *r)
     sk__str_addf(&s, "#define SK_KEY_LESS 1\n");
     if (r->value_size) sk__config_value_type(&s, r->value_size);
     sk__config_tiles_keys(&s, &p->t, p->gpu);
-    sk__str_addf(&s, "%s\n", sk__source_text("merge"));
+    sk__str_add_source(&s, "merge");
     return sk__str_take(&s);
 }
 

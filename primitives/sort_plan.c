@@ -157,7 +157,7 @@ void sk__config_tiles_keys(sk__str *s, const sk__tuning *t, bool gpu)
     else
         sk__str_addf(s, "#define SK_SHAPE_CPU 1\n");
     sk__config_blocks(s, gpu, false, NULL);
-    sk__str_addf(s, "%s\n", sk__source_text("sort_keys"));
+    sk__str_add_source(s, "sort_keys");
 }
 
 sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
@@ -176,6 +176,7 @@ sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
     p.wide = r->n > UINT32_MAX;
     p.onesweep = p.gpu && r->n <= GPU_ONESWEEP_MAX_KEYS &&
                  p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN;
+    p.sweep_all = p.onesweep && r->n < p.t.sort_skip_from;
     p.poll_volatile = p.t.poll_volatile;
     p.warp_match = p.onesweep && ranks_by_warp_match(ctx, p.t.wg_size);
     if (p.warp_match && !ctx->items_param && p.key_size == 4 && r->value_size == 4 &&

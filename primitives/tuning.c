@@ -60,6 +60,9 @@ typedef enum tune_key {
     TUNE_SEGSORT_ALONE_FROM, /* segmented sort: large segments of at least this many keys
                                 sorted alone by the device-wide sort (shorter: together,
                                 in one batch) */
+    TUNE_SORT_SKIP_FROM,     /* one-sweep radix sort: from this many keys the keys' bounds
+                                are read back and constant digits skipped (below: every
+                                digit swept, no wait for the device) */
     TUNE_KEY_COUNT
 } tune_key;
 
@@ -280,6 +283,16 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
                                        "pass 41-65% faster to 2^22, 6% slower at 2^24"},
     [TUNE_SEGSORT_ALONE_FROM] = {1L << 22, "bench/results/nvidia-h100-new-prims/NOTE.md "
                                            "(sort_keys); estimate, no recorded crossing"},
+    /* The one-sweep sort's read back of the keys' bounds (which digits
+     * differ) waits for the queue: on NVIDIA's OpenCL about 30-60 us, and
+     * the device idles until the host enqueues the next sweep. A sweep of
+     * 2^22 uint32 keys costs about that (2^26 keys sort in 2.1 ms on an
+     * H100: about 0.45 ms a sweep, 28 us at 2^22), so below 2^22 keys a
+     * skipped digit saves less than the wait costs, and uniform keys, the
+     * common case, never skip one. An estimate from those figures, not a
+     * measured crossing. */
+    [TUNE_SORT_SKIP_FROM] = {1L << 22, "bench/NOTES-gpu.md: Sorts without a wait below 2^22 "
+                                       "keys (estimate, not yet measured)"},
 };
 
 /* What a lookup is for. */
@@ -392,6 +405,8 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.wg_scan_warps = tune(&q, TUNE_WG_SCAN_WARPS) != 0;
     t.lines_bytes = ctx->sort_lines_param ? (size_t)ctx->sort_lines_param
                                           : tune_size(&q, TUNE_LINES_BYTES);
+    t.sort_skip_from = ctx->sort_skip_param ? (size_t)ctx->sort_skip_param
+                                            : tune_size(&q, TUNE_SORT_SKIP_FROM);
     t.points_scan_below = tune_size(&q, TUNE_POINTS_SCAN_BELOW);
     t.points_scan_degree = tune_size(&q, TUNE_POINTS_SCAN_DEGREE);
     t.segsort_cpu_tile = tune_size(&q, TUNE_SEGSORT_CPU_TILE);

@@ -132,6 +132,11 @@ Test(params, out_of_range_values_should_be_rejected_and_change_nothing)
         expect_param_values(SK_PARAM_CPU_SORT_LINES_FROM, "CPU_SORT_LINES_FROM", good, 5, bad,
                             2);
     }
+    {
+        const long good[] = {1, 4096, 1L << 22, LONG_MAX, 0};
+        const long bad[] = {-1, LONG_MIN};
+        expect_param_values(SK_PARAM_GPU_SORT_SKIP_FROM, "GPU_SORT_SKIP_FROM", good, 5, bad, 2);
+    }
 }
 
 Test(params, unknown_params_and_null_arguments_should_be_rejected)

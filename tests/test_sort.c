@@ -27,6 +27,13 @@
  * size run for each type x value size in each shape. The 8- and 16-bit key
  * types take one value size per shape and one GPU tile setting each
  * (NARROW: a program per type and shape), pairwise across the types.
+ * The GPU shape's one sweep per digit skips constant digits (the keys'
+ * bounds read back) with the small tiles and sweeps every digit (the
+ * default below 2^22 keys) with the others: a host decision
+ * (SK_PARAM_GPU_SORT_SKIP_FROM), no program of its own. Keys with constant
+ * digits (all equal, top bits shared, one digit varying) sort both ways
+ * against the reference, their launches are counted, and a sort that
+ * sweeps every digit must return while a user event holds the queue shut.
  */
 #include <math.h>
 #include <stdio.h>
@@ -237,8 +244,27 @@ static void expect_keys(const sort_case *c, const unsigned char *got, const unsi
                            (unsigned long long)skt_seed());
 }
 
-/* Sorts `keys` (c->n of them) through the cl_mem form and checks all. */
-static void check_keys(const sort_case *c, const void *keys)
+/* run_sort while a user event holds the context's queue shut: the call
+ * must return before anything it enqueued has run (one that waits for the
+ * device inside would wait forever, and the test's timeout fails it). */
+static sk_status run_sort_gated(const sort_case *c, cl_mem k, cl_mem v)
+{
+    cl_int err = CL_SUCCESS;
+    skt_finish();
+    cl_event gate = clCreateUserEvent(sk_context_cl_context(skt_ctx), &err);
+    cr_assert_eq(err, CL_SUCCESS, "clCreateUserEvent -> %s", sk_cl_error_name(err));
+    err = clEnqueueBarrierWithWaitList(sk_context_cl_queue(skt_ctx), 1, &gate, NULL);
+    cr_assert_eq(err, CL_SUCCESS, "clEnqueueBarrierWithWaitList -> %s", sk_cl_error_name(err));
+    sk_status st = run_sort(c, k, v);
+    err = clSetUserEventStatus(gate, CL_COMPLETE);
+    clReleaseEvent(gate);
+    cr_assert_eq(err, CL_SUCCESS, "clSetUserEventStatus -> %s", sk_cl_error_name(err));
+    return st;
+}
+
+/* Sorts `keys` (c->n of them) through the cl_mem form, behind a shut gate
+ * where `gated` (run_sort_gated), and checks all. */
+static void check_keys_gated(const sort_case *c, const void *keys, int gated)
 {
     size_t ks = key_size(c->t), n = c->n, vs = c->vs ? c->vs : 8;
     const char *what = case_name(c);
@@ -253,7 +279,7 @@ static void check_keys(const sort_case *c, const void *keys)
     skt_buf_upload(k, 0, hk, (n + GUARD) * ks);
     skt_buf_upload(v, 0, hv, (n + GUARD) * vs);
 
-    sk_status st = run_sort(c, k, v);
+    sk_status st = gated ? run_sort_gated(c, k, v) : run_sort(c, k, v);
     cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
                  sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
     skt_buf_download(k, 0, hk, (n + GUARD) * ks);
@@ -273,6 +299,8 @@ static void check_keys(const sort_case *c, const void *keys)
     free(want);
     free(perm);
 }
+
+static void check_keys(const sort_case *c, const void *keys) { check_keys_gated(c, keys, 0); }
 
 static void check_case(const sort_case *c)
 {
@@ -390,11 +418,15 @@ static void matrix(sk_shape shape, sk_type t)
     if (!type_available(t)) cr_skip_test("float64 needs fp64");
     size_t sizes[32], m;
     skt_force_shape(shape);
-    /* Small tiles: GPU tile of 4 x 2 keys; CPU 3 chunks from n = 1 on. */
+    /* Small tiles: GPU tile of 4 x 2 keys; CPU 3 chunks from n = 1 on. The
+     * GPU shape skips constant digits here (from one key on), and sweeps
+     * every digit (below 2^22 keys, the default) with the other tiles. */
     gpu_tiles(0);
+    skt_set_param(SK_PARAM_GPU_SORT_SKIP_FROM, 1);
     m = sizes_for(shape == SK_SHAPE_GPU ? 8 : 3, sizes, 32);
     sweep(t, sizes, m, skt_fmt("%s shape, small tiles", skt_shape_name(shape)),
           vmask_for(shape, t, 0));
+    skt_set_param(SK_PARAM_GPU_SORT_SKIP_FROM, 0);
     gpu_tiles(1);
     m = sizes_for(shape == SK_SHAPE_GPU ? 24 : 5, sizes, 32);
     sweep(t, sizes, m, skt_fmt("%s shape, wg 8 x 3 / 5 chunks", skt_shape_name(shape)),
@@ -667,6 +699,139 @@ Test(sort, digits_that_are_the_same_in_every_key_should_be_skipped)
     cr_assert(uniform > 2 * top_byte && uniform % 3 == 0,
               "uniform keys: %lu launches, want several whole passes", uniform);
     free(k);
+}
+
+/* ---- GPU shape: constant digits swept or skipped -------------------------------------- */
+
+/* Keys whose bits outside low | top are the same in every key: low as
+ * given, top as the top bits of a 64-bit key (shifted down for narrower
+ * keys). */
+typedef struct const_pattern {
+    const char *name;
+    uint64_t low, top;
+} const_pattern;
+
+static const const_pattern PATTERNS[] = {
+    {"all equal", 0, 0},
+    {"top 16 bits shared", 0, 0x0000ffffffffffffull},
+    {"only the top digit varying", 0, 0xff00000000000000ull},
+    {"only bits 8-15 varying", 0xff00u, 0},
+    {"bit 3 and the top bit varying", 0x8u, 0x8000000000000000ull},
+};
+#define PATTERN_COUNT (sizeof PATTERNS / sizeof PATTERNS[0])
+
+static void fill_pattern(sk_type t, const const_pattern *p, void *keys, size_t n)
+{
+    unsigned drop = 64 - bits_of(t);
+    uint64_t vary = p->low | p->top >> drop, fixed = 0x5a5a5a5a5a5a5a5aull >> drop;
+    for (size_t i = 0; i < n; i++) put_key(t, keys, i, (skt_rand() & vary) | (fixed & ~vary));
+}
+
+/* Keys with constant digits in the GPU shape, each sorted with every digit
+ * swept (the default below 2^22 keys) and with constant digits skipped
+ * (SK_PARAM_GPU_SORT_SKIP_FROM 1), keys and pairs, both orders, against
+ * the reference. Each type and value size takes its matrix tile setting
+ * (gpu_cfg): no program of its own. */
+static void constant_digits(sk_type t, size_t vs)
+{
+    static const size_t ns[] = {2, 97, 4095, 4097, 10007};
+    skt_force_shape(SK_SHAPE_GPU);
+    gpu_tiles(gpu_cfg(t, vs));
+    size_t ks = key_size(t), nmax = 10007;
+    void *keys = skt_malloc(nmax * ks);
+    for (size_t i = 0; i < PATTERN_COUNT; i++)
+        for (int k = 0; k < 4; k++) {
+            int desc = k % 2, skip = k / 2;
+            size_t n = ns[(i + (size_t)k) % (sizeof ns / sizeof ns[0])];
+            fill_pattern(t, &PATTERNS[i], keys, n);
+            skt_set_param(SK_PARAM_GPU_SORT_SKIP_FROM, skip);
+            sort_case c = {t, vs, desc, 0, 0, n, D_UNIFORM,
+                           skt_fmt("gpu shape, %s, %s", PATTERNS[i].name,
+                                   skip ? "constant digits skipped" : "every digit swept")};
+            check_keys(&c, keys);
+        }
+    free(keys);
+}
+
+Test(sort, constant_digits_should_sort_alike_swept_or_skipped_in_gpu_shape)
+{
+    /* pairwise: each type with two value sizes, each value size twice */
+    constant_digits(SK_UINT32, 0);
+    constant_digits(SK_UINT32, 4);
+    constant_digits(SK_INT64, 8);
+    constant_digits(SK_INT64, 0);
+    constant_digits(SK_FLOAT32, 8);
+    constant_digits(SK_FLOAT32, 4);
+}
+
+/* Bit ranges of three digits: keys alone pass through two scratch
+ * buffers, pairs end with a copy back; every digit swept. */
+Test(sort, three_digit_bit_ranges_should_sort_with_every_digit_swept_in_gpu_shape)
+{
+    skt_force_shape(SK_SHAPE_GPU);
+    static const size_t vss[] = {0, 4};
+    for (size_t v = 0; v < 2; v++) {
+        gpu_tiles(gpu_cfg(SK_UINT32, vss[v]));
+        for (int desc = 0; desc < 2; desc++) {
+            sort_case c = {SK_UINT32, vss[v], desc, 4, 28, 5003, (dist)(D_UNIFORM + desc * 5),
+                           "gpu shape, bits [4, 28)"};
+            check_case(&c);
+        }
+    }
+}
+
+/* Launches of sk_sort_keys for uint32 keys: the digit count's two (zero,
+ * count) and a sweep per digit that varies, or per digit when every digit
+ * is swept. */
+Test(sort, gpu_shape_should_sweep_every_digit_below_the_skip_threshold_and_skip_above)
+{
+    const size_t n = 5000;
+    skt_force_shape(SK_SHAPE_GPU);
+    gpu_tiles(gpu_cfg(SK_UINT32, 0));
+    static const unsigned varying[PATTERN_COUNT] = {0, 2, 1, 1, 2};
+    uint32_t *k = skt_malloc(n * 4);
+    unsigned long base = 0;
+    for (size_t i = 0; i < PATTERN_COUNT; i++) {
+        fill_pattern(SK_UINT32, &PATTERNS[i], k, n);
+        skt_set_param(SK_PARAM_GPU_SORT_SKIP_FROM, 1);
+        unsigned long skipped = launches_for(k, n);
+        if (i == 0) base = skipped;
+        skt_set_param(SK_PARAM_GPU_SORT_SKIP_FROM, (long)n + 1);
+        unsigned long swept = launches_for(k, n);
+        skt_set_param(SK_PARAM_GPU_SORT_SKIP_FROM, (long)n);
+        unsigned long at = launches_for(k, n);
+        cr_assert_eq(base, 2, "all equal: %lu launches, want the digit count's 2", base);
+        cr_assert_eq(skipped, base + varying[i], "%s, skipping: %lu launches, want %lu",
+                     PATTERNS[i].name, skipped, base + varying[i]);
+        cr_assert_eq(swept, base + 4, "%s, below the threshold: %lu launches, want %lu",
+                     PATTERNS[i].name, swept, base + 4);
+        cr_assert_eq(at, skipped, "%s, n at the threshold: %lu launches, want %lu (skipping)",
+                     PATTERNS[i].name, at, skipped);
+    }
+    free(k);
+}
+
+/* Below the threshold the call never waits for the device: behind a shut
+ * gate on its queue it returns, and the results are right once the gate
+ * opens. */
+Test(sort, gpu_shape_sorts_below_the_skip_threshold_should_return_while_the_queue_is_held,
+     .timeout = 120)
+{
+    skt_force_shape(SK_SHAPE_GPU);
+    static const size_t vss[] = {0, 4};
+    void *keys = skt_malloc(4097 * 4);
+    for (size_t v = 0; v < 2; v++) {
+        gpu_tiles(gpu_cfg(SK_UINT32, vss[v]));
+        for (size_t i = 0; i < PATTERN_COUNT; i++) {
+            size_t n = i % 2 ? 4097 : 1021;
+            fill_pattern(SK_UINT32, &PATTERNS[i], keys, n);
+            sort_case c = {SK_UINT32, vss[v], (int)(i % 2), 0, 0, n, D_UNIFORM,
+                           skt_fmt("gpu shape, behind a shut gate, %s", PATTERNS[i].name)};
+            check_keys(&c, keys); /* builds the programs, outside the gate */
+            check_keys_gated(&c, keys, 1);
+        }
+    }
+    free(keys);
 }
 
 /* ---- host forms -------------------------------------------------------------------------- */

@@ -909,11 +909,16 @@ typedef enum sk_sort_order { SK_ASCENDING = 0, SK_DESCENDING = 1 } sk_sort_order
  *  value; floats (float16 included) in IEEE totalOrder: -NaN < -inf < ...
  *  < -0.0 < +0.0 < ... < +inf < +NaN (NaNs ordered among themselves by
  *  payload). 8-bit keys take one pass of an 8-bit digit, 16-bit keys two.
- *  Digits whose value is the same in every key are skipped. Scratch of n
+ *  Digits whose value is the same in every key are skipped, except in the
+ *  GPU shape below 2^22 keys (SK_PARAM_GPU_SORT_SKIP_FROM), where every
+ *  digit of the bit range takes its pass (one over a constant digit leaves
+ *  the order as it is) so that nothing waits for the device. Scratch of n
  *  keys comes from the context (2n keys when three or more, an odd number,
- *  of digits vary: the last pass then ends in `keys` with no copy back;
- *  with the caller's scratch, n keys and a copy). n of 0 or 1 does nothing. Asynchronous on the context's queue, except for one
- *  small blocking read before the passes (which digits to skip).
+ *  of digits take passes: the last pass then ends in `keys` with no copy
+ *  back; with the caller's scratch, n keys and a copy). n of 0 or 1 does
+ *  nothing. Asynchronous on the context's queue, except for one small
+ *  blocking read before the passes (which digits to skip) where digits
+ *  are skipped.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type or order, a buffer
  *  smaller than n keys), SK_E_SIZE (n keys overflowing size_t, scratch
  *  over the device's largest buffer), SK_E_UNSUPPORTED (float64 without
@@ -1975,6 +1980,15 @@ SK_API sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type,
  *                              device whose compiler has clang's
  *                              __builtin_nontemporal_store (PoCL,
  *                              Oclgrind; elsewhere SK_E_BUILD).
+ *  - SK_PARAM_GPU_SORT_SKIP_FROM  GPU shape radix sort (one sweep per
+ *                              digit): sorts of at least this many keys
+ *                              read the keys' bounds back (a wait for the
+ *                              queue) and skip the digits that are the same
+ *                              in every key; smaller ones sweep every digit
+ *                              of the bit range and never wait for the
+ *                              device inside the call. The result is the
+ *                              same either way. 1: always skip; 0:
+ *                              automatic (2^22 keys).
  *  - SK_PARAM_DISK_CACHE       the on-disk program cache when
  *                              $SCANKIT_CACHE_DIR is not set (a directory
  *                              it names is always used): 1 on, in the
@@ -1990,6 +2004,7 @@ SK_API sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type,
 #define SK_PARAM_CPU_SERIAL_BELOW ((sk_param)5)
 #define SK_PARAM_CPU_SORT_LINES_FROM ((sk_param)8)
 #define SK_PARAM_DISK_CACHE ((sk_param)10)
+#define SK_PARAM_GPU_SORT_SKIP_FROM ((sk_param)11)
 
 /*! sk_build_stats :
  *  Counters of program builds since the context was created. struct_size
