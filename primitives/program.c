@@ -141,6 +141,69 @@ static cl_int build_on_large_stack(sk_context *ctx, cl_program p)
     return job.rc;
 }
 
+/* SK_E_BUILD for src, its reason the first error line of the build log. */
+static sk_status build_failed(sk_context *ctx, const sk__embedded_source *src)
+{
+    const char *reason = first_error_line(ctx->build_log ? ctx->build_log : "");
+    return sk__fail(ctx, SK_E_BUILD, "building %s.cl failed: %.*s", src->name,
+                    (int)strcspn(reason, "\n"), reason);
+}
+
+static void failed_build_clear(sk__failed_build *f)
+{
+    free(f->config);
+    free(f->log);
+    *f = (sk__failed_build){0};
+}
+
+/* Keeps (src, config) and the build log as a failed build, in place of
+ * the oldest one kept; keeps nothing when out of memory. */
+static void remember_failed_build(sk_context *ctx, const sk__embedded_source *src,
+                                  const char *config)
+{
+    char *c = strdup(config), *log = strdup(ctx->build_log ? ctx->build_log : "");
+    if (!c || !log) {
+        free(c);
+        free(log);
+        return;
+    }
+    sk__failed_build *f = &ctx->failed_builds[ctx->failed_build_next];
+    failed_build_clear(f);
+    *f = (sk__failed_build){src, c, log};
+    ctx->failed_build_next = (ctx->failed_build_next + 1) % SK_FAILED_BUILDS_KEPT;
+}
+
+static const sk__failed_build *failed_build_of(const sk_context *ctx,
+                                               const sk__embedded_source *src,
+                                               const char *config)
+{
+    for (unsigned i = 0; i < SK_FAILED_BUILDS_KEPT; i++) {
+        const sk__failed_build *f = &ctx->failed_builds[i];
+        if (f->config && f->source == src && strcmp(f->config, config) == 0) return f;
+    }
+    return NULL;
+}
+
+/* The failure f again, without compiling: its build log back in the
+ * context, SK_E_BUILD. */
+static sk_status fail_again(sk_context *ctx, const sk__embedded_source *src,
+                            const sk__failed_build *f)
+{
+    char *log = strdup(f->log);
+    if (!log) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "build log");
+    free(ctx->build_log);
+    ctx->build_log = log;
+    sk__log(ctx, "%s.cl: this configuration failed to build before; not compiled again",
+            src->name);
+    return build_failed(ctx, src);
+}
+
+static void failed_builds_free(sk_context *ctx)
+{
+    for (unsigned i = 0; i < SK_FAILED_BUILDS_KEPT; i++) failed_build_clear(&ctx->failed_builds[i]);
+    ctx->failed_build_next = 0;
+}
+
 static sk_status compile_source(sk_context *ctx, const sk__embedded_source *src, const char *config,
                                 cl_program *out)
 {
@@ -154,9 +217,8 @@ static sk_status compile_source(sk_context *ctx, const sk__embedded_source *src,
         keep_build_log(ctx, p);
         clReleaseProgram(p);
         if (rc == CL_BUILD_PROGRAM_FAILURE) {
-            const char *reason = first_error_line(ctx->build_log ? ctx->build_log : "");
-            return sk__fail(ctx, SK_E_BUILD, "building %s.cl failed: %.*s", src->name,
-                            (int)strcspn(reason, "\n"), reason);
+            remember_failed_build(ctx, src, config);
+            return build_failed(ctx, src);
         }
         return sk__fail_cl(ctx, rc, "clBuildProgram");
     }
@@ -203,6 +265,8 @@ static void save_binary(sk_context *ctx, const sk__disk_entry *e, cl_program p)
 static sk_status build_program(sk_context *ctx, const sk__embedded_source *src, const char *config,
                                cl_program *out)
 {
+    const sk__failed_build *failed = failed_build_of(ctx, src, config);
+    if (failed) return fail_again(ctx, src, failed);
     double t0 = now_seconds();
     sk__disk_entry entry;
     bool cached = sk__disk_entry_open(ctx, src, config, build_options, &entry);
@@ -252,6 +316,7 @@ void sk__program_cache_free(sk_context *ctx)
     }
     ctx->programs = NULL;
     ctx->program_count = 0;
+    failed_builds_free(ctx);
 }
 
 /* Unlinks and frees the least recently used program. */

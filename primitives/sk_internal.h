@@ -81,6 +81,18 @@ typedef struct sk__program {
     unsigned long used;            /* the context's program clock at its last use */
 } sk__program;
 
+/* A configuration whose build failed (CL_BUILD_PROGRAM_FAILURE), with the
+ * build log: the same source, configuration and device fail alike, so the
+ * context does not compile it again while it keeps the entry (the last
+ * SK_FAILED_BUILDS_KEPT failures, oldest replaced first). */
+typedef struct sk__failed_build {
+    const sk__embedded_source *source;
+    char *config;                  /* NULL: an empty slot */
+    char *log;
+} sk__failed_build;
+
+#define SK_FAILED_BUILDS_KEPT 16
+
 /* The in-memory program cache's bound: its default, and its least value,
  * which must exceed the distinct programs any one call uses (a call's
  * programs are then never the least recently used when it adds one). */
@@ -213,6 +225,8 @@ struct sk_context {
     size_t program_count;
     unsigned long program_clock;   /* counts lookups, for least-recently-used */
     long program_cache_param;      /* SK_PARAM_PROGRAM_CACHE (0: automatic) */
+    sk__failed_build failed_builds[SK_FAILED_BUILDS_KEPT];
+    unsigned failed_build_next;    /* the slot the next failure takes */
     long disk_cache_param;         /* SK_PARAM_DISK_CACHE (0: automatic, 1 on, 2 off) */
     char *cache_dir;               /* on-disk program cache; NULL = off */
     char *default_cache_dir;       /* sk__default_cache_dir() at creation */
@@ -510,6 +524,7 @@ sk_status sk__program_get_warps(sk_context *ctx, const char *source, size_t gpu_
                                 sk__config_fn make, const void *user,
                                 const char *const *kernel_names, unsigned kernel_count,
                                 const sk__program **out);
+/* Releases every program kept and forgets the failed builds. */
 void sk__program_cache_free(sk_context *ctx);
 /* Releases the least recently used programs past SK_PARAM_PROGRAM_CACHE. */
 void sk__program_cache_trim(sk_context *ctx);

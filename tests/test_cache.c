@@ -1,7 +1,8 @@
 /*
  * test_cache.c - the program cache: what it keeps (one build per context,
- * a second context loading from disk, the bound on the programs kept in
- * memory), and that it never trusts what it reads from disk.
+ * a failed build not compiled again, a second context loading from disk,
+ * the bound on the programs kept in memory), and that it never trusts
+ * what it reads from disk.
  *
  * Every program family (scan, compaction, sort, segmented scan, polynomial)
  * runs once into a fresh cache directory; then each entry is damaged in one
@@ -548,6 +549,40 @@ Test(cache, identical_calls_should_build_once_per_context)
     sk_context_free(c);
     skt_cli_remove_tree(dir);
     free(dir);
+}
+
+/* A configuration that failed to build fails again in its context with
+ * the same log, nothing written, and is not compiled again (no build
+ * time; a compile would log a temporary file of another name); another
+ * one is compiled; the context computes afterwards. */
+Test(cache, a_failed_build_should_fail_again_without_compiling)
+{
+    sk_context *c = skt_ctx_new(NULL);
+    const uint32_t in[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    uint32_t out[8];
+    size_t count = 12345;
+    skt_poison(out, sizeof out);
+    cr_assert_eq(sk_select_if_host(c, SK_UINT32, "x +* (", in, out, &count, 8), SK_E_BUILD);
+    char *first = strdup(sk_context_build_log(c));
+    cr_assert(first && first[0], "no build log");
+    sk_build_stats s1 = stats_of(c);
+    cr_assert_gt(s1.seconds, 0.0, "the failed build took no time");
+
+    cr_assert_eq(sk_select_if_host(c, SK_UINT32, "x <> 1", in, out, &count, 8), SK_E_BUILD);
+    sk_build_stats s2 = stats_of(c);
+    cr_assert_gt(s2.seconds, s1.seconds, "another bad predicate was not compiled");
+    cr_assert_str_neq(sk_context_build_log(c), first, "another failure, the same log");
+
+    cr_assert_eq(sk_select_if_host(c, SK_UINT32, "x +* (", in, out, &count, 8), SK_E_BUILD);
+    sk_build_stats s3 = stats_of(c);
+    cr_assert_eq(s3.seconds, s2.seconds, "the failed configuration was compiled again");
+    cr_assert_eq(s3.compiled, s2.compiled);
+    cr_assert_str_eq(sk_context_build_log(c), first, "not the first failure's log");
+    cr_assert_eq(count, (size_t)12345, "a failed call wrote the count");
+    cr_assert_eq(skt_find_unpoisoned(out, sizeof out), (size_t)-1, "a failed call wrote");
+    run_compact(c);
+    free(first);
+    sk_context_free(c);
 }
 
 Test(cache, a_second_context_should_load_programs_from_disk)

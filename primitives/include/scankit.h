@@ -255,7 +255,8 @@ SK_API void sk_context_free(sk_context *ctx);
  *  so far and stays; a buffer given by sk_context_set_scratch() stays
  *  set) and the built programs held in memory (the on-disk
  *  program cache keeps them, so the next call that needs one loads it
- *  without compiling), and the host-array forms' pinned memory. The
+ *  without compiling) with the builds that failed (sk_context_build_log),
+ *  and the host-array forms' pinned memory. The
  *  context stays usable; the next calls allocate
  *  and load what they need again. Parameters, trace and profile settings
  *  stay.
@@ -349,6 +350,11 @@ SK_API cl_int sk_context_cl_error(const sk_context *ctx);
 /*! sk_context_build_log() :
  *  @return the compiler log of the last program build that failed on this
  *  context, "" if none failed. Valid until the next failing build.
+ *  A configuration that failed to compile (the same kernel source and
+ *  #defines, user code included) is not compiled again: the context keeps
+ *  the last 16 such failures (until sk_context_trim() or
+ *  sk_context_free()), and a call that needs one of them fails at once
+ *  with SK_E_BUILD and that failure's log. Since 1.1.
  */
 SK_API const char *sk_context_build_log(const sk_context *ctx);
 
