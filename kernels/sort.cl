@@ -168,15 +168,11 @@ void sk_os_count_key(SK_KEY_T key, SK_KEY_T flip, uint digits, uint shift0, uint
  * less one) reads every count (counts[0 .. words), by atomics, as the
  * others added them) and writes their exclusive scan to starts[0 ..
  * words): where each digit value starts, digit p's values with p * n keys
- * before them (the digits back to back, as sk_os_bases reads them). Every
- * work-item fences its adds (which may be posted) before the barrier after
- * which one work-item draws the ticket, as CUDA's threadfence reduction
- * does. */
+ * before them (the digits back to back, as sk_os_bases reads them). */
 void sk_os_scan_counts_last(__global uint *starts, __global uint *ticket, uint words,
                             __local uint *s, __local uint *last)
 {
     uint lid = get_local_id(0);
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
     barrier(CLK_GLOBAL_MEM_FENCE);
     if (lid == 0) {
         mem_fence(CLK_GLOBAL_MEM_FENCE);
