@@ -15,8 +15,8 @@
  *
  * sk_sort_count_digits counts every digit of the sort's bit range at once,
  * and the keys' AND and OR (which digits differ at all), in one read of the
- * keys; its last work-group to finish scans those counts (all digits back
- * to back) into where each digit value starts. Then one launch per
+ * keys; the host scans those counts (sk_scan_exclusive over all digits
+ * back to back) into where each digit value starts. Then one launch per
  * digit that differs: each work-group takes the next tile number from an
  * atomic counter, counts its tile's digits and publishes the counts, ranks
  * the tile's keys stably in local memory (by warp votes on NVIDIA GPUs,
@@ -48,11 +48,7 @@ void sk_os_zero(__global uint *words, ulong count)
     for (ulong i = get_global_id(0); i < count; i += get_global_size(0)) words[i] = 0;
 }
 
-/* words[first .. first + count) = 0. */
-__kernel void sk_sort_zero(__global uint *words, ulong first, ulong count)
-{
-    sk_os_zero(words + first, count);
-}
+__kernel void sk_sort_zero(__global uint *words, ulong count) { sk_os_zero(words, count); }
 
 /* The split's counters: for bucket c (0..15) and work-item t, a 16-bit
  * count in word (c % 8) * SK_WG + t, half c / 8 (low, high); words padded
@@ -163,48 +159,15 @@ void sk_os_count_key(SK_KEY_T key, SK_KEY_T flip, uint digits, uint shift0, uint
     }
 }
 
-/* Once this work-group's counts are added: the last work-group to get
- * here (its ticket, drawn after its adds, is the number of work-groups
- * less one) reads every count (counts[0 .. words), by atomics, as the
- * others added them) and writes their exclusive scan to starts[0 ..
- * words): where each digit value starts, digit p's values with p * n keys
- * before them (the digits back to back, as sk_os_bases reads them). */
-void sk_os_scan_counts_last(__global uint *starts, __global uint *ticket, uint words,
-                            __local uint *s, __local uint *last)
-{
-    uint lid = get_local_id(0);
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    if (lid == 0) {
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        *last = atomic_inc(ticket) == get_num_groups(0) - 1;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (!*last) return;
-    __global uint *counts = ticket + 1;
-    uint per = (words + SK_WG - 1) / SK_WG;
-    uint first = min(lid * per, words), end = min(first + per, words);
-    uint sum = 0, total;
-    for (uint i = first; i < end; i++) sum += atomic_or(&counts[i], 0u);
-    uint run = sk_wg_exclusive_sum(sum, s, &total);
-    for (uint i = first; i < end; i++) {
-        starts[i] = run;
-        run += atomic_or(&counts[i], 0u);
-    }
-}
-
-/* In one read of the keys: the keys whose digit p is d, for digits p <
- * `digits`, digit p at bits shift0 + p * SK_RADIX_BITS (the last one
- * masked by last_mask), counted into hist[words + 1 + p * SK_RADIX + d]
- * (words = digits * SK_RADIX), and, by the last work-group to finish,
- * scanned into where each digit value starts, hist[p * SK_RADIX + d]
- * (sk_os_scan_counts_last; hist[words], its ticket, and the counts start
- * zeroed); partials[2g], partials[2g + 1] = the AND and the OR of the
- * transformed keys work-group g visits (which digits differ at all, so
- * which sweeps are needed). Grid-stride over 16-byte vectors of keys, then
- * the few keys past the last whole one; local counts, then global
- * atomics. */
+/* In one read of the keys: counts[p * SK_RADIX + d] += keys whose digit p
+ * is d, for digits p < `digits`, digit p at bits shift0 + p * SK_RADIX_BITS
+ * (the last one masked by last_mask), and partials[2g], partials[2g + 1] =
+ * the AND and the OR of the transformed keys work-group g visits (which
+ * digits differ at all, so which sweeps are needed). Grid-stride over
+ * 16-byte vectors of keys, then the few keys past the last whole one;
+ * local counts, then global atomics. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *hist,
+void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *counts,
                           __global SK_KEY_T *partials, ulong n, uint digits, uint shift0,
                           uint last_mask, SK_KEY_T flip, __global uint *state,
                           ulong state_words)
@@ -212,9 +175,6 @@ void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *hist,
     sk_os_zero(state, state_words);
     __local uint lh[SK_MAX_DIGITS * SK_RADIX];
     __local sk_bounds lb[SK_WG];
-    __local uint ls[SK_WG_SCAN_SLOTS];
-    __local uint last;
-    __global uint *ticket = hist + digits * SK_RADIX, *counts = ticket + 1;
     uint lid = get_local_id(0);
     for (uint d = lid; d < digits * SK_RADIX; d += SK_WG) lh[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -232,7 +192,6 @@ void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *hist,
     sk_wg_and_or(a, o, lb, partials);
     for (uint d = lid; d < digits * SK_RADIX; d += SK_WG)
         if (lh[d]) atomic_add(&counts[d], lh[d]);
-    sk_os_scan_counts_last(hist, ticket, digits * SK_RADIX, ls, &last);
 }
 
 /* Key k of this work-item (tile position j): into lk[], its entry into
