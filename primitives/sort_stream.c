@@ -84,6 +84,7 @@ typedef struct ss {
     size_t dev_cap;          /* elements the device buffers hold (0: none yet) */
     size_t sent[2];          /* bytes of the staging sent to them */
     cl_mem dev[2];
+    cl_event last_send;      /* the last copy from a staging to the device (NULL: done) */
     stage stage[2][2];       /* [set][part]: the merge's two stagings */
     int set;                 /* the staging in use */
     int pin;                 /* new staging memory is pinned, where the device gives it */
@@ -548,6 +549,7 @@ static sk_status write_mapped(ss *s, int p, size_t n)
 static void close_all(ss *s)
 {
     unmap_direct(s);
+    if (s->last_send) clWaitForEvents(1, &s->last_send), clReleaseEvent(s->last_send);
     release_device(s);
     for (int set = 0; set < 2; set++)
         for (int p = 0; p < 2; p++) close_stage(s, &s->stage[set][p]);
@@ -570,13 +572,29 @@ static sk_status send(ss *s, int p, size_t end)
 {
     while (s->sent[p] < end) {
         size_t off = s->sent[p], len = min_size(end - off, s->piece[p] - off % s->piece[p]);
+        cl_event ev = NULL;
         cl_int rc = clEnqueueWriteBuffer(s->ctx->queue, s->dev[p], CL_FALSE, off, len,
-                                         stage_at(s, p, off), 0, NULL, NULL);
+                                         stage_at(s, p, off), 0, NULL, &ev);
         if (rc != CL_SUCCESS) return sk__fail_cl(s->ctx, rc, "clEnqueueWriteBuffer(stream sort)");
+        if (s->last_send) clReleaseEvent(s->last_send);
+        s->last_send = ev;
         s->sent[p] = off + len;
     }
     clFlush(s->ctx->queue);
     return SK_OK;
+}
+
+/* Waits until the staging's copies to the device are done (the queue
+ * runs in order: the last one), before the staging is written again: a
+ * sort need not wait for its device (a sort below the skip size never
+ * does), so nothing else has. */
+static sk_status sends_done(ss *s)
+{
+    if (!s->last_send) return SK_OK;
+    cl_int rc = clWaitForEvents(1, &s->last_send);
+    clReleaseEvent(s->last_send);
+    s->last_send = NULL;
+    return rc == CL_SUCCESS ? SK_OK : sk__fail_cl(s->ctx, rc, "clWaitForEvents(stream sort)");
 }
 
 /* Where the pieces of a download go: the caller's writer, or the
@@ -689,6 +707,8 @@ static sk_status read_part(ss *s, int p, size_t cap, size_t *have, int *ended)
     *have = 0;
     *ended = 0;
     s->sent[p] = 0;
+    sk_status done = sends_done(s); /* the run before may still be on its way */
+    if (done != SK_OK) return done;
     while (*have < cap) {
         if (s->direct[p] && *have == s->direct_cap * s->es[p]) { /* as many as expected */
             sk_status st = p == 0 ? probe_end(s, ended) : SK_OK;
