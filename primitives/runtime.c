@@ -6,8 +6,8 @@
 #include "sk_internal.h"
 
 #include <limits.h>
-#include <stdio.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

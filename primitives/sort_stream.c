@@ -687,9 +687,6 @@ static sk_status device_sort(ss *s, size_t n)
 
 /* ---- the runs ------------------------------------------------------------------- */
 
-/* Up to `cap` bytes of part p into the staging, each piece sent to the
- * device as it is in while the device buffer holds it: *have bytes, *ended
- * when the input ended before cap. */
 /* Whether the keys end here: a key at most read ahead (read_fully()
  * hands it on first). */
 static sk_status probe_end(ss *s, int *ended)
@@ -701,6 +698,10 @@ static sk_status probe_end(ss *s, int *ended)
     return st;
 }
 
+/* Up to `cap` bytes of part p into the staging (or the mapped device
+ * buffers, while they hold them), each piece sent to the device as it is
+ * in while the device buffer holds it: *have bytes, *ended when the input
+ * ended before cap. */
 static sk_status read_part(ss *s, int p, size_t cap, size_t *have, int *ended)
 {
     size_t dev_bytes = s->dev_cap * s->es[p];
