@@ -273,11 +273,11 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
     [TUNE_TOPK_NARROW_TILES] = {8192, "bench/results/nvidia-h100-partition-topk/NOTE.md: "
                                       "narrowing 30% slower at 2^16-2^20, 40% faster at "
                                       "2^26-2^28 (tiles of 4096 keys)"},
-    /* The one-pass partition writes every element in its pass and then
-     * reverses the rejected ones: fewer launches, more traffic. */
     [TUNE_MULTIWORD_LB_BELOW] = {(size_t)1 << 20,
                                  "bench/results/nvidia-h100-partition-topk/NOTE.md (by key): "
                                  "one pass 2x faster at 2^16-2^18, even at 2^20, slower above"},
+    /* The one-pass partition writes every element in its pass and then
+     * reverses the rejected ones: fewer launches, more traffic. */
     [TUNE_PARTITION_ONE_PASS_BELOW] = {(size_t)1 << 23,
                                        "bench/results/nvidia-h100-partition-topk/NOTE.md: one "
                                        "pass 41-65% faster to 2^22, 6% slower at 2^24"},
