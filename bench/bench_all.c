@@ -737,6 +737,15 @@ static void run_case(bench *b, const bb_case *c)
 
 /* ---- setup ------------------------------------------------------------------------------------- */
 
+/* --tile WxI: the GPU shape's work-group size and items per work-item. */
+static sk_status set_tile(sk_context *ctx, const char *tile)
+{
+    long wg = 0, items = 0;
+    if (sscanf(tile, "%ldx%ld", &wg, &items) != 2) return SK_E_INVALID_ARG;
+    sk_status st = sk_context_set_param(ctx, SK_PARAM_WG_SIZE, wg);
+    return st == SK_OK ? sk_context_set_param(ctx, SK_PARAM_ITEMS_PER_THREAD, items) : st;
+}
+
 static int open_context(bench *b)
 {
     sk_status st = sk_context_create(&b->ctx, b->opt.device, NULL, 0);
@@ -750,6 +759,7 @@ static int open_context(bench *b)
         st = sk_context_set_param(b->ctx, SK_PARAM_SHAPE,
                                   !strcmp(b->opt.shape, "cpu") ? SK_SHAPE_CPU : SK_SHAPE_GPU);
     if (st == SK_OK) st = sk_context_set_param(b->ctx, SK_PARAM_PROFILE, 1);
+    if (st == SK_OK && b->opt.tile) st = set_tile(b->ctx, b->opt.tile);
     if (st == SK_OK) st = sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);
     b->desc.struct_size = sizeof b->desc;
     if (st == SK_OK) st = sk_context_device(b->ctx, &b->desc);

@@ -157,6 +157,9 @@ static const ak_opt opencl_rows[] = {
                 "as sk_context_create (\"P:D\", index, or a name part);\n"
                 "default $SCANKIT_DEVICE, else the first GPU"),
     BB_TEXT_ROW("shape", o.shape, "cpu|gpu", "force scankit's kernel shape"),
+    BB_TEXT_ROW("tile", o.tile, "WxI",
+                "GPU shape: tiles of W work-items x I items for every\n"
+                "primitive (SK_PARAM_WG_SIZE, SK_PARAM_ITEMS_PER_THREAD)"),
     BB_FLAG_ROW("no-boost", o.no_boost, "leave Boost.Compute out"),
     BB_FLAG_ROW("no-host", o.no_host, "leave out the end-to-end host-array timings"),
     BB_FLAG_ROW("print-slug", o.print_slug, "print the device's results folder name and exit"),

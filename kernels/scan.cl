@@ -20,7 +20,12 @@
  *
  * The GPU shape is built on block.cl (the work-group scan and reduce) and
  * tile.cl (a tile's layout in local memory and its moves between global
- * memory, local memory and registers).
+ * memory, local memory and registers). A lifted input may bring a tile of
+ * its own (SK_OWN_TILE, placed after the block layer: the segmented scan's
+ * values and head bits, segscan_tile.cl): then SK_TILE_T is what its tile
+ * holds in local memory, sk_tile_regs what a work-item holds in registers,
+ * and it defines sk_tile_load, sk_thread_reduce and sk_tile_store with the
+ * signatures below; the kernels here are the same for both.
  *
  * Tiles are combined across work-groups by reduce-then-scan: reduce every
  * tile, scan the tile totals (the host recurses on them), then scan every
@@ -61,6 +66,10 @@ typedef char sk_element_size_must_match_host[(sizeof(SK_T) == SK_T_SIZE) ? 1 : -
  * other tile goes element by element through SK_LOAD and SK_STORE. A tile
  * is stored in the pattern it was loaded in (in place, every work-item
  * writes back what it read). */
+#if !defined(SK_OWN_TILE)
+#define SK_TILE_T SK_T
+/* A work-item's elements of a tile, in blocked order. */
+typedef SK_T sk_tile_regs[SK_ITEMS];
 SK_DEFINE_TILE_IO(sk_tile, SK_T)
 /* A whole tile of a plain array by tile.cl's copy (false: the element
  * loop); lifted loads and stores always take the element loops. */
@@ -78,7 +87,7 @@ SK_DEFINE_TILE_IO(sk_tile, SK_T)
 /* Loads one tile (identity past n) into x[] in blocked order: work-item t
  * gets elements t*SK_ITEMS .. t*SK_ITEMS+SK_ITEMS-1 of the tile. Global
  * reads are striped (coalesced) and transposed through local memory. */
-void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, SK_T *x)
+void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, sk_tile_regs x)
 {
     uint lid = get_local_id(0);
     if (!SK_TILE_COPY_IN(base, n, lds)) {
@@ -94,23 +103,11 @@ void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, SK_T *x)
     sk_tile_to_blocked(lds, x);
 }
 
-SK_T sk_thread_reduce(const SK_T *x)
+SK_T sk_thread_reduce(const sk_tile_regs x)
 {
     SK_T sum = x[0];
     for (uint k = 1; k < SK_ITEMS; k++) sum = sk_op(sum, x[k]);
     return sum;
-}
-
-/* The work-group's scan and reduce of one SK_T per work-item (block.cl). */
-SK_DEFINE_WG_SCAN(sk_wg_exclusive_scan, SK_T, sk_op, SK_IDENTITY)
-SK_DEFINE_WG_REDUCE(sk_wg_reduce, SK_T, sk_op)
-
-/* Reduces the tile at base; every work-item gets the total. */
-SK_T sk_tile_reduce(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, __local SK_T *s)
-{
-    SK_T x[SK_ITEMS];
-    sk_tile_load(SK_IN_ARGS, base, n, lds, x);
-    return sk_wg_reduce(sk_thread_reduce(x), s);
 }
 
 /* Writes a scanned tile: work-item t's elements x[] (blocked order) start
@@ -120,7 +117,7 @@ SK_T sk_tile_reduce(SK_IN_PARAMS, ulong base, ulong n, __local SK_T *lds, __loca
  * (coalesced). A lifted store may read the input parameters too (segment
  * heads), hence both. */
 void sk_tile_store(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusive,
-                   SK_T run, const SK_T *x, __local SK_T *lds)
+                   SK_T run, const sk_tile_regs x, __local SK_T *lds)
 {
     uint lid = get_local_id(0);
     for (uint k = 0; k < SK_ITEMS; k += SK_TILE_RUN) {
@@ -143,12 +140,27 @@ void sk_tile_store(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclus
     SK_BARRIER();
 }
 
+#endif /* !SK_OWN_TILE */
+
+/* The work-group's scan and reduce of one SK_T per work-item (block.cl). */
+SK_DEFINE_WG_SCAN(sk_wg_exclusive_scan, SK_T, sk_op, SK_IDENTITY)
+SK_DEFINE_WG_REDUCE(sk_wg_reduce, SK_T, sk_op)
+
+/* Reduces the tile at base; every work-item gets the total. */
+SK_T sk_tile_reduce(SK_IN_PARAMS, ulong base, ulong n, __local SK_TILE_T *lds,
+                    __local SK_T *s)
+{
+    sk_tile_regs x;
+    sk_tile_load(SK_IN_ARGS, base, n, lds, x);
+    return sk_wg_reduce(sk_thread_reduce(x), s);
+}
+
 /* Scans the tile at base seeded with carry (the combination of everything
  * before it); returns carry combined with the tile's total. */
 SK_T sk_tile_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusive,
-                  SK_T carry, __local SK_T *lds, __local SK_T *s)
+                  SK_T carry, __local SK_TILE_T *lds, __local SK_T *s)
 {
-    SK_T x[SK_ITEMS];
+    sk_tile_regs x;
     sk_tile_load(SK_IN_ARGS, base, n, lds, x);
     SK_T total;
     SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);
@@ -160,7 +172,7 @@ SK_T sk_tile_scan(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusi
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_reduce_tiles(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off, ulong n)
 {
-    __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
+    __local SK_TILE_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
     ulong tile = get_group_id(0);
     SK_T total = sk_tile_reduce(SK_IN_ARGS, tile * SK_TILE, n, lds, s);
@@ -171,7 +183,7 @@ void sk_reduce_tiles(SK_IN_PARAMS, __global SK_T *partials, ulong partials_off, 
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_reduce_single(SK_IN_PARAMS, __global SK_T *result, ulong result_off, ulong n)
 {
-    __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
+    __local SK_TILE_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
     SK_T carry = SK_IDENTITY;
     for (ulong base = 0; base < n; base += SK_TILE)
@@ -184,7 +196,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_tiles(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds, ulong seeds_off,
                    ulong n, uint exclusive, uint has_seeds)
 {
-    __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
+    __local SK_TILE_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
     ulong tile = get_group_id(0);
     SK_T carry = SK_IDENTITY;
@@ -196,7 +208,7 @@ void sk_scan_tiles(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds, ulon
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_single(SK_IN_PARAMS, SK_OUT_PARAMS, ulong n, uint exclusive)
 {
-    __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
+    __local SK_TILE_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
     SK_T carry = SK_IDENTITY;
     for (ulong base = 0; base < n; base += SK_TILE)
@@ -217,7 +229,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, uint epoch,
                       ulong tiles, ulong n, uint exclusive, uint input_stays)
 {
-    __local SK_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
+    __local SK_TILE_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_T s[SK_WG_SCAN_SLOTS];
 #if defined(SK_LB_PARTS)
     __local sk_lb_parts_local l;
@@ -227,7 +239,7 @@ void sk_scan_lookback(SK_IN_PARAMS, SK_OUT_PARAMS, __global sk_lb_word *state, u
     __local uint slot;
     uint tile = sk_lb_take_tile(state, tiles, &slot);
     ulong base = (ulong)tile * SK_TILE;
-    SK_T x[SK_ITEMS];
+    sk_tile_regs x;
     sk_tile_load(SK_IN_ARGS, base, n, lds, x);
     SK_T total;
     SK_T prefix = sk_wg_exclusive_scan(sk_thread_reduce(x), s, &total);

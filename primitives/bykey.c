@@ -277,7 +277,7 @@ static sk_status lifted_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     io = fused_io_text(c);
     if (!io) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");
     /* The outputs are distinct from the inputs (check_distinct). */
-    sk__scan_io sio = {io, fused_in, fused_out, &j, true};
+    sk__scan_io sio = {io, fused_in, fused_out, &j, true, NULL};
     st = fused_scan(ctx, c, &sio);
     free(io);
     SK_TRY(st);

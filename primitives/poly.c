@@ -90,7 +90,7 @@ static sk_status affine_scan(poly_job *j, double *result)
     sk_monoid m = {"SK_POLY_T2", 2 * j->size, "SK_AFFINE_IDENTITY", "SK_AFFINE_THEN(a, b)",
                    pre.buf};
     sk__scan_io sio = {sk__source_text("poly_affine_io"), set_in, j->out ? set_out : NULL, j,
-                       false};
+                       false, NULL};
     union { float f[2]; double d[2]; } r;
     sk_status st = j->out ? sk__scan_lifted(j->ctx, &m, &sio, j->ncoef, false, NULL)
                           : sk__reduce_lifted(j->ctx, &m, &sio, j->ncoef, &r);

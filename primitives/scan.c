@@ -54,6 +54,7 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     out->builtin_type = true;
     out->lb_codec = NULL;
     out->lb_counters = 0;
+    out->own_tile = false;
     return SK_OK;
 }
 
@@ -118,6 +119,10 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
         sk__str_addf(&s, "#define SK_LOOKBACK 1\n#define SK_LB_T SK_T\n"
                          "#define SK_LB_IDENTITY SK_IDENTITY\n#define sk_lb_op sk_op\n");
     sk__config_blocks(&s, t->shape == SK_SHAPE_GPU, warps, lookback ? t : NULL);
+    if (io && io->tile && t->shape == SK_SHAPE_GPU) {
+        sk__str_add(&s, io->tile);
+        sk__str_add(&s, "\n");
+    }
     return sk__str_take(&s);
 }
 
@@ -423,14 +428,16 @@ sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io
 {
     if (n == 0) return SK_OK;
     const scan_op op = {*m, NULL, NULL, NULL, NULL, true, codec && codec->order_free, false,
-                        false, codec ? codec->text : NULL, codec ? codec->counters : 0};
+                        false, codec ? codec->text : NULL, codec ? codec->counters : 0,
+                        io && io->tile};
     return scan_go(ctx, &op, io, (span){NULL, 0}, (span){NULL, 0}, n, exclusive);
 }
 
 sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                             size_t n, void *result)
 {
-    const scan_op op = {*m, NULL, NULL, NULL, NULL, false, false, false, false, NULL, 0};
+    const scan_op op = {*m, NULL, NULL, NULL, NULL, false, false, false, false, NULL, 0,
+                        io && io->tile};
     return reduce_go(ctx, &op, io, (span){NULL, 0}, n, result);
 }
 
@@ -471,7 +478,7 @@ out:
         sk_status st_ = sk__validate_monoid((ctx), (monoid));                  \
         if (st_ != SK_OK) return st_;                                          \
         const scan_op op_ = {*(monoid), NULL, NULL, NULL, NULL, false, false, false, false, \
-                             NULL, 0};                                         \
+                             NULL, 0, false};                                  \
         const scan_op *op = &op_;                                              \
         return call;                                                           \
     } while (0)

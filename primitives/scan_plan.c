@@ -33,11 +33,14 @@ sk__tuning sk__scan_tuning(const sk_context *ctx, const scan_op *op, job_kind ki
                            bool *lookback)
 {
     /* Only the segmented scans' lifted elements have a size bound; their
-     * single pass takes tiles of its own. */
-    sk__tuning t = sk__tuning_for(ctx, op->size_is_bound ? SK_FAMILY_LIFTED : SK_FAMILY_SCAN,
-                                  op->m.size);
+     * single pass takes tiles of its own, and their own tile of values and
+     * head bits tiles of its own on both paths. */
+    sk__family f = op->own_tile        ? SK_FAMILY_SEG_TILE
+                   : op->size_is_bound ? SK_FAMILY_LIFTED
+                                       : SK_FAMILY_SCAN;
+    sk__tuning t = sk__tuning_for(ctx, f, op->m.size);
     *lookback = kind != JOB_REDUCE && takes_lookback(op, &t, kind == JOB_SCAN_INPUT_STAYS, n);
-    if (*lookback && op->size_is_bound)
+    if (*lookback && op->size_is_bound && !op->own_tile)
         t = sk__tuning_for(ctx, SK_FAMILY_LIFTED_ONE_PASS, op->m.size);
     return t;
 }

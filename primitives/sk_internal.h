@@ -307,7 +307,8 @@ sk_status sk__require_op_type(sk_context *ctx, sk_type t);
 
 /* Which kernels a tuning is for: the scan's (scan.cl) over plain
  * elements, the scan's over a lifted element loaded from several arrays
- * (the segmented scans) in reduce-then-scan or in one pass, compaction,
+ * (the segmented scans) in reduce-then-scan or in one pass, or in the
+ * segmented scan's own tile of values and head bits (both paths), compaction,
  * the radix sort of keys and of pairs, the polynomial, the merge, the
  * histogram, the sorted search, the radix selection's collection, the
  * comparator sort (a merge sort). */
@@ -315,6 +316,7 @@ typedef enum sk__family {
     SK_FAMILY_SCAN,
     SK_FAMILY_LIFTED,
     SK_FAMILY_LIFTED_ONE_PASS,
+    SK_FAMILY_SEG_TILE,
     SK_FAMILY_COMPACT,
     SK_FAMILY_SORT,
     SK_FAMILY_SORT_PAIRS,
@@ -609,6 +611,8 @@ typedef struct sk__scan_io {
     const void *user;
     bool input_stays;   /* no output overwrites what set_in's buffers hold
                            (the GPU one pass may read other tiles' input) */
+    const char *tile;   /* GPU shape: the io's own tile (scan.cl's SK_OWN_TILE),
+                           placed after the block layer; NULL: scan.cl's */
 } sk__scan_io;
 
 /* How a lifted element of more than 4 bytes fits a look-back word in 33
