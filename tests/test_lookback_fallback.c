@@ -1,8 +1,8 @@
 /*
  * test_lookback_fallback.c - the GPU shape's look-back when predecessors
  * do not publish: decoupled fallback in the scan, the compaction, the
- * one-sweep sort and the one-pass reduction by key (two look-back words
- * per tile).
+ * one-sweep sort, the one-pass reduction by key (two look-back words
+ * per tile) and the segmented scan's own tile.
  *
  * The test hook SK__TEST_LB_WITHHOLD (sk_testing.h) makes tiles 1, 4, 7,
  * ... never publish their totals and tiles 2, 5, 8, ... publish only once
@@ -18,8 +18,8 @@
  * POCL_MAX_PTHREAD_COUNT=1 (tests/CMakeLists.txt: fewer threads than
  * work-groups in flight, which only finish if no work-group waits for one
  * that cannot run). Both build the same programs: one scan, one
- * compaction, one sort and one reduce-by-key program, in the GPU shape with
- * the hook.
+ * compaction, one sort, one reduce-by-key and two segmented-scan programs,
+ * in the GPU shape with the hook.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
@@ -229,6 +229,59 @@ static void reductions_by_key_with_withheld_tiles(void)
     cr_assert_eq(c.other, 0ul, "%lu launches of other scan kernels", c.other);
 }
 
+/* ---- segmented scan -------------------------------------------------------- */
+
+/* uint32 values, uint8 head flags (a head with chance 1/8), add, inclusive
+ * or exclusive: the segmented scan's own tile of values and head bits in
+ * one pass against the reference. */
+static void segscan_checked(size_t n, int excl)
+{
+    const char *what = skt_fmt("segscan %s uint32 add, uint8 flags, n=%zu, gpu shape, small "
+                               "tiles, tiles withheld", excl ? "exclusive" : "inclusive", n);
+    size_t bytes = n * 4, out = bytes + 4 * SKT_GUARD;
+    uint32_t *vals = skt_malloc(bytes + 4), *want = skt_malloc(bytes + 4);
+    uint32_t *got = skt_malloc(out);
+    unsigned char *heads = skt_malloc(n + 1);
+    for (size_t i = 0; i < n; i++) {
+        vals[i] = (uint32_t)skt_rand();
+        heads[i] = skt_rand() % 8 == 0;
+    }
+    cl_mem v = skt_buf_new(bytes + 4), f = skt_buf_new(n + 1), d = skt_buf_new(out);
+    skt_buf_upload(v, 0, vals, bytes);
+    skt_buf_upload(f, 0, heads, n);
+    heads[0] = 1; /* element 0 starts a segment whatever its flag */
+    skt_ref_segscan(SK_UINT32, SK_OP_ADD, excl, vals, want, heads, n);
+    skt_buf_poison(d, out);
+    sk_segments seg = {.flags = f, .flag_size = 1};
+    sk_status st = excl ? sk_segscan_exclusive(skt_ctx, SK_UINT32, SK_OP_ADD, v, &seg, d, n)
+                        : sk_segscan_inclusive(skt_ctx, SK_UINT32, SK_OP_ADD, v, &seg, d, n);
+    cr_assert_eq(st, SK_OK, "%s -> %s (%s) [seed %llu]", what, sk_status_name(st),
+                 sk_context_error_detail(skt_ctx), (unsigned long long)skt_seed());
+    skt_buf_download(d, 0, got, out);
+    skt_expect_elems(SK_UINT32, got, want, n, what);
+    cr_assert_eq(skt_find_unpoisoned((unsigned char *)got + bytes, 4 * SKT_GUARD), (size_t)-1,
+                 "%s: wrote past the output [seed %llu]", what,
+                 (unsigned long long)skt_seed());
+    skt_buf_free(v);
+    skt_buf_free(f);
+    skt_buf_free(d);
+    skt_free_all(vals, want, got, heads, NULL);
+}
+
+static void segscans_with_withheld_tiles(void)
+{
+    fallback_begin();
+    skt_tiles_small();
+    skt_sizes sizes = many_tiles(SMALL_TILE, 5000);
+    skt_launches c = {0};
+    skt_count_launches(&c);
+    for (size_t i = 0; i < sizes.count; i++)
+        for (int excl = 0; excl < 2; excl++) segscan_checked(sizes.v[i], excl);
+    skt_count_launches(NULL);
+    cr_assert_gt(c.lookback, 0ul, "the look-back kernel never ran");
+    cr_assert_eq(c.other, 0ul, "%lu launches of other scan kernels", c.other);
+}
+
 /* ---- suites ---------------------------------------------------------------- */
 
 TestSuite(fallback, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
@@ -253,6 +306,11 @@ Test(fallback, reduce_by_key_should_match_reference_when_tiles_withhold_their_to
     reductions_by_key_with_withheld_tiles();
 }
 
+Test(fallback, segscan_should_match_reference_when_tiles_withhold_their_totals)
+{
+    segscans_with_withheld_tiles();
+}
+
 TestSuite(one_thread, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
 
 Test(one_thread, scan_should_finish_and_match_reference_when_tiles_withhold_their_totals)
@@ -273,4 +331,9 @@ Test(one_thread, sort_should_finish_and_match_reference_when_tiles_withhold_thei
 Test(one_thread, reduce_by_key_should_finish_and_match_reference_when_tiles_withhold_totals)
 {
     reductions_by_key_with_withheld_tiles();
+}
+
+Test(one_thread, segscan_should_finish_and_match_reference_when_tiles_withhold_totals)
+{
+    segscans_with_withheld_tiles();
 }
