@@ -59,9 +59,10 @@ static skt_sizes many_tiles(size_t tile, size_t max)
     return sizes;
 }
 
-/* ---- scan ------------------------------------------------------------------ */
-
-static void scans_with_withheld_tiles(void)
+/* check(n, excl) on small tiles with tiles withheld at sizes of many
+ * tiles, inclusive and exclusive where `both` (else excl 0), counting the
+ * launches: the scan's look-back kernel must run, no other scan kernel. */
+static void scan_kernels_with_withheld_tiles(void (*check)(size_t n, int excl), int both)
 {
     fallback_begin();
     skt_tiles_small();
@@ -69,13 +70,21 @@ static void scans_with_withheld_tiles(void)
     skt_launches c = {0};
     skt_count_launches(&c);
     for (size_t i = 0; i < sizes.count; i++)
-        for (int excl = 0; excl < 2; excl++)
-            skt_check_scan(SK_UINT32, SK_OP_ADD, excl, sizes.v[i], 0,
-                           "gpu shape, small tiles, look-back, tiles withheld");
+        for (int excl = 0; excl <= both; excl++) check(sizes.v[i], excl);
     skt_count_launches(NULL);
     cr_assert_gt(c.lookback, 0ul, "the look-back kernel never ran");
     cr_assert_eq(c.other, 0ul, "%lu launches of other scan kernels", c.other);
 }
+
+/* ---- scan ------------------------------------------------------------------ */
+
+static void scan_checked(size_t n, int excl)
+{
+    skt_check_scan(SK_UINT32, SK_OP_ADD, excl, n, 0,
+                   "gpu shape, small tiles, look-back, tiles withheld");
+}
+
+static void scans_with_withheld_tiles(void) { scan_kernels_with_withheld_tiles(scan_checked, 1); }
 
 /* ---- compaction ------------------------------------------------------------ */
 
@@ -166,8 +175,9 @@ static void sorts_with_withheld_tiles(void)
  * 1/3, so equal neighbouring runs merge too), uint32 values: the sums by
  * key in one pass (the segment totals' scan, its tile total in two
  * look-back words) against the references. */
-static void reduce_by_key_checked(size_t n)
+static void reduce_by_key_checked(size_t n, int excl)
 {
+    (void)excl; /* no exclusive form */
     const char *what = skt_fmt("reduce_by_key uint32 keys, uint32 add, n=%zu, gpu shape, "
                                "small tiles, tiles withheld", n);
     size_t bytes = n * 4, out = bytes + 4 * SKT_GUARD;
@@ -218,15 +228,7 @@ static void reduce_by_key_checked(size_t n)
 
 static void reductions_by_key_with_withheld_tiles(void)
 {
-    fallback_begin();
-    skt_tiles_small();
-    skt_sizes sizes = many_tiles(SMALL_TILE, 5000);
-    skt_launches c = {0};
-    skt_count_launches(&c);
-    for (size_t i = 0; i < sizes.count; i++) reduce_by_key_checked(sizes.v[i]);
-    skt_count_launches(NULL);
-    cr_assert_gt(c.lookback, 0ul, "the look-back kernel never ran");
-    cr_assert_eq(c.other, 0ul, "%lu launches of other scan kernels", c.other);
+    scan_kernels_with_withheld_tiles(reduce_by_key_checked, 0);
 }
 
 /* ---- segmented scan -------------------------------------------------------- */
@@ -270,16 +272,7 @@ static void segscan_checked(size_t n, int excl)
 
 static void segscans_with_withheld_tiles(void)
 {
-    fallback_begin();
-    skt_tiles_small();
-    skt_sizes sizes = many_tiles(SMALL_TILE, 5000);
-    skt_launches c = {0};
-    skt_count_launches(&c);
-    for (size_t i = 0; i < sizes.count; i++)
-        for (int excl = 0; excl < 2; excl++) segscan_checked(sizes.v[i], excl);
-    skt_count_launches(NULL);
-    cr_assert_gt(c.lookback, 0ul, "the look-back kernel never ran");
-    cr_assert_eq(c.other, 0ul, "%lu launches of other scan kernels", c.other);
+    scan_kernels_with_withheld_tiles(segscan_checked, 1);
 }
 
 /* ---- suites ---------------------------------------------------------------- */
