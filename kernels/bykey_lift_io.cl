@@ -44,6 +44,34 @@ typedef sk_val_t sk_bykey_total_t;
 #define SK_BYKEY_TOTAL(v) (v)
 #endif
 
+#if defined(SK_BYKEY_COUNT)
+#define SK_IO_ONES 1
+#endif
+
+#if defined(SK_SHAPE_GPU)
+/* For segscan_tile.cl: the head bits of elements first .. first +
+ * SK_ITEMS - 1 (none past n), each key against the one before it. */
+uint sk_io_heads(SK_IN_PARAMS, ulong first, ulong n)
+{
+    uint heads = 0;
+    bool whole = first + SK_ITEMS <= n;
+    SK_KB prev = 0;
+    if (first > 0 && first <= n) prev = sk_keys[first - 1];
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        ulong i = first + k;
+        if (whole || i < n) {
+            SK_KB key = sk_keys[i];
+            heads |= (uint)(i == 0 || key != prev) << k;
+            prev = key;
+        }
+    }
+    return heads;
+}
+
+/* Whether element i (0 < i < n) starts a run. */
+uint sk_io_head_at(SK_IN_PARAMS, ulong i) { return sk_keys[i] != sk_keys[i - 1]; }
+#endif
+
 /* Element i's result r: at a run's last element its key and total. */
 void sk_bykey_store(ulong i, sk_seg_t r, __global const SK_KB *keys, __global SK_KB *keys_out,
                     __global sk_bykey_total_t *totals, __global ulong *count, ulong n)
@@ -62,3 +90,13 @@ void sk_bykey_store(ulong i, sk_seg_t r, __global const SK_KB *keys, __global SK
 #define SK_OUT_ARGS sk_keys_out, sk_totals, sk_count, sk_n
 #define SK_STORE(i, r) \
     sk_bykey_store((i), (r), sk_keys, sk_keys_out, sk_totals, sk_count, sk_n)
+
+#if defined(SK_SHAPE_GPU)
+/* For segscan_tile.cl: run c (from 1) ends at element i with total v. */
+void sk_io_total(SK_IN_PARAMS, SK_OUT_PARAMS, ulong i, SK_SEG_COUNT_T c, sk_val_t v)
+{
+    sk_keys_out[c - 1] = sk_keys[i];
+    sk_totals[c - 1] = SK_BYKEY_TOTAL(v);
+    if (i + 1 == sk_n) *sk_count = c;
+}
+#endif

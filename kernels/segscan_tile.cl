@@ -1,31 +1,45 @@
 /*
- * segscan_tile.cl - the segmented scan's own tile for scan.cl's GPU shape
+ * segscan_tile.cl - the segmented scans' own tile for scan.cl's GPU shape
  * (scan.cl's SK_OWN_TILE): a work-item holds its SK_ITEMS values in
  * registers and their head flags as the bits of one word, instead of
- * SK_ITEMS lifted (value, flag) elements of segscan_lift.cl.
+ * SK_ITEMS lifted elements of segscan_lift.cl.
  *
  * The host places this text after the block layer (block.cl, tile.cl,
- * lookback.cl), with segscan_lift.cl (not SK_SEG_TOTALS) and
- * segscan_lift_io.cl earlier in the configuration, and SK_TILE_VEC4 there
- * where the value has 4 bytes. What moves where:
+ * lookback.cl), with segscan_lift.cl and an io earlier in the
+ * configuration (segscan_lift_io.cl: heads from flags; bykey_lift_io.cl:
+ * heads where keys change), and SK_TILE_VEC4 there where the value has 4
+ * bytes. The io gives, besides scan.cl's SK_IN_* and SK_OUT_*:
+ *   uint sk_io_heads(SK_IN_PARAMS, ulong first, ulong n)
+ *       the head bits of elements first .. first + SK_ITEMS - 1 (bit k for
+ *       element first + k; none past n; element 0 always a head);
+ *   uint sk_io_head_at(SK_IN_PARAMS, ulong i)
+ *       whether element i (0 < i < n) starts a segment;
+ *   SK_IO_ONES (defined or not)
+ *       every value is 1 and no value array is read (run lengths), else
+ *       the values are sk_vals[];
+ *   with SK_SEG_TOTALS (an element's head count for its segment's index):
+ *   void sk_io_total(SK_IN_PARAMS, SK_OUT_PARAMS, ulong i, SK_SEG_COUNT_T c,
+ *                    sk_val_t v)
+ *       stores v, the total of the c-th segment, which ends at element i
+ *       (and, at the last element, the number of segments);
+ *   else the scan's output is sk_out[].
+ * What moves where:
  *   - values go through local memory as a tile of sk_val_t (tile.cl's
  *     layout: 16 bytes per access where they are 4 bytes, and a whole tile
- *     of a 4-byte value 16 bytes per global access), the lifted elements'
- *     tile took 8 or more bytes per element each way;
- *   - flags are read straight into registers in blocked order (a
- *     work-item's flags are contiguous: SK_ITEMS bytes or words, in 32-bit
- *     words where the tile is whole and the array 4-byte aligned);
+ *     of a 4-byte value 16 bytes per global access), where the lifted
+ *     elements' tile took 8 or more bytes per element each way;
+ *   - heads are read straight into registers in blocked order (a
+ *     work-item's flags or keys are contiguous);
  *   - a work-item's values are combined from its last head on (the lifted
  *     combine of its elements, in the same order), the work-group scans
  *     one lifted element per work-item (block.cl), and the stores select
  *     by head bits as the lifted elements' did: results are bit for bit
- *     those of the lifted tile of the same size.
- * Head bits steer selects and which path loads; values never steer.
+ *     those of the lifted tile of the same size. Totals are stored from
+ *     registers at each segment's last element.
+ * Head bits steer selects, which path loads, and where totals go; values
+ * never steer.
  */
 
-#if defined(SK_SEG_TOTALS)
-#error "segscan_tile.cl: segment totals keep the lifted tile"
-#endif
 #if SK_ITEMS > 32
 #error "segscan_tile.cl: a work-item's head bits take one 32-bit word (SK_ITEMS <= 32)"
 #endif
@@ -44,36 +58,18 @@ typedef sk_seg_tile sk_tile_regs[1];
 
 SK_DEFINE_TILE_IO(sk_tile, sk_val_t)
 
-/* The head bits of elements first .. first + SK_ITEMS - 1 (none past n;
- * element 0 is a head whatever its flag). Whole runs of uchar flags at a
- * 4-byte aligned address are read four to a word. */
-uint sk_seg_tile_heads(__global const SK_FLAG_T *flags, ulong first, ulong n)
-{
-    uint heads = (uint)(first == 0);
-    bool whole = first + SK_ITEMS <= n;
-#if SK_ITEMS % 4 == 0
-    const bool bytes = sizeof(SK_FLAG_T) == 1;
-    if (bytes && whole && ((ulong)(flags + first) & 3) == 0) {
-        __global const uint *w = (__global const uint *)(flags + first);
-        for (uint q = 0; q < SK_ITEMS / 4; q++) {
-            uint word = w[q];
-            for (uint b = 0; b < 4; b++)
-                heads |= (uint)(((word >> (8 * b)) & 0xffu) != 0) << (4 * q + b);
-        }
-        return heads;
-    }
-#endif
-    for (uint k = 0; k < SK_ITEMS; k++)
-        if (whole || first + k < n) heads |= (uint)(flags[first + k] != 0) << k;
-    return heads;
-}
-
 /* Loads one tile (the identity and no head past n) into x in blocked
- * order: values striped into local memory and back out blocked, head bits
- * straight from the flags. */
+ * order: values striped into local memory and back out blocked (or ones),
+ * head bits straight from the io. */
 void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local sk_val_t *lds, sk_tile_regs x)
 {
     uint lid = get_local_id(0);
+    ulong first = base + (ulong)lid * SK_ITEMS;
+#if defined(SK_IO_ONES)
+    for (uint k = 0; k < SK_ITEMS; k++)
+        x->v[k] = first + k < n ? (sk_val_t)1 : sk_val_identity();
+    (void)lds;
+#else
     if (!sk_tile_copy_in(sk_vals, 0, base, n, lds)) {
         for (uint k = 0; k < SK_ITEMS; k++) {
             uint j = k * SK_WG + lid;
@@ -83,9 +79,12 @@ void sk_tile_load(SK_IN_PARAMS, ulong base, ulong n, __local sk_val_t *lds, sk_t
             lds[SK_TILE_POS(j)] = v;
         }
     }
-    x->heads = sk_seg_tile_heads(sk_flags, base + (ulong)lid * SK_ITEMS, n);
+#endif
+    x->heads = sk_io_heads(SK_IN_ARGS, first, n);
+#if !defined(SK_IO_ONES)
     SK_BARRIER();
     sk_tile_to_blocked(lds, x->v);
+#endif
 }
 
 /* The combination of a work-item's values from its last head (or its
@@ -100,11 +99,45 @@ sk_val_t sk_seg_tile_tail(const sk_tile_regs x)
     return acc;
 }
 
-/* The lifted combination of a work-item's elements: that tail, and whether
- * it has a head. (A macro: Oclgrind 21.10 cannot create a kernel into
- * which a function returning a struct was inlined next to the tile's
- * registers, llvm.experimental.noalias.scope.decl.) */
+/* The lifted combination of a work-item's elements: that tail, and
+ * whether it has a head (with SK_SEG_TOTALS, how many). (A macro: Oclgrind
+ * 21.10 cannot create a kernel into which a function returning a struct
+ * was inlined next to the tile's registers, the LLVM intrinsic
+ * llvm.experimental.noalias.scope.decl.) */
+#if defined(SK_SEG_TOTALS)
+#define sk_thread_reduce(x) sk_seg(sk_seg_tile_tail(x), popcount((x)->heads))
+#else
 #define sk_thread_reduce(x) sk_seg(sk_seg_tile_tail(x), (x)->heads != 0)
+#endif
+
+#if defined(SK_SEG_TOTALS)
+
+/* Stores the totals of the segments that end among this work-item's
+ * elements, which start from run (the lifted combination of everything
+ * before them: the open segment's value and the heads so far). An element
+ * ends its segment where the next one is a head or it is the last. */
+void sk_tile_store(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclusive,
+                   sk_seg_t run, const sk_tile_regs x, __local sk_val_t *lds)
+{
+    ulong first = base + (ulong)get_local_id(0) * SK_ITEMS;
+    uint after = first + SK_ITEMS < n ? sk_io_head_at(SK_IN_ARGS, first + SK_ITEMS) : 1u;
+    uint ends = (x->heads >> 1) | (after << (SK_ITEMS - 1));
+    sk_val_t acc = run.v;
+    SK_SEG_COUNT_T c = run.c;
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        ulong i = first + k;
+        uint head = (x->heads >> k) & 1u;
+        sk_val_t joined = sk_val_op(acc, x->v[k]);
+        acc = head ? x->v[k] : joined;
+        c += head;
+        if (i < n && (((ends >> k) & 1u) || i + 1 == n))
+            sk_io_total(SK_IN_ARGS, SK_OUT_ARGS, i, c, acc);
+    }
+    SK_BARRIER();
+    (void)exclusive, (void)lds;
+}
+
+#else
 
 /* Writes a scanned tile: this work-item's elements start from run (the
  * lifted combination of everything before them); each element gets the
@@ -138,3 +171,5 @@ void sk_tile_store(SK_IN_PARAMS, SK_OUT_PARAMS, ulong base, ulong n, uint exclus
     }
     SK_BARRIER();
 }
+
+#endif /* SK_SEG_TOTALS */

@@ -164,13 +164,20 @@ static sk_status select_heads(sk_context *ctx, const bykey_call *c, cl_mem flags
 
 /* ---- run totals in one scan ---------------------------------------------------------- */
 
+/* Whether the fused scan moves its tiles by the segmented scans' own tile
+ * in the GPU shape (kernels/segscan_tile.cl): values (or counts) of at
+ * most 4 bytes. */
+static bool fused_own_tile(const bykey_call *c) { return c->m->size <= 4; }
+
 /* The fused scan's loads and stores: kernels/bykey_lift_io.cl after the
- * key bits and, for run-length encoding, SK_BYKEY_COUNT. */
+ * key bits and, for run-length encoding, SK_BYKEY_COUNT (and, for the own
+ * tile of a 4-byte value, its 16-byte tile layout). */
 static char *fused_io_text(const bykey_call *c)
 {
     sk__str s = {0};
     sk__str_addf(&s, "#define SK_KB %s\n%s", cl_bits[c->key_type],
                  c->mode == BK_RLE ? "#define SK_BYKEY_COUNT 1\n" : "");
+    if (fused_own_tile(c) && c->m->size == 4) sk__str_add(&s, "#define SK_TILE_VEC4 1\n");
     sk__str_add(&s, sk__source_text("bykey_lift_io"));
     return sk__str_take(&s);
 }
@@ -277,7 +284,8 @@ static sk_status lifted_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     io = fused_io_text(c);
     if (!io) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");
     /* The outputs are distinct from the inputs (check_distinct). */
-    sk__scan_io sio = {io, fused_in, fused_out, &j, true, NULL};
+    sk__scan_io sio = {io, fused_in, fused_out, &j, true,
+                       fused_own_tile(c) ? sk__source_text("segscan_tile") : NULL};
     st = fused_scan(ctx, c, &sio);
     free(io);
     SK_TRY(st);

@@ -70,10 +70,11 @@ static const char *const gpu_kernels[] = {"sk_reduce_tiles", "sk_reduce_single",
 static const char *const cpu_kernels[] = {"sk_reduce_chunks", "sk_scan_chunks",
                                           "sk_scan_lookback"};
 
-/* The configuration text placed before scan.cl: the monoid, the level-0
- * input/output when it is not a plain array (io), the shape (with `warps`
- * the warp-level work-group scan and look-back), and with `lookback` the
- * single-pass kernel's look-back functions. */
+/* The configuration text placed before scan.cl: the monoid, the shape, the
+ * level-0 input/output when it is not a plain array (io), the shape's
+ * blocks (with `warps` the warp-level work-group scan and look-back), with
+ * `lookback` the single-pass kernel's look-back functions, and the io's own
+ * tile where it has one. */
 static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tuning *t,
                          bool warps, bool lookback)
 {
@@ -92,10 +93,6 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
     else
         sk__str_addf(&s, "#define SK_T_SIZE %zu\n", m->size);
     sk__config_function(&s, "SK_T sk_op(SK_T a, SK_T b)", m->combine);
-    if (io) {
-        sk__str_add(&s, io->text);
-        sk__str_add(&s, "\n");
-    }
     if (t->shape == SK_SHAPE_GPU)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      t->wg_size, t->items);
@@ -110,6 +107,10 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
         sk__str_addf(&s, "#define SK_V_COMMUTES 1\n");
     if (t->shape == SK_SHAPE_CPU && op->builtin_type && !io && t->cpu_stream_bytes)
         sk__str_addf(&s, "#define SK_NT_STORES 1\n");
+    if (io) {
+        sk__str_add(&s, io->text);
+        sk__str_add(&s, "\n");
+    }
     if (lookback && op->lb_codec) {
         sk__str_add(&s, "#define SK_LB_CODEC 1\n");
         sk__str_add(&s, op->lb_codec);

@@ -71,14 +71,10 @@ static char *lifted_preamble(const sk_monoid *m, enum seg_mode mode, size_t n)
     return sk__str_take(&s);
 }
 
-/* Whether a scan in `mode` moves its tiles by the segmented scan's own
- * tile of values and head bits in the GPU shape (kernels/segscan_tile.cl):
- * values of at most 4 bytes (whose lifted element fits the look-back word
- * too), not totals (which count heads). */
-static bool takes_own_tile(const seg_job *j, enum seg_mode mode)
-{
-    return mode != SEG_TOTALS && j->m->size <= 4;
-}
+/* Whether the job moves its tiles by the segmented scans' own tile of
+ * values and head bits in the GPU shape (kernels/segscan_tile.cl): values
+ * of at most 4 bytes (larger ones keep the lifted tile). */
+static bool takes_own_tile(const seg_job *j) { return j->m->size <= 4; }
 
 /* The lifted scan's loads and stores: kernels/segscan_lift_io.cl after the
  * flag type and the mode (and, for the own tile of a 4-byte value, its
@@ -88,7 +84,7 @@ static char *lifted_io(const seg_job *j, enum seg_mode mode)
     sk__str s = {0};
     sk__str_addf(&s, "#define SK_FLAG_T %s\n%s", seg_flag_type(j),
                  mode == SEG_EXCLUSIVE ? "#define SK_SEG_EXCLUSIVE 1\n" : "");
-    if (takes_own_tile(j, mode) && j->m->size == 4) sk__str_add(&s, "#define SK_TILE_VEC4 1\n");
+    if (takes_own_tile(j) && j->m->size == 4) sk__str_add(&s, "#define SK_TILE_VEC4 1\n");
     sk__str_add(&s, sk__source_text("segscan_lift_io"));
     return sk__str_take(&s);
 }
@@ -150,7 +146,7 @@ static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
         sk_monoid lifted = lifted_monoid(j->m, pre);
         sk__scan_io sio = {io, set_in, totals ? set_out_totals : set_out_scan, j,
                            j->dst != j->src && j->dst != j->flags,
-                           takes_own_tile(j, mode) ? sk__source_text("segscan_tile") : NULL};
+                           takes_own_tile(j) ? sk__source_text("segscan_tile") : NULL};
         sk__lb_codec codec = {sk__source_text("segscan_lift_codec"), j->order_free, 1};
         bool coded = !totals && j->m->size <= 4;
         st = sk__scan_lifted(j->ctx, &lifted, &sio, j->n, mode == SEG_EXCLUSIVE,
