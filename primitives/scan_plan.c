@@ -40,8 +40,9 @@ sk__tuning sk__scan_tuning(const sk_context *ctx, const scan_op *op, job_kind ki
                                        : SK_FAMILY_SCAN;
     sk__tuning t = sk__tuning_for(ctx, f, op->m.size);
     *lookback = kind != JOB_REDUCE && takes_lookback(op, &t, kind == JOB_SCAN_INPUT_STAYS, n);
-    if (*lookback && op->size_is_bound && !op->own_tile)
-        t = sk__tuning_for(ctx, SK_FAMILY_LIFTED_ONE_PASS, op->m.size);
+    if (*lookback && op->size_is_bound)
+        t = sk__tuning_for(ctx, op->own_tile ? SK_FAMILY_SEG_TILE_ONE_PASS
+                                             : SK_FAMILY_LIFTED_ONE_PASS, op->m.size);
     return t;
 }
 

@@ -307,8 +307,8 @@ sk_status sk__require_op_type(sk_context *ctx, sk_type t);
 
 /* Which kernels a tuning is for: the scan's (scan.cl) over plain
  * elements, the scan's over a lifted element loaded from several arrays
- * (the segmented scans) in reduce-then-scan or in one pass, or in the
- * segmented scan's own tile of values and head bits (both paths), compaction,
+ * (the segmented scans) in reduce-then-scan or in one pass, the same in
+ * the segmented scans' own tile of values and head bits, compaction,
  * the radix sort of keys and of pairs, the polynomial, the merge, the
  * histogram, the sorted search, the radix selection's collection, the
  * comparator sort (a merge sort). */
@@ -317,6 +317,7 @@ typedef enum sk__family {
     SK_FAMILY_LIFTED,
     SK_FAMILY_LIFTED_ONE_PASS,
     SK_FAMILY_SEG_TILE,
+    SK_FAMILY_SEG_TILE_ONE_PASS,
     SK_FAMILY_COMPACT,
     SK_FAMILY_SORT,
     SK_FAMILY_SORT_PAIRS,

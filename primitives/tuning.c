@@ -176,15 +176,20 @@ static const tune_row rows[] = {
      * 256 x 8 2.29, 32 x 16 2.44, 64 x 16 2.68, 512 x 4 4.40. */
     FAMILY_DEFAULT(SK_FAMILY_LIFTED_ONE_PASS, TUNE_WG, 128, SEGSCAN_TILES),
     FAMILY_DEFAULT(SK_FAMILY_LIFTED_ONE_PASS, TUNE_ITEMS, 8, SEGSCAN_TILES),
-    /* The segmented scan's own tile (values and head bits, kernels/
-     * segscan_tile.cl), both paths. H100, sk_segscan_inclusive of 2^28
-     * uint32 by uint8 flags (segments of 1-2048) in one pass, `bench_all
-     * --tile WxI`: 32 x 32 1.166 ms, 64 x 24 1.306, 128 x 24 1.62, 64 x 16
-     * and 64 x 32 1.76, 32 x 16 1.94, 128 x 16 and 128 x 32 1.93-1.94,
-     * 256 x 8/16/32 2.75, 512 x 8/16 6.73; reduce-then-scan 64 x 32 1.255,
-     * 128 x 16 1.287, 256 x 16 1.626. One warp per tile of 1024. */
-    FAMILY_DEFAULT(SK_FAMILY_SEG_TILE, TUNE_WG, 32, SEG_TILE),
+    /* The segmented scans' own tile (values and head bits, kernels/
+     * segscan_tile.cl). One pass: H100, sk_segscan_inclusive of 2^28
+     * uint32 by uint8 flags (segments of 1-2048), `bench_all --tile WxI`:
+     * 32 x 32 1.166 ms, 64 x 24 1.306, 128 x 24 1.62, 64 x 16 and 64 x 32
+     * 1.76, 32 x 16 1.94, 128 x 16 and 128 x 32 1.93-1.94, 256 x 8/16/32
+     * 2.75, 512 x 8/16 6.73: one warp per tile of 1024. Reduce-then-scan
+     * (the run totals by key from 2^20, with two look-back words): reduce
+     * by key of 2^28 64 x 32 1.620 ms, 64 x 16 1.617, 32 x 16 1.742, 32 x
+     * 32 2.656 (run-length encoding 1.498, 1.496, 1.547, 2.527); the
+     * segmented scan 64 x 32 1.255, 128 x 16 1.287, 256 x 16 1.626. */
+    FAMILY_DEFAULT(SK_FAMILY_SEG_TILE, TUNE_WG, 64, SEG_TILE),
     FAMILY_DEFAULT(SK_FAMILY_SEG_TILE, TUNE_ITEMS, 32, SEG_TILE),
+    FAMILY_DEFAULT(SK_FAMILY_SEG_TILE_ONE_PASS, TUNE_WG, 32, SEG_TILE),
+    FAMILY_DEFAULT(SK_FAMILY_SEG_TILE_ONE_PASS, TUNE_ITEMS, 32, SEG_TILE),
     /* GPU shape, radix sort: 8-bit digits ranked by stable local splits of
      * two bits. H200, 2^28 uniform uint32: 4-bit digits with 1-bit splits
      * 39.7 ms, 4-bit with 2-bit splits 30.4, 8-bit with 1-bit splits 33.1,
