@@ -33,16 +33,19 @@
 
 #ifdef SK_OFF_T
 
-/* *bad gets a nonzero bit when offsets are not a valid segmentation of n
- * elements: offsets[0] == 0, non-decreasing, none above n. */
+/* *bad gets bit 0 when offsets are not a valid segmentation of n
+ * elements: offsets[0] == 0, non-decreasing, none above n; bit 1 when a
+ * segment is empty (its offset equals the next one, or n for the last). */
 __kernel void sk_seg_check_offsets(__global const SK_OFF_T *offsets, ulong count, ulong n,
                                    volatile __global int *bad)
 {
     ulong k = get_global_id(0);
     if (k >= count) return;
     ulong o = offsets[k];
+    ulong end = k + 1 < count ? (ulong)offsets[k + 1] : n;
     int wrong = (k == 0 && o != 0) || (k > 0 && o < (ulong)offsets[k - 1]) || o > n;
-    if (wrong) atomic_or(bad, 1);
+    int empty = end == o;
+    if (wrong || empty) atomic_or(bad, wrong | (empty << 1));
 }
 
 /* flags[offsets[k]] = 1 for every segment start below n (flags zeroed

@@ -217,8 +217,9 @@ static sk_status launch_offsets(seg_job *j, const sk__program *prog, unsigned k,
     return sk__args_launch_each(&a, j->seg->count);
 }
 
-/* Checks the offsets on the device (blocking read of one int). */
-static sk_status check_offsets(seg_job *j, const sk__program *prog)
+/* Checks the offsets on the device (blocking read of one int); *empty
+ * (unless NULL): whether a segment is empty. */
+static sk_status check_offsets(seg_job *j, const sk__program *prog, bool *empty)
 {
     sk_context *ctx = j->ctx;
     cl_mem bad_mem = NULL;
@@ -228,7 +229,8 @@ static sk_status check_offsets(seg_job *j, const sk__program *prog)
     SK_TRY(sk__write(ctx, bad_mem, false, 0, sizeof bad, &bad));
     SK_TRY(launch_offsets(j, prog, K_CHECK_OFFSETS, bad_mem));
     SK_TRY(sk__read(ctx, bad_mem, true, 0, sizeof bad, &bad));
-    if (bad)
+    if (empty) *empty = (bad & 2) != 0;
+    if (bad & 1)
         st = sk__fail(ctx, SK_E_INVALID_ARG, "offsets are not a segmentation of %zu elements "
                       "(offsets[0] must be 0, non-decreasing, none above n)", j->n);
 out:
@@ -246,7 +248,7 @@ sk_status sk__segments_check_offsets(sk_context *ctx, const sk_segments *seg, si
     SK_TRY(sk__monoid_of(ctx, SK_UINT32, SK_OP_ADD, &text, &m, NULL));
     j = (seg_job){ctx, &m, NULL, NULL, n, NULL, 0, NULL, seg, true, false, false, NULL};
     SK_TRY(seg_program(&j, &prog));
-    st = check_offsets(&j, prog);
+    st = check_offsets(&j, prog, NULL);
 out:
     return st;
 }
@@ -345,7 +347,7 @@ sk_status sk__segscan_run(sk_context *ctx, const sk_monoid *m, bool order_free, 
     SK_TRY(job_open(ctx, m, order_free, src, dst, n, n, seg, &j));
     if (seg->offsets) {
         SK_TRY(seg_program(&j, &prog));
-        SK_TRY(check_offsets(&j, prog));
+        SK_TRY(check_offsets(&j, prog, NULL));
         if (n == 0) return SK_OK;
         SK_TRY(offsets_to_flags(&j, prog));
     }
@@ -355,8 +357,10 @@ out:
     return st;
 }
 
-/* Totals by head flags: one lifted scan that counts heads. */
-static sk_status totals_by_flags(seg_job *j, size_t *segments)
+/* Totals by head flags: one lifted scan that counts heads; with `wait`
+ * the count read back (blocking) into *segments (may be NULL), else the
+ * GPU shape leaves the scan running and *segments untouched. */
+static sk_status totals_by_flags(seg_job *j, size_t *segments, bool wait)
 {
     sk_context *ctx = j->ctx;
     cl_ulong count = 0;
@@ -368,23 +372,33 @@ static sk_status totals_by_flags(seg_job *j, size_t *segments)
     }
     SK_TRY(sk__scratch_get(ctx, &sk__seg_small, sizeof count, &j->count));
     if (j->n) SK_TRY(lifted_scan(j, SEG_TOTALS));
+    if (!wait) return SK_OK;
     if (j->n) SK_TRY(sk__read(ctx, j->count, true, 0, sizeof count, &count));
     if (segments) *segments = (size_t)count;
 out:
     return st;
 }
 
-/* Totals by offsets: the inclusive segmented scan into scratch, then one
- * gather per segment (empty segments get the identity). */
+/* Totals by offsets. Without empty segments, segment k's head is the
+ * (k + 1)-th: from the tuning's size on, the totals by the head flags
+ * derived from the offsets, each stored at its segment's end. Otherwise
+ * the inclusive segmented scan into scratch, then one gather per segment
+ * (empty segments get the identity). */
 static sk_status totals_by_offsets(seg_job *j, size_t *segments)
 {
     sk_context *ctx = j->ctx;
     const sk__program *prog = NULL;
     cl_mem totals = j->dst, inclusive = NULL;
+    bool empty = false;
     sk_status st = SK_OK;
     SK_TRY(seg_program(j, &prog));
-    SK_TRY(check_offsets(j, prog));
-    if (j->n) {
+    SK_TRY(check_offsets(j, prog, &empty));
+    bool at_ends = !empty && j->n >= sk__tuning_for(ctx, SK_FAMILY_SCAN, j->m->size)
+                                             .seg_totals_at_ends_from;
+    if (j->n && at_ends) {
+        SK_TRY(offsets_to_flags(j, prog));
+        SK_TRY(totals_by_flags(j, NULL, false));
+    } else if (j->n) {
         SK_TRY(offsets_to_flags(j, prog));
         SK_TRY(sk__scratch_get(ctx, &seg_inclusive, j->n * j->m->size, &inclusive));
         j->dst = inclusive;
@@ -392,7 +406,8 @@ static sk_status totals_by_offsets(seg_job *j, size_t *segments)
         j->dst = totals;
         SK_TRY(st);
     }
-    if (j->seg->count) SK_TRY(gather_totals(j, prog, inclusive ? inclusive : totals));
+    if (j->seg->count && !(j->n && at_ends))
+        SK_TRY(gather_totals(j, prog, inclusive ? inclusive : totals));
     SK_CL_TRY(ctx, clFinish(ctx->queue));
     if (segments) *segments = j->seg->count;
 out:
@@ -406,7 +421,7 @@ sk_status sk__segreduce_run(sk_context *ctx, const sk_monoid *m, bool order_free
     sk_status st = SK_OK;
     size_t capacity = seg && seg->offsets ? seg->count : n;
     SK_TRY(job_open(ctx, m, order_free, src, totals, capacity, n, seg, &j));
-    st = seg->offsets ? totals_by_offsets(&j, segments) : totals_by_flags(&j, segments);
+    st = seg->offsets ? totals_by_offsets(&j, segments) : totals_by_flags(&j, segments, true);
 out:
     return st;
 }

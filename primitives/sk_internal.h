@@ -190,6 +190,8 @@ typedef struct sk__tuning {
                                         pass (look-back, rejected ones reversed after) */
     size_t multiword_lb_below;     /* GPU shape: scans with several look-back words per
                                       tile take the single pass below this many elements */
+    size_t seg_totals_at_ends_from; /* segment totals by offsets, no empty segment: from
+                                       this many elements stored at segment ends */
     size_t segsort_alone_from;     /* segmented sort: large segments of at least this many
                                       keys sorted alone, shorter ones in one batch */
 } sk__tuning;

@@ -60,6 +60,10 @@ typedef enum tune_key {
     TUNE_SEGSORT_ALONE_FROM, /* segmented sort: large segments of at least this many keys
                                 sorted alone by the device-wide sort (shorter: together,
                                 in one batch) */
+    TUNE_SEG_TOTALS_AT_ENDS_FROM, /* segment totals by offsets without an empty segment:
+                                from this many elements stored at each segment's end by
+                                the totals by head flags (below: the inclusive scan into
+                                scratch, then a gather) */
     TUNE_SORT_SKIP_FROM,     /* one-sweep radix sort: from this many keys the keys' bounds
                                 are read back and constant digits skipped (below: every
                                 digit swept, no wait for the device) */
@@ -288,6 +292,11 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
     [TUNE_TOPK_NARROW_TILES] = {8192, "bench/results/nvidia-h100-partition-topk/NOTE.md: "
                                       "narrowing 30% slower at 2^16-2^20, 40% faster at "
                                       "2^26-2^28 (tiles of 4096 keys)"},
+    /* On the CPU shape not measured: the GPU's crossing stands for both. */
+    [TUNE_SEG_TOTALS_AT_ENDS_FROM] = {(size_t)1 << 25,
+                                      "bench/results/nvidia-h100-segtile/NOTE.md (segment "
+                                      "totals at ends): 15% slower to 2^20, +5% at 2^24, "
+                                      "-10% at 2^26, -16% at 2^28"},
     [TUNE_MULTIWORD_LB_BELOW] = {(size_t)1 << 20,
                                  "bench/results/nvidia-h100-partition-topk/NOTE.md (by key): "
                                  "one pass 2x faster at 2^16-2^18, even at 2^20, slower above"},
@@ -352,7 +361,9 @@ static size_t clamp_size(size_t v, size_t lo, size_t hi)
 /* Entry `key`: the decimal number in $`var` where it is set (at most
  * UINT32_MAX), else the table's. For the entries measured by setting them
  * from outside: the look-back's spin bound ($SCANKIT_LB_SPIN, 0: wait
- * forever), top-k's narrowing ($SCANKIT_TOPK_NARROW_TILES). */
+ * forever), top-k's narrowing ($SCANKIT_TOPK_NARROW_TILES), segment
+ * totals at segment ends ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM; tests force
+ * it). */
 static unsigned long tune_env(const tune_query *q, const char *var, tune_key key)
 {
     const char *env = getenv(var);
@@ -417,6 +428,8 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.topk_narrow_tiles = tune_env(&q, "SCANKIT_TOPK_NARROW_TILES", TUNE_TOPK_NARROW_TILES);
     t.partition_one_pass_below = tune_size(&q, TUNE_PARTITION_ONE_PASS_BELOW);
     t.multiword_lb_below = tune_size(&q, TUNE_MULTIWORD_LB_BELOW);
+    t.seg_totals_at_ends_from =
+        tune_env(&q, "SCANKIT_SEG_TOTALS_AT_ENDS_FROM", TUNE_SEG_TOTALS_AT_ENDS_FROM);
     t.wg_scan_warps = tune(&q, TUNE_WG_SCAN_WARPS) != 0;
     t.lines_bytes = ctx->sort_lines_param ? (size_t)ctx->sort_lines_param
                                           : tune_size(&q, TUNE_LINES_BYTES);

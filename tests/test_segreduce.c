@@ -16,6 +16,7 @@
  * descriptions, small or missing buffers and bad types give
  * SK_E_INVALID_ARG (or SK_E_UNSUPPORTED) without writing anything.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,37 @@ ParameterizedTest(skt_case *c, segreduce, small_tiles_and_empty_segments_should_
                 check_segreduce(min_type, SK_OP_MIN, &s, CFG_NAMES[k]);
             segm_free(&s);
         }
+}
+
+/* Totals by offsets stored at each segment's end (the totals by the head
+ * flags derived from the offsets), which the library takes for offsets
+ * without an empty segment from a size the tuning table sets (2^25):
+ * forced from 1 element here ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM, this
+ * test's process only), uint32 add and float64 (or int64) min by uint32
+ * and uint64 offsets, no segment empty, in every configuration; and with
+ * empty segments, which keep the gather. */
+ParameterizedTestParameters(segreduce, totals_by_offsets_stored_at_segment_ends)
+{
+    return skt_cases((skt_axes){.shapes = SKT_BOTH_SHAPES, .classes = 2}, NULL);
+}
+
+ParameterizedTest(skt_case *c, segreduce, totals_by_offsets_stored_at_segment_ends)
+{
+    static const size_t ns[] = {1, 2, 7, 8, 9, 100, 3001, 40000};
+    cr_assert_eq(setenv("SCANKIT_SEG_TOTALS_AT_ENDS_FROM", "1", 1), 0);
+    cfg k = case_cfg(c);
+    sk_type min_type = skt_has_fp64() ? SK_FLOAT64 : SK_INT64;
+    skt_case_begin(c);
+    apply_cfg(k);
+    for (int kind = OFFS32; kind <= OFFS64; kind++)
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+            for (int empties = 0; empties < 2; empties++) {
+                segm s;
+                segm_init(&s, (seg_kind)kind, ns[i], heads_random(ns[i], 1 + i * 5), empties);
+                check_segreduce(SK_UINT32, SK_OP_ADD, &s, CFG_NAMES[k]);
+                check_segreduce(min_type, SK_OP_MIN, &s, CFG_NAMES[k]);
+                segm_free(&s);
+            }
 }
 
 /* Empty segments (offsets only) get the identity of the operator; a case
