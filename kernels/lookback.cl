@@ -12,6 +12,11 @@
  *                    33 bits: ulong sk_lb_encode(SK_LB_T) and SK_LB_T
  *                    sk_lb_decode(ulong) between it and those bits (a
  *                    segmented scan's value and head flag)
+ *   SK_LB_WIDE       (64-bit words) no epoch: the value (or code) takes 62
+ *                    bits, and the host zeroes the words before every
+ *                    launch (the segment totals' value and 30-bit head
+ *                    count in one word, so that their walk is the
+ *                    one-counter walk)
  *   SK_LB_PARTS      (64-bit words, with SK_LB_COUNTERS parts) an SK_LB_T
  *                    of more than 33 bits whose part p (of at most 33 bits)
  *                    is a monoid of its own, combined by sk_lb_op on
@@ -118,7 +123,11 @@
 #if SK_LB_WORD_BITS == 64
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 typedef ulong sk_lb_word;
+#if defined(SK_LB_WIDE)
+#define SK_LB_VALUE_BITS 62
+#else
 #define SK_LB_VALUE_BITS 33
+#endif
 #if !defined(SK_LB_CODEC) && !defined(SK_LB_PARTS)
 typedef char sk_lookback_needs_4_byte_values[(sizeof(SK_LB_T) <= 4) ? 1 : -1];
 
@@ -157,8 +166,13 @@ SK_LB_T sk_lb_decode(ulong code)
 sk_lb_word sk_lb_pack_counter(uint epoch, uint status, SK_LB_T v, uint c)
 {
     (void)c;
+#if defined(SK_LB_WIDE)
+    (void)epoch;
+    return ((ulong)status << SK_LB_VALUE_BITS) | (SK_LB_ENCODE(v, c) & SK_LB_VALUE_MASK);
+#else
     return ((ulong)epoch << (SK_LB_VALUE_BITS + 2)) | ((ulong)status << SK_LB_VALUE_BITS) |
            (SK_LB_ENCODE(v, c) & SK_LB_VALUE_MASK);
+#endif
 }
 
 SK_LB_T sk_lb_value_counter(sk_lb_word word, uint c)
@@ -176,8 +190,13 @@ SK_LB_T sk_lb_value(sk_lb_word word) { return sk_lb_value_counter(word, 0); }
 
 uint sk_lb_status(uint epoch, sk_lb_word word)
 {
+#if defined(SK_LB_WIDE)
+    (void)epoch;
+    return (uint)(word >> SK_LB_VALUE_BITS);
+#else
     return (word >> (SK_LB_VALUE_BITS + 2)) == epoch ? (uint)(word >> SK_LB_VALUE_BITS) & 3u
                                                      : SK_LB_EMPTY;
+#endif
 }
 
 /* A word's current value: an atomic or of 0 (OpenCL 1.2 has no atomic

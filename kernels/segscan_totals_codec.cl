@@ -12,10 +12,11 @@
  * (v, f) combines as the segmented scan's element (f as a count of 0 or 1
  * heads), whatever the other part.
  * The host gives this text as the look-back codec only where n allows it.
+ * With SK_LB_WIDE (the host's word that n is below 2^30) the element
+ * takes one word without epoch instead: the value's 4 bytes (or count) in
+ * bits 0-31 and the head count (below 2^30) above them; its flag is the
+ * count's being nonzero, as in the element itself.
  */
-#define SK_LB_PARTS 1
-#define SK_LB_COUNTERS 2
-
 #if defined(SK_SEG_CODE_COUNTS)
 uint sk_seg_value_bits(sk_val_t v) { return (uint)v; }
 sk_val_t sk_seg_value_of(uint u) { return (sk_val_t)u; }
@@ -38,6 +39,19 @@ sk_val_t sk_seg_value_of(uint u)
     return b.v;
 }
 #endif
+
+#if defined(SK_LB_WIDE)
+ulong sk_lb_encode(sk_seg_t x) { return sk_seg_value_bits(x.v) | ((ulong)x.c << 32); }
+
+sk_seg_t sk_lb_decode(ulong code)
+{
+    sk_seg_t r = sk_seg(sk_seg_value_of((uint)code), 0);
+    r.c = (SK_SEG_COUNT_T)(code >> 32);
+    return r;
+}
+#else
+#define SK_LB_PARTS 1
+#define SK_LB_COUNTERS 2
 
 ulong sk_lb_encode_part(sk_seg_t x, uint p)
 {
@@ -66,3 +80,4 @@ void sk_lb_join_parts(__local sk_seg_t *parts)
 {
     parts[0].v = parts[1].v;
 }
+#endif /* SK_LB_WIDE */

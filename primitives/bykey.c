@@ -182,9 +182,11 @@ static char *fused_io_text(const bykey_call *c)
     return sk__str_take(&s);
 }
 
-/* The look-back codec of the fused scan's elements: two words per tile,
- * the head count and the open run's value (kernels/segscan_totals_codec.cl;
- * run-length encoding's uint64 counts as 32-bit ones). */
+/* The look-back codec of the fused scan's elements
+ * (kernels/segscan_totals_codec.cl; run-length encoding's uint64 counts as
+ * 32-bit ones): below 2^30 elements one word without epoch, the open run's
+ * value and the head count; else two words per tile, the head count and
+ * the value. */
 static char *fused_codec_text(const bykey_call *c)
 {
     sk__str s = {0};
@@ -199,6 +201,9 @@ static bool fused_codec_fits(const bykey_call *c)
 {
     return (uint64_t)c->n < ((uint64_t)1 << 32) && (c->mode == BK_RLE || c->m->size <= 4);
 }
+
+/* Whether a prefix's head count fits the wide code's 30 bits. */
+static bool fused_codec_wide(const bykey_call *c) { return (uint64_t)c->n < ((uint64_t)1 << 30); }
 
 /* One fused call: the call and its count of runs on the device. */
 typedef struct fused_job {
@@ -230,7 +235,8 @@ static void fused_out(sk__args *a, const void *user)
 static sk_status fused_scan(sk_context *ctx, const bykey_call *c, const sk__scan_io *io)
 {
     char *text = fused_codec_text(c);
-    sk__lb_codec codec = {text, c->order_free, 2};
+    bool wide = fused_codec_wide(c);
+    sk__lb_codec codec = {text, c->order_free, wide ? 1 : 2, wide};
     sk_status st = SK_OK;
     if (!text) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");
     st = sk__segreduce_lifted(ctx, c->m, io, c->n, fused_codec_fits(c) ? &codec : NULL);

@@ -803,17 +803,25 @@ out:
 /* Epochs take the 29 high bits of a state word (kernels/lookback.cl). */
 #define LOOKBACK_EPOCH_MAX ((1u << 29) - 1)
 
+sk_status sk__lookback_state_zeroed(sk_context *ctx, size_t tiles, cl_mem *mem,
+                                    cl_uint *epoch)
+{
+    sk_status st = SK_OK;
+    size_t bytes = (tiles + 1) * sizeof(cl_ulong);
+    SK_TRY(sk__scratch_get(ctx, &lookback_state, bytes, mem));
+    SK_TRY(sk__fill_zero(ctx, *mem, bytes));
+    *epoch = 1;
+out:
+    return st;
+}
+
 sk_status sk__lookback_state(sk_context *ctx, size_t tiles, cl_mem *mem, cl_uint *epoch)
 {
     sk_status st = SK_OK;
     size_t bytes = (tiles + 1) * sizeof(cl_ulong);
-    if (ctx->caller_scratch || ctx->measuring) {
-        /* The caller's scratch holds anything between calls: zero it. */
-        SK_TRY(sk__scratch_get(ctx, &lookback_state, bytes, mem));
-        SK_TRY(sk__fill_zero(ctx, *mem, bytes));
-        *epoch = 1;
-        return SK_OK;
-    }
+    /* The caller's scratch holds anything between calls: zero it. */
+    if (ctx->caller_scratch || ctx->measuring)
+        return sk__lookback_state_zeroed(ctx, tiles, mem, epoch);
     sk__scratch *s = scratch_entry(ctx, &lookback_state);
     if (!s) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "look-back state");
     size_t had = s->bytes;

@@ -54,6 +54,7 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
     out->builtin_type = true;
     out->lb_codec = NULL;
     out->lb_counters = 0;
+    out->lb_wide = false;
     out->own_tile = false;
     return SK_OK;
 }
@@ -112,7 +113,8 @@ static char *scan_config(const scan_op *op, const sk__scan_io *io, const sk__tun
         sk__str_add(&s, "\n");
     }
     if (lookback && op->lb_codec) {
-        sk__str_add(&s, "#define SK_LB_CODEC 1\n");
+        sk__str_add(&s, op->lb_wide ? "#define SK_LB_CODEC 1\n#define SK_LB_WIDE 1\n"
+                                    : "#define SK_LB_CODEC 1\n");
         sk__str_add(&s, op->lb_codec);
         sk__str_add(&s, "\n");
     }
@@ -167,6 +169,7 @@ typedef struct scan_job {
     size_t elem_size;         /* bytes per element */
     bool lookback;            /* level 0 scans in one pass */
     size_t lb_counters;       /* look-back words per tile */
+    bool lb_wide;             /* words without epoch, zeroed before each launch */
     span scratch;             /* free scratch from here on */
     bool input_stays;         /* no output overwrites the input (the GPU one pass
                                  may reduce other tiles' input itself) */
@@ -269,7 +272,9 @@ static sk_status launch_lookback(scan_job *job, span src, span dst, size_t n, le
     bool stream = !gpu && stream_bytes && n >= stream_bytes / job->elem_size;
     cl_mem state = NULL;
     cl_uint epoch = 0;
-    sk_status st = sk__lookback_state(job->ctx, s.parts * job->lb_counters, &state, &epoch);
+    sk_status st = job->lb_wide
+                       ? sk__lookback_state_zeroed(job->ctx, s.parts, &state, &epoch)
+                       : sk__lookback_state(job->ctx, s.parts * job->lb_counters, &state, &epoch);
     if (st != SK_OK) return st;
     sk__args a;
     sk__args_init(&a, job->ctx, job->top, gpu ? K_GPU_SCAN_LOOKBACK : K_CPU_SCAN_LOOKBACK);
@@ -349,7 +354,8 @@ static sk_status job_open(sk_context *ctx, const scan_op *op, const sk__scan_io 
     bool lookback = false;
     *t = sk__scan_tuning(ctx, op, kind, n, &lookback);
     size_t counters = op->lb_counters ? op->lb_counters : 1;
-    *job = (scan_job){ctx, NULL, NULL, io, t, op->m.size, lookback, counters, {NULL, 0}, false};
+    *job = (scan_job){ctx,      NULL,     NULL,     io,          t,    op->m.size,
+                      lookback, counters, op->lb_wide, {NULL, 0}, false};
     sk_status st = job_programs(job, op, t);
     if (st != SK_OK) return st;
     size_t elems = sk__scan_scratch_elems(t, n) + extra;
@@ -430,7 +436,7 @@ sk_status sk__scan_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io
     if (n == 0) return SK_OK;
     const scan_op op = {*m, NULL, NULL, NULL, NULL, true, codec && codec->order_free, false,
                         false, codec ? codec->text : NULL, codec ? codec->counters : 0,
-                        io && io->tile};
+                        codec && codec->wide, io && io->tile};
     return scan_go(ctx, &op, io, (span){NULL, 0}, (span){NULL, 0}, n, exclusive);
 }
 
@@ -438,7 +444,7 @@ sk_status sk__reduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_
                             size_t n, void *result)
 {
     const scan_op op = {*m, NULL, NULL, NULL, NULL, false, false, false, false, NULL, 0,
-                        io && io->tile};
+                        false, io && io->tile};
     return reduce_go(ctx, &op, io, (span){NULL, 0}, n, result);
 }
 
@@ -479,7 +485,7 @@ out:
         sk_status st_ = sk__validate_monoid((ctx), (monoid));                  \
         if (st_ != SK_OK) return st_;                                          \
         const scan_op op_ = {*(monoid), NULL, NULL, NULL, NULL, false, false, false, false, \
-                             NULL, 0, false};                                  \
+                             NULL, 0, false, false};                           \
         const scan_op *op = &op_;                                              \
         return call;                                                           \
     } while (0)

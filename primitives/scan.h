@@ -25,6 +25,7 @@ typedef struct scan_op {
     bool builtin_type;        /* m.type is one of the built-in element types */
     const char *lb_codec;     /* a larger m.type's look-back code (kernels/lookback.cl) */
     unsigned lb_counters;     /* look-back words per tile (0: one) */
+    bool lb_wide;             /* lb_codec takes words without epoch (SK_LB_WIDE) */
     bool own_tile;            /* level 0 moves its tiles by the io's own tile */
 } scan_op;
 

@@ -133,8 +133,8 @@ static sk_monoid lifted_monoid(const sk_monoid *m, const char *pre)
 }
 
 /* The lifted scan of the job's elements in `mode`; a value of at most 4
- * bytes and its head flag fit a look-back word (kernels/lookback.cl), the
- * totals' head count does not. */
+ * bytes and its head flag fit a look-back word (kernels/lookback.cl), and
+ * with a head count below 2^30 a word without epoch (the totals). */
 static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
 {
     bool totals = mode == SEG_TOTALS;
@@ -147,10 +147,11 @@ static sk_status lifted_scan(seg_job *j, enum seg_mode mode)
         sk__scan_io sio = {io, set_in, totals ? set_out_totals : set_out_scan, j,
                            j->dst != j->src && j->dst != j->flags,
                            takes_own_tile(j) ? sk__source_text("segscan_tile") : NULL};
-        sk__lb_codec codec = {sk__source_text("segscan_lift_codec"), j->order_free, 1};
-        bool coded = !totals && j->m->size <= 4;
-        st = sk__scan_lifted(j->ctx, &lifted, &sio, j->n, mode == SEG_EXCLUSIVE,
-                             coded ? &codec : NULL);
+        sk__lb_codec codec = {sk__source_text("segscan_lift_codec"), j->order_free, 1, false};
+        sk__lb_codec wide = {sk__source_text("segscan_totals_codec"), j->order_free, 1, true};
+        bool small = j->m->size <= 4, counts_fit = (uint64_t)j->n < ((uint64_t)1 << 30);
+        const sk__lb_codec *use = !small ? NULL : !totals ? &codec : counts_fit ? &wide : NULL;
+        st = sk__scan_lifted(j->ctx, &lifted, &sio, j->n, mode == SEG_EXCLUSIVE, use);
     }
     free(pre);
     free(io);

@@ -190,6 +190,8 @@ typedef struct sk__tuning {
                                         pass (look-back, rejected ones reversed after) */
     size_t multiword_lb_below;     /* GPU shape: scans with several look-back words per
                                       tile take the single pass below this many elements */
+    size_t wide_lb_below;          /* GPU shape: scans whose look-back words have no epoch
+                                      take the single pass below this many elements */
     size_t seg_totals_at_ends_from; /* segment totals by offsets, no empty segment: from
                                        this many elements stored at segment ends */
     size_t segsort_alone_from;     /* segmented sort: large segments of at least this many
@@ -420,6 +422,10 @@ sk_status sk__fill_zero(sk_context *ctx, cl_mem mem, size_t bytes);
 /* The state words of a single-pass (look-back) launch over `tiles` tiles,
  * kernels/lookback.cl's layout, and the epoch that launch must use. */
 sk_status sk__lookback_state(sk_context *ctx, size_t tiles, cl_mem *mem, cl_uint *epoch);
+/* The same with every word zeroed for this launch (epoch 1): the words
+ * without epoch of a wide look-back code. */
+sk_status sk__lookback_state_zeroed(sk_context *ctx, size_t tiles, cl_mem *mem,
+                                    cl_uint *epoch);
 
 /* ---- launch.c ---------------------------------------------------------------- */
 
@@ -623,11 +629,14 @@ typedef struct sk__scan_io {
  * and sk_lb_decode(), or, with `counters` > 1, the SK_LB_PARTS functions
  * that spread it over that many words (counters 0 reads as 1);
  * `order_free`: the scan's results do not depend on the combining order,
- * so the look-back pass is taken by default. */
+ * so the look-back pass is taken by default; `wide`: the code takes up to
+ * 62 bits of one word without epoch (lookback.cl's SK_LB_WIDE, defined
+ * before `text`), whose words are zeroed before every launch. */
 typedef struct sk__lb_codec {
     const char *text;
     bool order_free;
     unsigned counters;
+    bool wide;
 } sk__lb_codec;
 
 /* Inclusive or exclusive scan of n lifted elements through io. The caller

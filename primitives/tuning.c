@@ -60,6 +60,9 @@ typedef enum tune_key {
     TUNE_SEGSORT_ALONE_FROM, /* segmented sort: large segments of at least this many keys
                                 sorted alone by the device-wide sort (shorter: together,
                                 in one batch) */
+    TUNE_WIDE_LB_BELOW,      /* GPU shape: scans whose look-back word has no epoch (the
+                                segment totals' value and head count) take it below this
+                                many elements, reduce-then-scan above */
     TUNE_SEG_TOTALS_AT_ENDS_FROM, /* segment totals by offsets without an empty segment:
                                 from this many elements stored at each segment's end by
                                 the totals by head flags (below: the inclusive scan into
@@ -292,6 +295,10 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
     [TUNE_TOPK_NARROW_TILES] = {8192, "bench/results/nvidia-h100-partition-topk/NOTE.md: "
                                       "narrowing 30% slower at 2^16-2^20, 40% faster at "
                                       "2^26-2^28 (tiles of 4096 keys)"},
+    [TUNE_WIDE_LB_BELOW] = {(size_t)1 << 25,
+                            "bench/results/nvidia-h100-segtile/NOTE.md (one word): by key "
+                            "35-57% faster to 2^20, 2-19% at 2^22-2^24, 7-13% slower from "
+                            "2^26"},
     /* On the CPU shape not measured: the GPU's crossing stands for both. */
     [TUNE_SEG_TOTALS_AT_ENDS_FROM] = {(size_t)1 << 25,
                                       "bench/results/nvidia-h100-segtile/NOTE.md (segment "
@@ -428,6 +435,7 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.topk_narrow_tiles = tune_env(&q, "SCANKIT_TOPK_NARROW_TILES", TUNE_TOPK_NARROW_TILES);
     t.partition_one_pass_below = tune_size(&q, TUNE_PARTITION_ONE_PASS_BELOW);
     t.multiword_lb_below = tune_size(&q, TUNE_MULTIWORD_LB_BELOW);
+    t.wide_lb_below = tune_size(&q, TUNE_WIDE_LB_BELOW);
     t.seg_totals_at_ends_from =
         tune_env(&q, "SCANKIT_SEG_TOTALS_AT_ENDS_FROM", TUNE_SEG_TOTALS_AT_ENDS_FROM);
     t.wg_scan_warps = tune(&q, TUNE_WG_SCAN_WARPS) != 0;
