@@ -811,6 +811,9 @@ sk_status sk__lookback_state_zeroed(sk_context *ctx, size_t tiles, cl_mem *mem,
     SK_TRY(sk__scratch_get(ctx, &lookback_state, bytes, mem));
     SK_TRY(sk__fill_zero(ctx, *mem, bytes));
     *epoch = 1;
+    /* Words written without epoch could read as a later epoch's: the next
+     * launch by epochs zeroes the buffer first. */
+    ctx->lookback_epoch = LOOKBACK_EPOCH_MAX;
 out:
     return st;
 }
