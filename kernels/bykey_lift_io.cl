@@ -57,6 +57,24 @@ uint sk_io_heads(SK_IN_PARAMS, ulong first, ulong n)
     bool whole = first + SK_ITEMS <= n;
     SK_KB prev = 0;
     if (first > 0 && first <= n) prev = sk_keys[first - 1];
+#if SK_ITEMS % 4 == 0
+    /* 4-byte keys of a whole run at a 16-byte aligned address: four a load */
+    const bool words = sizeof(SK_KB) == 4;
+    if (words && whole && ((ulong)(sk_keys + first) & 15) == 0) {
+        __global const uint4 *w = (__global const uint4 *)(sk_keys + first);
+        uint before = (uint)prev;
+        for (uint q = 0; q < SK_ITEMS / 4; q++) {
+            uint4 k4 = w[q];
+            uint4 p4 = (uint4)(before, k4.x, k4.y, k4.z);
+            int4 differ = k4 != p4;
+            heads |= ((uint)(differ.x != 0) | (uint)(differ.y != 0) << 1 |
+                      (uint)(differ.z != 0) << 2 | (uint)(differ.w != 0) << 3)
+                     << (4 * q);
+            before = k4.w;
+        }
+        return heads | (uint)(first == 0);
+    }
+#endif
     for (uint k = 0; k < SK_ITEMS; k++) {
         ulong i = first + k;
         if (whole || i < n) {
