@@ -27,8 +27,8 @@ static bool takes_lookback(const scan_op *op, const sk__tuning *t, bool input_st
     if (t->shape == SK_SHAPE_GPU && op->lb_counters > 1 && n >= t->multiword_lb_below)
         return false;
     /* The segment totals in one word without epoch: one pass 35-57% faster
-     * to 2^20, even to 2^24, reduce-then-scan 7-13% faster from 2^26
-     * (H100, bench/results/nvidia-h100-segtile). */
+     * to 2^20; from 2^26 the tuning table's measurement decides (H100,
+     * bench/results/nvidia-h100-segtile). */
     if (t->shape == SK_SHAPE_GPU && op->lb_wide && n >= t->wide_lb_below) return false;
     return op->order_free;
 }

@@ -295,10 +295,15 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
     [TUNE_TOPK_NARROW_TILES] = {8192, "bench/results/nvidia-h100-partition-topk/NOTE.md: "
                                       "narrowing 30% slower at 2^16-2^20, 40% faster at "
                                       "2^26-2^28 (tiles of 4096 keys)"},
-    [TUNE_WIDE_LB_BELOW] = {(size_t)1 << 25,
-                            "bench/results/nvidia-h100-segtile/NOTE.md (one word): by key "
-                            "35-57% faster to 2^20, 2-19% at 2^22-2^24, 7-13% slower from "
-                            "2^26"},
+    /* With the keys' head bits four keys a load (H100, 2^28, one pass
+     * against reduce-then-scan, each at its best tile): reduce by key
+     * 1.168 / 1.399 ms, run-length encoding 0.859 / 0.770, segment totals
+     * 1.175 / 1.128; at 2^26 0.304 / 0.374, 0.229 / 0.218, 0.369 / 0.353:
+     * one pass at every size (the wide code's counts end at 2^30). */
+    [TUNE_WIDE_LB_BELOW] = {(size_t)1 << 30,
+                            "bench/results/nvidia-h100-segtile/NOTE.md (one word, keys four "
+                            "a load): one pass 16-19% faster for reduce by key from 2^26, "
+                            "4-12% slower for the encoding and segment totals"},
     /* On the CPU shape not measured: the GPU's crossing stands for both. */
     [TUNE_SEG_TOTALS_AT_ENDS_FROM] = {(size_t)1 << 25,
                                       "bench/results/nvidia-h100-segtile/NOTE.md (segment "
