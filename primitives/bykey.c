@@ -7,7 +7,8 @@
  *   sk_run_length_encode, sk_reduce_by_key: GPU shape, one lifted scan of
  *      the segment totals' monoid (segscan_lift.cl) whose loads compare
  *      each key with the one before it and whose stores write each run's
- *      key and total at its end (kernels/bykey_lift_io.cl); CPU shape, the
+ *      key and total at its end (kernels/bykey_lift_io.cl, in the
+ *      segmented scans' own tile); CPU shape, the
  *      segmented scan's chunk totals with the keys for flags (segscan.cl's
  *      SK_BY_KEY). Keys (and values) are read by that pass alone, nothing
  *      of n elements is written; counts are ones that are never read;

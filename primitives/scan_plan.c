@@ -20,7 +20,7 @@ static bool takes_lookback(const scan_op *op, const sk__tuning *t, bool input_st
     case SK_SCAN_PATH_AUTO: break;
     }
     /* A look-back of several words per tile (the by-key totals' value and
-     * count) is walked by one work-item per word: on the GPU shape
+     * count from 2^30 elements) is walked by one work-item per word: on the GPU shape
      * reduce-then-scan was 2.2-2.6x faster from 2^22 to 2^28, as fast at
      * 2^20 and half as fast below (five launches against one; H100,
      * bench/results/nvidia-h100-bykey-lb, nvidia-h100-partition-topk). */

@@ -6,16 +6,20 @@
  * an element is (v, f), its value and whether it starts a segment, and for
  * totals (v, c), its value and a count of heads (its flag is c != 0; 32
  * bits below 2^32 elements): the last element of each segment stores its
- * total at totals[c - 1]. One pass where a value of at
- * most 4 bytes and its head flag fit a look-back word (not the totals by
- * flags, whose head count does not).
+ * total at totals[c - 1]. One pass where a value of at most 4 bytes and
+ * its head flag fit a look-back word, and for totals where the value and
+ * a head count below 2^30 fit one word without epoch. Values of at most 4
+ * bytes move by the segmented scans' own tile (kernels/segscan_tile.cl:
+ * values and head bits apart), larger ones by the lifted elements.
  *
  * CPU shape: chunks and seeds, segscan_cpu.c.
  *
  * Either way the flag steers a select, a loop bound or a total's index, an
  * element value never does, so the interval-of-summations test restarted
  * at heads covers it. Offsets become head flags first (segscan.cl), after a
- * check on the device; totals by offsets gather from the inclusive scan.
+ * check on the device; totals by offsets without an empty segment are the
+ * totals by those flags (from the tuning's size), else they gather from
+ * the inclusive scan.
  */
 #include "segscan.h"
 

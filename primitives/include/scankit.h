@@ -390,9 +390,9 @@ typedef enum sk_shape { SK_SHAPE_AUTO = 0, SK_SHAPE_CPU = 1, SK_SHAPE_GPU = 2 } 
  *  - SK_SCAN_PATH_AUTO  look-back where the result cannot depend on the
  *    combining order (built-in integer operators, float min and max, the
  *    library's own integer counts), reduce-then-scan otherwise, and on the
- *    GPU shape for the by-key primitives from 2^20 elements (their
- *    look-back publishes two words per tile; reduce-then-scan measured
- *    faster there).
+ *    GPU shape for the by-key primitives from 2^30 elements (their
+ *    look-back then publishes two words per tile; reduce-then-scan
+ *    measured faster there).
  *  The radix sort follows it too on the GPU shape: REDUCE_THEN_SCAN sorts by
  *  three launches per digit (tile histograms, their scan, a scatter), the
  *  others by one sweep per digit with look-back over digit counts (sorts
