@@ -25,6 +25,7 @@
  */
 #include "compact.h"
 #include "segscan.h"
+#include "sk_testing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,8 +204,12 @@ static bool fused_codec_fits(const bykey_call *c)
     return (uint64_t)c->n < ((uint64_t)1 << 32) && (c->mode == BK_RLE || c->m->size <= 4);
 }
 
-/* Whether a prefix's head count fits the wide code's 30 bits. */
-static bool fused_codec_wide(const bykey_call *c) { return (uint64_t)c->n < ((uint64_t)1 << 30); }
+/* Whether a prefix's head count fits the wide code's 30 bits (and the
+ * test hook SK__TEST_LB_PARTS does not ask for the two words). */
+static bool fused_codec_wide(const sk_context *ctx, const bykey_call *c)
+{
+    return (uint64_t)c->n < ((uint64_t)1 << 30) && !(ctx->test_hooks & SK__TEST_LB_PARTS);
+}
 
 /* One fused call: the call and its count of runs on the device. */
 typedef struct fused_job {
@@ -236,7 +241,7 @@ static void fused_out(sk__args *a, const void *user)
 static sk_status fused_scan(sk_context *ctx, const bykey_call *c, const sk__scan_io *io)
 {
     char *text = fused_codec_text(c);
-    bool wide = fused_codec_wide(c);
+    bool wide = fused_codec_wide(ctx, c);
     sk__lb_codec codec = {text, c->order_free, wide ? 1 : 2, wide};
     sk_status st = SK_OK;
     if (!text) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");

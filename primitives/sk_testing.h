@@ -39,13 +39,19 @@ typedef enum sk__test_hook {
      * A scan in place has no fallback (its successors would read
      * overwritten input): there the withheld tiles publish their totals
      * first and keep only their inclusive prefixes. */
-    SK__TEST_LB_WITHHOLD = 1u << 3
+    SK__TEST_LB_WITHHOLD = 1u << 3,
+    /* The one pass by key (reduce and scan by key, run-length encoding)
+     * carries its totals' (value, head count) in two look-back words per
+     * tile (lookback.cl's SK_LB_PARTS, segscan_totals_codec.cl) at any
+     * size, as it does from 2^30 elements, instead of one word without
+     * epoch. Host only: no kernel #define. */
+    SK__TEST_LB_PARTS = 1u << 4
 } sk__test_hook;
 
 /* Every hook above. */
 #define SK__TEST_HOOKS_ALL                                                     \
     ((unsigned)(SK__TEST_LB_REDUCE_ALL | SK__TEST_LB_REVERSE_CHUNKS |          \
-                SK__TEST_LB_POLL_VOLATILE | SK__TEST_LB_WITHHOLD))
+                SK__TEST_LB_POLL_VOLATILE | SK__TEST_LB_WITHHOLD | SK__TEST_LB_PARTS))
 
 /*! sk__test_set_hooks() :
  *  Sets the test hooks of ctx (0: none), replacing the earlier ones; the

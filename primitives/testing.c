@@ -10,12 +10,13 @@
 static const struct {
     sk__test_hook hook;
     const char *name;              /* for --hook NAME */
-    const char *define;            /* what the kernels test */
+    const char *define;            /* what the kernels test (NULL: a host hook) */
 } hooks_table[] = {
     {SK__TEST_LB_REDUCE_ALL, "reduce-all", "SK_LB_REDUCE_ALL"},
     {SK__TEST_LB_REVERSE_CHUNKS, "reverse-chunks", "SK_LB_REVERSE_CHUNKS"},
     {SK__TEST_LB_POLL_VOLATILE, "poll-volatile", "SK_LB_POLL_VOLATILE"},
     {SK__TEST_LB_WITHHOLD, "withhold", "SK_LB_WITHHOLD"},
+    {SK__TEST_LB_PARTS, "lb-parts", NULL},
 };
 
 #define HOOK_COUNT (sizeof hooks_table / sizeof hooks_table[0])
@@ -80,7 +81,7 @@ unsigned sk__test_hook_from_name(const char *name)
 void sk__test_hook_defines(unsigned hooks, sk__str *s)
 {
     for (size_t i = 0; i < HOOK_COUNT; i++)
-        if (hooks & (unsigned)hooks_table[i].hook)
+        if ((hooks & (unsigned)hooks_table[i].hook) && hooks_table[i].define)
             sk__str_addf(s, "#define %s 1\n", hooks_table[i].define);
 }
 

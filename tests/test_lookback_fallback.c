@@ -1,8 +1,9 @@
 /*
  * test_lookback_fallback.c - the GPU shape's look-back when predecessors
  * do not publish: decoupled fallback in the scan, the compaction, the
- * one-sweep sort, the one-pass reduction by key (two look-back words
- * per tile) and the segmented scan's own tile.
+ * one-sweep sort, the one-pass reduction by key (its one word per tile,
+ * and the two words it takes from 2^30 elements, SK__TEST_LB_PARTS) and
+ * the segmented scan's own tile.
  *
  * The test hook SK__TEST_LB_WITHHOLD (sk_testing.h) makes tiles 1, 4, 7,
  * ... never publish their totals and tiles 2, 5, 8, ... publish only once
@@ -39,12 +40,13 @@
  * hundreds of tiles, and the walk's window (4 tiles) moves back often. */
 #define SMALL_TILE 8
 
-static void fallback_begin(void)
+/* With `hooks` besides SK__TEST_LB_WITHHOLD. */
+static void fallback_begin(unsigned hooks)
 {
     cr_assert_eq(setenv("SCANKIT_LB_SPIN", SPIN, 1), 0);
     skt_force_shape(SK_SHAPE_GPU);
     skt_force_scan_path(SK_SCAN_PATH_LOOKBACK);
-    SKT_OK(sk__test_set_hooks(skt_ctx, SK__TEST_LB_WITHHOLD));
+    SKT_OK(sk__test_set_hooks(skt_ctx, SK__TEST_LB_WITHHOLD | hooks));
 }
 
 /* Sizes of many tiles: edges of 1 .. 600 tiles of `tile`, up to max. */
@@ -59,12 +61,14 @@ static skt_sizes many_tiles(size_t tile, size_t max)
     return sizes;
 }
 
-/* check(n, excl) on small tiles with tiles withheld at sizes of many
- * tiles, inclusive and exclusive where `both` (else excl 0), counting the
- * launches: the scan's look-back kernel must run, no other scan kernel. */
-static void scan_kernels_with_withheld_tiles(void (*check)(size_t n, int excl), int both)
+/* check(n, excl) on small tiles with tiles withheld (and `hooks`) at
+ * sizes of many tiles, inclusive and exclusive where `both` (else excl 0),
+ * counting the launches: the scan's look-back kernel must run, no other
+ * scan kernel. */
+static void scan_kernels_with_withheld_tiles(void (*check)(size_t n, int excl), int both,
+                                             unsigned hooks)
 {
-    fallback_begin();
+    fallback_begin(hooks);
     skt_tiles_small();
     skt_sizes sizes = many_tiles(SMALL_TILE, 5000);
     skt_launches c = {0};
@@ -84,7 +88,7 @@ static void scan_checked(size_t n, int excl)
                    "gpu shape, small tiles, look-back, tiles withheld");
 }
 
-static void scans_with_withheld_tiles(void) { scan_kernels_with_withheld_tiles(scan_checked, 1); }
+static void scans_with_withheld_tiles(void) { scan_kernels_with_withheld_tiles(scan_checked, 1, 0); }
 
 /* ---- compaction ------------------------------------------------------------ */
 
@@ -125,7 +129,7 @@ static void select_checked(size_t n)
 
 static void selects_with_withheld_tiles(void)
 {
-    fallback_begin();
+    fallback_begin(0);
     skt_tiles_small();
     skt_sizes sizes = many_tiles(SMALL_TILE, 5000);
     for (size_t i = 0; i < sizes.count; i++) select_checked(sizes.v[i]);
@@ -159,7 +163,7 @@ static void sort_checked(size_t n, unsigned bits, sk_sort_order order)
 
 static void sorts_with_withheld_tiles(void)
 {
-    fallback_begin();
+    fallback_begin(0);
     skt_tiles_default();
     /* 1 to 25 tiles of the default 4096 keys */
     static const size_t ns[] = {2, 4095, 4096, 4097, 20011, 65536, 100003};
@@ -228,7 +232,14 @@ static void reduce_by_key_checked(size_t n, int excl)
 
 static void reductions_by_key_with_withheld_tiles(void)
 {
-    scan_kernels_with_withheld_tiles(reduce_by_key_checked, 0);
+    scan_kernels_with_withheld_tiles(reduce_by_key_checked, 0, 0);
+}
+
+/* The same in two look-back words per tile (SK__TEST_LB_PARTS: the
+ * codec of 2^30 elements and more, at these sizes). */
+static void reductions_by_key_in_two_words_with_withheld_tiles(void)
+{
+    scan_kernels_with_withheld_tiles(reduce_by_key_checked, 0, SK__TEST_LB_PARTS);
 }
 
 /* ---- segmented scan -------------------------------------------------------- */
@@ -272,7 +283,7 @@ static void segscan_checked(size_t n, int excl)
 
 static void segscans_with_withheld_tiles(void)
 {
-    scan_kernels_with_withheld_tiles(segscan_checked, 1);
+    scan_kernels_with_withheld_tiles(segscan_checked, 1, 0);
 }
 
 /* ---- suites ---------------------------------------------------------------- */
@@ -297,6 +308,11 @@ Test(fallback, sort_should_match_reference_when_tiles_withhold_their_digit_count
 Test(fallback, reduce_by_key_should_match_reference_when_tiles_withhold_their_totals)
 {
     reductions_by_key_with_withheld_tiles();
+}
+
+Test(fallback, reduce_by_key_in_two_words_should_match_reference_when_tiles_withhold_them)
+{
+    reductions_by_key_in_two_words_with_withheld_tiles();
 }
 
 Test(fallback, segscan_should_match_reference_when_tiles_withhold_their_totals)
@@ -324,6 +340,11 @@ Test(one_thread, sort_should_finish_and_match_reference_when_tiles_withhold_thei
 Test(one_thread, reduce_by_key_should_finish_and_match_reference_when_tiles_withhold_totals)
 {
     reductions_by_key_with_withheld_tiles();
+}
+
+Test(one_thread, reduce_by_key_in_two_words_should_finish_and_match_reference_withheld)
+{
+    reductions_by_key_in_two_words_with_withheld_tiles();
 }
 
 Test(one_thread, segscan_should_finish_and_match_reference_when_tiles_withhold_totals)

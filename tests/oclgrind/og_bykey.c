@@ -61,6 +61,11 @@ static const og_config configs[] = {
      * other kernels' fallbacks run in og_driver and og_compact). */
     {"gpu wg=8 items=4, tiles withheld", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N},
      .path = SK_SCAN_PATH_LOOKBACK, .hooks = SK__TEST_LB_WITHHOLD},
+    /* The same with the totals' two look-back words per tile (the codec
+     * from 2^30 elements: SK__TEST_LB_PARTS). */
+    {"gpu wg=8 items=4, two look-back words, tiles withheld", SK_SHAPE_GPU, .wg = 8,
+     .items = 4, .sizes = {MAX_N}, .path = SK_SCAN_PATH_LOOKBACK,
+     .hooks = SK__TEST_LB_WITHHOLD | SK__TEST_LB_PARTS},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
