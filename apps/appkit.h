@@ -595,6 +595,26 @@ long long ak_prefetch_read(ak_prefetch *p, void *buf, size_t bytes, ak_err *e);
 /*! ak_prefetch_stop() : stops the thread and frees p. NULL-safe. */
 void ak_prefetch_stop(ak_prefetch *p);
 
+/*! AK_MAX_PARTS : the most parts ak_run_parts() cuts a range into. */
+#define AK_MAX_PARTS 16
+
+/*! ak_part_fn : runs part k of a range, [lo, hi). */
+typedef void (*ak_part_fn)(void *ctx, unsigned k, size_t lo, size_t hi);
+
+/*! ak_cores() : the processors online (at least 1). */
+unsigned ak_cores(void);
+
+/*! ak_part_start() : where part k of `parts` of [0, n) starts:
+ *  floor(k * n / parts), without overflow; part `parts` starts at n. */
+size_t ak_part_start(size_t n, unsigned parts, unsigned k);
+
+/*! ak_run_parts() : fn(ctx, k, lo, hi) for each part k of `parts` (1 to
+ *  AK_MAX_PARTS) of [0, n) at once: part 0 on the calling thread, the
+ *  others on threads of their own that take no signal (the calling thread
+ *  handles them); a part whose thread does not start runs on the calling
+ *  thread. Returns when every part has. @return the number of parts. */
+unsigned ak_run_parts(size_t n, unsigned parts, ak_part_fn fn, void *ctx);
+
 /*! ak_array_free() : frees the data and empties *a. NULL-safe. */
 void ak_array_free(ak_array *a);
 
@@ -706,7 +726,8 @@ int ak_write_at(int fd, const void *data, size_t bytes, uint64_t at, int writeba
                 const char *name, ak_err *e);
 
 /*! ak_read_at() : reads `bytes` at offset `at` of the file open as fd into
- *  `data` (pread, in pieces; again after a short read or EINTR). A failure
+ *  `data` (pread, in pieces; again after a short read or EINTR; from 64
+ *  MiB on, in parts on several threads at once). A failure
  *  is "NAME: read failed: REASON"; a file that ends first, "NAME: ends K
  *  bytes early (it changed while being read?)". @return 0 or -1. */
 int ak_read_at(int fd, void *data, size_t bytes, uint64_t at, const char *name, ak_err *e);

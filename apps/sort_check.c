@@ -13,15 +13,12 @@
 
 #include "sort_check.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The most parts an array splits into, and the fewest elements that split
  * (below, the calling thread does it all: a thread costs more than it
  * saves). */
-#define SPLIT_MAX_PARTS 16
+#define SPLIT_MAX_PARTS AK_MAX_PARTS
 #define SPLIT_MIN_ELEMENTS ((size_t)1 << 20)
 
 /* The inner loops in versions for wider vectors, the CPU's picked at load
@@ -56,68 +53,17 @@ void sort_check_split(unsigned parts, size_t min_elements)
 /* Parts on threads                                                          */
 /* ------------------------------------------------------------------------ */
 
-static unsigned parts_for(size_t n)
-{
-    if (n < g_min_elements || n < 2)
-        return 1;
-    unsigned t = g_parts;
-    if (!t) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        t = cpus < 1 ? 1 : cpus > SPLIT_MAX_PARTS ? SPLIT_MAX_PARTS : (unsigned)cpus;
-    }
-    if (t > SPLIT_MAX_PARTS) t = SPLIT_MAX_PARTS;
-    return n < t ? (unsigned)n : t;
-}
-
-/* The start of part k of t of [0, n): floor(k * n / t), without overflow. */
-static size_t part_start(size_t n, unsigned t, unsigned k)
-{
-    return k * (n / t) + k * (n % t) / t;
-}
-
-typedef void (*part_fn)(void *ctx, unsigned part, size_t lo, size_t hi);
-
-typedef struct part_call {
-    part_fn fn;
-    void *ctx;
-    unsigned part;
-    size_t lo, hi;
-} part_call;
-
-static void *part_thread(void *arg)
-{
-    part_call *c = arg;
-    c->fn(c->ctx, c->part, c->lo, c->hi);
-    return NULL;
-}
-
 /* fn(ctx, k, lo, hi) for each part [lo, hi) of [0, n) (sort_check_split()
- * says how they fall), part 0 on the calling thread and the others on
- * threads of their own that take no signal (the calling thread handles
- * them); a part whose thread does not start runs on the calling thread.
- * @return the number of parts. */
-static unsigned run_parts(size_t n, part_fn fn, void *ctx)
+ * says how many): ak_run_parts(). @return the number of parts. */
+static unsigned run_parts(size_t n, ak_part_fn fn, void *ctx)
 {
-    unsigned t = parts_for(n);
-    part_call calls[SPLIT_MAX_PARTS];
-    pthread_t threads[SPLIT_MAX_PARTS];
-    int started[SPLIT_MAX_PARTS] = {0};
-    for (unsigned k = 0; k < t; k++)
-        calls[k] = (part_call){fn, ctx, k, part_start(n, t, k), part_start(n, t, k + 1)};
-    if (t > 1) {
-        sigset_t all, old;
-        sigfillset(&all);
-        pthread_sigmask(SIG_SETMASK, &all, &old); /* the new threads start with these */
-        for (unsigned k = 1; k < t; k++)
-            started[k] = pthread_create(&threads[k], NULL, part_thread, &calls[k]) == 0;
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    unsigned t = 1;
+    if (n >= g_min_elements && n >= 2) {
+        t = g_parts ? g_parts : ak_cores();
+        if (t > SPLIT_MAX_PARTS) t = SPLIT_MAX_PARTS;
+        if (n < t) t = (unsigned)n;
     }
-    part_thread(&calls[0]);
-    for (unsigned k = 1; k < t; k++) {
-        if (started[k]) pthread_join(threads[k], NULL);
-        else part_thread(&calls[k]);
-    }
-    return t;
+    return ak_run_parts(n, t, fn, ctx);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -232,3 +232,48 @@ Test(reader, an_npy_shape_that_the_data_cannot_match_fails_before_allocating_it)
         cr_assert(a.data == NULL && a.n == 0);
     }
 }
+
+/* ---- reads at an offset (ak_read_at), in one piece and in parts ---- */
+
+/* Reads `len` bytes at `at` of `path` into a fresh buffer, with reads of
+ * `parts_from` bytes or more cut into parts on threads ("" for the
+ * default: from 64 MiB). @return ak_read_at's. */
+static int read_at(const char *path, unsigned char *buf, size_t len, uint64_t at,
+                   const char *parts_from, ak_err *e)
+{
+    cr_assert_eq(setenv("SCANKIT_READ_PARTS_FROM", parts_from, 1), 0);
+    int fd = open(path, O_RDONLY);
+    cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
+    int rc = ak_read_at(fd, buf, len, at, path, e);
+    close(fd);
+    return rc;
+}
+
+Test(reader, a_read_at_an_offset_in_parts_or_whole_gets_every_byte_or_says_what_is_missing)
+{
+    const size_t n = 100003, at = 17, len = n - at;
+    unsigned char *data = skt_malloc(n), *got = skt_malloc(n);
+    for (size_t i = 0; i < n; i++) data[i] = (unsigned char)(i * 2654435761u >> 11);
+    skt_cli_write_file("d.bin", data, n);
+    static const char *const from[] = {"", "1000", "1", "50000"}; /* 1, 16, 16, 1 parts */
+    for (size_t f = 0; f < sizeof from / sizeof *from; f++) {
+        ak_err e;
+        memset(got, 0xA5, n);
+        cr_assert_eq(read_at("d.bin", got, len, at, from[f], &e), 0, "from %s: %s", from[f],
+                     e.msg);
+        cr_assert_eq(memcmp(got, data + at, len), 0, "from '%s': the bytes differ", from[f]);
+        /* 1000 bytes asked past the end: the file ends 1000 bytes early */
+        cr_assert_eq(read_at("d.bin", got, len, at + 1000, from[f], &e), -1);
+        cr_assert_str_eq(e.msg, "d.bin: ends 1000 bytes early (it changed while being read?)",
+                         "from '%s'", from[f]);
+        /* the whole read past the end: every byte missing */
+        cr_assert_eq(read_at("d.bin", got, 5000, n, from[f], &e), -1);
+        cr_assert_str_eq(e.msg, "d.bin: ends 5000 bytes early (it changed while being read?)",
+                         "from '%s'", from[f]);
+        /* a directory: the read fails with its reason */
+        cr_assert_eq(read_at(".", got, 5000, 0, from[f], &e), -1);
+        cr_assert_str_eq(e.msg, ".: read failed: Is a directory", "from '%s'", from[f]);
+    }
+    free(data);
+    free(got);
+}
