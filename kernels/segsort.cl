@@ -9,6 +9,7 @@
  *   SK_OFF_T       uint or ulong: the offsets
  *   SK_VAL_T       uint or ulong when values travel with the keys
  *   SK_SEG_INSERT  segments of at most this many keys: insertion sort
+ *                  (SK_SEG_GPU_INSERT on the GPU shape)
  *   SK_SEG_TILE    the longest segment the GPU shape's tile kernel (local
  *                  memory) or the CPU shape's merge sort takes
  *   SK_SEG_BATCH   the batch's program (below) instead of a shape's, with
@@ -22,9 +23,10 @@
  * all ones for descending, `range` the bits [begin_bit, end_bit); equal
  * keys keep their order. A segment longer than `big` (at most SK_SEG_TILE)
  * is appended to `large` as its (start, end), counted by counters[1]; on
- * the GPU shape a segment between the two bounds is appended to `mid` by
- * its start and end, counted by counters[0].
- *
+ * the GPU shape a segment between the two bounds is appended by its start
+ * and end to `small` (counted by counters[2]) when a slice of a work-group
+ * holds it (SK_SEG_SLICE_KEYS keys), else to `mid` (counters[0]).
+
  * The batch (both shapes): the large segments sorted together by the
  * radix sort (segsort.c). Their keys lie back to back in the batch, in the
  * order of `table`: segment s starts at table[2s] in the batch and at
@@ -172,43 +174,50 @@ __kernel void sk_segsort_pick(__global const SK_KEY_T *keys, __global const SK_V
 /* ======================================================================= */
 #elif defined(SK_SHAPE_GPU)
 
-/* Work-item s: segment s sorted by insertion when short, else listed (mid
- * or large). */
+/* A slice: SK_SEG_SLICE work-items of a work-group that sort a segment of
+ * up to SK_SEG_SLICE_KEYS keys of their own (sk_segsort_small), so that
+ * a work-group sorts SK_WG / SK_SEG_SLICE short segments at once. */
+#define SK_SEG_SLICE (SK_WG < 32 ? SK_WG : 32)
+#define SK_SEG_SLICES (SK_WG / SK_SEG_SLICE)
+#define SK_SEG_SLICE_KEYS (SK_SEG_SLICE * SK_ITEMS)
+
+/* Work-item s: segment s sorted by insertion when short, else listed
+ * (small, mid or large). */
 __kernel void sk_segsort_classify(__global SK_KEY_T *keys SK_SEG_VALS,
                                   __global const SK_OFF_T *offsets, __global ulong *mid,
-                                  __global ulong *large, volatile __global uint *counters,
-                                  ulong count, ulong n, ulong big, SK_KEY_T flip,
-                                  SK_KEY_T range)
+                                  __global ulong *large, __global ulong *small,
+                                  volatile __global uint *counters, ulong count, ulong n,
+                                  ulong big, SK_KEY_T flip, SK_KEY_T range)
 {
     ulong s = get_global_id(0);
     if (s >= count) return;
     ulong lo = offsets[s], hi = sk_seg_end(offsets, s, count, n);
     ulong len = hi - lo;
-    if (len <= SK_SEG_INSERT)
+    if (len <= SK_SEG_GPU_INSERT)
         sk_seg_insertion(keys SK_SEG_PASS_VALS, lo, hi, flip, range);
+    else if (len <= big && len <= SK_SEG_SLICE_KEYS)
+        sk_seg_append(small, counters + 2, lo, hi);
     else if (len <= big)
         sk_seg_append(mid, counters, lo, hi);
     else
         sk_seg_append(large, counters + 1, lo, hi);
 }
 
-/* Work-group g: the segment mid[g], at most a tile, in local memory. Each
- * key's place is the number of keys before it: smaller, or equal and
- * earlier (stable). Every read of the segment precedes the barrier, every
- * write follows it, so the sort is in place. */
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_segsort_tiles(__global SK_KEY_T *keys SK_SEG_VALS, __global const ulong *mid,
-                      SK_KEY_T flip, SK_KEY_T range)
+/* The segment [lo, lo + len) of up to SK_ITEMS x `width` keys sorted by
+ * the `width` work-items of ids `lid` in local memory `bits`: each key's
+ * place is the number of keys before it, smaller, or equal and earlier
+ * (stable). Every read of the segment precedes the work-group's barrier
+ * (which every work-item of the work-group reaches), every write follows
+ * it, so the sort is in place. */
+void sk_seg_rank_sort(__global SK_KEY_T *keys SK_SEG_VALS, ulong lo, uint len, uint lid,
+                      uint width, __local SK_KEY_T *bits, SK_KEY_T flip, SK_KEY_T range)
 {
-    __local SK_KEY_T bits[SK_SEG_TILE];
-    ulong g = get_group_id(0), lo = mid[2 * g];
-    uint len = (uint)(mid[2 * g + 1] - lo), lid = get_local_id(0);
     SK_KEY_T k[SK_ITEMS];
 #ifdef SK_VAL_T
     SK_VAL_T v[SK_ITEMS];
 #endif
     for (uint t = 0; t < SK_ITEMS; t++) {
-        uint i = t * SK_WG + lid;
+        uint i = t * width + lid;
         if (i >= len) break;
         k[t] = keys[lo + i];
 #ifdef SK_VAL_T
@@ -218,7 +227,7 @@ void sk_segsort_tiles(__global SK_KEY_T *keys SK_SEG_VALS, __global const ulong 
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (uint t = 0; t < SK_ITEMS; t++) {
-        uint i = t * SK_WG + lid, r = 0;
+        uint i = t * width + lid, r = 0;
         if (i >= len) break;
         SK_KEY_T b = bits[i];
         for (uint j = 0; j < len; j++) r += bits[j] < b || (bits[j] == b && j < i);
@@ -227,6 +236,37 @@ void sk_segsort_tiles(__global SK_KEY_T *keys SK_SEG_VALS, __global const ulong 
         vals[lo + r] = v[t];
 #endif
     }
+}
+
+/* Work-group g: the segments small[g x SK_SEG_SLICES ...] (of `smalls`),
+ * one a slice, each in its slice's part of local memory. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_segsort_small(__global SK_KEY_T *keys SK_SEG_VALS, __global const ulong *small,
+                      ulong smalls, SK_KEY_T flip, SK_KEY_T range)
+{
+    __local SK_KEY_T bits[SK_SEG_SLICES * SK_SEG_SLICE_KEYS];
+    uint lid = get_local_id(0), slice = lid / SK_SEG_SLICE;
+    ulong g = get_group_id(0) * SK_SEG_SLICES + slice, lo = 0;
+    uint len = 0;
+    if (g < smalls) {
+        lo = small[2 * g];
+        len = (uint)(small[2 * g + 1] - lo);
+    }
+    sk_seg_rank_sort(keys SK_SEG_PASS_VALS, lo, len, lid % SK_SEG_SLICE, SK_SEG_SLICE,
+                     bits + slice * SK_SEG_SLICE_KEYS, flip, range);
+}
+
+/* Work-group g: the segment mid[g], at most a tile, in local memory
+ * (sk_seg_rank_sort). */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_segsort_tiles(__global SK_KEY_T *keys SK_SEG_VALS, __global const ulong *mid,
+                      SK_KEY_T flip, SK_KEY_T range)
+{
+    __local SK_KEY_T bits[SK_SEG_TILE];
+    ulong g = get_group_id(0), lo = mid[2 * g];
+    uint len = (uint)(mid[2 * g + 1] - lo);
+    sk_seg_rank_sort(keys SK_SEG_PASS_VALS, lo, len, get_local_id(0), SK_WG, bits, flip,
+                     range);
 }
 
 /* ======================================================================= */

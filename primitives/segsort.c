@@ -7,9 +7,12 @@
  *
  * Segments are binned by length (kernels/segsort.cl). One pass over the
  * segments sorts the short ones where they are (insertion sort, up to
- * SEG_INSERT keys) and lists the others by bin:
- *   GPU shape: a work-item per segment; segments up to a tile (wg x items
- *              keys) are then sorted by a work-group each in local memory;
+ * SEG_INSERT keys, SEG_GPU_INSERT on the GPU shape) and lists the others
+ * by bin:
+ *   GPU shape: a work-item per segment; segments up to a slice (32
+ *              work-items x items keys) are then sorted by a slice of a
+ *              work-group each, the longer ones up to a tile (wg x items
+ *              keys) by a work-group each, in local memory;
  *   CPU shape: a work-item per chunk of segments sorts segments up to
  *              segsort_cpu_tile keys (tuning.c) by a merge sort through
  *              scratch;
@@ -44,11 +47,16 @@ SK_SCRATCH_ID(segsort_segs, "segmented sort: the batch's segment numbers (pairs)
 SK_SCRATCH_ID(segsort_table, "segmented sort: the batch's segments");
 SK_SCRATCH_ID(segsort_counts, "segmented sort: bin counts");
 SK_SCRATCH_ID(segsort_mid, "segmented sort: segments up to a tile");
+SK_SCRATCH_ID(segsort_small, "segmented sort: segments up to a slice");
 SK_SCRATCH_ID(segsort_large, "segmented sort: segments past a tile");
 SK_STAGING_ID(segsort_offsets_in, "segmented sort, host form: offsets");
 
-/* Segments of at most this many keys: insertion sort by one work-item. */
+/* Segments of at most this many keys: insertion sort by one work-item
+ * (GPU shape: SEG_GPU_INSERT; from there slices of a work-group were 4-11%
+ * faster than insertion up to 16 keys for segments of 1-64 keys on an
+ * H100, bench/results/nvidia-h100-segsort-slices). */
 #define SEG_INSERT 16
+#define SEG_GPU_INSERT 4
 /* GPU shape: keys of a work-group's tile (a work-item places each of its
  * keys by counting the tile's keys before it). */
 #define GPU_SEG_ITEMS 4
@@ -102,8 +110,9 @@ static segsort_plan plan_for(const sk_context *ctx, const segsort_req *r)
 
 /* ---- programs ------------------------------------------------------------- */
 
-enum { K_BIN, K_TILES };
-static const char *const gpu_kernels[] = {"sk_segsort_classify", "sk_segsort_tiles"};
+enum { K_BIN, K_TILES, K_SMALL };
+static const char *const gpu_kernels[] = {"sk_segsort_classify", "sk_segsort_tiles",
+                                          "sk_segsort_small"};
 static const char *const cpu_kernels[] = {"sk_segsort_chunks"};
 /* The batch's program (either shape); the last two for pairs only. */
 enum { K_GATHER, K_PUT, K_SEGS, K_PICK };
@@ -119,7 +128,9 @@ static char *segsort_config(const segsort_plan *p, const segsort_req *r)
                  key_types[s->key_type].kind);
     sk__str_addf(&c, "#define SK_OFF_T %s\n", r->seg->offset_type == SK_UINT32 ? "uint" : "ulong");
     if (s->value_size) sk__str_addf(&c, "#define SK_VAL_T %s\n", s->value_size == 8 ? "ulong" : "uint");
-    sk__str_addf(&c, "#define SK_SEG_INSERT %d\n#define SK_SEG_TILE %zu\n", SEG_INSERT, p->tile);
+    sk__str_addf(&c, "#define SK_SEG_INSERT %d\n#define SK_SEG_GPU_INSERT %d\n", SEG_INSERT,
+                 SEG_GPU_INSERT);
+    sk__str_addf(&c, "#define SK_SEG_TILE %zu\n", p->tile);
     if (p->gpu)
         sk__str_addf(&c, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %d\n",
                      p->t.wg_size, GPU_SEG_ITEMS);
@@ -155,7 +166,7 @@ static sk_status open_program(sk_context *ctx, segsort_plan *p, const segsort_re
     do {
         p->tile = p->gpu ? p->t.wg_size * GPU_SEG_ITEMS : p->t.segsort_cpu_tile;
         st = sk__program_take(ctx, "segsort", segsort_config(p, r),
-                              p->gpu ? gpu_kernels : cpu_kernels, p->gpu ? 2 : 1, &p->prog);
+                              p->gpu ? gpu_kernels : cpu_kernels, p->gpu ? 3 : 1, &p->prog);
         if (st == SK_OK && lowered) st = sk__fit_wg(ctx, p->prog, "segsort", &p->t.wg_size,
                                                     &lowered);
     } while (st == SK_OK && lowered);
@@ -173,7 +184,8 @@ typedef struct segsort_job {
     uint64_t flip, range;         /* descending; the bit range's mask */
     cl_mem keys, values;
     cl_mem counts, mid, large;    /* bin counts, bins (start, end) */
-    size_t mid_cap, large_cap;    /* the bins' capacities, in segments */
+    cl_mem small;                 /* GPU shape: the bin of segments up to a slice */
+    size_t mid_cap, large_cap;    /* the bins' capacities, in segments (mid's: small's too) */
 } segsort_job;
 
 static uint64_t range_mask(unsigned begin, unsigned end)
@@ -187,9 +199,9 @@ static sk_status open_bins(segsort_job *j)
 {
     sk_context *ctx = j->ctx;
     size_t n = j->r->sort.n, count = j->r->seg->count;
-    const cl_uint zero[2] = {0, 0};
+    const cl_uint zero[3] = {0, 0, 0};
     sk_status st = SK_OK;
-    j->mid_cap = j->p.gpu ? n / (SEG_INSERT + 1) : 0;
+    j->mid_cap = j->p.gpu ? n / (SEG_GPU_INSERT + 1) : 0;
     j->large_cap = n / (j->p.big + 1);
     if (j->mid_cap > count) j->mid_cap = count;
     if (j->large_cap > count) j->large_cap = count;
@@ -198,6 +210,9 @@ static sk_status open_bins(segsort_job *j)
      * uninitialised at the atomic increment */
     SK_TRY(sk__write(ctx, j->counts, true, 0, sizeof zero, zero));
     SK_TRY(sk__scratch_get(ctx, &segsort_mid, (j->mid_cap + 1) * 2 * sizeof(cl_ulong), &j->mid));
+    if (j->p.gpu)
+        SK_TRY(sk__scratch_get(ctx, &segsort_small, (j->mid_cap + 1) * 2 * sizeof(cl_ulong),
+                               &j->small));
     SK_TRY(sk__scratch_get(ctx, &segsort_large, (j->large_cap + 1) * 2 * sizeof(cl_ulong),
                            &j->large));
 out:
@@ -234,6 +249,7 @@ static sk_status run_bin_pass(segsort_job *j)
     sk__arg_mem(&a, r->seg->offsets);
     if (j->p.gpu) sk__arg_mem(&a, j->mid);
     sk__arg_mem(&a, j->large);
+    if (j->p.gpu) sk__arg_mem(&a, j->small);
     sk__arg_mem(&a, j->counts);
     sk__arg_ulong(&a, "count", r->seg->count);
     sk__arg_ulong(&a, "n", r->sort.n);
@@ -258,6 +274,23 @@ static sk_status run_tiles(segsort_job *j, size_t mids)
     sk__arg_word(&a, "flip", ks, j->flip);
     sk__arg_word(&a, "range", ks, j->range);
     return sk__args_launch(&a, mids * wg, wg);
+}
+
+/* GPU shape: the listed segments up to a slice, a slice of a work-group
+ * each (32 work-items, or the work-group where it is smaller). */
+static sk_status run_small(segsort_job *j, size_t smalls)
+{
+    size_t ks = sk_type_size(j->r->sort.key_type), wg = j->p.t.wg_size;
+    size_t slices = wg < 32 ? 1 : wg / 32;
+    sk__args a;
+    sk__args_init(&a, j->ctx, j->p.prog, K_SMALL);
+    sk__arg_mem(&a, j->keys);
+    if (j->r->sort.value_size) sk__arg_mem(&a, j->values);
+    sk__arg_mem(&a, j->small);
+    sk__arg_ulong(&a, "smalls", smalls);
+    sk__arg_word(&a, "flip", ks, j->flip);
+    sk__arg_word(&a, "range", ks, j->range);
+    return sk__args_launch(&a, div_up(smalls, slices) * wg, wg);
 }
 
 /* One segment [lo, hi) past a tile by the device-wide radix sort: on the
@@ -468,18 +501,19 @@ static sk_status segsort_run(sk_context *ctx, const segsort_req *r, cl_mem keys,
 {
     const sort_req *s = &r->sort;
     size_t ks = sk_type_size(s->key_type);
-    cl_uint counts[2] = {0, 0};
+    cl_uint counts[3] = {0, 0, 0};
     sk_status st = SK_OK;
-    segsort_job j = {ctx, r, plan_for(ctx, r), 0, 0, keys, values, NULL, NULL, NULL, 0, 0};
+    segsort_job j = {ctx, r, plan_for(ctx, r), 0, 0, keys, values, NULL, NULL, NULL, NULL, 0, 0};
     j.flip = sort_flip(s->order, ks);
     j.range = range_mask(s->begin_bit, s->end_bit);
     SK_TRY(open_program(ctx, &j.p, r));
     SK_TRY(open_bins(&j));
     SK_TRY(run_bin_pass(&j));
     SK_TRY(sk__read(ctx, j.counts, true, 0, sizeof counts, counts));
-    if (counts[0] > j.mid_cap || counts[1] > j.large_cap)
-        SK_TRY(sk__fail(ctx, SK_E_CL, "segmented sort: bins overflow (%u, %u)", counts[0],
-                        counts[1]));
+    if (counts[0] > j.mid_cap || counts[1] > j.large_cap || counts[2] > j.mid_cap)
+        SK_TRY(sk__fail(ctx, SK_E_CL, "segmented sort: bins overflow (%u, %u, %u)", counts[0],
+                        counts[1], counts[2]));
+    if (counts[2]) SK_TRY(run_small(&j, counts[2]));
     if (counts[0]) SK_TRY(run_tiles(&j, counts[0]));
     if (counts[1]) SK_TRY(run_large(&j, counts[1]));
     else if (sk__measuring(ctx)) SK_TRY(measure_large(&j));
