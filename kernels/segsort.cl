@@ -10,6 +10,7 @@
  *   SK_VAL_T       uint or ulong when values travel with the keys
  *   SK_SEG_INSERT  segments of at most this many keys: insertion sort
  *                  (SK_SEG_GPU_INSERT on the GPU shape)
+ *   SK_SEG_SLICE_WIDTH  GPU shape: work-items of a slice (sk_segsort_small)
  *   SK_SEG_TILE    the longest segment the GPU shape's tile kernel (local
  *                  memory) or the CPU shape's merge sort takes
  *   SK_SEG_BATCH   the batch's program (below) instead of a shape's, with
@@ -174,10 +175,11 @@ __kernel void sk_segsort_pick(__global const SK_KEY_T *keys, __global const SK_V
 /* ======================================================================= */
 #elif defined(SK_SHAPE_GPU)
 
-/* A slice: SK_SEG_SLICE work-items of a work-group that sort a segment of
+/* A slice: SK_SEG_SLICE work-items (SK_SEG_SLICE_WIDTH, the host's, or the
+ * work-group where it is smaller) of a work-group that sort a segment of
  * up to SK_SEG_SLICE_KEYS keys of their own (sk_segsort_small), so that
  * a work-group sorts SK_WG / SK_SEG_SLICE short segments at once. */
-#define SK_SEG_SLICE (SK_WG < 32 ? SK_WG : 32)
+#define SK_SEG_SLICE (SK_WG < SK_SEG_SLICE_WIDTH ? SK_WG : SK_SEG_SLICE_WIDTH)
 #define SK_SEG_SLICES (SK_WG / SK_SEG_SLICE)
 #define SK_SEG_SLICE_KEYS (SK_SEG_SLICE * SK_ITEMS)
 

@@ -57,6 +57,9 @@ SK_STAGING_ID(segsort_offsets_in, "segmented sort, host form: offsets");
  * H100, bench/results/nvidia-h100-segsort-slices). */
 #define SEG_INSERT 16
 #define SEG_GPU_INSERT 4
+/* GPU shape: work-items of a slice, which sorts a segment of up to
+ * SEG_SLICE x GPU_SEG_ITEMS keys (the work-group where it is smaller). */
+#define SEG_SLICE 32
 /* GPU shape: keys of a work-group's tile (a work-item places each of its
  * keys by counting the tile's keys before it). */
 #define GPU_SEG_ITEMS 4
@@ -130,7 +133,8 @@ static char *segsort_config(const segsort_plan *p, const segsort_req *r)
     if (s->value_size) sk__str_addf(&c, "#define SK_VAL_T %s\n", s->value_size == 8 ? "ulong" : "uint");
     sk__str_addf(&c, "#define SK_SEG_INSERT %d\n#define SK_SEG_GPU_INSERT %d\n", SEG_INSERT,
                  SEG_GPU_INSERT);
-    sk__str_addf(&c, "#define SK_SEG_TILE %zu\n", p->tile);
+    sk__str_addf(&c, "#define SK_SEG_TILE %zu\n#define SK_SEG_SLICE_WIDTH %d\n", p->tile,
+                 SEG_SLICE);
     if (p->gpu)
         sk__str_addf(&c, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %d\n",
                      p->t.wg_size, GPU_SEG_ITEMS);
@@ -277,11 +281,11 @@ static sk_status run_tiles(segsort_job *j, size_t mids)
 }
 
 /* GPU shape: the listed segments up to a slice, a slice of a work-group
- * each (32 work-items, or the work-group where it is smaller). */
+ * each (SEG_SLICE work-items, or the work-group where it is smaller). */
 static sk_status run_small(segsort_job *j, size_t smalls)
 {
     size_t ks = sk_type_size(j->r->sort.key_type), wg = j->p.t.wg_size;
-    size_t slices = wg < 32 ? 1 : wg / 32;
+    size_t slices = wg < SEG_SLICE ? 1 : wg / SEG_SLICE;
     sk__args a;
     sk__args_init(&a, j->ctx, j->p.prog, K_SMALL);
     sk__arg_mem(&a, j->keys);
