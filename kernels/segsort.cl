@@ -182,6 +182,9 @@ __kernel void sk_segsort_pick(__global const SK_KEY_T *keys, __global const SK_V
 #define SK_SEG_SLICE (SK_WG < SK_SEG_SLICE_WIDTH ? SK_WG : SK_SEG_SLICE_WIDTH)
 #define SK_SEG_SLICES (SK_WG / SK_SEG_SLICE)
 #define SK_SEG_SLICE_KEYS (SK_SEG_SLICE * SK_ITEMS)
+#if SK_WG % SK_SEG_SLICE != 0 /* (work-group sizes are powers of two) */
+#error "segsort.cl: a work-group must hold whole slices"
+#endif
 
 /* Work-item s: segment s sorted by insertion when short, else listed
  * (small, mid or large). */
