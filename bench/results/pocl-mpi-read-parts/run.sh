@@ -12,7 +12,7 @@ for i in 1 2 3; do
   for v in 0 ""; do
     rm -f o.bin; sync
     SCANKIT_READ_PARTS_FROM=$v mpirun -np 1 --bind-to none $B/radixsort-mpi k.bin -o o.bin --time 2>&1 |
-      awk -v v="parts_from=${v:-default}" '$1=="0"{print v, "read_ms", $2, "total_ms", $10}'
+      awk -v v="parts_from=${v:-default}" '$1=="0"{print v, "read", $2, "total", $10}'
   done
 done
 cd /; rm -rf $W
