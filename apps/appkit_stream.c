@@ -203,8 +203,8 @@ int ak_prefetch_start(ak_prefetch **out, ak_data *d, size_t limit, ak_err *e)
         return ak_fail(e, "%s: out of memory", d->name);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = p->fd < 0 ? 1 : cores > MAX_THREADS ? MAX_THREADS : cores > 1 ? (int)cores : 1;
+    unsigned cores = ak_cores();
+    int threads = p->fd < 0 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores;
     return start_threads(p, threads) == 0 ? 0
                                           : ak_fail(e, "%s: cannot start a reading thread", d->name);
 }
