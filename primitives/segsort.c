@@ -189,7 +189,8 @@ typedef struct segsort_job {
     cl_mem keys, values;
     cl_mem counts, mid, large;    /* bin counts, bins (start, end) */
     cl_mem small;                 /* GPU shape: the bin of segments up to a slice */
-    size_t mid_cap, large_cap;    /* the bins' capacities, in segments (mid's: small's too) */
+    size_t mid_cap, large_cap;    /* the bins' capacities, in segments */
+    size_t small_cap;
 } segsort_job;
 
 static uint64_t range_mask(unsigned begin, unsigned end)
@@ -205,8 +206,11 @@ static sk_status open_bins(segsort_job *j)
     size_t n = j->r->sort.n, count = j->r->seg->count;
     const cl_uint zero[3] = {0, 0, 0};
     sk_status st = SK_OK;
-    j->mid_cap = j->p.gpu ? n / (SEG_GPU_INSERT + 1) : 0;
+    size_t slice_keys = (j->p.t.wg_size < SEG_SLICE ? j->p.t.wg_size : SEG_SLICE) * GPU_SEG_ITEMS;
+    j->small_cap = j->p.gpu ? n / (SEG_GPU_INSERT + 1) : 0;
+    j->mid_cap = j->p.gpu ? n / (slice_keys + 1) : 0;
     j->large_cap = n / (j->p.big + 1);
+    if (j->small_cap > count) j->small_cap = count;
     if (j->mid_cap > count) j->mid_cap = count;
     if (j->large_cap > count) j->large_cap = count;
     SK_TRY(sk__scratch_get(ctx, &segsort_counts, sizeof zero, &j->counts));
@@ -215,7 +219,7 @@ static sk_status open_bins(segsort_job *j)
     SK_TRY(sk__write(ctx, j->counts, true, 0, sizeof zero, zero));
     SK_TRY(sk__scratch_get(ctx, &segsort_mid, (j->mid_cap + 1) * 2 * sizeof(cl_ulong), &j->mid));
     if (j->p.gpu)
-        SK_TRY(sk__scratch_get(ctx, &segsort_small, (j->mid_cap + 1) * 2 * sizeof(cl_ulong),
+        SK_TRY(sk__scratch_get(ctx, &segsort_small, (j->small_cap + 1) * 2 * sizeof(cl_ulong),
                                &j->small));
     SK_TRY(sk__scratch_get(ctx, &segsort_large, (j->large_cap + 1) * 2 * sizeof(cl_ulong),
                            &j->large));
@@ -507,14 +511,14 @@ static sk_status segsort_run(sk_context *ctx, const segsort_req *r, cl_mem keys,
     size_t ks = sk_type_size(s->key_type);
     cl_uint counts[3] = {0, 0, 0};
     sk_status st = SK_OK;
-    segsort_job j = {ctx, r, plan_for(ctx, r), 0, 0, keys, values, NULL, NULL, NULL, NULL, 0, 0};
+    segsort_job j = {ctx, r, plan_for(ctx, r), 0, 0, keys, values, NULL, NULL, NULL, NULL, 0, 0, 0};
     j.flip = sort_flip(s->order, ks);
     j.range = range_mask(s->begin_bit, s->end_bit);
     SK_TRY(open_program(ctx, &j.p, r));
     SK_TRY(open_bins(&j));
     SK_TRY(run_bin_pass(&j));
     SK_TRY(sk__read(ctx, j.counts, true, 0, sizeof counts, counts));
-    if (counts[0] > j.mid_cap || counts[1] > j.large_cap || counts[2] > j.mid_cap)
+    if (counts[0] > j.mid_cap || counts[1] > j.large_cap || counts[2] > j.small_cap)
         SK_TRY(sk__fail(ctx, SK_E_CL, "segmented sort: bins overflow (%u, %u, %u)", counts[0],
                         counts[1], counts[2]));
     if (counts[2]) SK_TRY(run_small(&j, counts[2]));
