@@ -2,9 +2,12 @@
 # mpi_whole.sh - `mpirun -np P radixsort-mpi INPUT -o OUTPUT` from fork to
 # exit for each P, beside plain `radixsort INPUT -o OUTPUT` and `cp` (the
 # floor: one read and one write), with hyperfine in one run per size. The
-# file: datagen's uniform uint32 (seed 7), read once before (page cache
-# warm); every command gets one warm-up run (kernel caches warm) and RUNS
-# timed runs (medians in the table). Every timed run, warm-up included,
+# file: datagen's uniform uint32 (seed 7), synced and read once before (in
+# the page cache, clean); every command gets one warm-up run (kernel caches
+# warm) and RUNS timed runs (medians in the table), each from a clean page
+# cache (hyperfine --prepare 'rm -f OUT; sync': otherwise the previous
+# outputs are written back during the next command, as in
+# bench/results/nvidia-h100x2-mpi-16g-2711). Every timed run, warm-up included,
 # passes --time, whose lines are kept; the phase table gives their medians
 # over the timed runs, per rank. Every sorted output is compared byte for
 # byte with radixsort's.
@@ -141,7 +144,7 @@ phase_table() {
 for n in "${sizes[@]}"; do
   in=$work/k.bin
   "$apps/datagen" -n "$n" --type uint32 --seed 7 -o "$in" > /dev/null
-  cat "$in" > /dev/null
+  sync; cat "$in" > /dev/null
   commands "$in"
   check_outputs "$in"
   args=()
@@ -159,7 +162,8 @@ for n in "${sizes[@]}"; do
     echo "== n = $n ($(stat -c %s "$in") bytes)"
     for i in "${!cmds[@]}"; do echo "${names[$i]}: ${cmds[$i]}"; done
   } >> "$txt"
-  "$hf" --warmup 1 --runs "$runs" --export-markdown "$work/hf.md" "${args[@]}" | tee -a "$txt"
+  "$hf" --warmup 1 --runs "$runs" --prepare "rm -f $work/out.bin; sync" \
+    --export-markdown "$work/hf.md" "${args[@]}" | tee -a "$txt"
   {
     echo
     echo "## n = $n uint32 ($(( $(stat -c %s "$in") / 1048576 )) MiB), $runs runs"

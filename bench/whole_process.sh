@@ -5,9 +5,13 @@
 # one-liner (np.sort(np.fromfile(f, np.uint32)).tofile(o)) and, where CuPy
 # is installed, the same through cupy.sort; radixsort in one piece and, with
 # --memory, in runs merged on the device. The file: datagen's uniform
-# uint32 (seed 7), read once before (page cache warm); every command gets
-# one warm-up run (kernel caches warm) and RUNS timed runs (medians in the
-# table). Every sorted output is compared byte for byte with the first.
+# uint32 (seed 7), synced and read once before (in the page cache, clean);
+# every command gets one warm-up run (kernel caches warm) and RUNS timed
+# runs (medians in the table), each from a clean page cache: the last
+# output removed and nothing dirty (hyperfine --prepare 'rm -f OUT; sync';
+# otherwise the previous outputs are written back during the next command:
+# bench/results/nvidia-h100-whole-2711). Every sorted output is compared
+# byte for byte with the first.
 #
 #   bench/whole_process.sh [--build DIR] [--out DIR] [--n N] [--runs R]
 #                          [--memory SIZE]... [--extra NAME=COMMAND]...
@@ -51,7 +55,7 @@ work=$(mktemp -d "${WORK_DIR:-/tmp}/scankit-whole.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 in=$work/k.bin
 "$apps/datagen" -n "$n" --type uint32 --seed 7 -o "$in"
-cat "$in" > /dev/null
+sync; cat "$in" > /dev/null
 
 names=(cp radixsort)
 cmds=("cp $in $work/out.bin" "$apps/radixsort $in -o $work/out.bin")
@@ -101,7 +105,8 @@ for i in "${!cmds[@]}"; do args+=(-n "${names[$i]}" "${cmds[$i]}"); done
   python3 -c 'import cupy; print("cupy", cupy.__version__)' 2>/dev/null || true
   for i in "${!cmds[@]}"; do echo "${names[$i]}: ${cmds[$i]}"; done
 } > "$out/whole_process.txt"
-"$hf" --warmup 1 --runs "$runs" --export-markdown "$out/whole_process.md" "${args[@]}" |
+"$hf" --warmup 1 --runs "$runs" --prepare "rm -f $work/out.bin; sync" \
+  --export-markdown "$out/whole_process.md" "${args[@]}" |
   tee -a "$out/whole_process.txt"
 for i in "${!cmds[@]}"; do
   case "${names[$i]}" in
