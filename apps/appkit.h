@@ -30,6 +30,7 @@
 #ifndef SK_APPKIT_H
 #define SK_APPKIT_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -601,8 +602,15 @@ void ak_prefetch_stop(ak_prefetch *p);
 /*! ak_part_fn : runs part k of a range, [lo, hi). */
 typedef void (*ak_part_fn)(void *ctx, unsigned k, size_t lo, size_t hi);
 
-/*! ak_cores() : the processors online (at least 1). */
+/*! ak_cores() : the processors this process may run on (its affinity:
+ *  fewer than those online where a launcher bound it, as mpirun binds
+ *  each of one or two ranks to one core by default), at least 1. */
 unsigned ak_cores(void);
+
+/*! ak_thread_start() : starts fn(arg) on a thread that takes no signal
+ *  (it starts with every signal blocked; the calling thread handles
+ *  them). @return 0 or -1. */
+int ak_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /*! ak_part_start() : where part k of `parts` of [0, n) starts:
  *  floor(k * n / parts), without overflow; part `parts` starts at n. */

@@ -1,20 +1,36 @@
 /*
- * appkit_parts.c - a range cut into parts, each run on a thread of its
- * own (see ak_run_parts in appkit.h): the checks of radixsort and merge
- * (sort_check.c) and the reads of large file ranges (ak_read_at).
+ * appkit_parts.c - threads that take no signal (ak_thread_start), and a
+ * range cut into parts, each run on a thread of its own (ak_run_parts):
+ * the checks of radixsort and merge (sort_check.c), the reads of large
+ * file ranges (ak_read_at); the read-ahead (appkit_stream.c) and the
+ * input reader of every program (appkit_run.c) start their threads here.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
 #include "appkit.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
 unsigned ak_cores(void)
 {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
     long c = sysconf(_SC_NPROCESSORS_ONLN);
     return c < 1 ? 1u : (unsigned)c;
+}
+
+int ak_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old); /* the new thread starts with these */
+    int rc = pthread_create(t, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc == 0 ? 0 : -1;
 }
 
 size_t ak_part_start(size_t n, unsigned parts, unsigned k)
@@ -44,14 +60,8 @@ unsigned ak_run_parts(size_t n, unsigned parts, ak_part_fn fn, void *ctx)
     int started[AK_MAX_PARTS] = {0};
     for (unsigned k = 0; k < t; k++)
         calls[k] = (part_call){fn, ctx, k, ak_part_start(n, t, k), ak_part_start(n, t, k + 1)};
-    if (t > 1) {
-        sigset_t all, old;
-        sigfillset(&all);
-        pthread_sigmask(SIG_SETMASK, &all, &old); /* the new threads start with these */
-        for (unsigned k = 1; k < t; k++)
-            started[k] = pthread_create(&threads[k], NULL, part_thread, &calls[k]) == 0;
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-    }
+    for (unsigned k = 1; k < t; k++)
+        started[k] = ak_thread_start(&threads[k], part_thread, &calls[k]) == 0;
     part_thread(&calls[0]);
     for (unsigned k = 1; k < t; k++) {
         if (started[k]) pthread_join(threads[k], NULL);

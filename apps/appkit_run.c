@@ -8,7 +8,6 @@
 #include "appkit_run.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,13 +316,9 @@ static void *reader_thread(void *arg)
 
 static void reader_start(input_reader *in, ak_run *r)
 {
-    sigset_t all, old;
     in->r = r;
     in->rc = 0;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old); /* the new thread starts with these */
-    in->started = pthread_create(&in->thread, NULL, reader_thread, in) == 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    in->started = ak_thread_start(&in->thread, reader_thread, in) == 0;
     if (!in->started)
         in->rc = read_inputs(r, &in->e); /* no thread: in line */
 }

@@ -23,7 +23,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -178,12 +177,8 @@ static int regular_fd(ak_data *d, uint64_t *base)
 
 static int start_threads(ak_prefetch *p, int count)
 {
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old); /* the threads start with these */
     for (; p->started < count; p->started++)
-        if (pthread_create(&p->threads[p->started], NULL, fill_thread, p) != 0) break;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+        if (ak_thread_start(&p->threads[p->started], fill_thread, p) != 0) break;
     return p->started > 0 ? 0 : -1;
 }
 

@@ -304,7 +304,19 @@ const char *skt_cli_last_line(const char *s)
     return s + len;
 }
 
-/* The test's environment, SCANKIT_* dropped but SCANKIT_DEVICE, plus
+/* The SCANKIT_* variables a program is run with: the device, and the
+ * switches the tests set to take a program down a path it takes only on
+ * other hosts or at other sizes. */
+static int passed_on(const char *entry)
+{
+    static const char *const kept[] = {"SCANKIT_DEVICE=", "SCANKIT_READ_AHEAD=",
+                                       "SCANKIT_NO_TMPFILE=", "SCANKIT_READ_PARTS_FROM="};
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+        if (strncmp(entry, kept[i], strlen(kept[i])) == 0) return 1;
+    return 0;
+}
+
+/* The test's environment, SCANKIT_* dropped but those passed on, plus
  * `cache` (a SCANKIT_CACHE_DIR= or XDG_CACHE_HOME= entry, which replaces
  * the test's). free() the array only. */
 static char **child_env(char *cache)
@@ -314,8 +326,7 @@ static char **child_env(char *cache)
     char **env = calloc(n + 2, sizeof *env);
     cr_assert_not_null(env);
     for (size_t i = 0; i < n; i++)
-        if ((strncmp(environ[i], "SCANKIT_", 8) != 0 ||
-             strncmp(environ[i], "SCANKIT_DEVICE=", 15) == 0) &&
+        if ((strncmp(environ[i], "SCANKIT_", 8) != 0 || passed_on(environ[i])) &&
             strncmp(environ[i], "XDG_CACHE_HOME=", 15) != 0)
             env[k++] = environ[i];
     env[k++] = cache;
