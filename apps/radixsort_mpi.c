@@ -426,13 +426,15 @@ static int run(job *j, ak_err *e)
 /* --time                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* The columns of --time: milliseconds, then bytes and runs. */
-enum { TIME_MS = 9, TIME_COLUMNS = TIME_MS + 5 };
+/* The columns of --time: milliseconds, then bytes and runs, then the
+ * processors the rank may run on (1 where the launcher bound it to one
+ * core: its reading and copying threads then share that core). */
+enum { TIME_MS = 9, TIME_COLUMNS = TIME_MS + 6 };
 
 static const char *const TIME_HEADS[TIME_COLUMNS] = {
     "read_ms",  "device_ms", "sort_ms",        "split_ms",  "exchange_ms",
     "merge_ms", "wait_ms",   "write_ms",       "total_ms",  "sent_bytes",
-    "received_bytes", "sort_runs", "merge_runs", "spilled_runs"};
+    "received_bytes", "sort_runs", "merge_runs", "spilled_runs", "cpus"};
 
 static void time_row(const job *j, double *row)
 {
@@ -449,6 +451,7 @@ static void time_row(const job *j, double *row)
     row[11] = (double)s->sort_runs;
     row[12] = (double)s->merge_runs;
     row[13] = (double)s->spilled_runs;
+    row[14] = (double)ak_cores();
 }
 
 static void print_time_row(int rank, const double *row)

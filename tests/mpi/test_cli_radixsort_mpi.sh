@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_cli_radixsort_mpi.sh - radixsort-mpi against radixsort, byte for
 # byte, under mpiexec with 1, 2 and 3 ranks: raw and .npy keys, descending,
-# --balanced, pairs with a bit range; and failures (a bad input, values
+# --balanced, pairs with a bit range, the local sort's copies in parts; and
+# failures (a bad input, values
 # that do not match, one rank's device): one line on stderr, a non-zero
 # exit, no output and no temporary file left.
 #
@@ -69,6 +70,12 @@ same 2 out.npy -- few.npy -o out.npy
 same 3 out.bin vout.bin -- keys.bin --values values.bin -o out.bin --values-out vout.bin --bits 3:17
 same 2 out.bin vout.bin -- keys.bin --values values.bin -o out.bin --values-out vout.bin \
     --descending --balanced
+# the local sort's copies of the keys and values in parts on threads, as
+# from 64 MiB on (SCANKIT_COPY_PARTS_FROM: every copy here)
+for ranks in 1 2; do
+    SCANKIT_COPY_PARTS_FROM=1 same "$ranks" out.bin vout.bin -- keys.bin --values values.bin \
+        -o out.bin --values-out vout.bin --descending
+done
 
 # A bad input: one line, from rank 0 only; exit 1 everywhere; nothing left.
 head -c 4001 keys.bin >bad.bin

@@ -33,7 +33,7 @@ gen() {
 # with SPILLS=1 some rank spilled a run.
 check_runs() {
     awk -v spills="$1" 'NR > 1 {
-             if (NF != 15 || $13 < 2 || ($14 < 2 && !($14 == 1 && $12 == 0))) bad = 1
+             if (NF != 16 || $13 < 2 || ($14 < 2 && !($14 == 1 && $12 == 0))) bad = 1
              spilled += $15
          }
          END { exit bad || NR < 2 || (spills && spilled == 0) }' err.txt
