@@ -9,62 +9,7 @@
  */
 #include "mpi_internal.h"
 
-#include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* A copy of this many bytes or more goes in parts on up to COPY_THREADS
- * threads (SCANKIT_COPY_PARTS_FROM=N, a switch for the tests, from N bytes
- * on): the local sort's copy of the rank's input is the first touch of a
- * fresh array, whose page faults held one thread to 1.5 GB/s on the H100
- * machine (16 GiB: local sort 13.6-14.9 s with the copy on one thread,
- * 3.0-3.1 s on eight; bench/results/nvidia-h100-mpi-copy-2811). */
-#define COPY_PARTS_FROM ((size_t)64 << 20)
-#define COPY_THREADS 8
-
-typedef struct copy_part {
-    unsigned char *dst;
-    const unsigned char *src;
-    size_t bytes;
-} copy_part;
-
-static void *copy_run(void *arg)
-{
-    const copy_part *c = arg;
-    memcpy(c->dst, c->src, c->bytes);
-    return NULL;
-}
-
-/* dst <- src (bytes of them), in parts on threads when large; a part whose
- * thread does not start is copied here. */
-static void copy_in_parts(void *dst, const void *src, size_t bytes)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    const char *env = getenv("SCANKIT_COPY_PARTS_FROM");
-    size_t from = env && *env ? (size_t)strtoull(env, NULL, 10) : COPY_PARTS_FROM;
-    size_t parts = from ? bytes / from : 1;
-    if (parts > COPY_THREADS) parts = COPY_THREADS;
-    if (cores > 0 && parts > (size_t)cores) parts = (size_t)cores;
-    if (parts < 2) {
-        if (bytes) memcpy(dst, src, bytes);
-        return;
-    }
-    copy_part part[COPY_THREADS];
-    pthread_t tid[COPY_THREADS];
-    int started[COPY_THREADS] = {0};
-    for (size_t k = 0; k < parts; k++) {
-        size_t lo = k * (bytes / parts), hi = k + 1 == parts ? bytes : lo + bytes / parts;
-        part[k] = (copy_part){(unsigned char *)dst + lo, (const unsigned char *)src + lo, hi - lo};
-    }
-    for (size_t k = 1; k < parts; k++)
-        started[k] = pthread_create(&tid[k], NULL, copy_run, &part[k]) == 0;
-    copy_run(&part[0]);
-    for (size_t k = 1; k < parts; k++) {
-        if (started[k]) pthread_join(tid[k], NULL);
-        else copy_run(&part[k]);
-    }
-}
 
 /* An array read from `in` and written to `out` (which may be `in`: the
  * stream sort reads all of its input before it writes). */
@@ -102,8 +47,8 @@ static int has_budget(const mpi_sort *s)
 static sk_status sort_in_one_piece(const mpi_sort *s, const void *keys_in,
                                    const void *values_in, void *keys, void *values, size_t n)
 {
-    if (keys != keys_in) copy_in_parts(keys, keys_in, n * s->key_size);
-    if (s->value_size && values != values_in) copy_in_parts(values, values_in, n * s->value_size);
+    if (keys != keys_in) mpi__copy(keys, keys_in, n * s->key_size);
+    if (s->value_size && values != values_in) mpi__copy(values, values_in, n * s->value_size);
     if (n < 2) return SK_OK;
     if (s->value_size)
         return sk_sort_pairs_bits_host(s->ctx, s->type, s->value_size, keys, values, n, s->order,

@@ -36,6 +36,10 @@ typedef struct mpi_sort {
 /* Allocates `bytes` (at least 1) or returns NULL. */
 void *mpi__alloc(size_t bytes);
 
+/* dst <- src, `bytes` of them (src NULL: zeros, the first touch of a fresh
+ * array), in parts on threads from 64 MiB on (context.c says why). */
+void mpi__copy(void *dst, const void *src, size_t bytes);
+
 /* SK_E_COMM for an MPI error code, else SK_OK. */
 sk_status mpi__status(int mpi_rc);
 
