@@ -225,12 +225,69 @@ static int make_plan(job *j, ak_err *e)
  * ak_write_at), which leave the errno of a failure (a full disk says so)
  * and copy nothing more. Collective MPI-IO (two-phase, through
  * aggregators) only adds copies for ranges that are contiguous and
- * disjoint, and rank 0 names and renames the files with POSIX calls
- * anyway, so every rank needs a POSIX path to them already. */
+ * disjoint on a local disk, and rank 0 names and renames the files with
+ * POSIX calls anyway, so every rank needs a POSIX path to them already;
+ * --mpi-io takes it all the same, for a parallel filesystem whose MPI-IO
+ * layer does better with the ranks' requests together. */
 
 static int open_fail(ak_err *e, const char *name)
 {
     return ak_fail(e, "%s: cannot open: %s", name, strerror(errno));
+}
+
+/* The most bytes of one MPI-IO call: below INT_MAX. */
+#define MPI_IO_CHUNK ((uint64_t)1 << 30)
+
+static int fail_mpi(ak_err *e, const char *what, const char *name, int code)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(code, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "?");
+    return ak_fail(e, "%s: %s failed: %s", name, what, text);
+}
+
+/* `bytes` at `at` of the file read into buf, or written from it, by
+ * collective calls of at most MPI_IO_CHUNK bytes: as many calls on every
+ * rank as the rank with the most bytes needs (the others, and a rank that
+ * failed, take part moving nothing). */
+static int move_all(const job *j, MPI_File fh, int writing, uint64_t at, char *buf,
+                    uint64_t bytes, const char *name, ak_err *e)
+{
+    uint64_t mine = (bytes + MPI_IO_CHUNK - 1) / MPI_IO_CHUNK, calls = 0, done = 0;
+    if (MPI_Allreduce(&mine, &calls, 1, MPI_UINT64_T, MPI_MAX, j->comm) != MPI_SUCCESS)
+        return ak_fail(e, "%s: MPI_Allreduce failed", name);
+    int rc = 0;
+    for (uint64_t k = 0; k < calls; k++) {
+        uint64_t step = rc != 0 ? 0 : bytes - done < MPI_IO_CHUNK ? bytes - done : MPI_IO_CHUNK;
+        MPI_Status st;
+        MPI_Offset off = (MPI_Offset)(at + done);
+        int code = writing ? MPI_File_write_at_all(fh, off, buf + done, (int)step, MPI_BYTE, &st)
+                           : MPI_File_read_at_all(fh, off, buf + done, (int)step, MPI_BYTE, &st);
+        int moved = 0;
+        if (rc == 0 && code != MPI_SUCCESS)
+            rc = fail_mpi(e, writing ? "write" : "read", name, code);
+        else if (rc == 0 && (MPI_Get_count(&st, MPI_BYTE, &moved) != MPI_SUCCESS ||
+                             (uint64_t)moved != step))
+            rc = ak_fail(e, "%s: %s", name,
+                         writing ? "write failed: fewer bytes written than asked (a full disk?)"
+                                 : "ends early (it changed, or a read failed)");
+        done += step;
+    }
+    return rc;
+}
+
+/* --mpi-io: this rank's range of an input into buf, by collective reads
+ * (every rank calls it). */
+static int read_range_mpi(job *j, const char *path, uint64_t at, void *buf, uint64_t bytes,
+                          ak_err *e)
+{
+    MPI_File fh;
+    const char *name = ak_display_name(path, 0);
+    int code = MPI_File_open(j->comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    if (agree(j, code == MPI_SUCCESS ? 0 : fail_mpi(e, "open", name, code), e) != 0) return -1;
+    int rc = move_all(j, fh, 0, at, buf, bytes, name, e);
+    MPI_File_close(&fh);
+    return agree(j, rc, e);
 }
 
 static int read_part(job *j, int part, ak_err *e)
@@ -240,13 +297,15 @@ static int read_part(job *j, int part, ak_err *e)
     const char *name = ak_display_name(path, 0);
     size_t size = ak_dtype_size(f->type);
     j->data[part] = malloc(j->count ? j->count * size : 1);
-    if (!j->data[part])
-        return agree(j, ak_fail(e, "out of memory for %llu keys", (unsigned long long)j->count),
-                     e);
+    uint64_t at = f->data_at + j->from * size, bytes = j->count * size;
+    int rc = j->data[part] ? 0 : ak_fail(e, "out of memory for %llu keys",
+                                         (unsigned long long)j->count);
+    if (j->a->mpi_io) /* collective: every rank goes on together, or none */
+        return agree(j, rc, e) != 0 ? -1 : read_range_mpi(j, path, at, j->data[part], bytes, e);
+    if (rc != 0) return agree(j, rc, e);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    int rc = fd >= 0 ? 0 : open_fail(e, name);
-    if (rc == 0)
-        rc = ak_read_at(fd, j->data[part], j->count * size, f->data_at + j->from * size, name, e);
+    rc = fd >= 0 ? 0 : open_fail(e, name);
+    if (rc == 0) rc = ak_read_at(fd, j->data[part], bytes, at, name, e);
     if (fd >= 0) close(fd);
     return agree(j, rc, e);
 }
@@ -291,10 +350,42 @@ static int write_header(job *j, int fd, int part, uint64_t *len, ak_err *e)
     return ak_write_at(fd, header, n, 0, 0, j->p.out[part].path, e);
 }
 
+/* --mpi-io: rank 0's .npy header (a write of its own), then every rank's
+ * range by collective writes (with --sync, MPI_File_sync: on the disk
+ * before the ranks agree). */
+static int write_part_mpi(job *j, int part, ak_err *e)
+{
+    const out_file *o = &j->p.out[part];
+    size_t size = ak_dtype_size(j->p.in[part].type);
+    char *data = part ? j->sorted.values : j->sorted.keys;
+    MPI_File fh;
+    int code = MPI_File_open(j->comm, o->temp, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+    if (agree(j, code == MPI_SUCCESS ? 0 : fail_mpi(e, "open", o->temp, code), e) != 0)
+        return -1;
+    char header[256];
+    size_t len = o->format == AK_FORMAT_NPY ? ak_npy_header(header, sizeof header,
+                                                             j->p.in[part].type,
+                                                             (size_t)j->p.in[0].n)
+                                            : 0;
+    MPI_Status st;
+    code = j->rank == 0 && len ? MPI_File_write_at(fh, 0, header, (int)len, MPI_BYTE, &st)
+                               : MPI_SUCCESS;
+    int rc = code == MPI_SUCCESS ? 0 : fail_mpi(e, "write", o->path, code);
+    int moved = move_all(j, fh, 1, len + j->sorted.offset * size, data, j->sorted.n * size,
+                         o->path, rc == 0 ? e : &(ak_err){{0}});
+    if (rc == 0) rc = moved;
+    code = j->a->sort.sync ? MPI_File_sync(fh) : MPI_SUCCESS;
+    if (rc == 0 && code != MPI_SUCCESS) rc = fail_mpi(e, "sync", o->path, code);
+    code = MPI_File_close(&fh);
+    if (rc == 0 && code != MPI_SUCCESS) rc = fail_mpi(e, "close", o->path, code);
+    return agree(j, rc, e);
+}
+
 /* This rank's range of output `part` at its offset of the temporary file
  * (with --sync, on the disk before the ranks agree). */
 static int write_part(job *j, int part, ak_err *e)
 {
+    if (j->a->mpi_io) return write_part_mpi(j, part, e);
     const out_file *o = &j->p.out[part];
     size_t size = ak_dtype_size(j->p.in[part].type);
     const void *data = part ? j->sorted.values : j->sorted.keys;

@@ -26,6 +26,11 @@ static const ak_opt OPTIONS[] = {
     {"balanced", 0, AK_OPT_FLAG, offsetof(sort_mpi_args, balanced), NULL,
      "split exactly: every rank ends with n/P keys (or one\n"
      "more) before writing; the output is the same", NULL, 0},
+    {"mpi-io", 0, AK_OPT_FLAG, offsetof(sort_mpi_args, mpi_io), NULL,
+     "read and write through collective MPI-IO\n"
+     "(MPI_File_read_at_all, MPI_File_write_at_all) instead of\n"
+     "pread/pwrite: for a parallel filesystem whose MPI-IO layer\n"
+     "aggregates the ranks' requests; the output is the same", NULL, 0},
     RADIXSORT_OPTS_MEMORY,
     AK_OPTS_SYNC(sort_args),
     AK_OPTS_DEVICE(sort_args),
@@ -38,8 +43,9 @@ static const ak_opt OPTIONS[] = {
     AK_OPTS_HELP_VERSION(sort_args),
     AK_OPT_HELP_TEXT(
         "\nEach rank reads its share of INPUT and writes its range of the output\n"
-        "(pread/pwrite at its offset; with --sync each rank's range is on the\n"
-        "disk before the output is put in place). Without --device or\n"
+        "(pread/pwrite at its offset, or collective MPI-IO with --mpi-io; with\n"
+        "--sync each rank's range is on the disk before the output is put in\n"
+        "place). Without --device or\n"
         "SCANKIT_DEVICE the ranks of a node take its GPUs (else its devices) in\n"
         "turn. --memory, --host-memory and --temp-dir apply to each rank: its local\n"
         "sort and its merge of the runs it received.\n"
@@ -53,7 +59,7 @@ AK_DEFINE_CLI(radixsort_mpi, RADIXSORT_MPI_TOOL,
               "mpirun -np P radixsort-mpi INPUT [-o OUTPUT]\n"
               "                 [--type " AK_SK_TYPE_NAMES "]\n"
               "                 [--descending] [--bits B:E] [--values FILE [--values-type TYPE]\n"
-              "                 [--values-out FILE]] [--balanced] [--memory SIZE]\n"
+              "                 [--values-out FILE]] [--balanced] [--mpi-io] [--memory SIZE]\n"
               "                 [--host-memory SIZE] [--temp-dir DIR] [--sync] [--device SPEC]\n"
               "                 [--time] [--list-devices] [--help] [--version]",
               OPTIONS, sort_mpi_args, NULL, radixsort_check_args, NULL)

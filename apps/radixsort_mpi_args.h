@@ -1,6 +1,6 @@
 /*
  * radixsort_mpi_args.h - the command line of radixsort-mpi: radixsort's
- * options that apply to a sort over MPI ranks, and --balanced. Kept apart
+ * options that apply to a sort over MPI ranks, --balanced and --mpi-io. Kept apart
  * from the program (radixsort_mpi.c) as radixsort's is.
  */
 #ifndef SK_RADIXSORT_MPI_ARGS_H
@@ -15,6 +15,7 @@
 typedef struct sort_mpi_args {
     sort_args sort;
     int balanced;
+    int mpi_io;   /* --mpi-io: collective MPI-IO reads and writes */
 } sort_mpi_args;
 
 /*! radixsort_mpi_cli : the command line of radixsort-mpi. */

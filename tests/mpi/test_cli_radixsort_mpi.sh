@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_cli_radixsort_mpi.sh - radixsort-mpi against radixsort, byte for
 # byte, under mpiexec with 1, 2 and 3 ranks: raw and .npy keys, descending,
-# --balanced, pairs with a bit range, the local sort's copies in parts; and
+# --balanced, pairs with a bit range, collective MPI-IO (--mpi-io), the
+# local sort's copies in parts; and
 # failures (a bad input, values
 # that do not match, one rank's device): one line on stderr, a non-zero
 # exit, no output and no temporary file left.
@@ -39,7 +40,7 @@ same() {
     shift
     args=("$@")
     for arg in "${args[@]}"; do
-        [ "$arg" = --balanced ] && continue
+        [ "$arg" = --balanced ] || [ "$arg" = --mpi-io ] && continue
         for i in "${!outs[@]}"; do [ "$arg" = "${outs[$i]}" ] && arg=${refs[$i]}; done
         ref_args+=("$arg")
     done
@@ -70,6 +71,12 @@ same 2 out.npy -- few.npy -o out.npy
 same 3 out.bin vout.bin -- keys.bin --values values.bin -o out.bin --values-out vout.bin --bits 3:17
 same 2 out.bin vout.bin -- keys.bin --values values.bin -o out.bin --values-out vout.bin \
     --descending --balanced
+# collective MPI-IO reads and writes (--mpi-io): raw and .npy, pairs
+for ranks in 1 2 3; do
+    same "$ranks" out.npy vout.bin -- keys.bin --values values.bin -o out.npy \
+        --values-out vout.bin --descending --mpi-io
+    same "$ranks" out.npy -- floats.npy -o out.npy --balanced --mpi-io --sync
+done
 # the local sort's copies of the keys and values in parts on threads, as
 # from 64 MiB on (SCANKIT_COPY_PARTS_FROM: every copy here)
 for ranks in 1 2; do

@@ -14,7 +14,9 @@
 #     progress (rank 1's first pwrite64 returns 0) and a read that finds
 #     the end of the keys first (rank 0's first pread64 of them returns 0):
 #     one line from rank 0 with the reason, exit 1, no output and no
-#     temporary file left.
+#     temporary file left;
+#   through --mpi-io (collective MPI-IO), a full disk and a failed read
+#     end the run the same way.
 #
 # strace's log shows each injected call on the file meant (the keys, an
 # output's temporary file), so that no case passes by injecting into
@@ -84,11 +86,15 @@ same() {
 }
 
 # nothing_left WHAT MESSAGE: the run failed with one line matching MESSAGE
-# and out/ is empty.
+# (with ompio=1, radixsort-mpi's one line last, after Open MPI's own) and
+# out/ is empty.
 nothing_left() {
+    local lines=1
     [ "$rc" -eq 1 ] || fail "$1: exit $rc, want 1"
-    [ "$(wc -l <err.txt)" -eq 1 ] || fail "$1: $(wc -l <err.txt) lines on stderr, want 1: $(cat err.txt)"
-    grep -qE "^radixsort-mpi: $2" err.txt || fail "$1: unexpected message: $(cat err.txt)"
+    [ "${ompio-0}" = 1 ] && lines=$(wc -l <err.txt)
+    [ "$(grep -c '^radixsort-mpi:' err.txt)" -eq 1 ] && [ "$(wc -l <err.txt)" -eq "$lines" ] ||
+        fail "$1: $(wc -l <err.txt) lines on stderr, want radixsort-mpi's one: $(cat err.txt)"
+    tail -n 1 err.txt | grep -qE "^radixsort-mpi: $2" || fail "$1: unexpected message: $(cat err.txt)"
     [ -z "$(ls -A out)" ] || fail "$1: left $(ls -A out | tr '\n' ' ')"
     rm -rf out
     mkdir out
@@ -163,5 +169,27 @@ run "${args[@]}"
 injected trace0.txt pread64 keys.bin || fail "end of file: not injected where meant"
 nothing_left "a read of 0 bytes on rank 0" "keys.bin: ends [0-9]+ bytes early"
 ok "a read of 0 bytes on rank 0: $(cat err.txt)"
+
+# --mpi-io: the same reads and writes through collective MPI-IO (Open
+# MPI's OMPIO reads and writes with pread64 and pwrite64 too): a full disk
+# and a failed read end the run with radixsort-mpi's line last (OMPIO
+# prints one of its own before it), exit 1, nothing left. (OMPIO does not
+# take up an interrupted call, EINTR: that is the MPI library's to do.)
+r0=()
+ompio=1
+begin
+traced trace1.txt pwrite64:error=ENOSPC:when=1
+r1=("${prefix[@]}")
+run "${args[@]}" --mpi-io
+injected trace1.txt pwrite64 "/out/\.k\.bin\." || fail "--mpi-io ENOSPC: not injected where meant"
+nothing_left "--mpi-io, ENOSPC at rank 1's first write" "out/k.bin: write failed"
+ok "--mpi-io, ENOSPC at rank 1's first write: $(tail -n 1 err.txt)"
+begin
+traced trace1.txt -P "$keys" pread64:error=EIO:when=1
+r1=("${prefix[@]}")
+run "${args[@]}" --mpi-io
+injected trace1.txt pread64 keys.bin || fail "--mpi-io EIO: not injected where meant"
+nothing_left "--mpi-io, EIO at rank 1's first read" "keys.bin: ends early"
+ok "--mpi-io, EIO at rank 1's first read: $(tail -n 1 err.txt)"
 
 mpi_cli_end
