@@ -10,10 +10,12 @@ Every rate is a parameter below, with where it comes from."""
 import argparse
 
 GB = 1e9
-# measured (bench/results/nvidia-h100-80gb-hbm3/results.md): sort_keys of
-# 2^28 uint32 from host arrays (copies in and out from pageable memory
-# included) 288.8 ms; on the device alone 7.606 ms
-HOST_SORT = 2**30 / 0.2888          # bytes/s per GPU, a sort from host memory and back
+# measured: a rank's local sort of 16 GiB of uint32 from host memory and
+# back (its copy of the input on threads, the host form through pinned
+# buffers) 3.0-3.1 s on an H100 (bench/results/nvidia-h100-mpi-copy-2811);
+# sort_keys of 2^28 uint32 on the device alone 7.606 ms
+# (bench/results/nvidia-h100-80gb-hbm3/results.md)
+HOST_SORT = 2**34 / 3.05            # bytes/s per GPU, a sort from host memory and back
 DEVICE_SORT = 2**30 / 0.007606      # bytes/s per GPU, on the device alone
 # assumed: a node of 8 H100 80 GB and 2 TB of host memory (a DGX H100)
 GPUS, GPU_MEM, HOST_MEM = 8, 80 * GB, 2000 * GB
@@ -106,6 +108,8 @@ def splitting(nodes_list, total):
 def main():
     p = argparse.ArgumentParser()
     p.parse_args()
+    # two ranks of one machine moved 4 GiB each way in 2.26 s, 1.9 GB/s a
+    # rank (bench/results/nvidia-h100x2-mpi-exchange-2811)
     shm = 2.0 * GB
     for disk, net in ((2 * GB, 25 * GB), (20 * GB, 25 * GB), (20 * GB, 50 * GB)):
         table(1e12, (4, 8, 16, 64), disk, net, shm)
