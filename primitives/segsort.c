@@ -563,10 +563,7 @@ static sk_status check_host(sk_context *ctx, const sort_req *s, const void *keys
     sk_status st = SK_OK;
     if (!h) return sk__fail(ctx, SK_E_INVALID_ARG, "segments are NULL");
     if (h->flags) return sk__fail(ctx, SK_E_INVALID_ARG, "the segmented sort takes offsets, not flags");
-    if (s->n && !keys) return sk__fail(ctx, SK_E_INVALID_ARG, "keys is NULL");
-    if (pairs && s->n && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
-    if (pairs && s->n && keys == values)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "keys and values are the same array");
+    SK_TRY(sk__check_host_arrays(ctx, s->n, keys, values, pairs, "keys"));
     SK_TRY(sk__fits_device(ctx, s->n * sk_type_size(s->key_type), "the keys' device copy"));
     SK_TRY(sk__fits_device(ctx, s->n * s->value_size, "the values' device copy"));
 out:

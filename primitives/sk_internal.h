@@ -402,6 +402,12 @@ sk_status sk__download(sk_context *ctx, cl_mem mem, size_t off, void *dst, size_
 typedef sk_status (*sk__in_place_fn)(sk_context *ctx, const void *req, cl_mem keys,
                                      cl_mem values);
 
+/* The arrays of a host-array form that works in place (transfer.c): the
+ * keys given where n > 0, and for pairs the values given and not the keys'
+ * array; `name` names the keys in the messages ("keys", "elems"). */
+sk_status sk__check_host_arrays(sk_context *ctx, size_t n, const void *keys, const void *values,
+                                bool pairs, const char *name);
+
 /* A host-array form that works in place (transfer.c): keys (kbytes) and
  * values (vbytes, 0 for none) copied into the host scratch, `run` on the
  * copies, both copied back. `what` names the keys' copy in the message of

@@ -229,10 +229,7 @@ static sk_status fields_host(sk_context *ctx, const fields_req *r, void *elems, 
     SK_ENTER(ctx);
     sk_status st = validate_req(ctx, r, pairs);
     if (st != SK_OK) return st;
-    if (r->n && !elems) return sk__fail(ctx, SK_E_INVALID_ARG, "elems is NULL");
-    if (pairs && r->n && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
-    if (pairs && r->n && elems == values)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "elems and values are the same array");
+    if ((st = sk__check_host_arrays(ctx, r->n, elems, values, pairs, "elems")) != SK_OK) return st;
     if (r->n < 2) return SK_OK;
     return sk__host_in_place(ctx, elems, r->n * r->by->size, values, r->n * r->value_size,
                              "the structs' device copy", fields_run_in_place, r);

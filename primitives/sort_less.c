@@ -244,10 +244,7 @@ static sk_status less_host(sk_context *ctx, const less_req *r, void *keys, void 
     SK_ENTER(ctx);
     sk_status st = validate_req(ctx, r, pairs);
     if (st != SK_OK) return st;
-    if (r->n && !keys) return sk__fail(ctx, SK_E_INVALID_ARG, "keys is NULL");
-    if (pairs && r->n && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
-    if (pairs && r->n && keys == values)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "keys and values are the same array");
+    if ((st = sk__check_host_arrays(ctx, r->n, keys, values, pairs, "keys")) != SK_OK) return st;
     if (r->n < 2) return SK_OK;
     return sk__host_in_place(ctx, keys, r->n * r->cmp->size, values, r->n * r->value_size,
                              "the keys' device copy", less_run_in_place, r);

@@ -221,10 +221,7 @@ static sk_status sort_host_checked(sk_context *ctx, const sort_req *r, void *key
     SK_ENTER(ctx);
     sk_status st = sk__sort_validate(ctx, r, pairs);
     if (st != SK_OK) return st;
-    if (r->n && !keys) return sk__fail(ctx, SK_E_INVALID_ARG, "keys is NULL");
-    if (pairs && r->n && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
-    if (pairs && r->n && keys == values)
-        return sk__fail(ctx, SK_E_INVALID_ARG, "keys and values are the same array");
+    if ((st = sk__check_host_arrays(ctx, r->n, keys, values, pairs, "keys")) != SK_OK) return st;
     return sort_host(ctx, r, keys, pairs ? values : NULL);
 }
 

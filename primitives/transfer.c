@@ -251,6 +251,16 @@ sk_status sk__download(sk_context *ctx, cl_mem mem, size_t off, void *dst, size_
     return copy_in_lanes(ctx, mem, off, dst, bytes, false);
 }
 
+sk_status sk__check_host_arrays(sk_context *ctx, size_t n, const void *keys, const void *values,
+                                bool pairs, const char *name)
+{
+    if (n && !keys) return sk__fail(ctx, SK_E_INVALID_ARG, "%s is NULL", name);
+    if (pairs && n && !values) return sk__fail(ctx, SK_E_INVALID_ARG, "values is NULL");
+    if (pairs && n && keys == values)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "%s and values are the same array", name);
+    return SK_OK;
+}
+
 sk_status sk__host_in_place(sk_context *ctx, void *keys, size_t kbytes, void *values,
                             size_t vbytes, const char *what, sk__in_place_fn run,
                             const void *req)

@@ -510,6 +510,10 @@ Test(segsort_errors, bad_arguments_are_refused_and_keys_left_untouched)
     sk_segments_host hs = {NULL, 0, bad_offs, SK_UINT32, 2};
     uint32_t hk[4] = {4, 3, 2, 1};
     SKT_EXPECT_STATUS(sk_segsort_keys_host(skt_ctx, SK_UINT32, hk, &hs, 4, A), bad);
+    sk_segments_host hg = {NULL, 0, good, SK_UINT32, 2};
+    SKT_EXPECT_STATUS(sk_segsort_keys_host(skt_ctx, SK_UINT32, NULL, &hg, 4, A), bad);
+    SKT_EXPECT_STATUS(sk_segsort_pairs_host(skt_ctx, SK_UINT32, 4, hk, NULL, &hg, 4, A), bad);
+    SKT_EXPECT_STATUS(sk_segsort_pairs_host(skt_ctx, SK_UINT32, 4, hk, hk, &hg, 4, A), bad);
     cr_assert(hk[0] == 4 && hk[3] == 1, "host keys changed on a refused call");
     unsigned char back[64];
     skt_buf_download(k, 0, back, 64);

@@ -419,6 +419,8 @@ Test(sortby_errors, bad_arguments_should_be_refused_and_leave_buffers_untouched)
     SKT_EXPECT_STATUS(sk_sort_pairs_by_fields(skt_ctx, &by_ok, 0, k, v, 4), bad);
     SKT_EXPECT_STATUS(sk_sort_pairs_by_fields(skt_ctx, &by_ok, 4, k, k, 4), bad);
     SKT_EXPECT_STATUS(sk_sort_by_fields_host(skt_ctx, &by_ok, NULL, 4), bad);
+    SKT_EXPECT_STATUS(sk_sort_pairs_by_fields_host(skt_ctx, &by_ok, 4, h, NULL, 4), bad);
+    SKT_EXPECT_STATUS(sk_sort_pairs_by_fields_host(skt_ctx, &by_ok, 4, h, h, 4), bad);
     SKT_OK(sk_sort_by_fields_host(skt_ctx, &by_ok, NULL, 0));
     expect_untouched(k, "keys");
     expect_untouched(v, "values");
