@@ -417,10 +417,6 @@ Test(cli_failures, a_full_device_is_one_line_and_exit_1_in_every_program)
     expect_all_fail_cleanly(cases, COUNT(cases), "No space left on device");
 }
 
-/* A disk that fills up in the middle of a regular file: under a file size
- * limit (inherited by the programs, with SIGXFSZ ignored so that the write
- * fails with EFBIG instead of killing them) every write past 1 KiB fails,
- * after the temporary file beside the output was created. */
 /* --help, --version and --list-devices write to stdout too: a full one is
  * the same one line with its reason as any other failed write. */
 Test(cli_failures, help_version_and_device_list_on_a_full_stdout_are_one_line_with_the_reason)
@@ -445,6 +441,10 @@ Test(cli_failures, help_version_and_device_list_on_a_full_stdout_are_one_line_wi
     }
 }
 
+/* A disk that fills up in the middle of a regular file: under a file size
+ * limit (inherited by the programs, with SIGXFSZ ignored so that the write
+ * fails with EFBIG instead of killing them) every write past 1 KiB fails,
+ * after the temporary file beside the output was created. */
 Test(cli_failures, a_write_that_fails_midway_leaves_no_partial_or_temporary_file)
 {
     require_device();
