@@ -261,8 +261,9 @@ static int move_all(const job *j, MPI_File fh, int writing, uint64_t at, char *b
         uint64_t step = rc != 0 ? 0 : bytes - done < MPI_IO_CHUNK ? bytes - done : MPI_IO_CHUNK;
         MPI_Status st;
         MPI_Offset off = (MPI_Offset)(at + done);
-        int code = writing ? MPI_File_write_at_all(fh, off, buf + done, (int)step, MPI_BYTE, &st)
-                           : MPI_File_read_at_all(fh, off, buf + done, (int)step, MPI_BYTE, &st);
+        char *from = buf ? buf + done : NULL; /* a rank with nothing may have no array */
+        int code = writing ? MPI_File_write_at_all(fh, off, from, (int)step, MPI_BYTE, &st)
+                           : MPI_File_read_at_all(fh, off, from, (int)step, MPI_BYTE, &st);
         int moved = 0;
         if (rc == 0 && code != MPI_SUCCESS)
             rc = fail_mpi(e, writing ? "write" : "read", name, code);

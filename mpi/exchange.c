@@ -78,11 +78,13 @@ static sk_status exchange_once(const mpi_sort *s, const plan *p, MPI_Datatype t,
                                const void *src, void *dst, int *w)
 {
     int n = p->ranks, me = s->rank;
-    char *to = dst;
     size_t mine_at = (size_t)p->recv_at[me] * size, mine = (size_t)p->recv[me] * size;
-    mpi__copy(to, NULL, mine_at);
-    mpi__copy(to + mine_at + mine, NULL, (size_t)p->received * size - mine_at - mine);
-    mpi__copy(to + mine_at, (const char *)src + (size_t)p->send_at[me] * size, mine);
+    if (p->received) { /* dst is an array (and src one where this rank keeps elements) */
+        char *to = dst;
+        mpi__copy(to, NULL, mine_at);
+        mpi__copy(to + mine_at + mine, NULL, (size_t)p->received * size - mine_at - mine);
+        if (mine) mpi__copy(to + mine_at, (const char *)src + (size_t)p->send_at[me] * size, mine);
+    }
     to_ints(p->send, w, n);
     to_ints(p->send_at, w + n, n);
     to_ints(p->recv, w + 2 * n, n);

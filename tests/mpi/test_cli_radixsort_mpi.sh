@@ -71,11 +71,15 @@ same 2 out.npy -- few.npy -o out.npy
 same 3 out.bin vout.bin -- keys.bin --values values.bin -o out.bin --values-out vout.bin --bits 3:17
 same 2 out.bin vout.bin -- keys.bin --values values.bin -o out.bin --values-out vout.bin \
     --descending --balanced
-# collective MPI-IO reads and writes (--mpi-io): raw and .npy, pairs
+# collective MPI-IO reads and writes (--mpi-io): raw and .npy, pairs;
+# fewer keys than ranks (ranks with nothing to read or write) and none
+head -c 8 keys.bin >two.bin && : >none.bin
 for ranks in 1 2 3; do
     same "$ranks" out.npy vout.bin -- keys.bin --values values.bin -o out.npy \
         --values-out vout.bin --descending --mpi-io
     same "$ranks" out.npy -- floats.npy -o out.npy --balanced --mpi-io --sync
+    same "$ranks" out.bin -- two.bin -o out.bin --mpi-io
+    same "$ranks" out.npy -- none.bin -o out.npy --mpi-io
 done
 # the local sort's copies of the keys and values in parts on threads, as
 # from 64 MiB on (SCANKIT_COPY_PARTS_FROM: every copy here)
