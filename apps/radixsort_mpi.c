@@ -338,14 +338,19 @@ static void remove_temps(job *j)
     j->temps_made = 0;
 }
 
+/* Output `part`'s .npy header in header[256] (nothing for raw): its
+ * length, the same on every rank. */
+static size_t header_of(const job *j, int part, char *header)
+{
+    if (j->p.out[part].format != AK_FORMAT_NPY) return 0;
+    return ak_npy_header(header, 256, j->p.in[part].type, (size_t)j->p.in[0].n);
+}
+
 /* Rank 0's .npy header (nothing for raw); its length on every rank. */
 static int write_header(job *j, int fd, int part, uint64_t *len, ak_err *e)
 {
     char header[256];
-    ak_dtype t = j->p.in[part].type;
-    size_t n = j->p.out[part].format == AK_FORMAT_NPY
-                   ? ak_npy_header(header, sizeof header, t, (size_t)j->p.in[0].n)
-                   : 0;
+    size_t n = header_of(j, part, header);
     *len = n;
     if (j->rank != 0 || n == 0) return 0;
     return ak_write_at(fd, header, n, 0, 0, j->p.out[part].path, e);
@@ -364,10 +369,7 @@ static int write_part_mpi(job *j, int part, ak_err *e)
     if (agree(j, code == MPI_SUCCESS ? 0 : fail_mpi(e, "open", o->temp, code), e) != 0)
         return -1;
     char header[256];
-    size_t len = o->format == AK_FORMAT_NPY ? ak_npy_header(header, sizeof header,
-                                                             j->p.in[part].type,
-                                                             (size_t)j->p.in[0].n)
-                                            : 0;
+    size_t len = header_of(j, part, header);
     MPI_Status st;
     code = j->rank == 0 && len ? MPI_File_write_at(fh, 0, header, (int)len, MPI_BYTE, &st)
                                : MPI_SUCCESS;
