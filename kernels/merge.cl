@@ -38,6 +38,16 @@
  * [s + width, s + 2 * width) for s a multiple of 2 * width (cut at na),
  * merges into the same positions of dst. The step of the parts then
  * divides 2 * width, so no part spans two merges (sk_merge_span_of).
+ *
+ * And `groups` (from its uint64 groups_at on), `ngroups`: where ngroups is
+ * not 0 (width 0, a and b the same array of na elements), a round of a
+ * merge of runs of any lengths:
+ * ngroups merges, merge g of [start[g], mid[g]) and [mid[g], start[g + 1])
+ * into the same positions of dst, its parts first[g] .. first[g + 1] - 1
+ * each of step outputs from start[g] on (the last one cut at the merge's
+ * end), so no part spans two merges either. groups holds first[0 ..
+ * ngroups] (first[ngroups]: the parts), start[0 .. ngroups] (start[ngroups]:
+ * na), mid[0 .. ngroups) one after another (sk_merge_part_of).
  */
 
 #ifndef SK_KEY_T
@@ -108,20 +118,64 @@ ulong sk_merge_total(ulong na, ulong nb, ulong width)
     return width ? na : na + nb;
 }
 
+/* Part p of a kernel's parts of step outputs: its outputs [o, end) and the
+ * merge s they belong to. */
+typedef struct sk_merge_part {
+    sk_merge_span s;
+    ulong o, end;
+} sk_merge_part;
+
+/* Part p (at most the parts' count) of a round of groups (see the top of
+ * the file): merge g, the last one whose first part is at most p. */
+sk_merge_part sk_merge_group_part(ulong p, ulong step, __global const ulong *groups,
+                                  ulong ngroups)
+{
+    __global const ulong *first = groups, *start = groups + ngroups + 1;
+    __global const ulong *mid = start + ngroups + 1;
+    ulong g = 1;
+    SK_PARTITION_POINT(ulong, g, ngroups, first[mid_] > p);
+    g -= 1;
+    sk_merge_part r;
+    r.s.out0 = start[g];
+    r.s.a0 = start[g];
+    r.s.na = mid[g] - start[g];
+    r.s.b0 = mid[g];
+    r.s.nb = start[g + 1] - mid[g];
+    r.o = min(start[g] + (p - first[g]) * step, start[g + 1]);
+    r.end = min(r.o + step, start[g + 1]);
+    return r;
+}
+
+/* Part p (at most the parts' count) of the kernels' (na, nb, width,
+ * groups, ngroups). */
+sk_merge_part sk_merge_part_of(ulong p, ulong step, ulong na, ulong nb, ulong width,
+                               __global const ulong *groups, ulong ngroups)
+{
+    if (ngroups) return sk_merge_group_part(p, step, groups, ngroups);
+    ulong total = sk_merge_total(na, nb, width);
+    sk_merge_part r;
+    r.o = min(p * step, total);
+    r.end = min(r.o + step, total);
+    r.s = sk_merge_span_of(r.o, na, nb, width);
+    return r;
+}
+
 #define SK_SPAN_A(i) a[s.a0 + (i)]
 #define SK_SPAN_B(j) b[s.b0 + (j)]
 
 /* splits[p] for p <= parts: how many of the outputs of part p's merge
- * before min(p * step, outputs) come from that merge's a. */
+ * before the part's first output come from that merge's a. */
 __kernel void sk_merge_partition(__global const SK_KEY_T *a, __global const SK_KEY_T *b,
                                  __global ulong *splits, ulong na, ulong nb, ulong width,
-                                 ulong step, ulong parts, SK_ORDER_T flip)
+                                 __global const ulong *groups, ulong groups_at,
+                                 ulong ngroups, ulong step, ulong parts, SK_ORDER_T flip)
 {
     ulong p = get_global_id(0);
     if (p > parts) return;
-    ulong o = min(p * step, sk_merge_total(na, nb, width)), i;
-    sk_merge_span s = sk_merge_span_of(o, na, nb, width);
-    SK_MERGE_PATH(ulong, i, SK_SPAN_A, SK_SPAN_B, s.na, s.nb, o - s.out0);
+    sk_merge_part part = sk_merge_part_of(p, step, na, nb, width, groups + groups_at, ngroups);
+    sk_merge_span s = part.s;
+    ulong i;
+    SK_MERGE_PATH(ulong, i, SK_SPAN_A, SK_SPAN_B, s.na, s.nb, part.o - s.out0);
     splits[p] = i;
 }
 
@@ -182,17 +236,18 @@ void sk_merge_serial(__global const SK_KEY_T *a, ulong i, ulong ie, __global con
 /* ======================================================================= */
 #if defined(SK_SHAPE_CPU)
 
-/* Work-item c merges outputs [c * chunk, min((c + 1) * chunk, outputs)),
- * in order. */
+/* Work-item c merges its part's outputs (sk_merge_part_of), in order. */
 __kernel void sk_merge_chunks(__global const SK_KEY_T *a,
                               __global const SK_KEY_T *b SK_VAL_IN_PARAMS,
                               __global const ulong *splits,
                               __global SK_KEY_T *dst SK_VAL_OUT_PARAMS, ulong na, ulong nb,
-                              ulong width, ulong chunk, SK_ORDER_T flip)
+                              ulong width, __global const ulong *groups, ulong groups_at,
+                              ulong ngroups, ulong chunk, SK_ORDER_T flip)
 {
     ulong c = get_global_id(0);
-    ulong o = c * chunk, end = min(o + chunk, sk_merge_total(na, nb, width));
-    sk_merge_span s = sk_merge_span_of(o, na, nb, width);
+    sk_merge_part part = sk_merge_part_of(c, chunk, na, nb, width, groups + groups_at, ngroups);
+    sk_merge_span s = part.s;
+    ulong o = part.o, end = part.end;
     ulong from_a = sk_merge_from_a(splits, c, o, end - o, s);
     ulong i = s.a0 + splits[c], j = s.b0 + (o - s.out0 - splits[c]);
     sk_merge_serial(a, i, i + from_a, b, j, j + (end - o - from_a), dst,
@@ -227,8 +282,8 @@ void sk_merge_local(__local const SK_KEY_T *lk, uint a0, uint ta, uint tb, uint 
     }
 }
 
-/* Work-group g merges outputs [g * SK_TILE, min((g + 1) * SK_TILE, outputs)):
- * its share of both inputs into local memory (coalesced), then every
+/* Work-group g merges its part's outputs (sk_merge_part_of, parts of
+ * SK_TILE): its share of both inputs into local memory (coalesced), then every
  * work-item finds its own split of the tile by merge path in local memory
  * and merges SK_ITEMS outputs in registers, which go back to local memory
  * and out coalesced. With values, local memory keeps each output's tile
@@ -236,7 +291,8 @@ void sk_merge_local(__local const SK_KEY_T *lk, uint a0, uint ta, uint tb, uint 
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_merge_tiles(__global const SK_KEY_T *a, __global const SK_KEY_T *b SK_VAL_IN_PARAMS,
                     __global const ulong *splits, __global SK_KEY_T *dst SK_VAL_OUT_PARAMS,
-                    ulong na, ulong nb, ulong width, SK_ORDER_T flip)
+                    ulong na, ulong nb, ulong width, __global const ulong *groups,
+                    ulong groups_at, ulong ngroups, SK_ORDER_T flip)
 {
     __local SK_KEY_T lk[SK_TILE_LDS];
 #if defined(SK_HAS_VAL)
@@ -244,9 +300,11 @@ void sk_merge_tiles(__global const SK_KEY_T *a, __global const SK_KEY_T *b SK_VA
 #endif
     uint lid = get_local_id(0);
     ulong g = get_group_id(0);
-    ulong base = g * SK_TILE;
-    uint count = (uint)min((ulong)SK_TILE, sk_merge_total(na, nb, width) - base);
-    sk_merge_span s = sk_merge_span_of(base, na, nb, width);
+    sk_merge_part part =
+        sk_merge_part_of(g, SK_TILE, na, nb, width, groups + groups_at, ngroups);
+    sk_merge_span s = part.s;
+    ulong base = part.o;
+    uint count = (uint)(part.end - part.o);
     uint ta = (uint)sk_merge_from_a(splits, g, base, count, s), tb = count - ta;
     ulong a0 = s.a0 + splits[g], b0 = s.b0 + (base - s.out0 - splits[g]);
     for (uint k = 0; k < SK_ITEMS; k++) {

@@ -206,7 +206,10 @@ static sk_status exchange_arrays(mpi_sort *s, plan *p, sk_mpi_sorted *out, int *
 {
     sk_status st = mpi__agree(s->comm, make_plan(s, p));
     if (st == SK_OK) count_moves(s, p);
-    for (int r = 0; st == SK_OK && r < p->ranks; r++) s->runs_in += p->recv[r] != 0;
+    for (int r = 0; st == SK_OK && r < p->ranks; r++) {
+        s->runs_in += p->recv[r] != 0;
+        s->run_lengths[r] = (size_t)p->recv[r];
+    }
     if (st == SK_OK) st = mpi__agree(s->comm, receive_buffers(s, p, out));
     if (st == SK_OK) st = exchange_array(s, p, s->key_size, s->keys, out->keys, w);
     if (st == SK_OK && s->value_size)

@@ -1,7 +1,7 @@
 /*
  * local.c - the sorts on this rank's device: the local sort of its input
- * and the ordering of the runs it received. In one piece
- * (sk_sort_*_bits_host) by default; with a budget of device or host memory
+ * and the merge of the runs it received. In one piece (sk_sort_*_bits_host,
+ * sk_merge_runs_*_host) by default; with a budget of device or host memory
  * (sk_mpi_sort_opts.device_bytes, host_bytes) through the stream sort,
  * which reads and writes this rank's arrays, sorts in one piece what fits
  * the device budget and as runs merged on the device what does not,
@@ -96,4 +96,26 @@ sk_status mpi__sort_on_device(mpi_sort *s, const void *keys_in, const void *valu
     sk_status rc = sort_streamed(s, keys_in, values_in, keys, values, n, &st);
     count_stream(s, &st, n, runs);
     return rc;
+}
+
+/* In one piece: the runs merged where they lie. */
+static sk_status merge_in_one_piece(const mpi_sort *s, void *keys, void *values, size_t n,
+                                    const size_t *run_lengths, size_t runs)
+{
+    if (s->value_size)
+        return sk_merge_runs_pairs_host(s->ctx, s->type, s->value_size, keys, values, n,
+                                        run_lengths, runs, s->order, s->begin_bit, s->end_bit);
+    return sk_merge_runs_keys_host(s->ctx, s->type, keys, n, run_lengths, runs, s->order,
+                                   s->begin_bit, s->end_bit);
+}
+
+sk_status mpi__merge_on_device(mpi_sort *s, void *keys, void *values, size_t n,
+                               const size_t *run_lengths, size_t runs, uint64_t *runs_out)
+{
+    if (!has_budget(s)) {
+        *runs_out = n != 0;
+        return merge_in_one_piece(s, keys, values, n, run_lengths, runs);
+    }
+    /* the stream sort's stable sort of the runs in order is their merge */
+    return mpi__sort_on_device(s, keys, values, keys, values, n, runs_out);
 }

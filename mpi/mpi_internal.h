@@ -30,6 +30,7 @@ typedef struct mpi_sort {
                           exchange */
     uint64_t *split;   /* ranks + 1 positions in the local run: where the
                           elements for each rank begin (split[ranks] = n) */
+    size_t *run_lengths; /* ranks: the elements received from each rank */
     sk_mpi_sort_stats stats; /* this call's, copied to opts.stats at the end */
 } mpi_sort;
 
@@ -65,9 +66,16 @@ sk_status mpi__split(mpi_sort *s);
 sk_status mpi__sort_on_device(mpi_sort *s, const void *keys_in, const void *values_in,
                               void *keys, void *values, size_t n, uint64_t *runs);
 
+/* Merges the runs of keys (values), run_lengths[0 .. runs) elements one
+ * after the other, each sorted, in place on this rank's device: in one
+ * piece, or within s->opts' budgets through the stream sort (as
+ * mpi__sort_on_device). *runs_out as there. Not collective. */
+sk_status mpi__merge_on_device(mpi_sort *s, void *keys, void *values, size_t n,
+                               const size_t *run_lengths, size_t runs, uint64_t *runs_out);
+
 /* Moves every element to its rank: out->n, keys and values allocated and
- * received, the runs of ranks 0, 1, ... one after the other, s->runs_in
- * set; the bytes moved and the MPI_Alltoallv calls counted in s->stats.
+ * received, the runs of ranks 0, 1, ... one after the other (their
+ * lengths in s->run_lengths), s->runs_in set; the bytes moved and the MPI_Alltoallv calls counted in s->stats.
  * On one rank the local run itself becomes out's (s->keys and s->values
  * handed over, left NULL). Collective; agrees on its status. */
 sk_status mpi__exchange(mpi_sort *s, sk_mpi_sorted *out);

@@ -70,22 +70,24 @@ static sk_status sort_local(mpi_sort *s, const void *keys, const void *values)
     s->keys = mpi__alloc(s->n * s->key_size);
     s->values = s->value_size ? mpi__alloc(s->n * s->value_size) : NULL;
     s->split = mpi__alloc(((size_t)s->ranks + 1) * sizeof *s->split);
-    if (!s->keys || (s->value_size && !s->values) || !s->split) return SK_E_OUT_OF_MEMORY;
+    s->run_lengths = mpi__alloc((size_t)s->ranks * sizeof *s->run_lengths);
+    if (!s->keys || (s->value_size && !s->values) || !s->split || !s->run_lengths)
+        return SK_E_OUT_OF_MEMORY;
     return mpi__sort_on_device(s, keys, values, s->keys, s->values, s->n, &s->stats.sort_runs);
 }
 
-/* The runs received, one per rank in rank order, each sorted: their stable
- * radix sort is their stable merge (equal keys come in rank order, then in
- * each run's order), for every order and bit range. One run (one rank, or
- * every element from one rank) is in order already. */
+/* The runs received, one per rank in rank order, each sorted, merged
+ * stably (equal keys come in rank order, then in each run's order), for
+ * every order and bit range. One run (one rank, or every element from one
+ * rank) is in order already. */
 static sk_status order_runs(mpi_sort *s, sk_mpi_sorted *out)
 {
     if (s->runs_in <= 1) {
         s->stats.merge_runs = s->runs_in;
         return SK_OK;
     }
-    return mpi__sort_on_device(s, out->keys, out->values, out->keys, out->values, out->n,
-                               &s->stats.merge_runs);
+    return mpi__merge_on_device(s, out->keys, out->values, out->n, s->run_lengths,
+                                (size_t)s->ranks, &s->stats.merge_runs);
 }
 
 static sk_status place_in_order(const mpi_sort *s, sk_mpi_sorted *out)
@@ -175,6 +177,7 @@ static sk_status sort_run(mpi_sort *s, const void *keys, const void *values,
     free(s->keys);
     free(s->values);
     free(s->split);
+    free(s->run_lengths);
     if (st != SK_OK) sk_mpi_sorted_free(out);
     report_stats(s, out, t0);
     return st;

@@ -19,6 +19,9 @@ SK_SCRATCH_ID(merge_splits, "merge: split points");
 SK_STAGING_ID(merge_b_keys, "merge, host form: second keys");
 SK_STAGING_ID(merge_b_values, "merge, host form: second values");
 SK_STAGING_ID(merge_values_out, "merge, host form: values out");
+SK_SCRATCH_ID(merge_runs_keys, "merge of runs: keys ping-pong");
+SK_SCRATCH_ID(merge_runs_values, "merge of runs: values ping-pong");
+SK_SCRATCH_ID(merge_runs_groups, "merge of runs: the merges of every round");
 
 /* ---- requests ------------------------------------------------------------ */
 
@@ -27,6 +30,7 @@ typedef struct merge_req {
     size_t value_size;            /* 0: keys only */
     size_t na, nb;
     sk_sort_order order;
+    unsigned begin_bit, end_bit;  /* the bits keys are ordered by; end 0: all */
 } merge_req;
 
 /* The buffers of one call (or the host arrays' device copies); the value
@@ -118,10 +122,22 @@ enum { K_PARTITION, K_MERGE };
 static const char *const gpu_kernels[] = {"sk_merge_partition", "sk_merge_tiles"};
 static const char *const cpu_kernels[] = {"sk_merge_partition", "sk_merge_chunks"};
 
+/* The configuration's SK_KEY_ORDER_MASK where keys are ordered by part of
+ * their bits. */
+static void config_order_mask(sk__str *s, const merge_req *r)
+{
+    unsigned bits = sk__sort_all_bits(r->key_type);
+    if (r->end_bit == 0 || (r->begin_bit == 0 && r->end_bit == bits)) return;
+    uint64_t width = r->end_bit - r->begin_bit;
+    uint64_t mask = (width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << width) - 1) << r->begin_bit;
+    sk__str_addf(s, "#define SK_KEY_ORDER_MASK 0x%llxUL\n", (unsigned long long)mask);
+}
+
 static char *merge_config(const merge_plan *p, const merge_req *r)
 {
     sk__str s = {0};
     sk__config_key(&s, r->key_type);
+    config_order_mask(&s, r);
     if (r->value_size) sk__config_value_type(&s, r->value_size);
     sk__config_tiles_keys(&s, &p->t, p->gpu);
     return sk__str_take(&s);
@@ -147,6 +163,15 @@ static sk_status open_program(sk_context *ctx, merge_plan *p, const merge_req *r
 
 /* ---- the merge ---------------------------------------------------------------- */
 
+/* The kernels' groups, groups_at and ngroups: without groups, the splits
+ * stand in for the buffer (not read where ngroups is 0). */
+static void add_groups(sk__args *a, const sk__merge_pass *m)
+{
+    sk__arg_mem(a, m->groups ? m->groups : m->splits);
+    sk__arg_ulong(a, "groups_at", m->groups_at);
+    sk__arg_ulong(a, "ngroups", m->groups ? m->ngroups : 0);
+}
+
 sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m)
 {
     size_t local = m->gpu ? m->wg : 1;
@@ -158,6 +183,7 @@ sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m)
     sk__arg_ulong(&a, "na", m->na);
     sk__arg_ulong(&a, "nb", m->nb);
     sk__arg_ulong(&a, "width", m->width);
+    add_groups(&a, m);
     sk__arg_ulong(&a, "step", m->step);
     sk__arg_ulong(&a, "parts", m->parts);
     sk__arg_word(&a, "flip", m->order_size, m->flip);
@@ -177,6 +203,7 @@ sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m)
     sk__arg_ulong(&a, "na", m->na);
     sk__arg_ulong(&a, "nb", m->nb);
     sk__arg_ulong(&a, "width", m->width);
+    add_groups(&a, m);
     if (!m->gpu) sk__arg_ulong(&a, "chunk", m->step);
     sk__arg_word(&a, "flip", m->order_size, m->flip);
     return sk__args_launch(&a, m->parts * local, local);
@@ -196,7 +223,7 @@ static sk_status merge_run(sk_context *ctx, const merge_req *r, const merge_io *
     sk__merge_pass m = {p.prog, K_PARTITION, K_MERGE, p.gpu, p.t.wg_size, p.parts, p.chunk,
                         r->na, r->nb, 0, p.key_size, flip,
                         io->ak, io->bk, r->value_size ? io->av : NULL, io->bv, io->dk, io->dv,
-                        splits};
+                        splits, NULL, 0, 0};
     st = sk__merge_pass_run(ctx, &m);
 out:
     return st;
@@ -266,12 +293,204 @@ out:
     return st;
 }
 
+/* ---- the merge of runs -------------------------------------------------------- */
+
+/* Runs of keys (and values) one after another, each sorted, merged in
+ * rounds: each round merges neighbouring runs (runs 2g and 2g + 1, a last
+ * odd one alone: a copy), all of a round's merges in one launch pair, so
+ * ceil(log2(runs)) rounds, the runs without elements left out. */
+typedef struct runs_req {
+    sort_req sort;                /* key type, value size, n, order, bit range */
+    const size_t *lengths;
+    size_t runs;
+} runs_req;
+
+static sk_status validate_runs(sk_context *ctx, const runs_req *r, bool pairs)
+{
+    sk_status st = sk__sort_validate(ctx, &r->sort, pairs);
+    if (st != SK_OK) return st;
+    if (r->runs && !r->lengths) return sk__fail(ctx, SK_E_INVALID_ARG, "run_lengths is NULL");
+    size_t sum = 0;
+    for (size_t i = 0; i < r->runs; i++) {
+        if (r->lengths[i] > SIZE_MAX - sum)
+            return sk__fail(ctx, SK_E_INVALID_ARG, "the run lengths overflow size_t");
+        sum += r->lengths[i];
+    }
+    if (sum != r->sort.n)
+        return sk__fail(ctx, SK_E_INVALID_ARG, "the run lengths sum to %zu, not to n = %zu", sum,
+                        r->sort.n);
+    return SK_OK;
+}
+
+/* The runs with elements: *count of them, starting at bounds[0 .. *count)
+ * (bounds[*count] = n). NULL: out of memory. */
+static uint64_t *run_bounds(const runs_req *r, size_t *count)
+{
+    uint64_t *b = malloc((r->runs + 1) * sizeof *b);
+    size_t c = 0, at = 0;
+    if (!b) return NULL;
+    for (size_t i = 0; i < r->runs; i++) {
+        if (r->lengths[i]) b[c++] = at;
+        at += r->lengths[i];
+    }
+    b[c] = at;
+    *count = c;
+    return b;
+}
+
+static size_t rounds_for(size_t runs)
+{
+    size_t rounds = 0;
+    while (((size_t)1 << rounds) < runs) rounds++;
+    return rounds;
+}
+
+/* The rounds' merges, one round after another in desc (kernels/merge.cl:
+ * first[], start[], mid[] of a round's groups): at[k], groups[k] and
+ * parts[k] say where round k's start, how many merges and parts it has.
+ * bounds (count runs) is halved as the rounds merge its runs. */
+typedef struct runs_rounds {
+    uint64_t *desc;
+    size_t words, rounds, max_parts;
+    size_t at[64], groups[64], parts[64];
+} runs_rounds;
+
+/* Round k's merges of the count runs of bounds into d->desc at d->words;
+ * bounds then holds the merged runs (count halved, rounded up). */
+static void plan_round(runs_rounds *d, size_t k, uint64_t *bounds, size_t *count, size_t step)
+{
+    size_t g_count = div_up(*count, 2);
+    uint64_t *first = d->desc + d->words, *start = first + g_count + 1;
+    uint64_t *mid = start + g_count + 1;
+    uint64_t parts = 0;
+    for (size_t g = 0; g < g_count; g++) {
+        size_t a = 2 * g, b = a + 1 < *count ? a + 1 : *count;
+        size_t e = a + 2 < *count ? a + 2 : *count;
+        first[g] = parts;
+        start[g] = bounds[a];
+        mid[g] = bounds[b];
+        parts += div_up(bounds[e] - bounds[a], step);
+    }
+    first[g_count] = parts;
+    start[g_count] = bounds[*count];
+    d->at[k] = d->words;
+    d->groups[k] = g_count;
+    d->parts[k] = parts;
+    d->words += 3 * g_count + 2;
+    if (parts > d->max_parts) d->max_parts = parts;
+    for (size_t g = 0; g <= g_count; g++) bounds[g] = start[g];
+    *count = g_count;
+}
+
+/* Every round of the merge of the count runs of bounds. */
+static sk_status plan_rounds(sk_context *ctx, runs_rounds *d, uint64_t *bounds, size_t count,
+                             size_t step)
+{
+    d->rounds = rounds_for(count);
+    /* a round of c runs: 3 * ceil(c / 2) + 2 words, c halving */
+    d->desc = malloc((3 * (count + d->rounds) + 2 * d->rounds + 2) * sizeof *d->desc);
+    if (!d->desc) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "the merge of runs' plan");
+    for (size_t k = 0; k < d->rounds; k++) plan_round(d, k, bounds, &count, step);
+    return SK_OK;
+}
+
+/* The most rounds of merges (SK_PARAM_MERGE_RUNS_ROUNDS): by default the
+ * radix sort's passes over the bit range, each of which reads and writes
+ * the keys as a round does. */
+static size_t most_rounds(sk_context *ctx, const sort_req *r)
+{
+    if (ctx->merge_rounds_param) return (size_t)ctx->merge_rounds_param;
+    sort_plan p = sk__sort_plan_for(ctx, r);
+    return div_up(r->end_bit - r->begin_bit, p.radix_bits);
+}
+
+/* The rounds, between the caller's buffers and the scratch, the result
+ * copied back where it ends in the scratch. */
+static sk_status merge_rounds(sk_context *ctx, const runs_req *r, const merge_plan *pp,
+                              const runs_rounds *d, cl_mem keys, cl_mem values)
+{
+    const merge_plan p = *pp;
+    size_t kb = r->sort.n * p.key_size, vb = r->sort.n * r->sort.value_size;
+    cl_mem io[4] = {keys, values, NULL, NULL}, splits = NULL, groups = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(ctx, &merge_runs_keys, kb, &io[2]));
+    if (vb) SK_TRY(sk__scratch_get(ctx, &merge_runs_values, vb, &io[3]));
+    SK_TRY(sk__scratch_get(ctx, &merge_splits, (d->max_parts + 1) * sizeof(cl_ulong), &splits));
+    SK_TRY(sk__scratch_get(ctx, &merge_runs_groups, d->words * sizeof(cl_ulong), &groups));
+    SK_TRY(sk__upload(ctx, groups, 0, d->desc, d->words * sizeof(cl_ulong)));
+    uint64_t flip = sort_flip(r->sort.order, p.key_size);
+    for (size_t k = 0; k < d->rounds; k++) {
+        size_t from = 2 * (k % 2), to = 2 - from;
+        sk__merge_pass m = {p.prog, K_PARTITION, K_MERGE, p.gpu, p.t.wg_size, d->parts[k],
+                            p.chunk, r->sort.n, 0, 0, p.key_size, flip,
+                            io[from], io[from], vb ? io[from + 1] : NULL, io[from + 1],
+                            io[to], io[to + 1], splits, groups, d->at[k], d->groups[k]};
+        SK_TRY(sk__merge_pass_run(ctx, &m));
+    }
+    if (d->rounds % 2) {
+        SK_TRY(sk__copy(ctx, io[2], 0, keys, 0, kb));
+        if (vb) SK_TRY(sk__copy(ctx, io[3], 0, values, 0, vb));
+    }
+out:
+    return st;
+}
+
+/* Merges (or, past the sort's passes, sorts) validated buffers. */
+static sk_status runs_run(sk_context *ctx, const void *req, cl_mem keys, cl_mem values)
+{
+    const runs_req *r = req;
+    size_t count = 0;
+    uint64_t *bounds = run_bounds(r, &count);
+    if (!bounds) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "the merge of runs' bounds");
+    runs_rounds d = {0};
+    sk_status st = SK_OK;
+    if (count < 2) goto out; /* in order already */
+    if (rounds_for(count) > most_rounds(ctx, &r->sort)) {
+        st = sk__sort_run(ctx, &r->sort, keys, values);
+        goto out;
+    }
+    merge_req mr = {r->sort.key_type, r->sort.value_size, r->sort.n, 0, r->sort.order,
+                    r->sort.begin_bit, r->sort.end_bit};
+    merge_plan p = plan_for(ctx, &mr);
+    SK_TRY(open_program(ctx, &p, &mr)); /* the parts' size is final from here */
+    SK_TRY(plan_rounds(ctx, &d, bounds, count, p.chunk));
+    st = merge_rounds(ctx, r, &p, &d, keys, values);
+out:
+    free(d.desc);
+    free(bounds);
+    return st;
+}
+
+static sk_status runs_mem(sk_context *ctx, const runs_req *r, cl_mem keys, cl_mem values,
+                          bool pairs)
+{
+    SK_ENTER(ctx);
+    sk_status st = validate_runs(ctx, r, pairs);
+    if (st == SK_OK) st = sk__sort_check_buffers(ctx, &r->sort, keys, values, pairs);
+    if (st == SK_OK) st = runs_run(ctx, r, keys, pairs ? values : NULL);
+    return st;
+}
+
+static sk_status runs_host(sk_context *ctx, const runs_req *r, void *keys, void *values,
+                           bool pairs)
+{
+    SK_ENTER(ctx);
+    sk_status st = validate_runs(ctx, r, pairs);
+    if (st != SK_OK) return st;
+    if ((st = sk__check_host_arrays(ctx, r->sort.n, keys, values, pairs, "keys")) != SK_OK)
+        return st;
+    if (r->sort.n < 2) return SK_OK;
+    return sk__host_in_place(ctx, keys, r->sort.n * sk_type_size(r->sort.key_type),
+                             pairs ? values : NULL, r->sort.n * r->sort.value_size,
+                             "the keys' device copy", runs_run, r);
+}
+
 /* ---- entry points ------------------------------------------------------------------ */
 
 sk_status sk_merge_keys(sk_context *ctx, sk_type key_type, cl_mem a_keys, cl_mem b_keys,
                         cl_mem dst_keys, size_t na, size_t nb, sk_sort_order order)
 {
-    merge_req r = {key_type, 0, na, nb, order};
+    merge_req r = {key_type, 0, na, nb, order, 0, 0};
     merge_io io = {a_keys, NULL, b_keys, NULL, dst_keys, NULL};
     return merge_mem(ctx, &r, &io, false);
 }
@@ -280,7 +499,7 @@ sk_status sk_merge_pairs(sk_context *ctx, sk_type key_type, size_t value_size, c
                          cl_mem a_values, cl_mem b_keys, cl_mem b_values, cl_mem dst_keys,
                          cl_mem dst_values, size_t na, size_t nb, sk_sort_order order)
 {
-    merge_req r = {key_type, value_size, na, nb, order};
+    merge_req r = {key_type, value_size, na, nb, order, 0, 0};
     merge_io io = {a_keys, a_values, b_keys, b_values, dst_keys, dst_values};
     return merge_mem(ctx, &r, &io, true);
 }
@@ -289,7 +508,7 @@ sk_status sk_merge_keys_host(sk_context *ctx, sk_type key_type, const void *a_ke
                              const void *b_keys, void *dst_keys, size_t na, size_t nb,
                              sk_sort_order order)
 {
-    merge_req r = {key_type, 0, na, nb, order};
+    merge_req r = {key_type, 0, na, nb, order, 0, 0};
     merge_host h = {a_keys, NULL, b_keys, NULL, dst_keys, NULL};
     return merge_host_run(ctx, &r, &h, false);
 }
@@ -299,7 +518,41 @@ sk_status sk_merge_pairs_host(sk_context *ctx, sk_type key_type, size_t value_si
                               const void *b_values, void *dst_keys, void *dst_values,
                               size_t na, size_t nb, sk_sort_order order)
 {
-    merge_req r = {key_type, value_size, na, nb, order};
+    merge_req r = {key_type, value_size, na, nb, order, 0, 0};
     merge_host h = {a_keys, a_values, b_keys, b_values, dst_keys, dst_values};
     return merge_host_run(ctx, &r, &h, true);
+}
+
+sk_status sk_merge_runs_keys(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
+                             const size_t *run_lengths, size_t runs, sk_sort_order order,
+                             unsigned begin_bit, unsigned end_bit)
+{
+    runs_req r = {{key_type, 0, n, order, begin_bit, end_bit}, run_lengths, runs};
+    return runs_mem(ctx, &r, keys, NULL, false);
+}
+
+sk_status sk_merge_runs_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                              cl_mem keys, cl_mem values, size_t n, const size_t *run_lengths,
+                              size_t runs, sk_sort_order order, unsigned begin_bit,
+                              unsigned end_bit)
+{
+    runs_req r = {{key_type, value_size, n, order, begin_bit, end_bit}, run_lengths, runs};
+    return runs_mem(ctx, &r, keys, values, true);
+}
+
+sk_status sk_merge_runs_keys_host(sk_context *ctx, sk_type key_type, void *keys, size_t n,
+                                  const size_t *run_lengths, size_t runs, sk_sort_order order,
+                                  unsigned begin_bit, unsigned end_bit)
+{
+    runs_req r = {{key_type, 0, n, order, begin_bit, end_bit}, run_lengths, runs};
+    return runs_host(ctx, &r, keys, NULL, false);
+}
+
+sk_status sk_merge_runs_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
+                                   void *keys, void *values, size_t n,
+                                   const size_t *run_lengths, size_t runs,
+                                   sk_sort_order order, unsigned begin_bit, unsigned end_bit)
+{
+    runs_req r = {{key_type, value_size, n, order, begin_bit, end_bit}, run_lengths, runs};
+    return runs_host(ctx, &r, keys, values, true);
 }

@@ -223,6 +223,7 @@ struct sk_context {
     long wg_param, items_param, chunks_param, serial_below_param;
     long sort_lines_param;         /* SK_PARAM_CPU_SORT_LINES_FROM (0: automatic) */
     long sort_skip_param;          /* SK_PARAM_GPU_SORT_SKIP_FROM (0: automatic) */
+    long merge_rounds_param;       /* SK_PARAM_MERGE_RUNS_ROUNDS (0: automatic) */
     bool profile;
 
     sk__program *programs;         /* in-memory program cache */

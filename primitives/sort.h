@@ -180,9 +180,12 @@ sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, s
  * (GPU shape, work-groups of wg) or sk_merge_chunks (CPU shape) (k_merge);
  * `parts` parts of `step` outputs; width 0: a (na keys) and b (nb) merged
  * into dst; width > 0: every pair of neighbouring sorted runs of width of a
- * (na keys, a == b, step dividing 2 * width) merged into dst. `flip`: the
- * kernels' order argument of order_size bytes. av NULL: keys only, else bv
- * and dv with it. splits holds parts + 1 uint64. Asynchronous. */
+ * (na keys, a == b, step dividing 2 * width) merged into dst; ngroups > 0
+ * (width 0, a == b, na keys): the merges of a round of a merge of runs,
+ * described from uint64 groups_at on in `groups` (kernels/merge.cl).
+ * `flip`: the kernels' order argument of order_size bytes. av NULL: keys
+ * only, else bv and dv with it. splits holds parts + 1 uint64.
+ * Asynchronous. */
 typedef struct sk__merge_pass {
     const sk__program *prog;
     unsigned k_partition, k_merge;
@@ -193,6 +196,8 @@ typedef struct sk__merge_pass {
     size_t order_size;
     uint64_t flip;
     cl_mem a, b, av, bv, dst, dv, splits;
+    cl_mem groups;                /* NULL: no groups */
+    uint64_t groups_at, ngroups;
 } sk__merge_pass;
 
 sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m);

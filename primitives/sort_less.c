@@ -214,7 +214,7 @@ static sk_status less_run(sk_context *ctx, const less_req *r, cl_mem keys, cl_me
         b = swapped(b);
         sk__merge_pass m = {p.prog, K_PARTITION, K_MERGE, p.gpu, p.t.wg_size, p.parts, p.chunk,
                             r->n, 0, w, sizeof(cl_uint), 0,
-                            b.k, b.k, b.v, b.v, b.k2, b.v2, splits};
+                            b.k, b.k, b.v, b.v, b.k2, b.v2, splits, NULL, 0, 0};
         SK_TRY(sk__merge_pass_run(ctx, &m));
     }
 out:

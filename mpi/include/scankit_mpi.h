@@ -16,8 +16,10 @@
  * or, for a balanced output, the exact global positions), each key treated
  * as (key, rank, index) so that equal keys split like any others; one
  * MPI_Alltoallv per array (keys, then values) moves every element to its
- * rank; each rank orders the P sorted runs it received (a stable radix sort
- * of the runs in rank order, which is their stable merge).
+ * rank; each rank merges the P sorted runs it received, in rank order, on
+ * its device (sk_merge_runs_*_host: rounds of merges of neighbouring runs,
+ * or the radix sort of the runs where that takes fewer passes; both give
+ * their stable merge).
  *
  * Every function here is collective over `comm`: every rank calls it, with
  * the same key type, value size, order, bit range and options (each rank its
@@ -135,9 +137,10 @@ typedef struct sk_mpi_sort_stats {
  *                    (its struct_size set; each rank passes its own or
  *                    NULL, independently of the others);
  *    device_bytes, host_bytes, temp_dir
- *                    0, 0: the local sort and the merge each sort their
+ *                    0, 0: the local sort and the merge each order their
  *                    elements in one piece on the device
- *                    (sk_sort_*_bits_host); else both go through the
+ *                    (sk_sort_*_bits_host, sk_merge_runs_*_host); else
+ *                    both go through the
  *                    stream sort (sk_sort_*_bits_stream, reading and
  *                    writing this rank's arrays) with these as its
  *                    sk_stream_opts: device memory it may allocate (0:

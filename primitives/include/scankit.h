@@ -1042,6 +1042,63 @@ SK_API sk_status sk_merge_pairs_host(sk_context *ctx, sk_type key_type, size_t v
                                      void *dst_values, size_t na, size_t nb,
                                      sk_sort_order order);
 
+/*! sk_merge_runs_keys() :
+ *  Stable merge of `runs` sorted runs lying one after another in keys[0 ..
+ *  n): run r is the run_lengths[r] keys after the runs before it, each
+ *  sorted in `order` by bits [begin_bit, end_bit) of the transformed key
+ *  (as sk_sort_keys_bits(); [0, key bits) for whole keys). keys gets them
+ *  in that order, stably: among keys equal in those bits the earlier
+ *  run's come first, and each run keeps its order, so the result is what
+ *  sk_sort_keys_bits() gives for the n keys. Runs may be empty;
+ *  run_lengths (a host array, read during the call only) must sum to n
+ *  and may be NULL when runs is 0.
+ *  Rounds of merges of neighbouring runs by merge path, all of a round in
+ *  one pair of launches (as sk_merge_keys()): ceil(log2(runs)) passes over
+ *  the keys. Where that is more passes than the radix sort of the keys
+ *  takes, the radix sort (sk_sort_keys_bits(): the same result).
+ *  Inputs that are not sorted give unspecified keys (every read and write
+ *  stays within the buffer's stated size).
+ *  Scratch of n keys, a split point per part and three words per merge
+ *  of a round come from the context. Asynchronous on the context's queue.
+ *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type, order or bit range,
+ *  run lengths that do not sum to n, a buffer smaller than its keys),
+ *  SK_E_SIZE, SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY. keys is
+ *  untouched on SK_E_INVALID_ARG and SK_E_SIZE.
+ *  Since 1.1. */
+SK_API sk_status sk_merge_runs_keys(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
+                                    const size_t *run_lengths, size_t runs,
+                                    sk_sort_order order, unsigned begin_bit, unsigned end_bit);
+
+/*! sk_merge_runs_pairs() :
+ *  As sk_merge_runs_keys(), moving with every key its value (`value_size`:
+ *  4 or 8 bytes, any bits) from values[0 .. n); keys and values must be
+ *  different buffers. The result is what sk_sort_pairs_bits() gives.
+ *  Scratch of n values more.
+ *  @return as sk_merge_runs_keys(); SK_E_INVALID_ARG for a value_size
+ *  other than 4 or 8, or keys and values in one buffer.
+ *  Since 1.1. */
+SK_API sk_status sk_merge_runs_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
+                                     cl_mem keys, cl_mem values, size_t n,
+                                     const size_t *run_lengths, size_t runs,
+                                     sk_sort_order order, unsigned begin_bit,
+                                     unsigned end_bit);
+
+/*! sk_merge_runs_keys_host(), sk_merge_runs_pairs_host() :
+ *  Host-array forms: copy in, merge, copy back (blocking). The arrays are
+ *  written only on success; keys and values may not be the same array.
+ *  An array may be NULL when n is 0.
+ *  @return as the cl_mem forms.
+ *  Since 1.1. */
+SK_API sk_status sk_merge_runs_keys_host(sk_context *ctx, sk_type key_type, void *keys,
+                                         size_t n, const size_t *run_lengths, size_t runs,
+                                         sk_sort_order order, unsigned begin_bit,
+                                         unsigned end_bit);
+SK_API sk_status sk_merge_runs_pairs_host(sk_context *ctx, sk_type key_type,
+                                          size_t value_size, void *keys, void *values,
+                                          size_t n, const size_t *run_lengths, size_t runs,
+                                          sk_sort_order order, unsigned begin_bit,
+                                          unsigned end_bit);
+
 /* ------------------------------------------------------------------------ */
 /* Sort by a comparator, sort by fields                                       */
 /* ------------------------------------------------------------------------ */
@@ -2003,7 +2060,13 @@ SK_API sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type,
  *                              built programs (PoCL, where making the
  *                              binary for an entry compiles every kernel
  *                              of the program: 0.2 s more for a CPU-shape
- *                              scan, 7 s more for a GPU-shape one). */
+ *                              scan, 7 s more for a GPU-shape one).
+ *  - SK_PARAM_MERGE_RUNS_ROUNDS  the merge of runs (sk_merge_runs_*):
+ *                              merges in rounds where they take at most
+ *                              this many (1..64), else the radix sort; 0:
+ *                              automatic (the radix sort's passes over the
+ *                              bit range). The result is the same either
+ *                              way. */
 #define SK_PARAM_WG_SIZE ((sk_param)2)
 #define SK_PARAM_ITEMS_PER_THREAD ((sk_param)3)
 #define SK_PARAM_CPU_CHUNKS ((sk_param)4)
@@ -2011,6 +2074,7 @@ SK_API sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type,
 #define SK_PARAM_CPU_SORT_LINES_FROM ((sk_param)8)
 #define SK_PARAM_DISK_CACHE ((sk_param)10)
 #define SK_PARAM_GPU_SORT_SKIP_FROM ((sk_param)11)
+#define SK_PARAM_MERGE_RUNS_ROUNDS ((sk_param)12)
 
 /*! sk_build_stats :
  *  Counters of program builds since the context was created. struct_size
