@@ -364,6 +364,23 @@ int bb_cl_fail(const char *prog, cl_int rc, const char *what)
     return 1;
 }
 
+int bb_marker(const char *prog, cl_command_queue q, cl_event *ev)
+{
+    cl_int rc = clEnqueueMarkerWithWaitList(q, 0, NULL, ev);
+    return rc == CL_SUCCESS ? 0 : bb_cl_fail(prog, rc, "clEnqueueMarkerWithWaitList");
+}
+
+int bb_marker_span_ms(const char *prog, cl_event first, cl_event last, double *ms)
+{
+    cl_ulong s = 0, e = 0;
+    cl_int rc = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
+    if (rc != CL_SUCCESS) return bb_cl_fail(prog, rc, "clGetEventProfilingInfo");
+    *ms = (double)(e - s) * 1e-6;
+    return 0;
+}
+
 int bb_sk_fail(const char *prog, const sk_context *ctx, sk_status st, const char *what)
 {
     fprintf(stderr, "%s: %s: %s (%s)\n", prog, what, sk_status_str(st),

@@ -257,6 +257,12 @@ sk_status bb_context_open(sk_context **ctx, const char *device, const char *shap
 /* "PROG: WHAT: the error's name" (with the context's detail) on stderr;
  * @return 1. */
 int bb_cl_fail(const char *prog, cl_int rc, const char *what);
+
+/* Device time of everything between two markers (profiling events): a
+ * marker enqueued on q into *ev; the milliseconds from first's start to
+ * last's end. @return 0, or bb_cl_fail's 1 (under prog's name). */
+int bb_marker(const char *prog, cl_command_queue q, cl_event *ev);
+int bb_marker_span_ms(const char *prog, cl_event first, cl_event last, double *ms);
 int bb_sk_fail(const char *prog, const sk_context *ctx, sk_status st, const char *what);
 
 /* bb_context_open, then bb_context_describe into name and shape_name.

@@ -42,6 +42,7 @@
 #include <time.h>
 
 #define MAX_REPEATS 101
+#define PROG "bench_sort"
 #define QSORT_MAX_REPEATS 3
 
 /* ---- options ---------------------------------------------------------------- */
@@ -252,23 +253,6 @@ static int upload(bench *b, size_t n, bool pairs)
     return rc == CL_SUCCESS ? 0 : fail_cl(rc, "upload");
 }
 
-/* Device time of everything between two markers (profiling events). */
-static int marker(bench *b, cl_event *ev)
-{
-    cl_int rc = clEnqueueMarkerWithWaitList(b->q, 0, NULL, ev);
-    return rc == CL_SUCCESS ? 0 : fail_cl(rc, "clEnqueueMarkerWithWaitList");
-}
-
-static int span_ms(cl_event first, cl_event last, double *ms)
-{
-    cl_ulong s = 0, e = 0;
-    cl_int rc = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
-    if (rc == CL_SUCCESS)
-        rc = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
-    if (rc != CL_SUCCESS) return fail_cl(rc, "clGetEventProfilingInfo");
-    *ms = (double)(e - s) * 1e-6;
-    return 0;
-}
 
 /* One scankit sort of the input: device milliseconds from a marker before
  * the call to one after it (every command of the sort, the copy back after
@@ -278,17 +262,17 @@ static int sk_run(bench *b, size_t n, bool pairs, double *dev, double *kern, dou
 {
     cl_event m0 = NULL, m1 = NULL;
     double secs = 0;
-    if (upload(b, n, pairs) != 0 || marker(b, &m0) != 0) return -1;
+    if (upload(b, n, pairs) != 0 || bb_marker(PROG, b->q, &m0) != 0) return -1;
     double t0 = (bb_now() * 1e3);
     sk_type t = key_type_of(b->ks);
     sk_status st = pairs ? sk_sort_pairs(b->ctx, t, 4, b->dk, b->dv, n, SK_ASCENDING)
                          : sk_sort_keys(b->ctx, t, b->dk, n, SK_ASCENDING);
-    int rc = st == SK_OK ? marker(b, &m1) : -1;
+    int rc = st == SK_OK ? bb_marker(PROG, b->q, &m1) : -1;
     if (st == SK_OK) st = sk_context_finish(b->ctx);
     *wall = (bb_now() * 1e3) - t0;
     if (st == SK_OK) st = sk_context_profile_take(b->ctx, &secs, NULL);
     if (st != SK_OK) rc = fail_sk(b, st, pairs ? "sk_sort_pairs" : "sk_sort_keys");
-    if (rc == 0) rc = span_ms(m0, m1, dev);
+    if (rc == 0) rc = bb_marker_span_ms(PROG, m0, m1, dev);
     *kern = secs * 1e3;
     clReleaseEvent(m0);
     if (m1) clReleaseEvent(m1);
