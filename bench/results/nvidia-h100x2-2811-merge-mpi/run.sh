@@ -8,6 +8,8 @@
 #      the radix sort of them, 2^24, 2^26, 2^28 uint32 keys and pairs;
 #   2. the CPU-shape sort on PoCL's 16 cores against Highway's vqsort on one
 #      thread and on every core (bench_all's vqsort rows), 2^24 and 2^26;
+#   2b. (vqsort16) the same on 16 of the cores (taskset -c 0-15, PoCL on 16
+#      threads), 2^24 and 2^26 for every peer;
 #   3. the whole process at 16 GiB: cp, radixsort, radixsort-mpi on one
 #      rank (one GPU) and on two (a GPU each) in one run (bench/mpi_whole.sh).
 set -u
@@ -27,6 +29,14 @@ if [ "$part" = all ] || [ "$part" = vqsort ]; then
     --min-log2 24 --max-log2 26 --step 2 --dists uniform --no-boost --no-host --shape cpu --device pocl \
     --repeats 5 --qsort-max-log2 20 --serial-max-log2 24 --csv $R/vqsort/bench_all.csv \
     > $R/vqsort/out.txt 2> $R/vqsort/log.txt
+fi
+if [ "$part" = all ] || [ "$part" = vqsort16 ]; then
+  mkdir -p $R/vqsort16
+  POCL_MAX_PTHREAD_COUNT=16 LD_LIBRARY_PATH=$PWD/gpubuild-bench/lib taskset -c 0-15 \
+    gpubuild-bench/bench/bench_all --prims sort_keys,sort_pairs \
+    --min-log2 24 --max-log2 26 --step 2 --dists uniform --no-boost --no-host --shape cpu --device pocl \
+    --repeats 5 --qsort-max-log2 20 --serial-max-log2 26 --csv $R/vqsort16/bench_all.csv \
+    > $R/vqsort16/out.txt 2> $R/vqsort16/log.txt
 fi
 if [ "$part" = all ] || [ "$part" = whole ]; then
   . gpubuild-mpi/env.sh; export PMIX_MCA_pcompress_base_silence_warning=1
