@@ -7,7 +7,7 @@
 # commit of this file.
 set -u
 mkdir -p /etc/OpenCL/vendors && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-R=${OUT:?}; export SCANKIT_CACHE_DIR=/tmp/skc
+R=${OUT:?}; export SCANKIT_CACHE_DIR=/tmp/skc LD_LIBRARY_PATH=$PWD/gpubuild-bench/lib
 { date -u; nproc; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > $R/env.txt 2>&1
 for round in 1 2; do
   for t in default 128x8 128x16 256x4 256x8 256x16 512x4 512x8 64x16 128x32; do
