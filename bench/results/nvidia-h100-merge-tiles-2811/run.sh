@@ -13,7 +13,7 @@ for round in 1 2; do
   for t in default 128x8 128x16 256x4 256x8 256x16 512x4 512x8 64x16 128x32; do
     tile=(); [ $t = default ] || tile=(--tile $t)
     gpubuild-bench/bench/bench_all --prims merge_keys,merge_pairs --min-log2 24 --max-log2 28 \
-      --step 4 --dists uniform --no-boost --no-host --device nvidia --repeats 9 \
+      --step 2 --dists uniform --no-boost --no-host --device nvidia --repeats 9 \
       --serial-max-log2 20 "${tile[@]}" --csv $R/r$round-$t.csv 2>> $R/log.txt
     awk -F, -v t=$t -v r=$round '$4=="scankit" {printf "%s %s %s %s %.4f\n", r, t, $1, $2, $7}' $R/r$round-$t.csv
   done
