@@ -160,6 +160,9 @@ static const ak_opt opencl_rows[] = {
     BB_TEXT_ROW("tile", o.tile, "WxI",
                 "GPU shape: tiles of W work-items x I items for every\n"
                 "primitive (SK_PARAM_WG_SIZE, SK_PARAM_ITEMS_PER_THREAD)"),
+    BB_TEXT_ROW("chunks", o.chunks, "C",
+                "CPU shape: C chunks per launch for every primitive\n"
+                "(SK_PARAM_CPU_CHUNKS)"),
     BB_FLAG_ROW("no-boost", o.no_boost, "leave Boost.Compute out"),
     BB_FLAG_ROW("no-host", o.no_host, "leave out the end-to-end host-array timings"),
     BB_FLAG_ROW("print-slug", o.print_slug, "print the device's results folder name and exit"),

@@ -160,6 +160,7 @@ typedef struct bb_opts {
     const char *csv;                /* output CSV ("-" or NULL: stdout)            */
     const char *device, *shape;     /* bench_all only                              */
     const char *tile;               /* bench_all only: "WxI", GPU tiles of W x I   */
+    const char *chunks;             /* bench_all only: the CPU shape's chunks      */
     int no_boost, no_host;          /* bench_all only                              */
     int print_slug;                 /* bench_all only                              */
     unsigned prim_mask;             /* bit per bb_prim                             */
