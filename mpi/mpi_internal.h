@@ -75,8 +75,8 @@ sk_status mpi__merge_on_device(mpi_sort *s, void *keys, void *values, size_t n,
 
 /* Moves every element to its rank: out->n, keys and values allocated and
  * received, the runs of ranks 0, 1, ... one after the other (their
- * lengths in s->run_lengths), s->runs_in set; the bytes moved and the MPI_Alltoallv calls counted in s->stats.
- * On one rank the local run itself becomes out's (s->keys and s->values
+ * lengths in s->run_lengths), s->runs_in set; the bytes moved and the
+ * MPI_Alltoallv calls counted in s->stats. On one rank the local run itself becomes out's (s->keys and s->values
  * handed over, left NULL). Collective; agrees on its status. */
 sk_status mpi__exchange(mpi_sort *s, sk_mpi_sorted *out);
 

@@ -128,9 +128,8 @@ static void config_order_mask(sk__str *s, const merge_req *r)
 {
     unsigned bits = sk__sort_all_bits(r->key_type);
     if (r->end_bit == 0 || (r->begin_bit == 0 && r->end_bit == bits)) return;
-    uint64_t width = r->end_bit - r->begin_bit;
-    uint64_t mask = (width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << width) - 1) << r->begin_bit;
-    sk__str_addf(s, "#define SK_KEY_ORDER_MASK 0x%llxUL\n", (unsigned long long)mask);
+    sk__str_addf(s, "#define SK_KEY_ORDER_MASK 0x%llxUL\n",
+                 (unsigned long long)range_mask(r->begin_bit, r->end_bit));
 }
 
 static char *merge_config(const merge_plan *p, const merge_req *r)
@@ -347,12 +346,13 @@ static size_t rounds_for(size_t runs)
 
 /* The rounds' merges, one round after another in desc (kernels/merge.cl:
  * first[], start[], mid[] of a round's groups): at[k], groups[k] and
- * parts[k] say where round k's start, how many merges and parts it has.
- * bounds (count runs) is halved as the rounds merge its runs. */
+ * parts[k] say where round k's words start, how many merges and parts it
+ * has. bounds (count runs) is halved as the rounds merge its runs. */
 typedef struct runs_rounds {
     uint64_t *desc;
     size_t words, rounds, max_parts;
-    size_t at[64], groups[64], parts[64];
+    size_t at[SK_MERGE_RUNS_MAX_ROUNDS], groups[SK_MERGE_RUNS_MAX_ROUNDS];
+    size_t parts[SK_MERGE_RUNS_MAX_ROUNDS];
 } runs_rounds;
 
 /* Round k's merges of the count runs of bounds into d->desc at d->words;
@@ -386,9 +386,11 @@ static void plan_round(runs_rounds *d, size_t k, uint64_t *bounds, size_t *count
 static sk_status plan_rounds(sk_context *ctx, runs_rounds *d, uint64_t *bounds, size_t count,
                              size_t step)
 {
+    size_t words = 0;
     d->rounds = rounds_for(count);
-    /* a round of c runs: 3 * ceil(c / 2) + 2 words, c halving */
-    d->desc = malloc((3 * (count + d->rounds) + 2 * d->rounds + 2) * sizeof *d->desc);
+    for (size_t c = count; c > 1; c = div_up(c, 2)) /* a round of c runs */
+        words += 3 * div_up(c, 2) + 2;
+    d->desc = malloc(words * sizeof *d->desc);
     if (!d->desc) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "the merge of runs' plan");
     for (size_t k = 0; k < d->rounds; k++) plan_round(d, k, bounds, &count, step);
     return SK_OK;
@@ -396,35 +398,39 @@ static sk_status plan_rounds(sk_context *ctx, runs_rounds *d, uint64_t *bounds, 
 
 /* The most rounds of merges (SK_PARAM_MERGE_RUNS_ROUNDS): by default the
  * radix sort's passes over the bit range, each of which reads and writes
- * the keys as a round does. */
+ * the keys as a round does (bench/results/nvidia-h100x2-2811-merge-mpi:
+ * on an H100 and on PoCL the rounds beat the sort up to that count). */
 static size_t most_rounds(sk_context *ctx, const sort_req *r)
 {
-    if (ctx->merge_rounds_param) return (size_t)ctx->merge_rounds_param;
-    sort_plan p = sk__sort_plan_for(ctx, r);
-    return div_up(r->end_bit - r->begin_bit, p.radix_bits);
+    size_t most = (size_t)ctx->merge_rounds_param;
+    if (!most) most = div_up(r->end_bit - r->begin_bit, sk__sort_plan_for(ctx, r).radix_bits);
+    return most < SK_MERGE_RUNS_MAX_ROUNDS ? most : SK_MERGE_RUNS_MAX_ROUNDS;
 }
 
 /* The rounds, between the caller's buffers and the scratch, the result
  * copied back where it ends in the scratch. */
-static sk_status merge_rounds(sk_context *ctx, const runs_req *r, const merge_plan *pp,
+static sk_status merge_rounds(sk_context *ctx, const runs_req *r, const merge_plan *p,
                               const runs_rounds *d, cl_mem keys, cl_mem values)
 {
-    const merge_plan p = *pp;
-    size_t kb = r->sort.n * p.key_size, vb = r->sort.n * r->sort.value_size;
+    size_t kb = r->sort.n * p->key_size, vb = r->sort.n * r->sort.value_size;
     cl_mem io[4] = {keys, values, NULL, NULL}, splits = NULL, groups = NULL;
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, &merge_runs_keys, kb, &io[2]));
     if (vb) SK_TRY(sk__scratch_get(ctx, &merge_runs_values, vb, &io[3]));
     SK_TRY(sk__scratch_get(ctx, &merge_splits, (d->max_parts + 1) * sizeof(cl_ulong), &splits));
     SK_TRY(sk__scratch_get(ctx, &merge_runs_groups, d->words * sizeof(cl_ulong), &groups));
-    SK_TRY(sk__upload(ctx, groups, 0, d->desc, d->words * sizeof(cl_ulong)));
-    uint64_t flip = sort_flip(r->sort.order, p.key_size);
+    /* the one blocking step: the plan, read by every round */
+    SK_TRY(sk__write(ctx, groups, true, 0, d->words * sizeof(cl_ulong), d->desc));
     for (size_t k = 0; k < d->rounds; k++) {
-        size_t from = 2 * (k % 2), to = 2 - from;
-        sk__merge_pass m = {p.prog, K_PARTITION, K_MERGE, p.gpu, p.t.wg_size, d->parts[k],
-                            p.chunk, r->sort.n, 0, 0, p.key_size, flip,
-                            io[from], io[from], vb ? io[from + 1] : NULL, io[from + 1],
-                            io[to], io[to + 1], splits, groups, d->at[k], d->groups[k]};
+        size_t from = 2 * (k % 2), to = 2 - from; /* io: keys, values; scratch keys, values */
+        sk__merge_pass m = {.prog = p->prog, .k_partition = K_PARTITION, .k_merge = K_MERGE,
+                            .gpu = p->gpu, .wg = p->t.wg_size, .parts = d->parts[k],
+                            .step = p->chunk, .na = r->sort.n, .order_size = p->key_size,
+                            .flip = sort_flip(r->sort.order, p->key_size),
+                            .a = io[from], .b = io[from], .av = vb ? io[from + 1] : NULL,
+                            .bv = io[from + 1], .dst = io[to], .dv = io[to + 1],
+                            .splits = splits, .groups = groups, .groups_at = d->at[k],
+                            .ngroups = d->groups[k]};
         SK_TRY(sk__merge_pass_run(ctx, &m));
     }
     if (d->rounds % 2) {
@@ -479,10 +485,15 @@ static sk_status runs_host(sk_context *ctx, const runs_req *r, void *keys, void 
     if (st != SK_OK) return st;
     if ((st = sk__check_host_arrays(ctx, r->sort.n, keys, values, pairs, "keys")) != SK_OK)
         return st;
-    if (r->sort.n < 2) return SK_OK;
-    return sk__host_in_place(ctx, keys, r->sort.n * sk_type_size(r->sort.key_type),
-                             pairs ? values : NULL, r->sort.n * r->sort.value_size,
-                             "the keys' device copy", runs_run, r);
+    size_t kb = r->sort.n * sk_type_size(r->sort.key_type), vb = r->sort.n * r->sort.value_size;
+    size_t with_elements = 0;
+    for (size_t i = 0; i < r->runs && with_elements < 2; i++) with_elements += r->lengths[i] != 0;
+    if (with_elements < 2) { /* in order already: no copies, the same refusals */
+        st = sk__fits_device(ctx, kb, "the keys' device copy");
+        return st == SK_OK ? sk__fits_device(ctx, vb, "the values' device copy") : st;
+    }
+    return sk__host_in_place(ctx, keys, kb, pairs ? values : NULL, vb, "the keys' device copy",
+                             runs_run, r);
 }
 
 /* ---- entry points ------------------------------------------------------------------ */

@@ -393,7 +393,9 @@ static bool param_range_of(const sk_context *ctx, sk_param param, param_range *r
         return true;
     case SK_PARAM_CPU_SORT_LINES_FROM: *r = (param_range){1, LONG_MAX, false}; return true;
     case SK_PARAM_GPU_SORT_SKIP_FROM: *r = (param_range){1, LONG_MAX, false}; return true;
-    case SK_PARAM_MERGE_RUNS_ROUNDS: *r = (param_range){1, 64, false}; return true;
+    case SK_PARAM_MERGE_RUNS_ROUNDS:
+        *r = (param_range){1, SK_MERGE_RUNS_MAX_ROUNDS, false};
+        return true;
     case SK_PARAM_PROGRAM_CACHE:
         *r = (param_range){SK_PROGRAM_CACHE_MIN, 65536, false};
         return true;

@@ -193,12 +193,6 @@ typedef struct segsort_job {
     size_t small_cap;
 } segsort_job;
 
-static uint64_t range_mask(unsigned begin, unsigned end)
-{
-    uint64_t hi = end >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << end) - 1);
-    return hi & ~(((uint64_t)1 << begin) - 1);
-}
-
 /* The bins and their counts (zeroed). */
 static sk_status open_bins(segsort_job *j)
 {

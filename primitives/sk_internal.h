@@ -46,6 +46,10 @@
     } while (0)
 
 /* Propagate a failing sk_status: set st and jump to out. */
+/* The most rounds of the merge of runs (merge.c, SK_PARAM_MERGE_RUNS_ROUNDS):
+ * more runs than 2^64 cannot be. */
+#define SK_MERGE_RUNS_MAX_ROUNDS 64
+
 #define SK_TRY(expr)                                                           \
     do {                                                                       \
         st = (expr);                                                           \

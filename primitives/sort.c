@@ -449,12 +449,6 @@ static unsigned highest_bit(uint64_t x)
     return b;
 }
 
-static uint64_t range_mask(unsigned begin, unsigned end)
-{
-    uint64_t hi = end >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << end) - 1);
-    return hi & ~(((uint64_t)1 << begin) - 1);
-}
-
 #define MAX_PASSES 64
 
 /* One sweep per digit: the digits (from begin_bit, as counted) with bits

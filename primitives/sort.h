@@ -63,6 +63,13 @@ typedef struct sort_plan {
 
 static inline size_t div_up(size_t a, size_t b) { return a / b + (a % b != 0); }
 
+/* The bits [begin, end) of a 64-bit word set (begin < end <= 64). */
+static inline uint64_t range_mask(unsigned begin, unsigned end)
+{
+    uint64_t hi = end >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << end) - 1);
+    return hi & ~(((uint64_t)1 << begin) - 1);
+}
+
 /* The `flip` of a key of key_size bytes (kernels/sort_keys.cl): all of its
  * bits for descending order, else 0. */
 static inline uint64_t sort_flip(sk_sort_order order, size_t key_size)

@@ -1053,17 +1053,21 @@ SK_API sk_status sk_merge_pairs_host(sk_context *ctx, sk_type key_type, size_t v
  *  run_lengths (a host array, read during the call only) must sum to n
  *  and may be NULL when runs is 0.
  *  Rounds of merges of neighbouring runs by merge path, all of a round in
- *  one pair of launches (as sk_merge_keys()): ceil(log2(runs)) passes over
- *  the keys. Where that is more passes than the radix sort of the keys
- *  takes, the radix sort (sk_sort_keys_bits(): the same result).
+ *  one pair of launches (as sk_merge_keys()): for r runs with elements,
+ *  ceil(log2(r)) passes over the keys (and a copy back after an odd
+ *  number). Where that is more passes than the radix sort of the keys
+ *  takes, the radix sort (sk_sort_keys_bits(): the same result, its
+ *  scratch).
  *  Inputs that are not sorted give unspecified keys (every read and write
  *  stays within the buffer's stated size).
- *  Scratch of n keys, a split point per part and three words per merge
- *  of a round come from the context. Asynchronous on the context's queue.
+ *  Scratch of n keys, a split point per part and about three words per
+ *  run for the rounds' plan come from the context. Asynchronous on the
+ *  context's queue but for one small blocking write of that plan.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad type, order or bit range,
  *  run lengths that do not sum to n, a buffer smaller than its keys),
- *  SK_E_SIZE, SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY. keys is
- *  untouched on SK_E_INVALID_ARG and SK_E_SIZE.
+ *  SK_E_SIZE, SK_E_UNSUPPORTED (float64 keys on a device without fp64,
+ *  as for the radix sort), SK_E_BUILD, SK_E_CL or SK_E_OUT_OF_MEMORY. keys
+ *  is untouched on SK_E_INVALID_ARG, SK_E_SIZE and SK_E_UNSUPPORTED.
  *  Since 1.1. */
 SK_API sk_status sk_merge_runs_keys(sk_context *ctx, sk_type key_type, cl_mem keys, size_t n,
                                     const size_t *run_lengths, size_t runs,
