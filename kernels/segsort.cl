@@ -8,25 +8,25 @@
  *   SK_KEY_T, SK_KEY_BITS, SK_KEY_KIND   the key (sort_keys.cl)
  *   SK_OFF_T       uint or ulong: the offsets
  *   SK_VAL_T       uint or ulong when values travel with the keys
- *   SK_SEG_INSERT  segments of at most this many keys: insertion sort
- *                  (SK_SEG_GPU_INSERT on the GPU shape)
- *   SK_SEG_SLICE_WIDTH  GPU shape: work-items of a slice (sk_segsort_small)
+ *   SK_SEG_INSERT  CPU shape: segments of at most this many keys (and the
+ *                  merge sort's first runs) by insertion sort
  *   SK_SEG_TILE    the longest segment the GPU shape's tile kernel (local
  *                  memory) or the CPU shape's merge sort takes
  *   SK_SEG_BATCH   the batch's program (below) instead of a shape's, with
  *   SK_IDX_T       uint or ulong: places and segment numbers in the batch
- *   or SK_SHAPE_GPU a work-item per segment classifies it (SK_WG work-items
- *                  per work-group of the tile kernel, SK_ITEMS keys each)
+ *   or SK_SHAPE_GPU a work-group per tile of SK_SEG_TILE keys (SK_WG
+ *                  work-items, SK_ITEMS keys each) sorts the segments that
+ *                  start in it
  *   or SK_SHAPE_CPU one work-item per chunk of segments
  *
  * Segment s of `count` is keys[offsets[s] .. offsets[s + 1]), the last
  * ending at n. Keys are ordered by (sk_key_bits(k, flip) & range): `flip`
  * all ones for descending, `range` the bits [begin_bit, end_bit); equal
  * keys keep their order. A segment longer than `big` (at most SK_SEG_TILE)
- * is appended to `large` as its (start, end), counted by counters[1]; on
- * the GPU shape a segment between the two bounds is appended by its start
- * and end to `small` (counted by counters[2]) when a slice of a work-group
- * holds it (SK_SEG_SLICE_KEYS keys), else to `mid` (counters[0]).
+ * is appended to `large` as its (start, end), counted by counters[1].
+ * counters[0] is the offsets' check (segscan.cl's sk_seg_check_offsets,
+ * enqueued before): where its bit 0 is set every kernel returns at once,
+ * so that keys and values stay as they were.
 
  * The batch (both shapes): the large segments sorted together by the
  * radix sort (segsort.c). Their keys lie back to back in the batch, in the
@@ -175,103 +175,113 @@ __kernel void sk_segsort_pick(__global const SK_KEY_T *keys, __global const SK_V
 /* ======================================================================= */
 #elif defined(SK_SHAPE_GPU)
 
-/* A slice: SK_SEG_SLICE work-items (SK_SEG_SLICE_WIDTH, the host's, or the
- * work-group where it is smaller) of a work-group that sort a segment of
- * up to SK_SEG_SLICE_KEYS keys of their own (sk_segsort_small), so that
- * a work-group sorts SK_WG / SK_SEG_SLICE short segments at once. */
-#define SK_SEG_SLICE (SK_WG < SK_SEG_SLICE_WIDTH ? SK_WG : SK_SEG_SLICE_WIDTH)
-#define SK_SEG_SLICES (SK_WG / SK_SEG_SLICE)
-#define SK_SEG_SLICE_KEYS (SK_SEG_SLICE * SK_ITEMS)
-#if SK_WG % SK_SEG_SLICE != 0 /* (work-group sizes are powers of two) */
-#error "segsort.cl: a work-group must hold whole slices"
+/* The GPU shape sorts every segment of up to `big` keys (at most a tile,
+ * SK_SEG_TILE = SK_WG x SK_ITEMS keys) by the work-group of the tile of
+ * keys it starts in: work-group t takes the segments starting in [t x
+ * SK_SEG_TILE, (t + 1) x SK_SEG_TILE), which end before (t + 2) x
+ * SK_SEG_TILE, so a window of two tiles holds them all. No list of short
+ * segments: the tiles' first segments (`first`) are found by a binary
+ * search each, and each key's segment by a search among its tile's. */
+#define SK_SEG_SPAN_ITEMS (2 * SK_ITEMS)
+#if 2 * SK_SEG_TILE > 0xffff
+#error "segsort.cl: window places must fit 16 bits"
 #endif
 
-/* Work-item s: segment s sorted by insertion when short, else listed
- * (small, mid or large). */
-__kernel void sk_segsort_classify(__global SK_KEY_T *keys SK_SEG_VALS,
-                                  __global const SK_OFF_T *offsets, __global ulong *mid,
-                                  __global ulong *large, __global ulong *small,
-                                  volatile __global uint *counters, ulong count, ulong n,
-                                  ulong big, SK_KEY_T flip, SK_KEY_T range)
+/* The first segment s in [lo, hi) with offsets[s] > p (hi if none). */
+ulong sk_seg_after(__global const SK_OFF_T *offsets, ulong lo, ulong hi, ulong p)
 {
-    ulong s = get_global_id(0);
-    if (s >= count) return;
-    ulong lo = offsets[s], hi = sk_seg_end(offsets, s, count, n);
-    ulong len = hi - lo;
-    if (len <= SK_SEG_GPU_INSERT)
-        sk_seg_insertion(keys SK_SEG_PASS_VALS, lo, hi, flip, range);
-    else if (len <= big && len <= SK_SEG_SLICE_KEYS)
-        sk_seg_append(small, counters + 2, lo, hi);
-    else if (len <= big)
-        sk_seg_append(mid, counters, lo, hi);
-    else
-        sk_seg_append(large, counters + 1, lo, hi);
+    while (lo < hi) {
+        ulong mid = lo + (hi - lo) / 2;
+        if ((ulong)offsets[mid] <= p) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
-/* The segment [lo, lo + len) of up to SK_ITEMS x `width` keys sorted by
- * the `width` work-items of ids `lid` in local memory `bits`: each key's
- * place is the number of keys before it, smaller, or equal and earlier
- * (stable). Every read of the segment precedes the work-group's barrier
- * (which every work-item of the work-group reaches), every write follows
- * it, so the sort is in place. */
-void sk_seg_rank_sort(__global SK_KEY_T *keys SK_SEG_VALS, ulong lo, uint len, uint lid,
-                      uint width, __local SK_KEY_T *bits, SK_KEY_T flip, SK_KEY_T range)
+/* The first segment s in [lo, hi) with offsets[s] >= p (hi if none). */
+ulong sk_seg_from(__global const SK_OFF_T *offsets, ulong lo, ulong hi, ulong p)
 {
-    SK_KEY_T k[SK_ITEMS];
+    return p == 0 ? lo : sk_seg_after(offsets, lo, hi, p - 1);
+}
+
+/* Work-item i: first[i] = the first segment starting at or after tile i
+ * (i <= tiles), and segment i (i < count) listed in `large` when longer
+ * than `big`. Nothing when the offsets' check failed (counters[0] bit 0). */
+__kernel void sk_segsort_classify(__global const SK_OFF_T *offsets, __global ulong *first,
+                                  __global ulong *large, volatile __global uint *counters,
+                                  ulong count, ulong n, ulong big, ulong tiles)
+{
+    ulong i = get_global_id(0);
+    if (counters[0] & 1) return;
+    if (i <= tiles) first[i] = sk_seg_from(offsets, 0, count, i * SK_SEG_TILE);
+    if (i >= count) return;
+    ulong lo = offsets[i], hi = sk_seg_end(offsets, i, count, n);
+    if (hi - lo > big) sk_seg_append(large, counters + 1, lo, hi);
+}
+
+/* Tile t: every segment of up to `big` keys that starts in it, sorted in
+ * local memory `bits` by the work-group. Window place w is key t x
+ * SK_SEG_TILE + w; a work-item holds places u x SK_WG + lid. Each key's
+ * place in its segment is the number of the segment's keys before it,
+ * smaller, or equal and earlier (stable). Every read of the window
+ * precedes the barrier, every write follows it, and no other work-group
+ * reads or writes these keys, so the sort is in place. */
+void sk_seg_tile(__global SK_KEY_T *keys SK_SEG_VALS, __global const SK_OFF_T *offsets,
+                 __global const ulong *first, ulong t, ulong count, ulong n, ulong big,
+                 SK_KEY_T flip, SK_KEY_T range, __local SK_KEY_T *bits)
+{
+    uint lid = get_local_id(0);
+    ulong base = t * SK_SEG_TILE, s0 = first[t], s1 = first[t + 1];
+    /* The keys of the tile's segments: [from, to) */
+    ulong from = s0 < s1 ? (ulong)offsets[s0] : base;
+    ulong to = s0 < s1 ? sk_seg_end(offsets, s1 - 1, count, n) : base;
+    SK_KEY_T k[SK_SEG_SPAN_ITEMS];
 #ifdef SK_VAL_T
-    SK_VAL_T v[SK_ITEMS];
+    SK_VAL_T v[SK_SEG_SPAN_ITEMS];
 #endif
-    for (uint t = 0; t < SK_ITEMS; t++) {
-        uint i = t * width + lid;
-        if (i >= len) break;
-        k[t] = keys[lo + i];
+    /* the key's segment [lo, hi) in the window as lo | hi << 16 (0: no
+     * key): one register, not two (fewer registers measured faster) */
+    uint span[SK_SEG_SPAN_ITEMS];
+    for (uint u = 0; u < SK_SEG_SPAN_ITEMS; u++) {
+        ulong p = base + u * SK_WG + lid;
+        span[u] = 0;
+        if (p < from || p >= to) continue;
+        ulong s = sk_seg_after(offsets, s0, s1, p) - 1; /* s0 <= s: offsets[s0] <= p */
+        ulong a = offsets[s], b = sk_seg_end(offsets, s, count, n);
+        if (b - a > big) continue;
+        span[u] = (uint)(a - base) | (uint)(b - base) << 16;
+        k[u] = keys[p];
 #ifdef SK_VAL_T
-        v[t] = vals[lo + i];
+        v[u] = vals[p];
 #endif
-        bits[i] = sk_seg_bits(k[t], flip, range);
+        bits[u * SK_WG + lid] = sk_seg_bits(k[u], flip, range);
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    for (uint t = 0; t < SK_ITEMS; t++) {
-        uint i = t * width + lid, r = 0;
-        if (i >= len) break;
-        SK_KEY_T b = bits[i];
-        for (uint j = 0; j < len; j++) r += bits[j] < b || (bits[j] == b && j < i);
-        keys[lo + r] = k[t];
+    for (uint u = 0; u < SK_SEG_SPAN_ITEMS; u++) {
+        uint w = u * SK_WG + lid, lo = span[u] & 0xffff, hi = span[u] >> 16, r = lo;
+        if (lo == hi) continue;
+        SK_KEY_T b = bits[w];
+        for (uint j = lo; j < hi; j++) r += bits[j] < b || (bits[j] == b && j < w);
+        keys[base + r] = k[u];
 #ifdef SK_VAL_T
-        vals[lo + r] = v[t];
+        vals[base + r] = v[u];
 #endif
     }
 }
 
-/* Work-group g: the segments small[g x SK_SEG_SLICES ...] (of `smalls`),
- * one a slice, each in its slice's part of local memory. */
+/* Work-group t: tile t (a work-group for each tile measured faster for
+ * short segments on an H200 than fewer work-groups taking tiles in turns,
+ * bench/results/nvidia-h200-segsort-tiles). Nothing when the offsets' check
+ * failed. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_segsort_small(__global SK_KEY_T *keys SK_SEG_VALS, __global const ulong *small,
-                      ulong smalls, SK_KEY_T flip, SK_KEY_T range)
+void sk_segsort_tiles(__global SK_KEY_T *keys SK_SEG_VALS, __global const SK_OFF_T *offsets,
+                      __global const ulong *first, volatile __global const uint *counters,
+                      ulong count, ulong n, ulong big, SK_KEY_T flip, SK_KEY_T range)
 {
-    __local SK_KEY_T bits[SK_SEG_SLICES * SK_SEG_SLICE_KEYS];
-    uint lid = get_local_id(0), slice = lid / SK_SEG_SLICE;
-    ulong g = get_group_id(0) * SK_SEG_SLICES + slice, lo = 0;
-    uint len = 0;
-    if (g < smalls) {
-        lo = small[2 * g];
-        len = (uint)(small[2 * g + 1] - lo);
-    }
-    sk_seg_rank_sort(keys SK_SEG_PASS_VALS, lo, len, lid % SK_SEG_SLICE, SK_SEG_SLICE,
-                     bits + slice * SK_SEG_SLICE_KEYS, flip, range);
-}
-
-/* Work-group g: the segment mid[g], at most a tile, in local memory
- * (sk_seg_rank_sort). */
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_segsort_tiles(__global SK_KEY_T *keys SK_SEG_VALS, __global const ulong *mid,
-                      SK_KEY_T flip, SK_KEY_T range)
-{
-    __local SK_KEY_T bits[SK_SEG_TILE];
-    ulong g = get_group_id(0), lo = mid[2 * g];
-    uint len = (uint)(mid[2 * g + 1] - lo);
-    sk_seg_rank_sort(keys SK_SEG_PASS_VALS, lo, len, get_local_id(0), SK_WG, bits, flip,
-                     range);
+    __local SK_KEY_T bits[2 * SK_SEG_TILE];
+    if (counters[0] & 1) return; /* the same for the whole work-group */
+    sk_seg_tile(keys SK_SEG_PASS_VALS, offsets, first, get_group_id(0), count, n, big, flip,
+                range, bits);
 }
 
 /* ======================================================================= */
@@ -345,6 +355,7 @@ __kernel void sk_segsort_chunks(__global SK_KEY_T *keys SK_SEG_VALS, __global SK
                                 SK_KEY_T flip, SK_KEY_T range)
 {
     ulong c = get_global_id(0);
+    if (counters[0] & 1) return; /* the offsets' check failed */
     ulong end = min(c * chunk + chunk, count);
     for (ulong s = c * chunk; s < end; s++) {
         ulong lo = offsets[s], hi = sk_seg_end(offsets, s, count, n);

@@ -222,6 +222,13 @@ static sk_status launch_offsets(seg_job *j, const sk__program *prog, unsigned k,
     return sk__args_launch_each(&a, j->seg->count);
 }
 
+sk_status sk__segments_offsets_verdict(sk_context *ctx, cl_int bad, size_t n)
+{
+    if (!(bad & 1)) return SK_OK;
+    return sk__fail(ctx, SK_E_INVALID_ARG, "offsets are not a segmentation of %zu elements "
+                    "(offsets[0] must be 0, non-decreasing, none above n)", n);
+}
+
 /* Checks the offsets on the device (blocking read of one int); *empty
  * (unless NULL): whether a segment is empty. */
 static sk_status check_offsets(seg_job *j, const sk__program *prog, bool *empty)
@@ -235,14 +242,13 @@ static sk_status check_offsets(seg_job *j, const sk__program *prog, bool *empty)
     SK_TRY(launch_offsets(j, prog, K_CHECK_OFFSETS, bad_mem));
     SK_TRY(sk__read(ctx, bad_mem, true, 0, sizeof bad, &bad));
     if (empty) *empty = (bad & 2) != 0;
-    if (bad & 1)
-        st = sk__fail(ctx, SK_E_INVALID_ARG, "offsets are not a segmentation of %zu elements "
-                      "(offsets[0] must be 0, non-decreasing, none above n)", j->n);
+    st = sk__segments_offsets_verdict(ctx, bad, j->n);
 out:
     return st;
 }
 
-sk_status sk__segments_check_offsets(sk_context *ctx, const sk_segments *seg, size_t n)
+sk_status sk__segments_check_offsets_into(sk_context *ctx, const sk_segments *seg, size_t n,
+                                          cl_mem word)
 {
     sk__monoid_text text;
     sk_monoid m;
@@ -253,7 +259,7 @@ sk_status sk__segments_check_offsets(sk_context *ctx, const sk_segments *seg, si
     SK_TRY(sk__monoid_of(ctx, SK_UINT32, SK_OP_ADD, &text, &m, NULL));
     j = (seg_job){ctx, &m, NULL, NULL, n, NULL, 0, NULL, seg, true, false, false, NULL};
     SK_TRY(seg_program(&j, &prog));
-    st = check_offsets(&j, prog, NULL);
+    st = launch_offsets(&j, prog, K_CHECK_OFFSETS, word);
 out:
     return st;
 }

@@ -73,9 +73,16 @@ extern const sk__scratch_id sk__seg_small;
  * supported size or type, in buffers large enough. */
 sk_status sk__segments_validate(sk_context *ctx, const sk_segments *seg, size_t n);
 
-/* Checks offsets on the device (blocking): offsets[0] == 0,
- * non-decreasing, none above n; SK_E_INVALID_ARG otherwise. */
-sk_status sk__segments_check_offsets(sk_context *ctx, const sk_segments *seg, size_t n);
+/* Checks offsets on the device, asynchronously: sets bit 0 of the int at
+ * the start of `word` (zeroed by the caller) unless offsets[0] == 0, they
+ * are non-decreasing and none is above n; bit 1 where a segment is empty.
+ * The caller reads the word back and passes it to the verdict below. */
+sk_status sk__segments_check_offsets_into(sk_context *ctx, const sk_segments *seg, size_t n,
+                                          cl_mem word);
+
+/* SK_E_INVALID_ARG (with its message) where the offsets check's word
+ * `bad` says the offsets are not a segmentation of n elements. */
+sk_status sk__segments_offsets_verdict(sk_context *ctx, cl_int bad, size_t n);
 
 /* The device-side segments of host segments: their form checked, flags or
  * offsets copied into the staging buffer of `id`. */

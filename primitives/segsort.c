@@ -5,17 +5,16 @@
  * kernels/sort_keys.cl's transform): every key type, ascending or
  * descending, an optional bit range.
  *
- * Segments are binned by length (kernels/segsort.cl). One pass over the
- * segments sorts the short ones where they are (insertion sort, up to
- * SEG_INSERT keys, SEG_GPU_INSERT on the GPU shape) and lists the others
- * by bin:
- *   GPU shape: a work-item per segment; segments up to a slice (32
- *              work-items x items keys) are then sorted by a slice of a
- *              work-group each, the longer ones up to a tile (wg x items
- *              keys) by a work-group each, in local memory;
- *   CPU shape: a work-item per chunk of segments sorts segments up to
- *              segsort_cpu_tile keys (tuning.c) by a merge sort through
- *              scratch;
+ * Segments up to a tile are sorted where they lie (kernels/segsort.cl):
+ *   GPU shape: a work-group per tile of keys (wg x items) sorts, in local
+ *              memory, every such segment that starts in its tile, found
+ *              by binary searches of the offsets (the tiles' first
+ *              segments by a pass over the segments, which also lists the
+ *              large ones): no per-segment list, no atomics for them;
+ *   CPU shape: a work-item per chunk of segments sorts those up to
+ *              SEG_INSERT keys by insertion, those up to segsort_cpu_tile
+ *              keys (tuning.c) by a merge sort through scratch, and lists
+ *              the others;
  * and segments longer than that (large) are read back and sorted by the
  * device-wide radix sort (sort.c), in a number of launches that does not
  * depend on how many there are:
@@ -31,7 +30,10 @@
  *     copy.
  * The batch's kernels are a program of their own (by the key's and the
  * value's widths), built only where a batch runs.
- * Reading the bins' counts and the large segments' list blocks.
+ * The offsets' check is enqueued first and its verdict read back with the
+ * large segments' count after the short segments' kernels, which do
+ * nothing where the check failed: one wait per call, none between the
+ * launches. Reading the large segments' list blocks too.
  */
 #include "segscan.h"
 #include "sort.h"
@@ -45,23 +47,16 @@ SK_SCRATCH_ID(segsort_values, "segmented sort: values (merges, large segments)")
 SK_SCRATCH_ID(segsort_tags, "segmented sort: the batch's segment numbers or places");
 SK_SCRATCH_ID(segsort_segs, "segmented sort: the batch's segment numbers (pairs)");
 SK_SCRATCH_ID(segsort_table, "segmented sort: the batch's segments");
-SK_SCRATCH_ID(segsort_counts, "segmented sort: bin counts");
-SK_SCRATCH_ID(segsort_mid, "segmented sort: segments up to a tile");
-SK_SCRATCH_ID(segsort_small, "segmented sort: segments up to a slice");
+SK_SCRATCH_ID(segsort_counts, "segmented sort: the offsets' check, large segments' count");
+SK_SCRATCH_ID(segsort_first, "segmented sort: each tile's first segment");
 SK_SCRATCH_ID(segsort_large, "segmented sort: segments past a tile");
 SK_STAGING_ID(segsort_offsets_in, "segmented sort, host form: offsets");
 
-/* Segments of at most this many keys: insertion sort by one work-item
- * (GPU shape: SEG_GPU_INSERT; from there slices of a work-group were 4-11%
- * faster than insertion up to 16 keys for segments of 1-64 keys on an
- * H100, bench/results/nvidia-h100-segsort-slices). */
+/* CPU shape: segments of at most this many keys by insertion sort. */
 #define SEG_INSERT 16
-#define SEG_GPU_INSERT 4
-/* GPU shape: work-items of a slice, which sorts a segment of up to
- * SEG_SLICE x GPU_SEG_ITEMS keys (the work-group where it is smaller). */
-#define SEG_SLICE 32
 /* GPU shape: keys of a work-group's tile (a work-item places each of its
- * keys by counting the tile's keys before it). */
+ * keys by counting its segment's keys before it); the work-group's window
+ * holds two tiles. */
 #define GPU_SEG_ITEMS 4
 
 /* ---- requests ------------------------------------------------------------ */
@@ -100,7 +95,7 @@ static segsort_plan plan_for(const sk_context *ctx, const segsort_req *r)
     p.t = sk__tuning_for(ctx, SK_FAMILY_SEGSORT, sk_type_size(r->sort.key_type));
     p.gpu = p.t.shape == SK_SHAPE_GPU;
     size_t ks = sk_type_size(r->sort.key_type);
-    while (p.gpu && p.t.wg_size > 1 && p.t.wg_size * GPU_SEG_ITEMS * ks > ctx->local_mem_bytes)
+    while (p.gpu && p.t.wg_size > 1 && 2 * p.t.wg_size * GPU_SEG_ITEMS * ks > ctx->local_mem_bytes)
         p.t.wg_size /= 2;
     p.tile = p.gpu ? p.t.wg_size * GPU_SEG_ITEMS : p.t.segsort_cpu_tile;
     p.alone_from = ctx->test_segsort_alone ? ctx->test_segsort_alone : p.t.segsort_alone_from;
@@ -113,9 +108,9 @@ static segsort_plan plan_for(const sk_context *ctx, const segsort_req *r)
 
 /* ---- programs ------------------------------------------------------------- */
 
-enum { K_BIN, K_TILES, K_SMALL };
-static const char *const gpu_kernels[] = {"sk_segsort_classify", "sk_segsort_tiles",
-                                          "sk_segsort_small"};
+enum { K_CLASSIFY, K_TILES };
+static const char *const gpu_kernels[] = {"sk_segsort_classify", "sk_segsort_tiles"};
+enum { K_CHUNKS };
 static const char *const cpu_kernels[] = {"sk_segsort_chunks"};
 /* The batch's program (either shape); the last two for pairs only. */
 enum { K_GATHER, K_PUT, K_SEGS, K_PICK };
@@ -131,10 +126,8 @@ static char *segsort_config(const segsort_plan *p, const segsort_req *r)
                  key_types[s->key_type].kind);
     sk__str_addf(&c, "#define SK_OFF_T %s\n", r->seg->offset_type == SK_UINT32 ? "uint" : "ulong");
     if (s->value_size) sk__str_addf(&c, "#define SK_VAL_T %s\n", s->value_size == 8 ? "ulong" : "uint");
-    sk__str_addf(&c, "#define SK_SEG_INSERT %d\n#define SK_SEG_GPU_INSERT %d\n", SEG_INSERT,
-                 SEG_GPU_INSERT);
-    sk__str_addf(&c, "#define SK_SEG_TILE %zu\n#define SK_SEG_SLICE_WIDTH %d\n", p->tile,
-                 SEG_SLICE);
+    sk__str_addf(&c, "#define SK_SEG_INSERT %d\n#define SK_SEG_TILE %zu\n", SEG_INSERT,
+                 p->tile);
     if (p->gpu)
         sk__str_addf(&c, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %d\n",
                      p->t.wg_size, GPU_SEG_ITEMS);
@@ -170,7 +163,7 @@ static sk_status open_program(sk_context *ctx, segsort_plan *p, const segsort_re
     do {
         p->tile = p->gpu ? p->t.wg_size * GPU_SEG_ITEMS : p->t.segsort_cpu_tile;
         st = sk__program_take(ctx, "segsort", segsort_config(p, r),
-                              p->gpu ? gpu_kernels : cpu_kernels, p->gpu ? 3 : 1, &p->prog);
+                              p->gpu ? gpu_kernels : cpu_kernels, p->gpu ? 2 : 1, &p->prog);
         if (st == SK_OK && lowered) st = sk__fit_wg(ctx, p->prog, "segsort", &p->t.wg_size,
                                                     &lowered);
     } while (st == SK_OK && lowered);
@@ -187,36 +180,33 @@ typedef struct segsort_job {
     segsort_plan p;
     uint64_t flip, range;         /* descending; the bit range's mask */
     cl_mem keys, values;
-    cl_mem counts, mid, large;    /* bin counts, bins (start, end) */
-    cl_mem small;                 /* GPU shape: the bin of segments up to a slice */
-    size_t mid_cap, large_cap;    /* the bins' capacities, in segments */
-    size_t small_cap;
+    cl_mem counts;                /* the offsets' check, the large segments' count */
+    cl_mem large, first;          /* large segments (start, end); GPU: tiles' first segments */
+    size_t large_cap;             /* the large list's capacity, in segments */
+    size_t tiles;                 /* GPU shape: tiles of keys */
 } segsort_job;
 
-/* The bins and their counts (zeroed). */
-static sk_status open_bins(segsort_job *j)
+/* The check's word and the count (zeroed), the offsets' check enqueued,
+ * and the lists. */
+static sk_status open_lists(segsort_job *j)
 {
     sk_context *ctx = j->ctx;
     size_t n = j->r->sort.n, count = j->r->seg->count;
-    const cl_uint zero[3] = {0, 0, 0};
+    static const cl_uint zero[2] = {0, 0}; /* static: the write does not wait */
     sk_status st = SK_OK;
-    size_t slice_keys = (j->p.t.wg_size < SEG_SLICE ? j->p.t.wg_size : SEG_SLICE) * GPU_SEG_ITEMS;
-    j->small_cap = j->p.gpu ? n / (SEG_GPU_INSERT + 1) : 0;
-    j->mid_cap = j->p.gpu ? n / (slice_keys + 1) : 0;
     j->large_cap = n / (j->p.big + 1);
-    if (j->small_cap > count) j->small_cap = count;
-    if (j->mid_cap > count) j->mid_cap = count;
     if (j->large_cap > count) j->large_cap = count;
+    j->tiles = div_up(n, j->p.tile);
     SK_TRY(sk__scratch_get(ctx, &segsort_counts, sizeof zero, &j->counts));
     /* written, not filled: Oclgrind takes a filled counter for
      * uninitialised at the atomic increment */
-    SK_TRY(sk__write(ctx, j->counts, true, 0, sizeof zero, zero));
-    SK_TRY(sk__scratch_get(ctx, &segsort_mid, (j->mid_cap + 1) * 2 * sizeof(cl_ulong), &j->mid));
-    if (j->p.gpu)
-        SK_TRY(sk__scratch_get(ctx, &segsort_small, (j->small_cap + 1) * 2 * sizeof(cl_ulong),
-                               &j->small));
+    SK_TRY(sk__write(ctx, j->counts, false, 0, sizeof zero, zero));
+    if (count) SK_TRY(sk__segments_check_offsets_into(ctx, j->r->seg, n, j->counts));
     SK_TRY(sk__scratch_get(ctx, &segsort_large, (j->large_cap + 1) * 2 * sizeof(cl_ulong),
                            &j->large));
+    if (j->p.gpu)
+        SK_TRY(sk__scratch_get(ctx, &segsort_first, (j->tiles + 1) * sizeof(cl_ulong),
+                               &j->first));
 out:
     return st;
 }
@@ -232,67 +222,70 @@ static sk_status open_copies(segsort_job *j, size_t len, cl_mem *tk, cl_mem *tv)
     return st;
 }
 
-/* The pass over the segments: short ones sorted, the others binned. */
-static sk_status run_bin_pass(segsort_job *j)
+/* GPU shape: the tiles' first segments, the large segments listed. */
+static sk_status run_classify(segsort_job *j)
 {
-    const segsort_req *r = j->r;
-    size_t ks = sk_type_size(r->sort.key_type);
-    cl_mem tk = NULL, tv = NULL;
-    sk_status st = SK_OK;
-    if (!j->p.gpu) SK_TRY(open_copies(j, r->sort.n, &tk, &tv));
+    size_t count = j->r->seg->count;
     sk__args a;
-    sk__args_init(&a, j->ctx, j->p.prog, K_BIN);
-    sk__arg_mem(&a, j->keys);
-    if (r->sort.value_size) sk__arg_mem(&a, j->values);
-    if (!j->p.gpu) {
-        sk__arg_mem(&a, tk);
-        if (r->sort.value_size) sk__arg_mem(&a, tv);
-    }
-    sk__arg_mem(&a, r->seg->offsets);
-    if (j->p.gpu) sk__arg_mem(&a, j->mid);
+    sk__args_init(&a, j->ctx, j->p.prog, K_CLASSIFY);
+    sk__arg_mem(&a, j->r->seg->offsets);
+    sk__arg_mem(&a, j->first);
     sk__arg_mem(&a, j->large);
-    if (j->p.gpu) sk__arg_mem(&a, j->small);
     sk__arg_mem(&a, j->counts);
-    sk__arg_ulong(&a, "count", r->seg->count);
-    sk__arg_ulong(&a, "n", r->sort.n);
-    if (!j->p.gpu) sk__arg_ulong(&a, "chunk", j->p.chunk);
+    sk__arg_ulong(&a, "count", count);
+    sk__arg_ulong(&a, "n", j->r->sort.n);
     sk__arg_ulong(&a, "big", j->p.big);
-    sk__arg_word(&a, "flip", ks, j->flip);
-    sk__arg_word(&a, "range", ks, j->range);
-    st = j->p.gpu ? sk__args_launch_each(&a, r->seg->count) : sk__args_launch(&a, j->p.parts, 1);
-out:
-    return st;
+    sk__arg_ulong(&a, "tiles", j->tiles);
+    return sk__args_launch_each(&a, count > j->tiles ? count : j->tiles + 1);
 }
 
-/* GPU shape: a work-group per listed segment up to a tile. */
-static sk_status run_tiles(segsort_job *j, size_t mids)
+/* GPU shape: a work-group per tile sorts the segments up to `big` keys
+ * that start in it. */
+static sk_status run_tiles(segsort_job *j)
 {
     size_t ks = sk_type_size(j->r->sort.key_type), wg = j->p.t.wg_size;
     sk__args a;
     sk__args_init(&a, j->ctx, j->p.prog, K_TILES);
     sk__arg_mem(&a, j->keys);
     if (j->r->sort.value_size) sk__arg_mem(&a, j->values);
-    sk__arg_mem(&a, j->mid);
+    sk__arg_mem(&a, j->r->seg->offsets);
+    sk__arg_mem(&a, j->first);
+    sk__arg_mem(&a, j->counts);
+    sk__arg_ulong(&a, "count", j->r->seg->count);
+    sk__arg_ulong(&a, "n", j->r->sort.n);
+    sk__arg_ulong(&a, "big", j->p.big);
     sk__arg_word(&a, "flip", ks, j->flip);
     sk__arg_word(&a, "range", ks, j->range);
-    return sk__args_launch(&a, mids * wg, wg);
+    return sk__args_launch(&a, j->tiles * wg, wg);
 }
 
-/* GPU shape: the listed segments up to a slice, a slice of a work-group
- * each (SEG_SLICE work-items, or the work-group where it is smaller). */
-static sk_status run_small(segsort_job *j, size_t smalls)
+/* CPU shape: a work-item per chunk of segments sorts those up to `big`
+ * keys, the others listed. */
+static sk_status run_chunks(segsort_job *j)
 {
-    size_t ks = sk_type_size(j->r->sort.key_type), wg = j->p.t.wg_size;
-    size_t slices = wg < SEG_SLICE ? 1 : wg / SEG_SLICE;
+    const segsort_req *r = j->r;
+    size_t ks = sk_type_size(r->sort.key_type);
+    cl_mem tk = NULL, tv = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(open_copies(j, r->sort.n, &tk, &tv));
     sk__args a;
-    sk__args_init(&a, j->ctx, j->p.prog, K_SMALL);
+    sk__args_init(&a, j->ctx, j->p.prog, K_CHUNKS);
     sk__arg_mem(&a, j->keys);
-    if (j->r->sort.value_size) sk__arg_mem(&a, j->values);
-    sk__arg_mem(&a, j->small);
-    sk__arg_ulong(&a, "smalls", smalls);
+    if (r->sort.value_size) sk__arg_mem(&a, j->values);
+    sk__arg_mem(&a, tk);
+    if (r->sort.value_size) sk__arg_mem(&a, tv);
+    sk__arg_mem(&a, r->seg->offsets);
+    sk__arg_mem(&a, j->large);
+    sk__arg_mem(&a, j->counts);
+    sk__arg_ulong(&a, "count", r->seg->count);
+    sk__arg_ulong(&a, "n", r->sort.n);
+    sk__arg_ulong(&a, "chunk", j->p.chunk);
+    sk__arg_ulong(&a, "big", j->p.big);
     sk__arg_word(&a, "flip", ks, j->flip);
     sk__arg_word(&a, "range", ks, j->range);
-    return sk__args_launch(&a, div_up(smalls, slices) * wg, wg);
+    st = sk__args_launch(&a, j->p.parts, 1);
+out:
+    return st;
 }
 
 /* One segment [lo, hi) past a tile by the device-wide radix sort: on the
@@ -498,43 +491,46 @@ out:
     return st;
 }
 
-/* Sorts validated buffers with checked offsets (n >= 2). */
+/* Sorts validated buffers: the offsets' check, the kernels of the shape
+ * (which do nothing where the check fails), one read of the check's
+ * verdict and the large segments' count, then the large segments. */
 static sk_status segsort_run(sk_context *ctx, const segsort_req *r, cl_mem keys, cl_mem values)
 {
     const sort_req *s = &r->sort;
     size_t ks = sk_type_size(s->key_type);
-    cl_uint counts[3] = {0, 0, 0};
+    cl_uint counts[2] = {0, 0};
     sk_status st = SK_OK;
-    segsort_job j = {ctx, r, plan_for(ctx, r), 0, 0, keys, values, NULL, NULL, NULL, NULL, 0, 0, 0};
+    segsort_job j = {ctx, r, plan_for(ctx, r), 0, 0, keys, values, NULL, NULL, NULL, 0, 0};
     j.flip = sort_flip(s->order, ks);
     j.range = range_mask(s->begin_bit, s->end_bit);
     SK_TRY(open_program(ctx, &j.p, r));
-    SK_TRY(open_bins(&j));
-    SK_TRY(run_bin_pass(&j));
+    SK_TRY(open_lists(&j));
+    if (s->n >= 2 && j.p.gpu) {
+        SK_TRY(run_classify(&j));
+        SK_TRY(run_tiles(&j));
+    } else if (s->n >= 2) {
+        SK_TRY(run_chunks(&j));
+    }
     SK_TRY(sk__read(ctx, j.counts, true, 0, sizeof counts, counts));
-    if (counts[0] > j.mid_cap || counts[1] > j.large_cap || counts[2] > j.small_cap)
-        SK_TRY(sk__fail(ctx, SK_E_CL, "segmented sort: bins overflow (%u, %u, %u)", counts[0],
-                        counts[1], counts[2]));
-    if (counts[2]) SK_TRY(run_small(&j, counts[2]));
-    if (counts[0]) SK_TRY(run_tiles(&j, counts[0]));
+    SK_TRY(sk__segments_offsets_verdict(ctx, (cl_int)counts[0], s->n));
+    if (counts[1] > j.large_cap)
+        SK_TRY(sk__fail(ctx, SK_E_CL, "segmented sort: %u large segments, room for %zu",
+                        counts[1], j.large_cap));
     if (counts[1]) SK_TRY(run_large(&j, counts[1]));
-    else if (sk__measuring(ctx)) SK_TRY(measure_large(&j));
+    else if (sk__measuring(ctx) && s->n >= 2) SK_TRY(measure_large(&j));
 out:
     return st;
 }
 
 /* ---- entry points ------------------------------------------------------------------ */
 
-/* Validates the request and its segments (offsets checked on the device),
- * then sorts. */
+/* Validates the request's segments, then sorts (the offsets checked on the
+ * device on the way). */
 static sk_status segsort_checked(sk_context *ctx, const segsort_req *r, cl_mem keys,
                                  cl_mem values)
 {
-    sk_status st = SK_OK;
-    SK_TRY(sk__segments_validate(ctx, r->seg, r->sort.n));
-    if (r->seg->count) SK_TRY(sk__segments_check_offsets(ctx, r->seg, r->sort.n));
-    if (r->sort.n >= 2) st = segsort_run(ctx, r, keys, values);
-out:
+    sk_status st = sk__segments_validate(ctx, r->seg, r->sort.n);
+    if (st == SK_OK && (r->seg->count || r->sort.n >= 2)) st = segsort_run(ctx, r, keys, values);
     return st;
 }
 

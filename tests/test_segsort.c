@@ -40,7 +40,10 @@ TestSuite(segsort_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout 
  * for work-groups of 256 and up); SEG_MIX_LARGE: and a tenth of 1025 to
  * 4024 keys, past the GPU shape's tile (each such case builds the radix
  * sort's programs too, so only some take it). */
-typedef enum seg_kind { SEG_ONE, SEG_SINGLES, SEG_TINY, SEG_MIX, SEG_MIX_LARGE } seg_kind;
+/* SEG_EDGES: lengths of 0, 1 and one off or on a power of two from 16 to
+ * 1024, so that across many tiles segments end at, just before and just
+ * after a tile's edge (any power-of-two tile), some past a GPU tile. */
+typedef enum seg_kind { SEG_ONE, SEG_SINGLES, SEG_TINY, SEG_MIX, SEG_MIX_LARGE, SEG_EDGES } seg_kind;
 
 /* Appends a segment of `len` keys at *n; grows offsets. */
 static void add_segment(uint64_t *offsets, size_t *count, size_t *n, size_t len)
@@ -65,6 +68,8 @@ static size_t make_offsets(seg_kind k, size_t target, uint64_t *offsets, size_t 
         if (k == SEG_MIX || k == SEG_MIX_LARGE)
             len = r < 60 ? skt_rand_below(17) : 17 + skt_rand_below(1000);
         if (k == SEG_MIX_LARGE && r >= 90) len = 1025 + skt_rand_below(3000);
+        if (k == SEG_EDGES)
+            len = r < 10 ? r % 2 : ((size_t)16 << skt_rand_below(7)) + skt_rand_below(3) - 1;
         if (*n + len > target) len = target - *n;
         add_segment(offsets, &count, n, len);
     }
@@ -249,6 +254,15 @@ Test(segsort, pairs_keep_equal_keys_in_input_order)
     }
 }
 
+/* Many tiles of keys, segments ending at and around their edges. */
+Test(segsort, segments_at_tile_edges_match_the_reference)
+{
+    seg_case c = {SK_UINT32, 0, 0, NULL, SK_UINT32, 0, 0, 0, 0, false, false};
+    check_kind(c, SEG_EDGES, 30000, "segments around tile edges");
+    c = (seg_case){SK_UINT32, 0, 0, NULL, SK_UINT64, 4, 1, 0, 0, true, true};
+    check_kind(c, SEG_EDGES, 20000, "pairs, segments around tile edges");
+}
+
 /* n = 0 (no segment, one empty segment), 1, all segments of one key, one
  * segment covering everything (the radix sort on the caller's buffers),
  * empty segments first, between and last. */
@@ -383,8 +397,9 @@ static void note_launch(const sk_launch_record *r, void *user)
     snprintf(t->kernels + len, sizeof t->kernels - len, "%s ", r->kernel);
 }
 
-/* Tiny segments only: the offsets' check and the bin pass, traced. */
-Test(segsort, tiny_segments_take_one_bin_pass_traced)
+/* Short segments only: the offsets' check, then the shape's kernels (GPU:
+ * the tiles' first segments, then the tiles), nothing else; traced. */
+Test(segsort, short_segments_take_the_shapes_kernels_only_traced)
 {
     uint32_t keys[6] = {3, 1, 2, 9, 8, 7}, offs[3] = {0, 3, 3};
     const uint32_t want[6] = {1, 2, 3, 7, 8, 9};
@@ -397,10 +412,11 @@ Test(segsort, tiny_segments_take_one_bin_pass_traced)
         SKT_OK(sk_context_set_trace(skt_ctx, note_launch, &t));
         SKT_OK(sk_segsort_keys_host(skt_ctx, SK_UINT32, k, &seg, 6, SK_ASCENDING));
         SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
-        const char *bin = shape == SK_SHAPE_GPU ? "sk_segsort_classify" : "sk_segsort_chunks";
-        cr_assert(strstr(t.kernels, "sk_seg_check_offsets") && strstr(t.kernels, bin) &&
-                      !strstr(t.kernels, "sk_segsort_tiles") && !strstr(t.kernels, "sk_sort"),
-                  "%s shape: launches '%s'", skt_shape_name((sk_shape)shape), t.kernels);
+        const char *want_launches = shape == SK_SHAPE_GPU
+                                        ? "sk_seg_check_offsets sk_segsort_classify sk_segsort_tiles "
+                                        : "sk_seg_check_offsets sk_segsort_chunks ";
+        cr_assert_str_eq(t.kernels, want_launches, "%s shape: launches '%s'",
+                         skt_shape_name((sk_shape)shape), t.kernels);
         skt_expect_elems(SK_UINT32, k, want, 6, "traced sort");
     }
 }

@@ -4,13 +4,11 @@
  *
  * Meant to run under `oclgrind --data-races --uninitialized --check-api`
  * (tests/oclgrind/run.sh, plain form). Each configuration forces a kernel
- * shape: on the GPU shape work-groups of 8 (a tile of 32 keys, one slice),
- * so random segments of 0 to 32 keys take the insertion sort and the
- * slices' kernel, and work-groups of 64 (two slices of 32 work-items, a
- * tile of 256 keys) with segments of up to 160 keys, which take all three
- * bins (insertion, slices, a work-group's tile); on the CPU shape a few
- * chunks of segments
- * (insertion and merge sort). Segments past a tile go to the radix sort,
+ * shape: on the GPU shape work-groups of 8 (tiles of 32 keys), so random
+ * segments of 0 to 32 keys are sorted by the tile they start in, across
+ * five tiles, and work-groups of 64 (a tile of 256 keys) with segments of
+ * up to 160 keys, which reach into the next tile; on the CPU shape a few
+ * chunks of segments (insertion and merge sort). Segments past a tile go to the radix sort,
  * whose kernels og_sort checks (run.sh --sort-kernels); one more
  * configuration per shape makes segments past 16 keys large
  * (sk__test_set_segsort_bounds), so that the large segments' batch runs
@@ -52,9 +50,7 @@
 
 static const og_config configs[] = {
     {"gpu wg=8", SK_SHAPE_GPU, .wg = 8, .sizes = {MAX_N, 7}},
-    /* Two slices of 32 work-items a work-group (segments of 17 to 128
-     * keys), and segments of up to MAX_N keys, past a slice: a work-group's
-     * tile of 256 keys (LONG_SEGMENTS_CONFIG). */
+    /* Segments of up to MAX_N keys in tiles of 256 (LONG_SEGMENTS_CONFIG). */
     {"gpu wg=64, segments up to 160 keys", SK_SHAPE_GPU, .wg = 64, .sizes = {MAX_N}},
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
      .sizes = {MAX_N, 1}},
@@ -175,12 +171,12 @@ static int run_case(og_state *g, sk_context *ctx, const og_case *c, size_t n, co
     return bad;
 }
 
-/* One sort of MAX_N one-key segments: the bins' lists (scratch sized by
- * the number of segments, at most n / 5 entries) are made at their
+/* One sort of MAX_N one-key segments: the lists (the tiles' first
+ * segments and the large segments, scratch sized by n) are made at their
  * largest for every case after it. Oclgrind 21.10 reports the entries of a
  * list made again larger between two calls as uninitialised where the
- * kernel after the binning pass reads them, though they hold what that
- * pass wrote (read back from the host: the right bounds, and every result
+ * kernel after the one that wrote them reads them, though they hold what
+ * it wrote (read back from the host: the right bounds, and every result
  * right), so the lists are not made again within a configuration. */
 static int make_lists_once(og_state *g, sk_context *ctx)
 {
