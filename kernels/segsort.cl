@@ -183,6 +183,26 @@ __kernel void sk_segsort_pick(__global const SK_KEY_T *keys, __global const SK_V
  * segments: the tiles' first segments (`first`) are found by a binary
  * search each, and each key's segment by a search among its tile's. */
 #define SK_SEG_SPAN_ITEMS (2 * SK_ITEMS)
+
+/* What the tile ranks by, in local memory: for keys of up to 32 bits a
+ * key's bits and its window place in one word (SK_SEG_ORDER_T), all
+ * distinct, so that a key's place is the number of its segment's words
+ * below its own (one comparison; stable); for wider keys the bits alone,
+ * ties broken by the place. */
+#if SK_KEY_BITS <= 16
+#define SK_SEG_ORDER_T uint
+#elif SK_KEY_BITS <= 32
+#define SK_SEG_ORDER_T ulong
+#endif
+#ifdef SK_SEG_ORDER_T
+#define SK_SEG_LOCAL_T SK_SEG_ORDER_T
+#define SK_SEG_ORDER(k, w) ((SK_SEG_ORDER_T)sk_seg_bits(k, flip, range) << 16 | (w))
+#define SK_SEG_BEFORE(x, j, b, w) ((x) < (b))
+#else
+#define SK_SEG_LOCAL_T SK_KEY_T
+#define SK_SEG_ORDER(k, w) sk_seg_bits(k, flip, range)
+#define SK_SEG_BEFORE(x, j, b, w) ((x) < (b) || ((x) == (b) && (j) < (w)))
+#endif
 #if 2 * SK_SEG_TILE > 0xffff
 #error "segsort.cl: window places must fit 16 bits"
 #endif
@@ -220,7 +240,7 @@ __kernel void sk_segsort_classify(__global const SK_OFF_T *offsets, __global ulo
 }
 
 /* Tile t: every segment of up to `big` keys that starts in it, sorted in
- * local memory `bits` by the work-group. Window place w is key t x
+ * local memory `order` by the work-group. Window place w is key t x
  * SK_SEG_TILE + w; a work-item holds places u x SK_WG + lid. Each key's
  * place in its segment is the number of the segment's keys before it,
  * smaller, or equal and earlier (stable). Every read of the window
@@ -228,7 +248,7 @@ __kernel void sk_segsort_classify(__global const SK_OFF_T *offsets, __global ulo
  * reads or writes these keys, so the sort is in place. */
 void sk_seg_tile(__global SK_KEY_T *keys SK_SEG_VALS, __global const SK_OFF_T *offsets,
                  __global const ulong *first, ulong t, ulong count, ulong n, ulong big,
-                 SK_KEY_T flip, SK_KEY_T range, __local SK_KEY_T *bits)
+                 SK_KEY_T flip, SK_KEY_T range, __local SK_SEG_LOCAL_T *order)
 {
     uint lid = get_local_id(0);
     ulong base = t * SK_SEG_TILE, s0 = first[t], s1 = first[t + 1];
@@ -254,14 +274,15 @@ void sk_seg_tile(__global SK_KEY_T *keys SK_SEG_VALS, __global const SK_OFF_T *o
 #ifdef SK_VAL_T
         v[u] = vals[p];
 #endif
-        bits[u * SK_WG + lid] = sk_seg_bits(k[u], flip, range);
+        order[u * SK_WG + lid] = SK_SEG_ORDER(k[u], u * SK_WG + lid);
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (uint u = 0; u < SK_SEG_SPAN_ITEMS; u++) {
         uint w = u * SK_WG + lid, lo = span[u] & 0xffff, hi = span[u] >> 16, r = lo;
         if (lo == hi) continue;
-        SK_KEY_T b = bits[w];
-        for (uint j = lo; j < hi; j++) r += bits[j] < b || (bits[j] == b && j < w);
+        SK_SEG_LOCAL_T b = order[w];
+#pragma unroll 4
+        for (uint j = lo; j < hi; j++) r += SK_SEG_BEFORE(order[j], j, b, w);
         keys[base + r] = k[u];
 #ifdef SK_VAL_T
         vals[base + r] = v[u];
@@ -278,10 +299,10 @@ void sk_segsort_tiles(__global SK_KEY_T *keys SK_SEG_VALS, __global const SK_OFF
                       __global const ulong *first, volatile __global const uint *counters,
                       ulong count, ulong n, ulong big, SK_KEY_T flip, SK_KEY_T range)
 {
-    __local SK_KEY_T bits[2 * SK_SEG_TILE];
+    __local SK_SEG_LOCAL_T order[2 * SK_SEG_TILE];
     if (counters[0] & 1) return; /* the same for the whole work-group */
     sk_seg_tile(keys SK_SEG_PASS_VALS, offsets, first, get_group_id(0), count, n, big, flip,
-                range, bits);
+                range, order);
 }
 
 /* ======================================================================= */
