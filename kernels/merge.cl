@@ -16,8 +16,9 @@
  *                  block.cl and tile.cl)
  *   or SK_SHAPE_CPU one work-item per chunk of outputs, work-group size 1
  *
- * Order: sk_key_before(x, y, flip) (sort_keys.cl: the radix sort's order,
- * `flip` all ones for descending; or the caller's less, `flip` unused).
+ * Order: the radix sort's (sort_keys.cl's sk_key_bits with `flip`, all
+ * ones for descending) over the bits of `mask`, or the caller's less
+ * (sk_key_before; `flip` and `mask` unused).
  * Stable: an element of b
  * goes before an element of a only when its key is strictly before a's, so
  * among equal keys every element of a comes first, and each input keeps its
@@ -68,10 +69,18 @@
 #define SK_SERIAL_VALS(av, bv, dv)
 #endif
 
-/* Whether key y (of b) goes before key x (of a): strictly before. */
-bool sk_merge_b_first(SK_KEY_T x, SK_KEY_T y, SK_ORDER_T flip)
+/* Whether key y (of b) goes before key x (of a): strictly before. In the
+ * radix sort's order by the bits of `mask` only (a bit range's bits
+ * compared in place order as when shifted down: the merge of runs sorted
+ * by a range; all ones for whole keys); the caller's less ignores it. */
+bool sk_merge_b_first(SK_KEY_T x, SK_KEY_T y, SK_ORDER_T flip, SK_ORDER_T mask)
 {
+#ifdef SK_KEY_LESS
+    (void)mask;
     return sk_key_before(y, x, flip);
+#else
+    return (sk_key_bits(y, flip) & mask) < (sk_key_bits(x, flip) & mask);
+#endif
 }
 
 /* SK_MERGE_PATH(I, lo, A_AT, B_AT, na, nb, d): sets lo (of index type I)
@@ -88,7 +97,7 @@ bool sk_merge_b_first(SK_KEY_T x, SK_KEY_T y, SK_ORDER_T flip)
                            (I)(d) - 1 - mid_ < (I)(nb) &&                      \
                                sk_merge_b_first(A_AT(mid_),                    \
                                                 B_AT((I)(d) - 1 - mid_),       \
-                                                flip));                        \
+                                                flip, mask));                  \
     } while (0)
 
 /* One merge of a kernel's: outputs [out0, out0 + na + nb) from
@@ -168,7 +177,8 @@ sk_merge_part sk_merge_part_of(ulong p, ulong step, ulong na, ulong nb, ulong wi
 __kernel void sk_merge_partition(__global const SK_KEY_T *a, __global const SK_KEY_T *b,
                                  __global ulong *splits, ulong na, ulong nb, ulong width,
                                  __global const ulong *groups, ulong groups_at,
-                                 ulong ngroups, ulong step, ulong parts, SK_ORDER_T flip)
+                                 ulong ngroups, ulong step, ulong parts, SK_ORDER_T flip,
+                                 SK_ORDER_T mask)
 {
     ulong p = get_global_id(0);
     if (p > parts) return;
@@ -196,14 +206,14 @@ ulong sk_merge_from_a(__global const ulong *splits, ulong p, ulong o, ulong coun
  * comparator sort's chunks. */
 void sk_merge_serial(__global const SK_KEY_T *a, ulong i, ulong ie, __global const SK_KEY_T *b,
                      ulong j, ulong je, __global SK_KEY_T *restrict dst,
-                     ulong o SK_SERIAL_VAL_PARAMS, SK_ORDER_T flip)
+                     ulong o SK_SERIAL_VAL_PARAMS, SK_ORDER_T flip, SK_ORDER_T mask)
 {
     /* if-else, not ?:, and dst restrict: a struct element copied from
      * global memory to global memory that may overlap becomes a memmove,
      * which Oclgrind 21.10's --uninitialized plugin cannot run */
     while (i < ie && j < je) {
         SK_KEY_T x = a[i], y = b[j];
-        bool take_b = sk_merge_b_first(x, y, flip);
+        bool take_b = sk_merge_b_first(x, y, flip, mask);
         if (take_b) {
             dst[o] = y;
 #if defined(SK_HAS_VAL)
@@ -242,7 +252,7 @@ __kernel void sk_merge_chunks(__global const SK_KEY_T *a,
                               __global const ulong *splits,
                               __global SK_KEY_T *dst SK_VAL_OUT_PARAMS, ulong na, ulong nb,
                               ulong width, __global const ulong *groups, ulong groups_at,
-                              ulong ngroups, ulong chunk, SK_ORDER_T flip)
+                              ulong ngroups, ulong chunk, SK_ORDER_T flip, SK_ORDER_T mask)
 {
     ulong c = get_global_id(0);
     sk_merge_part part = sk_merge_part_of(c, chunk, na, nb, width, groups + groups_at, ngroups);
@@ -251,7 +261,7 @@ __kernel void sk_merge_chunks(__global const SK_KEY_T *a,
     ulong from_a = sk_merge_from_a(splits, c, o, end - o, s);
     ulong i = s.a0 + splits[c], j = s.b0 + (o - s.out0 - splits[c]);
     sk_merge_serial(a, i, i + from_a, b, j, j + (end - o - from_a), dst,
-                    o SK_SERIAL_VALS(av, bv, dv), flip);
+                    o SK_SERIAL_VALS(av, bv, dv), flip, mask);
 }
 
 /* ======================================================================= */
@@ -267,14 +277,15 @@ __kernel void sk_merge_chunks(__global const SK_KEY_T *a,
  * local memory, found by merge path there: key[k] the output d + k,
  * from[k] the tile position it comes from. Reads lk only (no barrier). */
 void sk_merge_local(__local const SK_KEY_T *lk, uint a0, uint ta, uint tb, uint d,
-                    SK_KEY_T *key, uint *from, SK_ORDER_T flip)
+                    SK_KEY_T *key, uint *from, SK_ORDER_T flip, SK_ORDER_T mask)
 {
     uint i;
     SK_MERGE_PATH(uint, i, SK_LOCAL_A, SK_LOCAL_B, ta, tb, d);
     uint j = d - i;
     for (uint k = 0; k < SK_ITEMS; k++) {
         if (d + k >= ta + tb) break;
-        bool take_b = i >= ta || (j < tb && sk_merge_b_first(SK_LOCAL_A(i), SK_LOCAL_B(j), flip));
+        bool take_b =
+            i >= ta || (j < tb && sk_merge_b_first(SK_LOCAL_A(i), SK_LOCAL_B(j), flip, mask));
         key[k] = take_b ? SK_LOCAL_B(j) : SK_LOCAL_A(i);
         from[k] = take_b ? a0 + ta + j : a0 + i;
         j += take_b;
@@ -292,7 +303,7 @@ __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_merge_tiles(__global const SK_KEY_T *a, __global const SK_KEY_T *b SK_VAL_IN_PARAMS,
                     __global const ulong *splits, __global SK_KEY_T *dst SK_VAL_OUT_PARAMS,
                     ulong na, ulong nb, ulong width, __global const ulong *groups,
-                    ulong groups_at, ulong ngroups, SK_ORDER_T flip)
+                    ulong groups_at, ulong ngroups, SK_ORDER_T flip, SK_ORDER_T mask)
 {
     __local SK_KEY_T lk[SK_TILE_LDS];
 #if defined(SK_HAS_VAL)
@@ -316,7 +327,7 @@ void sk_merge_tiles(__global const SK_KEY_T *a, __global const SK_KEY_T *b SK_VA
     uint d = min(lid * (uint)SK_ITEMS, count);
     SK_KEY_T key[SK_ITEMS];
     uint from[SK_ITEMS];
-    sk_merge_local(lk, 0, ta, tb, d, key, from, flip);
+    sk_merge_local(lk, 0, ta, tb, d, key, from, flip, mask);
     SK_BARRIER();
     for (uint k = 0; k < SK_ITEMS; k++) {
         if (d + k >= count) break;

@@ -13,8 +13,6 @@
  *   SK_RADIX_BITS  digit width (GPU shape: at most 8); SK_RADIX = 1 << SK_RADIX_BITS
  *   SK_VAL_T       uint or ulong when values travel with the keys (pairs),
  *   SK_VAL_BITS    32 or 64 with it
- *   SK_KEY_ORDER_MASK  optional (the merge): the transformed bits keys are
- *                  compared by, where not all of them
  *   SK_SHAPE_GPU   tiles of SK_WG x SK_ITEMS keys per work-group
  *   or SK_SHAPE_CPU one work-item per contiguous chunk, work-group size 1
  *
@@ -91,18 +89,10 @@ uint sk_digit(SK_KEY_T k, SK_KEY_T flip, uint shift, uint mask)
     return (uint)(sk_key_bits(k, flip) >> shift) & mask;
 }
 
-/* Whether key x goes strictly before key y in the order: by the bits of
- * SK_KEY_ORDER_MASK only where the configuration defines it (the merge of
- * runs sorted by a bit range: comparing the range's bits in place orders
- * as comparing them shifted down). */
+/* Whether key x goes strictly before key y in the order. */
 bool sk_key_before(SK_KEY_T x, SK_KEY_T y, SK_KEY_T flip)
 {
-#if defined(SK_KEY_ORDER_MASK)
-    return (sk_key_bits(x, flip) & (SK_KEY_T)SK_KEY_ORDER_MASK) <
-           (sk_key_bits(y, flip) & (SK_KEY_T)SK_KEY_ORDER_MASK);
-#else
     return sk_key_bits(x, flip) < sk_key_bits(y, flip);
-#endif
 }
 
 #endif /* SK_KEY_LESS */

@@ -98,7 +98,7 @@ void sk_sort_less_tiles(__global const SK_KEY_T *src, __global SK_KEY_T *dst SK_
         uint s0 = d - d % (2 * w);
         uint ta = min(w, count - s0);
         uint tb = min(w, count - s0 - ta);
-        sk_merge_local(lk, s0, ta, tb, d - s0, key, from, 0u);
+        sk_merge_local(lk, s0, ta, tb, d - s0, key, from, 0u, 0u);
 #if defined(SK_HAS_VAL)
         for (uint k = 0; k < m; k++) from[k] = ls[SK_TILE_POS(from[k])];
 #endif
@@ -193,7 +193,7 @@ __kernel void sk_sort_less_chunks(__global SK_KEY_T *src, __global SK_KEY_T *dst
         for (ulong a = lo; a < hi; a += 2 * w) {
             ulong mid = min(a + w, hi), b = min(a + 2 * w, hi);
             sk_merge_serial(from, a, mid, from, mid, b, to, a SK_SERIAL_VALS(vfrom, vfrom, vto),
-                            0u);
+                            0u, 0u);
         }
         in_src = !in_src;
     }

@@ -122,21 +122,16 @@ enum { K_PARTITION, K_MERGE };
 static const char *const gpu_kernels[] = {"sk_merge_partition", "sk_merge_tiles"};
 static const char *const cpu_kernels[] = {"sk_merge_partition", "sk_merge_chunks"};
 
-/* The configuration's SK_KEY_ORDER_MASK where keys are ordered by part of
- * their bits. */
-static void config_order_mask(sk__str *s, const merge_req *r)
+/* The kernels' `mask`: the bits keys are ordered by (end 0: all). */
+static uint64_t order_mask(const merge_req *r)
 {
-    unsigned bits = sk__sort_all_bits(r->key_type);
-    if (r->end_bit == 0 || (r->begin_bit == 0 && r->end_bit == bits)) return;
-    sk__str_addf(s, "#define SK_KEY_ORDER_MASK 0x%llxUL\n",
-                 (unsigned long long)range_mask(r->begin_bit, r->end_bit));
+    return r->end_bit ? range_mask(r->begin_bit, r->end_bit) : ~(uint64_t)0;
 }
 
 static char *merge_config(const merge_plan *p, const merge_req *r)
 {
     sk__str s = {0};
     sk__config_key(&s, r->key_type);
-    config_order_mask(&s, r);
     if (r->value_size) sk__config_value_type(&s, r->value_size);
     sk__config_tiles_keys(&s, &p->t, p->gpu);
     return sk__str_take(&s);
@@ -186,6 +181,7 @@ sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m)
     sk__arg_ulong(&a, "step", m->step);
     sk__arg_ulong(&a, "parts", m->parts);
     sk__arg_word(&a, "flip", m->order_size, m->flip);
+    sk__arg_word(&a, "mask", m->order_size, m->mask);
     sk_status st = sk__args_launch(&a, div_up(m->parts + 1, local) * local, local);
     if (st != SK_OK) return st;
 
@@ -205,6 +201,7 @@ sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m)
     add_groups(&a, m);
     if (!m->gpu) sk__arg_ulong(&a, "chunk", m->step);
     sk__arg_word(&a, "flip", m->order_size, m->flip);
+    sk__arg_word(&a, "mask", m->order_size, m->mask);
     return sk__args_launch(&a, m->parts * local, local);
 }
 
@@ -214,15 +211,16 @@ static sk_status merge_run(sk_context *ctx, const merge_req *r, const merge_io *
     size_t n = r->na + r->nb;
     if (n == 0) return SK_OK;
     merge_plan p = plan_for(ctx, r);
-    uint64_t flip = sort_flip(r->order, p.key_size);
     cl_mem splits = NULL;
     sk_status st = SK_OK;
     SK_TRY(open_program(ctx, &p, r));
     SK_TRY(sk__scratch_get(ctx, &merge_splits, (p.parts + 1) * sizeof(cl_ulong), &splits));
-    sk__merge_pass m = {p.prog, K_PARTITION, K_MERGE, p.gpu, p.t.wg_size, p.parts, p.chunk,
-                        r->na, r->nb, 0, p.key_size, flip,
-                        io->ak, io->bk, r->value_size ? io->av : NULL, io->bv, io->dk, io->dv,
-                        splits, NULL, 0, 0};
+    sk__merge_pass m = {.prog = p.prog, .k_partition = K_PARTITION, .k_merge = K_MERGE,
+                        .gpu = p.gpu, .wg = p.t.wg_size, .parts = p.parts, .step = p.chunk,
+                        .na = r->na, .nb = r->nb, .order_size = p.key_size,
+                        .flip = sort_flip(r->order, p.key_size), .mask = order_mask(r),
+                        .a = io->ak, .b = io->bk, .av = r->value_size ? io->av : NULL,
+                        .bv = io->bv, .dst = io->dk, .dv = io->dv, .splits = splits};
     st = sk__merge_pass_run(ctx, &m);
 out:
     return st;
@@ -427,6 +425,7 @@ static sk_status merge_rounds(sk_context *ctx, const runs_req *r, const merge_pl
                             .gpu = p->gpu, .wg = p->t.wg_size, .parts = d->parts[k],
                             .step = p->chunk, .na = r->sort.n, .order_size = p->key_size,
                             .flip = sort_flip(r->sort.order, p->key_size),
+                            .mask = range_mask(r->sort.begin_bit, r->sort.end_bit),
                             .a = io[from], .b = io[from], .av = vb ? io[from + 1] : NULL,
                             .bv = io[from + 1], .dst = io[to], .dv = io[to + 1],
                             .splits = splits, .groups = groups, .groups_at = d->at[k],

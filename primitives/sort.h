@@ -190,8 +190,10 @@ sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, s
  * (na keys, a == b, step dividing 2 * width) merged into dst; ngroups > 0
  * (width 0, a == b, na keys): the merges of a round of a merge of runs,
  * described from uint64 groups_at on in `groups` (kernels/merge.cl).
- * `flip`: the kernels' order argument of order_size bytes. av NULL: keys
- * only, else bv and dv with it. splits holds parts + 1 uint64.
+ * `flip` and `mask`: the kernels' order arguments of order_size bytes
+ * (the radix sort's order by the bits of mask; a caller's less takes
+ * neither). av NULL: keys only, else bv and dv with it. splits holds
+ * parts + 1 uint64.
  * Asynchronous. */
 typedef struct sk__merge_pass {
     const sk__program *prog;
@@ -201,7 +203,7 @@ typedef struct sk__merge_pass {
     size_t parts, step;
     uint64_t na, nb, width;
     size_t order_size;
-    uint64_t flip;
+    uint64_t flip, mask;
     cl_mem a, b, av, bv, dst, dv, splits;
     cl_mem groups;                /* NULL: no groups */
     uint64_t groups_at, ngroups;

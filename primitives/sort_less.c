@@ -212,9 +212,11 @@ static sk_status less_run(sk_context *ctx, const less_req *r, cl_mem keys, cl_me
     SK_TRY(run_first(ctx, &p, r, &b));
     for (size_t w = p.chunk; w < r->n; w *= 2) {
         b = swapped(b);
-        sk__merge_pass m = {p.prog, K_PARTITION, K_MERGE, p.gpu, p.t.wg_size, p.parts, p.chunk,
-                            r->n, 0, w, sizeof(cl_uint), 0,
-                            b.k, b.k, b.v, b.v, b.k2, b.v2, splits, NULL, 0, 0};
+        sk__merge_pass m = {.prog = p.prog, .k_partition = K_PARTITION, .k_merge = K_MERGE,
+                            .gpu = p.gpu, .wg = p.t.wg_size, .parts = p.parts,
+                            .step = p.chunk, .na = r->n, .width = w,
+                            .order_size = sizeof(cl_uint), .a = b.k, .b = b.k, .av = b.v,
+                            .bv = b.v, .dst = b.k2, .dv = b.v2, .splits = splits};
         SK_TRY(sk__merge_pass_run(ctx, &m));
     }
 out:
