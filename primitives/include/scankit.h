@@ -1886,15 +1886,18 @@ SK_API sk_status sk_unique_by_key_host(sk_context *ctx, sk_type key_type, size_t
  *  offsets[s + 1]), the last one ending at n; empty segments are allowed.
  *  The order is the radix sort's (sk_sort_keys()): every key type,
  *  floats in IEEE totalOrder, descending the exact reverse; stable.
- *  Segments are binned by length: short ones sorted by one work-item
- *  each, ones up to a tile by a work-group each (GPU shape) or a work-item
- *  (CPU shape); longer ones all together by two device-wide radix sorts
- *  (by key, then stably by segment), in as many launches however many
- *  there are, except that a very long one (millions of keys) or the only
- *  long one is sorted alone (on CPU devices every long one is). Scratch: about n keys, values and two 4-byte
- *  words per key (8-byte from n = 2^32), besides the radix sort's. Blocks:
- *  the offsets are checked on the device first and the bins' counts and
- *  the long segments' list are read back.
+ *  Segments up to a tile are sorted where they lie: on the GPU shape by
+ *  the work-group of the tile of keys each starts in, on the CPU shape by
+ *  a work-item per chunk of segments; longer ones all together by two
+ *  device-wide radix sorts (by key, then stably by segment), in as many
+ *  launches however many there are, except that a very long one (millions
+ *  of keys) or the only long one is sorted alone (on CPU devices every
+ *  long one is). Scratch: about n keys, values and two 4-byte words per
+ *  key (8-byte from n = 2^32), besides the radix sort's. Blocks once
+ *  before it returns: the offsets are checked on the device and the
+ *  verdict read back with the long segments' count (nothing is sorted
+ *  where they are not a segmentation); where there are long segments,
+ *  their list is read back too.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad key type or order, flags
  *  instead of offsets, bad offset_type, buffers smaller than stated,
  *  offsets not a valid segmentation), SK_E_SIZE, SK_E_UNSUPPORTED,
