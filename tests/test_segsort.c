@@ -540,3 +540,53 @@ Test(segsort_errors, bad_arguments_are_refused_and_keys_left_untouched)
     skt_buf_free(ob);
     skt_buf_free(fl);
 }
+
+/* Offsets that are not a segmentation, in both shapes, keys and pairs:
+ * refused, and keys and values left as they were, although on the GPU
+ * shape the sort's kernels are enqueued before the check's verdict is
+ * read back (they must do nothing). Each refused call follows a good one
+ * of the same size, so that the context's scratch holds a plan of real
+ * segments that a kernel ignoring the verdict would carry out. */
+Test(segsort_errors, bad_offsets_leave_keys_and_values_untouched_in_both_shapes)
+{
+    enum { N = 40 };
+    const uint32_t offs[][3] = {{1, 5, 20}, {0, 20, 5}, {0, 5, 41}};
+    uint32_t keys[N], vals[N];
+    for (uint32_t i = 0; i < N; i++) keys[i] = vals[i] = (N - i) * 2654435761u;
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        skt_force_shape((sk_shape)shape);
+        for (size_t c = 0; c < sizeof offs / sizeof offs[0]; c++) {
+            for (int pairs = 0; pairs < 2; pairs++) {
+                cl_mem k = skt_buf_new(sizeof keys), v = skt_buf_new(sizeof vals);
+                cl_mem o = skt_buf_new(sizeof offs[c]);
+                skt_buf_upload(k, 0, keys, sizeof keys);
+                skt_buf_upload(v, 0, vals, sizeof vals);
+                const uint32_t good[3] = {0, 5, 20};
+                cl_mem g = skt_buf_new(sizeof good), gk = skt_buf_new(sizeof keys);
+                skt_buf_upload(g, 0, good, sizeof good);
+                skt_buf_upload(gk, 0, keys, sizeof keys);
+                sk_segments gseg = {NULL, 0, g, SK_UINT32, 3};
+                SKT_OK(sk_segsort_keys(skt_ctx, SK_UINT32, gk, &gseg, N, SK_ASCENDING));
+                skt_buf_free(g);
+                skt_buf_free(gk);
+                skt_buf_upload(o, 0, offs[c], sizeof offs[c]);
+                sk_segments seg = {NULL, 0, o, SK_UINT32, 3};
+                sk_status st = pairs ? sk_segsort_pairs(skt_ctx, SK_UINT32, 4, k, v, &seg, N,
+                                                        SK_ASCENDING)
+                                     : sk_segsort_keys(skt_ctx, SK_UINT32, k, &seg, N,
+                                                       SK_ASCENDING);
+                SKT_EXPECT_STATUS(st, SK_E_INVALID_ARG);
+                uint32_t kb[N], vb[N];
+                skt_buf_download(k, 0, kb, sizeof kb);
+                skt_buf_download(v, 0, vb, sizeof vb);
+                cr_assert(memcmp(kb, keys, sizeof kb) == 0 && memcmp(vb, vals, sizeof vb) == 0,
+                          "%s shape, offsets %u %u %u, %s: changed on a refused call",
+                          skt_shape_name((sk_shape)shape), offs[c][0], offs[c][1], offs[c][2],
+                          pairs ? "pairs" : "keys");
+                skt_buf_free(k);
+                skt_buf_free(v);
+                skt_buf_free(o);
+            }
+        }
+    }
+}
