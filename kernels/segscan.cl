@@ -61,13 +61,14 @@ __kernel void sk_seg_offsets_to_flags(__global const SK_OFF_T *offsets, ulong co
 }
 
 /* totals[s] = the inclusive segmented scan at the last element of segment
- * s, or the identity for an empty segment. */
+ * s, or the identity for an empty segment; nothing when the offsets'
+ * check failed (*bad bit 0: sk_seg_check_offsets ran before). */
 __kernel void sk_seg_gather_totals(__global const SK_VAL_T *inclusive,
                                    __global const SK_OFF_T *offsets, ulong count, ulong n,
-                                   __global SK_VAL_T *totals)
+                                   __global SK_VAL_T *totals, __global const int *bad)
 {
     ulong s = get_global_id(0);
-    if (s >= count) return;
+    if (s >= count || (*bad & 1)) return;
     ulong begin = offsets[s];
     ulong end = s + 1 < count ? (ulong)offsets[s + 1] : n;
     totals[s] = end > begin ? inclusive[end - 1] : SK_VAL_IDENTITY;

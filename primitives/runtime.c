@@ -494,6 +494,35 @@ sk_status sk__profile_record(sk_context *ctx, cl_event ev)
     return SK_OK;
 }
 
+/* Recorded launch i's start and end on the device (ns). */
+static sk_status profile_times(sk_context *ctx, size_t i, cl_ulong *start, cl_ulong *end)
+{
+    sk_status st = SK_OK;
+    SK_CL_TRY(ctx, clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_START,
+                                           sizeof *start, start, NULL));
+    SK_CL_TRY(ctx, clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_END,
+                                           sizeof *end, end, NULL));
+out:
+    return st;
+}
+
+/* Under SCANKIT_LOG=1: each recorded launch's start and end from `first`
+ * (the record's earliest start), in launch order (SCANKIT_TRACE names
+ * them in the same order): where a span goes, and the device's idle gaps
+ * between launches. */
+static sk_status profile_log(sk_context *ctx, cl_ulong first)
+{
+    for (size_t i = 0; i < ctx->event_count; i++) {
+        cl_ulong s = 0, e = 0;
+        sk_status st = profile_times(ctx, i, &s, &e);
+        if (st != SK_OK) return st;
+        sk__log(ctx, "profile: launch %zu of %zu: %.1f .. %.1f us (%.1f us)", i + 1,
+                ctx->event_count, (double)(s - first) * 1e-3, (double)(e - first) * 1e-3,
+                (double)(e - s) * 1e-3);
+    }
+    return SK_OK;
+}
+
 sk_status sk_context_profile_take(sk_context *ctx, double *seconds, unsigned long *launches)
 {
     if (!ctx || !seconds) return SK_E_INVALID_ARG;
@@ -505,14 +534,12 @@ sk_status sk_context_profile_take(sk_context *ctx, double *seconds, unsigned lon
     SK_CL_TRY(ctx, clWaitForEvents((cl_uint)ctx->event_count, ctx->events));
     for (size_t i = 0; i < ctx->event_count; i++) {
         cl_ulong s = 0, e = 0;
-        SK_CL_TRY(ctx, clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_START,
-                                               sizeof s, &s, NULL));
-        SK_CL_TRY(ctx, clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_END,
-                                               sizeof e, &e, NULL));
+        SK_TRY(profile_times(ctx, i, &s, &e));
         if (i == 0 || s < first) first = s;
         if (e > last) last = e;
     }
     *seconds = (double)(last - first) * 1e-9;
+    if (ctx->log) SK_TRY(profile_log(ctx, first));
 out:
     profile_clear(ctx);
     return st;

@@ -29,6 +29,7 @@
 /* Scratch buffers of this file (sk__scratch_get). */
 SK_SCRATCH_ID(seg_inclusive, "segmented scan: inclusive scan for totals");
 SK_SCRATCH_ID(seg_flags, "segmented scan: head flags from offsets");
+SK_SCRATCH_ID(seg_verdict, "segment totals by offsets: the offsets' check, read at the end");
 const sk__scratch_id sk__seg_small = {"segmented scan: counts, checks, chunk partials", false};
 
 enum seg_mode { SEG_INCLUSIVE, SEG_EXCLUSIVE, SEG_TOTALS };
@@ -229,20 +230,39 @@ sk_status sk__segments_offsets_verdict(sk_context *ctx, cl_int bad, size_t n)
                     "(offsets[0] must be 0, non-decreasing, none above n)", n);
 }
 
-/* Checks the offsets on the device (blocking read of one int); *empty
- * (unless NULL): whether a segment is empty. */
-static sk_status check_offsets(seg_job *j, const sk__program *prog, bool *empty)
+/* Enqueues the offsets' check into a word of scratch, zeroed first
+ * (*word: sk_seg_check_offsets' bits). */
+static sk_status enqueue_check(seg_job *j, const sk__program *prog, cl_mem *word)
 {
-    sk_context *ctx = j->ctx;
-    cl_mem bad_mem = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(j->ctx, &seg_verdict, sizeof(cl_int), word));
+    SK_TRY(sk__fill_zero(j->ctx, *word, sizeof(cl_int)));
+    st = launch_offsets(j, prog, K_CHECK_OFFSETS, *word);
+out:
+    return st;
+}
+
+/* Reads the check's word back (blocking): the verdict, and *empty
+ * (unless NULL): whether a segment is empty. */
+static sk_status read_check(seg_job *j, cl_mem word, bool *empty)
+{
     cl_int bad = 0;
     sk_status st = SK_OK;
-    SK_TRY(sk__scratch_get(ctx, &sk__seg_small, sizeof bad, &bad_mem));
-    SK_TRY(sk__write(ctx, bad_mem, false, 0, sizeof bad, &bad));
-    SK_TRY(launch_offsets(j, prog, K_CHECK_OFFSETS, bad_mem));
-    SK_TRY(sk__read(ctx, bad_mem, true, 0, sizeof bad, &bad));
+    SK_TRY(sk__read(j->ctx, word, true, 0, sizeof bad, &bad));
     if (empty) *empty = (bad & 2) != 0;
-    st = sk__segments_offsets_verdict(ctx, bad, j->n);
+    st = sk__segments_offsets_verdict(j->ctx, bad, j->n);
+out:
+    return st;
+}
+
+/* Checks the offsets on the device, waiting for the verdict; *empty as
+ * read_check's. */
+static sk_status check_offsets(seg_job *j, const sk__program *prog, bool *empty)
+{
+    cl_mem word = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(enqueue_check(j, prog, &word));
+    st = read_check(j, word, empty);
 out:
     return st;
 }
@@ -277,14 +297,16 @@ out:
     return st;
 }
 
-/* totals[s] for every segment from the inclusive scan in `inclusive`. */
-static sk_status gather_totals(seg_job *j, const sk__program *prog, cl_mem inclusive)
+/* totals[s] for every segment from the inclusive scan in `inclusive`,
+ * unless the offsets' check word `bad` has bit 0. */
+static sk_status gather_totals(seg_job *j, const sk__program *prog, cl_mem inclusive, cl_mem bad)
 {
     sk__args a;
     sk__args_init(&a, j->ctx, prog, K_GATHER_TOTALS);
     sk__arg_mem(&a, inclusive);
     arg_offsets(&a, j);
     sk__arg_mem(&a, j->dst);
+    sk__arg_mem(&a, bad);
     return sk__args_launch_each(&a, j->seg->count);
 }
 
@@ -392,20 +414,24 @@ out:
 
 /* Totals by offsets. Without empty segments, segment k's head is the
  * (k + 1)-th: from the tuning's size on, the totals by the head flags
- * derived from the offsets, each stored at its segment's end. Otherwise
- * the inclusive segmented scan into scratch, then one gather per segment
- * (empty segments get the identity). */
+ * derived from the offsets, each stored at its segment's end (the
+ * offsets' check read back first: it says whether a segment is empty).
+ * Otherwise the inclusive segmented scan into scratch, then one gather per
+ * segment (empty segments get the identity) that stores nothing when the
+ * check, enqueued before and read back once at the end, failed: no wait
+ * between the launches, the totals untouched on bad offsets. */
 static sk_status totals_by_offsets(seg_job *j, size_t *segments)
 {
     sk_context *ctx = j->ctx;
     const sk__program *prog = NULL;
-    cl_mem totals = j->dst, inclusive = NULL;
+    cl_mem totals = j->dst, inclusive = NULL, word = NULL;
     bool empty = false;
     sk_status st = SK_OK;
     SK_TRY(seg_program(j, &prog));
-    SK_TRY(check_offsets(j, prog, &empty));
-    bool at_ends = !empty && j->n >= sk__tuning_for(ctx, SK_FAMILY_SCAN, j->m->size)
-                                             .seg_totals_at_ends_from;
+    SK_TRY(enqueue_check(j, prog, &word));
+    bool waited = j->n >= sk__tuning_for(ctx, SK_FAMILY_SCAN, j->m->size).seg_totals_at_ends_from;
+    if (waited) SK_TRY(read_check(j, word, &empty));
+    bool at_ends = waited && !empty;
     if (j->n && at_ends) {
         SK_TRY(offsets_to_flags(j, prog));
         SK_TRY(totals_by_flags(j, NULL, false));
@@ -418,8 +444,11 @@ static sk_status totals_by_offsets(seg_job *j, size_t *segments)
         SK_TRY(st);
     }
     if (j->seg->count && !(j->n && at_ends))
-        SK_TRY(gather_totals(j, prog, inclusive ? inclusive : totals));
-    SK_CL_TRY(ctx, clFinish(ctx->queue));
+        SK_TRY(gather_totals(j, prog, inclusive ? inclusive : totals, word));
+    if (waited)
+        SK_CL_TRY(ctx, clFinish(ctx->queue));
+    else
+        SK_TRY(read_check(j, word, NULL));
     if (segments) *segments = j->seg->count;
 out:
     return st;

@@ -489,3 +489,48 @@ Test(trace_env, scankit_trace_1_should_write_one_line_per_launch_to_stderr)
     cr_assert_eq(lines, launches, "%lu stderr lines for %lu launches", lines, launches);
     cr_assert(saw_n, "no trace line mentions n=77777");
 }
+
+static void log_stderr_init(void)
+{
+    setenv("SCANKIT_LOG", "1", 1);
+    cr_redirect_stderr();
+    skt_ctx_open();
+    unsetenv("SCANKIT_LOG");
+}
+
+TestSuite(log_env, .init = log_stderr_init, .fini = skt_ctx_close, .timeout = 120);
+
+/* With profiling on, SCANKIT_LOG=1 makes sk_context_profile_take log
+ * every launch it read, once each, in launch order, each start no later
+ * than its end. */
+Test(log_env, scankit_log_1_should_log_each_profiled_launch_once_in_order)
+{
+    skt_set_param(SK_PARAM_PROFILE, 1);
+    skt_check_small_scan(skt_ctx, 77777, SK_OP_ADD);
+    skt_check_small_scan(skt_ctx, 5003, SK_OP_MAX);
+    unsigned long launches = 0;
+    double secs = 0;
+    SKT_OK(sk_context_profile_take(skt_ctx, &secs, &launches));
+    fflush(stderr);
+    FILE *f = cr_get_redirected_stderr();
+    cr_assert_not_null(f);
+    cr_assert_gt(launches, 1, "two scans: %lu launches", launches);
+    char *line = NULL;
+    size_t cap = 0;
+    unsigned long next = 1;
+    while (getline(&line, &cap, f) != -1) {
+        unsigned long i = 0, of = 0;
+        double start = 0, end = 0, took = 0;
+        const char *p = strstr(line, "profile: launch ");
+        if (!p) continue;
+        int got = sscanf(p, "profile: launch %lu of %lu: %lf .. %lf us (%lf us)", &i, &of,
+                         &start, &end, &took);
+        cr_assert_eq(got, 5, "unreadable line: %s", line);
+        cr_assert_eq(i, next, "launch %lu logged where %lu was due", i, next);
+        cr_assert_eq(of, launches, "%lu launches in the line, %lu taken", of, launches);
+        cr_assert(start >= 0 && start <= end, "launch %lu: %f .. %f us", i, start, end);
+        next++;
+    }
+    free(line);
+    cr_assert_eq(next - 1, launches, "%lu launches logged, %lu taken", next - 1, launches);
+}

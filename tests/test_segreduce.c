@@ -382,7 +382,32 @@ static sk_segments offsets_seg(bad_env *e, const void *off, sk_type t, size_t co
     return (sk_segments){NULL, 0, e->offs, t, count};
 }
 
-/* Each shape, default tiles. */
+/* Every kind of bad offsets rejected by every entry point. */
+static void expect_bad_offsets_rejected(bad_env *e)
+{
+    uint32_t unsorted[4] = {0, 10, 5, 20}, nonzero[3] = {1, 5, 9}, above[3] = {0, 5, 65};
+    uint64_t unsorted64[3] = {0, 40, 39}, above64[2] = {0, ((uint64_t)1 << 32) + 3};
+    sk_segments s = offsets_seg(e, unsorted, SK_UINT32, 4);
+    expect_rejected(e, &s, BAD_N, e->src, e->dst, "offsets not sorted");
+    s = offsets_seg(e, nonzero, SK_UINT32, 3);
+    expect_rejected(e, &s, BAD_N, e->src, e->dst, "offsets[0] != 0");
+    s = offsets_seg(e, above, SK_UINT32, 3);
+    expect_rejected(e, &s, BAD_N, e->src, e->dst, "an offset above n");
+    s = offsets_seg(e, unsorted64, SK_UINT64, 3);
+    expect_rejected(e, &s, BAD_N, e->src, e->dst, "uint64 offsets not sorted");
+    s = offsets_seg(e, above64, SK_UINT64, 2);
+    expect_rejected(e, &s, BAD_N, e->src, e->dst, "a uint64 offset above 2^32");
+    s = offsets_seg(e, above, SK_UINT32, 0);
+    expect_rejected(e, &s, BAD_N, e->src, e->dst, "no offsets for n > 0");
+    s = offsets_seg(e, above, SK_UINT32, 3);
+    s.offset_type = SK_INT32;
+    expect_rejected(e, &s, BAD_N, e->src, e->dst, "offset_type int32");
+}
+
+/* Each shape, default tiles; segment totals both ways: below the size
+ * where they go to segment ends the offsets' verdict is read after the
+ * gather was enqueued (which must then store nothing), from it before
+ * ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM, this test's process only). */
 ParameterizedTestParameters(segscan_errors, bad_offsets_should_be_rejected_without_writing)
 {
     return skt_cases((skt_axes){.shapes = SKT_BOTH_SHAPES}, NULL);
@@ -394,23 +419,13 @@ ParameterizedTest(skt_case *c, segscan_errors, bad_offsets_should_be_rejected_wi
     skt_case_begin(c);
     bad_open(&e);
     apply_cfg(case_cfg(c));
-    uint32_t unsorted[4] = {0, 10, 5, 20}, nonzero[3] = {1, 5, 9}, above[3] = {0, 5, 65};
-    uint64_t unsorted64[3] = {0, 40, 39}, above64[2] = {0, ((uint64_t)1 << 32) + 3};
-    sk_segments s = offsets_seg(&e, unsorted, SK_UINT32, 4);
-    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "offsets not sorted");
-    s = offsets_seg(&e, nonzero, SK_UINT32, 3);
-    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "offsets[0] != 0");
-    s = offsets_seg(&e, above, SK_UINT32, 3);
-    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "an offset above n");
-    s = offsets_seg(&e, unsorted64, SK_UINT64, 3);
-    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "uint64 offsets not sorted");
-    s = offsets_seg(&e, above64, SK_UINT64, 2);
-    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "a uint64 offset above 2^32");
-    s = offsets_seg(&e, above, SK_UINT32, 0);
-    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "no offsets for n > 0");
-    s = offsets_seg(&e, above, SK_UINT32, 3);
-    s.offset_type = SK_INT32;
-    expect_rejected(&e, &s, BAD_N, e.src, e.dst, "offset_type int32");
+    for (int at_ends = 0; at_ends < 2; at_ends++) {
+        if (at_ends)
+            cr_assert_eq(setenv("SCANKIT_SEG_TOTALS_AT_ENDS_FROM", "1", 1), 0);
+        else
+            cr_assert_eq(unsetenv("SCANKIT_SEG_TOTALS_AT_ENDS_FROM"), 0);
+        expect_bad_offsets_rejected(&e);
+    }
     bad_close(&e);
 }
 

@@ -456,7 +456,9 @@ SK_API sk_status sk_param_bounds(const sk_context *ctx, sk_param param, long *mi
  *  With SK_PARAM_PROFILE set: waits for the launches recorded since the last
  *  take, and sets *device_seconds to the span from the first one's start to
  *  the last one's end on the device (profiling events); *launches to their
- *  number (may be NULL). Clears the record.
+ *  number (may be NULL). Clears the record. With $SCANKIT_LOG=1 it also
+ *  logs each launch's start and end (from the first start) on stderr, in
+ *  launch order.
  *  @return SK_OK, SK_E_INVALID_ARG or SK_E_CL. */
 SK_API sk_status sk_context_profile_take(sk_context *ctx, double *device_seconds,
                                          unsigned long *launches);
@@ -1677,7 +1679,10 @@ SK_API sk_status sk_segscan_exclusive_monoid(sk_context *ctx, const sk_monoid *m
  *  identity. *segments (may be NULL) gets the number of segments: the
  *  number of heads for flags, seg->count for offsets. `totals` must hold n
  *  elements for flags (at most n segments), seg->count for offsets. Blocks
- *  until done.
+ *  until done. Offsets are checked on the device before anything is
+ *  written; below 2^25 elements the check's verdict is read once at the
+ *  end (the totals' kernel stores nothing on bad offsets), from 2^25
+ *  before the other launches.
  *  @return as sk_segscan_inclusive(). */
 SK_API sk_status sk_segreduce(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
                               const sk_segments *seg, cl_mem totals, size_t *segments,
