@@ -5,7 +5,8 @@
  * SK_VAL_T, SK_VAL_IDENTITY and SK_VAL_COMBINE (an expression of a and b).
  *
  * With SK_OFF_T (uint or ulong): turn segment offsets into head flags,
- * check offsets, and gather one total per segment.
+ * check offsets, and gather one total per segment; with SK_SEG_GROUPS too
+ * (and the GPU blocks), each segment's total by a work-group of its own.
  *
  * With SK_FLAG_T (uchar or uint): the CPU shape's segmented scan, one work-item per chunk of
  * `chunk` elements (with SK_BY_KEY the "flags" are keys, SK_FLAG_T their
@@ -246,3 +247,61 @@ __kernel void sk_seg_chunk_totals(__global const SK_VAL_T *src, __global const S
 }
 
 #endif /* SK_FLAG_T */
+
+#if defined(SK_SEG_GROUPS)
+/* ---- segment totals by a work-group per segment (GPU shape) ----------------
+ * With SK_OFF_T, SK_VAL_COMBINE and the GPU blocks (block.cl, tile.cl:
+ * SK_WG, SK_ITEMS): work-group g totals segments g, g + groups, ... Each
+ * tile of a segment's elements goes into local memory striped (coalesced),
+ * each work-item combines its SK_ITEMS elements in blocked order, the
+ * work-group combines the work-items' results in local-id order, and the
+ * tiles' results combine in order: a fixed association that depends on
+ * positions only, and operands never swap. Past the segment's end a tile
+ * holds the identity. */
+
+SK_VAL_T sk_op(SK_VAL_T a, SK_VAL_T b) { return SK_VAL_COMBINE; }
+SK_DEFINE_WG_REDUCE(sk_seg_wg_reduce, SK_VAL_T, sk_op)
+SK_DEFINE_TILE_IO(sk_seg_tile, SK_VAL_T)
+
+/* The combination of src[lo .. hi), in order. */
+SK_VAL_T sk_seg_group_total(__global const SK_VAL_T *src, ulong lo, ulong hi,
+                            __local SK_VAL_T *lds, __local SK_VAL_T *s)
+{
+    uint lid = get_local_id(0);
+    SK_VAL_T acc = SK_VAL_IDENTITY;
+    for (ulong base = lo; base < hi; base += SK_TILE) {
+        for (uint k = 0; k < SK_ITEMS; k++) {
+            uint j = k * SK_WG + lid;
+            SK_VAL_T v = SK_VAL_IDENTITY;
+            if (base + j < hi) v = src[base + j];
+            lds[SK_TILE_POS(j)] = v;
+        }
+        SK_BARRIER();
+        SK_VAL_T x[SK_ITEMS];
+        sk_seg_tile_to_blocked(lds, x);
+        SK_VAL_T part = x[0];
+        for (uint k = 1; k < SK_ITEMS; k++) part = sk_op(part, x[k]);
+        /* (its barriers also keep the next tile's stores after these reads) */
+        acc = sk_op(acc, sk_seg_wg_reduce(part, s));
+    }
+    return acc;
+}
+
+/* totals[s] for every segment s; nothing when the offsets' check failed
+ * (*bad bit 0: sk_seg_check_offsets ran before). */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_seg_reduce_groups(__global const SK_VAL_T *src, __global const SK_OFF_T *offsets,
+                          ulong count, ulong n, __global SK_VAL_T *totals,
+                          __global const int *bad)
+{
+    __local SK_VAL_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
+    __local SK_VAL_T s[SK_WG];
+    if (*bad & 1) return; /* the same for the whole work-group */
+    for (ulong seg = get_group_id(0); seg < count; seg += get_num_groups(0)) {
+        ulong lo = offsets[seg];
+        ulong hi = seg + 1 < count ? (ulong)offsets[seg + 1] : n;
+        SK_VAL_T total = sk_seg_group_total(src, lo, hi, lds, s);
+        if (get_local_id(0) == 0) totals[seg] = total;
+    }
+}
+#endif /* SK_SEG_GROUPS */

@@ -29,6 +29,10 @@
 /* Scratch buffers of this file (sk__scratch_get). */
 SK_SCRATCH_ID(seg_inclusive, "segmented scan: inclusive scan for totals");
 SK_SCRATCH_ID(seg_flags, "segmented scan: head flags from offsets");
+/* The most work-groups of a launch of sk_seg_reduce_groups (each takes
+ * segments in turns past it). */
+#define SEG_GROUPS_MAX ((size_t)1 << 20)
+
 SK_SCRATCH_ID(seg_verdict, "segment totals by offsets: the offsets' check, read at the end");
 const sk__scratch_id sk__seg_small = {"segmented scan: counts, checks, chunk partials", false};
 
@@ -284,6 +288,50 @@ out:
     return st;
 }
 
+/* ---- segment totals by a work-group per segment (GPU shape) ----------------------- */
+
+static const char *const group_kernels[] = {"sk_seg_reduce_groups"};
+
+/* The program of sk_seg_reduce_groups: the caller's monoid, the offsets'
+ * type and the GPU blocks for tiles of t's shape. */
+static sk_status group_program(seg_job *j, const sk__tuning *t, const sk__program **prog)
+{
+    sk__str s = {0};
+    sk__str_addf(&s, SK_FP64_PRAGMA);
+    add_monoid(&s, j->m, true);
+    sk__str_addf(&s, "#define SK_OFF_T %s\n#define SK_SEG_GROUPS 1\n#define SK_SHAPE_GPU 1\n"
+                     "#define SK_WG %zu\n#define SK_ITEMS %zu\n",
+                 j->seg->offset_type == SK_UINT32 ? "uint" : "ulong", t->wg_size, t->items);
+    sk__config_blocks(&s, true, false, NULL);
+    return sk__program_take(j->ctx, "segscan", sk__str_take(&s), group_kernels, 1, prog);
+}
+
+/* Whether segment totals by offsets take a work-group per segment: the GPU
+ * shape, segments of the tuning's average length or longer. */
+static bool takes_groups(const seg_job *j, const sk__tuning *t)
+{
+    return !cpu_shape(j) && j->seg->count && j->n / j->seg->count >= t->seg_groups_from;
+}
+
+/* totals[s] for every segment by sk_seg_reduce_groups, after the offsets'
+ * check into `bad` (which it reads first: nothing stored on bad offsets). */
+static sk_status totals_by_groups(seg_job *j, const sk__tuning *t, cl_mem bad)
+{
+    const sk__program *prog = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(group_program(j, t, &prog));
+    sk__args a;
+    sk__args_init(&a, j->ctx, prog, 0);
+    sk__arg_mem(&a, j->src);
+    arg_offsets(&a, j);
+    sk__arg_mem(&a, j->dst);
+    sk__arg_mem(&a, bad);
+    size_t groups = j->seg->count < SEG_GROUPS_MAX ? j->seg->count : SEG_GROUPS_MAX;
+    st = sk__args_launch(&a, groups * t->wg_size, t->wg_size);
+out:
+    return st;
+}
+
 /* Derives uint8 head flags from the offsets, which must check out first. */
 static sk_status offsets_to_flags(seg_job *j, const sk__program *prog)
 {
@@ -429,6 +477,13 @@ static sk_status totals_by_offsets(seg_job *j, size_t *segments)
     sk_status st = SK_OK;
     SK_TRY(seg_program(j, &prog));
     SK_TRY(enqueue_check(j, prog, &word));
+    sk__tuning groups = sk__tuning_for(ctx, SK_FAMILY_SEG_GROUPS, j->m->size);
+    if (takes_groups(j, &groups)) {
+        SK_TRY(totals_by_groups(j, &groups, word));
+        SK_TRY(read_check(j, word, NULL));
+        if (segments) *segments = j->seg->count;
+        return SK_OK;
+    }
     bool waited = j->n >= sk__tuning_for(ctx, SK_FAMILY_SCAN, j->m->size).seg_totals_at_ends_from;
     if (waited) SK_TRY(read_check(j, word, &empty));
     bool at_ends = waited && !empty;

@@ -198,6 +198,9 @@ typedef struct sk__tuning {
                                       take the single pass below this many elements */
     size_t seg_totals_at_ends_from; /* segment totals by offsets, no empty segment: from
                                        this many elements stored at segment ends */
+    size_t seg_groups_from;        /* GPU shape: segment totals by offsets whose segments
+                                      average at least this many elements, a work-group
+                                      per segment */
     size_t segsort_alone_from;     /* segmented sort: large segments of at least this many
                                       keys sorted alone, shorter ones in one batch */
 } sk__tuning;
@@ -336,6 +339,7 @@ typedef enum sk__family {
     SK_FAMILY_SEARCH,
     SK_FAMILY_SEGSORT,
     SK_FAMILY_TOPK,
+    SK_FAMILY_SEG_GROUPS, /* segment totals by offsets, a work-group per segment */
     SK_FAMILY_MERGE_SORT,
     SK_FAMILY_COUNT
 } sk__family;

@@ -67,6 +67,9 @@ typedef enum tune_key {
                                 from this many elements stored at each segment's end by
                                 the totals by head flags (below: the inclusive scan into
                                 scratch, then a gather) */
+    TUNE_SEG_GROUPS_FROM,    /* GPU shape: segment totals by offsets whose segments
+                                average at least this many elements, a work-group per
+                                segment (below: the segmented scan's paths) */
     TUNE_SORT_SKIP_FROM,     /* one-sweep radix sort: from this many keys the keys' bounds
                                 are read back and constant digits skipped (below: every
                                 digit swept, no wait for the device) */
@@ -91,6 +94,7 @@ typedef struct tune_row {
 /* Where the rows below were chosen. */
 #define SCAN_TILES "bench/NOTES-gpu.md: Scan tiles again, with the shuffle work-group scan"
 #define SEGSCAN_TILES "bench/NOTES-gpu.md: Segmented scan tiles"
+#define SEG_GROUPS "bench/results/nvidia-h200-segreduce/NOTE.md (tiles)"
 #define SEG_TILE "bench/NOTES-gpu.md: The segmented scan's own tile"
 #define CPU_RADIX "primitives/sort.c history; bench/NOTES-cpu.md: Radix sort (CPU shape)"
 #define CPU_SCAN "bench/bench_scan on the 2-core PoCL 3.1; no recorded table"
@@ -197,6 +201,12 @@ static const tune_row rows[] = {
     FAMILY_DEFAULT(SK_FAMILY_SEG_TILE, TUNE_ITEMS, 32, SEG_TILE),
     FAMILY_DEFAULT(SK_FAMILY_SEG_TILE_ONE_PASS, TUNE_WG, 32, SEG_TILE),
     FAMILY_DEFAULT(SK_FAMILY_SEG_TILE_ONE_PASS, TUNE_ITEMS, 32, SEG_TILE),
+    /* Segment totals by a work-group per segment: one warp. H200, segments
+     * of 1-2048 elements, 2^28 elements (2^24): 32 x 16 0.369 ms (0.047),
+     * 64 x 16 0.385 (0.046), 64 x 8 0.413, 32 x 32 0.430, 128 x 8 0.515,
+     * 128 x 4 0.638, 256 x 4 0.810 (0.072), 256 x 2 1.118. */
+    FAMILY_DEFAULT(SK_FAMILY_SEG_GROUPS, TUNE_WG, 32, SEG_GROUPS),
+    FAMILY_DEFAULT(SK_FAMILY_SEG_GROUPS, TUNE_ITEMS, 16, SEG_GROUPS),
     /* GPU shape, radix sort: 8-bit digits ranked by stable local splits of
      * two bits. H200, 2^28 uniform uint32: 4-bit digits with 1-bit splits
      * 39.7 ms, 4-bit with 2-bit splits 30.4, 8-bit with 1-bit splits 33.1,
@@ -305,6 +315,14 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
                             "a load): one pass 16-19% faster for reduce by key from 2^26, "
                             "4-12% slower for the encoding and segment totals"},
     /* On the CPU shape not measured: the GPU's crossing stands for both. */
+    /* A work-group (one warp, tiles of 512) per segment reads each segment
+     * once and stores its total, no flags, scan or gather (CUB's
+     * DeviceSegmentedReduce shape): 1.7x CUB at 2^28 on an H200 for
+     * segments of 1-2048 elements. Below about half a tile a segment leaves
+     * most of the warp's loads idle. An estimate, not a measured crossing
+     * ($SCANKIT_SEG_GROUPS_FROM overrides it; tests force it). */
+    [TUNE_SEG_GROUPS_FROM] = {256, "bench/results/nvidia-h200-segreduce/NOTE.md (a "
+                                   "work-group per segment; segments of 1-2048)"},
     [TUNE_SEG_TOTALS_AT_ENDS_FROM] = {(size_t)1 << 25,
                                       "bench/results/nvidia-h100-segtile/NOTE.md (segment "
                                       "totals at ends): 15% slower to 2^20, +5% at 2^24, "
@@ -374,8 +392,8 @@ static size_t clamp_size(size_t v, size_t lo, size_t hi)
  * UINT32_MAX), else the table's. For the entries measured by setting them
  * from outside: the look-back's spin bound ($SCANKIT_LB_SPIN, 0: wait
  * forever), top-k's narrowing ($SCANKIT_TOPK_NARROW_TILES), segment
- * totals at segment ends ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM; tests force
- * it). */
+ * totals at segment ends ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM) and by a
+ * work-group per segment ($SCANKIT_SEG_GROUPS_FROM; tests force both). */
 static unsigned long tune_env(const tune_query *q, const char *var, tune_key key)
 {
     const char *env = getenv(var);
@@ -441,6 +459,7 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.partition_one_pass_below = tune_size(&q, TUNE_PARTITION_ONE_PASS_BELOW);
     t.multiword_lb_below = tune_size(&q, TUNE_MULTIWORD_LB_BELOW);
     t.wide_lb_below = tune_size(&q, TUNE_WIDE_LB_BELOW);
+    t.seg_groups_from = tune_env(&q, "SCANKIT_SEG_GROUPS_FROM", TUNE_SEG_GROUPS_FROM);
     t.seg_totals_at_ends_from =
         tune_env(&q, "SCANKIT_SEG_TOTALS_AT_ENDS_FROM", TUNE_SEG_TOTALS_AT_ENDS_FROM);
     t.wg_scan_warps = tune(&q, TUNE_WG_SCAN_WARPS) != 0;

@@ -325,6 +325,47 @@ ParameterizedTest(skt_case *c, segreduce, matrix_monoid_over_several_lines_shoul
     mat2_reduce_sizes(c, 1, c->variant ? OFFS32 : FLAGS8);
 }
 
+/* Segment totals by a work-group per segment (the GPU shape's path for
+ * segments that average the tuning's length or more), forced for every
+ * segment here ($SCANKIT_SEG_GROUPS_FROM=1, this test's process only):
+ * default and small tiles, uint32 add by uint32 offsets and float64 (or
+ * int64) min by uint64 offsets over random segments (empty ones too),
+ * segments of one tile less, one tile and one more of the default tiles
+ * (32 x 16), and the 2x2 matrix product (operands never swapped). */
+ParameterizedTestParameters(segreduce, totals_by_a_work_group_per_segment)
+{
+    return skt_cases((skt_axes){.shapes = SKT_BIT(SK_SHAPE_GPU), .classes = 2}, NULL);
+}
+
+ParameterizedTest(skt_case *c, segreduce, totals_by_a_work_group_per_segment)
+{
+    static const size_t ns[] = {1, 2, 7, 1000, 3001, 40000};
+    static const size_t avg[] = {1, 2, 3, 100, 1000, 3000};
+    static const size_t edges[] = {511, 512, 513};
+    cr_assert_eq(setenv("SCANKIT_SEG_GROUPS_FROM", "1", 1), 0);
+    cfg k = case_cfg(c);
+    sk_type min_type = skt_has_fp64() ? SK_FLOAT64 : SK_INT64;
+    skt_case_begin(c);
+    apply_cfg(k);
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        segm s;
+        segm_random(&s, OFFS32, ns[i], avg[i]);
+        check_segreduce(SK_UINT32, SK_OP_ADD, &s, CFG_NAMES[k]);
+        check_mat2_reduce(0, &s, CFG_NAMES[k]);
+        segm_free(&s);
+        segm_random(&s, OFFS64, ns[i], avg[i]);
+        check_segreduce(min_type, SK_OP_MIN, &s, CFG_NAMES[k]);
+        segm_free(&s);
+    }
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        segm s;
+        segm_init(&s, OFFS32, 5 * edges[i] + 3, heads_every(5 * edges[i] + 3, edges[i]), 0);
+        check_segreduce(SK_UINT32, SK_OP_ADD, &s, CFG_NAMES[k]);
+        check_mat2_reduce(0, &s, CFG_NAMES[k]);
+        segm_free(&s);
+    }
+}
+
 /* ---- bad arguments: SK_E_INVALID_ARG, outputs untouched ------------------------------------- */
 
 #define BAD_N 64

@@ -1680,9 +1680,11 @@ SK_API sk_status sk_segscan_exclusive_monoid(sk_context *ctx, const sk_monoid *m
  *  number of heads for flags, seg->count for offsets. `totals` must hold n
  *  elements for flags (at most n segments), seg->count for offsets. Blocks
  *  until done. Offsets are checked on the device before anything is
- *  written; below 2^25 elements the check's verdict is read once at the
- *  end (the totals' kernel stores nothing on bad offsets), from 2^25
- *  before the other launches.
+ *  written. By offsets, the GPU shape totals segments that average 256
+ *  elements or more by a work-group each, reading the check's verdict
+ *  once at the end (the kernel stores nothing on bad offsets); shorter
+ *  segments go through the segmented scan, the verdict read at the end
+ *  below 2^25 elements and first from there.
  *  @return as sk_segscan_inclusive(). */
 SK_API sk_status sk_segreduce(sk_context *ctx, sk_type type, sk_op op, cl_mem src,
                               const sk_segments *seg, cl_mem totals, size_t *segments,
