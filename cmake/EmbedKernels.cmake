@@ -4,7 +4,8 @@
 # Script mode:  cmake -DOUT=file.c -DSOURCES="a.cl;b.cl" -P EmbedKernels.cmake
 # Each a.cl becomes `static const char src_a[]` (NUL-terminated), listed in
 # `const sk__embedded_source sk__sources[]` as {"a", src_a, length without
-# the NUL}, with `sk__source_count` entries (see primitives/sk_internal.h).
+# the NUL, "#include \"scankit/a.cl\"\n"}, with `sk__source_count` entries
+# (see primitives/sk_internal.h).
 
 function(sk_embed_one path out_var)
   get_filename_component(name "${path}" NAME_WE)
@@ -18,7 +19,9 @@ function(sk_embed_one path out_var)
   set(${out_var}
       "static const char src_${ident}[] = {\n    ${bytes}0x00};\n\n"
       PARENT_SCOPE)
-  set(${out_var}_entry "    {\"${name}\", src_${ident}, ${nbytes}},\n" PARENT_SCOPE)
+  set(${out_var}_entry
+      "    {\"${name}\", src_${ident}, ${nbytes}, \"#include \\\"scankit/${name}.cl\\\"\\n\"},\n"
+      PARENT_SCOPE)
 endfunction()
 
 if(CMAKE_SCRIPT_MODE_FILE)

@@ -4,8 +4,12 @@
  * (diskcache.c).
  *
  * A program is the generated configuration text (#define lines, typedefs)
- * followed by the embedded source of one kernel family. A disk cache entry
- * is named by a hash of its key (both texts, the build options, the device
+ * followed by the embedded source of one kernel family. A configuration
+ * names the shared sources it takes by include lines (`#include
+ * "scankit/block.cl"`), which the build replaces by their texts: the
+ * in-memory cache compares configurations of a few KiB, not of every
+ * source they take. A disk cache entry
+ * is named by a hash of its key (both texts, sources included, the build options, the device
  * name, device version, driver version and platform name) and holds that
  * key in full with a checksum, so a driver update, another device or a
  * damaged or misplaced file never yields a binary built for something else.
@@ -29,13 +33,43 @@ static const sk__embedded_source *find_source(const char *name)
 const char *sk__source_text(const char *name)
 {
     const sk__embedded_source *src = find_source(name);
-    return src ? src->text : NULL;
+    return src ? src->include : NULL;
 }
 
-void sk__str_add_source(sk__str *s, const char *name)
+void sk__str_add_source(sk__str *s, const char *name) { sk__str_add(s, sk__source_text(name)); }
+
+/* The source whose include line starts at `line`, else NULL. */
+static const sk__embedded_source *included_at(const char *line)
 {
-    sk__str_add(s, sk__source_text(name));
-    sk__str_add(s, "\n");
+    static const char head[] = "#include \"scankit/";
+    if (strncmp(line, head, sizeof head - 1) != 0) return NULL;
+    for (size_t i = 0; i < sk__source_count; i++) {
+        const char *inc = sk__sources[i].include;
+        if (strncmp(line, inc, strlen(inc)) == 0) return &sk__sources[i];
+    }
+    return NULL;
+}
+
+/* config with every include line of an embedded source replaced by that
+ * source's text and a newline (malloc'd; NULL when out of memory). */
+static char *expand_config(const char *config)
+{
+    sk__str s = {0};
+    const char *p = config;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) + 1 : strlen(p);
+        const sk__embedded_source *src = included_at(p);
+        if (src) {
+            sk__str_add(&s, src->text);
+            sk__str_add(&s, "\n");
+        } else {
+            sk__str_addf(&s, "%.*s", (int)len, p);
+        }
+        p += len;
+    }
+    if (!s.buf) sk__str_add(&s, "");
+    return sk__str_take(&s);
 }
 
 void sk__config_blocks(sk__str *s, bool gpu, bool warps, const sk__tuning *lookback)
@@ -204,11 +238,13 @@ static void failed_builds_free(sk_context *ctx)
     ctx->failed_build_next = 0;
 }
 
+/* Compiles `text` (config with its includes expanded) and src; a failure
+ * is remembered under config. */
 static sk_status compile_source(sk_context *ctx, const sk__embedded_source *src, const char *config,
-                                cl_program *out)
+                                const char *text, cl_program *out)
 {
-    const char *parts[2] = {config, src->text};
-    size_t lens[2] = {strlen(config), src->len};
+    const char *parts[2] = {text, src->text};
+    size_t lens[2] = {strlen(text), src->len};
     cl_int rc = CL_SUCCESS;
     cl_program p = clCreateProgramWithSource(ctx->context, 2, parts, lens, &rc);
     if (rc != CL_SUCCESS) return sk__fail_cl(ctx, rc, "clCreateProgramWithSource");
@@ -268,20 +304,23 @@ static sk_status build_program(sk_context *ctx, const sk__embedded_source *src, 
     const sk__failed_build *failed = failed_build_of(ctx, src, config);
     if (failed) return fail_again(ctx, src, failed);
     double t0 = now_seconds();
+    char *text = expand_config(config);
+    if (!text) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "program configuration");
     sk__disk_entry entry;
-    bool cached = sk__disk_entry_open(ctx, src, config, build_options, &entry);
+    bool cached = sk__disk_entry_open(ctx, src, text, build_options, &entry);
     sk_status st = SK_OK;
     if (cached && load_binary(ctx, &entry, out)) {
         ctx->build_stats.from_disk++;
         sk__log(ctx, "program cache: loaded %s", entry.path);
     } else {
-        st = compile_source(ctx, src, config, out);
+        st = compile_source(ctx, src, config, text, out);
         if (st == SK_OK) {
             ctx->build_stats.compiled++;
             if (cached) save_binary(ctx, &entry, *out);
         }
     }
     sk__disk_entry_close(&entry);
+    free(text);
     ctx->build_stats.seconds += now_seconds() - t0;
     return st;
 }

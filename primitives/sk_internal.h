@@ -63,6 +63,8 @@ typedef struct sk__embedded_source {
     const char *name;
     const char *text;
     size_t len;
+    const char *include; /* `#include "scankit/NAME.cl"` and a newline: the line
+                            that stands for the text in a configuration */
 } sk__embedded_source;
 
 extern const sk__embedded_source sk__sources[];
@@ -559,11 +561,14 @@ void sk__program_cache_trim(sk_context *ctx);
  * text is longer than SK_USER_CODE_MAX_BYTES; SK_OK otherwise (NULL too). */
 sk_status sk__check_user_code(sk_context *ctx, const char *what, const char *text);
 
-/* The text of kernels/<name>.cl, for configurations that include one
- * source in another; NULL if there is none. */
+/* What a configuration takes for kernels/<name>.cl where it includes one
+ * source in another: the line `#include "scankit/<name>.cl"`, which the
+ * build replaces by the source's text (program.c); NULL if there is none.
+ * (Configurations stay short: the in-memory cache compares them whole on
+ * every call.) */
 const char *sk__source_text(const char *name);
 
-/* Appends kernels/<name>.cl's text and a newline to a configuration. */
+/* Appends kernels/<name>.cl's include line to a configuration. */
 void sk__str_add_source(sk__str *s, const char *name);
 
 /* Appends to a configuration the shared kernel layers it needs, after its

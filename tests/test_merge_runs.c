@@ -569,7 +569,10 @@ static void check_path(runs_case *c, long rounds, bool merging)
  * SK_PARAM_MERGE_RUNS_ROUNDS decides, and the library's own choice: 100
  * runs of 8-bit keys (7 rounds, one radix pass), 3 runs of 64-bit keys (2
  * rounds, 8 passes), 5 runs by bits [4, 20) (3 rounds, 2 passes), small
- * tiles; 33 runs of 70000 int32 keys (6 rounds, 4 passes), default tiles. */
+ * tiles; 33 runs of 70000 int32 keys (6 rounds, 4 passes), default tiles.
+ * Runs of even lengths: the rounds count only runs with elements, so an
+ * empty run among random lengths (3 runs, one empty: one round) would
+ * change which path the counts above promise. */
 ParameterizedTestParameters(merge_runs, rounds_and_the_radix_sort_should_give_the_same_result)
 {
     skt_params ps = {NULL, 0};
@@ -597,7 +600,7 @@ ParameterizedTest(const skt_param *p, merge_runs,
         if (rows[i].default_tiles) skt_tiles_default();
         else skt_tiles_set(4, 2, 3, 1);
         runs_case c = {rows[i].t, rows[i].vs, (int)(i % 2), rows[i].begin, rows[i].end,
-                       rows[i].s.n, rows[i].s.runs, L_RANDOM, K_FEW_UNIQUE, ""};
+                       rows[i].s.n, rows[i].s.runs, L_EVEN, K_FEW_UNIQUE, ""};
         check_path(&c, 64, true);
         check_path(&c, 1, false);
         check_path(&c, 0, rows[i].auto_merges);

@@ -2110,7 +2110,10 @@ SK_API sk_status sk_context_build_stats(const sk_context *ctx, sk_build_stats *o
 /*! sk_launch_record :
  *  One kernel launch, as reported to a trace callback. struct_size is set
  *  by the library to the size of the struct it fills: a callback compiled
- *  against another version reads only the members below both sizes. */
+ *  against another version reads only the members below both sizes.
+ *  `options` names the library's shared kernel sources it takes by lines
+ *  `#include "scankit/NAME.cl"` (kernels/NAME.cl of this version), which
+ *  the build replaces by their text. */
 typedef struct sk_launch_record {
     size_t struct_size;
     const char *kernel;            /* kernel function name                  */
