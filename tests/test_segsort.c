@@ -36,8 +36,8 @@ TestSuite(segsort_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout 
 
 /* ---- inputs -------------------------------------------------------------------- */
 
-/* SEG_MIX: segments of up to 1116 keys (past a GPU tile of 256 x 4 only
- * for work-groups of 256 and up); SEG_MIX_LARGE: and a tenth of 1025 to
+/* SEG_MIX: segments of up to 1116 keys (past a GPU tile of 128 x 4, the
+ * default, and of 256 x 4); SEG_MIX_LARGE: and a tenth of 1025 to
  * 4024 keys, past the GPU shape's tile (each such case builds the radix
  * sort's programs too, so only some take it). */
 /* SEG_EDGES: lengths of 0, 1 and one off or on a power of two from 16 to
