@@ -147,7 +147,9 @@ __kernel void sk_segsort_put(__global SK_KEY_T *keys SK_SEG_VALS, __global const
 #endif
 }
 
-#ifdef SK_VAL_T
+/* By places (pairs, and keys narrower than the 4-byte places, which cannot
+ * ride as values of the radix sort): */
+
 /* Work-item e: seg[e] = the segment of place[e]. */
 __kernel void sk_segsort_segs(__global const SK_IDX_T *place, __global SK_IDX_T *seg,
                               __global const ulong *table, ulong segs, ulong m)
@@ -157,20 +159,27 @@ __kernel void sk_segsort_segs(__global const SK_IDX_T *place, __global SK_IDX_T 
     seg[e] = (SK_IDX_T)sk_seg_find(table, segs, (ulong)place[e]);
 }
 
-/* Work-item e: the key and value whose place in the batch was place[e]
- * (in segment seg[e]) into bk[e] and bv[e]. */
-__kernel void sk_segsort_pick(__global const SK_KEY_T *keys, __global const SK_VAL_T *vals,
+/* Work-item e: the key (and value) whose place in the batch was place[e]
+ * (in segment seg[e]) into bk[e] (and bv[e]). */
+__kernel void sk_segsort_pick(__global const SK_KEY_T *keys,
+#ifdef SK_VAL_T
+                              __global const SK_VAL_T *vals,
+#endif
                               __global const SK_IDX_T *seg, __global const SK_IDX_T *place,
-                              __global SK_KEY_T *bk, __global SK_VAL_T *bv,
+                              __global SK_KEY_T *bk,
+#ifdef SK_VAL_T
+                              __global SK_VAL_T *bv,
+#endif
                               __global const ulong *table, ulong m)
 {
     ulong e = get_global_id(0);
     if (e >= m) return;
     ulong from = sk_seg_home(table, (ulong)seg[e], (ulong)place[e]);
     bk[e] = keys[from];
+#ifdef SK_VAL_T
     bv[e] = vals[from];
-}
 #endif
+}
 
 /* ======================================================================= */
 #elif defined(SK_SHAPE_GPU)

@@ -139,21 +139,33 @@ static char *segsort_config(const segsort_plan *p, const segsort_req *r)
     return sk__str_take(&c);
 }
 
+/* Whether the batch carries places rather than segment numbers beside the
+ * keys: for pairs, and for keys narrower than 4 bytes, which cannot ride
+ * the sort by segment as its values (the radix sort's are 4 or 8 bytes). */
+static bool batch_by_place(const segsort_req *r)
+{
+    return r->sort.value_size != 0 || sk_type_size(r->sort.key_type) < 4;
+}
+
 /* The batch's program: by the key's and the value's widths alone (one
- * program for every 4-byte key type), the same for both shapes. */
+ * program for every key type of a width: keys move as their bits), the
+ * same for both shapes. */
 static sk_status open_batch_program(sk_context *ctx, const segsort_plan *p,
                                     const segsort_req *r, const sk__program **prog)
 {
+    static const char *const bits_type[9] = {[1] = "uchar", [2] = "ushort", [4] = "uint",
+                                              [8] = "ulong"};
     size_t ks = sk_type_size(r->sort.key_type), vs = r->sort.value_size;
     sk__str c = {0};
     sk__str_addf(&c, "#define SK_KEY_T %s\n#define SK_KEY_BITS %zu\n#define SK_KEY_KIND 0\n",
-                 ks == 8 ? "ulong" : "uint", 8 * ks);
+                 bits_type[ks], 8 * ks);
     sk__str_addf(&c, "#define SK_OFF_T ulong\n#define SK_SEG_INSERT %d\n", SEG_INSERT);
     if (vs) sk__str_addf(&c, "#define SK_VAL_T %s\n", vs == 8 ? "ulong" : "uint");
     sk__str_addf(&c, "#define SK_SEG_BATCH 1\n#define SK_IDX_T %s\n",
                  p->idx_size == 8 ? "ulong" : "uint");
     sk__str_add_source(&c, "sort_keys");
-    return sk__program_take(ctx, "segsort", sk__str_take(&c), batch_kernels, vs ? 4 : 2, prog);
+    return sk__program_take(ctx, "segsort", sk__str_take(&c), batch_kernels,
+                            batch_by_place(r) ? 4 : 2, prog);
 }
 
 /* Builds (or finds) the program; on the GPU shape lowers the work-group
@@ -367,7 +379,7 @@ static sk_status launch_batch(segsort_job *j, const seg_batch *b, unsigned k,
         if (mems[i]) sk__arg_mem(&a, mems[i]);
     if (with_segs) sk__arg_ulong(&a, "segs", b->segs);
     sk__arg_ulong(&a, "m", b->m);
-    if (k == K_GATHER) sk__arg_uint(&a, "by_place", j->r->sort.value_size != 0);
+    if (k == K_GATHER) sk__arg_uint(&a, "by_place", batch_by_place(j->r));
     return sk__args_launch_each(&a, b->m);
 }
 
@@ -394,10 +406,10 @@ out:
     return st;
 }
 
-/* The batch of pairs: sorted by key with its places, the places' segment
- * numbers found, the places sorted by them, then every key and value
- * picked by its place and put back. */
-static sk_status sort_batch_pairs(segsort_job *j, seg_batch *b, sort_req by_key)
+/* The batch by places (pairs, narrow keys): sorted by key with its
+ * places, the places' segment numbers found, the places sorted by them,
+ * then every key (and value) picked by its place and put back. */
+static sk_status sort_batch_places(segsort_job *j, seg_batch *b, sort_req by_key)
 {
     sk_context *ctx = j->ctx;
     size_t is = j->p.idx_size, vs = j->r->sort.value_size;
@@ -405,7 +417,7 @@ static sk_status sort_batch_pairs(segsort_job *j, seg_batch *b, sort_req by_key)
     sort_req by_seg = {it, is, b->m, SK_ASCENDING, 0, seg_bits(b->segs)};
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, &segsort_segs, b->m * is, &b->segs_of));
-    SK_TRY(sk__scratch_get(ctx, &segsort_values, b->m * vs, &b->values));
+    if (vs) SK_TRY(sk__scratch_get(ctx, &segsort_values, b->m * vs, &b->values));
     SK_TRY(sk__sort_run(ctx, &by_key, b->keys, b->tags));
     SK_TRY(launch_batch(j, b, K_SEGS, (cl_mem[]){b->tags, b->segs_of, b->table}, 3, true));
     SK_TRY(sk__sort_run(ctx, &by_seg, b->segs_of, b->tags));
@@ -434,7 +446,7 @@ static sk_status run_batch(segsort_job *j, const seg_span *spans, size_t segs)
     SK_TRY(sk__scratch_get(ctx, &segsort_keys, b.m * sk_type_size(s->key_type), &b.keys));
     SK_TRY(sk__scratch_get(ctx, &segsort_tags, b.m * j->p.idx_size, &b.tags));
     SK_TRY(launch_batch(j, &b, K_GATHER, (cl_mem[]){j->keys, b.table, b.keys, b.tags}, 4, true));
-    st = s->value_size ? sort_batch_pairs(j, &b, by_key) : sort_batch_keys(j, &b, by_key);
+    st = batch_by_place(j->r) ? sort_batch_places(j, &b, by_key) : sort_batch_keys(j, &b, by_key);
 out:
     return st;
 }

@@ -36,8 +36,8 @@ TestSuite(segsort_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout 
 
 /* ---- inputs -------------------------------------------------------------------- */
 
-/* SEG_MIX: segments of up to 1116 keys (past a GPU tile of 128 x 4, the
- * default, and of 256 x 4); SEG_MIX_LARGE: and a tenth of 1025 to
+/* SEG_MIX: segments of up to 1116 keys (past a GPU tile of 256 x 4 only
+ * for work-groups of 256 and up); SEG_MIX_LARGE: and a tenth of 1025 to
  * 4024 keys, past the GPU shape's tile (each such case builds the radix
  * sort's programs too, so only some take it). */
 /* SEG_EDGES: lengths of 0, 1 and one off or on a power of two from 16 to
@@ -335,6 +335,20 @@ Test(segsort, narrow_keys_match_the_reference)
 static void force_bounds(size_t big, size_t alone)
 {
     SKT_OK(sk__test_set_segsort_bounds(skt_ctx, big, alone));
+}
+
+/* Narrow keys through the large segments' batch (segments past 64 keys
+ * large, none sorted alone): the batch gathers and puts back keys of their
+ * own width, 1 and 2 bytes, keys alone and pairs. */
+Test(segsort, narrow_keys_in_the_batch_match_the_reference)
+{
+    force_bounds(64, NEVER);
+    seg_case c = {SK_UINT8, 0, 0, NULL, SK_UINT32, 0, 0, 0, 0, false, true};
+    check_kind(c, SEG_MIX, 3000, "uint8 keys, few unique, batch");
+    c = (seg_case){SK_INT16, 0, 0, NULL, SK_UINT64, 4, 1, 0, 0, false, false};
+    check_kind(c, SEG_MIX, 3000, "int16 pairs, descending, batch");
+    c = (seg_case){SK_FLOAT16, 0, 0, NULL, SK_UINT32, 8, 0, 0, 0, true, false};
+    check_kind(c, SEG_MIX, 3000, "float16 pairs of 8-byte values, batch");
 }
 
 /* Keys only (the batch carries segment numbers) and pairs (it carries
