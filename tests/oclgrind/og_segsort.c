@@ -13,7 +13,8 @@
  * configuration per shape makes segments past 16 keys large
  * (sk__test_set_segsort_bounds), so that the large segments' batch runs
  * (its gather, put, segment and pick kernels, around two radix sorts) on
- * two cases. The GPU one takes og_sort's tile of 8 x 3 keys. Several key types, both orders, keys alone
+ * four cases (the GPU shape's with 1- and 2-byte keys too, which the batch
+ * moves at their own width). The GPU one takes og_sort's tile of 8 x 3 keys. Several key types, both orders, keys alone
  * and pairs (values: the input indices), uint32 and uint64 offsets; each
  * result is checked against tests/ref/ref_segsort.c and the elements past
  * n must stay poisoned. Exit status: 0 when all results are right, 1 on a
@@ -31,7 +32,8 @@
  * writing constants (the results are right): a report not yet
  * understood.
  *
- * The CPU shape runs the 4-byte key cases only: with 8-byte keys
+ * The CPU shape runs the 4-byte key cases only (narrow keys there only in
+ * test_segsort): with 8-byte keys
  * Oclgrind 21.10's --uninitialized reports the merge sort's copy back
  * from scratch (values it has just merged there; the results are right),
  * a report not yet understood.
@@ -66,7 +68,7 @@ static const og_config configs[] = {
  * to 32. */
 #define LONG_SEGMENTS_CONFIG 1
 #define BATCH_BIG 16
-#define BATCH_CASES 2
+#define BATCH_CASES 4
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
 
@@ -79,6 +81,7 @@ typedef struct og_case {
 
 static const og_case cases[] = {
     {SK_UINT32, 0, 0, SK_UINT32}, {SK_FLOAT32, 4, 1, SK_UINT64},
+    {SK_UINT8, 0, 1, SK_UINT32},  {SK_INT16, 4, 0, SK_UINT64},
     {SK_INT64, 8, 0, SK_UINT32},  {SK_FLOAT64, 0, 1, SK_UINT64},
 };
 
