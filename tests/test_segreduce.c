@@ -445,10 +445,12 @@ static void expect_bad_offsets_rejected(bad_env *e)
     expect_rejected(e, &s, BAD_N, e->src, e->dst, "offset_type int32");
 }
 
-/* Each shape, default tiles; segment totals both ways: below the size
+/* Each shape, default tiles; segment totals every way: below the size
  * where they go to segment ends the offsets' verdict is read after the
  * gather was enqueued (which must then store nothing), from it before
- * ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM, this test's process only). */
+ * ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM), and (GPU shape) by a work-group per
+ * segment, read after that kernel ($SCANKIT_SEG_GROUPS_FROM; this test's
+ * process only). */
 ParameterizedTestParameters(segscan_errors, bad_offsets_should_be_rejected_without_writing)
 {
     return skt_cases((skt_axes){.shapes = SKT_BOTH_SHAPES}, NULL);
@@ -460,11 +462,11 @@ ParameterizedTest(skt_case *c, segscan_errors, bad_offsets_should_be_rejected_wi
     skt_case_begin(c);
     bad_open(&e);
     apply_cfg(case_cfg(c));
-    for (int at_ends = 0; at_ends < 2; at_ends++) {
-        if (at_ends)
-            cr_assert_eq(setenv("SCANKIT_SEG_TOTALS_AT_ENDS_FROM", "1", 1), 0);
-        else
-            cr_assert_eq(unsetenv("SCANKIT_SEG_TOTALS_AT_ENDS_FROM"), 0);
+    for (int path = 0; path < 3; path++) {
+        cr_assert_eq(unsetenv("SCANKIT_SEG_TOTALS_AT_ENDS_FROM"), 0);
+        cr_assert_eq(unsetenv("SCANKIT_SEG_GROUPS_FROM"), 0);
+        if (path == 1) cr_assert_eq(setenv("SCANKIT_SEG_TOTALS_AT_ENDS_FROM", "1", 1), 0);
+        if (path == 2) cr_assert_eq(setenv("SCANKIT_SEG_GROUPS_FROM", "1", 1), 0);
         expect_bad_offsets_rejected(&e);
     }
     bad_close(&e);
