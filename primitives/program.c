@@ -8,8 +8,8 @@
  * names the shared sources it takes by include lines (`#include
  * "scankit/block.cl"`), which the build replaces by their texts: the
  * in-memory cache compares configurations of a few KiB, not of every
- * source they take. A disk cache entry
- * is named by a hash of its key (both texts, sources included, the build options, the device
+ * source they take. A disk cache entry is named by a hash of its key (both
+ * texts, the included sources' too, the build options, the device
  * name, device version, driver version and platform name) and holds that
  * key in full with a checksum, so a driver update, another device or a
  * damaged or misplaced file never yields a binary built for something else.

@@ -318,15 +318,15 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
                             "bench/results/nvidia-h100-segtile/NOTE.md (one word, keys four "
                             "a load): one pass 16-19% faster for reduce by key from 2^26, "
                             "4-12% slower for the encoding and segment totals"},
-    /* On the CPU shape not measured: the GPU's crossing stands for both. */
     /* A work-group (one warp, tiles of 512) per segment reads each segment
      * once and stores its total, no flags, scan or gather (CUB's
-     * DeviceSegmentedReduce shape): 1.7x CUB at 2^28 on an H200 for
+     * DeviceSegmentedReduce shape): 1.6x CUB at 2^28 on an H200 for
      * segments of 1-2048 elements. Below about half a tile a segment leaves
      * most of the warp's loads idle. An estimate, not a measured crossing
      * ($SCANKIT_SEG_GROUPS_FROM overrides it; tests force it). */
     [TUNE_SEG_GROUPS_FROM] = {256, "bench/results/nvidia-h200-segreduce/NOTE.md (a "
                                    "work-group per segment; segments of 1-2048)"},
+    /* On the CPU shape not measured: the GPU's crossing stands for both. */
     [TUNE_SEG_TOTALS_AT_ENDS_FROM] = {(size_t)1 << 25,
                                       "bench/results/nvidia-h100-segtile/NOTE.md (segment "
                                       "totals at ends): 15% slower to 2^20, +5% at 2^24, "
