@@ -201,10 +201,12 @@ static const tune_row rows[] = {
     FAMILY_DEFAULT(SK_FAMILY_SEG_TILE, TUNE_ITEMS, 32, SEG_TILE),
     FAMILY_DEFAULT(SK_FAMILY_SEG_TILE_ONE_PASS, TUNE_WG, 32, SEG_TILE),
     FAMILY_DEFAULT(SK_FAMILY_SEG_TILE_ONE_PASS, TUNE_ITEMS, 32, SEG_TILE),
-    /* The segmented sort's tiles of short segments stay at 256 x 4 keys
-     * until the test suite has run on a GPU with 128 x 4, which measured
-     * 1-6% faster on an H200 (bench/results/nvidia-h200-segsort-wg/NOTE.md:
-     * its first test run there found the narrow keys' batch bug, fixed). */
+    /* The segmented sort's tiles of short segments (GPU shape: a tile is
+     * the work-group x 4 keys). H200, segments of 1-64 keys, 2^28 uint32
+     * keys (2^24): 128 4.78 ms (0.323), 64 4.86 (0.328), 256 4.94 (0.334),
+     * 512 4.94 (0.333); 2^16 128 0.037 ms, 256 0.039. */
+    FAMILY_DEFAULT(SK_FAMILY_SEGSORT, TUNE_WG, 128,
+                   "bench/results/nvidia-h200-segsort-wg/NOTE.md"),
     /* Segment totals by a work-group per segment: one warp. H200, segments
      * of 1-2048 elements, 2^28 elements (2^24): 32 x 16 0.369 ms (0.047),
      * 64 x 16 0.385 (0.046), 64 x 8 0.413, 32 x 32 0.430, 128 x 8 0.515,
