@@ -15,8 +15,8 @@
  *
  * sk_sort_count_digits counts every digit of the sort's bit range at once,
  * and the keys' AND and OR (which digits differ at all), in one read of the
- * keys; the host scans those counts (sk_scan_exclusive over all digits
- * back to back) into where each digit value starts. Then one launch per
+ * keys; its last work-group scans those counts (over all digits back to
+ * back) into where each digit value starts. Then one launch per
  * digit that differs: each work-group takes the next tile number from an
  * atomic counter, counts its tile's digits and publishes the counts, ranks
  * the tile's keys stably in local memory (by warp votes on NVIDIA GPUs,
@@ -38,9 +38,10 @@
 #define SK_OS_TILE_WORDS SK_PAD(SK_TILE)
 
 /* words[0 .. count) = 0 by every work-item of a launch: the digit counts
- * start from zero (sk_sort_zero), and the look-back state of each sweep
- * is zeroed as a side job of the launch before it (the digit count for
- * the first sweep, each sweep for the next: no launch of its own). By
+ * and their ticket start from zero (sk_sort_zero), and the look-back
+ * state of each sweep is zeroed as a side job of the launch before it (the
+ * digit count for the first sweep, each sweep for the next: no launch of
+ * its own). By
  * kernels rather than clEnqueueFillBuffer, whose stores Oclgrind's
  * uninitialised-value check does not see. */
 void sk_os_zero(__global uint *words, ulong count)
@@ -159,13 +160,48 @@ void sk_os_count_key(SK_KEY_T key, SK_KEY_T flip, uint digits, uint shift0, uint
     }
 }
 
-/* In one read of the keys: counts[p * SK_RADIX + d] += keys whose digit p
- * is d, for digits p < `digits`, digit p at bits shift0 + p * SK_RADIX_BITS
- * (the last one masked by last_mask), and partials[2g], partials[2g + 1] =
- * the AND and the OR of the transformed keys work-group g visits (which
- * digits differ at all, so which sweeps are needed). Grid-stride over
- * 16-byte vectors of keys, then the few keys past the last whole one;
- * local counts, then global atomics. */
+/* Digit counts per work-item in sk_os_scan_counts. */
+#define SK_OS_COUNTS_PER ((SK_MAX_DIGITS * SK_RADIX + SK_WG - 1) / SK_WG)
+
+/* Run by every work-group of sk_sort_count_digits once its counts are
+ * added: the last work-group to get there (the ticket counts[words],
+ * zeroed with the counts, gives each work-group its turn) turns counts[0 ..
+ * words) into their exclusive scan, back to back. It waits for no one, so
+ * it assumes nothing of the order work-groups run in; every access to the
+ * counts is atomic, as the other work-groups' additions are. */
+void sk_os_scan_counts(__global uint *counts, uint words, __local uint *last,
+                       __local uint *s)
+{
+    uint lid = get_local_id(0);
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) *last = atomic_inc(&counts[words]) == get_num_groups(0) - 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!*last) return;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    uint v[SK_OS_COUNTS_PER], sum = 0, total;
+    for (uint k = 0; k < SK_OS_COUNTS_PER; k++) {
+        uint i = lid * SK_OS_COUNTS_PER + k;
+        v[k] = i < words ? atomic_or(&counts[i], 0u) : 0u;
+        sum += v[k];
+    }
+    uint run = sk_wg_exclusive_sum(sum, s, &total);
+    for (uint k = 0; k < SK_OS_COUNTS_PER; k++) {
+        uint i = lid * SK_OS_COUNTS_PER + k;
+        if (i < words) atomic_xchg(&counts[i], run);
+        run += v[k];
+    }
+}
+
+/* In one read of the keys: counts[p * SK_RADIX + d] = where keys whose
+ * digit p is d start, for digits p < `digits`, digit p at bits shift0 + p *
+ * SK_RADIX_BITS (the last one masked by last_mask): the exclusive scan of
+ * every digit's counts back to back (counts[] and the ticket after them
+ * zeroed before). And partials[2g], partials[2g + 1] = the AND and the OR
+ * of the transformed keys work-group g visits (which digits differ at all,
+ * so which sweeps are needed). Grid-stride over 16-byte vectors of keys,
+ * then the few keys past the last whole one; local counts, then global
+ * atomics, then the last work-group's scan (sk_os_scan_counts). */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *counts,
                           __global SK_KEY_T *partials, ulong n, uint digits, uint shift0,
@@ -175,6 +211,7 @@ void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *counts,
     sk_os_zero(state, state_words);
     __local uint lh[SK_MAX_DIGITS * SK_RADIX];
     __local sk_bounds lb[SK_WG];
+    __local uint ls[2 * SK_WG], last;
     uint lid = get_local_id(0);
     for (uint d = lid; d < digits * SK_RADIX; d += SK_WG) lh[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -192,6 +229,7 @@ void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *counts,
     sk_wg_and_or(a, o, lb, partials);
     for (uint d = lid; d < digits * SK_RADIX; d += SK_WG)
         if (lh[d]) atomic_add(&counts[d], lh[d]);
+    sk_os_scan_counts(counts, digits * SK_RADIX, &last, ls);
 }
 
 /* Key k of this work-item (tile position j): into lk[], its entry into

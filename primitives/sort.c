@@ -17,8 +17,9 @@
  *      library's own scan: uint32 counts, uint64 from n = 2^32 on);
  *   3. a stable scatter from one buffer to the other.
  * On the GPU shape, sorts of fewer than 2^30 keys instead count every digit
- * in one read of the keys (scanned back to back with sk__scan_counts into
- * where each digit value starts) and then take one launch per digit
+ * in one read of the keys (scanned back to back, by the counting launch's
+ * last work-group, into where each digit value starts) and then take one
+ * launch per digit
  * (Onesweep, Adinets & Merrill 2022): each tile ranks its keys in local
  * memory and finds, by decoupled look-back over the tiles' published digit
  * counts, where its keys of each digit value go (kernels/sort.cl). Below
@@ -376,10 +377,11 @@ out:
 }
 
 /* One sweep per digit: counts every digit of the bit range and finds the
- * keys' AND and OR in one read of the keys, then scans the counts, back to
- * back, into where each digit value starts. The AND and OR are read back
- * unless every digit is to be swept (sweep_all): then nothing waits for
- * the device, and every bit counts as differing. */
+ * keys' AND and OR in one read of the keys; the launch's last work-group
+ * scans the counts, back to back, into where each digit value starts (a
+ * ticket word after the counts, zeroed with them, says which is last). The
+ * AND and OR are read back unless every digit is to be swept (sweep_all):
+ * then nothing waits for the device, and every bit counts as differing. */
 static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint64_t *or_out)
 {
     sk_context *ctx = j->ctx;
@@ -390,7 +392,7 @@ static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint6
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, &sort_aux, 2 * groups * j->p.key_size, &partials));
     SK_TRY(open_sweep_state(j));
-    SK_TRY(zero_words(j, j->hist, words));
+    SK_TRY(zero_words(j, j->hist, words + 1));
     sk__args a;
     sk__args_init(&a, ctx, j->p.prog, K_COUNT_DIGITS);
     sk__arg_mem(&a, keys);
@@ -404,7 +406,6 @@ static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint6
     sk__arg_mem(&a, j->state[0]);
     sk__arg_ulong(&a, "state_words", j->state_words);
     SK_TRY(launch(j, &a, groups));
-    SK_TRY(sk__scan_counts(ctx, SK_UINT32, j->hist, words));
     if (j->p.sweep_all) every_bit_differs(and_out, or_out);
     else st = reduce_bounds(j, partials, groups, and_out, or_out);
 out:
@@ -575,10 +576,11 @@ sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem v
                                                                         : j.p.radix_bits)) - 1};
     SK_TRY(open_program(ctx, &j.p, r));
     /* Histograms: per part and digit value (three steps), or per digit and
-     * digit value (one sweep per digit). */
+     * digit value and a ticket word (one sweep per digit). */
     size_t rows = j.p.onesweep ? div_up(key_types[r->key_type].bits, j.p.radix_bits) : j.p.parts;
     SK_TRY(sk__scratch_get(ctx, &sort_hist,
-                           (rows << j.p.radix_bits) * (j.p.wide ? 8 : 4), &j.hist));
+                           ((rows << j.p.radix_bits) + (j.p.onesweep ? 1 : 0)) * (j.p.wide ? 8 : 4),
+                           &j.hist));
     if (j.p.onesweep)
         SK_TRY(count_digits(&j, keys, &and_all, &or_all));
     else
