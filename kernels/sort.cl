@@ -37,13 +37,13 @@
  * work-item lid, item k at lid * SK_ITEMS + k, conflict-free). */
 #define SK_OS_TILE_WORDS SK_PAD(SK_TILE)
 
-/* words[0 .. count) = 0 by every work-item of a launch: the digit counts
- * and their ticket start from zero (sk_sort_zero), and the look-back
+/* words[0 .. count) = 0 by every work-item of a launch: the look-back
  * state of each sweep is zeroed as a side job of the launch before it (the
  * digit count for the first sweep, each sweep for the next: no launch of
- * its own). By
- * kernels rather than clEnqueueFillBuffer, whose stores Oclgrind's
- * uninitialised-value check does not see. */
+ * its own); the words the digit count gathers in (zero at rest), when
+ * they are new, by sk_sort_zero. By kernels rather than
+ * clEnqueueFillBuffer, whose stores Oclgrind's uninitialised-value check
+ * does not see. */
 void sk_os_zero(__global uint *words, ulong count)
 {
     for (ulong i = get_global_id(0); i < count; i += get_global_size(0)) words[i] = 0;
@@ -164,47 +164,53 @@ void sk_os_count_key(SK_KEY_T key, SK_KEY_T flip, uint digits, uint shift0, uint
 #define SK_OS_COUNTS_PER ((SK_MAX_DIGITS * SK_RADIX + SK_WG - 1) / SK_WG)
 
 /* Run by every work-group of sk_sort_count_digits once its counts are
- * added: the last work-group to get there (the ticket counts[words],
- * zeroed with the counts, gives each work-group its turn) turns counts[0 ..
- * words) into their exclusive scan, back to back. It waits for no one, so
- * it assumes nothing of the order work-groups run in; every access to the
- * counts is atomic, as the other work-groups' additions are. */
-void sk_os_scan_counts(__global uint *counts, uint words, __local uint *last,
-                       __local uint *s)
+ * added into acc[0 .. words): the last work-group to get there (the ticket
+ * acc[words] gives each work-group its turn) takes the counts, leaving
+ * acc[0 .. words] zero again for the next launch, and stores their
+ * exclusive scan, back to back, into starts[]. It waits for no one, so it
+ * assumes nothing of the order work-groups run in; every access to acc[]
+ * is atomic, as the other work-groups' additions are. Every work-group
+ * goes through the scan's barriers, the others with nothing in it: no
+ * barrier sits behind a branch (PoCL 3.1 lost the last work-group's
+ * stores behind an early return). */
+void sk_os_scan_counts(__global uint *acc, __global uint *starts, uint words,
+                       __local uint *last, __local uint *s)
 {
     uint lid = get_local_id(0);
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) *last = atomic_inc(&counts[words]) == get_num_groups(0) - 1;
+    if (lid == 0) *last = atomic_inc(&acc[words]) == get_num_groups(0) - 1;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (!*last) return;
+    bool is_last = *last != 0;
     mem_fence(CLK_GLOBAL_MEM_FENCE);
+    if (is_last && lid == 0) atomic_xchg(&acc[words], 0u);
     uint v[SK_OS_COUNTS_PER], sum = 0, total;
     for (uint k = 0; k < SK_OS_COUNTS_PER; k++) {
         uint i = lid * SK_OS_COUNTS_PER + k;
-        v[k] = i < words ? atomic_or(&counts[i], 0u) : 0u;
+        v[k] = is_last && i < words ? atomic_xchg(&acc[i], 0u) : 0u;
         sum += v[k];
     }
     uint run = sk_wg_exclusive_sum(sum, s, &total);
     for (uint k = 0; k < SK_OS_COUNTS_PER; k++) {
         uint i = lid * SK_OS_COUNTS_PER + k;
-        if (i < words) atomic_xchg(&counts[i], run);
+        if (is_last && i < words) starts[i] = run;
         run += v[k];
     }
 }
 
-/* In one read of the keys: counts[p * SK_RADIX + d] = where keys whose
+/* In one read of the keys: starts[p * SK_RADIX + d] = where keys whose
  * digit p is d start, for digits p < `digits`, digit p at bits shift0 + p *
  * SK_RADIX_BITS (the last one masked by last_mask): the exclusive scan of
- * every digit's counts back to back (counts[] and the ticket after them
- * zeroed before). And partials[2g], partials[2g + 1] = the AND and the OR
- * of the transformed keys work-group g visits (which digits differ at all,
- * so which sweeps are needed). Grid-stride over 16-byte vectors of keys,
- * then the few keys past the last whole one; local counts, then global
- * atomics, then the last work-group's scan (sk_os_scan_counts). */
+ * every digit's counts back to back, counted in acc[] (digits * SK_RADIX
+ * words and a ticket, zero before and after the launch). And partials[2g],
+ * partials[2g + 1] = the AND and the OR of the transformed keys work-group
+ * g visits (which digits differ at all, so which sweeps are needed).
+ * Grid-stride over 16-byte vectors of keys, then the few keys past the
+ * last whole one; local counts, then global atomics, then the last
+ * work-group's scan (sk_os_scan_counts). */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *counts,
-                          __global SK_KEY_T *partials, ulong n, uint digits, uint shift0,
+void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *starts,
+                          __global uint *acc, __global SK_KEY_T *partials, ulong n, uint digits, uint shift0,
                           uint last_mask, SK_KEY_T flip, __global uint *state,
                           ulong state_words)
 {
@@ -228,8 +234,8 @@ void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *counts,
         sk_os_count_key(keys[i], flip, digits, shift0, last_mask, &a, &o, lh);
     sk_wg_and_or(a, o, lb, partials);
     for (uint d = lid; d < digits * SK_RADIX; d += SK_WG)
-        if (lh[d]) atomic_add(&counts[d], lh[d]);
-    sk_os_scan_counts(counts, digits * SK_RADIX, &last, ls);
+        if (lh[d]) atomic_add(&acc[d], lh[d]);
+    sk_os_scan_counts(acc, starts, digits * SK_RADIX, &last, ls);
 }
 
 /* Key k of this work-item (tile position j): into lk[], its entry into

@@ -575,6 +575,7 @@ const sk__scratch_id sk__scratch_host = {"host-array input", true};
 const sk__scratch_id sk__scratch_host_values = {"host-array second input", true};
 const sk__scratch_id sk__scratch_host_out = {"host-array output", true};
 SK_SCRATCH_ID(lookback_state, "look-back state");
+SK_SCRATCH_ID(zero_at_rest, "words kernels leave zero (tickets, counters)");
 
 /* The entry of id, added empty when it has none; NULL when out of memory. */
 static sk__scratch *scratch_entry(sk_context *ctx, const sk__scratch_id *id)
@@ -869,6 +870,29 @@ sk_status sk__lookback_state(sk_context *ctx, size_t tiles, cl_mem *mem, cl_uint
     *epoch = ++ctx->lookback_epoch;
 out:
     return st;
+}
+
+sk_status sk__zero_at_rest(sk_context *ctx, size_t bytes, cl_mem *mem, size_t *dirty)
+{
+    sk_status st = SK_OK;
+    *dirty = bytes;
+    if (ctx->caller_scratch || ctx->measuring)
+        return sk__scratch_get(ctx, &zero_at_rest, bytes, mem);
+    sk__scratch *s = scratch_entry(ctx, &zero_at_rest);
+    if (!s) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "scratch for %s", zero_at_rest.what);
+    cl_mem had = s->mem;
+    size_t had_bytes = s->bytes;
+    SK_TRY(sk__scratch_get(ctx, &zero_at_rest, bytes, mem));
+    /* A new buffer (grown, or after sk_context_trim) holds garbage. */
+    if (*mem != had || s->bytes != had_bytes) ctx->zero_at_rest_known = false;
+    *dirty = ctx->zero_at_rest_known ? 0 : s->bytes;
+out:
+    return st;
+}
+
+void sk__zero_at_rest_zeroed(sk_context *ctx)
+{
+    if (!ctx->caller_scratch && !ctx->measuring) ctx->zero_at_rest_known = true;
 }
 
 /* Host-array forms: n elements of elem bytes copied into id's scratch.

@@ -267,6 +267,7 @@ struct sk_context {
                                       asks for again (runtime.c: caller_region) */
     cl_mem measure_stand_in;       /* what scratch requests get while measuring */
     cl_uint lookback_epoch;        /* of the last look-back launch (lookback.cl) */
+    bool zero_at_rest_known;       /* the own buffer of sk__zero_at_rest is zero */
 
     cl_event *events;              /* profiling record */
     size_t event_count, event_cap;
@@ -443,6 +444,18 @@ sk_status sk__lookback_state(sk_context *ctx, size_t tiles, cl_mem *mem, cl_uint
  * without epoch of a wide look-back code. */
 sk_status sk__lookback_state_zeroed(sk_context *ctx, size_t tiles, cl_mem *mem,
                                     cl_uint *epoch);
+
+/* Words that kernels leave zero (a last work-group's ticket, counters it
+ * reads and resets), at least `bytes`. *dirty: how many bytes of the
+ * buffer may hold anything now (0: none): a new buffer's, a region of the
+ * caller's scratch (which holds anything between calls), or measuring.
+ * The caller zeroes those by a kernel before they are read (Oclgrind's
+ * uninitialised-value check sees no fill's or write's stores there) and,
+ * once that kernel is enqueued, says so with sk__zero_at_rest_zeroed.
+ * Calls run one after another on the context's in-order queue, so one
+ * buffer serves them all. */
+sk_status sk__zero_at_rest(sk_context *ctx, size_t bytes, cl_mem *mem, size_t *dirty);
+void sk__zero_at_rest_zeroed(sk_context *ctx);
 
 /* ---- launch.c ---------------------------------------------------------------- */
 

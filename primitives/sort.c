@@ -350,6 +350,21 @@ static sk_status zero_words(sort_job *j, cl_mem mem, size_t count)
     return sk__args_launch(&a, groups * local, local);
 }
 
+/* The words the digit count gathers in, zero (sk__zero_at_rest): zeroed
+ * here only where they may hold anything. */
+static sk_status open_digit_counters(sort_job *j, size_t words, cl_mem *acc)
+{
+    size_t dirty = 0;
+    sk_status st = SK_OK;
+    SK_TRY(sk__zero_at_rest(j->ctx, words * sizeof(cl_uint), acc, &dirty));
+    if (dirty) {
+        SK_TRY(zero_words(j, *acc, dirty / sizeof(cl_uint)));
+        sk__zero_at_rest_zeroed(j->ctx);
+    }
+out:
+    return st;
+}
+
 /* One sweep per digit: the digits of the bit range, from begin_bit, each
  * rb bits wide but the last. */
 static unsigned sweep_digits(const sort_job *j)
@@ -377,26 +392,29 @@ out:
 }
 
 /* One sweep per digit: counts every digit of the bit range and finds the
- * keys' AND and OR in one read of the keys; the launch's last work-group
- * scans the counts, back to back, into where each digit value starts (a
- * ticket word after the counts, zeroed with them, says which is last). The
- * AND and OR are read back unless every digit is to be swept (sweep_all):
- * then nothing waits for the device, and every bit counts as differing. */
+ * keys' AND and OR in one launch, one read of the keys. The counts gather
+ * in words that are zero at rest (sk__zero_at_rest); the launch's last
+ * work-group (a ticket word after the counts says which) takes them,
+ * leaving the words zero, and scans them, back to back, into where each
+ * digit value starts. The AND and OR are read back unless every digit is
+ * to be swept (sweep_all): then nothing waits for the device, and every
+ * bit counts as differing. */
 static sk_status count_digits(sort_job *j, cl_mem keys, uint64_t *and_out, uint64_t *or_out)
 {
     sk_context *ctx = j->ctx;
     unsigned digits = sweep_digits(j);
     size_t words = (size_t)digits << j->p.radix_bits;
     size_t groups = j->p.parts < j->p.t.stride_groups ? j->p.parts : j->p.t.stride_groups;
-    cl_mem partials = NULL;
+    cl_mem partials = NULL, acc = NULL;
     sk_status st = SK_OK;
     SK_TRY(sk__scratch_get(ctx, &sort_aux, 2 * groups * j->p.key_size, &partials));
     SK_TRY(open_sweep_state(j));
-    SK_TRY(zero_words(j, j->hist, words + 1));
+    SK_TRY(open_digit_counters(j, words + 1, &acc));
     sk__args a;
     sk__args_init(&a, ctx, j->p.prog, K_COUNT_DIGITS);
     sk__arg_mem(&a, keys);
     sk__arg_mem(&a, j->hist);
+    sk__arg_mem(&a, acc);
     sk__arg_mem(&a, partials);
     sk__arg_ulong(&a, "n", j->r->n);
     sk__arg_uint(&a, "digits", digits);
@@ -576,11 +594,10 @@ sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem v
                                                                         : j.p.radix_bits)) - 1};
     SK_TRY(open_program(ctx, &j.p, r));
     /* Histograms: per part and digit value (three steps), or per digit and
-     * digit value and a ticket word (one sweep per digit). */
+     * digit value (one sweep per digit). */
     size_t rows = j.p.onesweep ? div_up(key_types[r->key_type].bits, j.p.radix_bits) : j.p.parts;
     SK_TRY(sk__scratch_get(ctx, &sort_hist,
-                           ((rows << j.p.radix_bits) + (j.p.onesweep ? 1 : 0)) * (j.p.wide ? 8 : 4),
-                           &j.hist));
+                           (rows << j.p.radix_bits) * (j.p.wide ? 8 : 4), &j.hist));
     if (j.p.onesweep)
         SK_TRY(count_digits(&j, keys, &and_all, &or_all));
     else

@@ -435,15 +435,17 @@ Test(segsort, short_segments_take_the_shapes_kernels_only_traced)
     }
 }
 
-/* The batch's launches: as many for 40 large segments as for 4. */
+/* The batch's launches: as many for 40 large segments as for 4 (after a
+ * first call, which may zero the radix sort's counting words once: sort.c,
+ * open_digit_counters). */
 Test(segsort, large_segments_take_as_many_launches_however_many_there_are_traced)
 {
     force_bounds(64, NEVER);
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
         int launches[2] = {0, 0};
         skt_force_shape((sk_shape)shape);
-        for (int i = 0; i < 2; i++) {
-            size_t count = i ? 40 : 4, n = 100 * count;
+        for (int i = -1; i < 2; i++) {
+            size_t count = i > 0 ? 40 : 4, n = 100 * count;
             uint32_t *k = skt_malloc(n * sizeof *k), *want = skt_malloc(n * sizeof *want);
             uint32_t offs[40];
             uint64_t offs64[40];
@@ -457,7 +459,7 @@ Test(segsort, large_segments_take_as_many_launches_however_many_there_are_traced
             SKT_OK(sk_context_set_trace(skt_ctx, note_launch, &t));
             SKT_OK(sk_segsort_keys_host(skt_ctx, SK_UINT32, k, &seg, n, SK_ASCENDING));
             SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
-            launches[i] = t.launches;
+            if (i >= 0) launches[i] = t.launches;
             cr_assert(strstr(t.kernels, "sk_segsort_gather") && strstr(t.kernels, "sk_segsort_put"),
                       "%s shape: launches '%s'", skt_shape_name((sk_shape)shape), t.kernels);
             skt_expect_elems(SK_UINT32, k, want, n, "traced batch");
