@@ -164,17 +164,19 @@ void sk_os_count_key(SK_KEY_T key, SK_KEY_T flip, uint digits, uint shift0, uint
 #define SK_OS_COUNTS_PER ((SK_MAX_DIGITS * SK_RADIX + SK_WG - 1) / SK_WG)
 
 /* Run by every work-group of sk_sort_count_digits once its counts are
- * added into acc[0 .. words): the last work-group to get there (the ticket
- * acc[words] gives each work-group its turn) takes the counts, leaving
- * acc[0 .. words] zero again for the next launch, and stores their
- * exclusive scan, back to back, into starts[]. It waits for no one, so it
- * assumes nothing of the order work-groups run in; every access to acc[]
- * is atomic, as the other work-groups' additions are. Every work-group
- * goes through the scan's barriers, the others with nothing in it: no
- * barrier sits behind a branch (PoCL 3.1 lost the last work-group's
- * stores behind an early return). */
-void sk_os_scan_counts(__global uint *acc, __global uint *starts, uint words,
-                       __local uint *last, __local uint *s)
+ * added into acc[0 .. words), `digits` rows of SK_RADIX: the last
+ * work-group to get there (the ticket acc[words] gives each work-group its
+ * turn) takes the counts, leaving acc[0 .. words] zero again for the next
+ * launch, and stores their exclusive scan, back to back, into starts[].
+ * OpenCL 1.2 orders no work-group's additions before another's ticket, so
+ * the last one reads the counts again until every row sums to n (each key
+ * adds one to each row): the additions of work-groups that took their
+ * tickets are under way, so it never waits on one that has not run. Every
+ * work-group goes through the same barriers, the others with nothing to
+ * read (PoCL 3.1 lost the last work-group's stores behind an early
+ * return). */
+void sk_os_scan_counts(__global uint *acc, __global uint *starts, uint words, uint digits,
+                       uint n, __local uint *last, __local uint *tot, __local uint *s)
 {
     uint lid = get_local_id(0);
     mem_fence(CLK_GLOBAL_MEM_FENCE);
@@ -182,12 +184,25 @@ void sk_os_scan_counts(__global uint *acc, __global uint *starts, uint words,
     if (lid == 0) *last = atomic_inc(&acc[words]) == get_num_groups(0) - 1;
     barrier(CLK_LOCAL_MEM_FENCE);
     bool is_last = *last != 0;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    if (is_last && lid == 0) atomic_xchg(&acc[words], 0u);
     uint v[SK_OS_COUNTS_PER], sum = 0, total;
+    for (;;) {
+        for (uint p = lid; p < SK_MAX_DIGITS; p += SK_WG) tot[p] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint k = 0; k < SK_OS_COUNTS_PER; k++) {
+            uint i = lid * SK_OS_COUNTS_PER + k;
+            v[k] = is_last && i < words ? atomic_or(&acc[i], 0u) : 0u;
+            if (v[k]) atomic_add(&tot[i / SK_RADIX], v[k]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        bool whole = true;
+        for (uint p = 0; p < digits; p++) whole = whole && tot[p] == n;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (!is_last || whole) break;
+    }
+    if (is_last && lid == 0) atomic_xchg(&acc[words], 0u);
     for (uint k = 0; k < SK_OS_COUNTS_PER; k++) {
         uint i = lid * SK_OS_COUNTS_PER + k;
-        v[k] = is_last && i < words ? atomic_xchg(&acc[i], 0u) : 0u;
+        if (is_last && i < words) atomic_xchg(&acc[i], 0u);
         sum += v[k];
     }
     uint run = sk_wg_exclusive_sum(sum, s, &total);
@@ -217,7 +232,7 @@ void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *starts,
     sk_os_zero(state, state_words);
     __local uint lh[SK_MAX_DIGITS * SK_RADIX];
     __local sk_bounds lb[SK_WG];
-    __local uint ls[2 * SK_WG], last;
+    __local uint ls[2 * SK_WG], ltot[SK_MAX_DIGITS], last;
     uint lid = get_local_id(0);
     for (uint d = lid; d < digits * SK_RADIX; d += SK_WG) lh[d] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -235,7 +250,7 @@ void sk_sort_count_digits(__global const SK_KEY_T *keys, __global uint *starts,
     sk_wg_and_or(a, o, lb, partials);
     for (uint d = lid; d < digits * SK_RADIX; d += SK_WG)
         if (lh[d]) atomic_add(&acc[d], lh[d]);
-    sk_os_scan_counts(acc, starts, digits * SK_RADIX, &last, ls);
+    sk_os_scan_counts(acc, starts, digits * SK_RADIX, digits, (uint)n, &last, ltot, ls);
 }
 
 /* Key k of this work-item (tile position j): into lk[], its entry into
