@@ -37,6 +37,10 @@
  * then every part writes its keys from its offsets (sk_topk_narrow: every
  * key at most the prefix, with its input index, into candidates;
  * sk_topk_scatter: the k selected into the outputs).
+ *
+ * Small sources with sorted output instead sort all their keys (with their
+ * input indices where values come out) by the radix sort and take the
+ * first k (sk_topk_number, sk_topk_gather).
  */
 
 #ifndef SK_KEY_T
@@ -289,4 +293,28 @@ void sk_topk_scatter(__global const SK_KEY_T *keys, __global const ulong *idx, u
     __local uint s[SK_TOPK_PART_SLOTS];
     sk_topk_put_part(keys, idx, indexed SK_VALS_IN_ARG, sel, parts, out_keys,
                      (__global ulong *)0 SK_VALS_OUT_ARG, n, np, chunk, flip, 0, s);
+}
+
+/* ---- top-k by a whole sort (topk.c: small sources, sorted output) --------- */
+
+/* all[i] = keys[i] and, where idx is given, idx[i] = i (the keys' input
+ * indices, the values the sort carries), i < n (one work-item each). By a
+ * kernel rather than clEnqueueCopyBuffer, whose stores Oclgrind's
+ * uninitialised-value check does not see. */
+__kernel void sk_topk_number(__global const SK_KEY_T *keys, __global SK_KEY_T *all,
+                             __global uint *idx, ulong n)
+{
+    ulong i = get_global_id(0);
+    if (i >= n) return;
+    all[i] = keys[i];
+    if (idx) idx[i] = (uint)i;
+}
+
+/* out_vals[j] = the value (SK_VALS 1) or input index (SK_VALS 2) of the
+ * j-th key after the sort, whose input index is idx[j], j < k (one
+ * work-item each). */
+__kernel void sk_topk_gather(__global const uint *idx SK_VALS_IN SK_VALS_OUT, ulong k)
+{
+    ulong j = get_global_id(0);
+    if (j < k) SK_PUT_VAL(j, idx[j]);
 }

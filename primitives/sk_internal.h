@@ -72,7 +72,7 @@ extern const size_t sk__source_count;
 
 /* ---- the program cache ---------------------------------------------------- */
 
-#define SK_MAX_KERNELS 8
+#define SK_MAX_KERNELS 12
 
 /* A built program and its kernels, in the order the requester named them. */
 typedef struct sk__program {
@@ -192,6 +192,8 @@ typedef struct sk__tuning {
     size_t segsort_cpu_tile;       /* segmented sort, CPU shape: longest merge-sorted segment */
     size_t topk_narrow_tiles;      /* top-k, GPU shape: narrowing from sources of this
                                       many tiles */
+    size_t topk_sort_below;        /* top-k, sorted output and ranks: below this many
+                                      keys by a whole sort (0: never) */
     size_t partition_one_pass_below; /* GPU shape: partitions of fewer elements in one
                                         pass (look-back, rejected ones reversed after) */
     size_t multiword_lb_below;     /* GPU shape: scans with several look-back words per

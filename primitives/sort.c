@@ -351,11 +351,15 @@ static sk_status zero_words(sort_job *j, cl_mem mem, size_t count)
 }
 
 /* The words the digit count gathers in, zero (sk__zero_at_rest): zeroed
- * here only where they may hold anything. */
+ * here only where they may hold anything. As many as the widest keys take
+ * whatever these keys take, so that sorts of narrower keys first never
+ * make them grow (a buffer made again at the address of the one it
+ * replaces had Oclgrind report the new one's zeroed words uninitialised). */
 static sk_status open_digit_counters(sort_job *j, size_t words, cl_mem *acc)
 {
-    size_t dirty = 0;
+    size_t widest = (div_up(64, j->p.radix_bits) << j->p.radix_bits) + 1, dirty = 0;
     sk_status st = SK_OK;
+    if (words < widest) words = widest;
     SK_TRY(sk__zero_at_rest(j->ctx, words * sizeof(cl_uint), acc, &dirty));
     if (dirty) {
         SK_TRY(zero_words(j, *acc, dirty / sizeof(cl_uint)));

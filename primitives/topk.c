@@ -29,6 +29,10 @@
  * the radix sort (sort.c), which is stable, so equal keys stay in input
  * order. Keys are ordered as the sort orders them (sort.h,
  * kernels/sort_keys.cl).
+ *
+ * Small sources (the tuning table's topk_sort_below; GPU shape) with
+ * sorted output, and ranks, are sorted whole instead (topk_by_sort): the
+ * same keys in the same order, in fewer launches.
  */
 #include "sort.h"
 
@@ -42,6 +46,8 @@ SK_SCRATCH_ID(topk_cand_keys_a, "topk: candidate keys");
 SK_SCRATCH_ID(topk_cand_idx_a, "topk: candidates' input indices");
 SK_SCRATCH_ID(topk_cand_keys_b, "topk: candidate keys, second set");
 SK_SCRATCH_ID(topk_cand_idx_b, "topk: candidates' input indices, second set");
+SK_SCRATCH_ID(topk_all_keys, "topk by a sort: every key");
+SK_SCRATCH_ID(topk_all_idx, "topk by a sort: every key's input index");
 SK_STAGING_ID(topk_values_out, "topk, host form: selected values");
 
 /* Digit width of the selection: 256 bins, four passes for 32-bit keys. */
@@ -159,11 +165,12 @@ static topk_plan plan_for(const sk_context *ctx, const topk_req *r)
 
 /* ---- programs ------------------------------------------------------------- */
 
-enum { K_INIT, K_PICK, K_KEY, K_PARTS, K_SPINE, K_NARROW, K_SCATTER, K_COUNT_ };
+enum { K_INIT, K_PICK, K_KEY, K_PARTS, K_SPINE, K_NARROW, K_SCATTER, K_NUMBER, K_GATHER,
+       K_COUNT_ };
 
-static const char *const kernels[] = {"sk_topk_init",  "sk_topk_pick",   "sk_topk_key",
-                                      "sk_topk_parts", "sk_topk_spine",  "sk_topk_narrow",
-                                      "sk_topk_scatter"};
+static const char *const kernels[] = {"sk_topk_init",    "sk_topk_pick",   "sk_topk_key",
+                                      "sk_topk_parts",   "sk_topk_spine",  "sk_topk_narrow",
+                                      "sk_topk_scatter", "sk_topk_number", "sk_topk_gather"};
 
 static char *topk_config(const topk_plan *p, const topk_req *r)
 {
@@ -378,6 +385,52 @@ static sk_status sort_selected(sk_context *ctx, const topk_req *r, const topk_io
     return sk__sort_run(ctx, &s, io->out_keys, r->vals == VALS_NONE ? NULL : io->out_values);
 }
 
+/* ---- small sources: a whole sort ------------------------------------------------ */
+
+/* Sorted output or a rank from fewer keys than the tuning table's (and
+ * below 2^32, the indices' width): the sort of every key, with its input
+ * index where values come out, then the first k (or the k-th): one launch
+ * plus one per digit for the sort where the selection takes about twenty.
+ * The sort is stable, so equal keys come out in input order, as the
+ * selection's do. */
+static bool by_sort(const topk_plan *p, const topk_req *r)
+{
+    return (r->nth || r->output == SK_TOPK_SORTED) && r->n < p->t.topk_sort_below &&
+           (uint64_t)r->n < ((uint64_t)1 << 32);
+}
+
+static sk_status topk_by_sort(sk_context *ctx, const topk_plan *p, const topk_req *r,
+                              const topk_io *io)
+{
+    size_t ks = sk_type_size(r->key_type);
+    bool vals = r->vals != VALS_NONE && !r->nth;
+    cl_mem keys = NULL, idx = NULL;
+    sk__args a;
+    sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(ctx, &topk_all_keys, r->n * ks, &keys));
+    if (vals) SK_TRY(sk__scratch_get(ctx, &topk_all_idx, r->n * sizeof(cl_uint), &idx));
+    sk__args_init(&a, ctx, p->prog, K_NUMBER);
+    sk__arg_mem(&a, io->keys);
+    sk__arg_mem(&a, keys);
+    sk__arg_mem(&a, idx);
+    sk__arg_ulong(&a, "n", r->n);
+    SK_TRY(sk__args_launch_each(&a, r->n));
+    sort_req s = {r->key_type, vals ? sizeof(cl_uint) : 0, r->n, r->order, 0,
+                  key_types[r->key_type].bits};
+    SK_TRY(sk__sort_run(ctx, &s, keys, idx));
+    if (r->nth) return sk__copy(ctx, keys, r->k * ks, io->out_keys, 0, ks);
+    SK_TRY(sk__copy(ctx, keys, 0, io->out_keys, 0, r->k * ks));
+    if (!vals) return SK_OK;
+    sk__args_init(&a, ctx, p->prog, K_GATHER);
+    sk__arg_mem(&a, idx);
+    if (r->vals == VALS_GIVEN) sk__arg_mem(&a, io->values);
+    sk__arg_mem(&a, io->out_values);
+    sk__arg_ulong(&a, "k", r->k);
+    st = sk__args_launch_each(&a, r->k);
+out:
+    return st;
+}
+
 /* Selects from validated buffers (k > 0, or nth). */
 static sk_status topk_run(sk_context *ctx, const topk_req *r, const topk_io *io)
 {
@@ -388,6 +441,7 @@ static sk_status topk_run(sk_context *ctx, const topk_req *r, const topk_io *io)
     sk__args a;
     sk_status st = SK_OK;
     SK_TRY(open_program(ctx, &p, r));
+    if (by_sort(&p, r)) return topk_by_sort(ctx, &p, r, io);
     SK_TRY(sk__scratch_get(ctx, &topk_sel, 6 * sizeof(cl_ulong), &sel));
     SK_TRY(select_rank(ctx, &p, r, &src, sel, r->nth ? r->k : r->k - 1, &rows));
     if (r->nth) {

@@ -54,6 +54,7 @@ typedef enum tune_key {
     TUNE_SEGSORT_CPU_TILE,   /* segmented sort, CPU shape: segments up to this many keys
                                 merge sorted by one work-item (longer: large) */
     TUNE_TOPK_NARROW_TILES,  /* top-k, GPU shape: narrowing from sources of this many tiles */
+    TUNE_TOPK_SORT_BELOW,    /* top-k, sorted output and ranks: a whole sort below this */
     TUNE_PARTITION_ONE_PASS_BELOW, /* GPU shape: partitions of fewer elements in one pass */
     TUNE_MULTIWORD_LB_BELOW, /* GPU shape: scans whose look-back has several words per tile
                                 take it below this many elements, reduce-then-scan above */
@@ -217,6 +218,13 @@ static const tune_row rows[] = {
      * two bits. H200, 2^28 uniform uint32: 4-bit digits with 1-bit splits
      * 39.7 ms, 4-bit with 2-bit splits 30.4, 8-bit with 1-bit splits 33.1,
      * 8-bit with 2-bit splits 23.1 (half the passes). */
+    /* GPU shape, top-k with sorted output and ranks: below 2^24 keys a
+     * whole sort (one launch plus one per digit) beats the selection's
+     * twenty launches. H200, k = 1000, uniform uint32, selection / whole
+     * sort: 2^14-2^20 0.36-0.38 / 0.077-0.085 ms, 2^21 0.357 / 0.133, 2^22
+     * 0.425 / 0.256, 2^23 0.482 / 0.395, 2^24 0.590 / 0.628. */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_GPU, SK_FAMILY_TOPK, 0, TUNE_TOPK_SORT_BELOW,
+     (size_t)1 << 24, "bench/results/nvidia-h200-topk-by-sort/NOTE.md"},
     {NULL, NULL, ANY_DEVICE, SK_SHAPE_GPU, ANY_FAMILY, 0, TUNE_RADIX_BITS, 8,
      "bench/NOTES-gpu.md: Second attempt (8-bit digits, 2-bit splits)"},
     /* CPU shape, radix sort: 11-bit digits for keys (three passes for 32-bit
@@ -311,6 +319,10 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
     [TUNE_TOPK_NARROW_TILES] = {8192, "bench/results/nvidia-h100-partition-topk/NOTE.md: "
                                       "narrowing 30% slower at 2^16-2^20, 40% faster at "
                                       "2^26-2^28 (tiles of 4096 keys)"},
+    /* Top-k by a whole sort: never, unless a row below says (the CPU shape's
+     * selection launches cost little). $SCANKIT_TOPK_SORT_BELOW overrides it
+     * (the tests force both paths). */
+    [TUNE_TOPK_SORT_BELOW] = {0, "no measurement: the selection everywhere"},
     /* With the keys' head bits four keys a load (H100, 2^28, one pass
      * against reduce-then-scan, each at its best tile): reduce by key
      * 1.168 / 1.399 ms, run-length encoding 0.859 / 0.770, segment totals
@@ -397,7 +409,8 @@ static size_t clamp_size(size_t v, size_t lo, size_t hi)
 /* Entry `key`: the decimal number in $`var` where it is set (at most
  * UINT32_MAX), else the table's. For the entries measured by setting them
  * from outside: the look-back's spin bound ($SCANKIT_LB_SPIN, 0: wait
- * forever), top-k's narrowing ($SCANKIT_TOPK_NARROW_TILES), segment
+ * forever), top-k's narrowing ($SCANKIT_TOPK_NARROW_TILES) and whole sort
+ * ($SCANKIT_TOPK_SORT_BELOW), segment
  * totals at segment ends ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM) and by a
  * work-group per segment ($SCANKIT_SEG_GROUPS_FROM; tests force both). */
 static unsigned long tune_env(const tune_query *q, const char *var, tune_key key)
@@ -462,6 +475,7 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.poll_volatile = tune(&q, TUNE_POLL_VOLATILE) != 0;
     t.lb_spin = tune_env(&q, "SCANKIT_LB_SPIN", TUNE_LB_SPIN);
     t.topk_narrow_tiles = tune_env(&q, "SCANKIT_TOPK_NARROW_TILES", TUNE_TOPK_NARROW_TILES);
+    t.topk_sort_below = tune_env(&q, "SCANKIT_TOPK_SORT_BELOW", TUNE_TOPK_SORT_BELOW);
     t.partition_one_pass_below = tune_size(&q, TUNE_PARTITION_ONE_PASS_BELOW);
     t.multiword_lb_below = tune_size(&q, TUNE_MULTIWORD_LB_BELOW);
     t.wide_lb_below = tune_size(&q, TUNE_WIDE_LB_BELOW);

@@ -372,12 +372,40 @@ ParameterizedTest(const skt_param *p, topk, should_match_the_stable_sort_referen
 {
     sk_type t = (sk_type)p->type;
     skt_case_begin(p);
+    /* the selection at every size (small sorted ones go by a whole sort by
+     * default on the GPU shape: the next test); a process per test */
+    cr_assert_eq(setenv("SCANKIT_TOPK_SORT_BELOW", "0", 1), 0);
     bool s = plan_apply(t, p->shape, true);
     sweep(t, small_sizes, COUNT_OF(small_sizes), false, plan_forms(t, p->shape, s),
           skt_fmt("%s, %s tiles", skt_params_name(p), s ? "small" : "default"));
     s = plan_apply(t, p->shape, false);
     sweep(t, default_sizes, COUNT_OF(default_sizes), true, plan_forms(t, p->shape, s),
           skt_fmt("%s, %s tiles", skt_params_name(p), s ? "small" : "default"));
+}
+
+/* The same cases by a whole sort wherever the output is sorted or a rank
+ * is asked for (input order keeps the selection), in both shapes: the
+ * small sizes, at the plan's tiles. */
+ParameterizedTestParameters(topk, by_a_whole_sort_should_match_the_stable_sort_reference)
+{
+    sk_type types[COUNT_OF(TOPK_PLAN)];
+    for (size_t i = 0; i < COUNT_OF(TOPK_PLAN); i++) types[i] = TOPK_PLAN[i].t;
+    skt_params ps = {NULL, 0};
+    skt_params_add(&ps, types, COUNT_OF(types), 1, 0, 0);
+    return skt_params_done(&ps);
+}
+
+ParameterizedTest(const skt_param *p, topk, by_a_whole_sort_should_match_the_stable_sort_reference)
+{
+    sk_type t = (sk_type)p->type;
+    skt_case_begin(p);
+    cr_assert_eq(setenv("SCANKIT_TOPK_SORT_BELOW", "4294967295", 1), 0);
+    bool s = plan_apply(t, p->shape, true);
+    sweep(t, small_sizes, COUNT_OF(small_sizes), false, plan_forms(t, p->shape, s),
+          skt_fmt("%s, %s tiles, by a whole sort", skt_params_name(p), s ? "small" : "default"));
+    s = plan_apply(t, p->shape, false);
+    sweep(t, default_sizes, 1, true, plan_forms(t, p->shape, s),
+          skt_fmt("%s, %s tiles, by a whole sort", skt_params_name(p), s ? "small" : "default"));
 }
 
 /* 0 unsigned, 1 signed, 2 float: SK_KEY_KIND. */
@@ -477,6 +505,7 @@ Test(topk, narrowing_keeps_every_semantic_at_every_outcome)
     /* the GPU shape narrows from 8 tiles here (the tuning table's default
      * is for tiles of 4096 keys); each test runs in a process of its own */
     cr_assert_eq(setenv("SCANKIT_TOPK_NARROW_TILES", "8", 1), 0);
+    cr_assert_eq(setenv("SCANKIT_TOPK_SORT_BELOW", "0", 1), 0);
     for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
         for (int kind = 0; kind < N_COUNT; kind++) {
             sk_type t = kind == N_NANS ? SK_FLOAT32 : SK_UINT32;
@@ -652,6 +681,71 @@ Test(topk, each_shape_collects_with_its_launch_and_traces_it)
         cr_assert(strstr(t.scalars, "n=50") && (gpu || strstr(t.scalars, "chunk=17")),
                   "scalars '%s'", t.scalars);
         for (uint32_t i = 0; i < 10; i++) cr_assert_eq(out[i], 10 - i);
+    }
+}
+
+/* Which path a call took: selection picks digits, the whole sort copies
+ * and numbers the keys and gathers (indices out). */
+typedef struct paths {
+    int picks, numbers, gathers;
+} paths;
+
+static void note_path(const sk_launch_record *r, void *user)
+{
+    paths *p = user;
+    p->picks += strcmp(r->kernel, "sk_topk_pick") == 0;
+    p->numbers += strcmp(r->kernel, "sk_topk_number") == 0;
+    p->gathers += strcmp(r->kernel, "sk_topk_gather") == 0;
+}
+
+static const uint32_t *desc_keys;
+
+/* Descending keys, equal ones by index: the stable sort's order. */
+static int by_desc_key(const void *a, const void *b)
+{
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    if (desc_keys[i] != desc_keys[j]) return desc_keys[i] > desc_keys[j] ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+/* The GPU shape's defaults: sorted top-k of a small source by a whole sort,
+ * input order by the selection; $SCANKIT_TOPK_SORT_BELOW=0 takes the
+ * selection for both. The CPU shape selects. Same results every way. */
+Test(topk, small_sorted_outputs_take_a_whole_sort_on_the_gpu_shape)
+{
+    enum { N = 3000, K = 40 };
+    uint32_t keys[N], out[K], want[K];
+    uint64_t idx[K];
+    uint32_t order[N];
+    for (uint32_t i = 0; i < N; i++) keys[i] = (i * 2654435761u) % 1000u;
+    for (uint32_t i = 0; i < N; i++) order[i] = i;
+    desc_keys = keys;
+    qsort(order, N, sizeof *order, by_desc_key);
+    for (int j = 0; j < K; j++) want[j] = keys[order[j]];
+    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++) {
+        skt_force_shape((sk_shape)shape);
+        for (int sel = 0; sel < 2; sel++) {
+            if (sel) cr_assert_eq(setenv("SCANKIT_TOPK_SORT_BELOW", "0", 1), 0);
+            for (int sorted = 0; sorted < 2; sorted++) {
+                paths pt = {0, 0, 0};
+                sk_topk_output o = sorted ? SK_TOPK_SORTED : SK_TOPK_INPUT_ORDER;
+                SKT_OK(sk_context_set_trace(skt_ctx, note_path, &pt));
+                SKT_OK(sk_topk_indices_host(skt_ctx, SK_UINT32, keys, out, idx, N, K,
+                                            SK_DESCENDING, o));
+                SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
+                bool whole = shape == SK_SHAPE_GPU && sorted && !sel;
+                cr_assert(whole ? pt.picks == 0 && pt.numbers == 1 && pt.gathers == 1
+                                : pt.picks == 4 && pt.numbers == 0 && pt.gathers == 0,
+                          "%s shape, %s, %s: %d picks, %d numberings, %d gathers",
+                          skt_shape_name((sk_shape)shape), sorted ? "sorted" : "input order",
+                          sel ? "selection forced" : "defaults", pt.picks, pt.numbers,
+                          pt.gathers);
+                for (int j = 0; j < K; j++) cr_assert_eq(out[j], keys[idx[j]]);
+                for (int j = 0; j < K && sorted; j++)
+                    cr_assert(out[j] == want[j] && idx[j] == order[j], "sorted item %d", j);
+            }
+        }
+        cr_assert_eq(unsetenv("SCANKIT_TOPK_SORT_BELOW"), 0);
     }
 }
 

@@ -1409,7 +1409,11 @@ SK_API sk_status sk_search_upper_bound_host(sk_context *ctx, sk_type key_type,
  * nothing. Every buffer must still be given; outputs may overlap no input
  * and not each other. Scratch: a few words, 256 counts and the
  * histogram's rows, and two counts per part of the keys. Asynchronous on
- * the context's queue. */
+ * the context's queue. Sorted output and ranks from small sources (on
+ * GPUs below 2^24 keys; SCANKIT_TOPK_SORT_BELOW) come instead from a sort
+ * of every key, with its input index where values come out: the same
+ * result in fewer launches, with the sort's scratch (a copy of the keys
+ * and 4 bytes of index per key, and the sort's own). */
 
 /*! sk_topk_output : the selected keys in input order (cheapest), or sorted
  *  in the selection's order (the k selected sorted by the radix sort,
