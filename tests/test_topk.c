@@ -359,7 +359,7 @@ static void sweep(sk_type t, const size_t *sizes, size_t count, bool large, unsi
 }
 
 /* One case per key type of the plan x shape. */
-ParameterizedTestParameters(topk, should_match_the_stable_sort_reference)
+static struct criterion_test_params plan_params(void)
 {
     sk_type types[COUNT_OF(TOPK_PLAN)];
     for (size_t i = 0; i < COUNT_OF(TOPK_PLAN); i++) types[i] = TOPK_PLAN[i].t;
@@ -368,44 +368,43 @@ ParameterizedTestParameters(topk, should_match_the_stable_sort_reference)
     return skt_params_done(&ps);
 }
 
-ParameterizedTest(const skt_param *p, topk, should_match_the_stable_sort_reference)
+ParameterizedTestParameters(topk, should_match_the_stable_sort_reference) { return plan_params(); }
+
+/* The plan's sweeps for p: the small sizes at the plan's tiles, then the
+ * first `large` default sizes at default tiles, with $SCANKIT_TOPK_SORT_BELOW
+ * set to sort_below (each test runs in a process of its own). */
+static void plan_sweeps(const skt_param *p, const char *sort_below, size_t large,
+                        const char *how)
 {
     sk_type t = (sk_type)p->type;
     skt_case_begin(p);
-    /* the selection at every size (small sorted ones go by a whole sort by
-     * default on the GPU shape: the next test); a process per test */
-    cr_assert_eq(setenv("SCANKIT_TOPK_SORT_BELOW", "0", 1), 0);
+    cr_assert_eq(setenv("SCANKIT_TOPK_SORT_BELOW", sort_below, 1), 0);
     bool s = plan_apply(t, p->shape, true);
     sweep(t, small_sizes, COUNT_OF(small_sizes), false, plan_forms(t, p->shape, s),
-          skt_fmt("%s, %s tiles", skt_params_name(p), s ? "small" : "default"));
+          skt_fmt("%s, %s tiles%s", skt_params_name(p), s ? "small" : "default", how));
     s = plan_apply(t, p->shape, false);
-    sweep(t, default_sizes, COUNT_OF(default_sizes), true, plan_forms(t, p->shape, s),
-          skt_fmt("%s, %s tiles", skt_params_name(p), s ? "small" : "default"));
+    sweep(t, default_sizes, large, true, plan_forms(t, p->shape, s),
+          skt_fmt("%s, %s tiles%s", skt_params_name(p), s ? "small" : "default", how));
+}
+
+/* The selection at every size (small sorted outputs and ranks go by a
+ * whole sort by default on the GPU shape: the next test). */
+ParameterizedTest(const skt_param *p, topk, should_match_the_stable_sort_reference)
+{
+    plan_sweeps(p, "0", COUNT_OF(default_sizes), "");
 }
 
 /* The same cases by a whole sort wherever the output is sorted or a rank
  * is asked for (input order keeps the selection), in both shapes: the
- * small sizes, at the plan's tiles. */
+ * small sizes and the first default size. */
 ParameterizedTestParameters(topk, by_a_whole_sort_should_match_the_stable_sort_reference)
 {
-    sk_type types[COUNT_OF(TOPK_PLAN)];
-    for (size_t i = 0; i < COUNT_OF(TOPK_PLAN); i++) types[i] = TOPK_PLAN[i].t;
-    skt_params ps = {NULL, 0};
-    skt_params_add(&ps, types, COUNT_OF(types), 1, 0, 0);
-    return skt_params_done(&ps);
+    return plan_params();
 }
 
 ParameterizedTest(const skt_param *p, topk, by_a_whole_sort_should_match_the_stable_sort_reference)
 {
-    sk_type t = (sk_type)p->type;
-    skt_case_begin(p);
-    cr_assert_eq(setenv("SCANKIT_TOPK_SORT_BELOW", "4294967295", 1), 0);
-    bool s = plan_apply(t, p->shape, true);
-    sweep(t, small_sizes, COUNT_OF(small_sizes), false, plan_forms(t, p->shape, s),
-          skt_fmt("%s, %s tiles, by a whole sort", skt_params_name(p), s ? "small" : "default"));
-    s = plan_apply(t, p->shape, false);
-    sweep(t, default_sizes, 1, true, plan_forms(t, p->shape, s),
-          skt_fmt("%s, %s tiles, by a whole sort", skt_params_name(p), s ? "small" : "default"));
+    plan_sweeps(p, "4294967295", 1, ", by a whole sort");
 }
 
 /* 0 unsigned, 1 signed, 2 float: SK_KEY_KIND. */
