@@ -19,10 +19,10 @@
  * On the GPU shape, sorts of fewer than 2^30 keys instead count every digit
  * in one read of the keys (scanned back to back, by the counting launch's
  * last work-group, into where each digit value starts) and then take one
- * launch per digit
- * (Onesweep, Adinets & Merrill 2022): each tile ranks its keys in local
- * memory and finds, by decoupled look-back over the tiles' published digit
- * counts, where its keys of each digit value go (kernels/sort.cl). Below
+ * launch per digit (Onesweep, Adinets & Merrill 2022): each tile ranks its
+ * keys in local memory and finds, by decoupled look-back over the tiles'
+ * published digit counts, where its keys of each digit value go
+ * (kernels/sort.cl). Below
  * the tuning's sort_skip_from keys (SK_PARAM_GPU_SORT_SKIP_FROM) the AND
  * and OR are not read back: every digit of the bit range takes its sweep
  * (one over a constant digit is a stable identity, so the result is the
@@ -351,10 +351,10 @@ static sk_status zero_words(sort_job *j, cl_mem mem, size_t count)
 }
 
 /* The words the digit count gathers in, zero (sk__zero_at_rest): zeroed
- * here only where they may hold anything. As many as the widest keys take
- * whatever these keys take, so that sorts of narrower keys first never
- * make them grow (a buffer made again at the address of the one it
- * replaces had Oclgrind report the new one's zeroed words uninitialised). */
+ * here only where they may hold anything. Sized for the widest keys
+ * whatever these keys are, so that a sort of wider keys after narrower
+ * ones never makes them grow (a buffer made again at the address of the
+ * one it replaced had Oclgrind report its zeroed words uninitialised). */
 static sk_status open_digit_counters(sort_job *j, size_t words, cl_mem *acc)
 {
     size_t widest = (div_up(64, j->p.radix_bits) << j->p.radix_bits) + 1, dirty = 0;
