@@ -21,11 +21,14 @@
  * configuration runs whatever it says. The sorted forms add the radix
  * sort of the k selected, whose kernels og_sort checks (run.sh
  * --sort-kernels: its CPU shape crashes Oclgrind 21.10's --uninitialized
- * plugin), so none runs here. For the same reason the selection is forced
- * at every size ($SCANKIT_TOPK_SORT_BELOW=0): small sorted outputs and
- * ranks would otherwise go by a whole sort of a copy of the keys (where,
- * on the GPU shape, that plugin reports the sort's reads of the copy as
- * uninitialised while every result is right: not explained yet).
+ * plugin), so none runs here. The selection is forced at every size too
+ * ($SCANKIT_TOPK_SORT_BELOW=0): small sorted outputs and ranks would
+ * otherwise go by a whole sort of a copy of the keys in scratch, which
+ * grows from case to case here; Oclgrind 21.10 then reports the sort's
+ * reads of the copy as uninitialised (every result right), and none when
+ * the runtime never frees a scratch buffer it replaces: its deferred
+ * release of the old buffer marks the new one, at the same address,
+ * uninitialised.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "og_harness.h"
