@@ -319,9 +319,9 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
     [TUNE_TOPK_NARROW_TILES] = {8192, "bench/results/nvidia-h100-partition-topk/NOTE.md: "
                                       "narrowing 30% slower at 2^16-2^20, 40% faster at "
                                       "2^26-2^28 (tiles of 4096 keys)"},
-    /* Top-k by a whole sort: never, unless a row below says (the CPU shape's
-     * selection launches cost little). $SCANKIT_TOPK_SORT_BELOW overrides it
-     * (the tests force both paths). */
+    /* Top-k by a whole sort: never, unless a row says (measured on the GPU
+     * shape only). $SCANKIT_TOPK_SORT_BELOW overrides it (the tests force
+     * both paths). */
     [TUNE_TOPK_SORT_BELOW] = {0, "no measurement: the selection everywhere"},
     /* With the keys' head bits four keys a load (H100, 2^28, one pass
      * against reduce-then-scan, each at its best tile): reduce by key
