@@ -1,9 +1,10 @@
 /*
  * histogram.cl - counts of elements per bin, in two shapes: rows of 32-bit
  * partial counts (one row per work-group or chunk), then one reduction of
- * the rows into the caller's 64-bit counts. No 64-bit atomics anywhere,
- * and the sums run in row order, so the result is the same on every
- * device and every run.
+ * the rows' columns into the caller's 64-bit counts (GPU shape: work-groups
+ * of neighbouring bins, lanes over the rows; CPU shape: a work-item per
+ * bin). No 64-bit atomics anywhere, and integer sums in any grouping give
+ * the same result on every device and every run.
  *
  * The host places a configuration before this text:
  *   SK_T            element type (int, uint, long, ulong, float, double)
@@ -129,18 +130,6 @@ ulong sk_bin(SK_T x, SK_BIN_PARAMS, ulong bins)
 #error "histogram.cl: define SK_EVEN, SK_EDGES or SK_DIGIT"
 #endif
 
-/* counts[b] = the sum of rows[0 .. rows) at bin b, one work-item per bin
- * (sk__args_launch_each: ids past bins return). */
-__kernel void sk_histogram_reduce(__global const uint *partial, __global ulong *counts,
-                                  ulong bins, ulong rows)
-{
-    ulong b = get_global_id(0);
-    if (b >= bins) return;
-    ulong s = 0;
-    for (ulong r = 0; r < rows; r++) s += partial[r * bins + b];
-    counts[b] = s;
-}
-
 /* ======================================================================= */
 #if defined(SK_SHAPE_GPU)
 
@@ -188,6 +177,32 @@ void sk_histogram_tiles(__global const SK_T *src, SK_BIN_PARAMS,
 #endif
 }
 
+/* The rows' columns summed into counts (uint64): work-group g takes bins
+ * [g * SK_HIST_COLS, (g + 1) * SK_HIST_COLS), its work-items SK_HIST_COLS
+ * neighbouring bins (one 32-byte sector of a row) by SK_HIST_LANES lanes;
+ * lane l sums rows l, l + SK_HIST_LANES, ..., then lane 0 adds the lanes'
+ * sums. Integer sums: the grouping changes no count. */
+#define SK_HIST_COLS (SK_WG < 8 ? SK_WG : 8)
+#define SK_HIST_LANES (SK_WG / SK_HIST_COLS)
+
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_histogram_columns(__global const uint *partial, __global ulong *counts, ulong bins,
+                          ulong rows)
+{
+    __local ulong sums[SK_HIST_LANES * SK_HIST_COLS];
+    uint lid = get_local_id(0), col = lid % SK_HIST_COLS, lane = lid / SK_HIST_COLS;
+    ulong b = get_group_id(0) * SK_HIST_COLS + col;
+    ulong s = 0;
+    if (lane < SK_HIST_LANES && b < bins)
+        for (ulong r = lane; r < rows; r += SK_HIST_LANES) s += partial[r * bins + b];
+    if (lane < SK_HIST_LANES) sums[lane * SK_HIST_COLS + col] = s;
+    SK_BARRIER();
+    if (lane == 0 && b < bins) {
+        for (uint l = 1; l < SK_HIST_LANES; l++) s += sums[l * SK_HIST_COLS + col];
+        counts[b] = s;
+    }
+}
+
 /* ======================================================================= */
 #elif defined(SK_SHAPE_CPU)
 
@@ -204,6 +219,18 @@ __kernel void sk_histogram_chunks(__global const SK_T *src, SK_BIN_PARAMS,
         ulong b = sk_bin(src[i], SK_BIN_ARGS, bins);
         if (b < bins) row[b]++;
     }
+}
+
+/* counts[b] = the sum of rows[0 .. rows) at bin b, one work-item per bin
+ * (sk__args_launch_each: ids past bins return). */
+__kernel void sk_histogram_reduce(__global const uint *partial, __global ulong *counts,
+                                  ulong bins, ulong rows)
+{
+    ulong b = get_global_id(0);
+    if (b >= bins) return;
+    ulong s = 0;
+    for (ulong r = 0; r < rows; r++) s += partial[r * bins + b];
+    counts[b] = s;
 }
 
 #else

@@ -7,9 +7,12 @@
  * chunk (CPU shape) counts its range of elements into a row of 32-bit
  * counters of its own in scratch memory (through local-memory counters
  * where they fit, else global atomics on the row; plain increments on the
- * CPU shape), then one work-item per bin sums its column of the rows, in
- * row order, into the caller's uint64 counts. No 64-bit atomics: every
- * device takes it, and the result never depends on timing.
+ * CPU shape), then the rows' columns are summed into the caller's uint64
+ * counts: on the GPU shape by work-groups of a few neighbouring bins whose
+ * work-items take every so many rows (a load of a row's 32-byte sector per
+ * row a lane visits), on the CPU shape by one work-item per bin. No 64-bit
+ * atomics: every device takes it, and integer sums in any grouping give
+ * the same counts on every device and run.
  *
  * The radix selection (topk.c) counts its digits here too
  * (sk__histogram_digits): bins of the keys' digits, in the sort's key order,
@@ -32,6 +35,10 @@ SK_STAGING_ID(hist_edges_in, "histogram, host form: edges");
 /* The partial rows' scratch budget: a row per work-group or chunk while
  * the rows fit it (1024 work-groups of 4096 bins, 64 chunks of 262144). */
 #define HIST_ROWS_BYTES ((size_t)16 << 20)
+
+/* GPU shape: the bins a work-group of the rows' reduction sums (a 32-byte
+ * sector of a row; histogram.cl's SK_HIST_COLS). */
+#define HIST_COLS(wg) ((wg) < 8 ? (wg) : 8)
 
 /* The most elements one row counts (its counters are 32-bit). */
 #define HIST_ROW_MAX ((size_t)UINT32_MAX)
@@ -234,7 +241,7 @@ static hist_plan plan_for(const sk_context *ctx, const hist_req *r)
 
 enum { K_COUNT, K_REDUCE };
 
-static const char *const gpu_kernels[] = {"sk_histogram_tiles", "sk_histogram_reduce"};
+static const char *const gpu_kernels[] = {"sk_histogram_tiles", "sk_histogram_columns"};
 static const char *const cpu_kernels[] = {"sk_histogram_chunks", "sk_histogram_reduce"};
 
 static char *hist_config(const hist_plan *p, const hist_req *r)
@@ -334,7 +341,10 @@ static sk_status hist_run(sk_context *ctx, const hist_req *r, cl_mem src, cl_mem
     sk__arg_mem(&a, counts);
     sk__arg_ulong(&a, "bins", r->bins);
     sk__arg_ulong(&a, "rows", p.parts);
-    st = sk__args_launch_each(&a, r->bins);
+    if (p.gpu) /* work-groups of HIST_COLS(wg) bins (histogram.cl: SK_HIST_COLS) */
+        st = sk__args_launch(&a, div_up(r->bins, HIST_COLS(p.t.wg_size)) * local, local);
+    else
+        st = sk__args_launch_each(&a, r->bins);
     if (out_rows) *out_rows = (sk__digit_rows){rows, p.parts, p.chunk};
 out:
     return st;

@@ -33,6 +33,8 @@
 static const og_config configs[] = {
     {"gpu wg=4 items=2", SK_SHAPE_GPU, .wg = 4, .items = 2, .sizes = {MAX_N, 37, 1}},
     {"gpu wg=8 items=3", SK_SHAPE_GPU, .wg = 8, .items = 3, .sizes = {100}},
+    /* the rows' reduction with lanes: 8 bins by 4 lanes, 5 rows at MAX_N */
+    {"gpu wg=32 items=1", SK_SHAPE_GPU, .wg = 32, .items = 1, .sizes = {MAX_N, 41}},
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
      .sizes = {MAX_N, 10, 2}},
     {"cpu default", SK_SHAPE_CPU, .sizes = {100}},
