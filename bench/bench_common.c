@@ -163,6 +163,10 @@ static const ak_opt opencl_rows[] = {
     BB_TEXT_ROW("chunks", o.chunks, "C",
                 "CPU shape: C chunks per launch for every primitive\n"
                 "(SK_PARAM_CPU_CHUNKS)"),
+    BB_TEXT_ROW("sort-skip-from", o.sort_skip_from, "N",
+                "GPU shape: radix sorts of N keys or more read the keys'\n"
+                "bounds back and skip constant digits\n"
+                "(SK_PARAM_GPU_SORT_SKIP_FROM)"),
     BB_FLAG_ROW("no-boost", o.no_boost, "leave Boost.Compute out"),
     BB_FLAG_ROW("no-host", o.no_host, "leave out the end-to-end host-array timings"),
     BB_FLAG_ROW("print-slug", o.print_slug, "print the device's results folder name and exit"),
