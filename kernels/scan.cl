@@ -191,6 +191,87 @@ void sk_reduce_single(SK_IN_PARAMS, __global SK_T *result, ulong result_off, ulo
     if (get_local_id(0) == 0) result[result_off] = carry;
 }
 
+/* ---- a reduce in one launch: the last work-group to finish totals the tiles ---- */
+
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+
+/* A tile's total travels as 32-bit pieces, each in a 64-bit word of the
+ * look-back state laid out as lookback.cl's words: this launch's epoch in
+ * the top 29 bits, the status AGGREGATE (1) at bit 33, the piece in the
+ * low 32 bits. A word of an earlier launch carries an earlier epoch. */
+#define SK_PIECES ((SK_T_SIZE + 3) / 4)
+typedef union sk_pieces {
+    SK_T v;
+    uint u[SK_PIECES];
+} sk_pieces;
+
+ulong sk_piece_word(uint epoch, uint piece)
+{
+    return ((ulong)epoch << 35) | (1ul << 33) | (ulong)piece;
+}
+
+/* The fold, in order, of tiles' totals [first, first + per) (per <=
+ * SK_ITEMS; the identity past `tiles`): their words read at once, then
+ * each read again until it carries `epoch`. Only the last work-group to
+ * finish calls it, after every tile's owner has written its words: it
+ * waits for stores already made, never for a work-group to run. Tags steer
+ * the polls; values steer nothing. */
+SK_T sk_tile_totals_fold(__global ulong *state, uint epoch, ulong first, uint per, ulong tiles)
+{
+    __global ulong *words = state + 1 + first * SK_PIECES;
+    ulong x[SK_ITEMS * SK_PIECES];
+    for (uint k = 0; k < SK_ITEMS * SK_PIECES; k++)
+        x[k] = k < per * SK_PIECES && first + k / SK_PIECES < tiles ? atom_or(words + k, 0ul) : 0;
+    for (uint k = 0; k < SK_ITEMS * SK_PIECES; k++)
+        while (k < per * SK_PIECES && first + k / SK_PIECES < tiles && (x[k] >> 35) != epoch)
+            x[k] = atom_or(words + k, 0ul);
+    SK_T sum = SK_IDENTITY;
+    for (uint i = 0; i < SK_ITEMS && i < per; i++) {
+        sk_pieces b;
+        b.v = SK_IDENTITY;
+        if (first + i < tiles)
+            for (uint p = 0; p < SK_PIECES; p++) b.u[p] = (uint)x[i * SK_PIECES + p];
+        sum = i ? sk_op(sum, b.v) : b.v;
+    }
+    return sum;
+}
+
+/* result[result_off] = reduction of all n elements, in one launch of a
+ * work-group per tile: each publishes its tile's total in the state words
+ * (`epoch`: this launch's), then takes a ticket (word 0, zero at rest); the
+ * work-group with the last ticket sets it back to 0 and reduces the tiles'
+ * totals: each work-item folds `per` neighbouring totals in order (per =
+ * tiles / SK_WG rounded up, at most SK_ITEMS), the work-group reduces the
+ * work-items' folds, in rounds of SK_WG * per totals. A fixed association
+ * for each n: the same result run to run, floats included. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_reduce_last(SK_IN_PARAMS, __global ulong *state, uint epoch, __global SK_T *result,
+                    ulong result_off, ulong n)
+{
+    __local SK_TILE_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
+    __local SK_T s[SK_WG_SCAN_SLOTS];
+    __local uint last;
+    uint lid = get_local_id(0);
+    ulong tile = get_group_id(0), tiles = get_num_groups(0);
+    sk_pieces b;
+    for (uint p = 0; p < SK_PIECES; p++) b.u[p] = 0;
+    b.v = sk_tile_reduce(SK_IN_ARGS, tile * SK_TILE, n, lds, s);
+    for (uint p = lid; p < SK_PIECES; p += SK_WG)
+        atom_xchg(state + 1 + tile * SK_PIECES + p, sk_piece_word(epoch, b.u[p]));
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (lid == 0) last = atom_inc(state) == tiles - 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!last) return;
+    if (lid == 0) atom_xchg(state, 0ul);
+    uint per = (uint)min((ulong)SK_ITEMS, (tiles + SK_WG - 1) / SK_WG);
+    SK_T carry = SK_IDENTITY;
+    for (ulong base = 0; base < tiles; base += (ulong)per * SK_WG)
+        carry = sk_op(carry, sk_wg_reduce(sk_tile_totals_fold(state, epoch,
+                                                              base + (ulong)lid * per, per,
+                                                              tiles), s));
+    if (lid == 0) result[result_off] = carry;
+}
+
 /* Scans every tile; with seeds, tile t starts from seeds[seeds_off + t]. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_scan_tiles(SK_IN_PARAMS, SK_OUT_PARAMS, __global const SK_T *seeds, ulong seeds_off,

@@ -62,12 +62,12 @@ static sk_status builtin_monoid(sk_context *ctx, sk_type t, sk_op op, builtin_te
 /* ---- programs ------------------------------------------------------------------ */
 
 enum { K_GPU_REDUCE_TILES, K_GPU_REDUCE_SINGLE, K_GPU_SCAN_TILES, K_GPU_SCAN_SINGLE,
-       K_GPU_SCAN_LOOKBACK };
+       K_GPU_REDUCE_LAST, K_GPU_SCAN_LOOKBACK };
 enum { K_CPU_REDUCE_CHUNKS, K_CPU_SCAN_CHUNKS, K_CPU_SCAN_LOOKBACK };
 
 static const char *const gpu_kernels[] = {"sk_reduce_tiles", "sk_reduce_single",
                                           "sk_scan_tiles", "sk_scan_single",
-                                          "sk_scan_lookback"};
+                                          "sk_reduce_last", "sk_scan_lookback"};
 static const char *const cpu_kernels[] = {"sk_reduce_chunks", "sk_scan_chunks",
                                           "sk_scan_lookback"};
 
@@ -148,7 +148,7 @@ static sk_status scan_program(sk_context *ctx, const scan_op *op, const sk__scan
     bool gpu = t->shape == SK_SHAPE_GPU;
     scan_config_args args = {op, io, t, lookback};
     return sk__program_get_warps(ctx, "scan", gpu ? t->wg_size : 0, make_scan_config, &args,
-                                 gpu ? gpu_kernels : cpu_kernels, (gpu ? 4 : 2) + lookback, out);
+                                 gpu ? gpu_kernels : cpu_kernels, (gpu ? 5 : 2) + lookback, out);
 }
 
 /* A buffer and an element offset into it. */
@@ -310,9 +310,45 @@ static sk_status scan_levels(scan_job *job, unsigned level, span src, span dst, 
     return st;
 }
 
+/* GPU shape: reduces n elements of src at `level`, split as s, into
+ * result in one launch (the last work-group to finish totals the tiles). */
+static sk_status launch_reduce_last(scan_job *job, unsigned level, span src, span result,
+                                    size_t n, level_split s)
+{
+    size_t pieces = (job->elem_size + 3) / 4; /* scan.cl: SK_PIECES */
+    cl_mem state = NULL;
+    cl_uint epoch = 0;
+    sk_status st = sk__lookback_state(job->ctx, s.parts * pieces, &state, &epoch);
+    if (st != SK_OK) return st;
+    sk__args a;
+    sk__args_init(&a, job->ctx, level ? job->plain : job->top, K_GPU_REDUCE_LAST);
+    arg_input(&a, job, level, src);
+    sk__arg_mem(&a, state);
+    sk__arg_uint(&a, "epoch", epoch);
+    arg_span(&a, "result_off", result);
+    sk__arg_ulong(&a, "n", n);
+    return level_launch(&a, job, s);
+}
+
+/* GPU shape: n elements in tiles, reduced in one launch within the tuned
+ * numbers of tiles (parts 0: not in one launch). */
+static level_split reduce_one_launch_split(const scan_job *job, size_t n)
+{
+    const sk__tuning *t = job->t;
+    size_t tile = t->wg_size * t->items;
+    size_t tiles = n / tile + (n % tile != 0);
+    level_split s = {0, n};
+    if (t->shape == SK_SHAPE_GPU && tiles >= 2 && tiles >= t->reduce_last_min_tiles &&
+        tiles <= t->reduce_last_max_tiles)
+        s = (level_split){tiles, tile};
+    return s;
+}
+
 static sk_status reduce_levels(scan_job *job, unsigned level, span src, size_t n,
                                span result)
 {
+    level_split one = reduce_one_launch_split(job, n);
+    if (one.parts) return launch_reduce_last(job, level, src, result, n, one);
     level_split s = sk__scan_split_level(job->t, n);
     if (s.parts == 0) return launch_reduce(job, level, src, result, n, s);
     span partials = job->scratch;

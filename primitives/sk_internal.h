@@ -207,6 +207,9 @@ typedef struct sk__tuning {
                                       per segment */
     size_t segsort_alone_from;     /* segmented sort: large segments of at least this many
                                       keys sorted alone, shorter ones in one batch */
+    size_t reduce_last_min_tiles;  /* GPU shape: reduces of this many tiles ... */
+    size_t reduce_last_max_tiles;  /* ... to this many in one launch, the last work-group
+                                      totalling them (max 0: never) */
 } sk__tuning;
 
 /* ---- the context ------------------------------------------------------------ */

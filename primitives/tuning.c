@@ -74,6 +74,10 @@ typedef enum tune_key {
     TUNE_SORT_SKIP_FROM,     /* one-sweep radix sort: from this many keys the keys' bounds
                                 are read back and constant digits skipped (below: every
                                 digit swept, no wait for the device) */
+    TUNE_REDUCE_LAST_MIN_TILES, /* GPU shape: reduces of this many tiles ... */
+    TUNE_REDUCE_LAST_MAX_TILES, /* ... to this many in one launch, the last work-group to
+                                finish totalling the tiles (fewer: one work-group walks them
+                                all; more: a launch per level) */
     TUNE_KEY_COUNT
 } tune_key;
 
@@ -355,6 +359,15 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
                                        "pass 41-65% faster to 2^22, 6% slower at 2^24"},
     [TUNE_SEGSORT_ALONE_FROM] = {1L << 22, "bench/results/nvidia-h100-new-prims/NOTE.md "
                                            "(sort_keys); estimate, no recorded crossing"},
+    /* One launch instead of two saves a launch and the gap before it (H200,
+     * uint32 add, tiles of 8192: 2^16-2^20 1.4-2.3x faster, 2^22 1.7x, 2^24
+     * 7%); from 8192 tiles the last work-group's reads of every tile's total
+     * cost more than that (2^26: 28% slower). Below 4 tiles one work-group
+     * walking them all is faster (2 tiles: 7.8 us against 8.7; 8 tiles:
+     * 15.0 against 8.7; a crossing at about 4 from those two). */
+    [TUNE_REDUCE_LAST_MIN_TILES] = {4, "bench/results/nvidia-h200-reduce-histogram/NOTE.md "
+                                       "(crossing estimated between 2 and 8 tiles)"},
+    [TUNE_REDUCE_LAST_MAX_TILES] = {2048, "bench/results/nvidia-h200-reduce-histogram/NOTE.md"},
     /* The one-sweep sort's read back of the keys' bounds (which digits
      * differ) waits for the queue: on NVIDIA's OpenCL about 30-60 us, and
      * the device idles until the host enqueues the next sweep. A sweep of
@@ -412,7 +425,8 @@ static size_t clamp_size(size_t v, size_t lo, size_t hi)
  * forever), top-k's narrowing ($SCANKIT_TOPK_NARROW_TILES) and whole sort
  * ($SCANKIT_TOPK_SORT_BELOW), segment
  * totals at segment ends ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM) and by a
- * work-group per segment ($SCANKIT_SEG_GROUPS_FROM; tests force both). */
+ * work-group per segment ($SCANKIT_SEG_GROUPS_FROM; tests force both), the
+ * reduce in one launch ($SCANKIT_REDUCE_LAST_MAX_TILES, 0: never). */
 static unsigned long tune_env(const tune_query *q, const char *var, tune_key key)
 {
     const char *env = getenv(var);
@@ -491,6 +505,9 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.points_scan_degree = tune_size(&q, TUNE_POINTS_SCAN_DEGREE);
     t.segsort_cpu_tile = tune_size(&q, TUNE_SEGSORT_CPU_TILE);
     t.segsort_alone_from = tune_size(&q, TUNE_SEGSORT_ALONE_FROM);
+    t.reduce_last_min_tiles = tune_size(&q, TUNE_REDUCE_LAST_MIN_TILES);
+    t.reduce_last_max_tiles =
+        tune_env(&q, "SCANKIT_REDUCE_LAST_MAX_TILES", TUNE_REDUCE_LAST_MAX_TILES);
     return t;
 }
 

@@ -28,7 +28,11 @@
  * printed seed), both shapes, inclusive and exclusive, in place and out of
  * place, default tiles and forced small tiles (GPU work-group 4 x 2 items,
  * CPU 3 chunks, no serial path) so that small n spans many work-groups and
- * several recursion levels; and sk_reduce_monoid, which must give (0, n-1).
+ * several recursion levels; and sk_reduce_monoid, which must give (0, n-1)
+ * (in the GPU shape, with the small tiles from n = 25, the reduce in one
+ * launch, whose last work-group folds the tiles' totals in a fixed
+ * association, so the proof covers it; once more with it off,
+ * $SCANKIT_REDUCE_LAST_MAX_TILES=0: one work-group, or a launch per level).
  *
  * Covered, ushort2, GPU shape with SK_PARAM_SCAN_PATH forced to LOOKBACK:
  * every n in 0..4096 and 20 random n up to 65534, inclusive and exclusive, in
@@ -75,7 +79,7 @@
  * scan call), then read back once and checked. Every region is followed by at
  * least PAD elements of T that must stay T (writes past n).
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -558,13 +562,15 @@ Test(interval, every_n_up_to_4096_should_reduce_to_the_whole_interval)
     cl_mem s = skt_buf_new(SMALL_MAX * sizeof(iv));
     skt_buf_upload(s, 0, in, SMALL_MAX * sizeof(iv));
     free(in);
-    for (int shape = SK_SHAPE_CPU; shape <= SK_SHAPE_GPU; shape++)
+    for (int form = 0; form < 3; form++)
         for (int small = 0; small < 2; small++) {
-            variant v = {&INT2, (sk_shape)shape, small ? TILES_SMALL : TILES_DEFAULT,
-                         SK_SCAN_PATH_AUTO, 0};
+            /* form 0: CPU shape; 1: GPU shape; 2: GPU shape, no one-launch reduce */
+            variant v = {&INT2, form ? SK_SHAPE_GPU : SK_SHAPE_CPU,
+                         small ? TILES_SMALL : TILES_DEFAULT, SK_SCAN_PATH_AUTO, 0};
             apply_variant(&v);
-            const char *what = skt_fmt("reduce, %s shape, %s", skt_shape_name(v.shape),
-                                       tiles_name(v.tiles));
+            if (form == 2) setenv("SCANKIT_REDUCE_LAST_MAX_TILES", "0", 1);
+            const char *what = skt_fmt("reduce, %s shape, %s%s", skt_shape_name(v.shape),
+                                       tiles_name(v.tiles), form == 2 ? ", not in one launch" : "");
             for (size_t n = 0; n <= SMALL_MAX; n++) {
                 iv got[2] = {TOP, TOP};
                 sk_status st = sk_reduce_monoid(skt_ctx, skt_monoid_interval(), s, got, n);
@@ -575,6 +581,7 @@ Test(interval, every_n_up_to_4096_should_reduce_to_the_whole_interval)
                           got[0].i, got[0].j, want.i, want.j);
                 cr_assert(iv_eq(got[1], TOP), "%s n=%zu: wrote past *result", what, n);
             }
+            unsetenv("SCANKIT_REDUCE_LAST_MAX_TILES");
         }
     skt_buf_free(s);
 }

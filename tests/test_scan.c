@@ -56,6 +56,7 @@
  * NaN); the elements are compared by value here (NaN equals NaN, +0 equals
  * -0): test_ieee.c pins signed zeros and NaN bits bit for bit.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,73 @@ ParameterizedTest(skt_case *c, reduce, should_match_reference_at_tile_edges)
     sk_type t = skt_scan_case_begin(c);
     SKT_EACH_OP(t, op)
         reduce_edges(t, (sk_op)op, c->shape);
+}
+
+/* ---- the reduce in one launch ---------------------------------------------------------------- */
+
+/* sk_reduce of n elements of t by op on the fixture's context, its launches
+ * counted, into got. */
+static unsigned long reduce_launches(sk_type t, sk_op op, size_t n, void *got)
+{
+    skt_launches l = {0};
+    skt_count_launches(&l);
+    sk_status st = sk_reduce(skt_ctx, t, op, skt_bufs.src, got, n);
+    skt_count_launches(NULL);
+    cr_assert_eq(st, SK_OK, "reduce %s %s n=%zu -> %s (%s) [seed %llu]", sk_type_name(t),
+                 sk_op_name(op), n, sk_status_name(st), sk_context_error_detail(skt_ctx),
+                 (unsigned long long)skt_seed());
+    return l.total;
+}
+
+/* GPU shape, default tiles: a reduce of a few tiles or more (4 by default:
+ * 20000 elements are 5 or more default tiles) is one launch (the last
+ * work-group to finish totals the tiles) up to
+ * $SCANKIT_REDUCE_LAST_MAX_TILES tiles; with it 0, more tiles than one
+ * work-group walks take two launches. Both give the reference's sum
+ * exactly (skt_fill's data: every association exact, floats too), and the
+ * one launch gives the same bits call after call on rounded float sums. */
+Test(reduce, a_reduce_of_tiles_is_one_launch_on_the_gpu_shape)
+{
+    static const sk_type types[] = {SK_FLOAT32, SK_FLOAT64, SK_UINT32, SK_INT64};
+    static const size_t sizes[] = {20000, 300007, 1u << 20}; /* 20000: a few tiles */
+    skt_force_shape(SK_SHAPE_GPU);
+    skt_tiles_default();
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        sk_type t = types[i];
+        if (t == SK_FLOAT64 && !skt_has_fp64()) continue;
+        int is_float = t == SK_FLOAT32 || t == SK_FLOAT64;
+        size_t es = skt_ref_type_size(t);
+        for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
+            size_t n = sizes[j];
+            const char *what = skt_fmt("%s add n=%zu", sk_type_name(t), n);
+            unsigned char one[8], two[8], want[8], again[8];
+            skt_bufs_reserve(n * es);
+            skt_fill(t, SK_OP_ADD, skt_bufs.h_src, n);
+            skt_ref_reduce(t, SK_OP_ADD, skt_bufs.h_src, n, want);
+            skt_buf_upload(skt_bufs.src, 0, skt_bufs.h_src, n * es);
+            skt_poison(one, sizeof one);
+            skt_poison(two, sizeof two);
+            unsetenv("SCANKIT_REDUCE_LAST_MAX_TILES");
+            unsigned long l1 = reduce_launches(t, SK_OP_ADD, n, one);
+            setenv("SCANKIT_REDUCE_LAST_MAX_TILES", "0", 1);
+            unsigned long l2 = reduce_launches(t, SK_OP_ADD, n, two);
+            unsetenv("SCANKIT_REDUCE_LAST_MAX_TILES");
+            cr_assert_eq(l1, 1ul, "%s: %lu launches in one-launch form", what, l1);
+            if (n > 20000) cr_assert_eq(l2, 2ul, "%s: %lu launches with it off", what, l2);
+            skt_expect_elems(t, one, want, 1, skt_fmt("%s, one launch", what));
+            skt_expect_elems(t, two, want, 1, skt_fmt("%s, two launches", what));
+            if (!is_float) continue;
+            skt_fill_float_noisy(t, skt_bufs.h_src, n);
+            skt_buf_upload(skt_bufs.src, 0, skt_bufs.h_src, n * es);
+            reduce_launches(t, SK_OP_ADD, n, one);
+            for (int k = 0; k < 3; k++) {
+                skt_poison(again, sizeof again);
+                reduce_launches(t, SK_OP_ADD, n, again);
+                cr_assert(memcmp(one, again, es) == 0, "%s, rounded sums: call %d differs", what,
+                          k + 2);
+            }
+        }
+    }
 }
 
 /* ---- identities ---------------------------------------------------------------------------- */
