@@ -155,6 +155,15 @@ static const tune_row rows[] = {
     {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT_PAIRS, 0, TUNE_PAIRS32_ITEMS, 17,
      "bench/NOTES-gpu.md: Sort pairs: where the values' time goes; 17 items"},
 
+    /* 8-byte keys: a sweep over a constant digit copies twice the bytes, and
+     * such keys often share their high digits (values below 2^32): on an
+     * H200 the read-back's wait (about 60 us) costs less than one copy from
+     * about 2^23 keys (a copy of 2^22 keys 21 us, of 2^24 keys 84 us). */
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT, 8, TUNE_SORT_SKIP_FROM, 1L << 23,
+     "bench/results/nvidia-h200-reduce-histogram/NOTE.md (the sort's read-back)"},
+    {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT_PAIRS, 8, TUNE_SORT_SKIP_FROM,
+     1L << 23, "bench/results/nvidia-h200-reduce-histogram/NOTE.md (the sort's read-back)"},
+
     /* Warp-level variants (kernels/warp.cl: shuffles, votes with .sync, which
      * need compute capability 7.0): the work-group scans and the one-pass
      * look-back by shuffles, the sort's ranking by warp votes. H200, 2^28:
@@ -369,15 +378,15 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
                                        "(crossing estimated between 2 and 8 tiles)"},
     [TUNE_REDUCE_LAST_MAX_TILES] = {2048, "bench/results/nvidia-h200-reduce-histogram/NOTE.md"},
     /* The one-sweep sort's read back of the keys' bounds (which digits
-     * differ) waits for the queue: on NVIDIA's OpenCL about 30-60 us, and
-     * the device idles until the host enqueues the next sweep. A sweep of
-     * 2^22 uint32 keys costs about that (2^26 keys sort in 2.1 ms on an
-     * H100: about 0.45 ms a sweep, 28 us at 2^22), so below 2^22 keys a
-     * skipped digit saves less than the wait costs, and uniform keys, the
-     * common case, never skip one. An estimate from those figures, not a
-     * measured crossing. */
-    [TUNE_SORT_SKIP_FROM] = {1L << 22, "bench/NOTES-gpu.md: Sorts without a wait below 2^22 "
-                                       "keys (estimate, not yet measured)"},
+     * differ) waits for the queue: on an H200 it cost 36-50 us at every size
+     * from 2^22 to 2^26 (uniform keys: 2^22 0.186 ms without it, 0.227 with
+     * it). A sweep over a digit every key shares copies its tile instead
+     * (sort.cl, sk_os_copy_tile), so without the read-back such a digit costs
+     * a copy: for 4-byte keys less than the wait below about 2^24 keys,
+     * and uniform keys, the common case, gain 12-24% at 2^22-2^24 and 4% at
+     * 2^26 without the wait (8-byte keys: the rows above). */
+    [TUNE_SORT_SKIP_FROM] = {1L << 26, "bench/results/nvidia-h200-reduce-histogram/NOTE.md "
+                                       "(the sort's read-back)"},
 };
 
 /* What a lookup is for. */

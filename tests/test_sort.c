@@ -29,7 +29,7 @@
  * (NARROW: a program per type and shape), pairwise across the types.
  * The GPU shape's one sweep per digit skips constant digits (the keys'
  * bounds read back) with the small tiles and sweeps every digit (the
- * default below 2^22 keys) with the others: a host decision
+ * default below 2^26 keys) with the others: a host decision
  * (SK_PARAM_GPU_SORT_SKIP_FROM), no program of its own. Keys with constant
  * digits (all equal, top bits shared, one digit varying) sort both ways
  * against the reference, their launches are counted, and a sort that
@@ -728,7 +728,8 @@ static void fill_pattern(sk_type t, const const_pattern *p, void *keys, size_t n
 }
 
 /* Keys with constant digits in the GPU shape, each sorted with every digit
- * swept (the default below 2^22 keys) and with constant digits skipped
+ * swept (the default below 2^26 keys: a sweep over a constant digit copies
+ * its tiles) and with constant digits skipped
  * (SK_PARAM_GPU_SORT_SKIP_FROM 1), keys and pairs, both orders, against
  * the reference. Each type and value size takes its matrix tile setting
  * (gpu_cfg): no program of its own. */

@@ -918,9 +918,10 @@ typedef enum sk_sort_order { SK_ASCENDING = 0, SK_DESCENDING = 1 } sk_sort_order
  *  < -0.0 < +0.0 < ... < +inf < +NaN (NaNs ordered among themselves by
  *  payload). 8-bit keys take one pass of an 8-bit digit, 16-bit keys two.
  *  Digits whose value is the same in every key are skipped, except in the
- *  GPU shape below 2^22 keys (SK_PARAM_GPU_SORT_SKIP_FROM), where every
- *  digit of the bit range takes its pass (one over a constant digit leaves
- *  the order as it is) so that nothing waits for the device. Scratch of n
+ *  GPU shape below 2^26 keys (2^23 keys of 8 bytes;
+ *  SK_PARAM_GPU_SORT_SKIP_FROM), where every digit of the bit range takes
+ *  its pass (one over a constant digit copies the keys, found so on the
+ *  device) so that nothing waits for the device. Scratch of n
  *  keys comes from the context (2n keys when three or more, an odd number,
  *  of digits take passes: the last pass then ends in `keys` with no copy
  *  back; with the caller's scratch, n keys and a copy). n of 0 or 1 does
@@ -2069,7 +2070,8 @@ SK_API sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type,
  *                              of the bit range and never wait for the
  *                              device inside the call. The result is the
  *                              same either way. 1: always skip; 0:
- *                              automatic (2^22 keys).
+ *                              automatic (2^26 keys, 2^23 keys of 8
+ *                              bytes).
  *  - SK_PARAM_DISK_CACHE       the on-disk program cache when
  *                              $SCANKIT_CACHE_DIR is not set (a directory
  *                              it names is always used): 1 on, in the

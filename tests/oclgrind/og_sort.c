@@ -8,7 +8,8 @@
  * key types, both orders, and a bit range (the 8- and 16-bit keys at one
  * small size per shape), and checks every result against
  * tests/ref/ref_sort.c (values are the input indices, so stability is
- * checked too). Exit status: 0 when all results are right, 1 on a wrong
+ * checked too); once with keys below 2^10, whose high digits every key
+ * shares. Exit status: 0 when all results are right, 1 on a wrong
  * result or a failing call, 2 on bad usage.
  *
  *   og_sort [--expect-oclgrind] [--seed S] [--cpu-builtin skip|only]
@@ -74,12 +75,15 @@ typedef struct og_case {
     size_t vs;               /* 0: keys only */
     int descending;
     unsigned begin, end;     /* end 0: whole key */
+    int small;               /* keys below 2^10: the high digits the same for every key
+                                (a sweep over a constant digit copies its tile) */
 } og_case;
 
 static const og_case cases[] = {
-    {SK_UINT64, 8, 0, 0, 0}, {SK_FLOAT64, 4, 1, 0, 0}, {SK_INT64, 0, 1, 0, 0},
-    {SK_FLOAT32, 4, 1, 0, 0}, {SK_INT32, 8, 0, 0, 0}, {SK_UINT32, 0, 0, 0, 0},
-    {SK_UINT32, 4, 1, 3, 27}, /* three 8-bit digits of pairs: an odd pass count */
+    {SK_UINT64, 8, 0, 0, 0, 0}, {SK_FLOAT64, 4, 1, 0, 0, 0}, {SK_INT64, 0, 1, 0, 0, 0},
+    {SK_FLOAT32, 4, 1, 0, 0, 0}, {SK_INT32, 8, 0, 0, 0, 0}, {SK_UINT32, 0, 0, 0, 0, 0},
+    {SK_UINT32, 4, 1, 3, 27, 0}, /* three 8-bit digits of pairs: an odd pass count */
+    {SK_UINT32, 4, 0, 0, 0, 1},  /* small keys */
 };
 
 #define CASE_COUNT (sizeof cases / sizeof cases[0])
@@ -88,7 +92,7 @@ static const og_case cases[] = {
  * first GPU configuration (one sweep per digit) and in the CPU line
  * scatter's. */
 static const og_case narrow_cases[] = {
-    {SK_UINT8, 8, 0, 0, 0}, {SK_INT16, 4, 1, 0, 0}, {SK_FLOAT16, 0, 0, 3, 12},
+    {SK_UINT8, 8, 0, 0, 0, 0}, {SK_INT16, 4, 1, 0, 0, 0}, {SK_FLOAT16, 0, 0, 3, 12, 0},
 };
 
 #define NARROW_N 37
@@ -110,6 +114,7 @@ static void fill(og_state *g, const og_case *c, size_t n)
                         ks == 4 ? 0xffc00001u : 0xfff8000000000001ull};
     for (size_t i = 0; i < n; i++) {
         uint64_t v = rnd(g) % 3 ? rnd(g) : pool[rnd(g) % 6];
+        if (c->small) v &= 0x3ff;
         memcpy(g->in + i * ks, &v, ks);
         uint64_t idx = i;
         memcpy(g->vin + i * (c->vs ? c->vs : 8), &idx, c->vs ? c->vs : 8);
