@@ -21,14 +21,18 @@
  * configuration runs whatever it says. The sorted forms add the radix
  * sort of the k selected, whose kernels og_sort checks (run.sh
  * --sort-kernels: its CPU shape crashes Oclgrind 21.10's --uninitialized
- * plugin), so none runs here. The selection is forced at every size too
- * ($SCANKIT_TOPK_SORT_BELOW=0): small sorted outputs and ranks would
- * otherwise go by a whole sort of a copy of the keys in scratch, which
- * grows from case to case here; Oclgrind 21.10 then reports the sort's
- * reads of the copy as uninitialised (every result right), and none when
- * the runtime never frees a scratch buffer it replaces: its deferred
- * release of the old buffer marks the new one, at the same address,
- * uninitialised.
+ * plugin), so none runs here. The selection is forced at every size of
+ * those configurations ($SCANKIT_TOPK_SORT_BELOW=0); then one GPU
+ * configuration takes sorted outputs and ranks by a whole sort of a
+ * numbered copy of the keys ($SCANKIT_TOPK_SORT_BELOW set high: the copy
+ * and numbering and the gather of the first k, with the sort's GPU
+ * kernels), its 8-byte keys first: a scratch buffer replaced by a larger
+ * one (scratch growing from case to case) makes Oclgrind 21.10 report the
+ * sort's reads of the copy as uninitialised (every result right; none
+ * when the runtime never frees a buffer it replaces: its deferred release
+ * of the old buffer marks the new one, at the same address,
+ * uninitialised), so in that configuration the first call takes the most
+ * scratch.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "og_harness.h"
@@ -48,6 +52,12 @@ static const og_config configs[] = {
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
+
+/* Sorted output and ranks by a whole sort (GPU shape): the copy and
+ * numbering of the keys, the radix sort, the gather of the first k. */
+static const og_config whole_sort_config = {
+    "gpu wg=4 items=2, sorted by a whole sort", SK_SHAPE_GPU, .wg = 4, .items = 2,
+    .sizes = {MAX_N, 9}};
 
 typedef enum og_form { OG_KEYS, OG_INDICES, OG_VALUES } og_form;
 
@@ -85,10 +95,11 @@ static void make_keys(og_state *g, sk_type t, size_t n)
     }
 }
 
-static sk_status select_k(sk_context *ctx, og_state *g, const og_case *c, size_t n, size_t k)
+static sk_status select_k(sk_context *ctx, og_state *g, const og_case *c, size_t n, size_t k,
+                          int sorted)
 {
     sk_sort_order o = c->descending ? SK_DESCENDING : SK_ASCENDING;
-    const sk_topk_output out = SK_TOPK_INPUT_ORDER;
+    const sk_topk_output out = sorted ? SK_TOPK_SORTED : SK_TOPK_INPUT_ORDER;
     if (c->form == OG_INDICES)
         return sk_topk_indices(ctx, c->t, g->keys, g->out_keys, g->out_values, n, k, o, out);
     if (c->form == OG_VALUES)
@@ -97,11 +108,12 @@ static sk_status select_k(sk_context *ctx, og_state *g, const og_case *c, size_t
     return sk_topk_keys(ctx, c->t, g->keys, g->out_keys, n, k, o, out);
 }
 
-/* The reference's keys, and indices or values, of the k selected. */
-static void expected(og_state *g, const og_case *c, size_t n, size_t k)
+/* The reference's keys, and indices or values, of the k selected, in
+ * input order or sorted. */
+static void expected(og_state *g, const og_case *c, size_t n, size_t k, int sorted)
 {
     size_t ks = sk_type_size(c->t);
-    skt_ref_topk(c->t, g->in, n, k, c->descending, 0, g->idx);
+    skt_ref_topk(c->t, g->in, n, k, c->descending, sorted, g->idx);
     for (size_t i = 0; i < k; i++) {
         memcpy(g->want + i * ks, g->in + g->idx[i] * ks, ks);
         if (c->form == OG_INDICES) memcpy(g->wantv + i * 8, &g->idx[i], 8);
@@ -126,7 +138,7 @@ static int check_nth(og_state *g, sk_context *ctx, const og_case *c, size_t n, s
 }
 
 static int run_case(og_state *g, sk_context *ctx, const og_case *c, size_t n, size_t k,
-                    const char *cfg)
+                    int sorted, const char *cfg)
 {
     char what[160];
     size_t ks = sk_type_size(c->t), vs = c->form == OG_VALUES ? 4 : 8;
@@ -140,11 +152,11 @@ static int run_case(og_state *g, sk_context *ctx, const og_case *c, size_t n, si
     if (!og_write(g->h, g->keys, g->in, n * ks) || !og_write(g->h, g->values, g->vin, n * 4) ||
         !og_write(g->h, g->out_keys, g->got, (k + GUARD) * ks) ||
         !og_write(g->h, g->out_values, g->gotv, (k + GUARD) * vs) ||
-        !og_sk_ok(g->h, ctx, select_k(ctx, g, c, n, k), what) ||
+        !og_sk_ok(g->h, ctx, select_k(ctx, g, c, n, k, sorted), what) ||
         !og_read(g->h, g->out_keys, g->got, (k + GUARD) * ks) ||
         !og_read(g->h, g->out_values, g->gotv, (k + GUARD) * vs))
         return 1;
-    expected(g, c, n, k);
+    expected(g, c, n, k, sorted);
     int bad = memcmp(g->got, g->want, k * ks) != 0 ||
               !og_all_poison(g->got + k * ks, GUARD * ks) ||
               (c->form != OG_KEYS && (memcmp(g->gotv, g->wantv, k * vs) != 0 ||
@@ -153,15 +165,20 @@ static int run_case(og_state *g, sk_context *ctx, const og_case *c, size_t n, si
     return bad + check_nth(g, ctx, c, n, k, what);
 }
 
-static int run_config(og_state *g, const og_config *c)
+/* Every case at each size; `sorted`: sorted output, the cases of 8-byte
+ * keys first (the first call takes the most scratch, so that no scratch
+ * buffer is replaced: see the top). */
+static int run_config(og_state *g, const og_config *c, int sorted)
 {
     int failures = 0;
     sk_context *ctx = og_open(g->h, c);
     if (!ctx) return 1;
     for (size_t s = 0; s < OG_MAX_SIZES && c->sizes[s]; s++) {
         size_t n = c->sizes[s], ks_[3] = {1, n / 2 ? n / 2 : 1, n};
-        for (size_t i = 0; i < CASE_COUNT; i++)
-            failures += run_case(g, ctx, &cases[i], n, ks_[(i + s) % 3], c->name);
+        for (size_t j = 0; j < CASE_COUNT; j++) {
+            size_t i = sorted ? CASE_COUNT - 1 - j : j;
+            failures += run_case(g, ctx, &cases[i], n, ks_[(i + s) % 3], sorted, c->name);
+        }
     }
     return og_config_done(g->h, c, failures);
 }
@@ -176,7 +193,12 @@ static int run_all(og_harness *h)
         !(g.out_keys = og_buffer(h, bytes)) || !(g.out_values = og_buffer(h, bytes)))
         return 1;
     for (size_t c = 0; c < CONFIG_COUNT && !failures; c++)
-        failures += run_config(&g, &configs[c]);
+        failures += run_config(&g, &configs[c], 0);
+    /* sorted outputs and ranks below this many keys by a whole sort */
+    if (!failures && setenv("SCANKIT_TOPK_SORT_BELOW", "1000000", 1) == 0) {
+        failures += run_config(&g, &whole_sort_config, 1);
+        setenv("SCANKIT_TOPK_SORT_BELOW", "0", 1);
+    }
     return failures;
 }
 
