@@ -383,7 +383,7 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
      * it). A sweep over a digit every key shares copies its tile instead
      * (sort.cl, sk_os_copy_tile), so without the read-back such a digit costs
      * a copy: for 4-byte keys less than the wait below about 2^24 keys,
-     * and uniform keys, the common case, gain 12-24% at 2^22-2^24 and 4% at
+     * and uniform keys, the common case, gain 14-29% at 2^22-2^24 and 4% at
      * 2^26 without the wait (8-byte keys: the rows above). */
     [TUNE_SORT_SKIP_FROM] = {1L << 26, "bench/results/nvidia-h200-reduce-histogram/NOTE.md "
                                        "(the sort's read-back)"},
