@@ -765,6 +765,9 @@ static int open_context(bench *b)
     if (st == SK_OK && b->opt.sort_skip_from)
         st = sk_context_set_param(b->ctx, SK_PARAM_GPU_SORT_SKIP_FROM,
                                   strtol(b->opt.sort_skip_from, NULL, 10));
+    if (st == SK_OK && b->opt.sort_bucket_bytes)
+        st = sk_context_set_param(b->ctx, SK_PARAM_CPU_SORT_BUCKET_BYTES,
+                                  strtol(b->opt.sort_bucket_bytes, NULL, 10));
     if (st == SK_OK) st = sk_context_get_param(b->ctx, SK_PARAM_SHAPE, &shape);
     b->desc.struct_size = sizeof b->desc;
     if (st == SK_OK) st = sk_context_device(b->ctx, &b->desc);

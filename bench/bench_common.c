@@ -167,6 +167,10 @@ static const ak_opt opencl_rows[] = {
                 "GPU shape: radix sorts of N keys or more read the keys'\n"
                 "bounds back and skip constant digits\n"
                 "(SK_PARAM_GPU_SORT_SKIP_FROM)"),
+    BB_TEXT_ROW("sort-bucket-bytes", o.sort_bucket_bytes, "B",
+                "CPU shape: radix sorts go by buckets of the top digit\n"
+                "where the largest holds at most B bytes; 1: never\n"
+                "(SK_PARAM_CPU_SORT_BUCKET_BYTES)"),
     BB_FLAG_ROW("no-boost", o.no_boost, "leave Boost.Compute out"),
     BB_FLAG_ROW("no-host", o.no_host, "leave out the end-to-end host-array timings"),
     BB_FLAG_ROW("print-slug", o.print_slug, "print the device's results folder name and exit"),

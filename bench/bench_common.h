@@ -162,6 +162,7 @@ typedef struct bb_opts {
     const char *tile;               /* bench_all only: "WxI", GPU tiles of W x I   */
     const char *chunks;             /* bench_all only: the CPU shape's chunks      */
     const char *sort_skip_from;     /* bench_all only: SK_PARAM_GPU_SORT_SKIP_FROM */
+    const char *sort_bucket_bytes;  /* bench_all only: SK_PARAM_CPU_SORT_BUCKET_BYTES */
     int no_boost, no_host;          /* bench_all only                              */
     int print_slug;                 /* bench_all only                              */
     unsigned prim_mask;             /* bit per bb_prim                             */

@@ -393,6 +393,7 @@ static bool param_range_of(const sk_context *ctx, sk_param param, param_range *r
         return true;
     case SK_PARAM_CPU_SORT_LINES_FROM: *r = (param_range){1, LONG_MAX, false}; return true;
     case SK_PARAM_GPU_SORT_SKIP_FROM: *r = (param_range){1, LONG_MAX, false}; return true;
+    case SK_PARAM_CPU_SORT_BUCKET_BYTES: *r = (param_range){1, LONG_MAX, false}; return true;
     case SK_PARAM_MERGE_RUNS_ROUNDS:
         *r = (param_range){1, SK_MERGE_RUNS_MAX_ROUNDS, false};
         return true;
@@ -425,6 +426,7 @@ static long *param_field(sk_context *ctx, sk_param param)
     case SK_PARAM_CPU_SERIAL_BELOW: return &ctx->serial_below_param;
     case SK_PARAM_CPU_SORT_LINES_FROM: return &ctx->sort_lines_param;
     case SK_PARAM_GPU_SORT_SKIP_FROM: return &ctx->sort_skip_param;
+    case SK_PARAM_CPU_SORT_BUCKET_BYTES: return &ctx->sort_bucket_param;
     case SK_PARAM_MERGE_RUNS_ROUNDS: return &ctx->merge_rounds_param;
     case SK_PARAM_PROGRAM_CACHE: return &ctx->program_cache_param;
     case SK_PARAM_DISK_CACHE: return &ctx->disk_cache_param;

@@ -184,6 +184,10 @@ typedef struct sk__tuning {
     bool wg_scan_warps;            /* work-group scans in block.cl's warp form where the
                                       program takes warp instructions (else portable) */
     size_t lines_bytes;            /* CPU sort: line scatter from this many bytes (0: never) */
+    bool prefetch;                 /* kernels may call clang's __builtin_prefetch */
+    size_t sort_bucket_bytes;      /* CPU sort with lines: buckets by the top digit, sorted
+                                      in the caches, where the largest takes at most this
+                                      many bytes of keys and values (0: never) */
     size_t sort_skip_from;         /* one-sweep sort: from this many keys the keys' bounds
                                       are read back and constant digits skipped (below,
                                       every digit is swept, with no wait for the device) */
@@ -237,6 +241,7 @@ struct sk_context {
     long wg_param, items_param, chunks_param, serial_below_param;
     long sort_lines_param;         /* SK_PARAM_CPU_SORT_LINES_FROM (0: automatic) */
     long sort_skip_param;          /* SK_PARAM_GPU_SORT_SKIP_FROM (0: automatic) */
+    long sort_bucket_param;        /* SK_PARAM_CPU_SORT_BUCKET_BYTES (0: automatic) */
     long merge_rounds_param;       /* SK_PARAM_MERGE_RUNS_ROUNDS (0: automatic) */
     bool profile;
 

@@ -28,6 +28,13 @@
  * (one over a constant digit is a stable identity, so the result is the
  * same) and the call never waits for the device. The three-step passes
  * stay for larger sorts and for SK_SCAN_PATH_REDUCE_THEN_SCAN.
+ * On the CPU shape with the line scatter, keys whose differing bits span
+ * more than two digits go instead by buckets of their top differing digit
+ * (the bounds pass counts the range's top digit in place of the lowest):
+ * one line scatter puts every bucket in place, then sk_sort_buckets sorts
+ * each bucket by the bits below that digit inside the caches, two
+ * crossings of memory for all of those bits (run_buckets), where the
+ * largest bucket fits the tuning's bound.
  * The buffers alternate between the caller's and scratch, and an odd
  * number of passes ends with a copy back; keys-only sorts (and pairs on the
  * CPU shape) with an odd number of passes (three or more) go through two
@@ -50,6 +57,8 @@ SK_SCRATCH_ID(sort_values, "sort: values ping-pong");
 SK_SCRATCH_ID(sort_keys2, "sort: second keys scratch (pairs, odd pass count)");
 SK_SCRATCH_ID(sort_values2, "sort: second values scratch (odd pass count)");
 SK_SCRATCH_ID(sort_hist, "sort: digit histograms");
+SK_SCRATCH_ID(sort_top_hist, "sort: the top digit's histograms (buckets)");
+SK_SCRATCH_ID(sort_buckets, "sort: the buckets' regions");
 
 /* ---- programs ------------------------------------------------------------- */
 
@@ -60,9 +69,9 @@ static const char *const gpu_kernels[] = {"sk_sort_bounds_groups", "sk_sort_hist
                                           "sk_sort_count_digits", "sk_sort_onesweep"};
 static const char *const cpu_kernels[] = {"sk_sort_bounds_chunks", "sk_sort_hist_chunks",
                                           "sk_sort_scatter_chunks", "sk_sort_fold_chunks",
-                                          "sk_sort_scatter_lines"};
+                                          "sk_sort_scatter_lines", "sk_sort_buckets"};
 /* The CPU program's kernels after the first three (with nt_lines only). */
-enum { K_CPU_FOLD = 3, K_CPU_SCATTER_LINES = 4 };
+enum { K_CPU_FOLD = 3, K_CPU_SCATTER_LINES = 4, K_CPU_BUCKETS = 5 };
 
 static char *sort_config(const sort_plan *p, const sort_req *r)
 {
@@ -92,6 +101,8 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
     if (!p->gpu)
         sk__str_addf(&s, "#define SK_SHAPE_CPU 1\n");
     if (p->nt_lines) sk__str_addf(&s, "#define SK_NT_LINES 1\n");
+    if (p->nt_lines && p->t.prefetch)
+        sk__str_addf(&s, "#define SK_PREFETCH 1\n");
     sk__config_blocks(&s, p->gpu, onesweep && p->warp_match, onesweep ? &p->t : NULL);
     sk__str_add_source(&s, "sort_keys");
     if (p->gpu) sk__str_add_source(&s, "sort_split");
@@ -104,7 +115,7 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
 
 static sk_status sort_program(sk_context *ctx, sort_plan *p, const sort_req *r)
 {
-    unsigned kernels = p->gpu && !p->wide ? 6 : p->nt_lines ? 5 : 3;
+    unsigned kernels = p->gpu && !p->wide ? 6 : p->nt_lines ? 6 : 3;
     sk_status st = sk__program_take(ctx, p->gpu ? "sort" : "sort_cpu", sort_config(p, r),
                                     p->gpu ? gpu_kernels : cpu_kernels, kernels, &p->prog);
     if (st == SK_E_BUILD && p->warp_match) {
@@ -146,6 +157,8 @@ typedef struct sort_job {
     uint64_t flip;                /* XOR-ed onto transformed keys */
     cl_mem hist;
     pass_digit first;             /* CPU shape: the digit the bounds pass counts */
+    pass_digit top;               /* CPU shape: the top digit it counts too (mask 0: none) */
+    cl_mem top_hist;              /* ... into these histograms */
     cl_mem state[2];              /* one sweep per digit: look-back state, */
     size_t state_words;           /* the sweeps taking turns */
     cl_mem aux;                   /* CPU line scatter: lines, next digit's counts */
@@ -213,6 +226,11 @@ static sk_status key_bounds(sort_job *j, cl_mem keys, uint64_t *and_out, uint64_
         sk__arg_uint(&a, "mask", j->first.mask);
     }
     sk__arg_word(&a, "flip", ks, j->flip);
+    if (!j->p.gpu) {
+        sk__arg_mem(&a, j->top.mask ? j->top_hist : j->hist);
+        sk__arg_uint(&a, "top_shift", j->top.shift);
+        sk__arg_uint(&a, "top_mask", j->top.mask);
+    }
     SK_TRY(launch(j, &a, parts));
     st = reduce_bounds(j, partials, parts, and_out, or_out);
 out:
@@ -237,14 +255,15 @@ static void arg_pass_bufs(sk__args *a, const sort_job *j, const pass_bufs *b)
 }
 
 /* The histogram (K_HIST: the source keys) or plain scatter (K_SCATTER:
- * every buffer of b) of the pass by the digit pd. */
-static sk_status launch_pass(sort_job *j, unsigned kernel, const pass_bufs *b, pass_digit pd)
+ * every buffer of b) of the pass by the digit pd, into or from `hist`. */
+static sk_status launch_pass(sort_job *j, unsigned kernel, const pass_bufs *b, pass_digit pd,
+                             cl_mem hist)
 {
     sk__args a;
     sk__args_init(&a, j->ctx, j->p.prog, kernel);
     if (kernel == K_HIST) sk__arg_mem(&a, b->src_k);
     else arg_pass_bufs(&a, j, b);
-    sk__arg_mem(&a, j->hist);
+    sk__arg_mem(&a, hist);
     sk__arg_ulong(&a, "n", j->r->n);
     if (!j->p.gpu) sk__arg_ulong(&a, "chunk", j->p.chunk);
     sk__arg_ulong(&a, "parts", j->p.parts);
@@ -254,15 +273,15 @@ static sk_status launch_pass(sort_job *j, unsigned kernel, const pass_bufs *b, p
     return launch(j, &a, j->p.parts);
 }
 
-/* CPU shape: the scatter through line buffers; it also counts the digit
- * `next` (mask 0: none) for the next pass. */
+/* CPU shape: the scatter through line buffers by the scanned `hist`; it
+ * also counts the digit `next` (mask 0: none) for the next pass. */
 static sk_status launch_scatter_lines(sort_job *j, const pass_bufs *b, pass_digit pd,
-                                      pass_digit next)
+                                      pass_digit next, cl_mem hist)
 {
     sk__args a;
     sk__args_init(&a, j->ctx, j->p.prog, K_CPU_SCATTER_LINES);
     arg_pass_bufs(&a, j, b);
-    sk__arg_mem(&a, j->hist);
+    sk__arg_mem(&a, hist);
     sk__arg_mem(&a, j->aux);
     sk__arg_ulong(&a, "n", j->r->n);
     sk__arg_ulong(&a, "chunk", j->p.chunk);
@@ -299,12 +318,13 @@ static sk_status run_pass(sort_job *j, const pass_bufs *b, pass_digit pd, hist_s
 {
     size_t count = ((size_t)1 << j->p.radix_bits) * j->p.parts;
     sk_status st = SK_OK;
-    if (from == HIST_READ) st = launch_pass(j, K_HIST, b, pd);
+    if (from == HIST_READ) st = launch_pass(j, K_HIST, b, pd, j->hist);
     else if (from == HIST_FOLD) st = launch_fold(j);
     if (st == SK_OK)
         st = sk__scan_counts(j->ctx, j->p.wide ? SK_UINT64 : SK_UINT32, j->hist, count);
     if (st != SK_OK) return st;
-    return j->p.lines ? launch_scatter_lines(j, b, pd, next) : launch_pass(j, K_SCATTER, b, pd);
+    return j->p.lines ? launch_scatter_lines(j, b, pd, next, j->hist)
+                      : launch_pass(j, K_SCATTER, b, pd, j->hist);
 }
 
 /* Where pass i's histogram comes from. */
@@ -583,11 +603,124 @@ out:
     return st;
 }
 
+/* ---- CPU shape: buckets by the top digit ------------------------------------ */
+
+/* Whether the passes may go by buckets (sk_sort_buckets, kernels/sort_cpu.cl):
+ * the line scatter, more than two digits' bits (two passes stay
+ * least-significant first: the buckets' own pass costs about one), and
+ * buckets of evenly spread keys within half the size allowed (else the
+ * largest would hardly ever fit, and the bounds pass had better count the
+ * first pass's digit). */
+static bool buckets_possible(const sort_job *j, unsigned bits)
+{
+    size_t even = (j->r->n >> j->p.radix_bits) * (j->p.key_size + j->r->value_size);
+    return j->p.lines && bits > 2 * j->p.radix_bits && even <= j->p.t.sort_bucket_bytes / 2;
+}
+
+/* The buckets' histograms, and the bit range's top digit for the bounds
+ * pass to count into them (where the top differing digit usually is)
+ * instead of the lowest. */
+static sk_status open_top_digit(sort_job *j)
+{
+    const sort_req *r = j->r;
+    unsigned m = j->p.radix_bits;
+    size_t bytes = ((size_t)j->p.parts << m) * (j->p.wide ? 8 : 4);
+    j->top = (pass_digit){0, 0};
+    if (!buckets_possible(j, r->end_bit - r->begin_bit)) return SK_OK;
+    sk_status st = sk__scratch_get(j->ctx, &sort_top_hist, bytes, &j->top_hist);
+    if (st != SK_OK) return st;
+    j->top = (pass_digit){r->end_bit - m, (1u << m) - 1};
+    j->first = (pass_digit){0, 0};  /* not counted: the passes read their first digit */
+    return SK_OK;
+}
+
+/* The most keys of one digit value in `buckets` x parts histograms (digit
+ * major, not yet scanned). */
+static sk_status largest_bucket(sort_job *j, cl_mem hist, size_t buckets, uint64_t *largest)
+{
+    size_t parts = j->p.parts, cs = j->p.wide ? 8 : 4;
+    sk_status st = SK_OK;
+    unsigned char *host = malloc(buckets * parts * cs);
+    if (!host) SK_TRY(sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "sort: bucket sizes"));
+    SK_TRY(sk__read(j->ctx, hist, true, 0, buckets * parts * cs, host));
+    *largest = 0;
+    for (size_t d = 0; d < buckets; d++) {
+        uint64_t sum = 0;
+        for (size_t c = 0; c < parts; c++) {
+            uint64_t x = 0;
+            memcpy(&x, host + (d * parts + c) * cs, cs); /* little-endian host and device */
+            sum += x;
+        }
+        if (sum > *largest) *largest = sum;
+    }
+out:
+    free(host);
+    return st;
+}
+
+/* The top differing digit's buckets, each sorted by the bits below it
+ * inside the caches: its histograms (the bounds pass's where it counted
+ * that digit, else a pass of their own), a line scatter into scratch, then
+ * sk_sort_buckets back into the caller's buffers; two crossings of memory
+ * for the bits below the top digit where the passes take two each. Taken
+ * (*taken) only where the largest bucket's keys and values fit in
+ * t.sort_bucket_bytes; else nothing is written and the passes run. A
+ * measuring context takes the regions at their most and then the passes'
+ * scratch as well. */
+static sk_status run_buckets(sort_job *j, uint64_t diff, cl_mem keys, cl_mem values,
+                             bool *taken)
+{
+    sk_context *ctx = j->ctx;
+    const sort_req *r = j->r;
+    size_t parts = j->p.parts, es = j->p.key_size + r->value_size;
+    unsigned hi = highest_bit(diff) + 1, lo = lowest_bit(diff), m = j->p.radix_bits;
+    pass_digit top = {hi - m, (1u << m) - 1};
+    size_t buckets = (size_t)1 << m, most = j->p.t.sort_bucket_bytes / es;
+    cl_mem top_hist = j->top_hist, regions = NULL, tmp_k = NULL, tmp_v = NULL;
+    uint64_t largest = 0;
+    sk_status st = SK_OK;
+    *taken = false;
+    if (most > r->n) most = r->n;
+    pass_bufs from = {keys, NULL, values, NULL};
+    if (top.shift != j->top.shift || top.mask != j->top.mask)
+        SK_TRY(launch_pass(j, K_HIST, &from, top, top_hist));
+    SK_TRY(largest_bucket(j, top_hist, buckets, &largest));
+    if (sk__measuring(ctx)) largest = most;
+    if (largest == 0 || largest > most) return SK_OK;
+    SK_TRY(sk__scratch_get(ctx, &sort_buckets, 2 * parts * largest * es, &regions));
+    if (sk__measuring(ctx)) return SK_OK;
+    SK_TRY(sk__scan_counts(ctx, j->p.wide ? SK_UINT64 : SK_UINT32, top_hist, buckets * parts));
+    SK_TRY(sk__scratch_get(ctx, &sort_keys, r->n * j->p.key_size, &tmp_k));
+    if (r->value_size)
+        SK_TRY(sk__scratch_get(ctx, &sort_values, r->n * r->value_size, &tmp_v));
+    SK_TRY(open_lines(j));
+    pass_bufs b = {keys, tmp_k, values, tmp_v};
+    SK_TRY(launch_scatter_lines(j, &b, top, (pass_digit){0, 0}, top_hist));
+    sk__args a;
+    sk__args_init(&a, ctx, j->p.prog, K_CPU_BUCKETS);
+    pass_bufs back = {tmp_k, keys, tmp_v, values};
+    arg_pass_bufs(&a, j, &back);
+    sk__arg_mem(&a, top_hist);
+    sk__arg_mem(&a, regions);
+    sk__arg_ulong(&a, "n", r->n);
+    sk__arg_ulong(&a, "parts", parts);
+    sk__arg_ulong(&a, "buckets", buckets);
+    sk__arg_ulong(&a, "region", largest);
+    sk__arg_uint(&a, "lo", lo);
+    sk__arg_uint(&a, "hi", top.shift);
+    sk__arg_word(&a, "flip", j->p.key_size, j->flip);
+    SK_TRY(launch(j, &a, parts));
+    *taken = true;
+out:
+    return st;
+}
+
 /* Sorts validated buffers. */
 sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values)
 {
     if (r->n < 2) return SK_OK;
-    sort_job j = {ctx, r, sk__sort_plan_for(ctx, r), 0, NULL, {0, 0}, {NULL, NULL}, 0, NULL};
+    sort_job j = {ctx, r, sk__sort_plan_for(ctx, r), 0, NULL, {0, 0}, {0, 0}, NULL,
+                  {NULL, NULL}, 0, NULL};
     j.flip = sort_flip(r->order, j.p.key_size);
     pass_plan pp = {keys, values, NULL, NULL, NULL, NULL};
     pass_digit passes[MAX_PASSES];
@@ -602,6 +735,7 @@ sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem v
     size_t rows = j.p.onesweep ? div_up(key_types[r->key_type].bits, j.p.radix_bits) : j.p.parts;
     SK_TRY(sk__scratch_get(ctx, &sort_hist,
                            (rows << j.p.radix_bits) * (j.p.wide ? 8 : 4), &j.hist));
+    if (!j.p.gpu) SK_TRY(open_top_digit(&j));
     if (j.p.onesweep)
         SK_TRY(count_digits(&j, keys, &and_all, &or_all));
     else
@@ -609,6 +743,11 @@ sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem v
     uint64_t diff = (and_all ^ or_all) & range_mask(r->begin_bit, r->end_bit);
     if (diff == 0) return SK_OK;  /* every key has the same bits there */
     unsigned count = j.p.onesweep ? list_sweeps(&j, diff, passes) : list_passes(&j, diff, passes);
+    if (j.top.mask && buckets_possible(&j, highest_bit(diff) + 1 - lowest_bit(diff))) {
+        bool taken = false;
+        SK_TRY(run_buckets(&j, diff, keys, values, &taken));
+        if (taken) return SK_OK;
+    }
     SK_TRY(open_scratch(&j, count, &pp));
     st = run_passes(&j, &pp, passes, count);
 out:

@@ -44,6 +44,10 @@ typedef enum tune_key {
                                 takes warp instructions (0: the portable form) */
     TUNE_LINES_BYTES,        /* CPU sort: line scatter from this many bytes of keys and
                                 values (0: never) */
+    TUNE_SORT_BUCKET_BYTES,  /* CPU sort with lines: buckets by the top digit sorted in the
+                                caches where the largest holds at most this many bytes of
+                                keys and values (0: never) */
+    TUNE_PREFETCH,           /* kernels may call clang's __builtin_prefetch (1) or not (0) */
     TUNE_POINTS_SCAN_BELOW,  /* polynomial: below this many points ... */
     TUNE_POINTS_SCAN_DEGREE, /* ... and above this many coefficients, a scan per point */
     TUNE_WARPS_FROM_CC,      /* warp-level variants (inline PTX, kernels/warp.cl) from this
@@ -252,6 +256,18 @@ static const tune_row rows[] = {
      * / 112-121 vs 246. */
     {NULL, NULL, CPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_LINES_BYTES, 4L << 20,
      "bench/NOTES-cpu.md: Radix sort (CPU shape), Variants"},
+    /* CPU devices: buckets by the top digit sorted inside the caches where
+     * the largest holds up to 1 MiB of keys and values (2 MiB of L2 a
+     * core). 2-core PoCL 3.1 (Xeon), uniform uint32, medians of 3 rounds,
+     * passes / buckets to 256 KiB / to 1 MiB, ms: keys 2^22 21.4 / 17.3 /
+     * 17.7, 2^24 84.7 / 63.9 / 65.5, 2^26 363 / 277 / 276; pairs 2^20 7.7
+     * / 6.5 / 5.3, 2^22 29.6 / 24.1 / 24.1, 2^24 115 / (passes) / 108. */
+    {NULL, NULL, CPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0, TUNE_SORT_BUCKET_BYTES, 1L << 20,
+     "bench/NOTES-cpu.md: Buckets by the top digit"},
+    /* PoCL on CPUs: clang's __builtin_prefetch becomes a prefetch
+     * instruction (OpenCL's prefetch() compiles to nothing there). */
+    {"Portable Computing Language", NULL, CPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0,
+     TUNE_PREFETCH, 1, "bench/NOTES-cpu.md: Buckets by the top digit"},
     /* CPU devices (PoCL): every large segment sorted alone. The CPU sort's
      * launches cost little there, and it sorts keys alone by 11-bit
      * digits where the batch sorts pairs by 8-bit ones twice. 2-core PoCL
@@ -300,6 +316,8 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
                                   "chunk size"},
     [TUNE_CPU_STREAM_BYTES] = {0, "GPUs: never"},
     [TUNE_LINES_BYTES] = {0, "GPUs: never"},
+    [TUNE_SORT_BUCKET_BYTES] = {0, "GPUs: never"},
+    [TUNE_PREFETCH] = {0, "compilers without clang's __builtin_prefetch (Oclgrind has none)"},
     [TUNE_PAIRS32_ITEMS] = {0, "as keys"},
     [TUNE_WARPS_FROM_CC] = {0, "portable forms"},
     [TUNE_DISK_CACHE] = {1, "drivers that rebuild from source every time"},
@@ -508,6 +526,9 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.wg_scan_warps = tune(&q, TUNE_WG_SCAN_WARPS) != 0;
     t.lines_bytes = ctx->sort_lines_param ? (size_t)ctx->sort_lines_param
                                           : tune_size(&q, TUNE_LINES_BYTES);
+    t.prefetch = tune(&q, TUNE_PREFETCH) != 0;
+    t.sort_bucket_bytes = ctx->sort_bucket_param ? (size_t)ctx->sort_bucket_param
+                                                 : tune_size(&q, TUNE_SORT_BUCKET_BYTES);
     t.sort_skip_from = ctx->sort_skip_param ? (size_t)ctx->sort_skip_param
                                             : tune_size(&q, TUNE_SORT_SKIP_FROM);
     t.points_scan_below = tune_size(&q, TUNE_POINTS_SCAN_BELOW);

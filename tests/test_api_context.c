@@ -34,7 +34,8 @@ Test(params, every_bound_should_be_taken_and_every_value_past_it_refused)
     static const sk_param ps[] = {SK_PARAM_SHAPE, SK_PARAM_PROFILE, SK_PARAM_SCAN_PATH,
         SK_PARAM_PROGRAM_CACHE, SK_PARAM_WG_SIZE, SK_PARAM_ITEMS_PER_THREAD,
         SK_PARAM_CPU_CHUNKS, SK_PARAM_CPU_SERIAL_BELOW, SK_PARAM_CPU_SORT_LINES_FROM,
-        SK_PARAM_DISK_CACHE, SK_PARAM_GPU_SORT_SKIP_FROM, SK_PARAM_MERGE_RUNS_ROUNDS};
+        SK_PARAM_DISK_CACHE, SK_PARAM_GPU_SORT_SKIP_FROM, SK_PARAM_MERGE_RUNS_ROUNDS,
+        SK_PARAM_CPU_SORT_BUCKET_BYTES};
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
         const sk_param p = ps[i];
         long lo = -7, hi = -7;
@@ -60,7 +61,7 @@ Test(params, every_bound_should_be_taken_and_every_value_past_it_refused)
                   (int)p);
     }
     long lo, hi, v;
-    static const int unknown[] = {0, 13, 12345, -1};
+    static const int unknown[] = {0, 14, 12345, -1};
     for (size_t i = 0; i < 4; i++) {
         REFUSED(sk_context_set_param(skt_ctx, (sk_param)unknown[i], 0));
         REFUSED(sk_context_get_param(skt_ctx, (sk_param)unknown[i], &v));

@@ -138,6 +138,12 @@ Test(params, out_of_range_values_should_be_rejected_and_change_nothing)
         expect_param_values(SK_PARAM_GPU_SORT_SKIP_FROM, "GPU_SORT_SKIP_FROM", good, 5, bad, 2);
     }
     {
+        const long good[] = {1, 4096, 1L << 18, LONG_MAX, 0};
+        const long bad[] = {-1, LONG_MIN};
+        expect_param_values(SK_PARAM_CPU_SORT_BUCKET_BYTES, "CPU_SORT_BUCKET_BYTES", good, 5,
+                            bad, 2);
+    }
+    {
         const long good[] = {1, 4, 64, 0};
         const long bad[] = {-1, 65, LONG_MAX};
         expect_param_values(SK_PARAM_MERGE_RUNS_ROUNDS, "MERGE_RUNS_ROUNDS", good, 4, bad, 3);

@@ -647,6 +647,92 @@ Test(sort, pairs_with_an_odd_number_of_passes_should_match_reference_in_cpu_shap
     odd_passes_case(SK_UINT64, 8, 40, 1, 3001);
 }
 
+/* ---- buckets by the top digit (CPU shape) ------------------------------------- */
+
+static void count_bucket_launch(const sk_launch_record *rec, void *user)
+{
+    if (strcmp(rec->kernel, "sk_sort_buckets") == 0) ++*(unsigned long *)user;
+}
+
+/* Keys whose `varying` low bits are random and the rest a fixed pattern
+ * (varying 0: fill_keys' distribution d), sorted with the line scatter
+ * forced and buckets of up to `bucket_bytes`; checked against the
+ * reference; returns the launches of the buckets' kernel. */
+static unsigned long bucket_case(sort_case c, unsigned varying, long bucket_bytes)
+{
+    size_t ks = key_size(c.t);
+    unsigned char *keys = skt_malloc((c.n + 1) * ks);
+    if (varying == 0) fill_keys(c.t, c.d, keys, c.n);
+    uint64_t mask = varying >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << varying) - 1;
+    for (size_t i = 0; varying && i < c.n; i++)
+        put_key(c.t, keys, i, (skt_rand() & mask) | (0x5a5a5a5a5a5a5a5aull & ~mask));
+    unsigned long launches = 0;
+    skt_set_param(SK_PARAM_CPU_SORT_BUCKET_BYTES, bucket_bytes);
+    SKT_OK(sk_context_set_trace(skt_ctx, count_bucket_launch, &launches));
+    check_keys(&c, keys);
+    SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
+    free(keys);
+    return launches;
+}
+
+/* The CPU shape's line scatter over more than two digits' bits sorts by
+ * buckets of the top differing digit, each sorted below it inside the
+ * caches, where the largest bucket fits the bound: 4- and 8-byte keys,
+ * keys and pairs (8-bit digits: 24 bits below the top digit, two passes
+ * of the buckets' 12), both orders, bit ranges, keys whose top bits are
+ * shared (the top differing digit is not the one the bounds pass counts:
+ * a histogram pass of its own), few unique keys (ties within buckets),
+ * tile and line edges; each against the reference, with its launches of
+ * the buckets' kernel counted. A bound of one byte never takes them; a
+ * bound the ties overflow counts the buckets, then sorts by the passes. */
+Test(sort, buckets_by_the_top_digit_should_match_reference_in_cpu_shape, .timeout = 600)
+{
+    skt_force_shape(SK_SHAPE_CPU);
+    skt_set_param(SK_PARAM_CPU_SORT_LINES_FROM, 1);
+    skt_set_param(SK_PARAM_CPU_CHUNKS, 5);
+    skt_set_param(SK_PARAM_CPU_SERIAL_BELOW, 1);
+    const char *cfg = "cpu shape, line scatter forced, 5 chunks";
+    size_t big = 40000 + skt_rand_below(1000);
+    const sort_case taken[] = {
+        {SK_UINT32, 0, 0, 0, 0, big, D_UNIFORM, cfg},
+        {SK_INT32, 4, 1, 0, 0, big, D_UNIFORM, cfg},
+        {SK_FLOAT32, 8, 0, 0, 0, big, D_SPECIALS, cfg},
+        {SK_UINT64, 0, 1, 0, 0, big, D_UNIFORM, cfg},
+        {SK_INT64, 4, 0, 0, 0, 4097, D_UNIFORM, cfg},
+        {SK_UINT32, 4, 0, 3, 29, big, D_UNIFORM, cfg},
+        {SK_UINT32, 0, 1, 0, 0, 2049, D_UNIFORM, cfg},
+        {SK_UINT32, 0, 0, 0, 0, 16 * 5 + 1, D_UNIFORM, cfg},
+    };
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        unsigned long runs = bucket_case(taken[i], 0, 1L << 20);
+        cr_expect_eq(runs, 1, "%s: %lu launches of the buckets' kernel, expected 1",
+                     case_name(&taken[i]), runs);
+        cr_expect_eq(bucket_case(taken[i], 0, 1), 0, "%s: buckets taken with a bound of 1",
+                     case_name(&taken[i]));
+    }
+    if (type_available(SK_FLOAT64)) {
+        sort_case f = {SK_FLOAT64, 4, 1, 0, 0, big, D_SPECIALS, cfg};
+        cr_expect_eq(bucket_case(f, 0, 1L << 20), 1, "%s: buckets not taken", case_name(&f));
+    }
+    /* The top differing digit below the range's top digit. */
+    sort_case low = {SK_UINT32, 4, 1, 0, 0, big, D_UNIFORM, cfg};
+    cr_expect_eq(bucket_case(low, 27, 1L << 20), 1, "%s (27 low bits differ)", case_name(&low));
+    sort_case low64 = {SK_UINT64, 0, 0, 0, 0, big, D_UNIFORM, cfg};
+    cr_expect_eq(bucket_case(low64, 40, 1L << 20), 1, "%s (40 low bits differ)",
+                 case_name(&low64));
+    /* Ties: few unique keys fill a few buckets; within 1 MiB they sort
+     * there, past 256 bytes by the passes. */
+    sort_case few = {SK_UINT32, 4, 0, 0, 0, big, D_FEW_UNIQUE, cfg};
+    unsigned long runs = bucket_case(few, 0, 1L << 20);
+    cr_expect(runs <= 1, "%s: %lu launches", case_name(&few), runs);
+    cr_expect_eq(bucket_case(few, 0, 256), 0, "%s: a bucket past the bound taken",
+                 case_name(&few));
+    /* Too few differing bits (two digits or less): the passes. */
+    sort_case low_keys = {SK_UINT32, 0, 0, 0, 0, big, D_UNIFORM, cfg};
+    cr_expect_eq(bucket_case(low_keys, 22, 1L << 20), 0, "%s (22 low bits differ)",
+                 case_name(&low_keys));
+}
+
 Test(sort, large_inputs_should_match_reference_in_gpu_shape, .timeout = 600)
 {
     skt_force_shape(SK_SHAPE_GPU);

@@ -1327,6 +1327,11 @@ Test(sort_stream, keeps_the_callers_scratch)
     /* still set: a sort needing more than it holds is refused, one that
      * fits runs */
     cl_mem twice = skt_buf_new(16 * N), twice_v = skt_buf_new(16 * N);
+    /* Keys that differ (keys all alike would need no passes, and no
+     * scratch for them). */
+    unsigned char *twice_k = make_keys(SK_UINT64, 2 * N, RANDOM);
+    skt_buf_upload(twice, 0, twice_k, 16 * N);
+    free(twice_k);
     SKT_EXPECT_STATUS(sk_sort_pairs(skt_ctx, SK_UINT64, 8, twice, twice_v, 2 * N, SK_ASCENDING),
                       SK_E_SIZE);
     expect_context_works("the caller's scratch");

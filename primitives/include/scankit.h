@@ -2086,7 +2086,19 @@ SK_API sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type,
  *                              this many (1..64), else the radix sort; 0:
  *                              automatic (the radix sort's passes over the
  *                              bit range). The result is the same either
- *                              way. */
+ *                              way.
+ *  - SK_PARAM_CPU_SORT_BUCKET_BYTES  CPU shape radix sort with the line
+ *                              scatter, over more than two digits' bits:
+ *                              the keys go into buckets by their top
+ *                              differing digit (one line scatter), and
+ *                              each bucket is sorted by the bits below it
+ *                              inside the caches, where the largest bucket
+ *                              holds at most this many bytes of keys and
+ *                              values (and evenly spread keys would take
+ *                              at most half of it); otherwise the passes
+ *                              go digit by digit from the lowest. 1:
+ *                              never; 0: automatic (CPU devices, 1 MiB).
+ *                              The result is the same either way. */
 #define SK_PARAM_WG_SIZE ((sk_param)2)
 #define SK_PARAM_ITEMS_PER_THREAD ((sk_param)3)
 #define SK_PARAM_CPU_CHUNKS ((sk_param)4)
@@ -2095,6 +2107,7 @@ SK_API sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type,
 #define SK_PARAM_DISK_CACHE ((sk_param)10)
 #define SK_PARAM_GPU_SORT_SKIP_FROM ((sk_param)11)
 #define SK_PARAM_MERGE_RUNS_ROUNDS ((sk_param)12)
+#define SK_PARAM_CPU_SORT_BUCKET_BYTES ((sk_param)13)
 
 /*! sk_build_stats :
  *  Counters of program builds since the context was created. struct_size

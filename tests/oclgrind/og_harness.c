@@ -39,9 +39,10 @@ sk_context *og_open(og_harness *h, const og_config *c)
     static const sk_param params[] = {SK_PARAM_SHAPE,      SK_PARAM_WG_SIZE,
                                       SK_PARAM_ITEMS_PER_THREAD, SK_PARAM_CPU_CHUNKS,
                                       SK_PARAM_CPU_SERIAL_BELOW, SK_PARAM_SCAN_PATH,
-                                      SK_PARAM_CPU_SORT_LINES_FROM};
+                                      SK_PARAM_CPU_SORT_LINES_FROM,
+                                      SK_PARAM_CPU_SORT_BUCKET_BYTES};
     const long values[] = {c->shape,        c->wg,   c->items,     c->chunks,
-                           c->serial_below, c->path, c->lines_from};
+                           c->serial_below, c->path, c->lines_from, c->bucket_bytes};
     sk_context *ctx = NULL;
     if (h->n_opened == OG_MAX_CONTEXTS) {
         fprintf(stderr, "%s: more than %d contexts\n", h->def->name, OG_MAX_CONTEXTS);

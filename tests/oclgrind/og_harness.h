@@ -45,6 +45,7 @@ typedef struct og_config {
     size_t sizes[OG_MAX_SIZES]; /* largest first; 0 ends the list */
     sk_scan_path path;
     long lines_from;           /* SK_PARAM_CPU_SORT_LINES_FROM */
+    long bucket_bytes;         /* SK_PARAM_CPU_SORT_BUCKET_BYTES */
     unsigned hooks;            /* test hooks (primitives/sk_testing.h) */
 } og_config;
 

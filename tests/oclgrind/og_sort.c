@@ -55,9 +55,17 @@ static const og_config configs[] = {
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
      .sizes = {MAX_N, 10, 2}},
     {"cpu default", SK_SHAPE_CPU, .sizes = {100}},
-    /* The line scatter of large sorts on CPU devices, forced at every size. */
+    /* The line scatter of large sorts on CPU devices, forced at every size:
+     * digit by digit from the lowest, and by buckets of the top digit
+     * (sk_sort_buckets) where they hold up to 1 MiB, or 24 bytes (a bucket
+     * of more keys, from the pool's ties, sends the sort to the passes
+     * after the buckets' count). */
     {"cpu chunks=3 line scatter", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
-     .sizes = {MAX_N, 37, 2}, .lines_from = 1},
+     .sizes = {MAX_N, 37, 2}, .lines_from = 1, .bucket_bytes = 1},
+    {"cpu chunks=3 buckets", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
+     .sizes = {MAX_N, 37, 2}, .lines_from = 1, .bucket_bytes = 1 << 20},
+    {"cpu chunks=3 small buckets", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
+     .sizes = {MAX_N}, .lines_from = 1, .bucket_bytes = 24},
     /* Tiles withhold their digit counts: the one sweep's fallback counts
      * them. 61 keys: 8 tiles, the last partial, five of them withholding
      * (lookback.cl: SK_LB_HOLDS), so walks fall back over one and two
