@@ -38,10 +38,13 @@ sk__tuning sk__scan_tuning(const sk_context *ctx, const scan_op *op, job_kind ki
 {
     /* Only the segmented scans' lifted elements have a size bound; their
      * single pass takes tiles of its own, and their own tile of values and
-     * head bits tiles of its own on both paths. */
-    sk__family f = op->own_tile        ? SK_FAMILY_SEG_TILE
-                   : op->size_is_bound ? SK_FAMILY_LIFTED
-                                       : SK_FAMILY_SCAN;
+     * head bits tiles of its own on both paths. Reduces of the others take
+     * tiles of their own (the same as the scan's where no row says
+     * otherwise: one program for both). */
+    sk__family f = op->own_tile            ? SK_FAMILY_SEG_TILE
+                   : op->size_is_bound     ? SK_FAMILY_LIFTED
+                   : kind == JOB_REDUCE    ? SK_FAMILY_REDUCE
+                                           : SK_FAMILY_SCAN;
     sk__tuning t = sk__tuning_for(ctx, f, op->m.size);
     *lookback = kind != JOB_REDUCE && takes_lookback(op, &t, kind == JOB_SCAN_INPUT_STAYS, n);
     if (*lookback && op->size_is_bound)

@@ -354,6 +354,7 @@ typedef enum sk__family {
     SK_FAMILY_TOPK,
     SK_FAMILY_SEG_GROUPS, /* segment totals by offsets, a work-group per segment */
     SK_FAMILY_MERGE_SORT,
+    SK_FAMILY_REDUCE,     /* the reduces of the scan's monoids (scan.c, JOB_REDUCE) */
     SK_FAMILY_COUNT
 } sk__family;
 

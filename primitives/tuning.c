@@ -133,6 +133,13 @@ static const tune_row rows[] = {
      "bench/NOTES-gpu.md: Scan tiles on the H100"},
     {NULL, "H100", GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SCAN, 0, TUNE_TILE_BYTES, 32768,
      "bench/NOTES-gpu.md: Scan tiles on the H100"},
+    /* The reduce, which keeps nothing of its tile but one value: half the
+     * scan's tile. H200, uniform uint32 (`--tile`), 256 x 16 / 256 x 32:
+     * 2^20 0.0088 / 0.0102 ms, 2^22 0.0122 / 0.0132, 2^24 0.0284 /
+     * 0.0303, 2^26-2^28 within 1%. Elsewhere the scan's tile (one program
+     * for both). */
+    {NULL, "H200", GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_REDUCE, 0, TUNE_TILE_BYTES, 16384,
+     "bench/results/nvidia-h200-reduce-histogram/NOTE.md (run4/tiles)"},
 
     /* ---- one vendor ------------------------------------------------------------ */
     /* The one-sweep look-back read by volatile 32-bit loads (a relaxed load
@@ -194,6 +201,8 @@ static const tune_row rows[] = {
      * to 0.62 ms (256 x 32); 256 x 40, 128 x 48 and 128 x 64 were slower. */
     FAMILY_DEFAULT(SK_FAMILY_SCAN, TUNE_TILE_BYTES, 32768, SCAN_TILES),
     FAMILY_DEFAULT(SK_FAMILY_SCAN, TUNE_MAX_ITEMS, 32, SCAN_TILES),
+    FAMILY_DEFAULT(SK_FAMILY_REDUCE, TUNE_TILE_BYTES, 32768, SCAN_TILES),
+    FAMILY_DEFAULT(SK_FAMILY_REDUCE, TUNE_MAX_ITEMS, 32, SCAN_TILES),
     /* The segmented scans' lifted (value, head) elements: small work-groups.
      * H100, sk_segscan_inclusive of 2^28 uint32 (segments of 1-2048), median
      * of 9: 64 x 8 2.13-2.14 ms, 64 x 4 2.09, 128 x 8 2.19, 128 x 16 2.19,
