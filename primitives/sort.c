@@ -658,6 +658,27 @@ out:
     return st;
 }
 
+/* sk_sort_buckets: the buckets of the scanned histograms `starts` (the
+ * top digit's), sorted by bits [lo, hi) from b's sources into its
+ * destinations through `regions` of `region` keys (and values) each. */
+static sk_status launch_buckets(sort_job *j, const pass_bufs *b, cl_mem starts, cl_mem regions,
+                                uint64_t region, unsigned lo, unsigned hi)
+{
+    sk__args a;
+    sk__args_init(&a, j->ctx, j->p.prog, K_CPU_BUCKETS);
+    arg_pass_bufs(&a, j, b);
+    sk__arg_mem(&a, starts);
+    sk__arg_mem(&a, regions);
+    sk__arg_ulong(&a, "n", j->r->n);
+    sk__arg_ulong(&a, "parts", j->p.parts);
+    sk__arg_ulong(&a, "buckets", (size_t)1 << j->p.radix_bits);
+    sk__arg_ulong(&a, "region", region);
+    sk__arg_uint(&a, "lo", lo);
+    sk__arg_uint(&a, "hi", hi);
+    sk__arg_word(&a, "flip", j->p.key_size, j->flip);
+    return launch(j, &a, j->p.parts);
+}
+
 /* The top differing digit's buckets, each sorted by the bits below it
  * inside the caches: its histograms (the bounds pass's where it counted
  * that digit, else a pass of their own), a line scatter into scratch, then
@@ -696,20 +717,8 @@ static sk_status run_buckets(sort_job *j, uint64_t diff, cl_mem keys, cl_mem val
     SK_TRY(open_lines(j));
     pass_bufs b = {keys, tmp_k, values, tmp_v};
     SK_TRY(launch_scatter_lines(j, &b, top, (pass_digit){0, 0}, top_hist));
-    sk__args a;
-    sk__args_init(&a, ctx, j->p.prog, K_CPU_BUCKETS);
     pass_bufs back = {tmp_k, keys, tmp_v, values};
-    arg_pass_bufs(&a, j, &back);
-    sk__arg_mem(&a, top_hist);
-    sk__arg_mem(&a, regions);
-    sk__arg_ulong(&a, "n", r->n);
-    sk__arg_ulong(&a, "parts", parts);
-    sk__arg_ulong(&a, "buckets", buckets);
-    sk__arg_ulong(&a, "region", largest);
-    sk__arg_uint(&a, "lo", lo);
-    sk__arg_uint(&a, "hi", top.shift);
-    sk__arg_word(&a, "flip", j->p.key_size, j->flip);
-    SK_TRY(launch(j, &a, parts));
+    SK_TRY(launch_buckets(j, &back, top_hist, regions, largest, lo, top.shift));
     *taken = true;
 out:
     return st;
