@@ -279,9 +279,12 @@ __kernel void sk_sort_fold_chunks(__global SK_KEY_T *aux, __global SK_COUNT_T *h
 
 #define SK_BUCKET_BITS 12
 #define SK_BUCKET_RADIX (1u << SK_BUCKET_BITS)
-/* The most passes below the top digit: the key's bits but the top
- * digit's (at least one, so that the arrays have a size). */
-#define SK_BUCKET_MAX_PASSES_ (SK_KEY_BITS - SK_RADIX_BITS + SK_BUCKET_BITS - 1) / SK_BUCKET_BITS
+/* The most passes below the top digit: the key's bits but the narrowest
+ * top digit's, SK_BUCKET_MIN_TOP (primitives/sort.c: BUCKET_MIN_TOP) (at
+ * least one, so that the arrays have a size). */
+#define SK_BUCKET_MIN_TOP 8
+#define SK_BUCKET_MAX_PASSES_ \
+    (SK_KEY_BITS - SK_BUCKET_MIN_TOP + SK_BUCKET_BITS - 1) / SK_BUCKET_BITS
 #define SK_BUCKET_MAX_PASSES (SK_BUCKET_MAX_PASSES_ > 0 ? SK_BUCKET_MAX_PASSES_ : 1)
 
 /* The passes of every bucket: pass p by the digit at (shift[p], mask[p]),

@@ -60,6 +60,12 @@ SK_SCRATCH_ID(sort_hist, "sort: digit histograms");
 SK_SCRATCH_ID(sort_top_hist, "sort: the top digit's histograms (buckets)");
 SK_SCRATCH_ID(sort_buckets, "sort: the buckets' regions");
 
+/* The buckets' digit: at least this many bits (kernels/sort_cpu.cl:
+ * SK_BUCKET_MIN_TOP), more while evenly spread keys leave at least
+ * BUCKET_KEYS a bucket. */
+#define BUCKET_MIN_TOP 8u
+#define BUCKET_KEYS ((size_t)1 << 12)
+
 /* ---- programs ------------------------------------------------------------- */
 
 enum { K_BOUNDS, K_HIST, K_SCATTER, K_ZERO, K_COUNT_DIGITS, K_ONESWEEP };
@@ -617,14 +623,26 @@ static bool buckets_possible(const sort_job *j, unsigned bits)
     return j->p.lines && bits > 2 * j->p.radix_bits && even <= j->p.t.sort_bucket_bytes / 2;
 }
 
+/* The width of the buckets' digit (kernels/sort_cpu.cl: SK_BUCKET_MIN_TOP
+ * to the digit width): buckets of about 2^12 keys where evenly spread,
+ * whose passes' counts (2^12 at most a pass) the keys outnumber. */
+static unsigned bucket_bits(const sort_job *j)
+{
+    unsigned m = BUCKET_MIN_TOP;
+    while (m < j->p.radix_bits && (j->r->n >> (m + 1)) >= BUCKET_KEYS) m++;
+    return m;
+}
+
 /* The buckets' histograms, and the bit range's top digit for the bounds
  * pass to count into them (where the top differing digit usually is)
  * instead of the lowest. */
 static sk_status open_top_digit(sort_job *j)
 {
     const sort_req *r = j->r;
-    unsigned m = j->p.radix_bits;
-    size_t bytes = ((size_t)j->p.parts << m) * (j->p.wide ? 8 : 4);
+    unsigned m = bucket_bits(j);
+    /* Rows of every digit value the kernels count (SK_RADIX), those past
+     * the buckets' 2^m zero. */
+    size_t bytes = ((size_t)j->p.parts << j->p.radix_bits) * (j->p.wide ? 8 : 4);
     j->top = (pass_digit){0, 0};
     if (!buckets_possible(j, r->end_bit - r->begin_bit)) return SK_OK;
     sk_status st = sk__scratch_get(j->ctx, &sort_top_hist, bytes, &j->top_hist);
@@ -671,7 +689,7 @@ static sk_status launch_buckets(sort_job *j, const pass_bufs *b, cl_mem starts, 
     sk__arg_mem(&a, regions);
     sk__arg_ulong(&a, "n", j->r->n);
     sk__arg_ulong(&a, "parts", j->p.parts);
-    sk__arg_ulong(&a, "buckets", (size_t)1 << j->p.radix_bits);
+    sk__arg_ulong(&a, "buckets", (size_t)1 << bucket_bits(j));
     sk__arg_ulong(&a, "region", region);
     sk__arg_uint(&a, "lo", lo);
     sk__arg_uint(&a, "hi", hi);
@@ -694,7 +712,7 @@ static sk_status run_buckets(sort_job *j, uint64_t diff, cl_mem keys, cl_mem val
     sk_context *ctx = j->ctx;
     const sort_req *r = j->r;
     size_t parts = j->p.parts, es = j->p.key_size + r->value_size;
-    unsigned hi = highest_bit(diff) + 1, lo = lowest_bit(diff), m = j->p.radix_bits;
+    unsigned hi = highest_bit(diff) + 1, lo = lowest_bit(diff), m = bucket_bits(j);
     pass_digit top = {hi - m, (1u << m) - 1};
     size_t buckets = (size_t)1 << m, most = j->p.t.sort_bucket_bytes / es;
     cl_mem top_hist = j->top_hist, regions = NULL, tmp_k = NULL, tmp_v = NULL;

@@ -679,10 +679,10 @@ static unsigned long bucket_case(sort_case c, unsigned varying, long bucket_byte
  * buckets of the top differing digit, each sorted below it inside the
  * caches, where the largest bucket fits the bound: 4- and 8-byte keys,
  * keys and pairs (8-bit digits: 24 bits below the top digit, two passes
- * of the buckets' 12), both orders, bit ranges, keys whose top bits are
- * shared (the top differing digit is not the one the bounds pass counts:
- * a histogram pass of its own), few unique keys (ties within buckets),
- * tile and line edges; each against the reference, with its launches of
+ * of the buckets' 12), top digits of several widths (by n), both
+ * orders, bit ranges, keys whose top bits are shared (the top differing
+ * digit is not the one the bounds pass counts: a histogram pass of its
+ * own), few unique keys (ties within buckets), tile and line edges; each against the reference, with its launches of
  * the buckets' kernel counted. A bound of one byte never takes them; a
  * bound the ties overflow counts the buckets, then sorts by the passes. */
 Test(sort, buckets_by_the_top_digit_should_match_reference_in_cpu_shape, .timeout = 600)
@@ -702,6 +702,9 @@ Test(sort, buckets_by_the_top_digit_should_match_reference_in_cpu_shape, .timeou
         {SK_UINT32, 4, 0, 3, 29, big, D_UNIFORM, cfg},
         {SK_UINT32, 0, 1, 0, 0, 2049, D_UNIFORM, cfg},
         {SK_UINT32, 0, 0, 0, 0, 16 * 5 + 1, D_UNIFORM, cfg},
+        /* enough keys for a wider digit than the smallest (buckets of
+         * about 2^12 keys each) */
+        {SK_UINT32, 0, 1, 0, 0, ((size_t)1 << 21) + 3, D_UNIFORM, cfg},
     };
     for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
         unsigned long runs = bucket_case(taken[i], 0, 1L << 20);
