@@ -720,6 +720,7 @@ static sk_status run_buckets(sort_job *j, uint64_t diff, cl_mem keys, cl_mem val
     sk_status st = SK_OK;
     *taken = false;
     if (most > r->n) most = r->n;
+    if (most > UINT32_MAX) most = UINT32_MAX; /* the kernel counts a bucket in 32 bits */
     pass_bufs from = {keys, NULL, values, NULL};
     if (top.shift != j->top.shift || top.mask != j->top.mask)
         SK_TRY(launch_pass(j, K_HIST, &from, top, top_hist));
