@@ -611,18 +611,6 @@ out:
 
 /* ---- CPU shape: buckets by the top digit ------------------------------------ */
 
-/* Whether the passes may go by buckets (sk_sort_buckets, kernels/sort_cpu.cl):
- * the line scatter, more than two digits' bits (two passes stay
- * least-significant first: the buckets' own pass costs about one), and
- * buckets of evenly spread keys within half the size allowed (else the
- * largest would hardly ever fit, and the bounds pass had better count the
- * first pass's digit). */
-static bool buckets_possible(const sort_job *j, unsigned bits)
-{
-    size_t even = (j->r->n >> j->p.radix_bits) * (j->p.key_size + j->r->value_size);
-    return j->p.lines && bits > 2 * j->p.radix_bits && even <= j->p.t.sort_bucket_bytes / 2;
-}
-
 /* The width of the buckets' digit (kernels/sort_cpu.cl: SK_BUCKET_MIN_TOP
  * to the digit width): buckets of about 2^12 keys where evenly spread,
  * whose passes' counts (2^12 at most a pass) the keys outnumber. */
@@ -631,6 +619,18 @@ static unsigned bucket_bits(const sort_job *j)
     unsigned m = BUCKET_MIN_TOP;
     while (m < j->p.radix_bits && (j->r->n >> (m + 1)) >= BUCKET_KEYS) m++;
     return m;
+}
+
+/* Whether the passes may go by buckets (sk_sort_buckets, kernels/sort_cpu.cl):
+ * the line scatter, more than two digits' bits (two passes stay
+ * least-significant first: the buckets' own pass costs about one), and
+ * buckets of evenly spread keys within half the size allowed (else the
+ * largest would hardly ever fit, and the bounds pass had better count the
+ * first pass's digit). */
+static bool buckets_possible(const sort_job *j, unsigned bits)
+{
+    size_t even = (j->r->n >> bucket_bits(j)) * (j->p.key_size + j->r->value_size);
+    return j->p.lines && bits > 2 * j->p.radix_bits && even <= j->p.t.sort_bucket_bytes / 2;
 }
 
 /* The buckets' histograms, and the bit range's top digit for the bounds
