@@ -287,16 +287,45 @@ SK_VAL_T sk_seg_group_total(__global const SK_VAL_T *src, ulong lo, ulong hi,
     return acc;
 }
 
-/* totals[s] for every segment s; nothing when the offsets' check failed
- * (*bad bit 0: sk_seg_check_offsets ran before). */
+/* Whether the offsets are not a segmentation of n elements (sk_seg_check_offsets'
+ * bit 0), from every work-item of the work-group: each reads a stripe of them
+ * and the work-group ORs the findings. */
+uint sk_seg_or(uint a, uint b) { return a | b; }
+SK_DEFINE_WG_REDUCE(sk_seg_wg_or, uint, sk_seg_or)
+
+uint sk_seg_offsets_wrong(__global const SK_OFF_T *offsets, ulong count, ulong n,
+                          __local uint *s)
+{
+    uint wrong = 0;
+    for (ulong k = get_local_id(0); k < count; k += SK_WG) {
+        ulong o = offsets[k];
+        ulong before = k > 0 ? (ulong)offsets[k - 1] : 0;
+        wrong |= (uint)(o < before || o > n || (k == 0 && o != 0));
+    }
+    return sk_seg_wg_or(wrong, s);
+}
+
+/* totals[s] for every segment s; nothing when the offsets are not a
+ * segmentation. With `check` every work-group checks all the offsets
+ * itself and work-group 0 stores the verdict in *bad (1 or 0: no zeroing
+ * needed before); without, sk_seg_check_offsets ran before and *bad bit 0
+ * is its verdict. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_seg_reduce_groups(__global const SK_VAL_T *src, __global const SK_OFF_T *offsets,
                           ulong count, ulong n, __global SK_VAL_T *totals,
-                          __global const int *bad)
+                          __global int *bad, uint check)
 {
     __local SK_VAL_T lds[SK_TILE_LDS] SK_TILE_ALIGN;
     __local SK_VAL_T s[SK_WG];
-    if (*bad & 1) return; /* the same for the whole work-group */
+    __local uint flags[SK_WG];
+    uint wrong;
+    if (check) {
+        wrong = sk_seg_offsets_wrong(offsets, count, n, flags);
+        if (get_group_id(0) == 0 && get_local_id(0) == 0) *bad = (int)wrong;
+    } else {
+        wrong = (uint)(*bad & 1);
+    }
+    if (wrong) return; /* the same for the whole work-group */
     for (ulong seg = get_group_id(0); seg < count; seg += get_num_groups(0)) {
         ulong lo = offsets[seg];
         ulong hi = seg + 1 < count ? (ulong)offsets[seg + 1] : n;

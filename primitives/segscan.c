@@ -313,19 +313,28 @@ static bool takes_groups(const seg_job *j, const sk__tuning *t)
     return !cpu_shape(j) && j->seg->count && j->n / j->seg->count >= t->seg_groups_from;
 }
 
-/* totals[s] for every segment by sk_seg_reduce_groups, after the offsets'
- * check into `bad` (which it reads first: nothing stored on bad offsets). */
-static sk_status totals_by_groups(seg_job *j, const sk__tuning *t, cl_mem bad)
+/* totals[s] for every segment by sk_seg_reduce_groups, the offsets'
+ * verdict in *word (scratch): for at most the tuning's number of segments
+ * checked by the same launch (every work-group reads them all; no fill, no
+ * launch of its own), else by sk_seg_check_offsets enqueued before it. */
+static sk_status totals_by_groups(seg_job *j, const sk__tuning *t, const sk__program *seg_prog,
+                                  cl_mem *word)
 {
     const sk__program *prog = NULL;
     sk_status st = SK_OK;
+    bool check = j->seg->count <= t->seg_groups_check_max;
+    if (check)
+        SK_TRY(sk__scratch_get(j->ctx, &seg_verdict, sizeof(cl_int), word));
+    else
+        SK_TRY(enqueue_check(j, seg_prog, word));
     SK_TRY(group_program(j, t, &prog));
     sk__args a;
     sk__args_init(&a, j->ctx, prog, 0);
     sk__arg_mem(&a, j->src);
     arg_offsets(&a, j);
     sk__arg_mem(&a, j->dst);
-    sk__arg_mem(&a, bad);
+    sk__arg_mem(&a, *word);
+    sk__arg_uint(&a, "check", check);
     size_t groups = j->seg->count < SEG_GROUPS_MAX ? j->seg->count : SEG_GROUPS_MAX;
     st = sk__args_launch(&a, groups * t->wg_size, t->wg_size);
 out:
@@ -476,14 +485,14 @@ static sk_status totals_by_offsets(seg_job *j, size_t *segments)
     bool empty = false;
     sk_status st = SK_OK;
     SK_TRY(seg_program(j, &prog));
-    SK_TRY(enqueue_check(j, prog, &word));
     sk__tuning groups = sk__tuning_for(ctx, SK_FAMILY_SEG_GROUPS, j->m->size);
     if (takes_groups(j, &groups)) {
-        SK_TRY(totals_by_groups(j, &groups, word));
+        SK_TRY(totals_by_groups(j, &groups, prog, &word));
         SK_TRY(read_check(j, word, NULL));
         if (segments) *segments = j->seg->count;
         return SK_OK;
     }
+    SK_TRY(enqueue_check(j, prog, &word));
     bool waited = j->n >= sk__tuning_for(ctx, SK_FAMILY_SCAN, j->m->size).seg_totals_at_ends_from;
     if (waited) SK_TRY(read_check(j, word, &empty));
     bool at_ends = waited && !empty;

@@ -191,6 +191,8 @@ typedef struct sk__tuning {
     size_t sort_skip_from;         /* one-sweep sort: from this many keys the keys' bounds
                                       are read back and constant digits skipped (below,
                                       every digit is swept, with no wait for the device) */
+    size_t sort_small_below;       /* one-sweep sort: below this many keys ... */
+    size_t sort_small_items;       /* ... at most this many items per work-item */
     size_t points_scan_below;      /* polynomial: a scan per point below this many */
     size_t points_scan_degree;     /* points and above this many coefficients */
     size_t segsort_cpu_tile;       /* segmented sort, CPU shape: longest merge-sorted segment */
@@ -209,6 +211,8 @@ typedef struct sk__tuning {
     size_t seg_groups_from;        /* GPU shape: segment totals by offsets whose segments
                                       average at least this many elements, a work-group
                                       per segment */
+    size_t seg_groups_check_max;   /* ... checking the offsets in the same launch for at
+                                      most this many segments */
     size_t segsort_alone_from;     /* segmented sort: large segments of at least this many
                                       keys sorted alone, shorter ones in one batch */
     size_t reduce_last_min_tiles;  /* GPU shape: reduces of this many tiles ... */

@@ -622,7 +622,11 @@ static unsigned bucket_bits(const sort_job *j)
 }
 
 /* Whether the passes may go by buckets (sk_sort_buckets, kernels/sort_cpu.cl):
- * the line scatter, more than two digits' bits (two passes stay
+ * a device that is not a GPU (the kernel keeps every pass's counts, 2-5 x
+ * 4096 words, in a work-item's private memory, which the CPU's caches
+ * hold; NVIDIA's OpenCL on an H200 ran it with wrong results at 2 x 4096
+ * words and right ones at 3 x 256, and a GPU gains nothing from it), the
+ * line scatter, more than two digits' bits (two passes stay
  * least-significant first: the buckets' own pass costs about one), and
  * buckets of evenly spread keys within half the size allowed (else the
  * largest would hardly ever fit, and the bounds pass had better count the
@@ -630,7 +634,8 @@ static unsigned bucket_bits(const sort_job *j)
 static bool buckets_possible(const sort_job *j, unsigned bits)
 {
     size_t even = (j->r->n >> bucket_bits(j)) * (j->p.key_size + j->r->value_size);
-    return j->p.lines && bits > 2 * j->p.radix_bits && even <= j->p.t.sort_bucket_bytes / 2;
+    return !j->ctx->desc.is_gpu && j->p.lines && bits > 2 * j->p.radix_bits &&
+           even <= j->p.t.sort_bucket_bytes / 2;
 }
 
 /* The buckets' histograms, and the bit range's top digit for the bounds

@@ -96,14 +96,15 @@ static size_t gpu_local_bytes(const sort_plan *p, size_t value_size)
     return scatter > sweep ? scatter : sweep;
 }
 
-/* Halves the items per work-item until the GPU shape's local memory and
- * tile limits hold. */
+/* Lowers the items per work-item until the GPU shape's local memory and
+ * tile limits hold: one at a time for the sweep ranked by warp votes (it
+ * takes any count), else by halves. */
 void sk__sort_fit_items(sort_plan *p, const sk_context *ctx, size_t value_size)
 {
     while (p->gpu && p->t.items > 1 &&
            (gpu_local_bytes(p, value_size) > ctx->local_mem_bytes ||
             p->t.wg_size * p->t.items > GPU_MAX_TILE_KEYS))
-        p->t.items /= 2;
+        p->t.items = p->warp_match ? p->t.items - 1 : p->t.items / 2;
 }
 
 void sk__sort_split_parts(sort_plan *p, size_t n)
@@ -182,6 +183,9 @@ sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
     if (p.warp_match && !ctx->items_param && p.key_size == 4 && r->value_size == 4 &&
         p.t.pairs32_items)
         p.t.items = p.t.pairs32_items;
+    if (p.onesweep && !ctx->items_param && r->n < p.t.sort_small_below &&
+        p.t.items > p.t.sort_small_items)
+        p.t.items = p.t.sort_small_items;
     sk__sort_fit_items(&p, ctx, r->value_size);
     sk__sort_split_parts(&p, r->n);
     plan_lines(&p, r);

@@ -75,9 +75,15 @@ typedef enum tune_key {
     TUNE_SEG_GROUPS_FROM,    /* GPU shape: segment totals by offsets whose segments
                                 average at least this many elements, a work-group per
                                 segment (below: the segmented scan's paths) */
+    TUNE_SEG_GROUPS_CHECK_MAX, /* ... and for at most this many segments the offsets
+                                checked in the same launch, every work-group reading them
+                                all (more: a launch of its own before) */
     TUNE_SORT_SKIP_FROM,     /* one-sweep radix sort: from this many keys the keys' bounds
                                 are read back and constant digits skipped (below: every
                                 digit swept, no wait for the device) */
+    TUNE_SORT_SMALL_BELOW,   /* one-sweep radix sort: below this many keys ... */
+    TUNE_SORT_SMALL_ITEMS,   /* ... at most this many items per work-item (smaller tiles,
+                                more work-groups) */
     TUNE_REDUCE_LAST_MIN_TILES, /* GPU shape: reduces of this many tiles ... */
     TUNE_REDUCE_LAST_MAX_TILES, /* ... to this many in one launch, the last work-group to
                                 finish totalling the tiles (fewer: one work-group walks them
@@ -166,10 +172,27 @@ static const tune_row rows[] = {
     {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT_PAIRS, 0, TUNE_PAIRS32_ITEMS, 17,
      "bench/NOTES-gpu.md: Sort pairs: where the values' time goes; 17 items"},
 
+    /* 8-byte keys below 2^19: the tile of 16 items leaves few work-groups
+     * and each sweep waits on one tile's latency: 8 items there. H200,
+     * uniform uint64 keys, x 8 / x 16, ms: 2^16 0.132 / 0.153, 2^18 0.135
+     * / 0.152, 2^20 0.191 / 0.163. (4-byte keys at 256 x 8 against 16 or
+     * 17: within the rounds' spread at 2^14-2^18, 10-20% slower from 2^20.) */
+    {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 8, TUNE_SORT_SMALL_BELOW,
+     1L << 19, "bench/results/nvidia-h200-sort-tiles-2811/NOTE.md"},
     /* 8-byte keys: a sweep over a constant digit copies twice the bytes, and
      * such keys often share their high digits (values below 2^32): on an
      * H200 the read-back's wait (about 60 us) costs less than one copy from
      * about 2^23 keys (a copy of 2^22 keys 21 us, of 2^24 keys 84 us). */
+    /* 8-byte keys ranked by warp votes: 16 items (the 4-byte keys' count,
+     * twice the 16 KiB tile's), pairs with 4-byte values 11 (the most that
+     * fit 48 KiB of local memory; sk__sort_fit_items steps down from there
+     * for wider values). H200, uniform uint64, 2^24 / 2^26 ms, two rounds:
+     * keys 256 x 8 (the tile's) 1.553 / 5.817, x 12 1.276 / 4.674, x 16
+     * 1.224 / 4.448; pairs x 8 2.068 / 7.859, x 11 1.873 / 7.074. */
+    {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT, 8, TUNE_ITEMS, 16,
+     "bench/results/nvidia-h200-segreduce-check/NOTE.md (64-bit sorts' tiles)"},
+    {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT_PAIRS, 8, TUNE_ITEMS, 11,
+     "bench/results/nvidia-h200-segreduce-check/NOTE.md (64-bit sorts' tiles)"},
     {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT, 8, TUNE_SORT_SKIP_FROM, 1L << 23,
      "bench/results/nvidia-h200-reduce-histogram/NOTE.md (the sort's read-back)"},
     {NULL, NULL, ANY_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SORT_PAIRS, 8, TUNE_SORT_SKIP_FROM,
@@ -380,6 +403,18 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
      * ($SCANKIT_SEG_GROUPS_FROM overrides it; tests force it). */
     [TUNE_SEG_GROUPS_FROM] = {256, "bench/results/nvidia-h200-segreduce/NOTE.md (a "
                                    "work-group per segment; segments of 1-2048)"},
+    /* The offsets' check in the work-groups' launch saves the check's launch
+     * and its word's fill; each work-group reads every offset, count^2 loads
+     * in all. H200, segments of 1-2048 elements, apart / in the launch (ms):
+     * 64 segments 0.0273 / 0.0103, 1024 0.0269 / 0.0124, 4096 0.0320 /
+     * 0.0316, 16384 0.051 / 0.304 ($SCANKIT_SEG_GROUPS_CHECK_MAX overrides
+     * it; tests force both). */
+    [TUNE_SORT_SMALL_BELOW] = {0, "measured on NVIDIA GPUs only (8-byte keys)"},
+    [TUNE_SORT_SMALL_ITEMS] = {8, "bench/results/nvidia-h200-sort-tiles-2811/NOTE.md (the "
+                                  "8-byte keys' tile before 16 items)"},
+    [TUNE_SEG_GROUPS_CHECK_MAX] = {2048, "bench/results/nvidia-h200-segreduce-check/NOTE.md: "
+                                         "2.2-2.7x faster to 64-1024 segments, even at 4096, "
+                                         "6x slower at 16384"},
     /* On the CPU shape not measured: the GPU's crossing stands for both. */
     [TUNE_SEG_TOTALS_AT_ENDS_FROM] = {(size_t)1 << 25,
                                       "bench/results/nvidia-h100-segtile/NOTE.md (segment "
@@ -461,7 +496,8 @@ static size_t clamp_size(size_t v, size_t lo, size_t hi)
  * forever), top-k's narrowing ($SCANKIT_TOPK_NARROW_TILES) and whole sort
  * ($SCANKIT_TOPK_SORT_BELOW), segment
  * totals at segment ends ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM) and by a
- * work-group per segment ($SCANKIT_SEG_GROUPS_FROM; tests force both), the
+ * work-group per segment ($SCANKIT_SEG_GROUPS_FROM, and its offsets' check in
+ * the same launch, $SCANKIT_SEG_GROUPS_CHECK_MAX; tests force both), the
  * reduce in one launch ($SCANKIT_REDUCE_LAST_MAX_TILES, 0: never). */
 static unsigned long tune_env(const tune_query *q, const char *var, tune_key key)
 {
@@ -530,6 +566,8 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.multiword_lb_below = tune_size(&q, TUNE_MULTIWORD_LB_BELOW);
     t.wide_lb_below = tune_size(&q, TUNE_WIDE_LB_BELOW);
     t.seg_groups_from = tune_env(&q, "SCANKIT_SEG_GROUPS_FROM", TUNE_SEG_GROUPS_FROM);
+    t.seg_groups_check_max =
+        tune_env(&q, "SCANKIT_SEG_GROUPS_CHECK_MAX", TUNE_SEG_GROUPS_CHECK_MAX);
     t.seg_totals_at_ends_from =
         tune_env(&q, "SCANKIT_SEG_TOTALS_AT_ENDS_FROM", TUNE_SEG_TOTALS_AT_ENDS_FROM);
     t.wg_scan_warps = tune(&q, TUNE_WG_SCAN_WARPS) != 0;
@@ -540,6 +578,8 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
                                                  : tune_size(&q, TUNE_SORT_BUCKET_BYTES);
     t.sort_skip_from = ctx->sort_skip_param ? (size_t)ctx->sort_skip_param
                                             : tune_size(&q, TUNE_SORT_SKIP_FROM);
+    t.sort_small_below = tune_size(&q, TUNE_SORT_SMALL_BELOW);
+    t.sort_small_items = tune_size(&q, TUNE_SORT_SMALL_ITEMS);
     t.points_scan_below = tune_size(&q, TUNE_POINTS_SCAN_BELOW);
     t.points_scan_degree = tune_size(&q, TUNE_POINTS_SCAN_DEGREE);
     t.segsort_cpu_tile = tune_size(&q, TUNE_SEGSORT_CPU_TILE);

@@ -331,7 +331,9 @@ ParameterizedTest(skt_case *c, segreduce, matrix_monoid_over_several_lines_shoul
  * default and small tiles, uint32 add by uint32 offsets and float64 (or
  * int64) min by uint64 offsets over random segments (empty ones too),
  * segments of one tile less, one tile and one more of the default tiles
- * (32 x 16), and the 2x2 matrix product (operands never swapped). */
+ * (32 x 16), and the 2x2 matrix product (operands never swapped); the
+ * random segments with the offsets checked in the work-groups' launch and
+ * by a launch of their own ($SCANKIT_SEG_GROUPS_CHECK_MAX unset, 0). */
 ParameterizedTestParameters(segreduce, totals_by_a_work_group_per_segment)
 {
     return skt_cases((skt_axes){.shapes = SKT_BIT(SK_SHAPE_GPU), .classes = 2}, NULL);
@@ -347,13 +349,15 @@ ParameterizedTest(skt_case *c, segreduce, totals_by_a_work_group_per_segment)
     sk_type min_type = skt_has_fp64() ? SK_FLOAT64 : SK_INT64;
     skt_case_begin(c);
     apply_cfg(k);
-    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+    for (size_t i = 0; i < 2 * (sizeof ns / sizeof ns[0]); i++) {
+        cr_assert_eq(i % 2 ? setenv("SCANKIT_SEG_GROUPS_CHECK_MAX", "0", 1)
+                           : unsetenv("SCANKIT_SEG_GROUPS_CHECK_MAX"), 0);
         segm s;
-        segm_random(&s, OFFS32, ns[i], avg[i]);
+        segm_random(&s, OFFS32, ns[i / 2], avg[i / 2]);
         check_segreduce(SK_UINT32, SK_OP_ADD, &s, CFG_NAMES[k]);
         check_mat2_reduce(0, &s, CFG_NAMES[k]);
         segm_free(&s);
-        segm_random(&s, OFFS64, ns[i], avg[i]);
+        segm_random(&s, OFFS64, ns[i / 2], avg[i / 2]);
         check_segreduce(min_type, SK_OP_MIN, &s, CFG_NAMES[k]);
         segm_free(&s);
     }
@@ -450,7 +454,8 @@ static void expect_bad_offsets_rejected(bad_env *e)
  * gather was enqueued (which must then store nothing), from it before
  * ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM), and (GPU shape) by a work-group per
  * segment, read after that kernel ($SCANKIT_SEG_GROUPS_FROM; this test's
- * process only). */
+ * process only), checked in that kernel's launch or by one of its own
+ * before ($SCANKIT_SEG_GROUPS_CHECK_MAX=0). */
 ParameterizedTestParameters(segscan_errors, bad_offsets_should_be_rejected_without_writing)
 {
     return skt_cases((skt_axes){.shapes = SKT_BOTH_SHAPES}, NULL);
@@ -462,11 +467,13 @@ ParameterizedTest(skt_case *c, segscan_errors, bad_offsets_should_be_rejected_wi
     skt_case_begin(c);
     bad_open(&e);
     apply_cfg(case_cfg(c));
-    for (int path = 0; path < 3; path++) {
+    for (int path = 0; path < 4; path++) {
         cr_assert_eq(unsetenv("SCANKIT_SEG_TOTALS_AT_ENDS_FROM"), 0);
         cr_assert_eq(unsetenv("SCANKIT_SEG_GROUPS_FROM"), 0);
+        cr_assert_eq(unsetenv("SCANKIT_SEG_GROUPS_CHECK_MAX"), 0);
         if (path == 1) cr_assert_eq(setenv("SCANKIT_SEG_TOTALS_AT_ENDS_FROM", "1", 1), 0);
-        if (path == 2) cr_assert_eq(setenv("SCANKIT_SEG_GROUPS_FROM", "1", 1), 0);
+        if (path >= 2) cr_assert_eq(setenv("SCANKIT_SEG_GROUPS_FROM", "1", 1), 0);
+        if (path == 3) cr_assert_eq(setenv("SCANKIT_SEG_GROUPS_CHECK_MAX", "0", 1), 0);
         expect_bad_offsets_rejected(&e);
     }
     bad_close(&e);

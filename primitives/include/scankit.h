@@ -1687,7 +1687,8 @@ SK_API sk_status sk_segscan_exclusive_monoid(sk_context *ctx, const sk_monoid *m
  *  until done. Offsets are checked on the device before anything is
  *  written. By offsets, the GPU shape totals segments that average 256
  *  elements or more by a work-group each, reading the check's verdict
- *  once at the end (the kernel stores nothing on bad offsets); shorter
+ *  once at the end (the kernel stores nothing on bad offsets; up to 2048
+ *  segments every work-group checks them all in the same launch); shorter
  *  segments go through the segmented scan, the verdict read at the end
  *  below 2^25 elements and first from there.
  *  @return as sk_segscan_inclusive(). */
@@ -2098,7 +2099,9 @@ SK_API sk_status sk_poly_horner_prefixes_host(sk_context *ctx, sk_type type,
  *                              at most half of it); otherwise the passes
  *                              go digit by digit from the lowest. 1:
  *                              never; 0: automatic (CPU devices, 1 MiB).
- *                              The result is the same either way. */
+ *                              Never on GPU devices (the CPU shape forced
+ *                              there sorts by the passes). The result is
+ *                              the same either way. */
 #define SK_PARAM_WG_SIZE ((sk_param)2)
 #define SK_PARAM_ITEMS_PER_THREAD ((sk_param)3)
 #define SK_PARAM_CPU_CHUNKS ((sk_param)4)

@@ -9,7 +9,8 @@
  * inclusive and exclusive, by uint8 and uint32 flags and by uint32 and
  * uint64 offsets (with empty segments); segment totals by flags and by
  * offsets (by offsets both through the segmented scan and by a work-group
- * per segment, $SCANKIT_SEG_GROUPS_FROM set around that call); float32 polynomial evaluation at one point, at many points and
+ * per segment, $SCANKIT_SEG_GROUPS_FROM set around that call, its offsets
+ * checked in its launch or apart, $SCANKIT_SEG_GROUPS_CHECK_MAX=0); float32 polynomial evaluation at one point, at many points and
  * every Horner prefix (integer coefficients at x in {-1, 0, 1}, so every
  * value is exact). Results are checked against tests/ref/ref_segscan.c and a
  * serial Horner loop, outputs poisoned beforehand and checked untouched past
@@ -57,15 +58,16 @@ static const og_config configs[] = {OG_SMALL_TILE_CONFIGS(150, 31, 700)};
 
 typedef enum og_case {
     INCL_F8, EXCL_F32, INCL_O32, EXCL_O64, EXCL_F8, REDUCE_F8, REDUCE_O32, REDUCE_GROUPS,
-    POLY_EVAL, POLY_POINTS, POLY_PREFIXES
+    REDUCE_GROUPS_APART, POLY_EVAL, POLY_POINTS, POLY_PREFIXES
 } og_case;
 
-#define CASE_COUNT 11
+#define CASE_COUNT 12
 
 static const char *const case_names[] = {
     "segscan incl u8 flags",  "segscan excl u32 flags",  "segscan incl u32 offsets",
     "segscan excl u64 offsets", "segscan excl u8 flags", "segreduce u8 flags",
-    "segreduce u32 offsets",  "segreduce u32 offsets by groups", "poly_eval",
+    "segreduce u32 offsets",  "segreduce u32 offsets by groups",
+    "segreduce u32 offsets by groups, checked apart", "poly_eval",
     "poly_eval_points",       "poly_horner_prefixes"};
 
 typedef struct og_state {
@@ -81,7 +83,8 @@ typedef struct og_state {
 
 static bool is_offsets(og_case c)
 {
-    return c == INCL_O32 || c == EXCL_O64 || c == REDUCE_O32 || c == REDUCE_GROUPS;
+    return c == INCL_O32 || c == EXCL_O64 || c == REDUCE_O32 || c == REDUCE_GROUPS ||
+           c == REDUCE_GROUPS_APART;
 }
 
 static sk_type offset_type(og_case c) { return c == EXCL_O64 ? SK_UINT64 : SK_UINT32; }
@@ -128,7 +131,7 @@ static sk_segments segments(const og_state *g, og_case c)
 static size_t seg_expect(og_state *g, og_case c, size_t n)
 {
     if (c == REDUCE_F8) return skt_ref_segreduce_heads(SK_UINT32, SK_OP_ADD, g->in, g->heads, n, g->want);
-    if (c == REDUCE_O32 || c == REDUCE_GROUPS) {
+    if (c == REDUCE_O32 || c == REDUCE_GROUPS || c == REDUCE_GROUPS_APART) {
         skt_ref_segreduce_offsets(SK_UINT32, SK_OP_ADD, g->in, n, g->descbuf, SK_UINT32, g->count,
                                   g->want);
         return g->count;
@@ -147,10 +150,13 @@ static sk_status seg_call(og_state *g, sk_context *ctx, og_case c, size_t n, siz
     case EXCL_F32:
     case EXCL_O64:
     case EXCL_F8: return sk_segscan_exclusive(ctx, SK_UINT32, SK_OP_ADD, g->src, &s, g->dst, n);
-    case REDUCE_GROUPS: {
+    case REDUCE_GROUPS:
+    case REDUCE_GROUPS_APART: {
         setenv("SCANKIT_SEG_GROUPS_FROM", "1", 1);
+        if (c == REDUCE_GROUPS_APART) setenv("SCANKIT_SEG_GROUPS_CHECK_MAX", "0", 1);
         sk_status st = sk_segreduce(ctx, SK_UINT32, SK_OP_ADD, g->src, &s, g->dst, segs, n);
         unsetenv("SCANKIT_SEG_GROUPS_FROM");
+        unsetenv("SCANKIT_SEG_GROUPS_CHECK_MAX");
         return st;
     }
     default: return sk_segreduce(ctx, SK_UINT32, SK_OP_ADD, g->src, &s, g->dst, segs, n);
@@ -172,7 +178,8 @@ static const char *seg_check(og_state *g, sk_context *ctx, og_case c, size_t n)
         return sk_status_name(st);
     }
     if (!og_read(g->h, g->dst, g->out, cap * 4)) return "reading back failed";
-    if ((c == REDUCE_F8 || c == REDUCE_O32 || c == REDUCE_GROUPS) && segs != want)
+    if ((c == REDUCE_F8 || c == REDUCE_O32 || c == REDUCE_GROUPS || c == REDUCE_GROUPS_APART) &&
+        segs != want)
         return "wrong segment count";
     if (memcmp(g->out, g->want, want * 4) != 0) return "wrong elements";
     if (!og_all_poison(g->out + want, (cap - want) * 4)) return "wrote past the output";
