@@ -99,6 +99,91 @@ static sk_status affine_scan(poly_job *j, double *result)
     return st;
 }
 
+/* The kernels of poly.cl, one program per type. */
+enum { K_HORNER_POINTS, K_HORNER_CHUNKS };
+static const char *const poly_kernels[] = {"sk_poly_horner_points", "sk_poly_horner_chunks"};
+
+SK_SCRATCH_ID(poly_parts, "polynomial: the chunks' affine maps");
+
+static sk_status poly_program(poly_job *j, const sk__program **prog)
+{
+    char config[128];
+    snprintf(config, sizeof config, SK_FP64_PRAGMA "#define SK_T %s\n", j->cl);
+    return sk__program_get(j->ctx, "poly", config, poly_kernels, 2, prog);
+}
+
+/* (m1, c1) then (m2, c2) = (m1 m2, c1 m2 + c2), in the job's type. */
+static void affine_then(const poly_job *j, double *m, double *c, double m2, double c2)
+{
+    if (j->type == SK_FLOAT32) {
+        float fm = (float)*m * (float)m2, fc = (float)*c * (float)m2;
+        *m = fm;
+        *c = (float)(fc + (float)c2);
+    } else {
+        double pc = *c * m2;
+        *m *= m2;
+        *c = pc + c2;
+    }
+}
+
+/* The affine maps of the chunks that sk_poly_horner_chunks wrote, `parts`
+ * pairs (x^len, Horner value) of the job's type in host memory, combined
+ * in order; *result is p(x). */
+static double combine_chunks(const poly_job *j, const unsigned char *host, size_t parts)
+{
+    double m = 1.0, c = 0.0;
+    for (size_t p = 0; p < 2 * parts; p += 2) {
+        double m2, c2;
+        if (j->type == SK_FLOAT32) {
+            float f[2];
+            memcpy(f, host + p * 4, sizeof f);
+            m2 = f[0];
+            c2 = f[1];
+        } else {
+            memcpy(&m2, host + p * 8, 8);
+            memcpy(&c2, host + (p + 1) * 8, 8);
+        }
+        affine_then(j, &m, &c, m2, c2);
+    }
+    return c;
+}
+
+/* One point on the CPU shape: Horner by chunks (sk_poly_horner_chunks, a
+ * chunk per work-item as the CPU shape's scans split), the chunks' maps
+ * read back and combined in order. It runs the affine scan's reduction
+ * with each chunk's power taken by squaring instead of element by element
+ * (the running power is what underflows into denormals; kernels/poly.cl). */
+static sk_status eval_one_chunks(poly_job *j, double *result)
+{
+    sk_context *ctx = j->ctx;
+    sk__tuning t = sk__tuning_for(ctx, SK_FAMILY_SCAN, 2 * j->size);
+    size_t parts = t.cpu_chunks ? t.cpu_chunks : 1;
+    if (parts > j->ncoef) parts = j->ncoef;
+    size_t chunk = (j->ncoef + parts - 1) / parts;
+    parts = (j->ncoef + chunk - 1) / chunk;
+    const sk__program *prog = NULL;
+    cl_mem mem = NULL;
+    unsigned char *host = malloc(2 * parts * j->size);
+    sk_status st = SK_OK;
+    if (!host) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "polynomial: %zu chunks", parts);
+    SK_TRY(poly_program(j, &prog));
+    SK_TRY(sk__scratch_get(ctx, &poly_parts, 2 * parts * j->size, &mem));
+    sk__args a;
+    sk__args_init(&a, ctx, prog, K_HORNER_CHUNKS);
+    sk__arg_mem(&a, j->coeffs);
+    sk__arg_ulong(&a, "last", j->ncoef - 1);
+    sk__arg_real(&a, "x", j->size, j->x);
+    sk__arg_mem(&a, mem);
+    sk__arg_ulong(&a, "n", j->ncoef);
+    sk__arg_ulong(&a, "chunk", chunk);
+    SK_TRY(sk__args_launch(&a, parts, 1));
+    SK_TRY(sk__read(ctx, mem, true, 0, 2 * parts * j->size, host));
+    *result = combine_chunks(j, host, parts);
+out:
+    free(host);
+    return st;
+}
+
 static sk_status eval_one(poly_job *j, double x, double *result)
 {
     if (j->ncoef == 0) {
@@ -106,24 +191,21 @@ static sk_status eval_one(poly_job *j, double x, double *result)
         return SK_OK;
     }
     j->x = x;
+    if (sk__tuning_for(j->ctx, SK_FAMILY_SCAN, 2 * j->size).shape == SK_SHAPE_CPU)
+        return eval_one_chunks(j, result);
     return affine_scan(j, result);
 }
 
 /* ---- many points ------------------------------------------------------------------ */
 
-static const char *const points_kernels[] = {"sk_poly_horner_points"};
-
 static sk_status eval_points_horner(poly_job *j, cl_mem points, cl_mem values,
                                     size_t npoints)
 {
-    char config[128];
-    snprintf(config, sizeof config,
-             SK_FP64_PRAGMA "#define SK_T %s\n", j->cl);
     const sk__program *prog = NULL;
-    sk_status st = sk__program_get(j->ctx, "poly", config, points_kernels, 1, &prog);
+    sk_status st = poly_program(j, &prog);
     if (st != SK_OK) return st;
     sk__args a;
-    sk__args_init(&a, j->ctx, prog, 0);
+    sk__args_init(&a, j->ctx, prog, K_HORNER_POINTS);
     sk__arg_mem(&a, j->coeffs);
     sk__arg_ulong(&a, "ncoef", j->ncoef);
     sk__arg_mem(&a, points);
