@@ -8,6 +8,10 @@
  * (x^(d+1), p(x)) and its inclusive scan gives every Horner prefix. Both
  * run on the scan kernels through sk__reduce_lifted / sk__scan_lifted, the
  * monoid and its loads in kernels/poly_affine.cl and poly_affine_io.cl.
+ * On the CPU shape the reduction is a chunk's map per work-item (Horner
+ * over the chunk, its power of x by squaring: poly.cl) combined here in
+ * order: the scan's chunks would carry x^k element by element, which for
+ * |x| < 1 sinks into denormals over a long chunk.
  *
  * Many points: one work-item per point with plain Horner (poly.cl), which
  * is the right algorithm once there are enough points to fill the device;
