@@ -157,11 +157,10 @@ static double combine_chunks(const poly_job *j, const unsigned char *host, size_
  * read back and combined in order. It runs the affine scan's reduction
  * with each chunk's power taken by squaring instead of element by element
  * (the running power is what underflows into denormals; kernels/poly.cl). */
-static sk_status eval_one_chunks(poly_job *j, double *result)
+static sk_status eval_one_chunks(poly_job *j, const sk__tuning *t, double *result)
 {
     sk_context *ctx = j->ctx;
-    sk__tuning t = sk__tuning_for(ctx, SK_FAMILY_SCAN, 2 * j->size);
-    size_t parts = t.cpu_chunks ? t.cpu_chunks : 1;
+    size_t parts = t->cpu_chunks ? t->cpu_chunks : 1;
     if (parts > j->ncoef) parts = j->ncoef;
     size_t chunk = (j->ncoef + parts - 1) / parts;
     parts = (j->ncoef + chunk - 1) / chunk;
@@ -195,8 +194,8 @@ static sk_status eval_one(poly_job *j, double x, double *result)
         return SK_OK;
     }
     j->x = x;
-    if (sk__tuning_for(j->ctx, SK_FAMILY_SCAN, 2 * j->size).shape == SK_SHAPE_CPU)
-        return eval_one_chunks(j, result);
+    sk__tuning t = sk__tuning_for(j->ctx, SK_FAMILY_SCAN, 2 * j->size);
+    if (t.shape == SK_SHAPE_CPU) return eval_one_chunks(j, &t, result);
     return affine_scan(j, result);
 }
 
