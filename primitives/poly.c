@@ -116,7 +116,8 @@ static sk_status poly_program(poly_job *j, const sk__program **prog)
     return sk__program_get(j->ctx, "poly", config, poly_kernels, 2, prog);
 }
 
-/* (m1, c1) then (m2, c2) = (m1 m2, c1 m2 + c2), in the job's type. */
+/* (m1, c1) then (m2, c2) = (m1 m2, c1 m2 + c2), in the job's type: on the
+ * host what kernels/poly_affine.cl's SK_AFFINE_THEN is on the device. */
 static void affine_then(const poly_job *j, double *m, double *c, double m2, double c2)
 {
     if (j->type == SK_FLOAT32) {
