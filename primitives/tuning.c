@@ -176,7 +176,7 @@ static const tune_row rows[] = {
      * and each sweep waits on one tile's latency: 8 items there. H200,
      * uniform uint64 keys, x 8 / x 16, ms: 2^16 0.132 / 0.153, 2^18 0.135
      * / 0.152, 2^20 0.191 / 0.163. (4-byte keys at 256 x 8 against 16 or
-     * 17: within the rounds' spread at 2^14-2^18, 10-20% slower from 2^20.) */
+     * 17: within the rounds' spread at 2^14-2^18, 10-21% slower at 2^20-2^22.) */
     {"NVIDIA", NULL, GPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 8, TUNE_SORT_SMALL_BELOW,
      1L << 19, "bench/results/nvidia-h200-sort-tiles-2811/NOTE.md"},
     /* 8-byte keys: a sweep over a constant digit copies twice the bytes, and
