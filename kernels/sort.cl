@@ -121,8 +121,9 @@ void sk_os_rank(uint *x, uint mask, __local uint *lp, __local uint *cnt, __local
     }
 }
 
-/* Full tiles load their keys as 16-byte vectors (a work-item's keys are
- * consecutive and start at a multiple of the vector). */
+/* Full tiles load their keys as 16-byte vectors where a work-item's keys
+ * start at a multiple of the vector (always in a sweep; in a segment, where
+ * the tile does). */
 #if SK_KEY_BITS == 8
 #define SK_OS_VEC_T uchar16
 #define SK_OS_VEC_N 16
@@ -273,7 +274,7 @@ void sk_os_load(__global const SK_KEY_T *keys, ulong base, ulong n, uint shift, 
 {
     uint first = get_local_id(0) * SK_ITEMS;
 #if defined(SK_OS_VEC_LOADS)
-    if (base + SK_TILE <= n) {
+    if (base + SK_TILE <= n && base % SK_OS_VEC_N == 0) {
         __global const SK_OS_VEC_T *src = (__global const SK_OS_VEC_T *)(keys + base + first);
         for (uint q = 0; q < SK_ITEMS / SK_OS_VEC_N; q++) {
             sk_os_keys v;
@@ -318,7 +319,7 @@ void sk_os_load_values(__global const SK_VAL_T *vals, ulong base, ulong n,
 {
     uint first = get_local_id(0) * SK_ITEMS;
 #if (SK_ITEMS % SK_OS_VVEC_N) == 0
-    if (base + SK_TILE <= n) {
+    if (base + SK_TILE <= n && base % SK_OS_VVEC_N == 0) {
         __global const SK_OS_VVEC_T *src =
             (__global const SK_OS_VVEC_T *)(vals + base + first);
         for (uint q = 0; q < SK_ITEMS / SK_OS_VVEC_N; q++) {
@@ -491,6 +492,32 @@ void sk_os_copy_tile(SK_OS_VALUE_PARAMS __global const SK_KEY_T *keys,
     sk_os_zero(next_state, next_words);
 }
 
+/* The tile's sorted values in local memory, and where they go, for the
+ * helpers below (nothing for keys only). */
+#if defined(SK_VAL_T)
+#define SK_OS_LV_PARAM , __local SK_VAL_T *lv
+#define SK_OS_LV_CPARAM , __local const SK_VAL_T *lv
+#define SK_OS_LV_ARG , lv
+#define SK_OS_VOUT_PARAM , __global SK_VAL_T *vals_out
+#define SK_OS_VOUT_ARG , vals_out
+#define SK_OS_VALUE_CPARAM , __global const SK_VAL_T *vals
+#define SK_OS_VALUE_CARG , vals
+#define SK_OS_V_PARAM , SK_VAL_T *v
+#define SK_OS_V_CPARAM , const SK_VAL_T *v
+#define SK_OS_V_ARG , v
+#else
+#define SK_OS_LV_PARAM
+#define SK_OS_LV_CPARAM
+#define SK_OS_LV_ARG
+#define SK_OS_VOUT_PARAM
+#define SK_OS_VOUT_ARG
+#define SK_OS_VALUE_CPARAM
+#define SK_OS_VALUE_CARG
+#define SK_OS_V_PARAM
+#define SK_OS_V_CPARAM
+#define SK_OS_V_ARG
+#endif
+
 #define SK_OS_SWEEP_SIGNATURE                                                               \
     void sk_sort_onesweep(__global const SK_KEY_T *keys, __global SK_KEY_T *keys_out,       \
                           SK_OS_VALUE_PARAMS __global const uint *starts,                  \
@@ -565,6 +592,71 @@ void sk_os_warp_offsets(__local uint *lwc, __local uint *lh)
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+/* Loads this work-item's items of the tile at `base` (warp-striped, keys
+ * below n; values too, whose loads go out before the ranking) and ranks
+ * them within the warp (sk_os_warp_rank); returns how many are keys. */
+uint sk_os_warp_load_rank(__global const SK_KEY_T *keys SK_OS_VALUE_CPARAM, ulong base,
+                          ulong n, SK_KEY_T *key SK_OS_V_PARAM, uint *r, __local uint *lwc,
+                          SK_KEY_T flip, uint shift, uint mask)
+{
+    uint lid = get_local_id(0);
+    ulong first = base + (lid / 32) * 32 * SK_ITEMS + lid % 32;
+    /* This work-item's items below `live` are keys; the rest, past n, take
+     * the largest digit and sort behind every key. */
+    uint live = n > first ? (uint)min((n - first + 31) / 32, (ulong)SK_ITEMS) : 0u;
+#pragma unroll
+    for (uint k = 0; k < SK_ITEMS; k++) key[k] = k < live ? keys[first + k * 32] : 0;
+#if defined(SK_VAL_T)
+#pragma unroll
+    for (uint k = 0; k < SK_ITEMS; k++) v[k] = k < live ? vals[first + k * 32] : 0;
+#endif
+    /* Each warp ranks as soon as its own keys are in. */
+    sk_os_warp_rank(key, live, r, lwc, flip, shift, mask);
+    return live;
+}
+
+/* Puts this work-item's ranked items into lk[] (and lv[]) in the tile's
+ * sorted order: rank r[k] within its warp, after the tile's keys of lower
+ * digits (lstart[]) and the earlier warps' of its digit (wc[], this warp's
+ * row of sk_os_warp_offsets). */
+void sk_os_warp_place(const SK_KEY_T *key SK_OS_V_CPARAM, uint *r, uint live,
+                      __local const uint *lstart, __local const uint *wc,
+                      __local SK_KEY_T *lk SK_OS_LV_PARAM, SK_KEY_T flip, uint shift,
+                      uint mask)
+{
+#pragma unroll
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint d = k < live ? sk_digit(key[k], flip, shift, mask) : mask;
+        r[k] += lstart[d] + wc[d];
+        lk[r[k]] = key[k];
+    }
+#if defined(SK_VAL_T)
+#pragma unroll
+    for (uint k = 0; k < SK_ITEMS; k++) lv[r[k]] = v[k];
+#endif
+}
+
+/* Writes the tile's first `valid` sorted keys (and values) of lk[] (lv[]):
+ * sorted position j to out0 + lbase[its digit] + j, coalesced. */
+void sk_os_warp_scatter(__local const SK_KEY_T *lk SK_OS_LV_CPARAM, __local const uint *lbase,
+                        uint valid, __global SK_KEY_T *keys_out SK_OS_VOUT_PARAM, ulong out0,
+                        SK_KEY_T flip, uint shift, uint mask)
+{
+    uint lid = get_local_id(0);
+#pragma unroll
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = k * SK_WG + lid;
+        SK_KEY_T kj = lk[j];
+        ulong at = out0 + lbase[sk_digit(kj, flip, shift, mask)] + j;
+        if (j < valid) {
+            keys_out[at] = kj;
+#if defined(SK_VAL_T)
+            vals_out[at] = lv[j];
+#endif
+        }
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 SK_OS_SWEEP_SIGNATURE
 {
@@ -589,61 +681,57 @@ SK_OS_SWEEP_SIGNATURE
     uint tile = sk_lb_take_tile(state, sk_os_tiles(n), &slot);
     if (lid == 0) slot = 0; /* sk_os_bases' *need */
     ulong base = (ulong)tile * SK_TILE;
-    ulong first = base + (lid / 32) * 32 * SK_ITEMS + lid % 32;
     uint unused = base + SK_TILE > n ? (uint)(base + SK_TILE - n) : 0u;
-
-    /* This work-item's items below `live` are keys; the rest, past n, take
-     * the largest digit and sort behind every key. */
-    uint live = n > first ? (uint)min((n - first + 31) / 32, (ulong)SK_ITEMS) : 0u;
     SK_KEY_T key[SK_ITEMS];
     uint r[SK_ITEMS];
-#pragma unroll
-    for (uint k = 0; k < SK_ITEMS; k++) key[k] = k < live ? keys[first + k * 32] : 0;
 #if defined(SK_VAL_T)
-    /* The values' loads go out now and arrive during the ranking. */
     SK_VAL_T v[SK_ITEMS];
-#pragma unroll
-    for (uint k = 0; k < SK_ITEMS; k++) v[k] = k < live ? vals[first + k * 32] : 0;
 #endif
-    /* Each warp ranks as soon as its own keys are in. */
-    sk_os_warp_rank(key, live, r, lwc, flip, shift, mask);
+    uint live = sk_os_warp_load_rank(keys SK_OS_VALUE_CARG, base, n, key SK_OS_V_ARG, r, lwc,
+                                     flip, shift, mask);
     barrier(CLK_LOCAL_MEM_FENCE);
     sk_os_warp_offsets(lwc, lh);
     sk_os_publish(state, tile, mask, lh, unused);
     sk_os_digit_starts(lh, lstart, ls);
-
-    __local uint *wc = lwc + (lid / 32) * SK_RADIX;
-#pragma unroll
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        uint d = k < live ? sk_digit(key[k], flip, shift, mask) : mask;
-        r[k] += lstart[d] + wc[d];
-        lk[r[k]] = key[k];
-    }
-#if defined(SK_VAL_T)
-#pragma unroll
-    for (uint k = 0; k < SK_ITEMS; k++) lv[r[k]] = v[k];
-#endif
+    sk_os_warp_place(key SK_OS_V_ARG, r, live, lstart, lwc + (lid / 32) * SK_RADIX,
+                     lk SK_OS_LV_ARG, flip, shift, mask);
     /* (lwc is free again: the fallback's counts) */
     sk_os_bases(keys, starts, state, tile, n, digit, shift, mask, flip, lh, lstart, lbase,
                 unused, lwc, &slot);
-    uint valid = SK_TILE - unused;
-#pragma unroll
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        uint j = k * SK_WG + lid;
-        SK_KEY_T kj = lk[j];
-        uint at = lbase[sk_digit(kj, flip, shift, mask)] + j;
-        if (j < valid) {
-            keys_out[at] = kj;
-#if defined(SK_VAL_T)
-            vals_out[at] = lv[j];
-#endif
-        }
-    }
+    sk_os_warp_scatter(lk SK_OS_LV_ARG, lbase, SK_TILE - unused, keys_out SK_OS_VOUT_ARG, 0,
+                       flip, shift, mask);
     sk_os_publish_late(state, tile, mask, lh, unused);
     sk_os_zero(next_state, next_words);
 }
 
 #else /* ranking by local splits */
+
+/* Writes the tile at `base` (keys below n) in its sorted order: entry j of
+ * lp[] (digit | tile position << 8) to out0 + lbase[digit] + j, the keys
+ * from lstage[], then the values, loaded into lstage[] in turn. */
+void sk_os_split_scatter(__local const uint *lp, __local ulong4 *lstage,
+                         __local const uint *lbase, ulong base, ulong n, ulong out0,
+                         __global SK_KEY_T *keys_out SK_OS_VOUT_PARAM SK_OS_VALUE_CPARAM)
+{
+    uint lid = get_local_id(0);
+    __local const SK_KEY_T *lk = (__local const SK_KEY_T *)lstage;
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = k * SK_WG + lid;
+        uint e = lp[SK_PAD(j)];
+        if (base + (e >> 8) < n) keys_out[out0 + lbase[e & 0xffu] + j] = lk[SK_PAD(e >> 8)];
+    }
+#if defined(SK_VAL_T)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local SK_VAL_T *lv = (__local SK_VAL_T *)lstage;
+    sk_os_load_values(vals, base, n, lv);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0; k < SK_ITEMS; k++) {
+        uint j = k * SK_WG + lid;
+        uint e = lp[SK_PAD(j)];
+        if (base + (e >> 8) < n) vals_out[out0 + lbase[e & 0xffu] + j] = lv[SK_PAD(e >> 8)];
+    }
+#endif
+}
 
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 SK_OS_SWEEP_SIGNATURE
@@ -683,24 +771,161 @@ SK_OS_SWEEP_SIGNATURE
     sk_os_digit_starts(lh, lstart, lcnt + SK_OS_COUNTER_WORDS);
     sk_os_bases(keys, starts, state, tile, n, digit, shift, mask, flip, lh, lstart, lbase, 0,
                 lf, &slot);
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        uint j = k * SK_WG + lid;
-        uint e = lp[SK_PAD(j)];
-        if (base + (e >> 8) < n) keys_out[lbase[e & 0xffu] + j] = lk[SK_PAD(e >> 8)];
-    }
-#if defined(SK_VAL_T)
-    barrier(CLK_LOCAL_MEM_FENCE);
-    __local SK_VAL_T *lv = (__local SK_VAL_T *)lstage;
-    sk_os_load_values(vals, base, n, lv);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        uint j = k * SK_WG + lid;
-        uint e = lp[SK_PAD(j)];
-        if (base + (e >> 8) < n) vals_out[lbase[e & 0xffu] + j] = lv[SK_PAD(e >> 8)];
-    }
-#endif
+    sk_os_split_scatter(lp, lstage, lbase, base, n, 0, keys_out SK_OS_VOUT_ARG SK_OS_VALUE_CARG);
     sk_os_publish_late(state, tile, mask, lh, 0);
     sk_os_zero(next_state, next_words);
 }
 #endif /* SK_OS_WARP_MATCH */
+
+#if defined(SK_SORT_SEGMENTS)
+/* ---- segments sorted by a work-group each (the segmented sort's large
+ * segments; a program of their own) -----------------------------------------
+ *
+ * spans[2 s] and spans[2 s + 1] are where segment s starts and ends in the
+ * caller's keys; a buffer with an offset holds a key at its position less
+ * the offset (a scratch copy of the segments: the first one's start).
+ * sk_sort_seg_count counts every digit of the bit range in each segment in
+ * one read and scans the counts into where each digit value starts in the
+ * segment; then one launch per digit, sk_sort_seg_sweep: work-group s walks
+ * segment s tile by tile, ranks each tile as the sweeps do and writes its
+ * keys after those of earlier tiles with the same digit value (a running
+ * position per digit value, in registers). No look-back: no work-group
+ * waits for another. Segments of fewer than 2^30 keys (32-bit counts, as
+ * in the sweeps). */
+
+/* starts[(s * digits + p) * SK_RADIX + d] = the keys of segment s whose
+ * digit p is below d. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_sort_seg_count(__global const SK_KEY_T *keys, __global const ulong *spans,
+                       __global uint *starts, uint digits, uint shift0, uint last_mask,
+                       SK_KEY_T flip)
+{
+    __local uint lh[SK_MAX_DIGITS * SK_RADIX];
+    __local uint lstart[SK_RADIX];
+    __local uint ls[SK_WG_SCAN_SLOTS];
+    uint lid = get_local_id(0);
+    ulong s = get_group_id(0);
+    SK_KEY_T a = 0, o = 0; /* (the bounds are not needed here) */
+    for (uint d = lid; d < digits * SK_RADIX; d += SK_WG) lh[d] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (ulong i = spans[2 * s] + lid; i < spans[2 * s + 1]; i += SK_WG)
+        sk_os_count_key(keys[i], flip, digits, shift0, last_mask, &a, &o, lh);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint p = 0; p < digits; p++) {
+        sk_os_digit_starts(lh + p * SK_RADIX, lstart, ls);
+        for (uint d = lid; d < SK_RADIX; d += SK_WG)
+            starts[(s * digits + p) * SK_RADIX + d] = lstart[d];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+/* Work-group s copies segment s from keys (positions less in_off) to
+ * keys_out (less out_off), values likewise. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_sort_seg_copy(__global const SK_KEY_T *keys, __global SK_KEY_T *keys_out,
+                      SK_OS_VALUE_PARAMS __global const ulong *spans, ulong in_off,
+                      ulong out_off)
+{
+    ulong s = get_group_id(0);
+    for (ulong i = spans[2 * s] + get_local_id(0); i < spans[2 * s + 1]; i += SK_WG) {
+        keys_out[i - out_off] = keys[i - in_off];
+#if defined(SK_VAL_T)
+        vals_out[i - out_off] = vals[i - in_off];
+#endif
+    }
+}
+
+/* Where segment s's keys of each digit value go next: run[i] for digit
+ * value lid + i * SK_WG (below SK_RADIX), relative to the segment's start;
+ * lbase[] as the scatters take it, the tile's own positions lstart[] taken
+ * off. */
+void sk_os_seg_bases(const uint *run, __local const uint *lstart, __local uint *lbase)
+{
+    for (uint i = 0; i < SK_OS_DIGITS_PER; i++) {
+        uint d = get_local_id(0) + i * SK_WG;
+        if (d < SK_RADIX) lbase[d] = run[i] - lstart[d];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* The tile's counts (lh[], less `unused` keys past the segment counted
+ * under digit value mask) moved onto the running positions. */
+void sk_os_seg_advance(uint *run, __local const uint *lh, uint mask, uint unused)
+{
+    for (uint i = 0; i < SK_OS_DIGITS_PER; i++) {
+        uint d = get_local_id(0) + i * SK_WG;
+        if (d < SK_RADIX) run[i] += lh[d] - (d == mask ? unused : 0u);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Work-group s sorts segment s by the digit (bits >> shift) & mask (digit
+ * number `digit` of `digits` in starts[]), from keys (positions less
+ * in_off) to keys_out (less out_off), stably. */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_sort_seg_sweep(__global const SK_KEY_T *keys, __global SK_KEY_T *keys_out,
+                       SK_OS_VALUE_PARAMS __global const ulong *spans,
+                       __global const uint *starts, ulong in_off, ulong out_off, uint digits,
+                       uint digit, uint shift, uint mask, SK_KEY_T flip)
+{
+#if defined(SK_OS_WARP_MATCH)
+    __local SK_KEY_T lk[SK_TILE];
+#if defined(SK_VAL_T)
+    __local SK_VAL_T lv[SK_TILE];
+#endif
+    __local uint lwc[SK_OS_WARPS * SK_RADIX];
+    __local uint ls[SK_WG_SCAN_SLOTS];
+#else
+    __local uint lp[SK_OS_TILE_WORDS];
+    __local ulong4 lstage[SK_OS_STAGE_ULONG4];
+    __local uint lcnt[SK_OS_COUNTER_WORDS + SK_WG_SCAN_SLOTS];
+#endif
+    __local uint lh[SK_RADIX];
+    __local uint lstart[SK_RADIX];
+    __local uint lbase[SK_RADIX];
+    uint lid = get_local_id(0);
+    ulong s = get_group_id(0);
+    ulong lo = spans[2 * s] - in_off, hi = spans[2 * s + 1] - in_off;
+    ulong out0 = spans[2 * s] - out_off;
+    __global const uint *row = starts + (s * digits + digit) * SK_RADIX;
+    uint run[SK_OS_DIGITS_PER];
+    for (uint i = 0; i < SK_OS_DIGITS_PER; i++)
+        run[i] = lid + i * SK_WG < SK_RADIX ? row[lid + i * SK_WG] : 0u;
+    for (ulong base = lo; base < hi; base += SK_TILE) {
+        uint unused = base + SK_TILE > hi ? (uint)(base + SK_TILE - hi) : 0u;
+#if defined(SK_OS_WARP_MATCH)
+        for (uint i = lid; i < SK_OS_WARPS * SK_RADIX; i += SK_WG) lwc[i] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        SK_KEY_T key[SK_ITEMS];
+        uint r[SK_ITEMS];
+#if defined(SK_VAL_T)
+        SK_VAL_T v[SK_ITEMS];
+#endif
+        uint live = sk_os_warp_load_rank(keys SK_OS_VALUE_CARG, base, hi, key SK_OS_V_ARG, r,
+                                         lwc, flip, shift, mask);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sk_os_warp_offsets(lwc, lh);
+        sk_os_digit_starts(lh, lstart, ls);
+        sk_os_warp_place(key SK_OS_V_ARG, r, live, lstart, lwc + (lid / 32) * SK_RADIX,
+                         lk SK_OS_LV_ARG, flip, shift, mask);
+        sk_os_seg_bases(run, lstart, lbase);
+        sk_os_warp_scatter(lk SK_OS_LV_ARG, lbase, SK_TILE - unused, keys_out SK_OS_VOUT_ARG,
+                           out0, flip, shift, mask);
+        sk_os_seg_advance(run, lh, mask, unused);
+#else
+        for (uint d = lid; d < SK_RADIX; d += SK_WG) lh[d] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint x[SK_ITEMS];
+        sk_os_load(keys, base, hi, shift, mask, flip, (__local SK_KEY_T *)lstage, x, lh);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sk_os_rank(x, mask, lp, lcnt, lcnt + SK_OS_COUNTER_WORDS);
+        sk_os_digit_starts(lh, lstart, lcnt + SK_OS_COUNTER_WORDS);
+        sk_os_seg_bases(run, lstart, lbase);
+        sk_os_split_scatter(lp, lstage, lbase, base, hi, out0,
+                            keys_out SK_OS_VOUT_ARG SK_OS_VALUE_CARG);
+        sk_os_seg_advance(run, lh, mask, 0);
+#endif
+    }
+}
+#endif /* SK_SORT_SEGMENTS */
 #endif /* SK_ONESWEEP */

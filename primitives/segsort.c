@@ -24,6 +24,10 @@
  *     stable sort by the segment number (its bits only), which keeps the
  *     keys' order within each segment; then every key (and value, picked
  *     by its place) put back where its segment lies;
+ *   by groups (GPU shape, instead of the batch where there are at least
+ *     segsort_groups_from large segments averaging SEGSORT_GROUP_MIN_KEYS
+ *     or more): each sorted in place by a work-group of its own, one
+ *     counting read and a launch per digit (sort.c, sk__sort_segments);
  *   alone: a segment of at least segsort_alone_from keys (tuning.c: on
  *     CPU devices every large one), or the only large one, sorted by
  *     itself, on the caller's buffers at offset 0, else on a scratch
@@ -451,6 +455,50 @@ out:
     return st;
 }
 
+/* GPU shape: the batch's segments are sorted by a work-group each (see
+ * sk__sort_segments) where there are at least segsort_groups_from of them
+ * and they average at least this many keys: shorter ones would take more
+ * for their digit starts (4 bytes per digit value and digit) than for
+ * their keys. */
+#define SEGSORT_GROUP_MIN_KEYS 4096
+
+/* The least average length of the segments by a work-group each. */
+static size_t group_min_keys(const segsort_job *j)
+{
+    size_t test = j->ctx->test_segsort_group_min;
+    return test ? test : SEGSORT_GROUP_MIN_KEYS;
+}
+
+static bool by_groups(const segsort_job *j, const seg_span *spans, size_t segs)
+{
+    size_t test = j->ctx->test_segsort_groups_from, keys = 0;
+    size_t from = test ? test : j->p.t.segsort_groups_from;
+    if (!j->p.gpu || from == 0 || segs < from) return false;
+    for (size_t s = 0; s < segs; s++) {
+        if (spans[s].hi - spans[s].lo >= SK_SORT_SEGMENT_MAX) return false;
+        keys += (size_t)(spans[s].hi - spans[s].lo);
+    }
+    return keys >= segs * group_min_keys(j);
+}
+
+/* The large segments `spans` (by start) sorted by a work-group each, in
+ * place: the spans written to the device (blocking), then
+ * sk__sort_segments. */
+static sk_status run_groups(segsort_job *j, const seg_span *spans, size_t segs)
+{
+    const sort_req *s = &j->r->sort;
+    sk__sort_spans sp = {NULL, segs, spans[0].lo, spans[segs - 1].hi};
+    sort_req r = *s;
+    sk_status st = SK_OK;
+    r.n = 0;
+    for (size_t i = 0; i < segs; i++) r.n += (size_t)(spans[i].hi - spans[i].lo);
+    SK_TRY(sk__scratch_get(j->ctx, &segsort_table, segs * sizeof *spans, &sp.spans));
+    SK_TRY(sk__write(j->ctx, sp.spans, true, 0, segs * sizeof *spans, spans));
+    st = sk__sort_segments(j->ctx, &r, &sp, j->keys, j->values);
+out:
+    return st;
+}
+
 static int span_longer(const void *a, const void *b)
 {
     const seg_span *x = a, *y = b;
@@ -475,7 +523,8 @@ static sk_status run_large(segsort_job *j, size_t larges)
         else rest[longs++] = spans[i];
     }
     memcpy(spans + batched, rest, longs * sizeof *spans);
-    if (batched > 1) SK_TRY(run_batch(j, spans, batched));
+    if (batched > 1 && by_groups(j, spans, batched)) SK_TRY(run_groups(j, spans, batched));
+    else if (batched > 1) SK_TRY(run_batch(j, spans, batched));
     alone = batched == 1 ? 0 : batched; /* a lone batched one is sorted alone too */
     qsort(spans + alone, larges - alone, sizeof *spans, span_longer);
     for (size_t i = alone; i < larges; i++) SK_TRY(sort_large(j, spans[i].lo, spans[i].hi));
@@ -484,20 +533,30 @@ out:
     return st;
 }
 
+/* spans[0 .. segs) = n keys in segs segments of about equal length. */
+static void even_spans(seg_span *spans, size_t segs, size_t n)
+{
+    for (size_t s = 0; s < segs; s++)
+        spans[s] = (seg_span){s * (n / segs), s + 1 < segs ? (s + 1) * (n / segs) : n};
+}
+
 /* Measuring scratch (the list reads as empty): the most that large
  * segments can take, a batch of all n keys in as many segments as can be
- * large (its table), then a segment sorted alone on a copy. */
+ * large (its table), the same keys by a work-group each in as many
+ * segments as that takes, then a segment sorted alone on a copy. */
 static sk_status measure_large(segsort_job *j)
 {
-    size_t n = j->r->sort.n, segs = j->large_cap;
+    size_t n = j->r->sort.n, segs = j->large_cap, groups = n / group_min_keys(j);
     sk_status st = SK_OK;
     seg_span *spans = NULL;
     if (segs >= 2) {
         if (!(spans = malloc(segs * sizeof *spans)))
             return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented sort: large segments");
-        for (size_t s = 0; s < segs; s++)
-            spans[s] = (seg_span){s * (n / segs), s + 1 < segs ? (s + 1) * (n / segs) : n};
+        even_spans(spans, segs, n);
         SK_TRY(run_batch(j, spans, segs));
+        if (groups > segs) groups = segs;
+        even_spans(spans, groups, n);
+        if (groups >= 2 && by_groups(j, spans, groups)) SK_TRY(run_groups(j, spans, groups));
     }
     if (segs >= 1) st = sort_large(j, 1, n);
 out:

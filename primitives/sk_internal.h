@@ -215,6 +215,8 @@ typedef struct sk__tuning {
                                       most this many segments */
     size_t segsort_alone_from;     /* segmented sort: large segments of at least this many
                                       keys sorted alone, shorter ones in one batch */
+    size_t segsort_groups_from;    /* segmented sort, GPU shape: batched large segments by a
+                                      work-group each from this many (0: never) */
     size_t reduce_last_min_tiles;  /* GPU shape: reduces of this many tiles ... */
     size_t reduce_last_max_tiles;  /* ... to this many in one launch, the last work-group
                                       totalling them (max 0: never) */
@@ -264,6 +266,8 @@ struct sk_context {
     size_t test_stream_piece;      /* sk__test_set_stream_piece(), 0: none */
     size_t test_segsort_big;       /* sk__test_set_segsort_bounds(), 0: none */
     size_t test_segsort_alone;
+    size_t test_segsort_groups_from; /* sk__test_set_segsort_groups(), 0: none */
+    size_t test_segsort_group_min;
     size_t test_host_piece;        /* sk__test_set_host_slots(), 0: none */
     unsigned test_host_lanes;
     sk__host_slots host_slots;     /* transfer.c; made on first use */

@@ -99,6 +99,15 @@ SK_API sk_status sk__test_device_peak(sk_context *ctx, bool reset, uint64_t *pea
  *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
 SK_API sk_status sk__test_set_segsort_bounds(sk_context *ctx, size_t big, size_t alone_from);
 
+/*! sk__test_set_segsort_groups() :
+ *  The segmented sorts of ctx (GPU shape) sort the batch's large segments
+ *  by a work-group each where there are at least `from` of them (0: as
+ *  tuned) of at least `min_keys` keys on average (0: as built,
+ *  segsort.c's SEGSORT_GROUP_MIN_KEYS), so that small inputs take that
+ *  path. Its program is the one it builds anyway.
+ *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
+SK_API sk_status sk__test_set_segsort_groups(sk_context *ctx, size_t from, size_t min_keys);
+
 /*! sk__test_set_host_slots() :
  *  The host-array forms of ctx copy arrays larger than `piece` bytes to and
  *  from the device through the context's pinned slots, in pieces of

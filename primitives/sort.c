@@ -52,6 +52,7 @@
 SK_SCRATCH_ID(sort_aux, "sort: key bounds, line buffers");
 SK_SCRATCH_ID(sort_state, "sort: look-back state");
 SK_SCRATCH_ID(sort_state2, "sort: look-back state of the next sweep");
+SK_SCRATCH_ID(sort_seg_starts, "sort: each segment's digit starts (segments)");
 SK_SCRATCH_ID(sort_keys, "sort: keys ping-pong");
 SK_SCRATCH_ID(sort_values, "sort: values ping-pong");
 SK_SCRATCH_ID(sort_keys2, "sort: second keys scratch (pairs, odd pass count)");
@@ -76,6 +77,10 @@ static const char *const gpu_kernels[] = {"sk_sort_bounds_groups", "sk_sort_hist
 static const char *const cpu_kernels[] = {"sk_sort_bounds_chunks", "sk_sort_hist_chunks",
                                           "sk_sort_scatter_chunks", "sk_sort_fold_chunks",
                                           "sk_sort_scatter_lines", "sk_sort_buckets"};
+/* The segments' program (sk__sort_segments). */
+enum { K_SEG_COUNT, K_SEG_SWEEP, K_SEG_COPY };
+static const char *const seg_kernels[] = {"sk_sort_seg_count", "sk_sort_seg_sweep",
+                                          "sk_sort_seg_copy"};
 /* The CPU program's kernels after the first three (with nt_lines only). */
 enum { K_CPU_FOLD = 3, K_CPU_SCATTER_LINES = 4, K_CPU_BUCKETS = 5 };
 
@@ -91,6 +96,7 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
     if (p->gpu)
         sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                      p->t.wg_size, p->t.items);
+    if (p->segments) sk__str_addf(&s, "#define SK_SORT_SEGMENTS 1\n");
     if (p->gpu && !p->wide)
         sk__str_addf(&s, "#define SK_ONESWEEP 1\n#define SK_MAX_DIGITS %zu\n"
                          "#define SK_OS_STAGE_ULONG4 %zu\n",
@@ -121,9 +127,10 @@ static char *sort_config(const sort_plan *p, const sort_req *r)
 
 static sk_status sort_program(sk_context *ctx, sort_plan *p, const sort_req *r)
 {
-    unsigned kernels = p->gpu && !p->wide ? 6 : p->nt_lines ? 6 : 3;
-    sk_status st = sk__program_take(ctx, p->gpu ? "sort" : "sort_cpu", sort_config(p, r),
-                                    p->gpu ? gpu_kernels : cpu_kernels, kernels, &p->prog);
+    unsigned kernels = p->segments ? 3 : p->gpu && !p->wide ? 6 : p->nt_lines ? 6 : 3;
+    const char *const *names = p->segments ? seg_kernels : p->gpu ? gpu_kernels : cpu_kernels;
+    sk_status st = sk__program_take(ctx, p->gpu ? "sort" : "sort_cpu", sort_config(p, r), names,
+                                    kernels, &p->prog);
     if (st == SK_E_BUILD && p->warp_match) {
         /* A driver that takes no inline PTX: the portable ranking. */
         p->warp_match = false;
@@ -783,6 +790,73 @@ sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem v
     }
     SK_TRY(open_scratch(&j, count, &pp));
     st = run_passes(&j, &pp, passes, count);
+out:
+    return st;
+}
+
+/* ---- segments, a work-group each -------------------------------------------- */
+
+/* The segments' launch of kernel k: keys and values from src (positions
+ * less src_off) to dst (less dst_off), then the spans; the sweep and copy
+ * take the offsets after them. */
+static void seg_args(sk__args *a, const sort_job *j, unsigned k, const pass_bufs *b,
+                     const sk__sort_spans *sp)
+{
+    sk__args_init(a, j->ctx, j->p.prog, k);
+    arg_pass_bufs(a, j, b);
+    sk__arg_mem(a, sp->spans);
+}
+
+sk_status sk__sort_segments(sk_context *ctx, const sort_req *r, const sk__sort_spans *sp,
+                            cl_mem keys, cl_mem values)
+{
+    sort_req planned = *r;
+    if (planned.n >= SK_SORT_SEGMENT_MAX) planned.n = SK_SORT_SEGMENT_MAX - 1; /* a sweep's tile */
+    sort_job j = {ctx, r, sk__sort_plan_segments(ctx, &planned), 0, NULL, {0, 0}, {0, 0}, NULL,
+                  {NULL, NULL}, 0, NULL};
+    size_t ks = j.p.key_size, vs = r->value_size, span = (size_t)(sp->hi - sp->lo);
+    cl_mem starts = NULL, tk = NULL, tv = NULL;
+    sk_status st = SK_OK;
+    if (!j.p.segments) return sk__fail(ctx, SK_E_INVALID_ARG, "sort: segments need the GPU shape");
+    if (sp->count == 0) return SK_OK;
+    j.flip = sort_flip(r->order, ks);
+    SK_TRY(open_program(ctx, &j.p, &planned));
+    unsigned digits = sweep_digits(&j);
+    SK_TRY(sk__scratch_get(ctx, &sort_seg_starts,
+                           (sp->count * digits << j.p.radix_bits) * sizeof(cl_uint), &starts));
+    SK_TRY(sk__scratch_get(ctx, &sort_keys, span * ks, &tk));
+    if (vs) SK_TRY(sk__scratch_get(ctx, &sort_values, span * vs, &tv));
+    sk__args a;
+    sk__args_init(&a, ctx, j.p.prog, K_SEG_COUNT);
+    sk__arg_mem(&a, keys);
+    sk__arg_mem(&a, sp->spans);
+    sk__arg_mem(&a, starts);
+    sk__arg_uint(&a, "digits", digits);
+    sk__arg_uint(&a, "shift0", r->begin_bit);
+    sk__arg_uint(&a, "last_mask", sweep_mask(&j, digits - 1));
+    sk__arg_word(&a, "flip", ks, j.flip);
+    SK_TRY(launch(&j, &a, sp->count));
+    /* Digit i from the keys (even i) or the copy (odd i) to the other. */
+    pass_bufs own = {keys, tk, values, tv}, copy = {tk, keys, tv, values};
+    for (unsigned i = 0; i < digits; i++) {
+        bool even = i % 2 == 0;
+        seg_args(&a, &j, K_SEG_SWEEP, even ? &own : &copy, sp);
+        sk__arg_mem(&a, starts);
+        sk__arg_ulong(&a, "in_off", even ? 0 : sp->lo);
+        sk__arg_ulong(&a, "out_off", even ? sp->lo : 0);
+        sk__arg_uint(&a, "digits", digits);
+        sk__arg_uint(&a, "digit", i);
+        sk__arg_uint(&a, "shift", r->begin_bit + i * j.p.radix_bits);
+        sk__arg_uint(&a, "mask", sweep_mask(&j, i));
+        sk__arg_word(&a, "flip", ks, j.flip);
+        SK_TRY(launch(&j, &a, sp->count));
+    }
+    if (digits % 2) { /* the last digit ended in the copy */
+        seg_args(&a, &j, K_SEG_COPY, &copy, sp);
+        sk__arg_ulong(&a, "in_off", sp->lo);
+        sk__arg_ulong(&a, "out_off", 0);
+        SK_TRY(launch(&j, &a, sp->count));
+    }
 out:
     return st;
 }

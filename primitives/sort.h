@@ -58,6 +58,8 @@ typedef struct sort_plan {
     bool nt_lines;                /* CPU shape on a CPU device: the line scatter is built */
     bool lines;                   /* CPU shape: scatter through line buffers */
     bool fused;                   /* line scatter: counts the next pass's digits */
+    bool segments;                /* GPU shape: the program of segments sorted by a
+                                     work-group each (sk__sort_segments) */
     const sk__program *prog;
 } sort_plan;
 
@@ -141,6 +143,10 @@ void sk__config_tiles_keys(sk__str *s, const sk__tuning *t, bool gpu);
 /* The plan of a validated request on the context's device. */
 sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r);
 
+/* The plan of sk__sort_segments for r (n: the keys of all segments): a
+ * sweep's tile on the GPU shape. */
+sort_plan sk__sort_plan_segments(sk_context *ctx, const sort_req *r);
+
 /* Halves the items per work-item until the GPU shape's local memory and
  * tile limits hold. */
 void sk__sort_fit_items(sort_plan *p, const sk_context *ctx, size_t value_size);
@@ -152,6 +158,25 @@ void sk__sort_split_parts(sort_plan *p, size_t n);
 
 /* Sorts validated buffers. */
 sk_status sk__sort_run(sk_context *ctx, const sort_req *r, cl_mem keys, cl_mem values);
+
+/* Segments of keys (and values) for sk__sort_segments: spans holds
+ * 2 * count ulongs, each segment's start and end in the keys, the
+ * segments apart and each shorter than SK_SORT_SEGMENT_MAX; lo and hi
+ * bound them all (the scratch copy covers lo .. hi). */
+typedef struct sk__sort_spans {
+    cl_mem spans;
+    size_t count;
+    uint64_t lo, hi;
+} sk__sort_spans;
+
+#define SK_SORT_SEGMENT_MAX ((size_t)1 << 30)
+
+/* GPU shape: sorts each segment of sp by the request r (key type, values,
+ * order, bit range; n: the keys of all segments) in place, a work-group
+ * a segment: one read counting every digit, then a launch per digit, no
+ * look-back. The other keys are not touched. */
+sk_status sk__sort_segments(sk_context *ctx, const sort_req *r, const sk__sort_spans *sp,
+                            cl_mem keys, cl_mem values);
 
 /* ---- histogram.c: the radix selection's digits (topk.c) ----------------------- */
 

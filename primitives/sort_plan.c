@@ -161,7 +161,10 @@ void sk__config_tiles_keys(sk__str *s, const sk__tuning *t, bool gpu)
     sk__str_add_source(s, "sort_keys");
 }
 
-sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
+/* The plan of a sort of r, or (segments) of the segments' kernels, which
+ * take a sweep's tile on the GPU shape whatever the scan path (no
+ * look-back). */
+static sort_plan plan_for(sk_context *ctx, const sort_req *r, bool segments)
 {
     sort_plan p = {0};
     p.key_size = sk_type_size(r->key_type);
@@ -175,8 +178,9 @@ sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
     while (p.gpu && p.t.wg_size > 1 && 2 * p.t.wg_size * p.key_size > ctx->local_mem_bytes)
         p.t.wg_size /= 2;
     p.wide = r->n > UINT32_MAX;
-    p.onesweep = p.gpu && r->n <= GPU_ONESWEEP_MAX_KEYS &&
-                 p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN;
+    p.segments = segments && p.gpu;
+    p.onesweep = p.gpu && (p.segments || (r->n <= GPU_ONESWEEP_MAX_KEYS &&
+                                          p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN));
     p.sweep_all = p.onesweep && r->n < p.t.sort_skip_from;
     p.poll_volatile = p.t.poll_volatile;
     p.warp_match = p.onesweep && ranks_by_warp_match(ctx, p.t.wg_size);
@@ -190,6 +194,16 @@ sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
     sk__sort_split_parts(&p, r->n);
     plan_lines(&p, r);
     return p;
+}
+
+sort_plan sk__sort_plan_for(sk_context *ctx, const sort_req *r)
+{
+    return plan_for(ctx, r, false);
+}
+
+sort_plan sk__sort_plan_segments(sk_context *ctx, const sort_req *r)
+{
+    return plan_for(ctx, r, true);
 }
 
 /* ---- host-array forms ---------------------------------------------------------- */

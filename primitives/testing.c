@@ -55,6 +55,14 @@ sk_status sk__test_set_segsort_bounds(sk_context *ctx, size_t big, size_t alone_
     return SK_OK;
 }
 
+sk_status sk__test_set_segsort_groups(sk_context *ctx, size_t from, size_t min_keys)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    ctx->test_segsort_groups_from = from;
+    ctx->test_segsort_group_min = min_keys;
+    return SK_OK;
+}
+
 sk_status sk__test_set_host_slots(sk_context *ctx, size_t piece, unsigned lanes)
 {
     if (!ctx || (piece && (lanes < 1 || lanes > 16))) return SK_E_INVALID_ARG;

@@ -65,6 +65,10 @@ typedef enum tune_key {
     TUNE_SEGSORT_ALONE_FROM, /* segmented sort: large segments of at least this many keys
                                 sorted alone by the device-wide sort (shorter: together,
                                 in one batch) */
+    TUNE_SEGSORT_GROUPS_FROM, /* segmented sort, GPU shape: large segments of the batch
+                                sorted by a work-group each (no batch) where there are at
+                                least this many, of at least SEGSORT_GROUP_MIN_KEYS keys
+                                on average (0: never) */
     TUNE_WIDE_LB_BELOW,      /* GPU shape: scans whose look-back word has no epoch (the
                                 segment totals' value and head count) take it below this
                                 many elements, reduce-then-scan above */
@@ -428,6 +432,12 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
     [TUNE_PARTITION_ONE_PASS_BELOW] = {(size_t)1 << 23,
                                        "bench/results/nvidia-h100-partition-topk/NOTE.md: one "
                                        "pass 41-65% faster to 2^22, 6% slower at 2^24"},
+    /* A work-group a segment needs enough segments to fill the device (an
+     * H200 has 132 multiprocessors). H200, segments of 65536-131072 keys,
+     * batch / a work-group each (ms): 42 segments 0.50 / 0.89, 170
+     * segments 1.37 / 1.29, 680 5.19 / 2.88, 2730 20.3 / 9.4 (1.12x CUB). */
+    [TUNE_SEGSORT_GROUPS_FROM] = {128, "bench/results/nvidia-h200-segsort-groups/NOTE.md "
+                                       "(crossing between 42 and 170 segments)"},
     [TUNE_SEGSORT_ALONE_FROM] = {1L << 22, "bench/results/nvidia-h100-new-prims/NOTE.md "
                                            "(sort_keys); estimate, no recorded crossing"},
     /* One launch instead of two saves a launch and the gap before it (H200,
@@ -584,6 +594,7 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.points_scan_degree = tune_size(&q, TUNE_POINTS_SCAN_DEGREE);
     t.segsort_cpu_tile = tune_size(&q, TUNE_SEGSORT_CPU_TILE);
     t.segsort_alone_from = tune_size(&q, TUNE_SEGSORT_ALONE_FROM);
+    t.segsort_groups_from = tune_env(&q, "SCANKIT_SEGSORT_GROUPS_FROM", TUNE_SEGSORT_GROUPS_FROM);
     t.reduce_last_min_tiles = tune_size(&q, TUNE_REDUCE_LAST_MIN_TILES);
     t.reduce_last_max_tiles =
         tune_env(&q, "SCANKIT_REDUCE_LAST_MAX_TILES", TUNE_REDUCE_LAST_MAX_TILES);

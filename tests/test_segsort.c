@@ -19,6 +19,7 @@
  * its own) make small inputs take it in both shapes, beside the bins and
  * the segments sorted alone.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,13 @@ TestSuite(segsort_errors, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout 
 /* SEG_EDGES: lengths of 0, 1 and one off or on a power of two from 16 to
  * 1024, so that across many tiles segments end at, just before and just
  * after a tile's edge (any power-of-two tile), some past a GPU tile. */
-typedef enum seg_kind { SEG_ONE, SEG_SINGLES, SEG_TINY, SEG_MIX, SEG_MIX_LARGE, SEG_EDGES } seg_kind;
+/* SEG_GROUPS: mostly tiny segments, some up to 120 keys (short for every
+ * GPU tile of 128 keys and up), and large ones of 4600 to 8599 keys: long
+ * enough, whatever the draw, to be sorted by a work-group each
+ * (segsort.c's SEGSORT_GROUP_MIN_KEYS). */
+typedef enum seg_kind {
+    SEG_ONE, SEG_SINGLES, SEG_TINY, SEG_MIX, SEG_MIX_LARGE, SEG_EDGES, SEG_GROUPS
+} seg_kind;
 
 /* Appends a segment of `len` keys at *n; grows offsets. */
 static void add_segment(uint64_t *offsets, size_t *count, size_t *n, size_t len)
@@ -68,6 +75,9 @@ static size_t make_offsets(seg_kind k, size_t target, uint64_t *offsets, size_t 
         if (k == SEG_MIX || k == SEG_MIX_LARGE)
             len = r < 60 ? skt_rand_below(17) : 17 + skt_rand_below(1000);
         if (k == SEG_MIX_LARGE && r >= 90) len = 1025 + skt_rand_below(3000);
+        if (k == SEG_GROUPS)
+            len = r < 70 ? skt_rand_below(17)
+                  : r < 80 ? 17 + skt_rand_below(104) : 4600 + skt_rand_below(4000);
         if (k == SEG_EDGES)
             len = r < 10 ? r % 2 : ((size_t)16 << skt_rand_below(7)) + skt_rand_below(3) - 1;
         if (*n + len > target) len = target - *n;
@@ -396,6 +406,39 @@ Test(segsort, large_segments_in_every_arrangement_match_the_reference)
     force_bounds(0, 0);
 }
 
+/* The batch's segments sorted by a work-group each (GPU shape; from two
+ * such segments, SCANKIT_SEGSORT_GROUPS_FROM): an even and an odd number
+ * of digit passes (the odd one ends with a copy back), keys and pairs of
+ * 4- and 8-byte values, narrow, 64-bit and float keys, a bit range, few
+ * and one unique key, both offset types and both forms. */
+Test(segsort, large_segments_by_a_work_group_each_match_the_reference)
+{
+    cr_assert_eq(setenv("SCANKIT_SEGSORT_GROUPS_FROM", "2", 1), 0);
+    force_bounds(1024, NEVER);
+    seg_case c = {SK_UINT32, 0, 0, NULL, SK_UINT64, 0, 0, 0, 0, false, 0};
+    check_kind_in(c, SEG_GROUPS, 40000, "groups, uint32 keys", SK_SHAPE_GPU);
+    c = (seg_case){SK_UINT32, 0, 0, NULL, SK_UINT32, 4, 1, 0, 0, true, 1};
+    check_kind_in(c, SEG_GROUPS, 40000, "groups, pairs, few unique keys", SK_SHAPE_GPU);
+    c = (seg_case){SK_UINT32, 0, 0, NULL, SK_UINT32, 4, 0, 4, 28, false, 0};
+    check_kind_in(c, SEG_GROUPS, 30000, "groups, pairs, bits [4, 28)", SK_SHAPE_GPU);
+    c = (seg_case){SK_UINT8, 0, 0, NULL, SK_UINT64, 0, 1, 0, 0, true, 2};
+    check_kind_in(c, SEG_GROUPS, 30000, "groups, uint8 keys, all of one key", SK_SHAPE_GPU);
+    c = (seg_case){SK_INT16, 0, 0, NULL, SK_UINT32, 8, 0, 0, 0, false, 0};
+    check_kind_in(c, SEG_GROUPS, 30000, "groups, int16 pairs of 8-byte values", SK_SHAPE_GPU);
+    c = (seg_case){SK_FLOAT64, 0, 0, NULL, SK_UINT64, 8, 1, 0, 0, false, 0};
+    if (type_runs(c.type))
+        check_kind_in(c, SEG_GROUPS, 30000, "groups, float64 pairs", SK_SHAPE_GPU);
+    c = (seg_case){SK_FLOAT32, 0, 0, NULL, SK_UINT32, 0, 0, 0, 0, false, 0};
+    check_kind_in(c, SEG_GROUPS, 30000, "groups, float32 keys", SK_SHAPE_GPU);
+    /* tiles of 32 x 2 keys: a hundred and more to a segment */
+    skt_tiles_set(32, 2, 0, 0);
+    c = (seg_case){SK_UINT32, 0, 0, NULL, SK_UINT64, 4, 0, 0, 0, false, 0};
+    check_kind_in(c, SEG_GROUPS, 30000, "groups, pairs, tiles of 64 keys", SK_SHAPE_GPU);
+    skt_tiles_default();
+    force_bounds(0, 0);
+    cr_assert_eq(unsetenv("SCANKIT_SEGSORT_GROUPS_FROM"), 0);
+}
+
 /* ---- launches ----------------------------------------------------------------------- */
 
 typedef struct traced {
@@ -469,6 +512,82 @@ Test(segsort, large_segments_take_as_many_launches_however_many_there_are_traced
                      skt_shape_name((sk_shape)shape), launches[0], launches[1]);
     }
     force_bounds(0, 0);
+}
+
+/* Three large segments of 5000 keys (and tiny ones): by a work-group
+ * each where SCANKIT_SEGSORT_GROUPS_FROM allows it (the count, the digits'
+ * sweeps, no batch), else by the batch; traced, both right. */
+Test(segsort, large_segments_by_a_work_group_each_take_no_batch_traced)
+{
+    uint32_t offs[6] = {0, 5000, 5003, 10003, 10003, 15003};
+    uint64_t offs64[6];
+    size_t n = 15010, *perm = skt_malloc(n * sizeof *perm);
+    uint32_t *k = skt_malloc(n * sizeof *k), *want = skt_malloc(n * sizeof *want);
+    for (size_t s = 0; s < 6; s++) offs64[s] = offs[s];
+    skt_force_shape(SK_SHAPE_GPU);
+    for (int groups = 0; groups < 2; groups++) {
+        cr_assert_eq(setenv("SCANKIT_SEGSORT_GROUPS_FROM", groups ? "3" : "0", 1), 0);
+        force_bounds(1024, NEVER);
+        make_keys(SK_UINT32, k, n, 0);
+        skt_ref_segsort_perm(SK_UINT32, k, n, offs64, 6, 1, 0, 32, perm);
+        skt_ref_gather(k, 4, perm, n, want);
+        traced t = {0};
+        sk_segments_host seg = {NULL, 0, offs, SK_UINT32, 6};
+        SKT_OK(sk_context_set_trace(skt_ctx, note_launch, &t));
+        SKT_OK(sk_segsort_keys_host(skt_ctx, SK_UINT32, k, &seg, n, SK_DESCENDING));
+        SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
+        bool sweeps = strstr(t.kernels, "sk_sort_seg_count") && strstr(t.kernels, "sk_sort_seg_sweep");
+        bool batch = strstr(t.kernels, "sk_segsort_gather") != NULL;
+        cr_assert(groups ? sweeps && !batch : batch && !sweeps, "groups %s: launches '%s'",
+                  groups ? "on" : "off", t.kernels);
+        skt_expect_elems(SK_UINT32, k, want, n, groups ? "by groups" : "by the batch");
+    }
+    force_bounds(0, 0);
+    cr_assert_eq(unsetenv("SCANKIT_SEGSORT_GROUPS_FROM"), 0);
+    skt_free_all(k, want, perm, NULL);
+}
+
+/* The segments by a work-group each run in the measured scratch too
+ * (their digit starts, the keys' and values' copy). */
+Test(segsort, large_segments_by_a_work_group_each_run_in_the_measured_scratch)
+{
+    uint32_t offs[4] = {0, 5000, 5001, 10001};
+    uint64_t offs64[4] = {0, 5000, 5001, 10001};
+    size_t n = 15001, need = 0, *perm = skt_malloc(n * sizeof *perm);
+    uint32_t *k = skt_malloc(n * sizeof *k), *want = skt_malloc(n * sizeof *want);
+    uint32_t *v = skt_malloc(n * sizeof *v), *want_v = skt_malloc(n * sizeof *want_v);
+    cr_assert_eq(setenv("SCANKIT_SEGSORT_GROUPS_FROM", "2", 1), 0);
+    skt_force_shape(SK_SHAPE_GPU);
+    force_bounds(1024, NEVER);
+    make_keys(SK_UINT32, k, n, 0);
+    for (size_t i = 0; i < n; i++) v[i] = (uint32_t)i;
+    skt_ref_segsort_perm(SK_UINT32, k, n, offs64, 4, 0, 0, 32, perm);
+    skt_ref_gather(k, 4, perm, n, want);
+    skt_ref_gather(v, 4, perm, n, want_v);
+    cl_mem kb = skt_buf_guarded(k, n, 4, GUARD), vb = skt_buf_guarded(v, n, 4, GUARD);
+    cl_mem ob = skt_buf_new(sizeof offs);
+    skt_buf_upload(ob, 0, offs, sizeof offs);
+    sk_segments seg = {NULL, 0, ob, SK_UINT32, 4};
+    SKT_OK(sk_context_set_scratch(skt_ctx, NULL, 0));
+    SKT_OK(sk_context_trim(skt_ctx));
+    SKT_OK(sk_context_scratch_query_begin(skt_ctx));
+    SKT_OK(sk_segsort_pairs(skt_ctx, SK_UINT32, 4, kb, vb, &seg, n, SK_ASCENDING));
+    SKT_OK(sk_context_scratch_query_end(skt_ctx, &need));
+    cl_mem scratch = skt_buf_new(need);
+    SKT_OK(sk_context_set_scratch(skt_ctx, scratch, need));
+    SKT_OK(sk_segsort_pairs(skt_ctx, SK_UINT32, 4, kb, vb, &seg, n, SK_ASCENDING));
+    cr_assert_eq(sk__test_own_scratch_bytes(skt_ctx), 0,
+                 "own scratch past the measured %zu bytes", need);
+    skt_expect_guarded(kb, want, n, 4, GUARD, "measured scratch, groups", "keys");
+    skt_expect_guarded(vb, want_v, n, 4, GUARD, "measured scratch, groups", "values");
+    SKT_OK(sk_context_set_scratch(skt_ctx, NULL, 0));
+    force_bounds(0, 0);
+    cr_assert_eq(unsetenv("SCANKIT_SEGSORT_GROUPS_FROM"), 0);
+    skt_buf_free(scratch);
+    skt_buf_free(kb);
+    skt_buf_free(vb);
+    skt_buf_free(ob);
+    skt_free_all(k, want, v, want_v, perm, NULL);
 }
 
 /* The batch's scratch and its sorts' are measured: a call on the caller's

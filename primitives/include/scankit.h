@@ -1905,8 +1905,11 @@ SK_API sk_status sk_unique_by_key_host(sk_context *ctx, sk_type key_type, size_t
  *  device-wide radix sorts (by key, then stably by segment), in as many
  *  launches however many there are, except that a very long one (millions
  *  of keys) or the only long one is sorted alone (on CPU devices every
- *  long one is). Scratch: about n keys, values and two 4-byte words per
- *  key (8-byte from n = 2^32), besides the radix sort's. Blocks once
+ *  long one is); on the GPU shape, where there are many long ones
+ *  (SCANKIT_SEGSORT_GROUPS_FROM, 128) of 4096 keys or more on average,
+ *  each by a work-group of its own instead, in a launch per digit.
+ *  Scratch: about n keys, values and two 4-byte words per key (8-byte
+ *  from n = 2^32), besides the radix sort's. Blocks once
  *  before it returns: the offsets are checked on the device and the
  *  verdict read back with the long segments' count (nothing is sorted
  *  where they are not a segmentation); where there are long segments,

@@ -14,7 +14,10 @@
  * (sk__test_set_segsort_bounds), so that the large segments' batch runs
  * (its gather, put, segment and pick kernels, around two radix sorts) on
  * four cases (the GPU shape's with 1- and 2-byte keys too, which the batch
- * moves at their own width). The GPU one takes og_sort's tile of 8 x 3 keys. Several key types, both orders, keys alone
+ * moves at their own width). The GPU one takes og_sort's tile of 8 x 3 keys. A
+ * configuration of that tile sorts its large segments by a work-group
+ * each instead (sk__test_set_segsort_groups; the radix sort's segment
+ * kernels, every case). Several key types, both orders, keys alone
  * and pairs (values: the input indices), uint32 and uint64 offsets; each
  * result is checked against tests/ref/ref_segsort.c and the elements past
  * n must stay poisoned. Exit status: 0 when all results are right, 1 on a
@@ -56,6 +59,10 @@ static const og_config configs[] = {
     {"gpu wg=64, segments up to 160 keys", SK_SHAPE_GPU, .wg = 64, .sizes = {MAX_N}},
     {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
      .sizes = {MAX_N, 1}},
+    /* Large segments (past BATCH_BIG keys, up to MAX_N) by a work-group
+     * each (GROUPS_CONFIG): the radix sort's tile of 8 x 3 keys, so up to
+     * seven tiles a segment. */
+    {"gpu wg=8 items=3, groups", SK_SHAPE_GPU, .wg = 8, .items = 3, .sizes = {MAX_N}},
     {"gpu wg=8 items=3, batch", SK_SHAPE_GPU, .wg = 8, .items = 3, .sizes = {MAX_N}},
     {"cpu chunks=3 serial_below=1, batch", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
      .sizes = {MAX_N}},
@@ -63,9 +70,10 @@ static const og_config configs[] = {
 
 /* Configurations from this one on force segments past BATCH_BIG keys to
  * the large segments' batch, on the first BATCH_CASES cases. */
-#define FIRST_BATCH_CONFIG 3
-/* This configuration's segments are of 0 to MAX_N keys, the others' of 0
- * to 32. */
+#define FIRST_BATCH_CONFIG 4
+#define GROUPS_CONFIG 3
+/* This configuration's segments (and GROUPS_CONFIG's) are of 0 to MAX_N
+ * keys, the others' of 0 to 32. */
 #define LONG_SEGMENTS_CONFIG 1
 #define BATCH_BIG 16
 #define BATCH_CASES 4
@@ -194,6 +202,36 @@ static int make_lists_once(og_state *g, sk_context *ctx)
                     "one-key segments");
 }
 
+/* GROUPS_CONFIG: sorts whose scratch is the largest any case takes there,
+ * for the reason above, 8-byte keys and values: by a work-group a segment
+ * the most large segments (the digit starts, the copies), then one large
+ * segment of all keys but the first, which is sorted alone (where a case
+ * has only one large segment) on a copy. */
+static int make_groups_once(og_state *g, sk_context *ctx)
+{
+    uint32_t *o = (uint32_t *)g->oin;
+    size_t count = 0;
+    /* as many segments past BATCH_BIG keys as MAX_N holds, the last to MAX_N */
+    for (size_t at = 0; at + 2 * (BATCH_BIG + 1) <= MAX_N; at += BATCH_BIG + 1)
+        o[count++] = (uint32_t)at;
+    memset(g->kout, 0, MAX_N * 8);
+    sk_segments seg = {NULL, 0, g->offsets, SK_UINT32, count};
+    if (!og_write(g->h, g->keys, g->kout, MAX_N * 8) ||
+        !og_write(g->h, g->values, g->kout, MAX_N * 8) ||
+        !og_write(g->h, g->offsets, g->oin, count * 4) ||
+        !og_sk_ok(g->h, ctx, sk_segsort_pairs(ctx, SK_INT64, 8, g->keys, g->values, &seg,
+                                              MAX_N, SK_ASCENDING),
+                  "segments of the most large ones"))
+        return 0;
+    o[0] = 0;
+    o[1] = 1;
+    seg.count = 2;
+    return og_write(g->h, g->offsets, g->oin, 2 * 4) &&
+           og_sk_ok(g->h, ctx, sk_segsort_pairs(ctx, SK_INT64, 8, g->keys, g->values, &seg,
+                                                MAX_N, SK_ASCENDING),
+                    "one large segment past the first key");
+}
+
 static int run_config(og_state *g, const og_config *c)
 {
     int failures = 0;
@@ -204,13 +242,17 @@ static int run_config(og_state *g, const og_config *c)
         return 0;
     sk_context *ctx = og_open(g->h, c);
     if (!ctx) return 1;
-    if (batch && sk__test_set_segsort_bounds(ctx, BATCH_BIG, SIZE_MAX) != SK_OK) return 1;
-    if (!make_lists_once(g, ctx)) return 1;
+    bool groups = c - configs == GROUPS_CONFIG;
+    if ((batch || groups) && sk__test_set_segsort_bounds(ctx, BATCH_BIG, SIZE_MAX) != SK_OK)
+        return 1;
+    if (groups && sk__test_set_segsort_groups(ctx, 2, 1) != SK_OK) return 1;
+    if (!make_lists_once(g, ctx) || (groups && !make_groups_once(g, ctx))) return 1;
+    bool long_segments = c - configs == LONG_SEGMENTS_CONFIG || groups;
     for (size_t s = 0; s < OG_MAX_SIZES && c->sizes[s]; s++)
         for (size_t k = 0; k < (batch ? BATCH_CASES : CASE_COUNT); k++)
             if (c->shape == SK_SHAPE_GPU || sk_type_size(cases[k].t) == 4)
                 failures += run_case(g, ctx, &cases[k], c->sizes[s], c->name,
-                                     c - configs == LONG_SEGMENTS_CONFIG ? MAX_N : 32);
+                                     long_segments ? MAX_N : 32);
     return og_config_done(g->h, c, failures);
 }
 
