@@ -6,7 +6,9 @@
  *
  * With SK_OFF_T (uint or ulong): turn segment offsets into head flags,
  * check offsets, and gather one total per segment; with SK_SEG_GROUPS too
- * (and the GPU blocks), each segment's total by a work-group of its own.
+ * (and the GPU blocks), each segment's total by a work-group of its own;
+ * with SK_SEG_OFFSET_CHUNKS instead (CPU shape), segment totals by
+ * chunks of elements.
  *
  * With SK_FLAG_T (uchar or uint): the CPU shape's segmented scan, one work-item per chunk of
  * `chunk` elements (with SK_BY_KEY the "flags" are keys, SK_FLAG_T their
@@ -247,6 +249,95 @@ __kernel void sk_seg_chunk_totals(__global const SK_VAL_T *src, __global const S
 }
 
 #endif /* SK_FLAG_T */
+
+#if defined(SK_SEG_OFFSET_CHUNKS)
+/* ---- segment totals by offsets, CPU shape ---------------------------------
+ * With SK_OFF_T and SK_VAL_COMBINE: a work-item per chunk of `chunk`
+ * elements (chunks of elements, not of segments: a long segment is shared
+ * out) stores the total of every segment that starts and ends in its chunk,
+ * each one combination in order; the chunk's elements before its first
+ * segment start (the end of a segment begun before it) go to pv[c], and
+ * where its last segment goes on past the chunk, that segment's elements in
+ * the chunk to pv[chunks + c]. Then a work-item per such chunk combines
+ * its part with the next chunks' first parts, up to the chunk where the
+ * segment ends. Offsets steer loop bounds and indices only; values are
+ * only loaded, combined in order and stored. Nothing when the offsets'
+ * check failed (*bad bit 0: sk_seg_check_offsets ran before). */
+
+SK_VAL_T sk_op(SK_VAL_T a, SK_VAL_T b) { return SK_VAL_COMBINE; }
+
+/* acc, then src[a .. b), combined in order. */
+SK_VAL_T sk_seg_fold(__global const SK_VAL_T *src, ulong a, ulong b, SK_VAL_T acc)
+{
+    for (ulong i = a; i < b; i++) acc = sk_op(acc, src[i]);
+    return acc;
+}
+
+/* The first segment s with offsets[s] >= p (count if none). */
+ulong sk_seg_first_at(__global const SK_OFF_T *offsets, ulong count, ulong p)
+{
+    ulong lo = 0, hi = count;
+    while (lo < hi) {
+        ulong mid = lo + (hi - lo) / 2;
+        if ((ulong)offsets[mid] < p) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Chunk c (n > 0): the totals of its segments but a last one that goes on;
+ * pc[pc_off + c] = its first segment (the first starting at or after the
+ * chunk's start), pc[pc_off + chunks + c] = 1 + the segment that goes on
+ * past it (0: none). The last chunk also gives the empty segments at n the
+ * identity. */
+__kernel void sk_seg_offsets_chunks(__global const SK_VAL_T *src,
+                                    __global const SK_OFF_T *offsets, ulong count, ulong n,
+                                    __global SK_VAL_T *totals, __global const int *bad,
+                                    __global SK_VAL_T *pv, __global ulong *pc, ulong pc_off,
+                                    ulong chunk, ulong chunks)
+{
+    ulong c = get_global_id(0);
+    if (c >= chunks || (*bad & 1)) return;
+    ulong a = c * chunk, b = min(a + chunk, n);
+    ulong s = sk_seg_first_at(offsets, count, a);
+    pc[pc_off + c] = s;
+    pv[c] = sk_seg_fold(src, a, s < count ? min((ulong)offsets[s], b) : b, SK_VAL_IDENTITY);
+    SK_VAL_T part = SK_VAL_IDENTITY;
+    ulong goes_on = 0;
+    for (; s < count && (ulong)offsets[s] < b; s++) {
+        ulong lo = offsets[s], hi = s + 1 < count ? (ulong)offsets[s + 1] : n;
+        if (hi > b) { /* only the chunk's last segment can */
+            part = sk_seg_fold(src, lo, b, SK_VAL_IDENTITY);
+            goes_on = s + 1;
+            break;
+        }
+        totals[s] = sk_seg_fold(src, lo, hi, SK_VAL_IDENTITY);
+    }
+    pv[chunks + c] = part;
+    pc[pc_off + chunks + c] = goes_on;
+    if (b == n)
+        for (; s < count; s++) totals[s] = SK_VAL_IDENTITY; /* empty, at n */
+}
+
+/* Chunk c's last segment where it goes on: its part, then the first parts
+ * of the chunks after it up to the first that has a segment start (where
+ * it ends) or the last. */
+__kernel void sk_seg_offsets_carry(__global const SK_VAL_T *pv, __global const ulong *pc,
+                                   ulong pc_off, ulong chunks, ulong count,
+                                   __global SK_VAL_T *totals, __global const int *bad)
+{
+    ulong c = get_global_id(0);
+    if (c >= chunks || (*bad & 1)) return;
+    ulong goes_on = pc[pc_off + chunks + c];
+    if (goes_on == 0) return;
+    SK_VAL_T acc = pv[chunks + c];
+    for (ulong d = c + 1; d < chunks; d++) {
+        acc = sk_op(acc, pv[d]);
+        if (pc[pc_off + d] < (d + 1 < chunks ? pc[pc_off + d + 1] : count)) break;
+    }
+    totals[goes_on - 1] = acc;
+}
+#endif /* SK_SEG_OFFSET_CHUNKS */
 
 #if defined(SK_SEG_GROUPS)
 /* ---- segment totals by a work-group per segment (GPU shape) ----------------

@@ -469,8 +469,11 @@ out:
     return st;
 }
 
-/* Totals by offsets. Without empty segments, segment k's head is the
- * (k + 1)-th: from the tuning's size on, the totals by the head flags
+/* Totals by offsets. CPU shape: by chunks of elements, the check enqueued
+ * before (sk__segscan_cpu_offset_totals). GPU shape: segments of the
+ * tuning's average length by a work-group each; else, without empty
+ * segments, segment k's head is the (k + 1)-th: from the tuning's size
+ * on, the totals by the head flags
  * derived from the offsets, each stored at its segment's end (the
  * offsets' check read back first: it says whether a segment is empty).
  * Otherwise the inclusive segmented scan into scratch, then one gather per
@@ -486,6 +489,13 @@ static sk_status totals_by_offsets(seg_job *j, size_t *segments)
     sk_status st = SK_OK;
     SK_TRY(seg_program(j, &prog));
     sk__tuning groups = sk__tuning_for(ctx, SK_FAMILY_SEG_GROUPS, j->m->size);
+    if (j->n && cpu_shape(j)) {
+        SK_TRY(enqueue_check(j, prog, &word));
+        SK_TRY(sk__segscan_cpu_offset_totals(j, word));
+        SK_TRY(read_check(j, word, NULL));
+        if (segments) *segments = j->seg->count;
+        return SK_OK;
+    }
     if (takes_groups(j, &groups)) {
         SK_TRY(totals_by_groups(j, &groups, prog, &word));
         SK_TRY(read_check(j, word, NULL));

@@ -98,4 +98,9 @@ sk_status sk__segscan_cpu_scan(seg_job *j, bool exclusive);
  * segments (n > 0). Blocking. */
 sk_status sk__segscan_cpu_totals(seg_job *j, cl_ulong *count);
 
+/* Segment totals by offsets into j->dst (n > 0) by chunks of elements, in
+ * one read of them; nothing stored where the offsets' check enqueued before
+ * into `bad` failed. Asynchronous. */
+sk_status sk__segscan_cpu_offset_totals(seg_job *j, cl_mem bad);
+
 #endif /* SK_SEGSCAN_H */

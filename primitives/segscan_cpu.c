@@ -142,3 +142,53 @@ sk_status sk__segscan_cpu_totals(seg_job *j, cl_ulong *count)
 out:
     return st;
 }
+
+/* ---- segment totals by offsets ---------------------------------------------------- */
+
+SK_SCRATCH_ID(seg_offset_parts, "segment totals by offsets, CPU shape: the chunks' parts");
+
+enum { K_OFFSET_CHUNKS, K_OFFSET_CARRY };
+static const char *const offset_kernels[] = {"sk_seg_offsets_chunks", "sk_seg_offsets_carry"};
+
+sk_status sk__segscan_cpu_offset_totals(seg_job *j, cl_mem bad)
+{
+    sk__tuning t = sk__tuning_for(j->ctx, SK_FAMILY_SCAN, j->m->size);
+    size_t chunk = j->n, size = j->m->size;
+    if (j->n >= t.cpu_serial_below) chunk = div_up(j->n, t.cpu_chunks ? t.cpu_chunks : 1);
+    size_t chunks = div_up(j->n, chunk), pc_off = div_up(2 * chunks * size, sizeof(cl_ulong));
+    const char *defines = j->seg->offset_type == SK_UINT32
+                              ? "#define SK_OFF_T uint\n#define SK_SEG_OFFSET_CHUNKS 1\n"
+                              : "#define SK_OFF_T ulong\n#define SK_SEG_OFFSET_CHUNKS 1\n";
+    const sk__program *prog = NULL;
+    cl_mem parts = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(sk__segscan_program(j, true, defines, offset_kernels, 2, &prog));
+    SK_TRY(sk__scratch_get(j->ctx, &seg_offset_parts, (pc_off + 2 * chunks) * sizeof(cl_ulong),
+                           &parts));
+    sk__args a;
+    sk__args_init(&a, j->ctx, prog, K_OFFSET_CHUNKS);
+    sk__arg_mem(&a, j->src);
+    sk__arg_mem(&a, j->seg->offsets);
+    sk__arg_ulong(&a, "count", j->seg->count);
+    sk__arg_ulong(&a, "n", j->n);
+    sk__arg_mem(&a, j->dst);
+    sk__arg_mem(&a, bad);
+    sk__arg_mem(&a, parts);
+    sk__arg_mem(&a, parts);
+    sk__arg_ulong(&a, "pc_off", pc_off);
+    sk__arg_ulong(&a, "chunk", chunk);
+    sk__arg_ulong(&a, "chunks", chunks);
+    SK_TRY(sk__args_launch(&a, chunks, 1));
+    if (chunks < 2) return SK_OK;
+    sk__args_init(&a, j->ctx, prog, K_OFFSET_CARRY);
+    sk__arg_mem(&a, parts);
+    sk__arg_mem(&a, parts);
+    sk__arg_ulong(&a, "pc_off", pc_off);
+    sk__arg_ulong(&a, "chunks", chunks);
+    sk__arg_ulong(&a, "count", j->seg->count);
+    sk__arg_mem(&a, j->dst);
+    sk__arg_mem(&a, bad);
+    st = sk__args_launch(&a, chunks, 1);
+out:
+    return st;
+}
