@@ -193,20 +193,24 @@ __kernel void sk_segsort_pick(__global const SK_KEY_T *keys,
  * search each, and each key's segment by a search among its tile's. */
 #define SK_SEG_SPAN_ITEMS (2 * SK_ITEMS)
 
-/* What the tile ranks by, in local memory: for keys of up to 16 bits a
- * key's bits and its window place in one 32-bit word (SK_SEG_ORDER_T), all
+/* What the tile ranks by, in local memory: for keys of up to 32 bits a
+ * key's bits and its window place in one word (SK_SEG_ORDER_T), all
  * distinct, so that a key's place is the number of its segment's words
  * below its own (one comparison; stable); for wider keys the bits alone,
- * the keys before a key's place counted where not above it, those after
- * where below (no wider word: a 32-bit key's bits and place in 64 bits
- * took twice the local loads). */
+ * ties broken by the place. */
 #if SK_KEY_BITS <= 16
 #define SK_SEG_ORDER_T uint
+#elif SK_KEY_BITS <= 32
+#define SK_SEG_ORDER_T ulong
+#endif
+#ifdef SK_SEG_ORDER_T
 #define SK_SEG_LOCAL_T SK_SEG_ORDER_T
 #define SK_SEG_ORDER(k, w) ((SK_SEG_ORDER_T)sk_seg_bits(k, flip, range) << 16 | (w))
+#define SK_SEG_BEFORE(x, j, b, w) ((x) < (b))
 #else
 #define SK_SEG_LOCAL_T SK_KEY_T
 #define SK_SEG_ORDER(k, w) sk_seg_bits(k, flip, range)
+#define SK_SEG_BEFORE(x, j, b, w) ((x) < (b) || ((x) == (b) && (j) < (w)))
 #endif
 #if 2 * SK_SEG_TILE > 0xffff
 #error "segsort.cl: window places must fit 16 bits"
@@ -286,15 +290,8 @@ void sk_seg_tile(__global SK_KEY_T *keys SK_SEG_VALS, __global const SK_OFF_T *o
         uint w = u * SK_WG + lid, lo = span[u] & 0xffff, hi = span[u] >> 16, r = lo;
         if (lo == hi) continue;
         SK_SEG_LOCAL_T b = order[w];
-#if defined(SK_SEG_ORDER_T)
 #pragma unroll 4
-        for (uint j = lo; j < hi; j++) r += order[j] < b;
-#else
-#pragma unroll 4
-        for (uint j = lo; j < w; j++) r += order[j] <= b;
-#pragma unroll 4
-        for (uint j = w + 1; j < hi; j++) r += order[j] < b;
-#endif
+        for (uint j = lo; j < hi; j++) r += SK_SEG_BEFORE(order[j], j, b, w);
         keys[base + r] = k[u];
 #ifdef SK_VAL_T
         vals[base + r] = v[u];

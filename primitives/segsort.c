@@ -99,7 +99,7 @@ static segsort_plan plan_for(const sk_context *ctx, const segsort_req *r)
     p.t = sk__tuning_for(ctx, SK_FAMILY_SEGSORT, sk_type_size(r->sort.key_type));
     p.gpu = p.t.shape == SK_SHAPE_GPU;
     size_t ks = sk_type_size(r->sort.key_type);
-    size_t ranked = ks <= 2 ? 4 : ks; /* what the tile ranks by, a key (segsort.cl) */
+    size_t ranked = ks <= 2 ? 4 : 8; /* what the tile ranks by, a key (segsort.cl) */
     while (p.gpu && p.t.wg_size > 1 &&
            2 * p.t.wg_size * GPU_SEG_ITEMS * ranked > ctx->local_mem_bytes)
         p.t.wg_size /= 2;
