@@ -7,7 +7,9 @@
  * copies: the local-split ranking reads each work-item's keys and values
  * straight in blocked order (16 bytes per access in full tiles), making
  * each key's entry and counting its digit as it goes; the warp-match
- * ranking loads warp-striped straight into registers.
+ * ranking loads warp-striped straight into registers. With
+ * SK_SORT_SEGMENTS (a program of its own, sort.c's sk__sort_segments) the
+ * same tiles sort segments in place, a work-group each, with no look-back.
  */
 
 #if defined(SK_ONESWEEP)
