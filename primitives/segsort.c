@@ -28,10 +28,12 @@
  *     segsort_groups_from large segments averaging SEGSORT_GROUP_MIN_KEYS
  *     or more): each sorted in place by a work-group of its own, one
  *     counting read and a launch per digit (sort.c, sk__sort_segments);
- *   alone: a segment of at least segsort_alone_from keys (tuning.c: on
- *     CPU devices every large one), or the only large one, sorted by
- *     itself, on the caller's buffers at offset 0, else on a scratch
- *     copy.
+ *   by work-items (CPU shape, instead of the batch): each segment sorted
+ *     in place by one work-item, an LSD radix sort through a scratch copy
+ *     of the segments' span (sk_segsort_radix_spans), one launch;
+ *   alone: a segment of at least segsort_alone_from keys, or on the GPU
+ *     shape the only large one, sorted by itself, on the caller's buffers
+ *     at offset 0, else on a scratch copy.
  * The batch's kernels are a program of their own (by the key's and the
  * value's widths), built only where a batch runs.
  * The offsets' check is enqueued first and its verdict read back with the
@@ -116,8 +118,8 @@ static segsort_plan plan_for(const sk_context *ctx, const segsort_req *r)
 
 enum { K_CLASSIFY, K_TILES };
 static const char *const gpu_kernels[] = {"sk_segsort_classify", "sk_segsort_tiles"};
-enum { K_CHUNKS };
-static const char *const cpu_kernels[] = {"sk_segsort_chunks"};
+enum { K_CHUNKS, K_RADIX_SPANS };
+static const char *const cpu_kernels[] = {"sk_segsort_chunks", "sk_segsort_radix_spans"};
 /* The batch's program (either shape); the last two for pairs only. */
 enum { K_GATHER, K_PUT, K_SEGS, K_PICK };
 static const char *const batch_kernels[] = {"sk_segsort_gather", "sk_segsort_put",
@@ -181,7 +183,7 @@ static sk_status open_program(sk_context *ctx, segsort_plan *p, const segsort_re
     do {
         p->tile = p->gpu ? p->t.wg_size * GPU_SEG_ITEMS : p->t.segsort_cpu_tile;
         st = sk__program_take(ctx, "segsort", segsort_config(p, r),
-                              p->gpu ? gpu_kernels : cpu_kernels, p->gpu ? 2 : 1, &p->prog);
+                              p->gpu ? gpu_kernels : cpu_kernels, 2, &p->prog);
         if (st == SK_OK && lowered) st = sk__fit_wg(ctx, p->prog, "segsort", &p->t.wg_size,
                                                     &lowered);
     } while (st == SK_OK && lowered);
@@ -499,6 +501,36 @@ out:
     return st;
 }
 
+/* CPU shape: the large segments `spans` (by start) sorted by a work-item
+ * each in turn (sk_segsort_radix_spans, a radix sort through a copy of
+ * their span of keys): the spans written to the device (blocking), then
+ * one launch over the shape's chunks. */
+static sk_status run_items(segsort_job *j, const seg_span *spans, size_t segs)
+{
+    const sort_req *s = &j->r->sort;
+    size_t ks = sk_type_size(s->key_type), span = (size_t)(spans[segs - 1].hi - spans[0].lo);
+    size_t items = segs < j->p.t.cpu_chunks ? segs : j->p.t.cpu_chunks;
+    cl_mem table = NULL, tk = NULL, tv = NULL;
+    sk_status st = SK_OK;
+    SK_TRY(sk__scratch_get(j->ctx, &segsort_table, segs * sizeof *spans, &table));
+    SK_TRY(sk__write(j->ctx, table, true, 0, segs * sizeof *spans, spans));
+    SK_TRY(open_copies(j, span, &tk, &tv));
+    sk__args a;
+    sk__args_init(&a, j->ctx, j->p.prog, K_RADIX_SPANS);
+    sk__arg_mem(&a, j->keys);
+    if (s->value_size) sk__arg_mem(&a, j->values);
+    sk__arg_mem(&a, tk);
+    if (s->value_size) sk__arg_mem(&a, tv);
+    sk__arg_mem(&a, table);
+    sk__arg_ulong(&a, "count", segs);
+    sk__arg_ulong(&a, "off", spans[0].lo);
+    sk__arg_word(&a, "flip", ks, j->flip);
+    sk__arg_word(&a, "range", ks, j->range);
+    st = sk__args_launch(&a, items ? items : 1, 1);
+out:
+    return st;
+}
+
 static int span_longer(const void *a, const void *b)
 {
     const seg_span *x = a, *y = b;
@@ -523,9 +555,12 @@ static sk_status run_large(segsort_job *j, size_t larges)
         else rest[longs++] = spans[i];
     }
     memcpy(spans + batched, rest, longs * sizeof *spans);
-    if (batched > 1 && by_groups(j, spans, batched)) SK_TRY(run_groups(j, spans, batched));
+    bool by_items = !j->p.gpu && batched > 0;
+    if (by_items) SK_TRY(run_items(j, spans, batched));
+    else if (batched > 1 && by_groups(j, spans, batched)) SK_TRY(run_groups(j, spans, batched));
     else if (batched > 1) SK_TRY(run_batch(j, spans, batched));
-    alone = batched == 1 ? 0 : batched; /* a lone batched one is sorted alone too */
+    /* (on the GPU shape a lone batched one is sorted alone too) */
+    alone = by_items || batched != 1 ? batched : 0;
     qsort(spans + alone, larges - alone, sizeof *spans, span_longer);
     for (size_t i = alone; i < larges; i++) SK_TRY(sort_large(j, spans[i].lo, spans[i].hi));
 out:
@@ -553,7 +588,7 @@ static sk_status measure_large(segsort_job *j)
         if (!(spans = malloc(segs * sizeof *spans)))
             return sk__fail(j->ctx, SK_E_OUT_OF_MEMORY, "segmented sort: large segments");
         even_spans(spans, segs, n);
-        SK_TRY(run_batch(j, spans, segs));
+        SK_TRY(j->p.gpu ? run_batch(j, spans, segs) : run_items(j, spans, segs));
         if (groups > segs) groups = segs;
         even_spans(spans, groups, n);
         if (groups >= 2 && by_groups(j, spans, groups)) SK_TRY(run_groups(j, spans, groups));

@@ -304,14 +304,16 @@ static const tune_row rows[] = {
      * instruction (OpenCL's prefetch() compiles to nothing there). */
     {"Portable Computing Language", NULL, CPU_DEVICE, SK_SHAPE_AUTO, ANY_FAMILY, 0,
      TUNE_PREFETCH, 1, "bench/NOTES-cpu.md: Buckets by the top digit"},
-    /* CPU devices (PoCL): every large segment sorted alone. The CPU sort's
-     * launches cost little there, and it sorts keys alone by 11-bit
-     * digits where the batch sorts pairs by 8-bit ones twice. 2-core PoCL
-     * 3.1, bench_all --prims segsort_large (segments of 2^16-2^17 keys),
-     * alone / batch: CPU shape 2^20 10.8 / 54.3 ms, 2^22 54.5 / 164.0 ms;
-     * GPU shape 2^20 233 / 310 ms, 2^22 889 / 1427 ms. */
-    {NULL, NULL, CPU_DEVICE, SK_SHAPE_AUTO, SK_FAMILY_SEGSORT, 0, TUNE_SEGSORT_ALONE_FROM, 1,
+    /* CPU devices (PoCL), GPU shape: every large segment sorted alone (the
+     * batch sorts pairs by 8-bit digits twice). 2-core PoCL 3.1, bench_all
+     * --prims segsort_large (segments of 2^16-2^17 keys), alone / batch:
+     * 2^20 233 / 310 ms, 2^22 889 / 1427 ms. CPU shape: segments below
+     * 2^20 keys by a work-item each (sk_segsort_radix_spans), longer ones
+     * alone (the device-wide sort then has every core). */
+    {NULL, NULL, CPU_DEVICE, SK_SHAPE_GPU, SK_FAMILY_SEGSORT, 0, TUNE_SEGSORT_ALONE_FROM, 1,
      "bench/NOTES-cpu.md: Segmented sort: the large segments' batch"},
+    {NULL, NULL, CPU_DEVICE, SK_SHAPE_CPU, SK_FAMILY_SEGSORT, 0, TUNE_SEGSORT_ALONE_FROM,
+     1L << 20, "bench/results/pocl-cpu-segsort-items/NOTE.md"},
     /* CPU devices: non-temporal scan stores slower for outputs of 2-4 MiB,
      * mixed at 8 MiB, faster from 16 MiB (1.0-1.2 against 1.4-1.6 ms at
      * 2^22 uint32). */

@@ -14,10 +14,11 @@
  * elements past n are poisoned and must stay so.
  *
  * The large segments' batch (all of them sorted together by two radix
- * sorts) runs wherever two or more segments are large; the bounds forced
- * low (sk__test_set_segsort_bounds: kernel arguments only, no program of
- * its own) make small inputs take it in both shapes, beside the bins and
- * the segments sorted alone.
+ * sorts) runs on the GPU shape wherever two or more segments are large,
+ * the CPU shape sorts them by a work-item each (a radix sort per segment);
+ * the bounds forced low (sk__test_set_segsort_bounds: kernel arguments
+ * only, no program of its own) make small inputs take them, beside the
+ * bins and the segments sorted alone.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdbool.h>
@@ -478,9 +479,10 @@ Test(segsort, short_segments_take_the_shapes_kernels_only_traced)
     }
 }
 
-/* The batch's launches: as many for 40 large segments as for 4 (after a
+/* The large segments' launches: as many for 40 of them as for 4 (after a
  * first call, which may zero the radix sort's counting words once: sort.c,
- * open_digit_counters). */
+ * open_digit_counters); the GPU shape's batch gathers and puts back, the
+ * CPU shape sorts them by a work-item each, no batch. */
 Test(segsort, large_segments_take_as_many_launches_however_many_there_are_traced)
 {
     force_bounds(64, NEVER);
@@ -503,7 +505,9 @@ Test(segsort, large_segments_take_as_many_launches_however_many_there_are_traced
             SKT_OK(sk_segsort_keys_host(skt_ctx, SK_UINT32, k, &seg, n, SK_ASCENDING));
             SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
             if (i >= 0) launches[i] = t.launches;
-            cr_assert(strstr(t.kernels, "sk_segsort_gather") && strstr(t.kernels, "sk_segsort_put"),
+            bool batch = strstr(t.kernels, "sk_segsort_gather") && strstr(t.kernels, "sk_segsort_put");
+            bool items = strstr(t.kernels, "sk_segsort_radix_spans") != NULL;
+            cr_assert(shape == SK_SHAPE_GPU ? batch && !items : items && !batch,
                       "%s shape: launches '%s'", skt_shape_name((sk_shape)shape), t.kernels);
             skt_expect_elems(SK_UINT32, k, want, n, "traced batch");
             skt_free_all(k, want, NULL);
