@@ -1901,19 +1901,19 @@ SK_API sk_status sk_unique_by_key_host(sk_context *ctx, sk_type key_type, size_t
  *  floats in IEEE totalOrder, descending the exact reverse; stable.
  *  Segments up to a tile are sorted where they lie: on the GPU shape by
  *  the work-group of the tile of keys each starts in, on the CPU shape by
- *  a work-item per chunk of segments; longer ones all together by two
- *  device-wide radix sorts (by key, then stably by segment), in as many
- *  launches however many there are, except that a very long one (millions
- *  of keys) or the only long one is sorted alone (on CPU devices every
- *  long one is); on the GPU shape, where there are many long ones
- *  (SCANKIT_SEGSORT_GROUPS_FROM, 128) of 4096 keys or more on average,
- *  each by a work-group of its own instead, in a launch per digit.
- *  Scratch: about n keys, values and two 4-byte words per key (8-byte
- *  from n = 2^32), besides the radix sort's. Blocks once
- *  before it returns: the offsets are checked on the device and the
- *  verdict read back with the long segments' count (nothing is sorted
- *  where they are not a segmentation); where there are long segments,
- *  their list is read back too.
+ *  a work-item per chunk of segments. Longer ones on the GPU shape all
+ *  together by two device-wide radix sorts (by key, then stably by
+ *  segment), in as many launches however many there are, or where there
+ *  are many (SCANKIT_SEGSORT_GROUPS_FROM, 128) of 4096 keys or more on
+ *  average each by a work-group of its own, a launch per digit; on the
+ *  CPU shape each below 2^20 keys by a work-item of its own, in one
+ *  launch; a very long one (millions of keys), or on the GPU shape the
+ *  only long one, is sorted alone. Scratch: about n keys, values and two
+ *  4-byte words per key (8-byte from n = 2^32), besides the radix sort's.
+ *  Blocks once before it returns: the offsets are checked on the device
+ *  and the verdict read back with the long segments' count (nothing is
+ *  sorted where they are not a segmentation); where there are long
+ *  segments, their list is read back too.
  *  @return SK_OK, SK_E_INVALID_ARG (NULL, bad key type or order, flags
  *  instead of offsets, bad offset_type, buffers smaller than stated,
  *  offsets not a valid segmentation), SK_E_SIZE, SK_E_UNSUPPORTED,
