@@ -139,7 +139,9 @@ static int plan(chunks *c, const char *type_name, ak_err *e)
         }
         if (c->too_large && !c->job->budget) budget = c->max_alloc;
         size_t next = next_guess(before, now, budget);
-        before = now;
+        /* a line only through tries of chunks: the whole input in one piece
+         * takes other buffers (in place, no carry) */
+        before = c->several ? now : (plan_try){0, 0};
         now.elems = next;
     }
     release_buffers(c);

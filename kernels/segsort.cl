@@ -402,18 +402,28 @@ __kernel void sk_segsort_chunks(__global SK_KEY_T *keys SK_SEG_VALS, __global SK
     }
 }
 
-/* One stable pass of the LSD radix sort of keys [lo, hi) by the 8-bit
- * digit at `shift` of their order bits, from ksrc (positions less so) to
- * kdst (less dof); false, moving nothing, when every key of the segment
- * has the same digit there. Segments of fewer than 2^32 keys. */
-bool sk_seg_radix_pass(__global const SK_KEY_T *ksrc, __global SK_KEY_T *kdst SK_SEG_VAL_PAIR,
-                       ulong so, ulong dof, ulong lo, ulong hi, uint shift, SK_KEY_T flip,
-                       SK_KEY_T range)
+/* The digits of the LSD radix sort of keys [lo, hi) by 8-bit digits of
+ * their order bits, every digit's counts in one read: at[p * 256 + d]. */
+#define SK_SEG_DIGITS ((SK_KEY_BITS + 7) / 8)
+
+void sk_seg_radix_counts(__global const SK_KEY_T *keys, ulong lo, ulong hi, SK_KEY_T flip,
+                         SK_KEY_T range, uint *at)
 {
-    uint at[256], len = (uint)(hi - lo), run = 0;
-    for (uint d = 0; d < 256; d++) at[d] = 0;
-    for (ulong i = lo; i < hi; i++)
-        at[(uint)(sk_seg_bits(ksrc[i - so], flip, range) >> shift) & 0xffu]++;
+    for (uint d = 0; d < SK_SEG_DIGITS * 256; d++) at[d] = 0;
+    for (ulong i = lo; i < hi; i++) {
+        SK_KEY_T b = sk_seg_bits(keys[i], flip, range);
+        for (uint p = 0; p < SK_SEG_DIGITS; p++) at[p * 256 + ((uint)(b >> (8 * p)) & 0xffu)]++;
+    }
+}
+
+/* One stable pass by digit p from ksrc (positions less so) to kdst (less
+ * dof), at[] its counts; false, moving nothing, when every key of the
+ * segment has the same digit there. Segments of fewer than 2^32 keys. */
+bool sk_seg_radix_pass(__global const SK_KEY_T *ksrc, __global SK_KEY_T *kdst SK_SEG_VAL_PAIR,
+                       ulong so, ulong dof, ulong lo, ulong hi, uint p, uint *at,
+                       SK_KEY_T flip, SK_KEY_T range)
+{
+    uint len = (uint)(hi - lo), run = 0;
     for (uint d = 0; d < 256; d++) {
         uint c = at[d];
         if (c == len) return false;
@@ -422,7 +432,7 @@ bool sk_seg_radix_pass(__global const SK_KEY_T *ksrc, __global SK_KEY_T *kdst SK
     }
     for (ulong i = lo; i < hi; i++) {
         SK_KEY_T x = ksrc[i - so];
-        ulong o = lo + at[(uint)(sk_seg_bits(x, flip, range) >> shift) & 0xffu]++;
+        ulong o = lo + at[(uint)(sk_seg_bits(x, flip, range) >> (8 * p)) & 0xffu]++;
         kdst[o - dof] = x;
         SK_SEG_MOVE_VAL(o - dof, i - so);
     }
@@ -437,23 +447,25 @@ bool sk_seg_radix_pass(__global const SK_KEY_T *ksrc, __global SK_KEY_T *kdst SK
 
 /* CPU devices' large segments, a work-item each in turn: work-item w sorts
  * spans w, w + P, ... (each spans[2s] .. spans[2s + 1] in keys) by an LSD
- * radix sort of 8-bit digits through tmp_k (positions less off), stably;
- * digits that every key of a segment shares are skipped, and keys (and
- * values) end in place. A core sorts a segment at a serial sort's pace,
- * with no launch per pass. */
+ * radix sort of 8-bit digits through tmp_k (positions less off), stably:
+ * one read counting every digit, then a pass per digit; digits that every
+ * key of a segment shares are skipped, and keys (and values) end in place.
+ * A core sorts a segment at a serial sort's pace, with no launch per
+ * pass. */
 __kernel void sk_segsort_radix_spans(__global SK_KEY_T *keys SK_SEG_VALS, __global SK_KEY_T *tmp_k
                                      SK_SEG_TMP_VALS, __global const ulong *spans, ulong count,
                                      ulong off, SK_KEY_T flip, SK_KEY_T range)
 {
     for (ulong s = get_global_id(0); s < count; s += get_global_size(0)) {
         ulong lo = spans[2 * s], hi = spans[2 * s + 1];
+        uint at[SK_SEG_DIGITS * 256];
         bool in_tmp = false;
-        for (uint shift = 0; shift < SK_KEY_BITS; shift += 8) {
-            if (((range >> shift) & 0xffu) == 0) continue;
+        sk_seg_radix_counts(keys, lo, hi, flip, range, at);
+        for (uint p = 0; p < SK_SEG_DIGITS; p++) {
             bool moved = in_tmp ? sk_seg_radix_pass(tmp_k, keys SK_SEG_VARGS(tmp_v, vals), off, 0,
-                                                    lo, hi, shift, flip, range)
+                                                    lo, hi, p, at + p * 256, flip, range)
                                 : sk_seg_radix_pass(keys, tmp_k SK_SEG_VARGS(vals, tmp_v), 0, off,
-                                                    lo, hi, shift, flip, range);
+                                                    lo, hi, p, at + p * 256, flip, range);
             in_tmp = in_tmp != moved;
         }
         for (ulong i = lo; in_tmp && i < hi; i++) {
