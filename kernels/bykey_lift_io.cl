@@ -5,7 +5,7 @@
  * with SK_SEG_TOTALS: an element is (v, c), its value and the runs
  * started up to it, its own included). The host places SK_KB (the keys'
  * same-width unsigned type, uint or ulong) and, for run-length encoding,
- * SK_BYKEY_COUNT before this text.
+ * SK_BYKEY_COUNT, then bykey_bits.cl, before this text.
  *
  * Element i is (values[i], head), or (1, head) with SK_BYKEY_COUNT (no
  * values read); head is 1 where i == 0 or key i's bits differ from key
@@ -28,20 +28,14 @@
 
 #define SK_BYKEY_HEAD(i) ((uint)((i) == 0 || sk_keys[i] != sk_keys[(i) - 1]))
 
-/* A run's total as stored: run lengths go out as uint64, whatever the
- * integer type they are counted in (uint where n is below 2^32). */
 #if defined(SK_BYKEY_COUNT)
 #define SK_IN_PARAMS __global const SK_KB *sk_keys
 #define SK_IN_ARGS sk_keys
 #define SK_LOAD(i) sk_seg((sk_val_t)1, SK_BYKEY_HEAD(i))
-typedef ulong sk_bykey_total_t;
-#define SK_BYKEY_TOTAL(v) ((ulong)(v))
 #else
 #define SK_IN_PARAMS __global const SK_KB *sk_keys, __global const sk_val_t *sk_vals
 #define SK_IN_ARGS sk_keys, sk_vals
 #define SK_LOAD(i) sk_seg(sk_vals[i], SK_BYKEY_HEAD(i))
-typedef sk_val_t sk_bykey_total_t;
-#define SK_BYKEY_TOTAL(v) (v)
 #endif
 
 #if defined(SK_BYKEY_COUNT)
@@ -50,40 +44,11 @@ typedef sk_val_t sk_bykey_total_t;
 
 #if defined(SK_SHAPE_GPU)
 /* For segscan_tile.cl: the head bits of elements first .. first +
- * SK_ITEMS - 1 (none past n), each key against the one before it. */
+ * SK_ITEMS - 1 (none past n), each key against the one before it
+ * (bykey_bits.cl, placed before this text). */
 uint sk_io_heads(SK_IN_PARAMS, ulong first, ulong n)
 {
-    uint heads = 0;
-    bool whole = first + SK_ITEMS <= n;
-    SK_KB prev = 0;
-    if (first > 0 && first <= n) prev = sk_keys[first - 1];
-#if SK_ITEMS % 4 == 0
-    /* 4-byte keys of a whole run at a 16-byte aligned address: four a load */
-    const bool words = sizeof(SK_KB) == 4;
-    if (words && whole && ((ulong)(sk_keys + first) & 15) == 0) {
-        __global const uint4 *w = (__global const uint4 *)(sk_keys + first);
-        uint before = (uint)prev;
-        for (uint q = 0; q < SK_ITEMS / 4; q++) {
-            uint4 k4 = w[q];
-            uint4 p4 = (uint4)(before, k4.x, k4.y, k4.z);
-            int4 differ = k4 != p4;
-            heads |= ((uint)(differ.x != 0) | (uint)(differ.y != 0) << 1 |
-                      (uint)(differ.z != 0) << 2 | (uint)(differ.w != 0) << 3)
-                     << (4 * q);
-            before = k4.w;
-        }
-        return heads | (uint)(first == 0);
-    }
-#endif
-    for (uint k = 0; k < SK_ITEMS; k++) {
-        ulong i = first + k;
-        if (whole || i < n) {
-            SK_KB key = sk_keys[i];
-            heads |= (uint)(i == 0 || key != prev) << k;
-            prev = key;
-        }
-    }
-    return heads;
+    return sk_bykey_head_bits(sk_keys, first, n);
 }
 
 /* Whether element i (0 < i < n) starts a run. */

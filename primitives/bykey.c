@@ -4,14 +4,18 @@
  * found where a key's bits differ from the one before it, in the pass
  * that needs them where it can:
  *
- *   sk_run_length_encode, sk_reduce_by_key: GPU shape, one lifted scan of
- *      the segment totals' monoid (segscan_lift.cl) whose loads compare
- *      each key with the one before it and whose stores write each run's
- *      key and total at its end (kernels/bykey_lift_io.cl, in the
- *      segmented scans' own tile); CPU shape, the
- *      segmented scan's chunk totals with the keys for flags (segscan.cl's
- *      SK_BY_KEY). Keys (and values) are read by that pass alone, nothing
- *      of n elements is written; counts are ones that are never read;
+ *   sk_run_length_encode, sk_reduce_by_key: GPU shape below 2^32
+ *      elements, tiles that look back on their head counts alone and
+ *      store every run inside them, then a scan over one record per tile
+ *      for the runs crossing tile edges (kernels/bykey_tile.cl,
+ *      bykey_tile_join_io.cl); from 2^32, one lifted scan of the segment
+ *      totals' monoid (segscan_lift.cl) whose loads compare each key with
+ *      the one before it and whose stores write each run's key and total
+ *      at its end (kernels/bykey_lift_io.cl, in the segmented scans' own
+ *      tile); CPU shape, the segmented scan's chunk totals with the keys
+ *      for flags (segscan.cl's SK_BY_KEY). Keys (and values) are read by
+ *      that pass alone, nothing of n elements is written; counts are ones
+ *      that are never read;
  *   sk_scan_by_key_*: CPU shape, the same chunks' scan; GPU shape, and
  *      sk_unique_by_key: one map (kernels/bykey.cl) turns the keys into
  *      uint8 head flags, then the segmented scan of the values by those
@@ -180,7 +184,8 @@ static char *fused_io_text(const bykey_call *c)
     sk__str_addf(&s, "#define SK_KB %s\n%s", cl_bits[c->key_type],
                  c->mode == BK_RLE ? "#define SK_BYKEY_COUNT 1\n" : "");
     if (fused_own_tile(c) && c->m->size == 4) sk__str_add(&s, "#define SK_TILE_VEC4 1\n");
-    sk__str_add(&s, sk__source_text("bykey_lift_io"));
+    sk__str_add_source(&s, "bykey_bits");
+    sk__str_add_source(&s, "bykey_lift_io");
     return sk__str_take(&s);
 }
 
@@ -307,6 +312,147 @@ out:
     return st;
 }
 
+/* ---- run totals by tiles (GPU shape) ------------------------------------------------ */
+
+/* kernels/bykey_tile.cl: one pass over the keys (and values) whose tiles
+ * find the heads before them by look-back on their head counts alone and
+ * store every run that starts and ends inside them; a lifted scan over one
+ * record per tile (kernels/bykey_tile_join_io.cl) then stores the runs
+ * that cross a tile edge, and the last, with the number of runs. Head
+ * counts in 32 bits: n below 2^32. */
+
+SK_SCRATCH_ID(bykey_tile_aggs, "by key, tiles: each tile's open run and head count");
+SK_SCRATCH_ID(bykey_tile_pres, "by key, tiles: each tile's part before its first head");
+
+static const char *const tile_kernels[] = {"sk_bykey_tiles"};
+
+/* One call by tiles: its tuning, tiles and scratch. */
+typedef struct tiles_job {
+    const bykey_call *c;
+    sk__tuning t;
+    size_t tiles;
+    cl_mem aggs, pres, count;
+} tiles_job;
+
+/* The configuration shared by the tiles' pass and the join: the keys'
+ * bits, the encoding's switch and bykey_bits.cl (after the GPU blocks). */
+static void add_key_config(sk__str *s, const bykey_call *c)
+{
+    sk__str_addf(s, "#define SK_KB %s\n%s", cl_bits[c->key_type],
+                 c->mode == BK_RLE ? "#define SK_BYKEY_COUNT 1\n" : "");
+}
+
+static char *tiles_config(const void *user, bool warps)
+{
+    const tiles_job *j = user;
+    char *pre = sk__segtotals_preamble(j->c->m, j->c->n);
+    if (!pre) return NULL;
+    sk__str s = {0};
+    sk__str_addf(&s, SK_FP64_PRAGMA);
+    sk__str_add(&s, pre);
+    free(pre);
+    add_key_config(&s, j->c);
+    sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n"
+                     "#define SK_LB_T uint\n#define SK_LB_IDENTITY 0u\n"
+                     "#define sk_lb_op(a, b) ((a) + (b))\n",
+                 j->t.wg_size, j->t.items);
+    sk__config_blocks(&s, true, warps, &j->t);
+    sk__str_add_source(&s, "bykey_bits");
+    return sk__str_take(&s);
+}
+
+/* The tiles' program; the work-group halved until the kernel can run it
+ * (large values on register-poor devices). */
+static sk_status tiles_program(sk_context *ctx, tiles_job *j, const sk__program **prog)
+{
+    bool lowered = true;
+    sk_status st = SK_OK;
+    while (lowered) {
+        j->tiles = div_up(j->c->n, j->t.wg_size * j->t.items);
+        SK_TRY(sk__program_get_warps(ctx, "bykey_tile", j->t.wg_size, tiles_config, j,
+                                     tile_kernels, 1, prog));
+        SK_TRY(sk__fit_wg(ctx, *prog, "run totals by key", &j->t.wg_size, &lowered));
+    }
+out:
+    return st;
+}
+
+static sk_status tiles_pass(sk_context *ctx, tiles_job *j, const sk__program *prog)
+{
+    const bykey_call *c = j->c;
+    cl_mem state = NULL;
+    cl_uint epoch = 0;
+    sk_status st = sk__lookback_state(ctx, j->tiles, &state, &epoch);
+    if (st != SK_OK) return st;
+    sk__args a;
+    sk__args_init(&a, ctx, prog, 0);
+    sk__arg_mem(&a, c->keys);
+    sk__arg_mem(&a, c->mode == BK_RLE ? c->keys : c->vin);
+    sk__arg_mem(&a, state);
+    sk__arg_uint(&a, "epoch", epoch);
+    sk__arg_ulong(&a, "tiles", j->tiles);
+    sk__arg_mem(&a, c->kout);
+    sk__arg_mem(&a, c->vout);
+    sk__arg_mem(&a, j->aggs);
+    sk__arg_mem(&a, j->pres);
+    sk__arg_ulong(&a, "n", c->n);
+    return sk__args_launch(&a, j->tiles * j->t.wg_size, j->t.wg_size);
+}
+
+/* The join's loads (SK_IN_PARAMS) and stores (SK_OUT_PARAMS). */
+static void join_in(sk__args *a, const void *user)
+{
+    sk__arg_mem(a, ((const tiles_job *)user)->aggs);
+}
+
+static void join_out(sk__args *a, const void *user)
+{
+    const tiles_job *j = user;
+    sk__arg_mem(a, j->pres);
+    sk__arg_mem(a, j->c->vout);
+    sk__arg_mem(a, j->count);
+    sk__arg_ulong(a, "sk_tiles", j->tiles);
+}
+
+/* The join: a lifted scan of the tiles' records in a fixed order (no
+ * look-back: a float total's rounding never depends on timing). */
+static sk_status tiles_join(sk_context *ctx, tiles_job *j)
+{
+    sk__str s = {0};
+    add_key_config(&s, j->c);
+    sk__str_add_source(&s, "bykey_bits");
+    sk__str_add_source(&s, "bykey_tile_join_io");
+    char *io = sk__str_take(&s);
+    if (!io) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");
+    sk__scan_io sio = {io, join_in, join_out, j, true, NULL};
+    sk_status st = sk__segreduce_lifted(ctx, j->c->m, &sio, j->tiles, NULL);
+    free(io);
+    return st;
+}
+
+/* GPU shape, n below 2^32: the pass, the join, the number of runs read
+ * back into *runs (blocking). */
+static sk_status tiles_body(sk_context *ctx, const bykey_call *c, size_t *runs)
+{
+    size_t elem = sk_type_size(c->key_type) + (c->mode == BK_RLE ? 0 : c->m->size);
+    tiles_job j = {c, sk__tuning_for(ctx, SK_FAMILY_BYKEY_TILE, elem), 0, NULL, NULL, NULL};
+    const sk__program *prog = NULL;
+    cl_ulong count = 0;
+    sk_status st = SK_OK;
+    if (j.t.items > 32) j.t.items = 32; /* one head bit per item in a uint */
+    SK_TRY(tiles_program(ctx, &j, &prog));
+    SK_TRY(sk__scratch_get(ctx, &bykey_tile_aggs, j.tiles * sk__segtotals_element_size(c->m),
+                           &j.aggs));
+    SK_TRY(sk__scratch_get(ctx, &bykey_tile_pres, j.tiles * c->m->size, &j.pres));
+    SK_TRY(sk__scratch_get(ctx, &bykey_count, sizeof count, &j.count));
+    SK_TRY(tiles_pass(ctx, &j, prog));
+    SK_TRY(tiles_join(ctx, &j));
+    SK_TRY(sk__read(ctx, j.count, true, 0, sizeof count, &count));
+    *runs = (size_t)count;
+out:
+    return st;
+}
+
 /* Run-length encoding (counts: ones added, never read, stored as uint64)
  * or reduce by key of the validated call c in one pass over the keys (and
  * values): keys into kout and totals into vout at each run's end, the
@@ -320,8 +466,10 @@ static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
         return SK_OK;
     }
     if (cpu_shape(ctx, c)) return chunk_totals(ctx, c, runs);
-    if (c->mode != BK_RLE || (uint64_t)c->n >= ((uint64_t)1 << 32))
-        return lifted_body(ctx, c, runs);
+    bool narrow_counts = (uint64_t)c->n < ((uint64_t)1 << 32);
+    bool tiles = narrow_counts && !ctx->test_bykey_lifted;
+    if (c->mode != BK_RLE || !narrow_counts)
+        return tiles ? tiles_body(ctx, c, runs) : lifted_body(ctx, c, runs);
     sk__monoid_text text;
     sk_monoid counts;
     bool order_free = false;
@@ -329,7 +477,7 @@ static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     if (st != SK_OK) return st;
     bykey_call narrow = *c;
     narrow.m = &counts;
-    return lifted_body(ctx, &narrow, runs);
+    return tiles ? tiles_body(ctx, &narrow, runs) : lifted_body(ctx, &narrow, runs);
 }
 
 /* Validates c and runs it; *runs gets the number of runs (not for scans). */

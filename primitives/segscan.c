@@ -182,6 +182,13 @@ sk_status sk__segreduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__sc
     return st;
 }
 
+char *sk__segtotals_preamble(const sk_monoid *m, size_t n)
+{
+    return lifted_preamble(m, SEG_TOTALS, n);
+}
+
+size_t sk__segtotals_element_size(const sk_monoid *m) { return lifted_monoid(m, NULL).size; }
+
 /* Whether the job takes the CPU shape (segscan_cpu.c). */
 static bool cpu_shape(const seg_job *j)
 {

@@ -63,6 +63,14 @@ sk_status sk__segreduce_run(sk_context *ctx, const sk_monoid *m, bool order_free
 sk_status sk__segreduce_lifted(sk_context *ctx, const sk_monoid *m, const sk__scan_io *io,
                                size_t n, const sk__lb_codec *codec);
 
+/* The segment totals' lifted monoid as kernels take it (the caller's
+ * monoid, then kernels/segscan_lift.cl with SK_SEG_TOTALS, head counts in
+ * 32 bits where n elements allow; malloc'd, NULL when out of memory), and
+ * a bound on the bytes of its element, sk_seg_t, whatever the value's
+ * alignment. */
+char *sk__segtotals_preamble(const sk_monoid *m, size_t n);
+size_t sk__segtotals_element_size(const sk_monoid *m);
+
 /* The segmented scans' small scratch: counts, the offsets check, the CPU
  * shape's chunk partials (segscan.c). */
 extern const sk__scratch_id sk__seg_small;

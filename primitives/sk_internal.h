@@ -268,6 +268,7 @@ struct sk_context {
     size_t test_segsort_alone;
     size_t test_segsort_groups_from; /* sk__test_set_segsort_groups(), 0: none */
     size_t test_segsort_group_min;
+    bool test_bykey_lifted;        /* sk__test_set_bykey_lifted() */
     size_t test_host_piece;        /* sk__test_set_host_slots(), 0: none */
     unsigned test_host_lanes;
     sk__host_slots host_slots;     /* transfer.c; made on first use */
@@ -363,6 +364,7 @@ typedef enum sk__family {
     SK_FAMILY_SEG_GROUPS, /* segment totals by offsets, a work-group per segment */
     SK_FAMILY_MERGE_SORT,
     SK_FAMILY_REDUCE,     /* the reduces of the scan's monoids (scan.c, JOB_REDUCE) */
+    SK_FAMILY_BYKEY_TILE, /* run totals by key, heads counted by look-back (bykey.c) */
     SK_FAMILY_COUNT
 } sk__family;
 

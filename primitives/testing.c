@@ -63,6 +63,13 @@ sk_status sk__test_set_segsort_groups(sk_context *ctx, size_t from, size_t min_k
     return SK_OK;
 }
 
+sk_status sk__test_set_bykey_lifted(sk_context *ctx, bool lifted)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    ctx->test_bykey_lifted = lifted;
+    return SK_OK;
+}
+
 sk_status sk__test_set_host_slots(sk_context *ctx, size_t piece, unsigned lanes)
 {
     if (!ctx || (piece && (lanes < 1 || lanes > 16))) return SK_E_INVALID_ARG;

@@ -265,6 +265,10 @@ static const tune_row rows[] = {
      * of 1-2048 elements, 2^28 elements (2^24): 32 x 16 0.369 ms (0.047),
      * 64 x 16 0.385 (0.046), 64 x 8 0.413, 32 x 32 0.430, 128 x 8 0.515,
      * 128 x 4 0.638, 256 x 4 0.810 (0.072), 256 x 2 1.118. */
+    /* Run totals by key (kernels/bykey_tile.cl): the scan's tile bytes over
+     * a key and its value (4-byte keys: 32 items, with 4-byte values 16). */
+    FAMILY_DEFAULT(SK_FAMILY_BYKEY_TILE, TUNE_TILE_BYTES, 32768, FIRST_GPU_SHAPE),
+    FAMILY_DEFAULT(SK_FAMILY_BYKEY_TILE, TUNE_MAX_ITEMS, 32, FIRST_GPU_SHAPE),
     FAMILY_DEFAULT(SK_FAMILY_SEG_GROUPS, TUNE_WG, 32, SEG_GROUPS),
     FAMILY_DEFAULT(SK_FAMILY_SEG_GROUPS, TUNE_ITEMS, 16, SEG_GROUPS),
     /* GPU shape, radix sort: 8-bit digits ranked by stable local splits of

@@ -1,7 +1,8 @@
 /*
  * test_lookback_fallback.c - the GPU shape's look-back when predecessors
  * do not publish: decoupled fallback in the scan, the compaction, the
- * one-sweep sort, the one-pass reduction by key (its one word per tile,
+ * one-sweep sort, the reduction by key (by tiles, on head counts; in one
+ * lifted pass, the path of 2^32 elements and more: its one word per tile,
  * and the two words it takes from 2^30 elements, SK__TEST_LB_PARTS) and
  * the segmented scan's own tile.
  *
@@ -19,8 +20,8 @@
  * POCL_MAX_PTHREAD_COUNT=1 (tests/CMakeLists.txt: fewer threads than
  * work-groups in flight, which only finish if no work-group waits for one
  * that cannot run). Both build the same programs: one scan, one
- * compaction, one sort, one reduce-by-key and two segmented-scan programs,
- * in the GPU shape with the hook.
+ * compaction, one sort, the reduce-by-key tiles, one lifted reduce-by-key
+ * and two segmented-scan programs, in the GPU shape with the hook.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
@@ -230,16 +231,35 @@ static void reduce_by_key_checked(size_t n, int excl)
     skt_free_all(keys, vals, want_k, want_v, got_k, got_v, heads, NULL);
 }
 
-static void reductions_by_key_with_withheld_tiles(void)
+/* By tiles (kernels/bykey_tile.cl): the tiles' head counts withheld, so
+ * that work-groups count their predecessors' heads themselves; the join's
+ * scan takes no look-back. */
+static void count_tile_launches(const sk_launch_record *rec, void *user)
 {
-    scan_kernels_with_withheld_tiles(reduce_by_key_checked, 0, 0);
+    if (strcmp(rec->kernel, "sk_bykey_tiles") == 0) ++*(unsigned long *)user;
 }
 
-/* The same in two look-back words per tile (SK__TEST_LB_PARTS: the
- * codec of 2^30 elements and more, at these sizes). */
-static void reductions_by_key_in_two_words_with_withheld_tiles(void)
+static void reductions_by_key_by_tiles_with_withheld_tiles(void)
 {
-    scan_kernels_with_withheld_tiles(reduce_by_key_checked, 0, SK__TEST_LB_PARTS);
+    fallback_begin(0);
+    skt_tiles_small();
+    skt_sizes sizes = many_tiles(SMALL_TILE, 5000);
+    unsigned long tiles = 0;
+    SKT_OK(sk_context_set_trace(skt_ctx, count_tile_launches, &tiles));
+    for (size_t i = 0; i < sizes.count; i++) reduce_by_key_checked(sizes.v[i], 0);
+    SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
+    cr_assert_eq(tiles, (unsigned long)sizes.count, "sk_bykey_tiles ran %lu times for %zu calls",
+                 tiles, sizes.count);
+}
+
+/* By one lifted scan of the elements (the path of 2^32 elements and more,
+ * asked for by sk__test_set_bykey_lifted): its one look-back word per
+ * tile, or its two (SK__TEST_LB_PARTS: the codec of 2^30 elements and
+ * more, at these sizes). */
+static void reductions_by_key_lifted_with_withheld_tiles(unsigned hooks)
+{
+    SKT_OK(sk__test_set_bykey_lifted(skt_ctx, true));
+    scan_kernels_with_withheld_tiles(reduce_by_key_checked, 0, hooks);
 }
 
 /* ---- segmented scan -------------------------------------------------------- */
@@ -305,14 +325,19 @@ Test(fallback, sort_should_match_reference_when_tiles_withhold_their_digit_count
     sorts_with_withheld_tiles();
 }
 
-Test(fallback, reduce_by_key_should_match_reference_when_tiles_withhold_their_totals)
+Test(fallback, reduce_by_key_by_tiles_should_match_reference_when_tiles_withhold_counts)
 {
-    reductions_by_key_with_withheld_tiles();
+    reductions_by_key_by_tiles_with_withheld_tiles();
 }
 
-Test(fallback, reduce_by_key_in_two_words_should_match_reference_when_tiles_withhold_them)
+Test(fallback, reduce_by_key_lifted_should_match_reference_when_tiles_withhold_totals)
 {
-    reductions_by_key_in_two_words_with_withheld_tiles();
+    reductions_by_key_lifted_with_withheld_tiles(0);
+}
+
+Test(fallback, reduce_by_key_lifted_in_two_words_should_match_reference_withheld)
+{
+    reductions_by_key_lifted_with_withheld_tiles(SK__TEST_LB_PARTS);
 }
 
 Test(fallback, segscan_should_match_reference_when_tiles_withhold_their_totals)
@@ -337,14 +362,19 @@ Test(one_thread, sort_should_finish_and_match_reference_when_tiles_withhold_thei
     sorts_with_withheld_tiles();
 }
 
-Test(one_thread, reduce_by_key_should_finish_and_match_reference_when_tiles_withhold_totals)
+Test(one_thread, reduce_by_key_by_tiles_should_finish_and_match_reference_withheld)
 {
-    reductions_by_key_with_withheld_tiles();
+    reductions_by_key_by_tiles_with_withheld_tiles();
 }
 
-Test(one_thread, reduce_by_key_in_two_words_should_finish_and_match_reference_withheld)
+Test(one_thread, reduce_by_key_lifted_should_finish_and_match_reference_withheld)
 {
-    reductions_by_key_in_two_words_with_withheld_tiles();
+    reductions_by_key_lifted_with_withheld_tiles(0);
+}
+
+Test(one_thread, reduce_by_key_lifted_in_two_words_should_finish_and_match_reference)
+{
+    reductions_by_key_lifted_with_withheld_tiles(SK__TEST_LB_PARTS);
 }
 
 Test(one_thread, segscan_should_finish_and_match_reference_when_tiles_withhold_totals)

@@ -1,6 +1,7 @@
 /*
  * og_bykey.c - runs the by-key primitives' kernels at small sizes, for
- * Oclgrind: run-length encoding and reduce by key (GPU shape:
+ * Oclgrind: run-length encoding and reduce by key (GPU shape: the tiles
+ * of kernels/bykey_tile.cl and the join's scan over their records; and
  * kernels/bykey_lift_io.cl in scan.cl, by reduce-then-scan and by the
  * single pass with two look-back counters per tile,
  * segscan_totals_codec.cl, at wg=8 x 4 over ten tiles: one work-group
@@ -26,12 +27,16 @@
  * --cpu-builtin skips, or runs only, what Oclgrind 21.10's --uninitialized
  * plugin cannot check: the CPU shape's unique by key (its compaction
  * offsets come from the uint32 add scan's 8-wide code, see og_compact.c)
- * and the GPU shape's encoding (struct padding, see runs_here). The GPU
- * shape's totals by key take reduce-then-scan from 2^20 keys (asked for
- * at wg=4 x 2 here) and the fused single pass below: at wg=8 x 4, once more with the
- * test hook withhold (primitives/sk_testing.h): tiles keep their totals to
- * themselves, so the work-groups after them reduce those tiles (decoupled
- * fallback, both look-back words). The largest size runs first in each
+ * and the GPU shape's encoding in the lifted pass (struct padding, see
+ * runs_here). The GPU shape's totals by key take the tiles
+ * (kernels/bykey_tile.cl and its join) below 2^32 elements, else the lifted
+ * pass (asked for here by sk__test_set_bykey_lifted), which takes
+ * reduce-then-scan from 2^20 keys (asked for at wg=4 x 2 here) and the
+ * fused single pass below: at wg=8 x 4. Both run once more with the test
+ * hook withhold (primitives/sk_testing.h): tiles keep their totals to
+ * themselves, so the work-groups after them count (tiles) or reduce
+ * (lifted, both look-back words) those tiles themselves (decoupled
+ * fallback). The largest size runs first in each
  * configuration, so no grow-only scratch buffer is re-created inside one.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -46,26 +51,46 @@
 #define MAX_N 300
 #define GUARD 4
 
-static const og_config configs[] = {
-    {"gpu wg=4 items=2, reduce-then-scan", SK_SHAPE_GPU, .wg = 4, .items = 2,
-     .sizes = {60, 17, 1}, .path = SK_SCAN_PATH_REDUCE_THEN_SCAN},
-    /* The GPU shape takes reduce-then-scan for large inputs, the single
+/* A configuration, and whether the encoding and the reduction take the
+ * lifted pass (sk__test_set_bykey_lifted) rather than the tiles. */
+typedef struct bykey_config {
+    og_config c;
+    bool lifted;
+} bykey_config;
+
+static const bykey_config configs[] = {
+    {{"gpu wg=4 items=2, lifted, reduce-then-scan", SK_SHAPE_GPU, .wg = 4, .items = 2,
+      .sizes = {60, 17, 1}, .path = SK_SCAN_PATH_REDUCE_THEN_SCAN},
+     true},
+    /* The lifted pass takes reduce-then-scan for large inputs, the single
      * pass for small ones (both asked for here, whatever the size). */
-    {"gpu wg=8 items=4, single pass", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N, 45},
-     .path = SK_SCAN_PATH_LOOKBACK},
-    {"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
-     .sizes = {60, 2, 1}},
-    {"cpu default chunks", SK_SHAPE_CPU, .sizes = {40}},
-    /* Tiles withhold their totals (both look-back words): the fused scan's
-     * fallback reduces them (the encoding and the reduction only: the
-     * other kernels' fallbacks run in og_driver and og_compact). */
-    {"gpu wg=8 items=4, tiles withheld", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N},
-     .path = SK_SCAN_PATH_LOOKBACK, .hooks = SK__TEST_LB_WITHHOLD},
-    /* The same with the totals' two look-back words per tile (the codec
-     * from 2^30 elements: SK__TEST_LB_PARTS). */
-    {"gpu wg=8 items=4, two look-back words, tiles withheld", SK_SHAPE_GPU, .wg = 8,
-     .items = 4, .sizes = {MAX_N}, .path = SK_SCAN_PATH_LOOKBACK,
-     .hooks = SK__TEST_LB_WITHHOLD | SK__TEST_LB_PARTS},
+    {{"gpu wg=8 items=4, lifted, single pass", SK_SHAPE_GPU, .wg = 8, .items = 4,
+      .sizes = {MAX_N, 45}, .path = SK_SCAN_PATH_LOOKBACK},
+     true},
+    /* The tiles (below 2^32 elements): the pass's look-back on head counts,
+     * the join's scan over the tiles' records. */
+    {{"gpu wg=8 items=4, tiles", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N, 45, 1}},
+     false},
+    {{"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
+      .sizes = {60, 2, 1}},
+     false},
+    {{"cpu default chunks", SK_SHAPE_CPU, .sizes = {40}}, false},
+    /* Tiles withhold their totals: the work-groups after them count those
+     * tiles' heads themselves (the encoding and the reduction only: the
+     * other kernels' fallbacks run in og_driver and og_compact) ... */
+    {{"gpu wg=8 items=4, tiles, tiles withheld", SK_SHAPE_GPU, .wg = 8, .items = 4,
+      .sizes = {MAX_N}, .hooks = SK__TEST_LB_WITHHOLD},
+     false},
+    /* ... or, in the lifted pass, reduce them (both look-back words) ... */
+    {{"gpu wg=8 items=4, lifted, tiles withheld", SK_SHAPE_GPU, .wg = 8, .items = 4,
+      .sizes = {MAX_N}, .path = SK_SCAN_PATH_LOOKBACK, .hooks = SK__TEST_LB_WITHHOLD},
+     true},
+    /* ... the same with the totals' two look-back words per tile (the
+     * codec from 2^30 elements: SK__TEST_LB_PARTS). */
+    {{"gpu wg=8 items=4, lifted, two look-back words, tiles withheld", SK_SHAPE_GPU, .wg = 8,
+      .items = 4, .sizes = {MAX_N}, .path = SK_SCAN_PATH_LOOKBACK,
+      .hooks = SK__TEST_LB_WITHHOLD | SK__TEST_LB_PARTS},
+     true},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
@@ -172,28 +197,33 @@ static int run_case(og_state *g, og_op op, size_t n, const char *cfg)
 /* Whether op runs in this pass. The second pass (--cpu-builtin only, no
  * --uninitialized) takes the CPU shape's unique by key (it counts through
  * the uint32 add scan's 8-wide code that plugin crashes on), and the GPU
- * shape's encoding: its segment totals of uint64 ones
+ * shape's encoding in the lifted pass: its segment totals of uint64 ones
  * carry 4 bytes of struct padding (a ulong value, a uint flag, a ulong
  * count) that the work-group scan moves through local memory, and the
  * plugin reports those never-read bytes. Oclgrind 21.10 loads the GPU
  * shape's segment-totals kernels at wg=8 x 4 only (og_segscan.c says
  * why), so the encoding and the reduction run on the GPU shape there. */
-static bool runs_here(const og_harness *h, const og_config *c, og_op op)
+static bool runs_here(const og_harness *h, const bykey_config *b, og_op op)
 {
+    const og_config *c = &b->c;
     bool gpu = c->shape == SK_SHAPE_GPU, totals = op == RLE || op == REDUCE;
-    bool second = gpu ? op == RLE : op == UNIQUE;
+    bool second = gpu ? op == RLE && b->lifted : op == UNIQUE;
     if (h->select != OG_ALL && (h->select == OG_ONLY_CPU_BUILTIN) != second) return false;
     if (c->hooks & SK__TEST_LB_WITHHOLD) return totals;
     return true;
 }
 
-static int run_config(og_state *g, const og_config *c)
+static int run_config(og_state *g, const bykey_config *b)
 {
+    const og_config *c = &b->c;
     int failures = 0;
     if (!(g->ctx = og_open(g->h, c))) return 1;
+    if (!og_sk_ok(g->h, g->ctx, sk__test_set_bykey_lifted(g->ctx, b->lifted),
+                  "sk__test_set_bykey_lifted"))
+        return 1;
     for (size_t s = 0; s < OG_MAX_SIZES && c->sizes[s]; s++)
         for (int op = 0; op < OP_COUNT; op++)
-            if (runs_here(g->h, c, (og_op)op))
+            if (runs_here(g->h, b, (og_op)op))
                 failures += run_case(g, (og_op)op, c->sizes[s], c->name);
     return og_config_done(g->h, c, failures);
 }
