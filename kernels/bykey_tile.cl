@@ -3,8 +3,8 @@
  * (primitives/bykey.c): one pass over the keys (and values) in tiles whose
  * head counts, and nothing else, are combined across work-groups by
  * decoupled look-back, as the compaction's kept counts are; the runs that
- * cross tiles are then joined by a scan over one record per tile
- * (bykey_tile_join_io.cl).
+ * cross tiles are then joined by one work-group's scan over one record per
+ * tile (sk_bykey_tiles_join).
  *
  * The host places before this text: the caller's monoid and segscan_lift.cl
  * with SK_SEG_TOTALS and SK_SEG_COUNT_T uint (sk_seg_t: a value and a head
@@ -25,8 +25,16 @@
  * when the run started inside the tile, or else the part from the tile's
  * start (the run started in an earlier tile: pres[tile]). Each tile leaves
  * its lifted total in aggs[tile]: the last run's part from its head (or
- * the whole tile's value, with no head) and its head count. The join
- * completes every run that crosses a tile edge, and the last.
+ * the whole tile's value, with no head) and its head count.
+ *
+ * The join scans those records in order, in rounds of SK_TILE records
+ * (SK_ITEMS consecutive ones a work-item, as the pass takes elements): the
+ * inclusive result at tile t is the run open where tile t + 1 starts (its
+ * value from its head, and the heads up to it). Where tile t + 1 has a
+ * head, that run ends there: its total is that value combined with
+ * pres[t + 1]. The last tile's result is the last run's total and the
+ * number of runs. Association depends on sizes only: totals round the same
+ * run to run, floats included.
  *
  * Keys steer the head bits, branches and indices; values are only
  * combined (in element order, never swapped) and stored. Nothing of n
@@ -130,4 +138,38 @@ void sk_bykey_tiles(__global const SK_KB *keys, __global const sk_val_t *vals,
     if (get_local_id(0) == 0) aggs[tile] = total;
     SK_LB_AFTER_OUTPUT();
     if (get_local_id(0) == 0) sk_lb_publish_late(state, epoch, tile, 0, total.c);
+}
+
+/* One work-group: the runs that cross tile edges, the last run and the
+ * number of runs (see the top of the file). */
+__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
+void sk_bykey_tiles_join(__global const sk_seg_t *aggs, __global const sk_val_t *pres,
+                         __global sk_bykey_total_t *totals, __global ulong *count, ulong tiles)
+{
+    __local sk_seg_t s[SK_WG_SCAN_SLOTS];
+    sk_seg_t carry = SK_SEG_IDENTITY; /* the records of the rounds before */
+    for (ulong base = 0; base < tiles; base += SK_TILE) {
+        ulong first = base + get_local_id(0) * SK_ITEMS;
+        sk_seg_t r[SK_ITEMS];
+        sk_seg_t mine = SK_SEG_IDENTITY;
+        for (uint k = 0; k < SK_ITEMS; k++) {
+            if (first + k >= tiles) break;
+            r[k] = aggs[first + k];
+            mine = sk_seg_combine(mine, r[k]);
+        }
+        sk_seg_t total;
+        sk_seg_t x = sk_seg_combine(carry, sk_bt_wg_scan(mine, s, &total));
+        for (uint k = 0; k < SK_ITEMS; k++) {
+            ulong t = first + k;
+            if (t >= tiles) break;
+            if (t > 0 && r[k].c != 0)
+                totals[x.c - 1] = SK_BYKEY_TOTAL(sk_val_op(x.v, pres[t]));
+            x = sk_seg_combine(x, r[k]);
+            if (t + 1 == tiles) {
+                totals[x.c - 1] = SK_BYKEY_TOTAL(x.v);
+                *count = x.c;
+            }
+        }
+        carry = sk_seg_combine(carry, total);
+    }
 }

@@ -6,9 +6,9 @@
  *
  *   sk_run_length_encode, sk_reduce_by_key: GPU shape below 2^32
  *      elements, tiles that look back on their head counts alone and
- *      store every run inside them, then a scan over one record per tile
- *      for the runs crossing tile edges (kernels/bykey_tile.cl,
- *      bykey_tile_join_io.cl); from 2^32, one lifted scan of the segment
+ *      store every run inside them, then one work-group's scan over one
+ *      record per tile for the runs crossing tile edges
+ *      (kernels/bykey_tile.cl); from 2^32, one lifted scan of the segment
  *      totals' monoid (segscan_lift.cl) whose loads compare each key with
  *      the one before it and whose stores write each run's key and total
  *      at its end (kernels/bykey_lift_io.cl, in the segmented scans' own
@@ -316,15 +316,15 @@ out:
 
 /* kernels/bykey_tile.cl: one pass over the keys (and values) whose tiles
  * find the heads before them by look-back on their head counts alone and
- * store every run that starts and ends inside them; a lifted scan over one
- * record per tile (kernels/bykey_tile_join_io.cl) then stores the runs
- * that cross a tile edge, and the last, with the number of runs. Head
- * counts in 32 bits: n below 2^32. */
+ * store every run that starts and ends inside them; one work-group's scan
+ * over one record per tile (sk_bykey_tiles_join) then stores the runs that
+ * cross a tile edge, and the last, with the number of runs. Head counts in
+ * 32 bits: n below 2^32. */
 
 SK_SCRATCH_ID(bykey_tile_aggs, "by key, tiles: each tile's open run and head count");
 SK_SCRATCH_ID(bykey_tile_pres, "by key, tiles: each tile's part before its first head");
 
-static const char *const tile_kernels[] = {"sk_bykey_tiles"};
+static const char *const tile_kernels[] = {"sk_bykey_tiles", "sk_bykey_tiles_join"};
 
 /* One call by tiles: its tuning, tiles and scratch. */
 typedef struct tiles_job {
@@ -370,7 +370,7 @@ static sk_status tiles_program(sk_context *ctx, tiles_job *j, const sk__program 
     while (lowered) {
         j->tiles = div_up(j->c->n, j->t.wg_size * j->t.items);
         SK_TRY(sk__program_get_warps(ctx, "bykey_tile", j->t.wg_size, tiles_config, j,
-                                     tile_kernels, 1, prog));
+                                     tile_kernels, 2, prog));
         SK_TRY(sk__fit_wg(ctx, *prog, "run totals by key", &j->t.wg_size, &lowered));
     }
 out:
@@ -399,35 +399,17 @@ static sk_status tiles_pass(sk_context *ctx, tiles_job *j, const sk__program *pr
     return sk__args_launch(&a, j->tiles * j->t.wg_size, j->t.wg_size);
 }
 
-/* The join's loads (SK_IN_PARAMS) and stores (SK_OUT_PARAMS). */
-static void join_in(sk__args *a, const void *user)
+/* The join: one work-group. */
+static sk_status tiles_join(sk_context *ctx, tiles_job *j, const sk__program *prog)
 {
-    sk__arg_mem(a, ((const tiles_job *)user)->aggs);
-}
-
-static void join_out(sk__args *a, const void *user)
-{
-    const tiles_job *j = user;
-    sk__arg_mem(a, j->pres);
-    sk__arg_mem(a, j->c->vout);
-    sk__arg_mem(a, j->count);
-    sk__arg_ulong(a, "sk_tiles", j->tiles);
-}
-
-/* The join: a lifted scan of the tiles' records in a fixed order (no
- * look-back: a float total's rounding never depends on timing). */
-static sk_status tiles_join(sk_context *ctx, tiles_job *j)
-{
-    sk__str s = {0};
-    add_key_config(&s, j->c);
-    sk__str_add_source(&s, "bykey_bits");
-    sk__str_add_source(&s, "bykey_tile_join_io");
-    char *io = sk__str_take(&s);
-    if (!io) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");
-    sk__scan_io sio = {io, join_in, join_out, j, true, NULL};
-    sk_status st = sk__segreduce_lifted(ctx, j->c->m, &sio, j->tiles, NULL);
-    free(io);
-    return st;
+    sk__args a;
+    sk__args_init(&a, ctx, prog, 1);
+    sk__arg_mem(&a, j->aggs);
+    sk__arg_mem(&a, j->pres);
+    sk__arg_mem(&a, j->c->vout);
+    sk__arg_mem(&a, j->count);
+    sk__arg_ulong(&a, "tiles", j->tiles);
+    return sk__args_launch(&a, j->t.wg_size, j->t.wg_size);
 }
 
 /* GPU shape, n below 2^32: the pass, the join, the number of runs read
@@ -446,7 +428,7 @@ static sk_status tiles_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     SK_TRY(sk__scratch_get(ctx, &bykey_tile_pres, j.tiles * c->m->size, &j.pres));
     SK_TRY(sk__scratch_get(ctx, &bykey_count, sizeof count, &j.count));
     SK_TRY(tiles_pass(ctx, &j, prog));
-    SK_TRY(tiles_join(ctx, &j));
+    SK_TRY(tiles_join(ctx, &j, prog));
     SK_TRY(sk__read(ctx, j.count, true, 0, sizeof count, &count));
     *runs = (size_t)count;
 out:

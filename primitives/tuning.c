@@ -115,6 +115,7 @@ typedef struct tune_row {
 #define SEGSCAN_TILES "bench/NOTES-gpu.md: Segmented scan tiles"
 #define SEG_GROUPS "bench/results/nvidia-h200-segreduce/NOTE.md (tiles)"
 #define SEG_TILE "bench/NOTES-gpu.md: The segmented scan's own tile"
+#define BYKEY_TILE "bench/results/nvidia-h200-bykey-tiles/NOTE.md (tiles)"
 #define CPU_RADIX "primitives/sort.c history; bench/NOTES-cpu.md: Radix sort (CPU shape)"
 #define CPU_SCAN "bench/bench_scan on the 2-core PoCL 3.1; no recorded table"
 #define FIRST_GPU_SHAPE "first GPU shape; no recorded comparison"
@@ -265,10 +266,14 @@ static const tune_row rows[] = {
      * of 1-2048 elements, 2^28 elements (2^24): 32 x 16 0.369 ms (0.047),
      * 64 x 16 0.385 (0.046), 64 x 8 0.413, 32 x 32 0.430, 128 x 8 0.515,
      * 128 x 4 0.638, 256 x 4 0.810 (0.072), 256 x 2 1.118. */
-    /* Run totals by key (kernels/bykey_tile.cl): the scan's tile bytes over
-     * a key and its value (4-byte keys: 32 items, with 4-byte values 16). */
-    FAMILY_DEFAULT(SK_FAMILY_BYKEY_TILE, TUNE_TILE_BYTES, 32768, FIRST_GPU_SHAPE),
-    FAMILY_DEFAULT(SK_FAMILY_BYKEY_TILE, TUNE_MAX_ITEMS, 32, FIRST_GPU_SHAPE),
+    /* Run totals by key (kernels/bykey_tile.cl). H200, uint32 keys (and
+     * uint32 values added), 2^24 / 2^28 ms, `bench_all --tile WxI`: the
+     * encoding 256 x 16 0.057 / 0.511, 512 x 16 0.061 / 0.509, 128 x 16
+     * 0.079 / 0.580, 256 x 32 0.076 / 0.855, 512 x 8 and 256 x 8 0.072-0.080
+     * / 0.75; reduce by key 256 x 16 0.072 / 0.710, 256 x 32 0.074 / 0.708,
+     * 128 x 16 0.096 / 0.771, 512 x 8 and 256 x 8 0.084-0.093 / 0.92. */
+    FAMILY_DEFAULT(SK_FAMILY_BYKEY_TILE, TUNE_WG, 256, BYKEY_TILE),
+    FAMILY_DEFAULT(SK_FAMILY_BYKEY_TILE, TUNE_ITEMS, 16, BYKEY_TILE),
     FAMILY_DEFAULT(SK_FAMILY_SEG_GROUPS, TUNE_WG, 32, SEG_GROUPS),
     FAMILY_DEFAULT(SK_FAMILY_SEG_GROUPS, TUNE_ITEMS, 16, SEG_GROUPS),
     /* GPU shape, radix sort: 8-bit digits ranked by stable local splits of

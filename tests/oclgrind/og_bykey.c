@@ -68,8 +68,11 @@ static const bykey_config configs[] = {
       .sizes = {MAX_N, 45}, .path = SK_SCAN_PATH_LOOKBACK},
      true},
     /* The tiles (below 2^32 elements): the pass's look-back on head counts,
-     * the join's scan over the tiles' records. */
+     * the join's scan over the tiles' records (at wg=4 x 2, in several
+     * rounds of 8 records). */
     {{"gpu wg=8 items=4, tiles", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N, 45, 1}},
+     false},
+    {{"gpu wg=4 items=2, tiles", SK_SHAPE_GPU, .wg = 4, .items = 2, .sizes = {MAX_N, 17}},
      false},
     {{"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
       .sizes = {60, 2, 1}},
