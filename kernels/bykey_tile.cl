@@ -23,7 +23,8 @@
  * each work-item walks its elements again: at a head it stores the head's
  * key at that run's place and, for the run that ends before it, the total
  * when the run started inside the tile, or else the part from the tile's
- * start (the run started in an earlier tile: pres[tile]). Each tile leaves
+ * start (the run started in an earlier tile: pres[tile]; a tile with no
+ * head leaves the identity there). Each tile leaves
  * its lifted total in aggs[tile]: the last run's part from its head (or
  * the whole tile's value, with no head) and its head count.
  *
@@ -135,7 +136,10 @@ void sk_bykey_tiles(__global const SK_KB *keys, __global const sk_val_t *vals,
             acc = sk_val_op(acc, v[k]);
         }
     }
-    if (get_local_id(0) == 0) aggs[tile] = total;
+    if (get_local_id(0) == 0) {
+        aggs[tile] = total;
+        if (total.c == 0) pres[tile] = sk_val_identity(); /* read, never used, by the join */
+    }
     SK_LB_AFTER_OUTPUT();
     if (get_local_id(0) == 0) sk_lb_publish_late(state, epoch, tile, 0, total.c);
 }
@@ -151,10 +155,12 @@ void sk_bykey_tiles_join(__global const sk_seg_t *aggs, __global const sk_val_t 
     for (ulong base = 0; base < tiles; base += SK_TILE) {
         ulong first = base + get_local_id(0) * SK_ITEMS;
         sk_seg_t r[SK_ITEMS];
+        sk_val_t pre[SK_ITEMS]; /* read ahead of the stores, which might alias them */
         sk_seg_t mine = SK_SEG_IDENTITY;
         for (uint k = 0; k < SK_ITEMS; k++) {
             if (first + k >= tiles) break;
             r[k] = aggs[first + k];
+            pre[k] = pres[first + k];
             mine = sk_seg_combine(mine, r[k]);
         }
         sk_seg_t total;
@@ -163,7 +169,7 @@ void sk_bykey_tiles_join(__global const sk_seg_t *aggs, __global const sk_val_t 
             ulong t = first + k;
             if (t >= tiles) break;
             if (t > 0 && r[k].c != 0)
-                totals[x.c - 1] = SK_BYKEY_TOTAL(sk_val_op(x.v, pres[t]));
+                totals[x.c - 1] = SK_BYKEY_TOTAL(sk_val_op(x.v, pre[k]));
             x = sk_seg_combine(x, r[k]);
             if (t + 1 == tiles) {
                 totals[x.c - 1] = SK_BYKEY_TOTAL(x.v);

@@ -412,7 +412,7 @@ static sk_status tiles_join(sk_context *ctx, tiles_job *j, const sk__program *pr
     return sk__args_launch(&a, j->t.wg_size, j->t.wg_size);
 }
 
-/* GPU shape, n below 2^32: the pass, the join, the number of runs read
+/* GPU shape, n below 2^32 (from the tuning's size): the pass, the join, the number of runs read
  * back into *runs (blocking). */
 static sk_status tiles_body(sk_context *ctx, const bykey_call *c, size_t *runs)
 {
@@ -449,7 +449,9 @@ static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     }
     if (cpu_shape(ctx, c)) return chunk_totals(ctx, c, runs);
     bool narrow_counts = (uint64_t)c->n < ((uint64_t)1 << 32);
-    bool tiles = narrow_counts && !ctx->test_bykey_lifted;
+    size_t test = ctx->test_bykey_tiles_from;
+    size_t from = test ? test : sk__tuning_for(ctx, SK_FAMILY_BYKEY_TILE, 0).bykey_tiles_from;
+    bool tiles = narrow_counts && c->n >= from;
     if (c->mode != BK_RLE || !narrow_counts)
         return tiles ? tiles_body(ctx, c, runs) : lifted_body(ctx, c, runs);
     sk__monoid_text text;

@@ -217,6 +217,8 @@ typedef struct sk__tuning {
                                       keys sorted alone, shorter ones in one batch */
     size_t segsort_groups_from;    /* segmented sort, GPU shape: batched large segments by a
                                       work-group each from this many (0: never) */
+    size_t bykey_tiles_from;       /* GPU shape: run totals by key by tiles from this many
+                                      elements (below 2^32), else one lifted pass */
     size_t reduce_last_min_tiles;  /* GPU shape: reduces of this many tiles ... */
     size_t reduce_last_max_tiles;  /* ... to this many in one launch, the last work-group
                                       totalling them (max 0: never) */
@@ -268,7 +270,7 @@ struct sk_context {
     size_t test_segsort_alone;
     size_t test_segsort_groups_from; /* sk__test_set_segsort_groups(), 0: none */
     size_t test_segsort_group_min;
-    bool test_bykey_lifted;        /* sk__test_set_bykey_lifted() */
+    size_t test_bykey_tiles_from;  /* sk__test_set_bykey_tiles_from(), 0: none */
     size_t test_host_piece;        /* sk__test_set_host_slots(), 0: none */
     unsigned test_host_lanes;
     sk__host_slots host_slots;     /* transfer.c; made on first use */

@@ -108,14 +108,14 @@ SK_API sk_status sk__test_set_segsort_bounds(sk_context *ctx, size_t big, size_t
  *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
 SK_API sk_status sk__test_set_segsort_groups(sk_context *ctx, size_t from, size_t min_keys);
 
-/*! sk__test_set_bykey_lifted() :
- *  Run-length encoding and reduce by key of ctx (GPU shape) by one lifted
- *  scan of the elements, as for 2^32 elements and more, instead of the
- *  tiles whose head counts alone are looked back on (`lifted` false: as
- *  built), so that small inputs take that path. Only the path changes: no
- *  program is built for it.
+/*! sk__test_set_bykey_tiles_from() :
+ *  Run-length encoding and reduce by key of ctx (GPU shape) by tiles from
+ *  `from` elements (1: always, below 2^32), fewer by one lifted scan of
+ *  the elements (SIZE_MAX: always, as for 2^32 elements and more; 0: as
+ *  tuned), so that small inputs take either path. Only the path changes:
+ *  no program is built for it.
  *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
-SK_API sk_status sk__test_set_bykey_lifted(sk_context *ctx, bool lifted);
+SK_API sk_status sk__test_set_bykey_tiles_from(sk_context *ctx, size_t from);
 
 /*! sk__test_set_host_slots() :
  *  The host-array forms of ctx copy arrays larger than `piece` bytes to and

@@ -63,10 +63,10 @@ sk_status sk__test_set_segsort_groups(sk_context *ctx, size_t from, size_t min_k
     return SK_OK;
 }
 
-sk_status sk__test_set_bykey_lifted(sk_context *ctx, bool lifted)
+sk_status sk__test_set_bykey_tiles_from(sk_context *ctx, size_t from)
 {
     if (!ctx) return SK_E_INVALID_ARG;
-    ctx->test_bykey_lifted = lifted;
+    ctx->test_bykey_tiles_from = from;
     return SK_OK;
 }
 

@@ -69,6 +69,9 @@ typedef enum tune_key {
                                 sorted by a work-group each (no batch) where there are at
                                 least this many, of at least SEGSORT_GROUP_MIN_KEYS keys
                                 on average (0: never) */
+    TUNE_BYKEY_TILES_FROM,   /* GPU shape: run-length encoding and reduce by key of this
+                                many elements (and below 2^32) by tiles and their join;
+                                fewer, by one lifted pass (0: tiles always) */
     TUNE_WIDE_LB_BELOW,      /* GPU shape: scans whose look-back word has no epoch (the
                                 segment totals' value and head count) take it below this
                                 many elements, reduce-then-scan above */
@@ -449,6 +452,13 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
      * segments 1.37 / 1.29, 680 5.19 / 2.88, 2730 20.3 / 9.4 (1.12x CUB). */
     [TUNE_SEGSORT_GROUPS_FROM] = {128, "bench/results/nvidia-h200-segsort-groups/NOTE.md "
                                        "(crossing between 42 and 170 segments)"},
+    /* The tiles take two launches where the lifted pass takes one. H200,
+     * uint32 keys in runs of 1-2048 (and uint32 values added), lifted /
+     * tiles, ms: reduce by key 2^20 0.015 / 0.023, 2^22 0.029 / 0.030, 2^24
+     * 0.084 / 0.070; the encoding 2^20 0.014 / 0.022, 2^22 0.026 / 0.027,
+     * 2^24 0.067 / 0.056. */
+    [TUNE_BYKEY_TILES_FROM] = {1L << 22, "bench/results/nvidia-h200-bykey-tiles/NOTE.md "
+                                         "(crossing at about 2^22)"},
     [TUNE_SEGSORT_ALONE_FROM] = {1L << 22, "bench/results/nvidia-h100-new-prims/NOTE.md "
                                            "(sort_keys); estimate, no recorded crossing"},
     /* One launch instead of two saves a launch and the gap before it (H200,
@@ -606,6 +616,7 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.segsort_cpu_tile = tune_size(&q, TUNE_SEGSORT_CPU_TILE);
     t.segsort_alone_from = tune_size(&q, TUNE_SEGSORT_ALONE_FROM);
     t.segsort_groups_from = tune_env(&q, "SCANKIT_SEGSORT_GROUPS_FROM", TUNE_SEGSORT_GROUPS_FROM);
+    t.bykey_tiles_from = tune_env(&q, "SCANKIT_BYKEY_TILES_FROM", TUNE_BYKEY_TILES_FROM);
     t.reduce_last_min_tiles = tune_size(&q, TUNE_REDUCE_LAST_MIN_TILES);
     t.reduce_last_max_tiles =
         tune_env(&q, "SCANKIT_REDUCE_LAST_MAX_TILES", TUNE_REDUCE_LAST_MAX_TILES);

@@ -21,7 +21,10 @@
  * key share). Keys are compared bit for bit; the outputs past the runs
  * stay poisoned. The scans by key also run VERIFY.md's
  * interval-of-summations test, restarted at every run; runs laid against
- * the tile edges check the encoding and the reduction in both shapes.
+ * the tile edges check the encoding and the reduction in both shapes. The
+ * GPU shape's encoding and reduction take its two paths in turns, size by
+ * size (sk__test_set_bykey_tiles_from): the tiles and their join, and the
+ * lifted pass.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -31,6 +34,7 @@
 
 #include "ref/ref_bykey.h"
 #include "ref/ref_segscan.h"
+#include "sk_testing.h"
 #include "skt_segscan.h"
 
 TestSuite(bykey, .init = skt_ctx_open, .fini = skt_ctx_close, .timeout = 300);
@@ -341,9 +345,12 @@ ParameterizedTest(const skt_param *p, bykey,
     skt_force_shape(p->shape);
     if (p->size_class == SC_SMALL) skt_tiles_small();
     const size_t *sizes = p->size_class == SC_SMALL ? small : large;
-    for (size_t i = 0; i < COUNT_OF(small); i++)
+    for (size_t i = 0; i < COUNT_OF(small); i++) {
+        /* the GPU shape's encoding and reduction by tiles and lifted in turns */
+        SKT_OK(sk__test_set_bykey_tiles_from(skt_ctx, i % 2 ? 1 : SIZE_MAX));
         check_size((sk_type)p->type, vk, sizes[i], (key_dist)((i + p->type) % D_COUNT), i,
                    p->size_class == SC_SMALL);
+    }
 }
 
 /* ---- runs placed against the tiles ------------------------------------------------------- */
@@ -387,6 +394,7 @@ ParameterizedTest(const skt_param *p, bykey,
     skt_force_shape(p->shape);
     skt_tiles_small();
     for (size_t s = 0; s < COUNT_OF(sizes); s++) {
+        SKT_OK(sk__test_set_bykey_tiles_from(skt_ctx, s % 2 ? 1 : SIZE_MAX));
         for (int e = 0; e < E_COUNT; e++) {
             size_t n = sizes[s];
             uint32_t *keys = skt_malloc(n * 4 + 4), *values = skt_malloc(n * 4 + 4);

@@ -2,7 +2,8 @@
  * test_lookback_fallback.c - the GPU shape's look-back when predecessors
  * do not publish: decoupled fallback in the scan, the compaction, the
  * one-sweep sort, the reduction by key (by tiles, on head counts; in one
- * lifted pass, the path of 2^32 elements and more: its one word per tile,
+ * lifted pass, the path of small inputs and of 2^32 elements and more:
+ * its one word per tile,
  * and the two words it takes from 2^30 elements, SK__TEST_LB_PARTS) and
  * the segmented scan's own tile.
  *
@@ -243,6 +244,7 @@ static void reductions_by_key_by_tiles_with_withheld_tiles(void)
 {
     fallback_begin(0);
     skt_tiles_small();
+    SKT_OK(sk__test_set_bykey_tiles_from(skt_ctx, 1));
     skt_sizes sizes = many_tiles(SMALL_TILE, 5000);
     unsigned long tiles = 0;
     SKT_OK(sk_context_set_trace(skt_ctx, count_tile_launches, &tiles));
@@ -253,12 +255,13 @@ static void reductions_by_key_by_tiles_with_withheld_tiles(void)
 }
 
 /* By one lifted scan of the elements (the path of 2^32 elements and more,
- * asked for by sk__test_set_bykey_lifted): its one look-back word per
+ * and of small inputs; asked for by sk__test_set_bykey_tiles_from): its
+ * one look-back word per
  * tile, or its two (SK__TEST_LB_PARTS: the codec of 2^30 elements and
  * more, at these sizes). */
 static void reductions_by_key_lifted_with_withheld_tiles(unsigned hooks)
 {
-    SKT_OK(sk__test_set_bykey_lifted(skt_ctx, true));
+    SKT_OK(sk__test_set_bykey_tiles_from(skt_ctx, SIZE_MAX));
     scan_kernels_with_withheld_tiles(reduce_by_key_checked, 0, hooks);
 }
 

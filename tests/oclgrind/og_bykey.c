@@ -29,8 +29,9 @@
  * offsets come from the uint32 add scan's 8-wide code, see og_compact.c)
  * and the GPU shape's encoding in the lifted pass (struct padding, see
  * runs_here). The GPU shape's totals by key take the tiles
- * (kernels/bykey_tile.cl and its join) below 2^32 elements, else the lifted
- * pass (asked for here by sk__test_set_bykey_lifted), which takes
+ * (kernels/bykey_tile.cl and its join) from 2^22 elements to 2^32, else the
+ * lifted pass (either asked for here by sk__test_set_bykey_tiles_from),
+ * which takes
  * reduce-then-scan from 2^20 keys (asked for at wg=4 x 2 here) and the
  * fused single pass below: at wg=8 x 4. Both run once more with the test
  * hook withhold (primitives/sk_testing.h): tiles keep their totals to
@@ -52,7 +53,7 @@
 #define GUARD 4
 
 /* A configuration, and whether the encoding and the reduction take the
- * lifted pass (sk__test_set_bykey_lifted) rather than the tiles. */
+ * lifted pass (sk__test_set_bykey_tiles_from) rather than the tiles. */
 typedef struct bykey_config {
     og_config c;
     bool lifted;
@@ -221,8 +222,9 @@ static int run_config(og_state *g, const bykey_config *b)
     const og_config *c = &b->c;
     int failures = 0;
     if (!(g->ctx = og_open(g->h, c))) return 1;
-    if (!og_sk_ok(g->h, g->ctx, sk__test_set_bykey_lifted(g->ctx, b->lifted),
-                  "sk__test_set_bykey_lifted"))
+    if (!og_sk_ok(g->h, g->ctx,
+                  sk__test_set_bykey_tiles_from(g->ctx, b->lifted ? SIZE_MAX : 1),
+                  "sk__test_set_bykey_tiles_from"))
         return 1;
     for (size_t s = 0; s < OG_MAX_SIZES && c->sizes[s]; s++)
         for (int op = 0; op < OP_COUNT; op++)
