@@ -28,9 +28,8 @@
  * its lifted total in aggs[tile]: the last run's part from its head (or
  * the whole tile's value, with no head) and its head count.
  *
- * The join scans those records in order, in rounds of SK_TILE records
- * (SK_ITEMS consecutive ones a work-item, as the pass takes elements): the
- * inclusive result at tile t is the run open where tile t + 1 starts (its
+ * The join scans those records in order, in rounds of SK_BT_JOIN_ITEMS
+ * consecutive ones a work-item: the inclusive result at tile t is the run open where tile t + 1 starts (its
  * value from its head, and the heads up to it). Where tile t + 1 has a
  * head, that run ends there: its total is that value combined with
  * pres[t + 1]. The last tile's result is the last run's total and the
@@ -144,28 +143,35 @@ void sk_bykey_tiles(__global const SK_KB *keys, __global const sk_val_t *vals,
     if (get_local_id(0) == 0) sk_lb_publish_late(state, epoch, tile, 0, total.c);
 }
 
+/* Records a work-item of the join takes a round: twice a tile's items. */
+#define SK_BT_JOIN_ITEMS (2 * SK_ITEMS)
+
 /* One work-group: the runs that cross tile edges, the last run and the
- * number of runs (see the top of the file). */
+ * number of runs (see the top of the file). A round's records are all
+ * read before any is combined, so that their reads are in flight together. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_bykey_tiles_join(__global const sk_seg_t *aggs, __global const sk_val_t *pres,
                          __global sk_bykey_total_t *totals, __global ulong *count, ulong tiles)
 {
     __local sk_seg_t s[SK_WG_SCAN_SLOTS];
     sk_seg_t carry = SK_SEG_IDENTITY; /* the records of the rounds before */
-    for (ulong base = 0; base < tiles; base += SK_TILE) {
-        ulong first = base + get_local_id(0) * SK_ITEMS;
-        sk_seg_t r[SK_ITEMS];
-        sk_val_t pre[SK_ITEMS]; /* read ahead of the stores, which might alias them */
-        sk_seg_t mine = SK_SEG_IDENTITY;
-        for (uint k = 0; k < SK_ITEMS; k++) {
-            if (first + k >= tiles) break;
-            r[k] = aggs[first + k];
-            pre[k] = pres[first + k];
-            mine = sk_seg_combine(mine, r[k]);
+    for (ulong base = 0; base < tiles; base += SK_WG * SK_BT_JOIN_ITEMS) {
+        ulong first = base + get_local_id(0) * SK_BT_JOIN_ITEMS;
+        bool whole = first + SK_BT_JOIN_ITEMS <= tiles;
+        sk_seg_t r[SK_BT_JOIN_ITEMS];
+        sk_val_t pre[SK_BT_JOIN_ITEMS];
+        for (uint k = 0; k < SK_BT_JOIN_ITEMS; k++) {
+            if (whole || first + k < tiles) {
+                r[k] = aggs[first + k];
+                pre[k] = pres[first + k];
+            }
         }
+        sk_seg_t mine = SK_SEG_IDENTITY;
+        for (uint k = 0; k < SK_BT_JOIN_ITEMS; k++)
+            if (whole || first + k < tiles) mine = sk_seg_combine(mine, r[k]);
         sk_seg_t total;
         sk_seg_t x = sk_seg_combine(carry, sk_bt_wg_scan(mine, s, &total));
-        for (uint k = 0; k < SK_ITEMS; k++) {
+        for (uint k = 0; k < SK_BT_JOIN_ITEMS; k++) {
             ulong t = first + k;
             if (t >= tiles) break;
             if (t > 0 && r[k].c != 0)
