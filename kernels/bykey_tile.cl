@@ -107,6 +107,7 @@ void sk_bykey_tiles(__global const SK_KB *keys, __global const sk_val_t *vals,
     sk_bt_load_values(vals, first, n, v);
 
     sk_seg_t mine = SK_SEG_IDENTITY;
+#pragma unroll
     for (uint k = 0; k < SK_ITEMS; k++)
         if (whole || first + k < n) mine = sk_seg_combine(mine, sk_seg(v[k], (heads >> k) & 1));
     sk_seg_t total;
@@ -120,9 +121,10 @@ void sk_bykey_tiles(__global const SK_KB *keys, __global const sk_val_t *vals,
 
     sk_val_t acc = before.v;
     uint c = before.c; /* heads of the tile before the element */
+#pragma unroll
     for (uint k = 0; k < SK_ITEMS; k++) {
         ulong i = first + k;
-        if (!whole && i >= n) break;
+        if (!whole && i >= n) continue; /* a constant trip count keeps v in registers */
         if ((heads >> k) & 1) {
             if (c > 0)
                 totals[out + c - 1] = SK_BYKEY_TOTAL(acc);
@@ -160,6 +162,7 @@ void sk_bykey_tiles_join(__global const sk_seg_t *aggs, __global const sk_val_t 
         bool whole = first + SK_BT_JOIN_ITEMS <= tiles;
         sk_seg_t r[SK_BT_JOIN_ITEMS];
         sk_val_t pre[SK_BT_JOIN_ITEMS];
+#pragma unroll
         for (uint k = 0; k < SK_BT_JOIN_ITEMS; k++) {
             if (whole || first + k < tiles) {
                 r[k] = aggs[first + k];
@@ -167,13 +170,15 @@ void sk_bykey_tiles_join(__global const sk_seg_t *aggs, __global const sk_val_t 
             }
         }
         sk_seg_t mine = SK_SEG_IDENTITY;
+#pragma unroll
         for (uint k = 0; k < SK_BT_JOIN_ITEMS; k++)
             if (whole || first + k < tiles) mine = sk_seg_combine(mine, r[k]);
         sk_seg_t total;
         sk_seg_t x = sk_seg_combine(carry, sk_bt_wg_scan(mine, s, &total));
+#pragma unroll
         for (uint k = 0; k < SK_BT_JOIN_ITEMS; k++) {
             ulong t = first + k;
-            if (t >= tiles) break;
+            if (t >= tiles) continue; /* a constant trip count keeps r and pre in registers */
             if (t > 0 && r[k].c != 0)
                 totals[x.c - 1] = SK_BYKEY_TOTAL(sk_val_op(x.v, pre[k]));
             x = sk_seg_combine(x, r[k]);
