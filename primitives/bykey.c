@@ -314,25 +314,56 @@ out:
 
 /* ---- run totals by tiles (GPU shape) ------------------------------------------------ */
 
-/* kernels/bykey_tile.cl: one pass over the keys (and values) whose tiles
- * find the heads before them by look-back on their head counts alone and
- * store every run that starts and ends inside them; one work-group's scan
- * over one record per tile (sk_bykey_tiles_join) then stores the runs that
- * cross a tile edge, and the last, with the number of runs. Head counts in
- * 32 bits: n below 2^32. */
+/* kernels/bykey_tile.cl: one pass over the keys (and values) in tiles
+ * combined by look-back. Where a look-back word can carry the lifted
+ * totals (tiles_carry), the pass stores every run. Otherwise the tiles
+ * look back on their head counts alone and store every run that starts
+ * and ends inside them; one work-group's scan over one record per tile
+ * (sk_bykey_tiles_join) then stores the runs that cross a tile edge, and
+ * the last, with the number of runs. Head counts in 32 bits: n below
+ * 2^32. */
 
 SK_SCRATCH_ID(bykey_tile_aggs, "by key, tiles: each tile's open run and head count");
 SK_SCRATCH_ID(bykey_tile_pres, "by key, tiles: each tile's part before its first head");
 
 static const char *const tile_kernels[] = {"sk_bykey_tiles", "sk_bykey_tiles_join"};
 
-/* One call by tiles: its tuning, tiles and scratch. */
+/* One call by tiles: its tuning, tiles and scratch; carry: the look-back
+ * carries the lifted totals (kernels/bykey_tile.cl's SK_BT_CARRY), no join. */
 typedef struct tiles_job {
     const bykey_call *c;
     sk__tuning t;
+    bool carry;
     size_t tiles;
     cl_mem aggs, pres, count;
 } tiles_job;
+
+/* Whether the tiles' look-back can carry the lifted totals: one word
+ * without epoch (segscan_totals_codec.cl with SK_LB_WIDE) holds a value of
+ * at most 4 bytes and a head count below 2^30, and the totals must not
+ * depend on the combining order, which the look-back's timing sets
+ * (sk__test_set_bykey_join asks for the join instead). */
+static bool tiles_carry(const sk_context *ctx, const bykey_call *c)
+{
+    return c->order_free && c->m->size <= 4 && (uint64_t)c->n < ((uint64_t)1 << 30) &&
+           !ctx->test_bykey_join;
+}
+
+/* The look-back's element: the lifted totals in their one-word code, or
+ * head counts. */
+static void add_lookback_config(sk__str *s, const tiles_job *j)
+{
+    if (!j->carry) {
+        sk__str_add(s, "#define SK_LB_T uint\n#define SK_LB_IDENTITY 0u\n"
+                       "#define sk_lb_op(a, b) ((a) + (b))\n");
+        return;
+    }
+    sk__str_addf(s, "#define SK_BT_CARRY 1\n#define SK_LB_CODEC 1\n#define SK_LB_WIDE 1\n%s",
+                 j->c->mode == BK_RLE ? "#define SK_SEG_CODE_COUNTS 1\n" : "");
+    sk__str_add_source(s, "segscan_totals_codec");
+    sk__str_add(s, "#define SK_LB_T sk_seg_t\n#define SK_LB_IDENTITY SK_SEG_IDENTITY\n"
+                   "#define sk_lb_op sk_seg_combine\n");
+}
 
 /* The configuration shared by the tiles' pass and the join: the keys'
  * bits, the encoding's switch and bykey_bits.cl (after the GPU blocks). */
@@ -352,10 +383,9 @@ static char *tiles_config(const void *user, bool warps)
     sk__str_add(&s, pre);
     free(pre);
     add_key_config(&s, j->c);
-    sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n"
-                     "#define SK_LB_T uint\n#define SK_LB_IDENTITY 0u\n"
-                     "#define sk_lb_op(a, b) ((a) + (b))\n",
+    sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                  j->t.wg_size, j->t.items);
+    add_lookback_config(&s, j);
     sk__config_blocks(&s, true, warps, &j->t);
     sk__str_add_source(&s, "bykey_bits");
     return sk__str_take(&s);
@@ -382,7 +412,8 @@ static sk_status tiles_pass(sk_context *ctx, tiles_job *j, const sk__program *pr
     const bykey_call *c = j->c;
     cl_mem state = NULL;
     cl_uint epoch = 0;
-    sk_status st = sk__lookback_state(ctx, j->tiles, &state, &epoch);
+    sk_status st = j->carry ? sk__lookback_state_zeroed(ctx, j->tiles, &state, &epoch)
+                            : sk__lookback_state(ctx, j->tiles, &state, &epoch);
     if (st != SK_OK) return st;
     sk__args a;
     sk__args_init(&a, ctx, prog, 0);
@@ -395,6 +426,7 @@ static sk_status tiles_pass(sk_context *ctx, tiles_job *j, const sk__program *pr
     sk__arg_mem(&a, c->vout);
     sk__arg_mem(&a, j->aggs);
     sk__arg_mem(&a, j->pres);
+    sk__arg_mem(&a, j->count);
     sk__arg_ulong(&a, "n", c->n);
     return sk__args_launch(&a, j->tiles * j->t.wg_size, j->t.wg_size);
 }
@@ -417,7 +449,8 @@ static sk_status tiles_join(sk_context *ctx, tiles_job *j, const sk__program *pr
 static sk_status tiles_body(sk_context *ctx, const bykey_call *c, size_t *runs)
 {
     size_t elem = sk_type_size(c->key_type) + (c->mode == BK_RLE ? 0 : c->m->size);
-    tiles_job j = {c, sk__tuning_for(ctx, SK_FAMILY_BYKEY_TILE, elem), 0, NULL, NULL, NULL};
+    tiles_job j = {c, sk__tuning_for(ctx, SK_FAMILY_BYKEY_TILE, elem), tiles_carry(ctx, c), 0,
+                   NULL, NULL, NULL};
     const sk__program *prog = NULL;
     cl_ulong count = 0;
     sk_status st = SK_OK;
@@ -428,7 +461,7 @@ static sk_status tiles_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     SK_TRY(sk__scratch_get(ctx, &bykey_tile_pres, j.tiles * c->m->size, &j.pres));
     SK_TRY(sk__scratch_get(ctx, &bykey_count, sizeof count, &j.count));
     SK_TRY(tiles_pass(ctx, &j, prog));
-    SK_TRY(tiles_join(ctx, &j, prog));
+    if (!j.carry) SK_TRY(tiles_join(ctx, &j, prog));
     SK_TRY(sk__read(ctx, j.count, true, 0, sizeof count, &count));
     *runs = (size_t)count;
 out:

@@ -271,6 +271,7 @@ struct sk_context {
     size_t test_segsort_groups_from; /* sk__test_set_segsort_groups(), 0: none */
     size_t test_segsort_group_min;
     size_t test_bykey_tiles_from;  /* sk__test_set_bykey_tiles_from(), 0: none */
+    bool test_bykey_join;          /* sk__test_set_bykey_join() */
     size_t test_host_piece;        /* sk__test_set_host_slots(), 0: none */
     unsigned test_host_lanes;
     sk__host_slots host_slots;     /* transfer.c; made on first use */

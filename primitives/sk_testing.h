@@ -117,6 +117,15 @@ SK_API sk_status sk__test_set_segsort_groups(sk_context *ctx, size_t from, size_
  *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
 SK_API sk_status sk__test_set_bykey_tiles_from(sk_context *ctx, size_t from);
 
+/*! sk__test_set_bykey_join() :
+ *  The tiles of ctx's run-length encoding and reduce by key look back on
+ *  their head counts alone and leave the runs that cross them to the join
+ *  (kernels/bykey_tile.cl), even where their look-back could carry the
+ *  runs' totals (`join` false: as built), so that integer sums take that
+ *  path too. Only the path changes: no program is built for it.
+ *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
+SK_API sk_status sk__test_set_bykey_join(sk_context *ctx, bool join);
+
 /*! sk__test_set_host_slots() :
  *  The host-array forms of ctx copy arrays larger than `piece` bytes to and
  *  from the device through the context's pinned slots, in pieces of

@@ -70,6 +70,13 @@ sk_status sk__test_set_bykey_tiles_from(sk_context *ctx, size_t from)
     return SK_OK;
 }
 
+sk_status sk__test_set_bykey_join(sk_context *ctx, bool join)
+{
+    if (!ctx) return SK_E_INVALID_ARG;
+    ctx->test_bykey_join = join;
+    return SK_OK;
+}
+
 sk_status sk__test_set_host_slots(sk_context *ctx, size_t piece, unsigned lanes)
 {
     if (!ctx || (piece && (lanes < 1 || lanes > 16))) return SK_E_INVALID_ARG;

@@ -22,9 +22,10 @@
  * stay poisoned. The scans by key also run VERIFY.md's
  * interval-of-summations test, restarted at every run; runs laid against
  * the tile edges check the encoding and the reduction in both shapes. The
- * GPU shape's encoding and reduction take its two paths in turns, size by
- * size (sk__test_set_bykey_tiles_from): the tiles and their join, and the
- * lifted pass.
+ * GPU shape's encoding and reduction take its paths in turns, size by
+ * size (sk__test_set_bykey_tiles_from, sk__test_set_bykey_join): the
+ * lifted pass, and the tiles, whose look-back carries the runs' totals
+ * (integer values) or whose join completes the runs crossing them.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -346,8 +347,10 @@ ParameterizedTest(const skt_param *p, bykey,
     if (p->size_class == SC_SMALL) skt_tiles_small();
     const size_t *sizes = p->size_class == SC_SMALL ? small : large;
     for (size_t i = 0; i < COUNT_OF(small); i++) {
-        /* the GPU shape's encoding and reduction by tiles and lifted in turns */
+        /* the GPU shape's encoding and reduction lifted and by tiles in turns,
+         * the tiles' runs carried by their look-back or joined after */
         SKT_OK(sk__test_set_bykey_tiles_from(skt_ctx, i % 2 ? 1 : SIZE_MAX));
+        SKT_OK(sk__test_set_bykey_join(skt_ctx, i % 4 == 3));
         check_size((sk_type)p->type, vk, sizes[i], (key_dist)((i + p->type) % D_COUNT), i,
                    p->size_class == SC_SMALL);
     }
@@ -395,6 +398,7 @@ ParameterizedTest(const skt_param *p, bykey,
     skt_tiles_small();
     for (size_t s = 0; s < COUNT_OF(sizes); s++) {
         SKT_OK(sk__test_set_bykey_tiles_from(skt_ctx, s % 2 ? 1 : SIZE_MAX));
+        SKT_OK(sk__test_set_bykey_join(skt_ctx, s % 4 == 3));
         for (int e = 0; e < E_COUNT; e++) {
             size_t n = sizes[s];
             uint32_t *keys = skt_malloc(n * 4 + 4), *values = skt_malloc(n * 4 + 4);

@@ -232,19 +232,21 @@ static void reduce_by_key_checked(size_t n, int excl)
     skt_free_all(keys, vals, want_k, want_v, got_k, got_v, heads, NULL);
 }
 
-/* By tiles (kernels/bykey_tile.cl): the tiles' head counts withheld, so
- * that work-groups count their predecessors' heads themselves; the join's
- * scan takes no look-back. */
+/* By tiles (kernels/bykey_tile.cl): the tiles' totals withheld, so that
+ * work-groups reduce their predecessors themselves: the runs' lifted
+ * totals where the look-back carries them, else (join, asked for by
+ * sk__test_set_bykey_join) the head counts (the join takes no look-back). */
 static void count_tile_launches(const sk_launch_record *rec, void *user)
 {
     if (strcmp(rec->kernel, "sk_bykey_tiles") == 0) ++*(unsigned long *)user;
 }
 
-static void reductions_by_key_by_tiles_with_withheld_tiles(void)
+static void reductions_by_key_by_tiles_with_withheld_tiles(bool join)
 {
     fallback_begin(0);
     skt_tiles_small();
     SKT_OK(sk__test_set_bykey_tiles_from(skt_ctx, 1));
+    SKT_OK(sk__test_set_bykey_join(skt_ctx, join));
     skt_sizes sizes = many_tiles(SMALL_TILE, 5000);
     unsigned long tiles = 0;
     SKT_OK(sk_context_set_trace(skt_ctx, count_tile_launches, &tiles));
@@ -328,9 +330,14 @@ Test(fallback, sort_should_match_reference_when_tiles_withhold_their_digit_count
     sorts_with_withheld_tiles();
 }
 
-Test(fallback, reduce_by_key_by_tiles_should_match_reference_when_tiles_withhold_counts)
+Test(fallback, reduce_by_key_by_tiles_should_match_reference_when_tiles_withhold_totals)
 {
-    reductions_by_key_by_tiles_with_withheld_tiles();
+    reductions_by_key_by_tiles_with_withheld_tiles(false);
+}
+
+Test(fallback, reduce_by_key_by_joined_tiles_should_match_reference_when_withheld)
+{
+    reductions_by_key_by_tiles_with_withheld_tiles(true);
 }
 
 Test(fallback, reduce_by_key_lifted_should_match_reference_when_tiles_withhold_totals)
@@ -367,7 +374,12 @@ Test(one_thread, sort_should_finish_and_match_reference_when_tiles_withhold_thei
 
 Test(one_thread, reduce_by_key_by_tiles_should_finish_and_match_reference_withheld)
 {
-    reductions_by_key_by_tiles_with_withheld_tiles();
+    reductions_by_key_by_tiles_with_withheld_tiles(false);
+}
+
+Test(one_thread, reduce_by_key_by_joined_tiles_should_finish_and_match_reference)
+{
+    reductions_by_key_by_tiles_with_withheld_tiles(true);
 }
 
 Test(one_thread, reduce_by_key_lifted_should_finish_and_match_reference_withheld)

@@ -56,45 +56,54 @@
  * lifted pass (sk__test_set_bykey_tiles_from) rather than the tiles. */
 typedef struct bykey_config {
     og_config c;
-    bool lifted;
+    bool lifted, join; /* join: the tiles join their runs (sk__test_set_bykey_join) */
 } bykey_config;
 
 static const bykey_config configs[] = {
     {{"gpu wg=4 items=2, lifted, reduce-then-scan", SK_SHAPE_GPU, .wg = 4, .items = 2,
       .sizes = {60, 17, 1}, .path = SK_SCAN_PATH_REDUCE_THEN_SCAN},
-     true},
+     .lifted = true},
     /* The lifted pass takes reduce-then-scan for large inputs, the single
      * pass for small ones (both asked for here, whatever the size). */
     {{"gpu wg=8 items=4, lifted, single pass", SK_SHAPE_GPU, .wg = 8, .items = 4,
       .sizes = {MAX_N, 45}, .path = SK_SCAN_PATH_LOOKBACK},
-     true},
-    /* The tiles (below 2^32 elements): the pass's look-back on head counts,
-     * the join's scan over the tiles' records (at wg=4 x 2, in several
-     * rounds of 8 records). */
+     .lifted = true},
+    /* The tiles (below 2^32 elements): the pass's look-back on the runs'
+     * totals (integer values), or on head counts and then the join's scan
+     * over the tiles' records (at wg=4 x 2, in several rounds of 16). */
     {{"gpu wg=8 items=4, tiles", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N, 45, 1}},
-     false},
+     .lifted = false},
     {{"gpu wg=4 items=2, tiles", SK_SHAPE_GPU, .wg = 4, .items = 2, .sizes = {MAX_N, 17}},
-     false},
+     .lifted = false},
+    {{"gpu wg=8 items=4, tiles joined", SK_SHAPE_GPU, .wg = 8, .items = 4,
+      .sizes = {MAX_N, 45, 1}},
+     .join = true},
+    {{"gpu wg=4 items=2, tiles joined", SK_SHAPE_GPU, .wg = 4, .items = 2,
+      .sizes = {MAX_N, 17}},
+     .join = true},
     {{"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
       .sizes = {60, 2, 1}},
-     false},
-    {{"cpu default chunks", SK_SHAPE_CPU, .sizes = {40}}, false},
-    /* Tiles withhold their totals: the work-groups after them count those
-     * tiles' heads themselves (the encoding and the reduction only: the
+     .lifted = false},
+    {{"cpu default chunks", SK_SHAPE_CPU, .sizes = {40}}, .lifted = false},
+    /* Tiles withhold their totals: the work-groups after them reduce
+     * (or count the heads of) those tiles themselves (the encoding and the reduction only: the
      * other kernels' fallbacks run in og_driver and og_compact) ... */
     {{"gpu wg=8 items=4, tiles, tiles withheld", SK_SHAPE_GPU, .wg = 8, .items = 4,
       .sizes = {MAX_N}, .hooks = SK__TEST_LB_WITHHOLD},
-     false},
+     .lifted = false},
+    {{"gpu wg=8 items=4, tiles joined, tiles withheld", SK_SHAPE_GPU, .wg = 8, .items = 4,
+      .sizes = {MAX_N}, .hooks = SK__TEST_LB_WITHHOLD},
+     .join = true},
     /* ... or, in the lifted pass, reduce them (both look-back words) ... */
     {{"gpu wg=8 items=4, lifted, tiles withheld", SK_SHAPE_GPU, .wg = 8, .items = 4,
       .sizes = {MAX_N}, .path = SK_SCAN_PATH_LOOKBACK, .hooks = SK__TEST_LB_WITHHOLD},
-     true},
+     .lifted = true},
     /* ... the same with the totals' two look-back words per tile (the
      * codec from 2^30 elements: SK__TEST_LB_PARTS). */
     {{"gpu wg=8 items=4, lifted, two look-back words, tiles withheld", SK_SHAPE_GPU, .wg = 8,
       .items = 4, .sizes = {MAX_N}, .path = SK_SCAN_PATH_LOOKBACK,
       .hooks = SK__TEST_LB_WITHHOLD | SK__TEST_LB_PARTS},
-     true},
+     .lifted = true},
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
@@ -224,7 +233,9 @@ static int run_config(og_state *g, const bykey_config *b)
     if (!(g->ctx = og_open(g->h, c))) return 1;
     if (!og_sk_ok(g->h, g->ctx,
                   sk__test_set_bykey_tiles_from(g->ctx, b->lifted ? SIZE_MAX : 1),
-                  "sk__test_set_bykey_tiles_from"))
+                  "sk__test_set_bykey_tiles_from") ||
+        !og_sk_ok(g->h, g->ctx, sk__test_set_bykey_join(g->ctx, b->join),
+                  "sk__test_set_bykey_join"))
         return 1;
     for (size_t s = 0; s < OG_MAX_SIZES && c->sizes[s]; s++)
         for (int op = 0; op < OP_COUNT; op++)

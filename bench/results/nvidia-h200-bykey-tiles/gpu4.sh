@@ -1,4 +1,4 @@
-# Final build (tiles from 2^22, the join reading a round ahead, 32 records a work-item): run-length encoding and reduce by key by tiles (head counts looked back
+# Final build (tiles from 2^22, the join reading a round ahead, 32 records a work-item, loops unrolled): run-length encoding and reduce by key by tiles (head counts looked back
 # on, crossing runs joined by a scan over the tiles) against the lifted
 # pass (bench_all_old, eacd1b8) and CUB, on one H200; then the tiles'
 # shapes at 2^24 and 2^28; test_bykey and test_lookback_fallback first.
@@ -6,7 +6,7 @@
 export LD_LIBRARY_PATH=$PWD/gpubuild-bench/t/lib:$PWD/gpubuild-bench/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 mkdir -p /etc/OpenCL/vendors; echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export SCANKIT_DEVICE=nvidia SCANKIT_CACHE_DIR=/tmp/skc
-B=gpubuild-bench/bench; d=$OUT/run5; mkdir -p $d/ab $d/tiles
+B=gpubuild-bench/bench; d=$OUT/run6; mkdir -p $d/ab $d/tiles
 nvidia-smi --query-gpu=name,driver_version --format=csv > $d/env.txt 2>&1
 ( time timeout 150 gpubuild-bench/t/test_bykey -j4 ) > $d/test_bykey.txt 2>&1; echo "test_bykey rc=$?"
 ( time timeout 100 gpubuild-bench/t/test_lookback_fallback -j4 ) > $d/test_lookback_fallback.txt 2>&1; echo "test_lookback_fallback rc=$?"
@@ -19,4 +19,4 @@ for r in 1 2 3; do
 done
 python3 bench/results/nvidia-h200-reduce-histogram/summary.py $d/ab | tee $d/ab/table.md
 grep -i -E "wrong|mismatch" $d/ab/log | grep -v " 0 wrong" | head
-cd $OUT && tar czf run5.tgz run5 && rm -rf run5
+cd $OUT && tar czf run6.tgz run6 && rm -rf run6
