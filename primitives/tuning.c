@@ -269,12 +269,17 @@ static const tune_row rows[] = {
      * of 1-2048 elements, 2^28 elements (2^24): 32 x 16 0.369 ms (0.047),
      * 64 x 16 0.385 (0.046), 64 x 8 0.413, 32 x 32 0.430, 128 x 8 0.515,
      * 128 x 4 0.638, 256 x 4 0.810 (0.072), 256 x 2 1.118. */
-    /* Run totals by key (kernels/bykey_tile.cl). H200, uint32 keys (and
-     * uint32 values added), 2^24 / 2^28 ms, `bench_all --tile WxI`: the
-     * encoding 256 x 16 0.057 / 0.511, 512 x 16 0.061 / 0.509, 128 x 16
-     * 0.079 / 0.580, 256 x 32 0.076 / 0.855, 512 x 8 and 256 x 8 0.072-0.080
-     * / 0.75; reduce by key 256 x 16 0.072 / 0.710, 256 x 32 0.074 / 0.708,
-     * 128 x 16 0.096 / 0.771, 512 x 8 and 256 x 8 0.084-0.093 / 0.92. */
+    /* Run totals by key (kernels/bykey_tile.cl). H200, uint32 keys in runs of
+     * 1-2048 (and uint32 values added), `bench_all --tile WxI` (which sets
+     * every family's tile: the join's too), 2^24 / 2^28 ms, with the join
+     * by the lifted scan: the encoding 256 x 16 0.057 / 0.511, 512 x 16
+     * 0.061 / 0.509, 128 x 16 0.079 / 0.580, 256 x 32 0.076 / 0.855, 512 x
+     * 8 and 256 x 8 0.072-0.080 / 0.75; reduce by key 256 x 16 0.072 /
+     * 0.710, 256 x 32 0.074 / 0.708, 128 x 16 0.096 / 0.771, 512 x 8 and
+     * 256 x 8 0.084-0.093 / 0.92. With the join's own kernel, whose time
+     * grows with the tiles, 256 x 20 beat 256 x 16 for reduce by key at 2^28
+     * (0.770 / 0.849); the look-back carrying the totals (no join) was not
+     * swept. */
     FAMILY_DEFAULT(SK_FAMILY_BYKEY_TILE, TUNE_WG, 256, BYKEY_TILE),
     FAMILY_DEFAULT(SK_FAMILY_BYKEY_TILE, TUNE_ITEMS, 16, BYKEY_TILE),
     FAMILY_DEFAULT(SK_FAMILY_SEG_GROUPS, TUNE_WG, 32, SEG_GROUPS),
@@ -452,11 +457,14 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
      * segments 1.37 / 1.29, 680 5.19 / 2.88, 2730 20.3 / 9.4 (1.12x CUB). */
     [TUNE_SEGSORT_GROUPS_FROM] = {128, "bench/results/nvidia-h200-segsort-groups/NOTE.md "
                                        "(crossing between 42 and 170 segments)"},
-    /* The tiles take two launches where the lifted pass takes one. H200,
-     * uint32 keys in runs of 1-2048 (and uint32 values added), lifted /
-     * tiles, ms: reduce by key 2^20 0.015 / 0.023, 2^22 0.029 / 0.030, 2^24
-     * 0.084 / 0.070; the encoding 2^20 0.014 / 0.022, 2^22 0.026 / 0.027,
-     * 2^24 0.067 / 0.056. */
+    /* Below 2^22 the tiles were no faster than the lifted pass. H200, uint32
+     * keys in runs of 1-2048 (and uint32 values added), lifted / tiles with
+     * the join (two launches), ms: reduce by key 2^20 0.015 / 0.023, 2^22
+     * 0.029 / 0.030, 2^24 0.084 / 0.070; the encoding 2^20 0.014 / 0.022,
+     * 2^22 0.026 / 0.027, 2^24 0.067 / 0.056. The tiles whose look-back
+     * carries the totals (one launch) at 2^22: reduce by key 0.023, the
+     * encoding 0.021, against the lifted 0.029 / 0.027; below 2^22 not
+     * measured. */
     [TUNE_BYKEY_TILES_FROM] = {1L << 22, "bench/results/nvidia-h200-bykey-tiles/NOTE.md "
                                          "(crossing at about 2^22)"},
     [TUNE_SEGSORT_ALONE_FROM] = {1L << 22, "bench/results/nvidia-h100-new-prims/NOTE.md "
