@@ -365,14 +365,9 @@ static void add_lookback_config(sk__str *s, const tiles_job *j)
                    "#define sk_lb_op sk_seg_combine\n");
 }
 
-/* The configuration shared by the tiles' pass and the join: the keys'
- * bits, the encoding's switch and bykey_bits.cl (after the GPU blocks). */
-static void add_key_config(sk__str *s, const bykey_call *c)
-{
-    sk__str_addf(s, "#define SK_KB %s\n%s", cl_bits[c->key_type],
-                 c->mode == BK_RLE ? "#define SK_BYKEY_COUNT 1\n" : "");
-}
-
+/* The tiles' program's configuration: the segment totals' monoid, the
+ * keys' bits and the encoding's switch, the tile, the look-back's element,
+ * the GPU blocks and bykey_bits.cl. */
 static char *tiles_config(const void *user, bool warps)
 {
     const tiles_job *j = user;
@@ -382,7 +377,8 @@ static char *tiles_config(const void *user, bool warps)
     sk__str_addf(&s, SK_FP64_PRAGMA);
     sk__str_add(&s, pre);
     free(pre);
-    add_key_config(&s, j->c);
+    sk__str_addf(&s, "#define SK_KB %s\n%s", cl_bits[j->c->key_type],
+                 j->c->mode == BK_RLE ? "#define SK_BYKEY_COUNT 1\n" : "");
     sk__str_addf(&s, "#define SK_SHAPE_GPU 1\n#define SK_WG %zu\n#define SK_ITEMS %zu\n",
                  j->t.wg_size, j->t.items);
     add_lookback_config(&s, j);
@@ -407,6 +403,8 @@ out:
     return st;
 }
 
+/* The pass: a work-group per tile, tiles taken in the order work-groups
+ * start (the look-back's first word). */
 static sk_status tiles_pass(sk_context *ctx, tiles_job *j, const sk__program *prog)
 {
     const bykey_call *c = j->c;
@@ -444,7 +442,8 @@ static sk_status tiles_join(sk_context *ctx, tiles_job *j, const sk__program *pr
     return sk__args_launch(&a, j->t.wg_size, j->t.wg_size);
 }
 
-/* GPU shape, n below 2^32 (from the tuning's size): the pass, the join, the number of runs read
+/* GPU shape, n below 2^32 (from the tuning's size): the pass, the join
+ * where the look-back does not carry the totals, the number of runs read
  * back into *runs (blocking). */
 static sk_status tiles_body(sk_context *ctx, const bykey_call *c, size_t *runs)
 {
