@@ -807,6 +807,57 @@ static void seg_args(sk__args *a, const sort_job *j, unsigned k, const pass_bufs
     sk__arg_mem(a, sp->spans);
 }
 
+/* Every digit of every segment counted in one read (sk_sort_seg_count)
+ * into starts: digits x radix counters a segment. */
+static sk_status seg_count(sort_job *j, const sk__sort_spans *sp, cl_mem keys, cl_mem starts,
+                           unsigned digits)
+{
+    sk__args a;
+    sk__args_init(&a, j->ctx, j->p.prog, K_SEG_COUNT);
+    sk__arg_mem(&a, keys);
+    sk__arg_mem(&a, sp->spans);
+    sk__arg_mem(&a, starts);
+    sk__arg_uint(&a, "digits", digits);
+    sk__arg_uint(&a, "shift0", j->r->begin_bit);
+    sk__arg_uint(&a, "last_mask", sweep_mask(j, digits - 1));
+    sk__arg_word(&a, "flip", j->p.key_size, j->flip);
+    return launch(j, &a, sp->count);
+}
+
+/* A sweep per digit, digit i from the keys (even i) or the copy (odd i)
+ * to the other (own: keys and values in place, tk and tv the copy); an odd
+ * digit count ends with the copy put back. */
+static sk_status seg_sweeps(sort_job *j, const sk__sort_spans *sp, const pass_bufs *own,
+                            cl_mem starts, unsigned digits)
+{
+    const sort_req *r = j->r;
+    size_t ks = j->p.key_size;
+    pass_bufs copy = {own->dst_k, own->src_k, own->dst_v, own->src_v};
+    sk__args a;
+    sk_status st = SK_OK;
+    for (unsigned i = 0; i < digits; i++) {
+        bool even = i % 2 == 0;
+        seg_args(&a, j, K_SEG_SWEEP, even ? own : &copy, sp);
+        sk__arg_mem(&a, starts);
+        sk__arg_ulong(&a, "in_off", even ? 0 : sp->lo);
+        sk__arg_ulong(&a, "out_off", even ? sp->lo : 0);
+        sk__arg_uint(&a, "digits", digits);
+        sk__arg_uint(&a, "digit", i);
+        sk__arg_uint(&a, "shift", r->begin_bit + i * j->p.radix_bits);
+        sk__arg_uint(&a, "mask", sweep_mask(j, i));
+        sk__arg_word(&a, "flip", ks, j->flip);
+        SK_TRY(launch(j, &a, sp->count));
+    }
+    if (digits % 2) { /* the last digit ended in the copy */
+        seg_args(&a, j, K_SEG_COPY, &copy, sp);
+        sk__arg_ulong(&a, "in_off", sp->lo);
+        sk__arg_ulong(&a, "out_off", 0);
+        SK_TRY(launch(j, &a, sp->count));
+    }
+out:
+    return st;
+}
+
 sk_status sk__sort_segments(sk_context *ctx, const sort_req *r, const sk__sort_spans *sp,
                             cl_mem keys, cl_mem values)
 {
@@ -826,37 +877,9 @@ sk_status sk__sort_segments(sk_context *ctx, const sort_req *r, const sk__sort_s
                            (sp->count * digits << j.p.radix_bits) * sizeof(cl_uint), &starts));
     SK_TRY(sk__scratch_get(ctx, &sort_keys, span * ks, &tk));
     if (vs) SK_TRY(sk__scratch_get(ctx, &sort_values, span * vs, &tv));
-    sk__args a;
-    sk__args_init(&a, ctx, j.p.prog, K_SEG_COUNT);
-    sk__arg_mem(&a, keys);
-    sk__arg_mem(&a, sp->spans);
-    sk__arg_mem(&a, starts);
-    sk__arg_uint(&a, "digits", digits);
-    sk__arg_uint(&a, "shift0", r->begin_bit);
-    sk__arg_uint(&a, "last_mask", sweep_mask(&j, digits - 1));
-    sk__arg_word(&a, "flip", ks, j.flip);
-    SK_TRY(launch(&j, &a, sp->count));
-    /* Digit i from the keys (even i) or the copy (odd i) to the other. */
-    pass_bufs own = {keys, tk, values, tv}, copy = {tk, keys, tv, values};
-    for (unsigned i = 0; i < digits; i++) {
-        bool even = i % 2 == 0;
-        seg_args(&a, &j, K_SEG_SWEEP, even ? &own : &copy, sp);
-        sk__arg_mem(&a, starts);
-        sk__arg_ulong(&a, "in_off", even ? 0 : sp->lo);
-        sk__arg_ulong(&a, "out_off", even ? sp->lo : 0);
-        sk__arg_uint(&a, "digits", digits);
-        sk__arg_uint(&a, "digit", i);
-        sk__arg_uint(&a, "shift", r->begin_bit + i * j.p.radix_bits);
-        sk__arg_uint(&a, "mask", sweep_mask(&j, i));
-        sk__arg_word(&a, "flip", ks, j.flip);
-        SK_TRY(launch(&j, &a, sp->count));
-    }
-    if (digits % 2) { /* the last digit ended in the copy */
-        seg_args(&a, &j, K_SEG_COPY, &copy, sp);
-        sk__arg_ulong(&a, "in_off", sp->lo);
-        sk__arg_ulong(&a, "out_off", 0);
-        SK_TRY(launch(&j, &a, sp->count));
-    }
+    SK_TRY(seg_count(&j, sp, keys, starts, digits));
+    pass_bufs own = {keys, tk, values, tv};
+    st = seg_sweeps(&j, sp, &own, starts, digits);
 out:
     return st;
 }
