@@ -481,9 +481,10 @@ static sk_status fused_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     }
     if (cpu_shape(ctx, c)) return chunk_totals(ctx, c, runs);
     bool narrow_counts = (uint64_t)c->n < ((uint64_t)1 << 32);
-    size_t test = ctx->test_bykey_tiles_from;
-    size_t from = test ? test : sk__tuning_for(ctx, SK_FAMILY_BYKEY_TILE, 0).bykey_tiles_from;
-    bool tiles = narrow_counts && c->n >= from;
+    /* The tiles look back: not where the context asks for reduce-then-scan. */
+    sk__tuning t = sk__tuning_for(ctx, SK_FAMILY_BYKEY_TILE, 0);
+    size_t from = ctx->test_bykey_tiles_from ? ctx->test_bykey_tiles_from : t.bykey_tiles_from;
+    bool tiles = narrow_counts && c->n >= from && t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN;
     if (c->mode != BK_RLE || !narrow_counts)
         return tiles ? tiles_body(ctx, c, runs) : lifted_body(ctx, c, runs);
     sk__monoid_text text;

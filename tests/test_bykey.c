@@ -416,6 +416,43 @@ ParameterizedTest(const skt_param *p, bykey,
     }
 }
 
+/* ---- the GPU shape's tiles and the scan path ------------------------------------------- */
+
+static void count_tiles(const sk_launch_record *rec, void *user)
+{
+    if (strcmp(rec->kernel, "sk_bykey_tiles") == 0) ++*(unsigned long *)user;
+}
+
+/* The tiles look back: a context that asks for reduce-then-scan gets the
+ * lifted scan instead, with the same runs. */
+Test(bykey, reduce_then_scan_leaves_the_tiles_out)
+{
+    const size_t n = 5000;
+    uint32_t *keys = skt_malloc(n * 4), *values = skt_malloc(n * 4);
+    unsigned char *heads = skt_malloc(n);
+    for (size_t i = 0; i < n; i++) keys[i] = (uint32_t)(i / 37 + (skt_rand() % 5 == 0));
+    skt_fill(SK_UINT32, SK_OP_ADD, values, n);
+    size_t runs = skt_ref_key_heads(4, keys, n, heads);
+    const value_kind u32_add = {SK_UINT32, SK_OP_ADD};
+    skt_force_shape(SK_SHAPE_GPU);
+    SKT_OK(sk__test_set_bykey_tiles_from(skt_ctx, 1));
+    for (int rts = 0; rts <= 1; rts++) {
+        skt_force_scan_path(rts ? SK_SCAN_PATH_REDUCE_THEN_SCAN : SK_SCAN_PATH_AUTO);
+        unsigned long tiles = 0;
+        SKT_OK(sk_context_set_trace(skt_ctx, count_tiles, &tiles));
+        bk_input in = {SK_UINT32, u32_add, n, keys, heads, runs, rts == 1, false,
+                       rts ? "reduce-then-scan" : "scan path as tuned"};
+        check_rle(&in);
+        check_reduce(&in, values);
+        SKT_OK(sk_context_set_trace(skt_ctx, NULL, NULL));
+        if (rts)
+            cr_assert_eq(tiles, 0ul, "reduce-then-scan: sk_bykey_tiles ran %lu times", tiles);
+        else
+            cr_assert_eq(tiles, 2ul, "as tuned: sk_bykey_tiles ran %lu times, not 2", tiles);
+    }
+    skt_free_all(keys, values, heads, NULL);
+}
+
 /* ---- float keys: equal by bit pattern ---------------------------------------------------- */
 
 /* -0.0 and +0.0 are two keys; NaNs of one bit pattern are one key, NaNs

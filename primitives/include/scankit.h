@@ -1748,19 +1748,27 @@ SK_API sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  * sk_sort_keys every distinct key is one run, and a run-length encoding
  * decodes to its input bit for bit. (sk_unique compares with the type's
  * `==` instead.)
- *  - Run-length encoding and reduce by key are one scan of the segment
- *    totals (sk_segreduce's lifted monoid) whose loads compare each key
- *    with the one before it and whose stores write each run's key and
- *    total at its end: keys and values are read by that scan alone (on
- *    the CPU shape, and for the scans by key there, the segmented scan's
- *    chunks compare the keys themselves). Unique by key, and the scans on
+ *  - Run-length encoding and reduce by key read keys and values once. On
+ *    the GPU shape from 2^22 to 2^32 elements, tiles found by decoupled
+ *    look-back store every run they hold (kernels/bykey_tile.cl; the runs
+ *    crossing tiles completed by the look-back itself for reductions whose
+ *    result does not depend on the combining order with values of at most
+ *    4 bytes below 2^30 elements, else by one work-group after the tiles,
+ *    in a fixed order); SCANKIT_BYKEY_TILES_FROM moves the 2^22, and
+ *    SK_PARAM_SCAN_PATH set to reduce-then-scan leaves them out. Otherwise
+ *    they are one scan of the segment totals (sk_segreduce's lifted
+ *    monoid) whose loads compare each key with the one before it and
+ *    whose stores write each run's key and total at its end (on the CPU
+ *    shape, and for the scans by key there, the segmented scan's chunks
+ *    compare the keys themselves). Unique by key, and the scans on
  *    the GPU shape, take head flags (uint8, n bytes of scratch) from one
  *    comparison kernel (kernels/bykey.cl), then the segmented scan
  *    (sk_segscan_*) or the compaction (sk_select_flagged). Values
  *    follow the segmented scan's rules: any built-in (type, op) or custom
- *    monoid, "Float semantics" per run. Reductions whose result does not
- *    depend on the combining order (integers, float min/max, counts) take
- *    the scan's single pass with decoupled look-back on the GPU shape when
+ *    monoid, "Float semantics" per run. In that scan, reductions whose
+ *    result does not depend on the combining order (integers, float
+ *    min/max, counts) take the single pass with decoupled look-back on the
+ *    GPU shape when
  *    values have at most 4 bytes (counts: n below 2^32); float add and mul
  *    and custom monoids combine in a fixed order, bit-identical run to
  *    run, unless SK_PARAM_SCAN_PATH asks for the look-back pass (as for
