@@ -1,7 +1,7 @@
 /*
  * bykey_bits.cl - what the run totals by key share (bykey_lift_io.cl,
- * bykey_tile.cl, bykey_tile_join_io.cl): the type a run's total is stored
- * as and, in the GPU shape, the head bits of a work-item's run of keys.
+ * bykey_tile.cl): the type a run's total is stored as and, in the GPU
+ * shape, the head bits of a work-item's run of keys.
  * The host places it after the lifted monoid (segscan_lift.cl), SK_KB (the
  * keys' same-width unsigned type, uint or ulong), SK_BYKEY_COUNT for
  * run-length encoding and, in the GPU shape, SK_SHAPE_GPU and SK_ITEMS (at
