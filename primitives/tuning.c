@@ -70,8 +70,9 @@ typedef enum tune_key {
                                 least this many, of at least SEGSORT_GROUP_MIN_KEYS keys
                                 on average (0: never) */
     TUNE_BYKEY_TILES_FROM,   /* GPU shape: run-length encoding and reduce by key of this
-                                many elements (and below 2^32) by tiles and their join;
-                                fewer, by one lifted pass (0: tiles always) */
+                                many elements (and below 2^32) by tiles
+                                (kernels/bykey_tile.cl); fewer, by one lifted pass (0:
+                                tiles always) */
     TUNE_WIDE_LB_BELOW,      /* GPU shape: scans whose look-back word has no epoch (the
                                 segment totals' value and head count) take it below this
                                 many elements, reduce-then-scan above */
@@ -269,6 +270,8 @@ static const tune_row rows[] = {
      * of 1-2048 elements, 2^28 elements (2^24): 32 x 16 0.369 ms (0.047),
      * 64 x 16 0.385 (0.046), 64 x 8 0.413, 32 x 32 0.430, 128 x 8 0.515,
      * 128 x 4 0.638, 256 x 4 0.810 (0.072), 256 x 2 1.118. */
+    FAMILY_DEFAULT(SK_FAMILY_SEG_GROUPS, TUNE_WG, 32, SEG_GROUPS),
+    FAMILY_DEFAULT(SK_FAMILY_SEG_GROUPS, TUNE_ITEMS, 16, SEG_GROUPS),
     /* Run totals by key (kernels/bykey_tile.cl). H200, uint32 keys in runs of
      * 1-2048 (and uint32 values added), `bench_all --tile WxI` (which sets
      * every family's tile: the join's too), 2^24 / 2^28 ms, with the join
@@ -282,8 +285,6 @@ static const tune_row rows[] = {
      * swept. */
     FAMILY_DEFAULT(SK_FAMILY_BYKEY_TILE, TUNE_WG, 256, BYKEY_TILE),
     FAMILY_DEFAULT(SK_FAMILY_BYKEY_TILE, TUNE_ITEMS, 16, BYKEY_TILE),
-    FAMILY_DEFAULT(SK_FAMILY_SEG_GROUPS, TUNE_WG, 32, SEG_GROUPS),
-    FAMILY_DEFAULT(SK_FAMILY_SEG_GROUPS, TUNE_ITEMS, 16, SEG_GROUPS),
     /* GPU shape, radix sort: 8-bit digits ranked by stable local splits of
      * two bits. H200, 2^28 uniform uint32: 4-bit digits with 1-bit splits
      * 39.7 ms, 4-bit with 2-bit splits 30.4, 8-bit with 1-bit splits 33.1,
