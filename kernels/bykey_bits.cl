@@ -1,11 +1,12 @@
 /*
  * bykey_bits.cl - what the run totals by key share (bykey_lift_io.cl,
- * bykey_tile.cl): the type a run's total is stored as and, in the GPU
- * shape, the head bits of a work-item's run of keys.
+ * bykey_tile.cl, bykey_tile_join_io.cl): the type a run's total is stored
+ * as and, in the GPU shape, the head bits of a work-item's run of keys.
  * The host places it after the lifted monoid (segscan_lift.cl), SK_KB (the
- * keys' same-width unsigned type, uint or ulong), SK_BYKEY_COUNT for
- * run-length encoding and, in the GPU shape, SK_SHAPE_GPU and SK_ITEMS (at
- * most 32). Keys compare as bit patterns; they steer flags, never values.
+ * keys' same-width unsigned type, uint or ulong; not for the join, which
+ * reads no key), SK_BYKEY_COUNT for run-length encoding and, in the GPU
+ * shape, SK_SHAPE_GPU and SK_ITEMS (at most 32). Keys compare as bit
+ * patterns; they steer flags, never values.
  */
 
 /* A run's total as stored: run lengths (SK_BYKEY_COUNT) go out as uint64,
@@ -20,8 +21,9 @@ typedef sk_val_t sk_bykey_total_t;
 #endif
 
 /* One head bit per item in a uint: only where SK_ITEMS is at most 32 (the
- * host keeps the tiles that call it so). */
-#if defined(SK_SHAPE_GPU) && SK_ITEMS <= 32
+ * host keeps the tiles that call it so) and the keys' type is given (the
+ * tiles' join by the lifted scan, bykey_tile_join_io.cl, reads no key). */
+#if defined(SK_SHAPE_GPU) && defined(SK_KB) && SK_ITEMS <= 32
 
 /* Bit k set where element first + k (below n) starts a run: it is element
  * 0, or its key differs from the one before it. */

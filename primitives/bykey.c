@@ -5,10 +5,12 @@
  * that needs them where it can:
  *
  *   sk_run_length_encode, sk_reduce_by_key: GPU shape below 2^32
- *      elements, tiles that look back on their head counts alone and
- *      store every run inside them, then one work-group's scan over one
- *      record per tile for the runs crossing tile edges
- *      (kernels/bykey_tile.cl); from 2^32, one lifted scan of the segment
+ *      elements, tiles whose look-back carries the runs' totals where one
+ *      word holds them, else tiles that look back on their head counts
+ *      alone and store every run inside them, then a scan over one record
+ *      per tile for the runs crossing tile edges (one work-group's, or
+ *      the lifted scan's from the tuning's size; kernels/bykey_tile.cl,
+ *      bykey_tile_join_io.cl); from 2^32, one lifted scan of the segment
  *      totals' monoid (segscan_lift.cl) whose loads compare each key with
  *      the one before it and whose stores write each run's key and total
  *      at its end (kernels/bykey_lift_io.cl, in the segmented scans' own
@@ -316,24 +318,30 @@ out:
 
 /* kernels/bykey_tile.cl: one pass over the keys (and values) in tiles
  * combined by look-back. Where a look-back word can carry the lifted
- * totals (tiles_carry), the pass stores every run. Otherwise the tiles
- * look back on their head counts alone and store every run that starts
- * and ends inside them; one work-group's scan over one record per tile
- * (sk_bykey_tiles_join) then stores the runs that cross a tile edge, and
- * the last, with the number of runs. Head counts in 32 bits: n below
- * 2^32. */
+ * totals (tiles_can_carry) and the input is below the tuning's size for
+ * the scan's join, the pass stores every run. Otherwise the tiles look
+ * back on their head counts alone and store every run that starts and
+ * ends inside them; a join over one record per tile then stores the runs
+ * that cross a tile edge, and the last, with the number of runs: one
+ * work-group's scan (sk_bykey_tiles_join) below that size, the library's
+ * lifted scan (kernels/bykey_tile_join_io.cl) from it. Head counts in 32
+ * bits: n below 2^32. */
 
 SK_SCRATCH_ID(bykey_tile_aggs, "by key, tiles: each tile's open run and head count");
 SK_SCRATCH_ID(bykey_tile_pres, "by key, tiles: each tile's part before its first head");
 
 static const char *const tile_kernels[] = {"sk_bykey_tiles", "sk_bykey_tiles_join"};
 
-/* One call by tiles: its tuning, tiles and scratch; carry: the look-back
- * carries the lifted totals (kernels/bykey_tile.cl's SK_BT_CARRY), no join. */
+/* How the tiles complete the runs that cross them: their look-back carries
+ * the runs' totals (kernels/bykey_tile.cl's SK_BT_CARRY), or it carries
+ * head counts and one work-group's kernel or the lifted scan joins. */
+typedef enum tiles_join { TJ_CARRY, TJ_GROUP, TJ_SCAN } tiles_join;
+
+/* One call by tiles: its tuning, join, tiles and scratch. */
 typedef struct tiles_job {
     const bykey_call *c;
     sk__tuning t;
-    bool carry;
+    tiles_join join;
     size_t tiles;
     cl_mem aggs, pres, count;
 } tiles_job;
@@ -341,19 +349,29 @@ typedef struct tiles_job {
 /* Whether the tiles' look-back can carry the lifted totals: one word
  * without epoch (segscan_totals_codec.cl with SK_LB_WIDE) holds a value of
  * at most 4 bytes and a head count below 2^30, and the totals must not
- * depend on the combining order, which the look-back's timing sets
- * (sk__test_set_bykey_join asks for the join instead). */
-static bool tiles_carry(const sk_context *ctx, const bykey_call *c)
+ * depend on the combining order, which the look-back's timing sets. */
+static bool tiles_can_carry(const bykey_call *c)
 {
-    return c->order_free && c->m->size <= 4 && (uint64_t)c->n < ((uint64_t)1 << 30) &&
-           !ctx->test_bykey_join;
+    return c->order_free && c->m->size <= 4 && (uint64_t)c->n < ((uint64_t)1 << 30);
+}
+
+/* The join of c: as the test hook asks (sk__test_set_bykey_join), else
+ * the lifted scan's from the tuning's size, below it the look-back's carry
+ * where it can, else one work-group's. */
+static tiles_join tiles_join_for(const sk_context *ctx, const bykey_call *c,
+                                 const sk__tuning *t)
+{
+    if (ctx->test_bykey_join == SK__BYKEY_JOIN_GROUP) return TJ_GROUP;
+    if (ctx->test_bykey_join == SK__BYKEY_JOIN_SCAN) return TJ_SCAN;
+    if (c->n >= t->bykey_scan_join_from) return TJ_SCAN;
+    return tiles_can_carry(c) ? TJ_CARRY : TJ_GROUP;
 }
 
 /* The look-back's element: the lifted totals in their one-word code, or
  * head counts. */
 static void add_lookback_config(sk__str *s, const tiles_job *j)
 {
-    if (!j->carry) {
+    if (j->join != TJ_CARRY) {
         sk__str_add(s, "#define SK_LB_T uint\n#define SK_LB_IDENTITY 0u\n"
                        "#define sk_lb_op(a, b) ((a) + (b))\n");
         return;
@@ -410,7 +428,7 @@ static sk_status tiles_pass(sk_context *ctx, tiles_job *j, const sk__program *pr
     const bykey_call *c = j->c;
     cl_mem state = NULL;
     cl_uint epoch = 0;
-    sk_status st = j->carry ? sk__lookback_state_zeroed(ctx, j->tiles, &state, &epoch)
+    sk_status st = j->join == TJ_CARRY ? sk__lookback_state_zeroed(ctx, j->tiles, &state, &epoch)
                             : sk__lookback_state(ctx, j->tiles, &state, &epoch);
     if (st != SK_OK) return st;
     sk__args a;
@@ -429,8 +447,8 @@ static sk_status tiles_pass(sk_context *ctx, tiles_job *j, const sk__program *pr
     return sk__args_launch(&a, j->tiles * j->t.wg_size, j->t.wg_size);
 }
 
-/* The join: one work-group. */
-static sk_status tiles_join(sk_context *ctx, tiles_job *j, const sk__program *prog)
+/* The join by one work-group of the tiles' program. */
+static sk_status join_by_group(sk_context *ctx, tiles_job *j, const sk__program *prog)
 {
     sk__args a;
     sk__args_init(&a, ctx, prog, 1);
@@ -442,17 +460,51 @@ static sk_status tiles_join(sk_context *ctx, tiles_job *j, const sk__program *pr
     return sk__args_launch(&a, j->t.wg_size, j->t.wg_size);
 }
 
+/* The scan join's loads (SK_IN_PARAMS) and stores (SK_OUT_PARAMS). */
+static void join_in(sk__args *a, const void *user)
+{
+    sk__arg_mem(a, ((const tiles_job *)user)->aggs);
+}
+
+static void join_out(sk__args *a, const void *user)
+{
+    const tiles_job *j = user;
+    sk__arg_mem(a, j->pres);
+    sk__arg_mem(a, j->c->vout);
+    sk__arg_mem(a, j->count);
+    sk__arg_ulong(a, "sk_tiles", j->tiles);
+}
+
+/* The join by the lifted scan of the tiles' records, reduce-then-scan or
+ * look-back as the scan takes (a float total's association then depends
+ * on sizes alone: the monoid's order_free says whether the look-back may
+ * combine it). */
+static sk_status join_by_scan(sk_context *ctx, tiles_job *j)
+{
+    sk__str s = {0};
+    if (j->c->mode == BK_RLE) sk__str_add(&s, "#define SK_BYKEY_COUNT 1\n");
+    sk__str_add_source(&s, "bykey_bits");
+    sk__str_add_source(&s, "bykey_tile_join_io");
+    char *io = sk__str_take(&s);
+    if (!io) return sk__fail(ctx, SK_E_OUT_OF_MEMORY, "by key configuration");
+    sk__scan_io sio = {io, join_in, join_out, j, true, NULL};
+    sk_status st = sk__segreduce_lifted(ctx, j->c->m, &sio, j->tiles, NULL);
+    free(io);
+    return st;
+}
+
 /* GPU shape, n below 2^32 (from the tuning's size): the pass, the join
  * where the look-back does not carry the totals, the number of runs read
  * back into *runs (blocking). */
 static sk_status tiles_body(sk_context *ctx, const bykey_call *c, size_t *runs)
 {
     size_t elem = sk_type_size(c->key_type) + (c->mode == BK_RLE ? 0 : c->m->size);
-    tiles_job j = {c, sk__tuning_for(ctx, SK_FAMILY_BYKEY_TILE, elem), tiles_carry(ctx, c), 0,
+    tiles_job j = {c, sk__tuning_for(ctx, SK_FAMILY_BYKEY_TILE, elem), TJ_CARRY, 0,
                    NULL, NULL, NULL};
     const sk__program *prog = NULL;
     cl_ulong count = 0;
     sk_status st = SK_OK;
+    j.join = tiles_join_for(ctx, c, &j.t);
     if (j.t.items > 32) j.t.items = 32; /* one head bit per item in a uint */
     SK_TRY(tiles_program(ctx, &j, &prog));
     SK_TRY(sk__scratch_get(ctx, &bykey_tile_aggs, j.tiles * sk__segtotals_element_size(c->m),
@@ -460,7 +512,8 @@ static sk_status tiles_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     SK_TRY(sk__scratch_get(ctx, &bykey_tile_pres, j.tiles * c->m->size, &j.pres));
     SK_TRY(sk__scratch_get(ctx, &bykey_count, sizeof count, &j.count));
     SK_TRY(tiles_pass(ctx, &j, prog));
-    if (!j.carry) SK_TRY(tiles_join(ctx, &j, prog));
+    if (j.join == TJ_GROUP) SK_TRY(join_by_group(ctx, &j, prog));
+    if (j.join == TJ_SCAN) SK_TRY(join_by_scan(ctx, &j));
     SK_TRY(sk__read(ctx, j.count, true, 0, sizeof count, &count));
     *runs = (size_t)count;
 out:

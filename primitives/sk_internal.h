@@ -219,6 +219,9 @@ typedef struct sk__tuning {
                                       work-group each from this many (0: never) */
     size_t bykey_tiles_from;       /* GPU shape: run totals by key by tiles from this many
                                       elements (below 2^32), else one lifted pass */
+    size_t bykey_scan_join_from;   /* ... the tiles' runs joined by the lifted scan from
+                                      this many elements, below by the look-back or one
+                                      work-group */
     size_t reduce_last_min_tiles;  /* GPU shape: reduces of this many tiles ... */
     size_t reduce_last_max_tiles;  /* ... to this many in one launch, the last work-group
                                       totalling them (max 0: never) */
@@ -271,7 +274,7 @@ struct sk_context {
     size_t test_segsort_groups_from; /* sk__test_set_segsort_groups(), 0: none */
     size_t test_segsort_group_min;
     size_t test_bykey_tiles_from;  /* sk__test_set_bykey_tiles_from(), 0: none */
-    bool test_bykey_join;          /* sk__test_set_bykey_join() */
+    int test_bykey_join;           /* sk__test_set_bykey_join(): an sk__bykey_join */
     size_t test_host_piece;        /* sk__test_set_host_slots(), 0: none */
     unsigned test_host_lanes;
     sk__host_slots host_slots;     /* transfer.c; made on first use */

@@ -117,14 +117,25 @@ SK_API sk_status sk__test_set_segsort_groups(sk_context *ctx, size_t from, size_
  *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
 SK_API sk_status sk__test_set_bykey_tiles_from(sk_context *ctx, size_t from);
 
+/*! sk__bykey_join :
+ *  How the GPU shape's tiles of run-length encoding and reduce by key
+ *  complete the runs that cross them (sk__test_set_bykey_join). */
+typedef enum sk__bykey_join {
+    SK__BYKEY_JOIN_TUNED = 0, /* as built: the look-back carries the runs' totals where
+                                 it can, else a join by the tuning's size */
+    SK__BYKEY_JOIN_GROUP,     /* head counts looked back on; one work-group's join */
+    SK__BYKEY_JOIN_SCAN       /* head counts looked back on; the lifted scan over the
+                                 tiles' records joins */
+} sk__bykey_join;
+
 /*! sk__test_set_bykey_join() :
- *  The tiles of ctx's run-length encoding and reduce by key look back on
- *  their head counts alone and leave the runs that cross them to the join
- *  (kernels/bykey_tile.cl), even where their look-back could carry the
- *  runs' totals (`join` false: as built), so that integer sums take that
- *  path too. Only the path changes: no program is built for it.
- *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx. */
-SK_API sk_status sk__test_set_bykey_join(sk_context *ctx, bool join);
+ *  The tiles of ctx's run-length encoding and reduce by key complete the
+ *  runs that cross them as `join` says (kernels/bykey_tile.cl,
+ *  bykey_tile_join_io.cl), whatever the size and even where their
+ *  look-back could carry the runs' totals, so that small inputs and
+ *  integer sums take every join. Only the path changes.
+ *  @return SK_OK, or SK_E_INVALID_ARG for a NULL ctx or an unknown join. */
+SK_API sk_status sk__test_set_bykey_join(sk_context *ctx, sk__bykey_join join);
 
 /*! sk__test_set_host_slots() :
  *  The host-array forms of ctx copy arrays larger than `piece` bytes to and

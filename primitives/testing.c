@@ -70,9 +70,9 @@ sk_status sk__test_set_bykey_tiles_from(sk_context *ctx, size_t from)
     return SK_OK;
 }
 
-sk_status sk__test_set_bykey_join(sk_context *ctx, bool join)
+sk_status sk__test_set_bykey_join(sk_context *ctx, sk__bykey_join join)
 {
-    if (!ctx) return SK_E_INVALID_ARG;
+    if (!ctx || (unsigned)join > SK__BYKEY_JOIN_SCAN) return SK_E_INVALID_ARG;
     ctx->test_bykey_join = join;
     return SK_OK;
 }

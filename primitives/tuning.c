@@ -73,6 +73,11 @@ typedef enum tune_key {
                                 many elements (and below 2^32) by tiles
                                 (kernels/bykey_tile.cl); fewer, by one lifted pass (0:
                                 tiles always) */
+    TUNE_BYKEY_SCAN_JOIN_FROM, /* the tiles of this many elements and more look back on
+                                head counts and join their runs by the lifted scan
+                                over the tiles' records; fewer carry the runs' totals
+                                in their look-back where one word holds them, else
+                                one work-group joins */
     TUNE_WIDE_LB_BELOW,      /* GPU shape: scans whose look-back word has no epoch (the
                                 segment totals' value and head count) take it below this
                                 many elements, reduce-then-scan above */
@@ -468,6 +473,13 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
      * measured. */
     [TUNE_BYKEY_TILES_FROM] = {1L << 22, "bench/results/nvidia-h200-bykey-tiles/NOTE.md "
                                          "(crossing at about 2^22)"},
+    /* H200, uint32 keys in runs of 1-2048 (and uint32 values added), the
+     * look-back's carry / head counts and the lifted scan's join, ms:
+     * reduce by key 2^25 0.114 / 0.124, 2^26 0.212 / 0.214, 2^27 0.412 /
+     * 0.392, 2^28 0.806 / 0.748; the encoding 2^25 0.087 / 0.092, 2^26
+     * 0.163 / 0.151, 2^28 0.612 / 0.510. */
+    [TUNE_BYKEY_SCAN_JOIN_FROM] = {1L << 26, "bench/results/nvidia-h200-bykey-join/NOTE.md "
+                                             "(crossing at about 2^26)"},
     [TUNE_SEGSORT_ALONE_FROM] = {1L << 22, "bench/results/nvidia-h100-new-prims/NOTE.md "
                                            "(sort_keys); estimate, no recorded crossing"},
     /* One launch instead of two saves a launch and the gap before it (H200,
@@ -626,6 +638,8 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.segsort_alone_from = tune_size(&q, TUNE_SEGSORT_ALONE_FROM);
     t.segsort_groups_from = tune_env(&q, "SCANKIT_SEGSORT_GROUPS_FROM", TUNE_SEGSORT_GROUPS_FROM);
     t.bykey_tiles_from = tune_env(&q, "SCANKIT_BYKEY_TILES_FROM", TUNE_BYKEY_TILES_FROM);
+    t.bykey_scan_join_from =
+        tune_env(&q, "SCANKIT_BYKEY_SCAN_JOIN_FROM", TUNE_BYKEY_SCAN_JOIN_FROM);
     t.reduce_last_min_tiles = tune_size(&q, TUNE_REDUCE_LAST_MIN_TILES);
     t.reduce_last_max_tiles =
         tune_env(&q, "SCANKIT_REDUCE_LAST_MAX_TILES", TUNE_REDUCE_LAST_MAX_TILES);

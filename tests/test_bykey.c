@@ -25,7 +25,8 @@
  * GPU shape's encoding and reduction take its paths in turns, size by
  * size (sk__test_set_bykey_tiles_from, sk__test_set_bykey_join): the
  * lifted pass, and the tiles, whose look-back carries the runs' totals
- * (integer values) or whose join completes the runs crossing them.
+ * (integer values) or whose join, by one work-group or by the lifted
+ * scan, completes the runs crossing them.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -323,6 +324,16 @@ static void check_size(sk_type kt, value_kind vk, size_t n, key_dist d, size_t k
 
 enum { SC_SMALL, SC_DEFAULT, SC_COUNT };
 
+/* The join the i-th size's tiles take (every other size is by tiles):
+ * as tuned (at test sizes the look-back's carry where it can), by one
+ * work-group, by the lifted scan. */
+static sk__bykey_join join_in_turn(size_t i)
+{
+    static const sk__bykey_join joins[] = {SK__BYKEY_JOIN_TUNED, SK__BYKEY_JOIN_GROUP,
+                                           SK__BYKEY_JOIN_SCAN};
+    return joins[i / 2 % 3];
+}
+
 ParameterizedTestParameters(bykey, every_operation_matches_the_reference_for_every_key_type)
 {
     skt_params ps = {0};
@@ -350,7 +361,7 @@ ParameterizedTest(const skt_param *p, bykey,
         /* the GPU shape's encoding and reduction lifted and by tiles in turns,
          * the tiles' runs carried by their look-back or joined after */
         SKT_OK(sk__test_set_bykey_tiles_from(skt_ctx, i % 2 ? 1 : SIZE_MAX));
-        SKT_OK(sk__test_set_bykey_join(skt_ctx, i % 4 == 3));
+        SKT_OK(sk__test_set_bykey_join(skt_ctx, join_in_turn(i)));
         check_size((sk_type)p->type, vk, sizes[i], (key_dist)((i + p->type) % D_COUNT), i,
                    p->size_class == SC_SMALL);
     }
@@ -398,7 +409,7 @@ ParameterizedTest(const skt_param *p, bykey,
     skt_tiles_small();
     for (size_t s = 0; s < COUNT_OF(sizes); s++) {
         SKT_OK(sk__test_set_bykey_tiles_from(skt_ctx, s % 2 ? 1 : SIZE_MAX));
-        SKT_OK(sk__test_set_bykey_join(skt_ctx, s % 4 == 3));
+        SKT_OK(sk__test_set_bykey_join(skt_ctx, join_in_turn(s)));
         for (int e = 0; e < E_COUNT; e++) {
             size_t n = sizes[s];
             uint32_t *keys = skt_malloc(n * 4 + 4), *values = skt_malloc(n * 4 + 4);

@@ -234,14 +234,16 @@ static void reduce_by_key_checked(size_t n, int excl)
 
 /* By tiles (kernels/bykey_tile.cl): the tiles' totals withheld, so that
  * work-groups reduce their predecessors themselves: the runs' lifted
- * totals where the look-back carries them, else (join, asked for by
- * sk__test_set_bykey_join) the head counts (the join takes no look-back). */
+ * totals where the look-back carries them (join as tuned, at these
+ * sizes), else (a join asked for by sk__test_set_bykey_join) the head
+ * counts; one work-group's join takes no look-back, the lifted scan's
+ * join its own where the scan takes one. */
 static void count_tile_launches(const sk_launch_record *rec, void *user)
 {
     if (strcmp(rec->kernel, "sk_bykey_tiles") == 0) ++*(unsigned long *)user;
 }
 
-static void reductions_by_key_by_tiles_with_withheld_tiles(bool join)
+static void reductions_by_key_by_tiles_with_withheld_tiles(sk__bykey_join join)
 {
     fallback_begin(0);
     skt_tiles_small();
@@ -332,12 +334,12 @@ Test(fallback, sort_should_match_reference_when_tiles_withhold_their_digit_count
 
 Test(fallback, reduce_by_key_by_tiles_should_match_reference_when_tiles_withhold_totals)
 {
-    reductions_by_key_by_tiles_with_withheld_tiles(false);
+    reductions_by_key_by_tiles_with_withheld_tiles(SK__BYKEY_JOIN_TUNED);
 }
 
 Test(fallback, reduce_by_key_by_joined_tiles_should_match_reference_when_withheld)
 {
-    reductions_by_key_by_tiles_with_withheld_tiles(true);
+    reductions_by_key_by_tiles_with_withheld_tiles(SK__BYKEY_JOIN_GROUP);
 }
 
 Test(fallback, reduce_by_key_lifted_should_match_reference_when_tiles_withhold_totals)
@@ -374,12 +376,13 @@ Test(one_thread, sort_should_finish_and_match_reference_when_tiles_withhold_thei
 
 Test(one_thread, reduce_by_key_by_tiles_should_finish_and_match_reference_withheld)
 {
-    reductions_by_key_by_tiles_with_withheld_tiles(false);
+    reductions_by_key_by_tiles_with_withheld_tiles(SK__BYKEY_JOIN_TUNED);
 }
 
+/* The other join here: the lifted scan's. */
 Test(one_thread, reduce_by_key_by_joined_tiles_should_finish_and_match_reference)
 {
-    reductions_by_key_by_tiles_with_withheld_tiles(true);
+    reductions_by_key_by_tiles_with_withheld_tiles(SK__BYKEY_JOIN_SCAN);
 }
 
 Test(one_thread, reduce_by_key_lifted_should_finish_and_match_reference_withheld)

@@ -1751,11 +1751,14 @@ SK_API sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  *  - Run-length encoding and reduce by key read keys and values once. On
  *    the GPU shape from 2^22 to 2^32 elements, tiles found by decoupled
  *    look-back store every run they hold (kernels/bykey_tile.cl; the runs
- *    crossing tiles completed by the look-back itself for reductions whose
- *    result does not depend on the combining order with values of at most
- *    4 bytes below 2^30 elements, else by one work-group after the tiles,
- *    in a fixed order); SCANKIT_BYKEY_TILES_FROM moves the 2^22, and
- *    SK_PARAM_SCAN_PATH set to reduce-then-scan leaves them out. Otherwise
+ *    crossing tiles completed, below 2^26 elements, by the look-back
+ *    itself for reductions whose result does not depend on the combining
+ *    order with values of at most 4 bytes, else by one work-group after
+ *    the tiles, in a fixed order; from 2^26, by the lifted scan over one
+ *    record per tile, in a fixed order for such floats too);
+ *    SCANKIT_BYKEY_TILES_FROM moves the 2^22, SCANKIT_BYKEY_SCAN_JOIN_FROM
+ *    the 2^26, and SK_PARAM_SCAN_PATH set to reduce-then-scan leaves the
+ *    tiles out. Otherwise
  *    they are one scan of the segment totals (sk_segreduce's lifted
  *    monoid) whose loads compare each key with the one before it and
  *    whose stores write each run's key and total at its end (on the CPU

@@ -1,7 +1,8 @@
 /*
  * og_bykey.c - runs the by-key primitives' kernels at small sizes, for
  * Oclgrind: run-length encoding and reduce by key (GPU shape: the tiles
- * of kernels/bykey_tile.cl and the join's scan over their records; and
+ * of kernels/bykey_tile.cl and the join's scan over their records, by one
+ * work-group or by the library's lifted scan (bykey_tile_join_io.cl); and
  * kernels/bykey_lift_io.cl in scan.cl, by reduce-then-scan and by the
  * single pass with two look-back counters per tile,
  * segscan_totals_codec.cl, at wg=8 x 4 over ten tiles: one work-group
@@ -56,7 +57,8 @@
  * lifted pass (sk__test_set_bykey_tiles_from) rather than the tiles. */
 typedef struct bykey_config {
     og_config c;
-    bool lifted, join; /* join: the tiles join their runs (sk__test_set_bykey_join) */
+    bool lifted;
+    sk__bykey_join join; /* how the tiles join their runs (sk__test_set_bykey_join) */
 } bykey_config;
 
 static const bykey_config configs[] = {
@@ -69,18 +71,25 @@ static const bykey_config configs[] = {
       .sizes = {MAX_N, 45}, .path = SK_SCAN_PATH_LOOKBACK},
      .lifted = true},
     /* The tiles (below 2^32 elements): the pass's look-back on the runs'
-     * totals (integer values), or on head counts and then the join's scan
-     * over the tiles' records (at wg=4 x 2, in several rounds of 16). */
+     * totals (integer values), or on head counts and then the join: one
+     * work-group's scan over the tiles' records (at wg=4 x 2, in several
+     * rounds of 16), or the library's lifted scan over them. */
     {{"gpu wg=8 items=4, tiles", SK_SHAPE_GPU, .wg = 8, .items = 4, .sizes = {MAX_N, 45, 1}},
      .lifted = false},
     {{"gpu wg=4 items=2, tiles", SK_SHAPE_GPU, .wg = 4, .items = 2, .sizes = {MAX_N, 17}},
      .lifted = false},
     {{"gpu wg=8 items=4, tiles joined", SK_SHAPE_GPU, .wg = 8, .items = 4,
       .sizes = {MAX_N, 45, 1}},
-     .join = true},
+     .join = SK__BYKEY_JOIN_GROUP},
     {{"gpu wg=4 items=2, tiles joined", SK_SHAPE_GPU, .wg = 4, .items = 2,
       .sizes = {MAX_N, 17}},
-     .join = true},
+     .join = SK__BYKEY_JOIN_GROUP},
+    {{"gpu wg=8 items=4, tiles joined by the scan", SK_SHAPE_GPU, .wg = 8, .items = 4,
+      .sizes = {MAX_N, 45, 1}},
+     .join = SK__BYKEY_JOIN_SCAN},
+    {{"gpu wg=4 items=2, tiles joined by the scan", SK_SHAPE_GPU, .wg = 4, .items = 2,
+      .sizes = {MAX_N, 17}},
+     .join = SK__BYKEY_JOIN_SCAN},
     {{"cpu chunks=3 serial_below=1", SK_SHAPE_CPU, .chunks = 3, .serial_below = 1,
       .sizes = {60, 2, 1}},
      .lifted = false},
@@ -93,7 +102,7 @@ static const bykey_config configs[] = {
      .lifted = false},
     {{"gpu wg=8 items=4, tiles joined, tiles withheld", SK_SHAPE_GPU, .wg = 8, .items = 4,
       .sizes = {MAX_N}, .hooks = SK__TEST_LB_WITHHOLD},
-     .join = true},
+     .join = SK__BYKEY_JOIN_GROUP},
     /* ... or, in the lifted pass, reduce them (both look-back words) ... */
     {{"gpu wg=8 items=4, lifted, tiles withheld", SK_SHAPE_GPU, .wg = 8, .items = 4,
       .sizes = {MAX_N}, .path = SK_SCAN_PATH_LOOKBACK, .hooks = SK__TEST_LB_WITHHOLD},
