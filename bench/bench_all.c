@@ -193,6 +193,10 @@ static const sk_comparator less_u32 = {"uint", sizeof(uint32_t), BB_LESS, NULL};
     case BB_PARTITION:                                                                   \
         st = sk_partition##SFX(ctx, SK_UINT32, BB_PREDICATE, KEYS, OUT, &s->count, c->n); \
         break;                                                                           \
+    case BB_PARTITION_REVERSED:                                                          \
+        st = sk_partition_reversed##SFX(ctx, SK_UINT32, BB_PREDICATE, KEYS, OUT, &s->count, \
+                                        c->n);                                           \
+        break;                                                                           \
     case BB_SORT_KEYS:                                                                   \
         st = sk_sort_keys##SFX(ctx, SK_UINT32, SK, c->n, SK_ASCENDING);                   \
         break;                                                                           \
@@ -300,6 +304,7 @@ static int sk_fetch(void *self, const bb_case *c, bb_result *r, char *why, size_
     case BB_SCAN_EXCLUSIVE:
     case BB_SEGSCAN:
     case BB_PARTITION:
+    case BB_PARTITION_REVERSED:
     case BB_MERGE_KEYS:
         return read_u32(b, b->d.out, b->got, n, why, cap);
     case BB_MERGE_PAIRS:

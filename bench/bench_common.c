@@ -21,7 +21,7 @@ static const char *const prim_names[BB_PRIM_COUNT] = {
     "sort_keys",      "sort_pairs",     "merge_keys", "merge_pairs", "segscan",
     "segreduce",      "poly_eval",      "lower_bound", "lower_bound_sorted",
     "reduce_by_key",  "rle",            "segsort_small", "segsort_large", "topk",
-    "sort_less",      "histogram",      "sort_keys64",   "sort_pairs64"};
+    "sort_less",      "histogram",      "sort_keys64",   "sort_pairs64",  "partition_reversed"};
 
 const char *bb_prim_name(bb_prim p)
 {
@@ -83,6 +83,7 @@ size_t bb_prim_dists(bb_prim p, bb_dist *out)
         break;
     case BB_SELECT_IF:
     case BB_PARTITION:
+    case BB_PARTITION_REVERSED:
     case BB_HISTOGRAM:
         /* the predicate keeps odd values: entropy:K keeps 2^-K of them,
          * equal all or none, few-unique runs of one answer; the histogram:
@@ -138,7 +139,7 @@ typedef struct bb_cli_args {
                 "merge_pairs segscan segreduce poly_eval lower_bound\n"                 \
                 "lower_bound_sorted reduce_by_key rle segsort_small\n"                   \
                 "segsort_large topk sort_less histogram sort_keys64\n"                  \
-                "sort_pairs64 (default: all)"),                                          \
+                "sort_pairs64 partition_reversed (default: all)"),                       \
     BB_TEXT_ROW("dists", dists, "LIST",                                                   \
                 "only these distributions (uniform, entropy:2, entropy:3,\n"            \
                 "entropy:4, sorted, reversed, equal, few-unique)"),                     \
@@ -835,6 +836,15 @@ void bb_serial_run(const bb_case *c, bb_serial variant, uint32_t *out, uint32_t 
         *count = sel;
         break;
     }
+    case BB_PARTITION_REVERSED: {
+        size_t a = 0, b = n;
+        for (size_t i = 0; i < n; i++) {
+            if ((in[i] & 1u) != 0) out[a++] = in[i];
+            else out[--b] = in[i];
+        }
+        *count = a;
+        break;
+    }
     case BB_SORT_KEYS:
     case BB_SORT_LESS:
         memcpy(out, in, n * sizeof *out);
@@ -1145,12 +1155,15 @@ int bb_check(const bb_case *c, const bb_result *r, int flags, char *why, size_t 
         return 0;
     case BB_SELECT_IF:
     case BB_PARTITION:
+    case BB_PARTITION_REVERSED:
         if (r->count != c->ref_count) {
             snprintf(why, cap, "count %zu, want %zu", r->count, c->ref_count);
             return 1;
         }
         if (c->prim == BB_SELECT_IF) return mismatch(r->out, c->ref_out, n ? r->count : 0,
                                                      "out", why, cap);
+        if (c->prim == BB_PARTITION_REVERSED) return mismatch(r->out, c->ref_out, n, "out", why,
+                                                              cap);
         if (mismatch(r->out, c->ref_out, r->count, "out", why, cap)) return 1;
         if (flags & BB_CHECK_REJECTED_REVERSED) {
             for (size_t i = r->count, j = n; i < n; i++) {

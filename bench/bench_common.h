@@ -62,6 +62,7 @@ typedef enum bb_prim {
     BB_HISTOGRAM,
     BB_SORT_KEYS64,
     BB_SORT_PAIRS64,
+    BB_PARTITION_REVERSED, /* CUB's DevicePartition::If layout: the rejected reversed */
     BB_PRIM_COUNT
 } bb_prim;
 
@@ -69,7 +70,7 @@ typedef enum bb_prim {
  * less, as OpenCL C of `a` and `b`: the order the radix sort (sort_keys)
  * gives, for a comparison of the two on the same data. */
 #define BB_LESS "a < b"
-/* The predicate of select_if and partition, as OpenCL C of `x`. */
+/* The predicate of select_if and the partitions, as OpenCL C of `x`. */
 #define BB_PREDICATE "(x & 1u) != 0"
 /* The point at which poly_eval evaluates (coefficients are uniform in [-1, 1)). */
 #define BB_POLY_X 0.999

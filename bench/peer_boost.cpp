@@ -266,7 +266,7 @@ int bb_boost_supports(bb_prim p)
      * value only (no vectorised search); no histogram */
     return p != BB_SEGSCAN && p != BB_MERGE_PAIRS && p != BB_POLY && p != BB_LOWER_BOUND &&
            p != BB_LOWER_BOUND_SORTED && p != BB_RLE && !bb_is_segsort(p) && p != BB_TOPK &&
-           p != BB_HISTOGRAM && (unsigned)p < BB_PRIM_COUNT;
+           p != BB_HISTOGRAM && p != BB_PARTITION_REVERSED && (unsigned)p < BB_PRIM_COUNT;
 }
 
 int bb_boost_impl(bb_boost *b, const bb_devbufs *d, const bb_case *c, bb_impl *im, char *why,

@@ -215,6 +215,7 @@ cudaError_t call(cub_state *s, const bb_case *c, void *temp, size_t *bytes)
     case BB_SELECT_IF:
         return cub::DeviceSelect::If(temp, *bytes, s->keys, s->out, s->count, n, IsOdd());
     case BB_PARTITION:
+    case BB_PARTITION_REVERSED: // the same call: its own layout
         return cub::DevicePartition::If(temp, *bytes, s->keys, s->out, s->count, n, IsOdd());
     case BB_SORT_KEYS:
     case BB_TOPK: // CCCL 3.0 (CUDA 13.0) has no cub::DeviceTopK: a full sort
@@ -370,7 +371,7 @@ int fetch(void *self, const bb_case *c, bb_result *r, char *why, size_t cap)
     cub_state *s = static_cast<cub_state *>(self);
     size_t n = c->n, m = n;
     int count = 0;
-    if (c->prim == BB_SELECT_IF || c->prim == BB_PARTITION) {
+    if (c->prim == BB_SELECT_IF || c->prim == BB_PARTITION || c->prim == BB_PARTITION_REVERSED) {
         CK(cudaMemcpy(&count, s->count, sizeof count, cudaMemcpyDeviceToHost), "cudaMemcpy");
         s->host_count = count >= 0 && static_cast<size_t>(count) <= n ? count : (size_t)-1;
         if (c->prim == BB_SELECT_IF) m = s->host_count <= n ? s->host_count : 0;

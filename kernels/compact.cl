@@ -25,15 +25,16 @@
  * side with sk_scan_exclusive (which leaves the total in the extra slot),
  * then every chunk or tile re-evaluates the predicate and writes its kept
  * elements from its offset on; a partition writes its rejected elements
- * from total + (rejected before it) on. No flag array goes through global
- * memory.
+ * from total + (rejected before it) on (`partition` 1: sk_partition), or
+ * from n - 1 - (rejected before it) backwards (`partition` 2:
+ * sk_partition_reversed). No flag array goes through global memory.
  *
  * With SK_LOOKBACK (and lookback.cl in the configuration) the GPU shape
  * also selects in one pass, the count and the scan folded into the write
  * kernel by decoupled look-back, and partitions in two: the pass writes
  * the rejected elements from the end backwards (the total is not known
  * before the last tile), then sk_compact_reverse_tail puts them back in
- * order.
+ * order (a reversed partition stops after the pass).
  *
  * The GPU shape is built on block.cl (sk_wg_exclusive_sum, the keep counts'
  * scan) and tile.cl (SK_TILE, the tile's layout in local memory). It moves
@@ -238,9 +239,10 @@ void sk_tile_write(__local const sk_tile_mem *t, uint kept, ulong out, uint part
     }
 }
 
-/* Writes every tile's kept elements from offsets[tile] on; with partition,
- * its rejected ones from total + (rejected before the tile) on, total being
- * offsets[tiles]. */
+/* Writes every tile's kept elements from offsets[tile] on; with partition
+ * 1, its rejected ones from total + (rejected before the tile) on, total
+ * being offsets[tiles]; with partition 2, from n - 1 - (rejected before the
+ * tile) backwards. */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_compact_write_tiles(SK_PARAMS, __global const SK_C *offsets, __global SK_T *dst,
                             __global SK_V *vdst, ulong n, uint partition)
@@ -251,7 +253,10 @@ void sk_compact_write_tiles(SK_PARAMS, __global const SK_C *offsets, __global SK
     sk_tile_load(src, flags, vsrc, base, n, &t);
     uint kept = sk_tile_rearrange(&t, partition);
     ulong out = offsets[tile];
-    ulong rejected_base = (ulong)offsets[get_num_groups(0)] + (base - out) - kept;
+    /* rejected before the tile: base - out; its j-th element (j >= kept) is
+     * rejected element base - out + j - kept */
+    ulong rejected_base = partition == 2 ? n - 1 - (base - out) + kept
+                                         : (ulong)offsets[get_num_groups(0)] + (base - out) - kept;
     sk_tile_write(&t, kept, out, partition, rejected_base, min((ulong)SK_TILE, n - base), dst,
                   vdst);
 }
@@ -262,10 +267,10 @@ void sk_compact_write_tiles(SK_PARAMS, __global const SK_C *offsets, __global SK
  * predecessors' by decoupled look-back (lookback.cl, on uint counts),
  * counting a predecessor's kept elements itself where its count stays
  * unpublished (decoupled fallback; outputs are never inputs here). The
- * last tile writes the total kept to *total. With partition, each tile's
- * rejected elements go from the end backwards: the r-th rejected element
- * of the input to dst[n - 1 - r] (sk_compact_reverse_tail then reverses
- * dst[total, n)). */
+ * last tile writes the total kept to *total. With partition (1 or 2),
+ * each tile's rejected elements go from the end backwards: the r-th
+ * rejected element of the input to dst[n - 1 - r] (for partition 1,
+ * sk_compact_reverse_tail then reverses dst[total, n)). */
 __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
 void sk_compact_select_lookback(SK_PARAMS, __global sk_lb_word *state, uint epoch, ulong tiles,
                                 __global SK_T *dst, __global SK_V *vdst,
@@ -366,10 +371,12 @@ void sk_select_chunk(SK_PARAMS, __global SK_T *dst, __global SK_V *vdst, ulong i
     }
 }
 
-/* Partition: kept elements from o, rejected ones from r, one store each. */
+/* Partition: kept elements from o on, rejected ones from r on (partition
+ * 1) or from r backwards (partition 2), one store each. */
 void sk_partition_chunk(SK_PARAMS, __global SK_T *dst, __global SK_V *vdst, ulong i,
-                        ulong end, SK_C o, SK_C r)
+                        ulong end, SK_C o, SK_C r, uint partition)
 {
+    SK_C step = partition == 2 ? (SK_C)-1 : (SK_C)1; /* added modulo 2^bits */
     for (; i < end; i++) {
         SK_T x = src[i];
         SK_C f = SK_KEEP(x, i);
@@ -379,7 +386,7 @@ void sk_partition_chunk(SK_PARAMS, __global SK_T *dst, __global SK_V *vdst, ulon
         vdst[to] = vsrc[i];
 #endif
         o += f;
-        r += 1 - f;
+        r += (1 - f) * step;
     }
 }
 
@@ -392,8 +399,10 @@ __kernel void sk_compact_write_chunks(SK_PARAMS, __global const SK_C *offsets,
     ulong end = min(i + chunk, n);
     SK_C o = offsets[c];
     if (partition) {
-        SK_C r = offsets[get_global_size(0)] + (SK_C)(i - o);
-        sk_partition_chunk(src, flags, vsrc, dst, vdst, i, end, o, r);
+        /* rejected before the chunk: i - o */
+        SK_C r = partition == 2 ? (SK_C)(n - 1 - (i - o))
+                                : offsets[get_global_size(0)] + (SK_C)(i - o);
+        sk_partition_chunk(src, flags, vsrc, dst, vdst, i, end, o, r, partition);
     } else {
         sk_select_chunk(src, flags, vsrc, dst, vdst, i, o, offsets[c + 1]);
     }

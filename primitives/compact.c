@@ -137,12 +137,13 @@ static compact_plan plan_for(const sk_context *ctx, const compact_spec *s, size_
     p.gpu = p.t.shape == SK_SHAPE_GPU;
     p.count_size = n > UINT32_MAX ? sizeof(cl_ulong) : sizeof(cl_uint);
     /* Look-back on uint counts. A partition places its rejected elements
-     * backwards from the end, then reverses them (it needs no total first):
-     * fewer launches for more traffic, so only below the tuning table's
-     * size. The single pass is a scan and takes the scan's tiles. */
+     * backwards from the end, then (stable) reverses them (it needs no total
+     * first): for a stable one fewer launches for more traffic, so only below
+     * the tuning table's size. The single pass is a scan and takes the
+     * scan's tiles. */
     p.lookback = p.gpu && p.count_size == sizeof(cl_uint) &&
                  p.t.scan_path != SK_SCAN_PATH_REDUCE_THEN_SCAN &&
-                 (!s->partition || n < p.t.partition_one_pass_below);
+                 (s->partition != PART_STABLE || n < p.t.partition_one_pass_below);
     if (p.lookback) p.t = sk__tuning_for(ctx, SK_FAMILY_SCAN, elem);
     while (p.gpu && p.t.items > 1 &&
            gpu_local_bytes(s, p.t.wg_size, p.t.items) > ctx->local_mem_bytes)
@@ -290,7 +291,8 @@ static sk_status launch_write(compact_job *j)
 }
 
 /* One pass (plan.lookback): state words from the runtime, the total into
- * counts[0]; a partition's reversal of its rejected elements after it. */
+ * counts[0]; a stable partition's reversal of its rejected elements after
+ * it. */
 static sk_status launch_select_lookback(compact_job *j)
 {
     cl_mem state = NULL;
@@ -308,7 +310,7 @@ static sk_status launch_select_lookback(compact_job *j)
     sk__arg_ulong(&a, "n", j->n);
     sk__arg_uint(&a, "partition", j->spec->partition);
     st = args_launch(&a, j);
-    if (st != SK_OK || !j->spec->partition) return st;
+    if (st != SK_OK || j->spec->partition != PART_STABLE) return st;
     sk__args r;
     sk__args_init(&r, j->ctx, j->prog, K_REVERSE_TAIL);
     sk__arg_mem(&r, j->io.dst);
@@ -444,9 +446,9 @@ static sk_status run_pairs_devcount(sk_context *ctx, compact_spec s, const compa
     return run_pairs(ctx, s, io, value_size, n, NULL);
 }
 
-/* The predicate's pair forms: select (partition false) or partition, the
+/* The predicate's pair forms: select (PART_NONE) or a partition, the
  * count to *count or, for the _devcount forms, to count_mem. */
-static sk_status run_if_pairs(sk_context *ctx, bool partition, sk_type key_type,
+static sk_status run_if_pairs(sk_context *ctx, partition_kind partition, sk_type key_type,
                               size_t value_size, const char *predicate, const cl_mem kv[4],
                               cl_mem count_mem, size_t *count, size_t n)
 {
@@ -458,7 +460,8 @@ static sk_status run_if_pairs(sk_context *ctx, bool partition, sk_type key_type,
 sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
                        cl_mem dst, size_t *count, size_t n)
 {
-    return run_keys(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, NULL, n, count);
+    return run_keys(ctx, spec_if(type, predicate, 0, PART_NONE), src, NULL, dst, NULL, n,
+                    count);
 }
 
 /* The predicate's pair forms, select and partition alike: COUNT is the
@@ -473,10 +476,12 @@ sk_status sk_select_if(sk_context *ctx, sk_type type, const char *predicate, cl_
                             count_mem, count_ptr, n);                                      \
     }
 
-IF_PAIRS_FORM(sk_select_if_pairs, false, size_t *, NULL, count)
-IF_PAIRS_FORM(sk_partition_pairs, true, size_t *, NULL, count)
-IF_PAIRS_FORM(sk_select_if_pairs_devcount, false, cl_mem, count, NULL)
-IF_PAIRS_FORM(sk_partition_pairs_devcount, true, cl_mem, count, NULL)
+IF_PAIRS_FORM(sk_select_if_pairs, PART_NONE, size_t *, NULL, count)
+IF_PAIRS_FORM(sk_partition_pairs, PART_STABLE, size_t *, NULL, count)
+IF_PAIRS_FORM(sk_partition_reversed_pairs, PART_REVERSED, size_t *, NULL, count)
+IF_PAIRS_FORM(sk_select_if_pairs_devcount, PART_NONE, cl_mem, count, NULL)
+IF_PAIRS_FORM(sk_partition_pairs_devcount, PART_STABLE, cl_mem, count, NULL)
+IF_PAIRS_FORM(sk_partition_reversed_pairs_devcount, PART_REVERSED, cl_mem, count, NULL)
 
 sk_status sk_select_flagged(sk_context *ctx, sk_type type, size_t flag_size, cl_mem src,
                             cl_mem flags, cl_mem dst, size_t *count, size_t n)
@@ -496,7 +501,14 @@ sk_status sk_select_flagged_pairs(sk_context *ctx, sk_type key_type, size_t valu
 sk_status sk_partition(sk_context *ctx, sk_type type, const char *predicate, cl_mem src,
                        cl_mem dst, size_t *count_selected, size_t n)
 {
-    return run_keys(ctx, spec_if(type, predicate, 0, true), src, NULL, dst, NULL, n,
+    return run_keys(ctx, spec_if(type, predicate, 0, PART_STABLE), src, NULL, dst, NULL, n,
+                    count_selected);
+}
+
+sk_status sk_partition_reversed(sk_context *ctx, sk_type type, const char *predicate,
+                                cl_mem src, cl_mem dst, size_t *count_selected, size_t n)
+{
+    return run_keys(ctx, spec_if(type, predicate, 0, PART_REVERSED), src, NULL, dst, NULL, n,
                     count_selected);
 }
 
@@ -519,7 +531,8 @@ sk_status sk_unique_pairs(sk_context *ctx, sk_type key_type, size_t value_size,
 sk_status sk_select_if_devcount(sk_context *ctx, sk_type type, const char *predicate,
                                 cl_mem src, cl_mem dst, cl_mem count, size_t n)
 {
-    return run_keys_devcount(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, count, n);
+    return run_keys_devcount(ctx, spec_if(type, predicate, 0, PART_NONE), src, NULL, dst, count,
+                             n);
 }
 
 sk_status sk_select_flagged_devcount(sk_context *ctx, sk_type type, size_t flag_size,
@@ -542,7 +555,15 @@ sk_status sk_select_flagged_pairs_devcount(sk_context *ctx, sk_type key_type,
 sk_status sk_partition_devcount(sk_context *ctx, sk_type type, const char *predicate,
                                 cl_mem src, cl_mem dst, cl_mem count_selected, size_t n)
 {
-    return run_keys_devcount(ctx, spec_if(type, predicate, 0, true), src, NULL, dst,
+    return run_keys_devcount(ctx, spec_if(type, predicate, 0, PART_STABLE), src, NULL, dst,
+                             count_selected, n);
+}
+
+sk_status sk_partition_reversed_devcount(sk_context *ctx, sk_type type,
+                                         const char *predicate, cl_mem src, cl_mem dst,
+                                         cl_mem count_selected, size_t n)
+{
+    return run_keys_devcount(ctx, spec_if(type, predicate, 0, PART_REVERSED), src, NULL, dst,
                              count_selected, n);
 }
 

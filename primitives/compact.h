@@ -13,13 +13,18 @@
 
 typedef enum keep_kind { KEEP_IF, KEEP_FLAGS, KEEP_UNIQUE } keep_kind;
 
+/* Whether the rejected elements are written too, after the kept ones: in
+ * input order (sk_partition) or in reverse input order
+ * (sk_partition_reversed). The values are the kernels' `partition`. */
+typedef enum partition_kind { PART_NONE = 0, PART_STABLE = 1, PART_REVERSED = 2 } partition_kind;
+
 typedef struct compact_spec {
     sk_type type;
     keep_kind keep;
     const char *predicate;      /* KEEP_IF: OpenCL C expression of x */
     size_t flag_size;           /* KEEP_FLAGS: 1 or 4 */
     size_t value_size;          /* 0: no values; else 4 or 8 */
-    bool partition;             /* write the rejected elements too */
+    partition_kind partition;   /* write the rejected elements too */
 } compact_spec;
 
 /* The buffers of one call; flags, vsrc and vdst are NULL when unused;
@@ -31,19 +36,19 @@ typedef struct compact_io {
 /* ---- entry points ---------------------------------------------------------------------- */
 
 static inline compact_spec spec_if(sk_type type, const char *predicate, size_t value_size,
-                                   bool partition)
+                                   partition_kind partition)
 {
     return (compact_spec){type, KEEP_IF, predicate, 0, value_size, partition};
 }
 
 static inline compact_spec spec_flagged(sk_type type, size_t flag_size)
 {
-    return (compact_spec){type, KEEP_FLAGS, NULL, flag_size, 0, false};
+    return (compact_spec){type, KEEP_FLAGS, NULL, flag_size, 0, PART_NONE};
 }
 
 static inline compact_spec spec_unique(sk_type type)
 {
-    return (compact_spec){type, KEEP_UNIQUE, NULL, 0, 0, false};
+    return (compact_spec){type, KEEP_UNIQUE, NULL, 0, 0, PART_NONE};
 }
 
 /* ---- compact.c ------------------------------------------------------------------------ */

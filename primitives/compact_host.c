@@ -100,7 +100,7 @@ static sk_status host_keys(sk_context *ctx, compact_spec s, const void *src, con
 sk_status sk_select_if_host(sk_context *ctx, sk_type type, const char *predicate,
                             const void *src, void *dst, size_t *count, size_t n)
 {
-    return host_keys(ctx, spec_if(type, predicate, 0, false), src, NULL, dst, n, count);
+    return host_keys(ctx, spec_if(type, predicate, 0, PART_NONE), src, NULL, dst, n, count);
 }
 
 sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type key_type, size_t value_size,
@@ -109,7 +109,8 @@ sk_status sk_select_if_pairs_host(sk_context *ctx, sk_type key_type, size_t valu
                                   size_t *count, size_t n)
 {
     host_io h = {keys_in, NULL, values_in, keys_out, values_out};
-    return host_pairs(ctx, spec_if(key_type, predicate, 0, false), &h, value_size, n, count);
+    return host_pairs(ctx, spec_if(key_type, predicate, 0, PART_NONE), &h, value_size, n,
+                      count);
 }
 
 sk_status sk_select_flagged_host(sk_context *ctx, sk_type type, size_t flag_size,
@@ -132,7 +133,15 @@ sk_status sk_select_flagged_pairs_host(sk_context *ctx, sk_type key_type, size_t
 sk_status sk_partition_host(sk_context *ctx, sk_type type, const char *predicate,
                             const void *src, void *dst, size_t *count_selected, size_t n)
 {
-    return host_keys(ctx, spec_if(type, predicate, 0, true), src, NULL, dst, n,
+    return host_keys(ctx, spec_if(type, predicate, 0, PART_STABLE), src, NULL, dst, n,
+                     count_selected);
+}
+
+sk_status sk_partition_reversed_host(sk_context *ctx, sk_type type, const char *predicate,
+                                     const void *src, void *dst, size_t *count_selected,
+                                     size_t n)
+{
+    return host_keys(ctx, spec_if(type, predicate, 0, PART_REVERSED), src, NULL, dst, n,
                      count_selected);
 }
 
@@ -142,7 +151,18 @@ sk_status sk_partition_pairs_host(sk_context *ctx, sk_type key_type, size_t valu
                                   size_t *count_selected, size_t n)
 {
     host_io h = {keys_in, NULL, values_in, keys_out, values_out};
-    return host_pairs(ctx, spec_if(key_type, predicate, 0, true), &h, value_size, n,
+    return host_pairs(ctx, spec_if(key_type, predicate, 0, PART_STABLE), &h, value_size, n,
+                      count_selected);
+}
+
+sk_status sk_partition_reversed_pairs_host(sk_context *ctx, sk_type key_type,
+                                           size_t value_size, const char *predicate,
+                                           const void *keys_in, const void *values_in,
+                                           void *keys_out, void *values_out,
+                                           size_t *count_selected, size_t n)
+{
+    host_io h = {keys_in, NULL, values_in, keys_out, values_out};
+    return host_pairs(ctx, spec_if(key_type, predicate, 0, PART_REVERSED), &h, value_size, n,
                       count_selected);
 }
 

@@ -614,7 +614,8 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.lb_spin = tune_env(&q, "SCANKIT_LB_SPIN", TUNE_LB_SPIN);
     t.topk_narrow_tiles = tune_env(&q, "SCANKIT_TOPK_NARROW_TILES", TUNE_TOPK_NARROW_TILES);
     t.topk_sort_below = tune_env(&q, "SCANKIT_TOPK_SORT_BELOW", TUNE_TOPK_SORT_BELOW);
-    t.partition_one_pass_below = tune_size(&q, TUNE_PARTITION_ONE_PASS_BELOW);
+    t.partition_one_pass_below =
+        tune_env(&q, "SCANKIT_PARTITION_ONE_PASS_BELOW", TUNE_PARTITION_ONE_PASS_BELOW);
     t.multiword_lb_below = tune_size(&q, TUNE_MULTIWORD_LB_BELOW);
     t.wide_lb_below = tune_size(&q, TUNE_WIDE_LB_BELOW);
     t.seg_groups_from = tune_env(&q, "SCANKIT_SEG_GROUPS_FROM", TUNE_SEG_GROUPS_FROM);

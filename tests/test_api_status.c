@@ -160,6 +160,10 @@ typedef struct form_args {
     X(partition, TYPED | PREDICATE, sk_partition(c, t, p, F.in, F.out, &F.count, n))         \
     X(partition_pairs, TYPED | PREDICATE,                                                    \
       sk_partition_pairs(c, t, 4, p, F.in, F.in, F.out, F.vout, &F.count, n))                \
+    X(partition_reversed, TYPED | PREDICATE,                                                 \
+      sk_partition_reversed(c, t, p, F.in, F.out, &F.count, n))                              \
+    X(partition_reversed_pairs, TYPED | PREDICATE,                                           \
+      sk_partition_reversed_pairs(c, t, 4, p, F.in, F.in, F.out, F.vout, &F.count, n))       \
     X(unique, TYPED, sk_unique(c, t, F.in, F.out, &F.count, n))                              \
     X(unique_pairs, TYPED, sk_unique_pairs(c, t, 4, F.in, F.in, F.out, F.vout, &F.count, n)) \
     X(select_if_devcount, TYPED | PREDICATE,                                                 \
@@ -174,6 +178,10 @@ typedef struct form_args {
       sk_partition_devcount(c, t, p, F.in, F.out, F.cnt, n))                                 \
     X(partition_pairs_devcount, TYPED | PREDICATE,                                           \
       sk_partition_pairs_devcount(c, t, 4, p, F.in, F.in, F.out, F.vout, F.cnt, n))          \
+    X(partition_reversed_devcount, TYPED | PREDICATE,                                        \
+      sk_partition_reversed_devcount(c, t, p, F.in, F.out, F.cnt, n))                        \
+    X(partition_reversed_pairs_devcount, TYPED | PREDICATE,                                  \
+      sk_partition_reversed_pairs_devcount(c, t, 4, p, F.in, F.in, F.out, F.vout, F.cnt, n)) \
     X(unique_devcount, TYPED, sk_unique_devcount(c, t, F.in, F.out, F.cnt, n))               \
     X(unique_pairs_devcount, TYPED,                                                          \
       sk_unique_pairs_devcount(c, t, 4, F.in, F.in, F.out, F.vout, F.cnt, n))                \
@@ -186,6 +194,10 @@ typedef struct form_args {
     X(partition_host, HOST | TYPED | PREDICATE, sk_partition_host(c, t, p, hi, ho, &F.count, n)) \
     X(partition_pairs_host, HOST | TYPED | PREDICATE,                                        \
       sk_partition_pairs_host(c, t, 4, p, hi, hi, ho, hv, &F.count, n))                      \
+    X(partition_reversed_host, HOST | TYPED | PREDICATE,                                     \
+      sk_partition_reversed_host(c, t, p, hi, ho, &F.count, n))                              \
+    X(partition_reversed_pairs_host, HOST | TYPED | PREDICATE,                               \
+      sk_partition_reversed_pairs_host(c, t, 4, p, hi, hi, ho, hv, &F.count, n))             \
     X(unique_host, HOST | TYPED, sk_unique_host(c, t, hi, ho, &F.count, n))                  \
     X(unique_pairs_host, HOST | TYPED, sk_unique_pairs_host(c, t, 4, hi, hi, ho, hv, &F.count, n)) \
     X(sort_keys, KEYS | TYPED, sk_sort_keys(c, t, F.out, n, A))                                     \

@@ -50,10 +50,11 @@ static size_t large_n(void) { return skt_light_cap(LARGE_N, ((size_t)1 << 17) + 
 
 /* ---- modes and keep patterns ------------------------------------------------------ */
 
-typedef enum mode { M_SELECT, M_PARTITION, M_FLAGGED, M_UNIQUE, M_PAIRS } mode;
+typedef enum mode { M_SELECT, M_PARTITION, M_FLAGGED, M_UNIQUE, M_PAIRS, M_REVERSED } mode;
 
-static const char *const MODE_NAMES[] = {"select_if", "partition", "select_flagged",
-                                         "unique", "select_if_pairs"};
+static const char *const MODE_NAMES[] = {"select_if",       "partition", "select_flagged",
+                                         "unique",          "select_if_pairs",
+                                         "partition_reversed"};
 
 typedef enum pattern { P_NONE, P_ALL, P_RANDOM, P_RUNS } pattern;
 
@@ -193,6 +194,15 @@ static void fill_flags(const unsigned char *intent, size_t n, size_t fs, unsigne
     }
 }
 
+/* The expected outputs of mode m for the elements (or values) in of elem
+ * bytes, by B.keep: returns the number kept. */
+static size_t reference(mode m, const void *in, size_t n, size_t elem, void *out)
+{
+    if (m == M_PARTITION) return skt_ref_partition(in, B.keep, n, elem, out);
+    if (m == M_REVERSED) return skt_ref_partition_reversed(in, B.keep, n, elem, out);
+    return skt_ref_select(in, B.keep, n, elem, out);
+}
+
 /* Inputs of c, and the expected outputs: returns the expected count and
  * sets *written to how many outputs the call writes. */
 static size_t prepare(const run_case *c, size_t *written)
@@ -214,11 +224,9 @@ static size_t prepare(const run_case *c, size_t *written)
     size_t vs = values_size(c);
     if (c->m == M_PAIRS) fill_random(B.vals, n * vs);
     else if (vs) skt_ref_indices(n, vs, B.vals);
-    if (vs && c->m == M_PARTITION) skt_ref_partition(B.vals, B.keep, n, vs, B.vref);
-    else if (vs) skt_ref_select(B.vals, B.keep, n, vs, B.vref);
-    size_t want = c->m == M_PARTITION ? skt_ref_partition(B.src, B.keep, n, es, B.ref)
-                                      : skt_ref_select(B.src, B.keep, n, es, B.ref);
-    *written = c->m == M_PARTITION ? n : want;
+    if (vs) reference(c->m, B.vals, n, vs, B.vref);
+    size_t want = reference(c->m, B.src, n, es, B.ref);
+    *written = c->m == M_PARTITION || c->m == M_REVERSED ? n : want;
     return want;
 }
 
@@ -233,6 +241,9 @@ static sk_status call_mem_pairs(const run_case *c, const char *pred, size_t *cou
         return sk_select_if_pairs(skt_ctx, c->t, vs, pred, B.s, B.vs, B.d, B.vd, count, n);
     case M_PARTITION:
         return sk_partition_pairs(skt_ctx, c->t, vs, pred, B.s, B.vs, B.d, B.vd, count, n);
+    case M_REVERSED:
+        return sk_partition_reversed_pairs(skt_ctx, c->t, vs, pred, B.s, B.vs, B.d, B.vd, count,
+                                           n);
     case M_FLAGGED:
         return sk_select_flagged_pairs(skt_ctx, c->t, vs, c->aux_size, B.s, B.vs, B.f, B.d, B.vd,
                                        count, n);
@@ -249,6 +260,7 @@ static sk_status call_mem(const run_case *c, size_t *count)
     switch (c->m) {
     case M_SELECT: return sk_select_if(skt_ctx, c->t, pred, B.s, B.d, count, c->n);
     case M_PARTITION: return sk_partition(skt_ctx, c->t, pred, B.s, B.d, count, c->n);
+    case M_REVERSED: return sk_partition_reversed(skt_ctx, c->t, pred, B.s, B.d, count, c->n);
     case M_FLAGGED:
         return sk_select_flagged(skt_ctx, c->t, c->aux_size, B.s, B.f, B.d, count, c->n);
     case M_UNIQUE: return sk_unique(skt_ctx, c->t, B.s, B.d, count, c->n);
@@ -398,6 +410,11 @@ static void keep_pairwise_gpu_classes(skt_params *ps, int rot)
 
 SWEEP_TEST(select_if_matches_reference_for_every_type_and_shape, M_SELECT, 0, NULL, 0, 0)
 SWEEP_TEST(partition_matches_reference_for_every_type_and_shape, M_PARTITION, 0, NULL, 0, 1)
+/* The reversed partition runs the stable one's programs (the kernels'
+ * `partition` argument): two types of each width suffice. */
+static const sk_type REVERSED_KEYS[] = {SK_INT32, SK_FLOAT32, SK_UINT64, SK_FLOAT64};
+SWEEP_TEST(partition_reversed_matches_reference_in_both_shapes, M_REVERSED, 0, REVERSED_KEYS,
+           COUNT_OF(REVERSED_KEYS), 0)
 SWEEP_TEST(select_flagged_with_uint8_flags_matches_reference_in_both_shapes, M_FLAGGED, 1,
            NULL, 0, 0)
 SWEEP_TEST(select_flagged_with_uint32_flags_matches_reference_in_both_shapes, M_FLAGGED, 4,
@@ -406,19 +423,22 @@ SWEEP_TEST(unique_matches_reference_for_every_type_and_shape, M_UNIQUE, 0, NULL,
 SWEEP_TEST(select_if_pairs_carries_8_byte_values_for_every_key_type, M_PAIRS, 8, NULL, 0, 1)
 
 /* GPU shape: partitions below the tuning table's size take the one pass
- * (look-back, the rejected elements reversed after), larger ones the three
- * steps; reduce-then-scan forced takes the three steps at test sizes. Keys
- * and pairs with index values, every small-tile size and pattern. */
+ * (look-back, the rejected elements reversed after, or left reversed),
+ * larger ones the three steps; reduce-then-scan forced takes the three
+ * steps at test sizes. Both partitions, keys and pairs with index values,
+ * every small-tile size and pattern. */
 Test(compact, gpu_partitions_in_three_steps_match_reference)
 {
+    static const mode modes[] = {M_PARTITION, M_REVERSED};
     skt_force_shape(SK_SHAPE_GPU);
     skt_force_scan_path(SK_SCAN_PATH_REDUCE_THEN_SCAN);
     skt_tiles_small();
-    for (size_t vs = 0; vs <= 8; vs += 8)
-        for (size_t i = 0; i < COUNT_OF(SMALL_SIZES); i++)
-            for (int pt = P_NONE; pt <= P_RUNS; pt++)
-                check_case(&(run_case){M_PARTITION, SK_INT32, 0, SMALL_SIZES[i], (pattern)pt, 8,
-                                       "small tiles, three steps", vs});
+    for (size_t m = 0; m < COUNT_OF(modes); m++)
+        for (size_t vs = 0; vs <= 8; vs += 8)
+            for (size_t i = 0; i < COUNT_OF(SMALL_SIZES); i++)
+                for (int pt = P_NONE; pt <= P_RUNS; pt++)
+                    check_case(&(run_case){modes[m], SK_INT32, 0, SMALL_SIZES[i], (pattern)pt,
+                                           8, "small tiles, three steps", vs});
 }
 
 static const sk_type PAIRS4_KEYS[] = {SK_UINT32, SK_FLOAT32, SK_INT64};
@@ -467,6 +487,8 @@ VALUES_TEST(partition_pairs_move_every_index_value_with_its_key_in_both_shapes, 
             SK_FLOAT32, SK_INT64)
 VALUES_TEST(unique_pairs_keep_the_index_of_the_first_of_each_run_in_both_shapes, M_UNIQUE, 3,
             SK_FLOAT32, SK_UINT64)
+VALUES_TEST(partition_reversed_pairs_move_every_index_value_with_its_key_in_both_shapes,
+            M_REVERSED, 1, SK_UINT32, SK_FLOAT64)
 
 /* ---- other predicates ------------------------------------------------------------------ */
 
@@ -542,6 +564,9 @@ static sk_status call_host_pairs(const run_case *c, const char *pred, const void
         return sk_select_if_pairs_host(skt_ctx, c->t, vs, pred, src, vsrc, dst, vdst, count, n);
     case M_PARTITION:
         return sk_partition_pairs_host(skt_ctx, c->t, vs, pred, src, vsrc, dst, vdst, count, n);
+    case M_REVERSED:
+        return sk_partition_reversed_pairs_host(skt_ctx, c->t, vs, pred, src, vsrc, dst, vdst,
+                                                count, n);
     case M_FLAGGED:
         return sk_select_flagged_pairs_host(skt_ctx, c->t, vs, c->aux_size, src, vsrc, B.flags,
                                             dst, vdst, count, n);
@@ -560,6 +585,8 @@ static sk_status call_host(const run_case *c, const void *src, const void *vsrc,
     switch (c->m) {
     case M_SELECT: return sk_select_if_host(skt_ctx, c->t, pred, src, dst, count, c->n);
     case M_PARTITION: return sk_partition_host(skt_ctx, c->t, pred, src, dst, count, c->n);
+    case M_REVERSED:
+        return sk_partition_reversed_host(skt_ctx, c->t, pred, src, dst, count, c->n);
     case M_FLAGGED:
         return sk_select_flagged_host(skt_ctx, c->t, c->aux_size, src, B.flags, dst, count, c->n);
     case M_UNIQUE: return sk_unique_host(skt_ctx, c->t, src, dst, count, c->n);
@@ -607,7 +634,7 @@ static const struct host_mode {
 } HOST_MODES[] = {{M_SELECT, 0, 0},    {M_PARTITION, 0, 0}, {M_FLAGGED, 1, 0}, {M_FLAGGED, 4, 0},
                   {M_UNIQUE, 0, 0},    {M_PAIRS, 4, 0},     {M_PAIRS, 8, 0},   {M_SELECT, 0, 4},
                   {M_PARTITION, 0, 8}, {M_FLAGGED, 1, 8},   {M_FLAGGED, 4, 4}, {M_UNIQUE, 0, 4},
-                  {M_PARTITION, 0, 4}, {M_UNIQUE, 0, 8}};
+                  {M_PARTITION, 0, 4}, {M_UNIQUE, 0, 8},   {M_REVERSED, 0, 0}, {M_REVERSED, 0, 8}};
 
 /* One case per host mode x shape, int32 keys. */
 ParameterizedTestParameters(compact_host,
@@ -634,7 +661,7 @@ ParameterizedTest(const skt_param *p, compact_host,
 
 Test(compact_host, host_forms_accept_dst_equal_to_src)
 {
-    static const mode modes[] = {M_SELECT, M_PARTITION, M_UNIQUE};
+    static const mode modes[] = {M_SELECT, M_PARTITION, M_UNIQUE, M_REVERSED};
     for (size_t k = 0; k < COUNT_OF(modes); k++) {
         check_host_case(&(run_case){modes[k], SK_FLOAT32, 0, 777, P_RUNS, 8, "default", 0}, 1);
         check_host_case(&(run_case){modes[k], SK_FLOAT32, 0, 777, P_RUNS, 8, "default", 8}, 1);

@@ -6,7 +6,8 @@
  * og_driver, and the same options). Each configuration forces a kernel
  * shape and a tiny tile or chunk count, so a few dozen elements span many
  * work-groups or chunks; for each size it runs select-if (uint32), select-if
- * with 8-byte values, partition (int32), select-flagged with uint8 and with
+ * with 8-byte values, partition and reversed partition (int32, with and
+ * without values), select-flagged with uint8 and with
  * uint32 flags (float32 elements) and unique (uint32 with runs), and checks
  * counts and outputs against tests/ref/ref_compact.c, with outputs poisoned
  * beforehand and checked untouched past what each call may write. Exit
@@ -59,21 +60,26 @@ static const og_config configs[] = {
 typedef enum og_mode {
     PAIRS,
     PARTITION_PAIRS,
+    REVERSED_PAIRS,
     FLAGGED_PAIRS,
     UNIQUE_PAIRS,
     SELECT,
     PARTITION,
+    REVERSED,
     FLAGGED8,
     FLAGGED32,
     UNIQUE
 } og_mode;
 
 static const char *const mode_names[] = {
-    "select_if_pairs uint32+u64", "partition_pairs int32+u64", "select_flagged_pairs u8+u64",
-    "unique_pairs uint32+u64",    "select_if uint32",          "partition int32",
-    "select_flagged u8 flags",    "select_flagged u32 flags",  "unique uint32"};
+    "select_if_pairs uint32+u64",    "partition_pairs int32+u64",
+    "partition_reversed_pairs int32+u64", "select_flagged_pairs u8+u64",
+    "unique_pairs uint32+u64",       "select_if uint32",
+    "partition int32",               "partition_reversed int32",
+    "select_flagged u8 flags",       "select_flagged u32 flags",
+    "unique uint32"};
 
-#define MODE_COUNT 9
+#define MODE_COUNT 11
 
 /* The keys-only mode a mode runs on its keys. */
 static og_mode key_mode(og_mode m)
@@ -81,6 +87,7 @@ static og_mode key_mode(og_mode m)
     switch (m) {
     case PAIRS: return SELECT;
     case PARTITION_PAIRS: return PARTITION;
+    case REVERSED_PAIRS: return REVERSED;
     case FLAGGED_PAIRS: return FLAGGED8;
     case UNIQUE_PAIRS: return UNIQUE;
     default: return m;
@@ -100,7 +107,7 @@ typedef struct og_state {
 static sk_type mode_type(og_mode m)
 {
     m = key_mode(m);
-    return m == PARTITION ? SK_INT32 : (m == FLAGGED8 || m == FLAGGED32) ? SK_FLOAT32 : SK_UINT32;
+    return m == PARTITION || m == REVERSED ? SK_INT32 : (m == FLAGGED8 || m == FLAGGED32) ? SK_FLOAT32 : SK_UINT32;
 }
 
 /* Inputs: random words (runs of repeats for unique); flags about half set. */
@@ -128,6 +135,10 @@ static size_t expect(og_state *g, og_mode m, size_t n)
         skt_ref_partition(g->vin, g->keep, n, 8, g->vwant);
         return skt_ref_partition(g->in, g->keep, n, 4, g->want);
     }
+    if (m == REVERSED) {
+        skt_ref_partition_reversed(g->vin, g->keep, n, 8, g->vwant);
+        return skt_ref_partition_reversed(g->in, g->keep, n, 4, g->want);
+    }
     skt_ref_select(g->vin, g->keep, n, 8, g->vwant);
     return skt_ref_select(g->in, g->keep, n, 4, g->want);
 }
@@ -141,6 +152,8 @@ static sk_status call(og_state *g, og_mode m, size_t n, size_t *count)
         return sk_select_if_pairs(g->ctx, SK_UINT32, 8, pred, g->src, g->vsrc, g->dst, g->vdst,
                                   count, n);
     case PARTITION: return sk_partition(g->ctx, SK_INT32, pred, g->src, g->dst, count, n);
+    case REVERSED:
+        return sk_partition_reversed(g->ctx, SK_INT32, pred, g->src, g->dst, count, n);
     case FLAGGED8:
     case FLAGGED32:
         return sk_select_flagged(g->ctx, SK_FLOAT32, m == FLAGGED8 ? 1 : 4, g->src, g->flags,
@@ -149,6 +162,9 @@ static sk_status call(og_state *g, og_mode m, size_t n, size_t *count)
     case PARTITION_PAIRS:
         return sk_partition_pairs(g->ctx, SK_INT32, 8, pred, g->src, g->vsrc, g->dst, g->vdst,
                                   count, n);
+    case REVERSED_PAIRS:
+        return sk_partition_reversed_pairs(g->ctx, SK_INT32, 8, pred, g->src, g->vsrc, g->dst,
+                                           g->vdst, count, n);
     case FLAGGED_PAIRS:
         return sk_select_flagged_pairs(g->ctx, SK_FLOAT32, 8, 1, g->src, g->vsrc, g->flags, g->dst,
                                        g->vdst, count, n);
@@ -183,7 +199,7 @@ static int check_one(og_state *g, const og_config *c, og_mode m, size_t n)
     size_t count = (size_t)-1;
     fill(g, m, n);
     size_t want = expect(g, m, n);
-    size_t written = key_mode(m) == PARTITION ? n : want;
+    size_t written = key_mode(m) == PARTITION || key_mode(m) == REVERSED ? n : want;
     size_t values_written = has_values(m) ? written : 0;
     const char *why = NULL;
     if (!run_device(g, m, n, &count)) why = "the call failed";

@@ -125,3 +125,18 @@ size_t skt_ref_partition(const void *src, const unsigned char *keep, size_t n, s
     }
     return k;
 }
+
+size_t skt_ref_partition_reversed(const void *src, const unsigned char *keep, size_t n,
+                                  size_t elem, void *dst)
+{
+    unsigned char *d = dst;
+    size_t k = skt_ref_partition(src, keep, n, elem, dst);
+    for (size_t i = k, j = n; i + 1 < j; i++, j--) { /* swap elements i and j - 1 */
+        for (size_t b = 0; b < elem; b++) {
+            unsigned char x = d[i * elem + b];
+            d[i * elem + b] = d[(j - 1) * elem + b];
+            d[(j - 1) * elem + b] = x;
+        }
+    }
+    return k;
+}

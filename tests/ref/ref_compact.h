@@ -5,6 +5,8 @@
  * an obviously-correct loop, then the outputs are built from the mask:
  *   select     the kept elements in input order;
  *   partition  the kept elements, then the rejected ones, both in order;
+ *   partition reversed  the kept elements in order, then the rejected ones
+ *              from the last to the first;
  *   unique     keep i when i == 0 or src[i] != src[i - 1] with the type's
  *              C `==` (for floats +0.0 == -0.0, and NaN equals nothing).
  * Elements are handled as opaque bytes except where a predicate looks at
@@ -54,6 +56,11 @@ size_t skt_ref_select(const void *src, const unsigned char *keep, size_t n, size
  * order. @return the number kept. */
 size_t skt_ref_partition(const void *src, const unsigned char *keep, size_t n, size_t elem,
                          void *dst);
+
+/* dst gets the kept elements in order, then the rejected ones from the
+ * last to the first (n in all). @return the number kept. */
+size_t skt_ref_partition_reversed(const void *src, const unsigned char *keep, size_t n,
+                                  size_t elem, void *dst);
 
 #ifdef __cplusplus
 }
