@@ -4,6 +4,7 @@
  *   compact data.bin --if 'x % 3 == 0'          to data.compact.bin
  *   compact data.npy --flags keep.npy -o kept.npy
  *   compact data.bin --partition 'x > 100u'     selected first, then the rest
+ *   compact data.bin --partition-reversed 'x > 100u'   the rest from the last
  *   compact sorted.bin --unique -o -
  *   compact keys.bin --if 'x < 10u' --values vals.bin --values-type uint64
  *   compact keys.bin --unique --values vals.bin --values-out firsts.bin
@@ -33,7 +34,8 @@ typedef struct compact_job {
     size_t dev_len, dev_count;              /* the call's elements, selected */
     unsigned char last[8];                  /* --unique: the element before */
     ak_array rejected, vrejected;           /* a partition in chunks: the */
-    size_t n_rejected;                      /* rejected, kept until the end */
+    size_t n_rejected;                      /* rejected, kept until the end
+                                               (reversed: at the arrays' end) */
 } compact_job;
 
 /* The elements, and with --values the values beside them. */
@@ -132,6 +134,9 @@ static sk_status run_primitive(ak_run *r, void *user)
     case MODE_PARTITION:
         return sk_partition_pairs(r->ctx, t, vs, a->expr, j->src, j->vsrc, j->dst, j->vdst,
                                   &j->dev_count, n);
+    case MODE_PARTITION_REVERSED:
+        return sk_partition_reversed_pairs(r->ctx, t, vs, a->expr, j->src, j->vsrc, j->dst,
+                                           j->vdst, &j->dev_count, n);
     case MODE_UNIQUE:
         return sk_unique_pairs(r->ctx, t, vs, j->src, j->vsrc, j->dst, j->vdst, &j->dev_count, n);
     case MODE_RLE:
@@ -204,8 +209,16 @@ static int host_array(ak_run *r, const ak_array *like, size_t n, ak_array *out, 
     return ak_run_keep(r, out, e);
 }
 
+/* Whether the partition puts its rejected elements in reverse order. */
+static int reversed(const ak_run *r)
+{
+    return ((const compact_args *)r->args)->mode == MODE_PARTITION_REVERSED;
+}
+
 /* A partition's chunk: the selected go after those selected before, the
- * rejected after those rejected before, kept apart until the end. */
+ * rejected after those rejected before (reversed: the chunk's, already
+ * reversed, before those rejected before, from the arrays' end), kept
+ * apart until the end. */
 static int download_partition(chunks *c, size_t count, ak_err *e)
 {
     ak_run *r = c->run;
@@ -216,8 +229,9 @@ static int download_partition(chunks *c, size_t count, ak_err *e)
                                host_array(r, &j->values, j->data.n, &j->vrejected, e) != 0)))
         return -1;
     size_t out = count - j->dev_count;
+    size_t at = reversed(r) ? j->data.n - j->n_rejected - out : j->n_rejected;
     if (download_part(r, 0, &j->data, &j->values, j->count, j->dev_count, e) != 0 ||
-        download_part(r, j->dev_count, &j->rejected, &j->vrejected, j->n_rejected, out, e) != 0)
+        download_part(r, j->dev_count, &j->rejected, &j->vrejected, at, out, e) != 0)
         return -1;
     j->n_rejected += out;
     return 0;
@@ -256,7 +270,7 @@ static int compact_chunk(chunks *c, size_t first, size_t count, ak_err *e)
     if (upload_chunk(c, first, count, lead, e) != 0 || ak_run_call(r, run_primitive, j, e) != 0)
         return -1;
     if (mode == MODE_RLE) return download_runs(r, e);
-    int rc = mode == MODE_PARTITION
+    int rc = mode == MODE_PARTITION || mode == MODE_PARTITION_REVERSED
                  ? download_partition(c, count, e)
                  : download_part(r, lead, &j->data, &j->values, j->count, j->dev_count - lead, e);
     j->count += j->dev_count - lead;
@@ -274,16 +288,19 @@ static int compact_fail(chunks *c, sk_status st, ak_err *e)
 static const chunk_ops COMPACT_CHUNKS = {compact_buffers, compact_measure, compact_chunk,
                                          compact_fail};
 
-/* A partition in chunks: the rejected after all the selected. */
+/* A partition in chunks: the rejected after all the selected (reversed:
+ * they fill the end of their arrays). */
 static void join_rejected(ak_run *r)
 {
     compact_job *j = r->job;
     size_t es = ak_dtype_size(j->data.type), vs = value_size(r);
+    size_t from = reversed(r) ? j->data.n - j->n_rejected : 0;
     if (!j->rejected.data) return;
-    memcpy((unsigned char *)j->data.data + j->count * es, j->rejected.data, j->n_rejected * es);
+    memcpy((unsigned char *)j->data.data + j->count * es,
+           (unsigned char *)j->rejected.data + from * es, j->n_rejected * es);
     if (vs)
-        memcpy((unsigned char *)j->values.data + j->count * vs, j->vrejected.data,
-               j->n_rejected * vs);
+        memcpy((unsigned char *)j->values.data + j->count * vs,
+               (unsigned char *)j->vrejected.data + from * vs, j->n_rejected * vs);
 }
 
 static int compute(ak_run *r, ak_err *e)
@@ -297,7 +314,8 @@ static int compute(ak_run *r, ak_err *e)
         return -1;
     join_rejected(r);
     /* a partition writes every element, the other modes the kept ones */
-    size_t m = a->mode == MODE_PARTITION ? j->data.n : j->count;
+    size_t m = a->mode == MODE_PARTITION || a->mode == MODE_PARTITION_REVERSED ? j->data.n
+                                                                               : j->count;
     for (size_t i = 0; i < r->n_outputs; i++)
         ak_run_set_count(r, i, m);
     return 0;

@@ -17,6 +17,9 @@ static void pick_mode(compact_args *a)
     } else if (a->partition_expr) {
         a->mode = MODE_PARTITION;
         a->expr = a->partition_expr;
+    } else if (a->reversed_expr) {
+        a->mode = MODE_PARTITION_REVERSED;
+        a->expr = a->reversed_expr;
     } else if (a->rle) {
         a->mode = MODE_RLE;
     } else {
@@ -73,6 +76,9 @@ static const ak_opt OPTIONS[] = {
     {"partition", 0, AK_OPT_TEXT, offsetof(compact_args, partition_expr), "EXPR",
      "write every element: those for which EXPR holds first,\n"
      "then the others, both in input order", NULL, MODES},
+    {"partition-reversed", 0, AK_OPT_TEXT, offsetof(compact_args, reversed_expr), "EXPR",
+     "as --partition, but the others in reverse input order\n"
+     "(the last one first): one pass on a GPU", NULL, MODES},
     {"unique", 0, AK_OPT_FLAG, offsetof(compact_args, unique), NULL,
      "drop each element equal to its predecessor (floats\n"
      "compare with ==: -0.0 equals 0.0, NaN equals nothing)", NULL, MODES},
@@ -123,8 +129,8 @@ static const ak_opt OPTIONS[] = {
 
 AK_DEFINE_CLI(compact, COMPACT_TOOL,
               "compact INPUT [-o OUTPUT] [--type " AK_SK_TYPE_NAMES "]\n"
-              "               (--if EXPR | --flags FILE | --partition EXPR | --unique |\n"
-              "                --rle [--counts-out FILE])\n"
+              "               (--if EXPR | --flags FILE | --partition EXPR |\n"
+              "                --partition-reversed EXPR | --unique | --rle [--counts-out FILE])\n"
               "               [--values FILE --values-type T [--values-out FILE]]\n"
               "               [--in-place] [--format raw|npy] [--memory SIZE] [--device SPEC]\n"
               "               [--list-devices] [--time] [--progress] [--help] [--version]",

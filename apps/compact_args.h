@@ -15,6 +15,7 @@ typedef enum cmode {
     MODE_IF,
     MODE_FLAGS,
     MODE_PARTITION,
+    MODE_PARTITION_REVERSED,
     MODE_UNIQUE,
     MODE_RLE
 } cmode;
@@ -22,12 +23,13 @@ typedef enum cmode {
 typedef struct compact_args {
     const char *input, *output, *device;
     const char *if_expr, *partition_expr; /* --if, --partition */
+    const char *reversed_expr;            /* --partition-reversed */
     const char *flags;                    /* --flags FILE */
     int unique;                           /* --unique */
     int rle;                              /* --rle */
     const char *counts_out;               /* --counts-out FILE */
-    cmode mode;       /* the one of the five given, once checked */
-    const char *expr; /* the expression of --if or --partition   */
+    cmode mode;       /* the one of the six given, once checked */
+    const char *expr; /* the expression of --if or a partition   */
     const char *values, *values_out;
     ak_dtype type, values_type;
     ak_format format;

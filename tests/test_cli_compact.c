@@ -176,6 +176,31 @@ Test(compact_cli, uint32_flags_and_values_are_carried)
     free(vwant);
 }
 
+/* Values are the original indices: where each lands shows the order
+ * (here the rejected from the last to the first). */
+Test(compact_cli, values_follow_the_keys_through_a_reversed_partition)
+{
+    unsigned char *data = make_data(SK_INT64, N), *want = skt_malloc(N * 8);
+    unsigned char *vals = skt_malloc(N * 4), *vwant = skt_malloc(N * 4), keep[N];
+    skt_ref_indices(N, 4, vals);
+    skt_cli_write_file("k.bin", data, N * 8);
+    skt_cli_write_file("idx.bin", vals, N * 4);
+    skt_ref_pred_mask(SK_INT64, SKT_PRED_HALF, data, N, keep);
+    size_t k = skt_ref_partition_reversed(data, keep, N, 8, want);
+    skt_ref_partition_reversed(vals, keep, N, 4, vwant);
+    run_result r = COMPACT("k.bin", "-t", "int64", "--partition-reversed",
+                           skt_ref_pred_text(SK_INT64, SKT_PRED_HALF), "--values", "idx.bin",
+                           "-o", "p.bin", "--values-out", "pidx.bin");
+    expect_selected(&r, k, N);
+    skt_cli_expect_file("p.bin", 0, want, N * 8);
+    skt_cli_expect_file("pidx.bin", 0, vwant, N * 4);
+    skt_cli_free(&r);
+    free(data);
+    free(want);
+    free(vals);
+    free(vwant);
+}
+
 /* Values are the original indices: where each lands shows the order. */
 Test(compact_cli, values_follow_the_keys_through_a_partition)
 {

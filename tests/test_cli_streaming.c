@@ -274,7 +274,7 @@ ParameterizedTest(float_case *c, streaming_cli, scan_of_floats_should_pass_check
 
 typedef struct compact_case {
     char type[8];
-    char mode[12];   /* --if, --partition, --flags, --unique */
+    char mode[24];   /* --if, --partition, --partition-reversed, --flags, --unique */
     char expr[24];
     char values[8];  /* --values-type, "" for none */
 } compact_case;
@@ -282,6 +282,8 @@ typedef struct compact_case {
 static const compact_case COMPACT_CASES[] = {
     {"uint32", "--if", "x % 3 == 0", "uint64"},   {"int64", "--if", "x < 0", ""},
     {"float32", "--partition", "x > 0.7f", "uint32"}, {"uint64", "--partition", "x % 2 == 0", ""},
+    {"int32", "--partition-reversed", "x % 3 == 0", "uint64"},
+    {"float64", "--partition-reversed", "x < 0.0", ""},
     {"int32", "--flags", "", "uint32"},           {"float64", "--flags", "", ""},
     {"uint32", "--unique", "", "uint64"},         {"int64", "--unique", "", ""},
 };
