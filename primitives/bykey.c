@@ -507,9 +507,11 @@ static sk_status tiles_body(sk_context *ctx, const bykey_call *c, size_t *runs)
     j.join = tiles_join_for(ctx, c, &j.t);
     if (j.t.items > 32) j.t.items = 32; /* one head bit per item in a uint */
     SK_TRY(tiles_program(ctx, &j, &prog));
-    SK_TRY(sk__scratch_get(ctx, &bykey_tile_aggs, j.tiles * sk__segtotals_element_size(c->m),
-                           &j.aggs));
-    SK_TRY(sk__scratch_get(ctx, &bykey_tile_pres, j.tiles * c->m->size, &j.pres));
+    if (j.join != TJ_CARRY) { /* the carrying pass leaves no record (NULL arguments) */
+        SK_TRY(sk__scratch_get(ctx, &bykey_tile_aggs,
+                               j.tiles * sk__segtotals_element_size(c->m), &j.aggs));
+        SK_TRY(sk__scratch_get(ctx, &bykey_tile_pres, j.tiles * c->m->size, &j.pres));
+    }
     SK_TRY(sk__scratch_get(ctx, &bykey_count, sizeof count, &j.count));
     SK_TRY(tiles_pass(ctx, &j, prog));
     if (j.join == TJ_GROUP) SK_TRY(join_by_group(ctx, &j, prog));
