@@ -203,12 +203,12 @@ __kernel void sk_seg_chunk_scan(__global const SK_VAL_T *src, __global const SK_
         sk_seg_scan_run(src, flags, dst, begin, end, acc, 0);
 }
 
-/* totals[s] = the combination of segment s. Every element stores its
- * segment's running combination, so the last store of a segment is its
- * total (no branch on where segments end). A chunk stores nothing for a
- * segment that continues into the next chunk (its elements from the last
- * head on): that chunk stores it. The last chunk stores the number of
- * segments at pc[pc_off + c + 1]. */
+/* totals[s] = the combination of segment s, and its key, stored where the
+ * segment ends (before the next head, or at the end of the chunk's part):
+ * head flags steer the stores, values are only combined. A chunk
+ * stores nothing for a segment that continues into the next chunk (its
+ * elements from the last head on): that chunk stores it. The last chunk
+ * stores the number of segments at pc[pc_off + c + 1]. */
 __kernel void sk_seg_chunk_totals(__global const SK_VAL_T *src, __global const SK_FLAG_T *flags,
                                   __global SK_VAL_T *totals, __global const SK_VAL_T *pv,
                                   __global ulong *pc, ulong pc_off, ulong n, ulong chunk,
@@ -229,21 +229,26 @@ __kernel void sk_seg_chunk_totals(__global const SK_VAL_T *src, __global const S
         acc = pv[c];
         seg = pc[pc_off + c];
     }
+    bool any = i < stop; /* the part [i, stop) holds an element */
     if (i == 0 && stop > 0) {
         acc = SK_SRC(0);
         seg = 1;
-        totals[0] = acc;
-        SK_STORE_KEY(0, 0);
         i = 1;
     }
     for (; i < stop; i++) {
         SK_VAL_T x = SK_SRC(i);
-        int h = SK_FLAG(i);
-        SK_VAL_T joined = sk_op(acc, x);
-        acc = h ? x : joined;
-        seg += h;
+        if (SK_FLAG(i)) { /* the segment before ends at i - 1 */
+            totals[seg - 1] = acc;
+            SK_STORE_KEY(seg - 1, i - 1);
+            seg++;
+            acc = x;
+        } else {
+            acc = sk_op(acc, x);
+        }
+    }
+    if (any) {
         totals[seg - 1] = acc;
-        SK_STORE_KEY(seg - 1, i);
+        SK_STORE_KEY(seg - 1, stop - 1);
     }
     if (end == n) pc[pc_off + c + 1] = seg;
 }
