@@ -176,24 +176,33 @@ Test(compact_cli, uint32_flags_and_values_are_carried)
     free(vwant);
 }
 
-/* Values are the original indices: where each lands shows the order
- * (here the rejected from the last to the first). */
-Test(compact_cli, values_follow_the_keys_through_a_reversed_partition)
+/* A partition with index values: where each value lands shows the
+ * order. `reversed`: --partition-reversed (the rejected from the last to
+ * the first) on int64 keys with raw uint32 values, else --partition on
+ * float32 keys with .npy uint64 values. */
+static void check_partition_values(int reversed)
 {
-    unsigned char *data = make_data(SK_INT64, N), *want = skt_malloc(N * 8);
-    unsigned char *vals = skt_malloc(N * 4), *vwant = skt_malloc(N * 4), keep[N];
-    skt_ref_indices(N, 4, vals);
-    skt_cli_write_file("k.bin", data, N * 8);
-    skt_cli_write_file("idx.bin", vals, N * 4);
-    skt_ref_pred_mask(SK_INT64, SKT_PRED_HALF, data, N, keep);
-    size_t k = skt_ref_partition_reversed(data, keep, N, 8, want);
-    skt_ref_partition_reversed(vals, keep, N, 4, vwant);
-    run_result r = COMPACT("k.bin", "-t", "int64", "--partition-reversed",
-                           skt_ref_pred_text(SK_INT64, SKT_PRED_HALF), "--values", "idx.bin",
-                           "-o", "p.bin", "--values-out", "pidx.bin");
+    sk_type kt = reversed ? SK_INT64 : SK_FLOAT32;
+    size_t ks = reversed ? 8 : 4, vs = reversed ? 4 : 8;
+    size_t (*ref)(const void *, const unsigned char *, size_t, size_t, void *) =
+        reversed ? skt_ref_partition_reversed : skt_ref_partition;
+    const char *vin = reversed ? "idx.bin" : "idx.npy", *vout = reversed ? "pidx.bin" : "pidx.npy";
+    unsigned char *data = make_data(kt, N), *want = skt_malloc(N * ks);
+    unsigned char *vals = skt_malloc(N * vs), *vwant = skt_malloc(N * vs), keep[N];
+    skt_ref_indices(N, vs, vals);
+    skt_cli_write_file("k.bin", data, N * ks);
+    if (reversed) skt_cli_write_file(vin, vals, N * vs);
+    else skt_cli_write_npy(vin, "<u8", vals, N, vs);
+    skt_ref_pred_mask(kt, SKT_PRED_HALF, data, N, keep);
+    size_t k = ref(data, keep, N, ks, want);
+    ref(vals, keep, N, vs, vwant);
+    run_result r = COMPACT("k.bin", "-t", reversed ? "int64" : "float32",
+                           reversed ? "--partition-reversed" : "--partition",
+                           skt_ref_pred_text(kt, SKT_PRED_HALF), "--values", vin, "-o", "p.bin",
+                           "--values-out", vout);
     expect_selected(&r, k, N);
-    skt_cli_expect_file("p.bin", 0, want, N * 8);
-    skt_cli_expect_file("pidx.bin", 0, vwant, N * 4);
+    skt_cli_expect_file("p.bin", 0, want, N * ks);
+    skt_cli_expect_file(vout, !reversed, vwant, N * vs);
     skt_cli_free(&r);
     free(data);
     free(want);
@@ -201,27 +210,14 @@ Test(compact_cli, values_follow_the_keys_through_a_reversed_partition)
     free(vwant);
 }
 
-/* Values are the original indices: where each lands shows the order. */
 Test(compact_cli, values_follow_the_keys_through_a_partition)
 {
-    unsigned char *data = make_data(SK_FLOAT32, N), *want = skt_malloc(N * 4);
-    unsigned char *vals = skt_malloc(N * 8), *vwant = skt_malloc(N * 8), keep[N];
-    skt_ref_indices(N, 8, vals);
-    skt_cli_write_file("k.bin", data, N * 4);
-    skt_cli_write_npy("idx.npy", "<u8", vals, N, 8);
-    skt_ref_pred_mask(SK_FLOAT32, SKT_PRED_HALF, data, N, keep);
-    size_t k = skt_ref_partition(data, keep, N, 4, want);
-    skt_ref_partition(vals, keep, N, 8, vwant);
-    run_result r = COMPACT("k.bin", "-t", "float32", "--partition", "x < 0.5f", "--values",
-                           "idx.npy", "-o", "p.bin", "--values-out", "pidx.npy");
-    expect_selected(&r, k, N);
-    skt_cli_expect_file("p.bin", 0, want, N * 4);
-    skt_cli_expect_file("pidx.npy", 1, vwant, N * 8);
-    skt_cli_free(&r);
-    free(data);
-    free(want);
-    free(vals);
-    free(vwant);
+    check_partition_values(0);
+}
+
+Test(compact_cli, values_follow_the_keys_through_a_reversed_partition)
+{
+    check_partition_values(1);
 }
 
 Test(compact_cli, unique_keeps_the_value_of_the_first_of_each_run)

@@ -107,7 +107,8 @@ typedef struct og_state {
 static sk_type mode_type(og_mode m)
 {
     m = key_mode(m);
-    return m == PARTITION || m == REVERSED ? SK_INT32 : (m == FLAGGED8 || m == FLAGGED32) ? SK_FLOAT32 : SK_UINT32;
+    if (m == PARTITION || m == REVERSED) return SK_INT32;
+    return m == FLAGGED8 || m == FLAGGED32 ? SK_FLOAT32 : SK_UINT32;
 }
 
 /* Inputs: random words (runs of repeats for unique); flags about half set. */
