@@ -428,8 +428,9 @@ static sk_status tiles_pass(sk_context *ctx, tiles_job *j, const sk__program *pr
     const bykey_call *c = j->c;
     cl_mem state = NULL;
     cl_uint epoch = 0;
-    sk_status st = j->join == TJ_CARRY ? sk__lookback_state_zeroed(ctx, j->tiles, &state, &epoch)
-                            : sk__lookback_state(ctx, j->tiles, &state, &epoch);
+    bool carry = j->join == TJ_CARRY; /* its words start from zero */
+    sk_status st = carry ? sk__lookback_state_zeroed(ctx, j->tiles, &state, &epoch)
+                         : sk__lookback_state(ctx, j->tiles, &state, &epoch);
     if (st != SK_OK) return st;
     sk__args a;
     sk__args_init(&a, ctx, prog, 0);
