@@ -72,10 +72,14 @@ int ak_require_little_endian(const char *tool)
 
 int ak_finish_stdout(const char *tool)
 {
+    /* a write that already failed (a text longer than stdout's buffer)
+     * left its reason in errno; the flush's own reason comes first */
+    int before = ferror(stdout) ? errno : 0;
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout))
         return AK_EXIT_OK;
-    fprintf(stderr, "%s: stdout: write failed: %s\n", tool, strerror(errno ? errno : EIO));
+    int err = errno ? errno : before;
+    fprintf(stderr, "%s: stdout: write failed: %s\n", tool, strerror(err ? err : EIO));
     return AK_EXIT_FAIL;
 }
 

@@ -337,11 +337,11 @@ Test(cli_common, exactly_one_option_of_a_group_is_asked_for_in_the_same_words)
 {
     static const usage_case cases[] = {
         {"compact", {"d", NULL},
-         "give exactly one of --if, --flags, --partition, --unique, --rle"},
+         "give exactly one of --if, --flags, --partition, --partition-reversed, --unique, --rle"},
         {"compact", {"d", "--unique", "--partition", "1", NULL},
-         "give exactly one of --if, --flags, --partition, --unique, --rle"},
+         "give exactly one of --if, --flags, --partition, --partition-reversed, --unique, --rle"},
         {"compact", {"d", "--if", "x > 1u", "--if", "x > 2u", NULL},
-         "give exactly one of --if, --flags, --partition, --unique, --rle"},
+         "give exactly one of --if, --flags, --partition, --partition-reversed, --unique, --rle"},
         {"segscan", {"d", NULL}, "give exactly one of --flags, --offsets, --keys"},
         {"segscan", {"d", "--flags", "f", "--offsets", "o", NULL},
          "give exactly one of --flags, --offsets, --keys"},
