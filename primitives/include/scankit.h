@@ -1801,7 +1801,7 @@ SK_API sk_status sk_segreduce_monoid_host(sk_context *ctx, const sk_monoid *m,
  *    itself for reductions whose result does not depend on the combining
  *    order with values of at most 4 bytes, else by one work-group after
  *    the tiles, in a fixed order; from 2^26, by the lifted scan over one
- *    record per tile, in a fixed order for such floats too);
+ *    record per tile, in a fixed order where the order matters);
  *    SCANKIT_BYKEY_TILES_FROM moves the 2^22, SCANKIT_BYKEY_SCAN_JOIN_FROM
  *    the 2^26, and SK_PARAM_SCAN_PATH set to reduce-then-scan leaves the
  *    tiles out. Otherwise
