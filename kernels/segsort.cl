@@ -190,26 +190,29 @@ __kernel void sk_segsort_pick(__global const SK_KEY_T *keys,
  * SK_SEG_TILE, (t + 1) x SK_SEG_TILE), which end before (t + 2) x
  * SK_SEG_TILE, so a window of two tiles holds them all. No list of short
  * segments: the tiles' first segments (`first`) are found by a binary
- * search each, and each key's segment by a search among its tile's. */
+ * search each, and each key's segment by a search among its tile's
+ * segment starts, copied to local memory (faster than searching the
+ * offsets, bench/results/nvidia-h200-segsort-wide). */
 #define SK_SEG_SPAN_ITEMS (2 * SK_ITEMS)
 
-/* What the tile ranks by, in local memory: for keys of up to 32 bits a
- * key's bits and its window place in one word (SK_SEG_ORDER_T), all
- * distinct, so that a key's place is the number of its segment's words
- * below its own (one comparison; stable); for wider keys the bits alone,
- * ties broken by the place. */
-#if SK_KEY_BITS <= 16
-#define SK_SEG_ORDER_T uint
-#elif SK_KEY_BITS <= 32
-#define SK_SEG_ORDER_T ulong
-#endif
-#ifdef SK_SEG_ORDER_T
-#define SK_SEG_LOCAL_T SK_SEG_ORDER_T
-#define SK_SEG_ORDER(k, w) ((SK_SEG_ORDER_T)sk_seg_bits(k, flip, range) << 16 | (w))
-#define SK_SEG_BEFORE(x, j, b, w) ((x) < (b))
+/* What the tile ranks by, in local memory. Keys of up to 32 bits: a word
+ * for every window place, (its segment's window start) << 48 | (its bits)
+ * << 16 | (its place), all distinct; a place outside the tile's short
+ * segments is a segment of its own (its start its place, bits 0). Over a
+ * span of places that starts at or before a key's segment and holds it,
+ * every word before the segment is below the key's and every word after
+ * it above, so the key's place is the span's start plus the number of
+ * words below its own there (stable, one comparison a word): the segment
+ * rounded out to pairs of words is read a pair at a time
+ * (bench/results/nvidia-h200-segsort-wide). Wider keys: the bits alone,
+ * ties broken by the place, over the segment. */
+#if SK_KEY_BITS <= 32
+#define SK_SEG_WORDS 1
+#define SK_SEG_LOCAL_T ulong
+#define SK_SEG_WORD(k, w, start) \
+    ((ulong)(start) << 48 | (ulong)sk_seg_bits(k, flip, range) << 16 | (w))
 #else
 #define SK_SEG_LOCAL_T SK_KEY_T
-#define SK_SEG_ORDER(k, w) sk_seg_bits(k, flip, range)
 #define SK_SEG_BEFORE(x, j, b, w) ((x) < (b) || ((x) == (b) && (j) < (w)))
 #endif
 #if 2 * SK_SEG_TILE > 0xffff
@@ -248,22 +251,60 @@ __kernel void sk_segsort_classify(__global const SK_OFF_T *offsets, __global ulo
     if (hi - lo > big) sk_seg_append(large, counters + 1, lo, hi);
 }
 
+/* The segment of window place w: the last q < m with starts[q] <= w
+ * (starts[0] <= w, m > 0). */
+uint sk_seg_local_find(__local const uint *starts, uint m, uint w)
+{
+    uint a = 0, b = m;            /* starts[a] <= w; w < starts[b] unless b == m */
+    while (b - a > 1) {
+        uint mid = (a + b) / 2;
+        if (starts[mid] <= w) a = mid;
+        else b = mid;
+    }
+    return a;
+}
+
+/* The place of word b (window place w) in its sorted segment [lo, hi):
+ * lo plus the number of the segment's words before it. */
+uint sk_seg_rank_in(__local const SK_SEG_LOCAL_T *order, uint lo, uint hi, SK_SEG_LOCAL_T b,
+                    uint w)
+{
+#ifdef SK_SEG_WORDS
+    /* rounded out to pairs: a word before the segment is below b, one after
+     * it above (the segment's start on top) */
+    __local const ulong2 *pairs = (__local const ulong2 *)order;
+    uint r = lo & ~1u;
+#pragma unroll 4
+    for (uint j = lo / 2; j < (hi + 1) / 2; j++) r += (pairs[j].s0 < b) + (pairs[j].s1 < b);
+#else
+    uint r = lo;
+#pragma unroll 4
+    for (uint j = lo; j < hi; j++) r += SK_SEG_BEFORE(order[j], j, b, w);
+#endif
+    return r;
+}
+
 /* Tile t: every segment of up to `big` keys that starts in it, sorted in
- * local memory `order` by the work-group. Window place w is key t x
- * SK_SEG_TILE + w; a work-item holds places u x SK_WG + lid. Each key's
- * place in its segment is the number of the segment's keys before it,
- * smaller, or equal and earlier (stable). Every read of the window
+ * local memory `order` by the work-group. starts[q] is the window place of
+ * the tile's q-th segment. Window place w is key t x SK_SEG_TILE + w; a
+ * work-item holds places u x SK_WG + lid. Each key's place in its segment
+ * is the number of the segment's keys before it, smaller, or equal and
+ * earlier (stable), counted (sk_seg_rank_in). Every read of the window
  * precedes the barrier, every write follows it, and no other work-group
  * reads or writes these keys, so the sort is in place. */
 void sk_seg_tile(__global SK_KEY_T *keys SK_SEG_VALS, __global const SK_OFF_T *offsets,
                  __global const ulong *first, ulong t, ulong count, ulong n, ulong big,
-                 SK_KEY_T flip, SK_KEY_T range, __local SK_SEG_LOCAL_T *order)
+                 SK_KEY_T flip, SK_KEY_T range, __local SK_SEG_LOCAL_T *order,
+                 __local uint *starts)
 {
     uint lid = get_local_id(0);
     ulong base = t * SK_SEG_TILE, s0 = first[t], s1 = first[t + 1];
+    uint m = (uint)(s1 - s0);     /* at most SK_SEG_TILE */
+    for (uint q = lid; q < m; q += SK_WG) starts[q] = (uint)(offsets[s0 + q] - base);
     /* The keys of the tile's segments: [from, to) */
     ulong from = s0 < s1 ? (ulong)offsets[s0] : base;
     ulong to = s0 < s1 ? sk_seg_end(offsets, s1 - 1, count, n) : base;
+    barrier(CLK_LOCAL_MEM_FENCE);
     SK_KEY_T k[SK_SEG_SPAN_ITEMS];
 #ifdef SK_VAL_T
     SK_VAL_T v[SK_SEG_SPAN_ITEMS];
@@ -272,26 +313,37 @@ void sk_seg_tile(__global SK_KEY_T *keys SK_SEG_VALS, __global const SK_OFF_T *o
      * key): one register, not two (fewer registers measured faster) */
     uint span[SK_SEG_SPAN_ITEMS];
     for (uint u = 0; u < SK_SEG_SPAN_ITEMS; u++) {
-        ulong p = base + u * SK_WG + lid;
+        uint w = u * SK_WG + lid;
+        ulong p = base + w;
         span[u] = 0;
-        if (p < from || p >= to) continue;
-        ulong s = sk_seg_after(offsets, s0, s1, p) - 1; /* s0 <= s: offsets[s0] <= p */
-        ulong a = offsets[s], b = sk_seg_end(offsets, s, count, n);
-        if (b - a > big) continue;
-        span[u] = (uint)(a - base) | (uint)(b - base) << 16;
-        k[u] = keys[p];
-#ifdef SK_VAL_T
-        v[u] = vals[p];
+#ifdef SK_SEG_WORDS
+        ulong word = (ulong)w << 48 | w; /* a segment of its own */
 #endif
-        order[u * SK_WG + lid] = SK_SEG_ORDER(k[u], u * SK_WG + lid);
+        if (p >= from && p < to) {
+            uint q = sk_seg_local_find(starts, m, w);
+            ulong a = base + starts[q], b = q + 1 < m ? base + starts[q + 1] : to;
+            if (b - a <= big) {
+                span[u] = (uint)(a - base) | (uint)(b - base) << 16;
+                k[u] = keys[p];
+#ifdef SK_VAL_T
+                v[u] = vals[p];
+#endif
+#ifdef SK_SEG_WORDS
+                word = SK_SEG_WORD(k[u], w, a - base);
+#else
+                order[w] = sk_seg_bits(k[u], flip, range);
+#endif
+            }
+        }
+#ifdef SK_SEG_WORDS
+        order[w] = word;
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (uint u = 0; u < SK_SEG_SPAN_ITEMS; u++) {
-        uint w = u * SK_WG + lid, lo = span[u] & 0xffff, hi = span[u] >> 16, r = lo;
+        uint w = u * SK_WG + lid, lo = span[u] & 0xffff, hi = span[u] >> 16;
         if (lo == hi) continue;
-        SK_SEG_LOCAL_T b = order[w];
-#pragma unroll 4
-        for (uint j = lo; j < hi; j++) r += SK_SEG_BEFORE(order[j], j, b, w);
+        uint r = sk_seg_rank_in(order, lo, hi, order[w], w);
         keys[base + r] = k[u];
 #ifdef SK_VAL_T
         vals[base + r] = v[u];
@@ -308,10 +360,16 @@ void sk_segsort_tiles(__global SK_KEY_T *keys SK_SEG_VALS, __global const SK_OFF
                       __global const ulong *first, volatile __global const uint *counters,
                       ulong count, ulong n, ulong big, SK_KEY_T flip, SK_KEY_T range)
 {
+#ifdef SK_SEG_WORDS
+    __local ulong2 pairs[SK_SEG_TILE]; /* aligned for the pairs' reads */
+    __local ulong *order = (__local ulong *)pairs;
+#else
     __local SK_SEG_LOCAL_T order[2 * SK_SEG_TILE];
+#endif
+    __local uint starts[SK_SEG_TILE];
     if (counters[0] & 1) return; /* the same for the whole work-group */
     sk_seg_tile(keys SK_SEG_PASS_VALS, offsets, first, get_group_id(0), count, n, big, flip,
-                range, order);
+                range, order, starts);
 }
 
 /* ======================================================================= */

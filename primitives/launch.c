@@ -130,15 +130,22 @@ sk_status sk__args_launch(sk__args *a, size_t global, size_t local)
     return st;
 }
 
-/* The work-group of sk__args_launch_each: a few warps on a GPU, several
- * SIMD widths on a CPU. */
-#define EACH_WG 64
+/* The work-group of sk__args_launch_each: eight warps on a GPU (64
+ * before: the offsets' check over 2^23 segments took 85 us on an H200,
+ * 36 us at 256, the work-groups' starts bounding it;
+ * bench/results/nvidia-h200-segsort-runs), many SIMD widths on a CPU. */
+#define EACH_WG 256
+
+sk_status sk__args_launch_each_by(sk__args *a, size_t count, size_t wg)
+{
+    size_t local = wg;
+    while (local > a->ctx->max_wg_size && local > 1) local /= 2;
+    return sk__args_launch(a, (count + local - 1) / local * local, local);
+}
 
 sk_status sk__args_launch_each(sk__args *a, size_t count)
 {
-    size_t local = EACH_WG;
-    while (local > a->ctx->max_wg_size && local > 1) local /= 2;
-    return sk__args_launch(a, (count + local - 1) / local * local, local);
+    return sk__args_launch_each_by(a, count, EACH_WG);
 }
 
 sk_status sk__program_max_wg(sk_context *ctx, const sk__program *prog, size_t *fits)

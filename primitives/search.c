@@ -18,6 +18,11 @@
 /* Scratch buffers of this file (sk__scratch_get). */
 SK_STAGING_ID(search_needles_in, "search, host form: needles");
 
+/* GPU shape: the work-group of the needles' searches (the one-item
+ * kernels' 256 was 5-7% slower at 2^22-2^24 on an H200,
+ * bench/results/nvidia-h200-segsort-runs/run3). */
+#define SEARCH_WG 64
+
 /* ---- requests ------------------------------------------------------------ */
 
 typedef struct search_req {
@@ -121,7 +126,7 @@ static sk_status search_run(sk_context *ctx, const search_req *r, cl_mem hay, cl
     if (!p.gpu) sk__arg_ulong(&a, "chunk", p.chunk);
     sk__arg_word(&a, "flip", ks, flip);
     sk__arg_uint(&a, "upper", r->upper ? 1u : 0u);
-    return p.gpu ? sk__args_launch_each(&a, r->nn) : sk__args_launch(&a, p.parts, 1);
+    return p.gpu ? sk__args_launch_each_by(&a, r->nn, SEARCH_WG) : sk__args_launch(&a, p.parts, 1);
 }
 
 static sk_status search_mem(sk_context *ctx, const search_req *r, cl_mem hay, cl_mem needles,

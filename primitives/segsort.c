@@ -100,10 +100,10 @@ static segsort_plan plan_for(const sk_context *ctx, const segsort_req *r)
     size_t count = r->seg->count;
     p.t = sk__tuning_for(ctx, SK_FAMILY_SEGSORT, sk_type_size(r->sort.key_type));
     p.gpu = p.t.shape == SK_SHAPE_GPU;
-    size_t ks = sk_type_size(r->sort.key_type);
-    size_t ranked = ks <= 2 ? 4 : 8; /* what the tile ranks by, a key (segsort.cl) */
+    /* the tile's local memory (segsort.cl): an 8-byte word a window place
+     * (what it ranks by) and a 4-byte segment start a tile place */
     while (p.gpu && p.t.wg_size > 1 &&
-           2 * p.t.wg_size * GPU_SEG_ITEMS * ranked > ctx->local_mem_bytes)
+           p.t.wg_size * GPU_SEG_ITEMS * (2 * 8 + 4) > ctx->local_mem_bytes)
         p.t.wg_size /= 2;
     p.tile = p.gpu ? p.t.wg_size * GPU_SEG_ITEMS : p.t.segsort_cpu_tile;
     p.alone_from = ctx->test_segsort_alone ? ctx->test_segsort_alone : p.t.segsort_alone_from;

@@ -523,6 +523,10 @@ sk_status sk__args_launch(sk__args *a, size_t global, size_t local);
  * for every work-group size it runs at. */
 sk_status sk__args_launch_each(sk__args *a, size_t count);
 
+/* sk__args_launch_each in work-groups of `wg` work-items (fewer where the
+ * device takes fewer), for a kernel measured faster at that size. */
+sk_status sk__args_launch_each_by(sk__args *a, size_t count, size_t wg);
+
 /* runtime.c: a profiled launch's event into the context's record. */
 sk_status sk__profile_record(sk_context *ctx, cl_event ev);
 
