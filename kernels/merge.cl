@@ -275,21 +275,39 @@ __kernel void sk_merge_chunks(__global const SK_KEY_T *a,
 /* The work-group layer of the merge: this work-item's outputs
  * [d, min(d + SK_ITEMS, ta + tb)) of the merge of two neighbouring runs in
  * local memory, found by merge path there: key[k] the output d + k,
- * from[k] the tile position it comes from. Reads lk only (no barrier). */
+ * from[k] the tile position it comes from (past the runs' end, key[k] and
+ * from[k] are not outputs: the caller stores only up to ta + tb). The
+ * next key of each run waits in a register; each output reads local
+ * memory once, at the position after the one taken, clamped into the runs
+ * so that every read is of a key the runs hold, and SK_ITEMS times
+ * whatever the runs' end (no branch: the outputs stay in registers).
+ * Reads lk only (no barrier). */
 void sk_merge_local(__local const SK_KEY_T *lk, uint a0, uint ta, uint tb, uint d,
                     SK_KEY_T *key, uint *from, SK_ORDER_T flip, SK_ORDER_T mask)
 {
     uint i;
     SK_MERGE_PATH(uint, i, SK_LOCAL_A, SK_LOCAL_B, ta, tb, d);
     uint j = d - i;
+    if (ta + tb == 0) return;
+    uint last = a0 + ta + tb - 1;
+    SK_KEY_T ka = lk[SK_TILE_POS(min(a0 + i, last))];
+    SK_KEY_T kb = lk[SK_TILE_POS(min(a0 + ta + j, last))];
+#pragma unroll
     for (uint k = 0; k < SK_ITEMS; k++) {
-        if (d + k >= ta + tb) break;
-        bool take_b =
-            i >= ta || (j < tb && sk_merge_b_first(SK_LOCAL_A(i), SK_LOCAL_B(j), flip, mask));
-        key[k] = take_b ? SK_LOCAL_B(j) : SK_LOCAL_A(i);
+        bool take_b = i >= ta || (j < tb && sk_merge_b_first(ka, kb, flip, mask));
         from[k] = take_b ? a0 + ta + j : a0 + i;
         j += take_b;
         i += !take_b;
+        SK_KEY_T next = lk[SK_TILE_POS(min(take_b ? a0 + ta + j : a0 + i, last))];
+        /* if-else, not ?:, for the keys: a struct key's ?: becomes a
+         * memmove, which Oclgrind 21.10's --uninitialized cannot run */
+        if (take_b) {
+            key[k] = kb;
+            kb = next;
+        } else {
+            key[k] = ka;
+            ka = next;
+        }
     }
 }
 
