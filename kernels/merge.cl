@@ -28,8 +28,10 @@
  * Bader 2012): the first d outputs are a[0 .. i) and b[0 .. d - i) for the
  * i that a binary search along the output diagonal d finds. One small
  * kernel finds the split of every chunk (or tile) boundary, d = p * step,
- * into splits[p]; then every chunk (or tile) merges exactly its step
- * outputs, whatever the keys (all equal, disjoint ranges, interleaved).
+ * into splits[p] (or, on the GPU shape, each tile finds its own two by a
+ * search of its work-group, where the parts are few); then every chunk
+ * (or tile) merges exactly its step outputs, whatever the keys (all equal,
+ * disjoint ranges, interleaved).
  * Inputs that are not sorted still give in-bounds reads and writes: each
  * part takes at most its count from each side (the splits are clamped).
  *
@@ -62,11 +64,19 @@
 #define SK_SERIAL_VAL_PARAMS                                                   \
     , __global const SK_VAL_T *av, __global const SK_VAL_T *bv, __global SK_VAL_T *dv
 #define SK_SERIAL_VALS(av, bv, dv) , av, bv, dv
+#define SK_VAL_IN_ARGS , av, bv
+#define SK_VAL_OUT_ARGS , dv
+#define SK_TILE_LS_PARAM , __local uint *ls
+#define SK_TILE_LS_ARG , ls
 #else
 #define SK_VAL_IN_PARAMS
 #define SK_VAL_OUT_PARAMS
 #define SK_SERIAL_VAL_PARAMS
 #define SK_SERIAL_VALS(av, bv, dv)
+#define SK_VAL_IN_ARGS
+#define SK_VAL_OUT_ARGS
+#define SK_TILE_LS_PARAM
+#define SK_TILE_LS_ARG
 #endif
 
 /* Whether key y (of b) goes before key x (of a): strictly before. In the
@@ -189,16 +199,23 @@ __kernel void sk_merge_partition(__global const SK_KEY_T *a, __global const SK_K
     splits[p] = i;
 }
 
+/* A part's share of a, from_a, between its splits i0 and i1 (its first
+ * output's and the next part's), clamped to [0, count]. */
+ulong sk_merge_share(ulong i0, ulong i1, ulong count)
+{
+    return i1 > i0 ? min(i1 - i0, count) : 0;
+}
+
 /* Part p's share of its merge s's a: the part's outputs [o, o + count)
  * are a[s.a0 + splits[p] ..][0 .. from_a) and the next count - from_a of
  * b from b[s.b0 + (o - s.out0 - splits[p])], from_a clamped to [0, count]
  * (a part that ends its merge ends at a's end). */
+
 ulong sk_merge_from_a(__global const ulong *splits, ulong p, ulong o, ulong count,
                       sk_merge_span s)
 {
-    ulong i0 = splits[p];
     ulong i1 = o + count == s.out0 + s.na + s.nb ? s.na : splits[p + 1];
-    return i1 > i0 ? min(i1 - i0, count) : 0;
+    return sk_merge_share(splits[p], i1, count);
 }
 
 /* Merges a[i .. ie) and b[j .. je) into dst from o on, in order (and the
@@ -311,22 +328,64 @@ void sk_merge_local(__local const SK_KEY_T *lk, uint a0, uint ta, uint tb, uint 
     }
 }
 
-/* Work-group g merges its part's outputs (sk_merge_part_of, parts of
- * SK_TILE): its share of both inputs into local memory (coalesced), then every
- * work-item finds its own split of the tile by merge path in local memory
- * and merges SK_ITEMS outputs in registers, which go back to local memory
- * and out coalesced. With values, local memory keeps each output's tile
- * position, and the values are read where that position says. */
-__kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1)))
-void sk_merge_tiles(__global const SK_KEY_T *a, __global const SK_KEY_T *b SK_VAL_IN_PARAMS,
-                    __global const ulong *splits, __global SK_KEY_T *dst SK_VAL_OUT_PARAMS,
-                    ulong na, ulong nb, ulong width, __global const ulong *groups,
-                    ulong groups_at, ulong ngroups, SK_ORDER_T flip, SK_ORDER_T mask)
+/* The merge-path splits lo[0] and lo[1] of diagonals d[0] and d[1] of
+ * merge s (each SK_MERGE_PATH's i, reading a and b as the partition
+ * does), found by the whole work-group (every work-item calls it, with the
+ * same arguments): rounds of SK_WG probes of each diagonal at once, each
+ * round narrowing the range to about 1 / (SK_WG + 1) of it by the count of
+ * probes that fall before the split (the condition is monotone in the
+ * probe's place; for unsorted inputs the splits stay in range). A probe
+ * past b's end reads b's last key, never used. cnt: 6 words of local
+ * memory, three pairs of counters in turn, so that one barrier a round
+ * separates every counter's zeroing, counting and reading. */
+void sk_merge_splits_wg(__global const SK_KEY_T *a, __global const SK_KEY_T *b, sk_merge_span s,
+                        ulong *d, ulong *lo, __local uint *cnt, SK_ORDER_T flip,
+                        SK_ORDER_T mask)
 {
-    __local SK_KEY_T lk[SK_TILE_LDS];
-#if defined(SK_HAS_VAL)
-    __local uint ls[SK_TILE_LDS];
-#endif
+    uint lid = get_local_id(0);
+    ulong hi[2];
+    for (uint q = 0; q < 2; q++) {
+        hi[q] = min(d[q], s.na);
+        lo[q] = s.nb == 0 ? hi[q] : 0;
+    }
+    if (lid < 6) cnt[lid] = 0;
+    SK_BARRIER();
+    for (uint r = 0; lo[0] < hi[0] || lo[1] < hi[1]; r = r == 2 ? 0 : r + 1) {
+        for (uint q = 0; q < 2; q++) {
+            if (lo[q] >= hi[q]) continue;
+            ulong mid = lo[q] + (hi[q] - lo[q]) * (lid + 1) / (SK_WG + 1), jb = d[q] - 1 - mid;
+            SK_KEY_T x = a[s.a0 + mid], y = b[s.b0 + min(jb, s.nb - 1)];
+            if (!(jb < s.nb && sk_merge_b_first(x, y, flip, mask))) atomic_inc(&cnt[2 * r + q]);
+        }
+        uint next = r == 2 ? 0 : r + 1;
+        if (lid < 2) cnt[2 * next + lid] = 0;
+        SK_BARRIER();
+        for (uint q = 0; q < 2; q++) {
+            if (lo[q] >= hi[q]) continue;
+            ulong c = cnt[2 * r + q], len = hi[q] - lo[q];
+            ulong nhi = c == SK_WG ? hi[q] : lo[q] + len * (c + 1) / (SK_WG + 1);
+            if (c) lo[q] += len * c / (SK_WG + 1) + 1;
+            hi[q] = nhi;
+        }
+    }
+}
+
+/* Work-group g merges its part's outputs (sk_merge_part_of, parts of
+ * SK_TILE): its splits from splits[g] and splits[g + 1] (the partition's),
+ * or where `search` found by the work-group itself (sk_merge_splits_wg: no
+ * partition launch, for passes of few parts); its share of both inputs
+ * into local memory (coalesced), then every work-item finds its own split
+ * of the tile by merge path in local memory and merges SK_ITEMS outputs in
+ * registers, which go back to local memory and out coalesced. With
+ * values, local memory keeps each output's tile position (ls), and the
+ * values are read where that position says. Each kernel below passes a
+ * constant `search`, so that neither carries the other's code. */
+void sk_merge_tile(__global const SK_KEY_T *a, __global const SK_KEY_T *b SK_VAL_IN_PARAMS,
+                   __global const ulong *splits, __global SK_KEY_T *dst SK_VAL_OUT_PARAMS,
+                   ulong na, ulong nb, ulong width, __global const ulong *groups,
+                   ulong groups_at, ulong ngroups, SK_ORDER_T flip, SK_ORDER_T mask,
+                   __local SK_KEY_T *lk SK_TILE_LS_PARAM, __local uint *cnt, bool search)
+{
     uint lid = get_local_id(0);
     ulong g = get_group_id(0);
     sk_merge_part part =
@@ -334,8 +393,18 @@ void sk_merge_tiles(__global const SK_KEY_T *a, __global const SK_KEY_T *b SK_VA
     sk_merge_span s = part.s;
     ulong base = part.o;
     uint count = (uint)(part.end - part.o);
-    uint ta = (uint)sk_merge_from_a(splits, g, base, count, s), tb = count - ta;
-    ulong a0 = s.a0 + splits[g], b0 = s.b0 + (base - s.out0 - splits[g]);
+    ulong i0, from_a;
+    if (search) {
+        ulong dg[2] = {base - s.out0, part.end - s.out0}, sp[2];
+        sk_merge_splits_wg(a, b, s, dg, sp, cnt, flip, mask);
+        i0 = sp[0];
+        from_a = sk_merge_share(sp[0], sp[1], count);
+    } else {
+        i0 = splits[g];
+        from_a = sk_merge_from_a(splits, g, base, count, s);
+    }
+    uint ta = (uint)from_a, tb = count - ta;
+    ulong a0 = s.a0 + i0, b0 = s.b0 + (base - s.out0 - i0);
     for (uint k = 0; k < SK_ITEMS; k++) {
         uint t = k * SK_WG + lid;
         if (t < count) lk[SK_TILE_POS(t)] = t < ta ? a[a0 + t] : b[b0 + (t - ta)];
@@ -365,6 +434,33 @@ void sk_merge_tiles(__global const SK_KEY_T *a, __global const SK_KEY_T *b SK_VA
 #endif
     }
 }
+
+#if defined(SK_HAS_VAL)
+#define SK_TILE_LS_DECL __local uint ls[SK_TILE_LDS];
+#else
+#define SK_TILE_LS_DECL
+#endif
+
+/* SK_MERGE_TILES_KERNEL(NAME, SEARCH): a kernel of sk_merge_tile with
+ * `search` SEARCH; both take the same arguments (the search ignores
+ * splits). */
+#define SK_MERGE_TILES_KERNEL(NAME, SEARCH)                                                 \
+    __kernel __attribute__((reqd_work_group_size(SK_WG, 1, 1))) void NAME(                  \
+        __global const SK_KEY_T *a, __global const SK_KEY_T *b SK_VAL_IN_PARAMS,            \
+        __global const ulong *splits, __global SK_KEY_T *dst SK_VAL_OUT_PARAMS, ulong na,   \
+        ulong nb, ulong width, __global const ulong *groups, ulong groups_at,               \
+        ulong ngroups, SK_ORDER_T flip, SK_ORDER_T mask)                                    \
+    {                                                                                       \
+        __local SK_KEY_T lk[SK_TILE_LDS];                                                   \
+        __local uint cnt[6];                                                                \
+        SK_TILE_LS_DECL                                                                     \
+        sk_merge_tile(a, b SK_VAL_IN_ARGS, splits, dst SK_VAL_OUT_ARGS, na, nb, width,      \
+                      groups, groups_at, ngroups, flip, mask, lk SK_TILE_LS_ARG, cnt,       \
+                      SEARCH);                                                              \
+    }
+
+SK_MERGE_TILES_KERNEL(sk_merge_tiles, false)
+SK_MERGE_TILES_KERNEL(sk_merge_tiles_search, true)
 
 #else
 #error "merge.cl: define SK_SHAPE_CPU or SK_SHAPE_GPU"

@@ -8,7 +8,9 @@
  * by a binary search along that output diagonal, how many of the outputs
  * before it come from the first input; then every part merges exactly its
  * share of the outputs (sk__merge_pass_run, which the comparator sort's
- * passes take too). Keys are ordered as the radix sort orders them
+ * passes take too). On the GPU shape a pass of few parts (the tuning's
+ * merge_search_max_parts) is one launch: sk_merge_tiles_search's
+ * work-groups search their own splits. Keys are ordered as the radix sort orders them
  * (sort.h's key table, kernels/sort_keys.cl's transform): integers by
  * value, floats in IEEE totalOrder, descending as the exact reverse.
  */
@@ -117,9 +119,10 @@ static merge_plan plan_for(const sk_context *ctx, const merge_req *r)
 
 /* ---- programs ------------------------------------------------------------- */
 
-enum { K_PARTITION, K_MERGE };
+enum { K_PARTITION, K_MERGE, K_MERGE_SEARCH };
 
-static const char *const gpu_kernels[] = {"sk_merge_partition", "sk_merge_tiles"};
+static const char *const gpu_kernels[] = {"sk_merge_partition", "sk_merge_tiles",
+                                          "sk_merge_tiles_search"};
 static const char *const cpu_kernels[] = {"sk_merge_partition", "sk_merge_chunks"};
 
 /* The kernels' `mask`: the bits keys are ordered by (end 0: all). */
@@ -140,7 +143,7 @@ static char *merge_config(const merge_plan *p, const merge_req *r)
 static sk_status merge_program(sk_context *ctx, merge_plan *p, const merge_req *r)
 {
     return sk__program_take(ctx, "merge", merge_config(p, r),
-                            p->gpu ? gpu_kernels : cpu_kernels, 2, &p->prog);
+                            p->gpu ? gpu_kernels : cpu_kernels, p->gpu ? 3 : 2, &p->prog);
 }
 
 /* Builds (or finds) the program; on the GPU shape, where a kernel cannot
@@ -166,9 +169,9 @@ static void add_groups(sk__args *a, const sk__merge_pass *m)
     sk__arg_ulong(a, "ngroups", m->groups ? m->ngroups : 0);
 }
 
-sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m)
+/* The partition launch: the splits of every part boundary. */
+static sk_status partition_run(sk_context *ctx, const sk__merge_pass *m, size_t local)
 {
-    size_t local = m->gpu ? m->wg : 1;
     sk__args a;
     sk__args_init(&a, ctx, m->prog, m->k_partition);
     sk__arg_mem(&a, m->a);
@@ -182,10 +185,18 @@ sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m)
     sk__arg_ulong(&a, "parts", m->parts);
     sk__arg_word(&a, "flip", m->order_size, m->flip);
     sk__arg_word(&a, "mask", m->order_size, m->mask);
-    sk_status st = sk__args_launch(&a, div_up(m->parts + 1, local) * local, local);
+    return sk__args_launch(&a, div_up(m->parts + 1, local) * local, local);
+}
+
+sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m)
+{
+    size_t local = m->gpu ? m->wg : 1;
+    bool search_in_tiles = m->gpu && m->parts <= m->search_max_parts;
+    sk_status st = search_in_tiles ? SK_OK : partition_run(ctx, m, local);
     if (st != SK_OK) return st;
 
-    sk__args_init(&a, ctx, m->prog, m->k_merge);
+    sk__args a;
+    sk__args_init(&a, ctx, m->prog, search_in_tiles ? m->k_merge_search : m->k_merge);
     sk__arg_mem(&a, m->a);
     sk__arg_mem(&a, m->b);
     if (m->av) {
@@ -216,11 +227,13 @@ static sk_status merge_run(sk_context *ctx, const merge_req *r, const merge_io *
     SK_TRY(open_program(ctx, &p, r));
     SK_TRY(sk__scratch_get(ctx, &merge_splits, (p.parts + 1) * sizeof(cl_ulong), &splits));
     sk__merge_pass m = {.prog = p.prog, .k_partition = K_PARTITION, .k_merge = K_MERGE,
+                        .k_merge_search = K_MERGE_SEARCH,
                         .gpu = p.gpu, .wg = p.t.wg_size, .parts = p.parts, .step = p.chunk,
                         .na = r->na, .nb = r->nb, .order_size = p.key_size,
                         .flip = sort_flip(r->order, p.key_size), .mask = order_mask(r),
                         .a = io->ak, .b = io->bk, .av = r->value_size ? io->av : NULL,
-                        .bv = io->bv, .dst = io->dk, .dv = io->dv, .splits = splits};
+                        .bv = io->bv, .dst = io->dk, .dv = io->dv, .splits = splits,
+                        .search_max_parts = p.t.merge_search_max_parts};
     st = sk__merge_pass_run(ctx, &m);
 out:
     return st;
@@ -422,14 +435,16 @@ static sk_status merge_rounds(sk_context *ctx, const runs_req *r, const merge_pl
     for (size_t k = 0; k < d->rounds; k++) {
         size_t from = 2 * (k % 2), to = 2 - from; /* io: keys, values; scratch keys, values */
         sk__merge_pass m = {.prog = p->prog, .k_partition = K_PARTITION, .k_merge = K_MERGE,
-                            .gpu = p->gpu, .wg = p->t.wg_size, .parts = d->parts[k],
+                            .k_merge_search = K_MERGE_SEARCH, .gpu = p->gpu,
+                            .wg = p->t.wg_size, .parts = d->parts[k],
                             .step = p->chunk, .na = r->sort.n, .order_size = p->key_size,
                             .flip = sort_flip(r->sort.order, p->key_size),
                             .mask = range_mask(r->sort.begin_bit, r->sort.end_bit),
                             .a = io[from], .b = io[from], .av = vb ? io[from + 1] : NULL,
                             .bv = io[from + 1], .dst = io[to], .dv = io[to + 1],
                             .splits = splits, .groups = groups, .groups_at = d->at[k],
-                            .ngroups = d->groups[k]};
+                            .ngroups = d->groups[k],
+                            .search_max_parts = p->t.merge_search_max_parts};
         SK_TRY(sk__merge_pass_run(ctx, &m));
     }
     if (d->rounds % 2) {

@@ -225,6 +225,8 @@ typedef struct sk__tuning {
     size_t reduce_last_min_tiles;  /* GPU shape: reduces of this many tiles ... */
     size_t reduce_last_max_tiles;  /* ... to this many in one launch, the last work-group
                                       totalling them (max 0: never) */
+    size_t merge_search_max_parts; /* GPU shape: merge passes of at most this many parts
+                                      search their splits in the merge's work-groups */
 } sk__tuning;
 
 /* ---- the context ------------------------------------------------------------ */

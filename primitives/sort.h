@@ -209,7 +209,8 @@ sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, s
 
 /* One merge launch pair: the splits of every part, then the parts merged.
  * prog holds sk_merge_partition (kernel k_partition) and sk_merge_tiles
- * (GPU shape, work-groups of wg) or sk_merge_chunks (CPU shape) (k_merge);
+ * (GPU shape, work-groups of wg) or sk_merge_chunks (CPU shape) (k_merge),
+ * and on the GPU shape sk_merge_tiles_search (k_merge_search);
  * `parts` parts of `step` outputs; width 0: a (na keys) and b (nb) merged
  * into dst; width > 0: every pair of neighbouring sorted runs of width of a
  * (na keys, a == b, step dividing 2 * width) merged into dst; ngroups > 0
@@ -218,11 +219,13 @@ sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, s
  * `flip` and `mask`: the kernels' order arguments of order_size bytes
  * (the radix sort's order by the bits of mask; a caller's less takes
  * neither). av NULL: keys only, else bv and dv with it. splits holds
- * parts + 1 uint64.
+ * parts + 1 uint64. On the GPU shape, where parts is at most
+ * search_max_parts, no partition launch: k_merge_search's work-groups find
+ * their own splits (splits unused).
  * Asynchronous. */
 typedef struct sk__merge_pass {
     const sk__program *prog;
-    unsigned k_partition, k_merge;
+    unsigned k_partition, k_merge, k_merge_search;
     bool gpu;
     size_t wg;
     size_t parts, step;
@@ -232,6 +235,7 @@ typedef struct sk__merge_pass {
     cl_mem a, b, av, bv, dst, dv, splits;
     cl_mem groups;                /* NULL: no groups */
     uint64_t groups_at, ngroups;
+    size_t search_max_parts;
 } sk__merge_pass;
 
 sk_status sk__merge_pass_run(sk_context *ctx, const sk__merge_pass *m);

@@ -107,10 +107,10 @@ static less_plan plan_for(const sk_context *ctx, const less_req *r)
 
 /* ---- programs ------------------------------------------------------------- */
 
-enum { K_PARTITION, K_MERGE, K_FIRST };
+enum { K_PARTITION, K_MERGE, K_FIRST, K_MERGE_SEARCH };
 
 static const char *const gpu_kernels[] = {"sk_merge_partition", "sk_merge_tiles",
-                                          "sk_sort_less_tiles"};
+                                          "sk_sort_less_tiles", "sk_merge_tiles_search"};
 static const char *const cpu_kernels[] = {"sk_merge_partition", "sk_merge_chunks",
                                           "sk_sort_less_chunks"};
 
@@ -140,7 +140,7 @@ static char *less_config(const less_plan *p, const less_req *r)
 static sk_status less_program(sk_context *ctx, less_plan *p, const less_req *r)
 {
     return sk__program_take(ctx, "sort_less", less_config(p, r),
-                            p->gpu ? gpu_kernels : cpu_kernels, 3, &p->prog);
+                            p->gpu ? gpu_kernels : cpu_kernels, p->gpu ? 4 : 3, &p->prog);
 }
 
 /* Builds (or finds) the program; on the GPU shape, where a kernel cannot
@@ -213,10 +213,12 @@ static sk_status less_run(sk_context *ctx, const less_req *r, cl_mem keys, cl_me
     for (size_t w = p.chunk; w < r->n; w *= 2) {
         b = swapped(b);
         sk__merge_pass m = {.prog = p.prog, .k_partition = K_PARTITION, .k_merge = K_MERGE,
+                            .k_merge_search = K_MERGE_SEARCH,
                             .gpu = p.gpu, .wg = p.t.wg_size, .parts = p.parts,
                             .step = p.chunk, .na = r->n, .width = w,
                             .order_size = sizeof(cl_uint), .a = b.k, .b = b.k, .av = b.v,
-                            .bv = b.v, .dst = b.k2, .dv = b.v2, .splits = splits};
+                            .bv = b.v, .dst = b.k2, .dv = b.v2, .splits = splits,
+                            .search_max_parts = p.t.merge_search_max_parts};
         SK_TRY(sk__merge_pass_run(ctx, &m));
     }
 out:

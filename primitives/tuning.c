@@ -101,6 +101,9 @@ typedef enum tune_key {
     TUNE_REDUCE_LAST_MAX_TILES, /* ... to this many in one launch, the last work-group to
                                 finish totalling the tiles (fewer: one work-group walks them
                                 all; more: a launch per level) */
+    TUNE_MERGE_SEARCH_MAX_PARTS, /* GPU shape: merge passes of at most this many parts find
+                                their splits in the merge's own work-groups (more: a
+                                partition launch first) */
     TUNE_KEY_COUNT
 } tune_key;
 
@@ -491,6 +494,16 @@ static const tune_default defaults[TUNE_KEY_COUNT] = {
     [TUNE_REDUCE_LAST_MIN_TILES] = {4, "bench/results/nvidia-h200-reduce-histogram/NOTE.md "
                                        "(crossing estimated between 2 and 8 tiles)"},
     [TUNE_REDUCE_LAST_MAX_TILES] = {2048, "bench/results/nvidia-h200-reduce-histogram/NOTE.md"},
+    /* A partition launch costs its launch and gap; the work-group's own
+     * search (rounds of a probe per work-item and diagonal) costs every
+     * work-group its rounds' latency and probes. H200, uint32, partition
+     * launch / own search, ms: merge of keys 2^16 0.0257 / 0.0117, 2^20
+     * 0.0272 / 0.0149 (256 parts), 2^22 0.0360 / 0.0336 (1024), 2^24
+     * 0.0848 / 0.1150; of pairs (tiles of 2048) 2^20 0.0301 / 0.0192 (512),
+     * 2^22 0.0576 / 0.0607 (2048); the comparator sort 2^20 0.258 /
+     * 0.134, 2^22 0.352 / 0.336. */
+    [TUNE_MERGE_SEARCH_MAX_PARTS] = {512, "bench/results/nvidia-h200-merge-tile/NOTE.md "
+                                          "(run4; crossing between 512 and 2048 parts)"},
     /* The one-sweep sort's read back of the keys' bounds (which digits
      * differ) waits for the queue: on an H200 it cost 36-50 us at every size
      * from 2^22 to 2^26 (uniform keys: 2^22 0.186 ms without it, 0.227 with
@@ -550,7 +563,9 @@ static size_t clamp_size(size_t v, size_t lo, size_t hi)
  * totals at segment ends ($SCANKIT_SEG_TOTALS_AT_ENDS_FROM) and by a
  * work-group per segment ($SCANKIT_SEG_GROUPS_FROM, and its offsets' check in
  * the same launch, $SCANKIT_SEG_GROUPS_CHECK_MAX; tests force both), the
- * reduce in one launch ($SCANKIT_REDUCE_LAST_MAX_TILES, 0: never). */
+ * reduce in one launch ($SCANKIT_REDUCE_LAST_MAX_TILES, 0: never), the merge's
+ * splits found by its own work-groups ($SCANKIT_MERGE_SEARCH_MAX_PARTS, 0:
+ * never; tests force both). */
 static unsigned long tune_env(const tune_query *q, const char *var, tune_key key)
 {
     const char *env = getenv(var);
@@ -644,6 +659,8 @@ sk__tuning sk__tuning_for(const sk_context *ctx, sk__family family, size_t elem_
     t.reduce_last_min_tiles = tune_size(&q, TUNE_REDUCE_LAST_MIN_TILES);
     t.reduce_last_max_tiles =
         tune_env(&q, "SCANKIT_REDUCE_LAST_MAX_TILES", TUNE_REDUCE_LAST_MAX_TILES);
+    t.merge_search_max_parts =
+        tune_env(&q, "SCANKIT_MERGE_SEARCH_MAX_PARTS", TUNE_MERGE_SEARCH_MAX_PARTS);
     return t;
 }
 

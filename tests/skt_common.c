@@ -477,6 +477,14 @@ void skt_tiles_default(void) { skt_tiles_set(0, 0, 0, 0); }
 
 void skt_tiles_small(void) { skt_tiles_set(4, 2, 3, 1); }
 
+void skt_merge_partition_launch(bool on)
+{
+    if (on)
+        cr_assert_eq(setenv("SCANKIT_MERGE_SEARCH_MAX_PARTS", "0", 1), 0);
+    else
+        cr_assert_eq(unsetenv("SCANKIT_MERGE_SEARCH_MAX_PARTS"), 0);
+}
+
 const char *skt_shape_name(sk_shape s)
 {
     switch (s) {

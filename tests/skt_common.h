@@ -143,6 +143,10 @@ void skt_tiles_default(void);
 void skt_tiles_small(void);
 /* Explicit tiles: GPU wg x ipt, CPU chunks and serial threshold. */
 void skt_tiles_set(long wg, long ipt, long chunks, long serial_below);
+/* The GPU shape's merge passes: true, every pass's splits by a partition
+ * launch ($SCANKIT_MERGE_SEARCH_MAX_PARTS=0); false, the tuning's choice
+ * (passes of few parts: each tile searches its own). */
+void skt_merge_partition_launch(bool on);
 
 const char *skt_shape_name(sk_shape s);
 const char *skt_scan_path_name(sk_scan_path p);

@@ -263,6 +263,11 @@ ParameterizedTest(const skt_param *p, merge, should_match_the_serial_stable_merg
         skt_tiles_set(4, 2, 3, 1);
         sweep(t, small_sizes, COUNT_OF(small_sizes),
               skt_fmt("%s, small tiles", skt_params_name(p)));
+        if (p->shape == SK_SHAPE_GPU) { /* the splits by a partition launch too */
+            skt_merge_partition_launch(true);
+            sweep(t, small_sizes, COUNT_OF(small_sizes),
+                  skt_fmt("%s, small tiles, partition launch", skt_params_name(p)));
+        }
     } else {
         skt_tiles_default();
         sweep(t, default_sizes, COUNT_OF(default_sizes),

@@ -487,17 +487,23 @@ ParameterizedTest(const skt_param *p, merge_runs,
 
 /* Every key mix and layout on each shape, with 3 or 100 runs: the merge
  * rounds and the many-runs path, uint64 (8 radix digits) and uint8 keys
- * (one digit), two combinations of value size and bit range per shape. */
+ * (one digit), two combinations of value size and bit range per shape; on
+ * the GPU shape with the tiles' splits found by a partition launch too
+ * (these sizes' rounds have few parts: by default each tile finds its
+ * own). */
 Test(merge_runs, every_key_mix_and_layout_should_merge_in_either_shape)
 {
-    static const sk_shape shapes[] = {SK_SHAPE_CPU, SK_SHAPE_GPU};
+    static const sk_shape shapes[] = {SK_SHAPE_CPU, SK_SHAPE_GPU, SK_SHAPE_GPU};
+    static const bool partition_launch[] = {false, false, true};
     static const runs_size sizes[] = {{203, 3}, {611, 100}};
     static const sk_type types[] = {SK_UINT64, SK_UINT8};
     skt_tiles_set(4, 2, 3, 1);
     for (size_t sh = 0; sh < COUNT_OF(shapes); sh++) {
         skt_force_shape(shapes[sh]);
+        skt_merge_partition_launch(partition_launch[sh]);
         char cfg[64]; /* outlives skt_fmt's rotating buffers */
-        snprintf(cfg, sizeof cfg, "%s shape, small tiles", skt_shape_name(shapes[sh]));
+        snprintf(cfg, sizeof cfg, "%s shape, small tiles%s", skt_shape_name(shapes[sh]),
+                 partition_launch[sh] ? ", partition launch" : "");
         for (unsigned mix = 0; mix < K_COUNT; mix++)
             for (unsigned layout = 0; layout < L_COUNT; layout++) {
                 size_t combo = COMBO_WINDOW * sh + (layout / 2) % 2;

@@ -35,6 +35,7 @@
 #include "../ref/ref_sort.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_N 150
@@ -51,6 +52,12 @@ static const og_config configs[] = {
 };
 
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
+
+/* The GPU shape's tiles find their own splits where the parts are few (every
+ * size here); this one runs with every merge's splits by the partition
+ * launch instead ($SCANKIT_MERGE_SEARCH_MAX_PARTS=0). */
+static const og_config partition_config = {"gpu wg=8 items=3, partition launch", SK_SHAPE_GPU,
+                                           .wg = 8, .items = 3, .sizes = {100, 24}};
 
 typedef struct og_case {
     sk_type t;
@@ -336,6 +343,11 @@ static int run_all(og_harness *h)
         return 1;
     for (size_t c = 0; c < CONFIG_COUNT && !failures; c++)
         failures += run_config(&g, &configs[c], d.has_fp64 != 0);
+    if (!failures) {
+        setenv("SCANKIT_MERGE_SEARCH_MAX_PARTS", "0", 1);
+        failures += run_config(&g, &partition_config, d.has_fp64 != 0);
+        unsetenv("SCANKIT_MERGE_SEARCH_MAX_PARTS");
+    }
     for (size_t c = 0; c < RUNS_CONFIG_COUNT && !failures; c++)
         failures += run_runs_config(&g, &runs_configs[c], d.has_fp64 != 0);
     return failures;
