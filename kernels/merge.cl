@@ -210,7 +210,6 @@ ulong sk_merge_share(ulong i0, ulong i1, ulong count)
  * are a[s.a0 + splits[p] ..][0 .. from_a) and the next count - from_a of
  * b from b[s.b0 + (o - s.out0 - splits[p])], from_a clamped to [0, count]
  * (a part that ends its merge ends at a's end). */
-
 ulong sk_merge_from_a(__global const ulong *splits, ulong p, ulong o, ulong count,
                       sk_merge_span s)
 {

@@ -87,11 +87,13 @@ typedef struct merge_plan {
 } merge_plan;
 
 /* Local memory of the GPU merge: the tile's keys and, with values, each
- * output's tile position (uint), padded as block.cl pads. */
+ * output's tile position (uint), padded as block.cl pads, and the search's
+ * counters. */
 static size_t gpu_local_bytes(const merge_plan *p, size_t value_size)
 {
     size_t tile = p->t.wg_size * p->t.items;
-    return (tile + tile / 32 + 1) * (p->key_size + (value_size ? sizeof(cl_uint) : 0));
+    return (tile + tile / 32 + 1) * (p->key_size + (value_size ? sizeof(cl_uint) : 0)) +
+           SK__MERGE_SEARCH_LOCAL_BYTES;
 }
 
 /* n > 0 outputs in tiles (GPU), or in cpu_chunks chunks (one below the

@@ -223,6 +223,10 @@ sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, s
  * search_max_parts, no partition launch: k_merge_search's work-groups find
  * their own splits (splits unused).
  * Asynchronous. */
+/* The local memory of the merge's search counters (kernels/merge.cl's cnt
+ * in sk_merge_tiles_search, declared in both merge kernels). */
+#define SK__MERGE_SEARCH_LOCAL_BYTES (6 * sizeof(cl_uint))
+
 typedef struct sk__merge_pass {
     const sk__program *prog;
     unsigned k_partition, k_merge, k_merge_search;

@@ -77,11 +77,13 @@ typedef struct less_plan {
 } less_plan;
 
 /* Local memory of the GPU shape's tile: the keys and, with values, each
- * key's tile position (uint), padded as block.cl pads. */
+ * key's tile position (uint), padded as block.cl pads, and the merge
+ * search's counters. */
 static size_t gpu_local_bytes(const less_plan *p, const less_req *r)
 {
     size_t tile = p->t.wg_size * p->t.items;
-    return (tile + tile / 32 + 1) * (r->cmp->size + (r->value_size ? sizeof(cl_uint) : 0));
+    return (tile + tile / 32 + 1) * (r->cmp->size + (r->value_size ? sizeof(cl_uint) : 0)) +
+           SK__MERGE_SEARCH_LOCAL_BYTES;
 }
 
 static void split_parts(less_plan *p, size_t n)
