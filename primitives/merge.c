@@ -86,14 +86,10 @@ typedef struct merge_plan {
     const sk__program *prog;
 } merge_plan;
 
-/* Local memory of the GPU merge: the tile's keys and, with values, each
- * output's tile position (uint), padded as block.cl pads, and the search's
- * counters. */
+/* Local memory of the GPU merge's tile. */
 static size_t gpu_local_bytes(const merge_plan *p, size_t value_size)
 {
-    size_t tile = p->t.wg_size * p->t.items;
-    return (tile + tile / 32 + 1) * (p->key_size + (value_size ? sizeof(cl_uint) : 0)) +
-           SK__MERGE_SEARCH_LOCAL_BYTES;
+    return sk__merge_tile_local_bytes(p->t.wg_size * p->t.items, p->key_size, value_size != 0);
 }
 
 /* n > 0 outputs in tiles (GPU), or in cpu_chunks chunks (one below the

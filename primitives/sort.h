@@ -223,9 +223,16 @@ sk_status sk__histogram_digits(sk_context *ctx, sk_type key_type, cl_mem keys, s
  * search_max_parts, no partition launch: k_merge_search's work-groups find
  * their own splits (splits unused).
  * Asynchronous. */
-/* The local memory of the merge's search counters (kernels/merge.cl's cnt
- * in sk_merge_tiles_search, declared in both merge kernels). */
-#define SK__MERGE_SEARCH_LOCAL_BYTES (6 * sizeof(cl_uint))
+/* The local memory of a merge tile of `tile` keys of key_size bytes (the
+ * merge's, and the comparator sort's first pass): the keys and, with
+ * values, each key's tile position (uint), padded as block.cl pads, and the
+ * search's six counters (kernels/merge.cl's cnt, declared in both merge
+ * kernels). */
+static inline size_t sk__merge_tile_local_bytes(size_t tile, size_t key_size, bool values)
+{
+    return (tile + tile / 32 + 1) * (key_size + (values ? sizeof(cl_uint) : 0)) +
+           6 * sizeof(cl_uint);
+}
 
 typedef struct sk__merge_pass {
     const sk__program *prog;

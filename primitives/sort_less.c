@@ -76,14 +76,11 @@ typedef struct less_plan {
     const sk__program *prog;
 } less_plan;
 
-/* Local memory of the GPU shape's tile: the keys and, with values, each
- * key's tile position (uint), padded as block.cl pads, and the merge
- * search's counters. */
+/* Local memory of the GPU shape's tile. */
 static size_t gpu_local_bytes(const less_plan *p, const less_req *r)
 {
-    size_t tile = p->t.wg_size * p->t.items;
-    return (tile + tile / 32 + 1) * (r->cmp->size + (r->value_size ? sizeof(cl_uint) : 0)) +
-           SK__MERGE_SEARCH_LOCAL_BYTES;
+    return sk__merge_tile_local_bytes(p->t.wg_size * p->t.items, r->cmp->size,
+                                      r->value_size != 0);
 }
 
 static void split_parts(less_plan *p, size_t n)
