@@ -10,9 +10,10 @@
  * share of the outputs (sk__merge_pass_run, which the comparator sort's
  * passes take too). On the GPU shape a pass of few parts (the tuning's
  * merge_search_max_parts) is one launch: sk_merge_tiles_search's
- * work-groups search their own splits. Keys are ordered as the radix sort orders them
- * (sort.h's key table, kernels/sort_keys.cl's transform): integers by
- * value, floats in IEEE totalOrder, descending as the exact reverse.
+ * work-groups search their own splits. Keys are ordered as the radix
+ * sort orders them (sort.h's key table, kernels/sort_keys.cl's transform):
+ * integers by value, floats in IEEE totalOrder, descending as the exact
+ * reverse.
  */
 #include "sort.h"
 
