@@ -278,6 +278,17 @@ ParameterizedTest(kind_shape *p, sortby, should_match_the_stable_serial_sort)
             check_sort(&c);
         }
     }
+    /* GPU shape: the merge passes' splits by a partition launch too (these
+     * sizes' passes have few parts: by default each tile finds its own) */
+    if (p->shape == SK_SHAPE_GPU) {
+        static const size_t sizes[] = {5000, 50001};
+        skt_merge_partition_launch(true);
+        for (size_t s = 0; s < COUNT_OF(sizes); s++) {
+            sort_case c = {k, sizes[s], (input_kind)(s % IN_COUNT), false,
+                           "gpu, partition launch"};
+            check_sort(&c);
+        }
+    }
     /* CPU shape: other chunk counts build nothing new; 3 chunks take two
      * passes (an even count: the keys go to scratch first), 6 three, and
      * chunks from 5 keys on */
